@@ -1,0 +1,81 @@
+// Configuration, parsed once from the environment. The same code runs locally and in AWS; only
+// endpoints and where secrets come from differ (docs/configuration.md).
+import { z } from 'zod';
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const EnvSchema = z.object({
+  SURCO_STAGE: z.string().default('local'),
+  SURCO_REGION: z.string().optional(),
+  AWS_REGION: z.string().default('us-east-1'),
+  SURCO_TABLE: z.string().min(1),
+  SURCO_BUCKET: z.string().min(1),
+  SURCO_EVENTS_QUEUE_URL: z.string().min(1),
+  // Local endpoints (absent in AWS).
+  SURCO_DYNAMODB_ENDPOINT: optionalUrl,
+  SURCO_S3_ENDPOINT: optionalUrl,
+  SURCO_SQS_ENDPOINT: optionalUrl,
+  // Secrets: given directly locally, read from Secrets Manager in AWS.
+  SURCO_INTERNAL_KEY: z.string().optional(),
+  SURCO_INTERNAL_KEY_SECRET: z.string().optional(),
+  SURCO_SIGNING_SEED: z.string().optional(),
+  SURCO_SIGNING_SEED_SECRET: z.string().optional(),
+  // Tokens issued by the platform itself are verified against its JWKS when configured.
+  SURCO_JWKS_URL: optionalUrl,
+  SURCO_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Largest field accepted by POST /api/agregarlote (code 11), in hectares.
+  SURCO_MAX_FIELD_HECTARES: z.coerce.number().positive().default(10000),
+});
+
+export type Config = {
+  stage: string;
+  region: string;
+  table: string;
+  bucket: string;
+  eventsQueueUrl: string;
+  endpoints: { dynamodb?: string; s3?: string; sqs?: string };
+  internalKey: { value?: string; secretId?: string };
+  signingSeed: { value?: string; secretId?: string };
+  jwksUrl?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  maxFieldHectares: number;
+};
+
+let cached: Config | undefined;
+
+/** The parsed configuration; throws at first use with every missing variable named. */
+export function config(): Config {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
+    throw new Error(`invalid configuration: ${names}`);
+  }
+  const env = parsed.data;
+  cached = {
+    stage: env.SURCO_STAGE,
+    region: env.SURCO_REGION ?? env.AWS_REGION,
+    table: env.SURCO_TABLE,
+    bucket: env.SURCO_BUCKET,
+    eventsQueueUrl: env.SURCO_EVENTS_QUEUE_URL,
+    endpoints: {
+      dynamodb: env.SURCO_DYNAMODB_ENDPOINT,
+      s3: env.SURCO_S3_ENDPOINT,
+      sqs: env.SURCO_SQS_ENDPOINT,
+    },
+    internalKey: { value: env.SURCO_INTERNAL_KEY, secretId: env.SURCO_INTERNAL_KEY_SECRET },
+    signingSeed: { value: env.SURCO_SIGNING_SEED, secretId: env.SURCO_SIGNING_SEED_SECRET },
+    jwksUrl: env.SURCO_JWKS_URL,
+    logLevel: env.SURCO_LOG_LEVEL,
+    maxFieldHectares: env.SURCO_MAX_FIELD_HECTARES,
+  };
+  return cached;
+}
+
+/** For tests that change the environment between cases. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

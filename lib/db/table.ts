@@ -1,0 +1,233 @@
+// Thin helpers over the DynamoDB document client for the main table. Repositories use these;
+// nothing outside lib/ talks to DynamoDB.
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ddb } from '../aws/clients';
+import { config } from '../config';
+import type { DomainError } from '../errors';
+import { keys, type Key } from './keys';
+
+export type Item = Record<string, unknown>;
+
+const table = () => config().table;
+
+export async function getItem<T extends Item = Item>(key: Key): Promise<T | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+  return out.Item as T | undefined;
+}
+
+export async function putItem(item: Item & Key, condition?: { expression: string; failure: () => DomainError }): Promise<void> {
+  try {
+    await ddb().send(
+      new PutCommand({ TableName: table(), Item: item, ConditionExpression: condition?.expression }),
+    );
+  } catch (error) {
+    if (condition && error instanceof ConditionalCheckFailedException) throw condition.failure();
+    throw error;
+  }
+}
+
+export async function deleteItem(key: Key): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: table(), Key: key }));
+}
+
+export interface QueryOptions {
+  pk: string;
+  skPrefix?: string;
+  index?: 'gsi1';
+  limit?: number;
+  descending?: boolean;
+}
+
+/** Every item of a partition (or of an index partition) whose sort key starts with skPrefix. */
+export async function queryAll<T extends Item = Item>(options: QueryOptions): Promise<T[]> {
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const pkName = options.index ? `${options.index}pk` : 'pk';
+  const skName = options.index ? `${options.index}sk` : 'sk';
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: options.index,
+        KeyConditionExpression: options.skPrefix
+          ? '#pk = :pk AND begins_with(#sk, :prefix)'
+          : '#pk = :pk',
+        ExpressionAttributeNames: options.skPrefix ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
+        ExpressionAttributeValues: options.skPrefix
+          ? { ':pk': options.pk, ':prefix': options.skPrefix }
+          : { ':pk': options.pk },
+        ConsistentRead: options.index ? undefined : true,
+        ScanIndexForward: !options.descending,
+        ExclusiveStartKey: startKey,
+        Limit: options.limit,
+      }),
+    );
+    items.push(...((out.Items ?? []) as T[]));
+    startKey = out.LastEvaluatedKey;
+    if (options.limit && items.length >= options.limit) break;
+  } while (startKey);
+  return items;
+}
+
+const chunk = <T>(list: T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+};
+
+/** Strongly consistent batch read; the result is keyed by `${pk}|${sk}`. */
+export async function batchGet<T extends Item = Item>(keyList: Key[]): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  const unique = [...new Map(keyList.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
+  for (const part of chunk(unique, 100)) {
+    let pending: Key[] = part;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+      const out = await ddb().send(
+        new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of (out.Responses?.[table()] ?? []) as Array<T & Key>) {
+        found.set(`${item.pk}|${item.sk}`, item);
+      }
+      pending = (out.UnprocessedKeys?.[table()]?.Keys ?? []) as Key[];
+      if (attempt > 8 && pending.length) throw new Error('batchGet: unprocessed keys remain');
+    }
+  }
+  return found;
+}
+
+export const itemKey = (key: Key): string => `${key.pk}|${key.sk}`;
+
+/** Deletes many items, idempotently (deleting an absent item is not an error). */
+export async function batchDelete(keyList: Key[]): Promise<void> {
+  for (const part of chunk(keyList, 25)) {
+    let pending = part.map((key) => ({ DeleteRequest: { Key: key } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+      const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+      pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
+      if (attempt > 8 && pending.length) throw new Error('batchDelete: unprocessed items remain');
+    }
+  }
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type NoTable<T> = Omit<NonNullable<T>, 'TableName'>;
+
+/** A transaction item of the main table (the table name is added when sent). */
+export interface TxItem {
+  Put?: NoTable<TransactItem['Put']>;
+  Update?: NoTable<TransactItem['Update']>;
+  Delete?: NoTable<TransactItem['Delete']>;
+  ConditionCheck?: NoTable<TransactItem['ConditionCheck']>;
+}
+
+export interface TxOp {
+  item: TxItem;
+  /** The domain error to throw when this item's condition fails. */
+  onConditionFailed?: () => DomainError;
+}
+
+type Values = Record<string, unknown>;
+
+/** Builders of transaction items. */
+export const tx = {
+  put: (item: Item & Key, condition?: string, onConditionFailed?: () => DomainError): TxOp => ({
+    item: { Put: { Item: item, ...(condition ? { ConditionExpression: condition } : {}) } },
+    onConditionFailed,
+  }),
+  delete: (key: Key, condition?: string, onConditionFailed?: () => DomainError): TxOp => ({
+    item: { Delete: { Key: key, ...(condition ? { ConditionExpression: condition } : {}) } },
+    onConditionFailed,
+  }),
+  check: (key: Key, condition: string, onConditionFailed?: () => DomainError, values?: Values): TxOp => ({
+    item: { ConditionCheck: { Key: key, ConditionExpression: condition, ...(values ? { ExpressionAttributeValues: values } : {}) } },
+    onConditionFailed,
+  }),
+  update: (
+    key: Key,
+    update: { expression: string; condition?: string; values?: Values; names?: Record<string, string> },
+    onConditionFailed?: () => DomainError,
+  ): TxOp => ({
+    item: {
+      Update: {
+        Key: key,
+        UpdateExpression: update.expression,
+        ...(update.condition ? { ConditionExpression: update.condition } : {}),
+        ...(update.values ? { ExpressionAttributeValues: update.values } : {}),
+        ...(update.names ? { ExpressionAttributeNames: update.names } : {}),
+      },
+    },
+    onConditionFailed,
+  }),
+};
+
+export const NOT_EXISTS = 'attribute_not_exists(pk)';
+export const EXISTS = 'attribute_exists(pk)';
+
+const withTable = (op: TxItem): TransactItem => {
+  const TableName = table();
+  if (op.Put) return { Put: { ...op.Put, TableName } };
+  if (op.Update) return { Update: { ...op.Update, TableName } };
+  if (op.Delete) return { Delete: { ...op.Delete, TableName } };
+  if (op.ConditionCheck) return { ConditionCheck: { ...op.ConditionCheck, TableName } };
+  throw new Error('empty transaction item');
+};
+
+/**
+ * All-or-nothing write of up to 100 items. When a condition fails, the first failing item's
+ * domain error is thrown; other cancellations (conflicting concurrent transactions) are retried.
+ */
+export async function transact(ops: TxOp[], clientRequestToken?: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ddb().send(
+        new TransactWriteCommand({
+          TransactItems: ops.map((op) => withTable(op.item)),
+          ClientRequestToken: clientRequestToken,
+        }),
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failedIndex = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failedIndex >= 0) {
+        const failure = ops[failedIndex]?.onConditionFailed;
+        if (failure) throw failure();
+        throw error;
+      }
+      const retryable = reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
+      if (!retryable || attempt >= 5) throw error;
+      await sleep(20 * 2 ** attempt + Math.random() * 20);
+    }
+  }
+}
+
+/** Atomically allocates the next integer of a named sequence (ids start at 1). */
+export async function nextId(sequence: string): Promise<number> {
+  const out = await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: keys.counter(sequence),
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.value);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

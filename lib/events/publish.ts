@@ -1,0 +1,21 @@
+// Puts events and internal jobs on the events queue; the worker (functions/worker/events.ts)
+// consumes them. The envelope carries an id so that redelivered messages are processed once.
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { sqs } from '../aws/clients';
+import { config } from '../config';
+
+export interface EventEnvelope {
+  id: string;
+  event_name: string;
+  data: Record<string, unknown>;
+  created_at: string;
+}
+
+export async function publishEvent(eventName: string, data: Record<string, unknown>, id: string = randomUUID()): Promise<EventEnvelope> {
+  const envelope: EventEnvelope = { id, event_name: eventName, data, created_at: new Date().toISOString() };
+  await sqs().send(
+    new SendMessageCommand({ QueueUrl: config().eventsQueueUrl, MessageBody: JSON.stringify(envelope) }),
+  );
+  return envelope;
+}

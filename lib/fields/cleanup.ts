@@ -1,0 +1,19 @@
+// Removes what hangs from a deleted field: every item of its partition and the grants that point
+// to it from users' partitions. Idempotent, so a redelivered job is harmless.
+import { keys, parseIdFromSk } from '../db/keys';
+import { batchDelete, queryAll, type Item } from '../db/table';
+import type { Key } from '../db/keys';
+
+/** Job put on the events queue when a field is deleted. */
+export const FIELD_DELETED_JOB = 'FIELD_DELETED.V1';
+
+export async function cleanUpDeletedField(fieldId: number): Promise<number> {
+  const { pk } = keys.fieldPartition(fieldId);
+  const items = (await queryAll<Item & Key>({ pk })).filter((item) => item.sk !== 'PROFILE');
+  const toDelete: Key[] = items.map(({ pk: itemPk, sk }) => ({ pk: itemPk, sk }));
+  for (const item of items) {
+    if (item.sk.startsWith('SHARE#')) toDelete.push(keys.userFieldAccess(parseIdFromSk(item.sk), fieldId));
+  }
+  await batchDelete(toDelete);
+  return toDelete.length;
+}

@@ -1,0 +1,64 @@
+// Farms and fields in the main table (docs/data-model.md, "Farms and fields").
+import { keys, parseIdFromSk } from '../db/keys';
+import { batchGet, getItem, itemKey, queryAll } from '../db/table';
+import type { Grant, ShareLevel } from '../authz/access';
+import { farmFromItem, fieldFromItem, type Farm, type Field } from '../platform/model';
+
+export async function getField(fieldId: number): Promise<Field | undefined> {
+  const item = await getItem(keys.field(fieldId));
+  return item ? fieldFromItem(item) : undefined;
+}
+
+export async function getFields(fieldIds: number[]): Promise<Map<number, Field>> {
+  const found = await batchGet(fieldIds.map((id) => keys.field(id)));
+  const fields = new Map<number, Field>();
+  for (const id of fieldIds) {
+    const item = found.get(itemKey(keys.field(id)));
+    if (item) fields.set(id, fieldFromItem(item));
+  }
+  return fields;
+}
+
+export async function getFarm(farmId: number): Promise<Farm | undefined> {
+  const item = await getItem(keys.farm(farmId));
+  return item ? farmFromItem(item) : undefined;
+}
+
+export async function getFarms(farmIds: number[]): Promise<Map<number, Farm>> {
+  const found = await batchGet(farmIds.map((id) => keys.farm(id)));
+  const farms = new Map<number, Farm>();
+  for (const id of farmIds) {
+    const item = found.get(itemKey(keys.farm(id)));
+    if (item) farms.set(id, farmFromItem(item));
+  }
+  return farms;
+}
+
+export async function fieldIdsOfFarm(farmId: number): Promise<number[]> {
+  const { pk, skPrefix } = keys.farmFieldsPrefix(farmId);
+  return (await queryAll({ pk, skPrefix })).map((item) => parseIdFromSk(String(item.sk)));
+}
+
+/** The id of the caller's own farm with this name (case-insensitive), if any. */
+export async function farmIdByName(ownerId: number, farmName: string): Promise<number | undefined> {
+  const item = await getItem(keys.userFarmName(ownerId, farmName));
+  return item ? Number(item.farm_id) : undefined;
+}
+
+export interface UserAccessItems {
+  /** farm id -> grant (owner or share level) */
+  farms: Map<number, Grant>;
+  /** field id -> share on that field alone */
+  fields: Map<number, { farmId: number; level: ShareLevel }>;
+}
+
+/** The farms and fields a user owns or was shared. */
+export async function accessItemsOf(userId: number): Promise<UserAccessItems> {
+  const { pk, skPrefix } = keys.userAccessPrefix(userId);
+  const result: UserAccessItems = { farms: new Map(), fields: new Map() };
+  for (const item of await queryAll({ pk, skPrefix })) {
+    if (item.target === 'farm') result.farms.set(Number(item.farm_id), item.level as Grant);
+    else result.fields.set(Number(item.field_id), { farmId: Number(item.farm_id), level: item.level as ShareLevel });
+  }
+  return result;
+}

@@ -1,0 +1,93 @@
+// Rules of field creation (spec 2, Fields; error codes from its table). Pure functions.
+import { Forbidden, Invalid } from '../errors';
+import { areaHectares, boundsOf, boundsToWkt, centroidWkt, GeometryError, parseGeometry, toWkt } from '../geo/wkt';
+import type { FieldShape } from '../platform/model';
+
+export const FIELD_CODES = {
+  GENERAL: 1,
+  INVALID_SHAPE: 2,
+  NAME_REPEATED: 4,
+  FARM_NAME_LENGTH: 6,
+  NO_PERMISSION: 7,
+  SPACE_QUOTA: 8,
+  MISSING_PARAMETERS: 9,
+  INVALID_POLYGON: 10,
+  FIELD_TOO_LARGE: 11,
+  USER_DATA: 12,
+  USER_QUOTA: 13,
+} as const;
+
+export const FARM_NAME_MAX = 50;
+export const FARM_NAME_MIN = 2;
+export const FIELD_NAME_MAX = 100;
+
+/** "length of the farm name exceeds 50 characters or does not exceed 1 character" (code 6). */
+export function checkFarmName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length > FARM_NAME_MAX || trimmed.length < FARM_NAME_MIN) {
+    throw new Invalid(`the farm name must have between ${FARM_NAME_MIN} and ${FARM_NAME_MAX} characters`, {
+      code: FIELD_CODES.FARM_NAME_LENGTH,
+    });
+  }
+  return trimmed;
+}
+
+export function checkFieldName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw new Invalid('missing parameters: nombre', { code: FIELD_CODES.MISSING_PARAMETERS });
+  if (trimmed.length > FIELD_NAME_MAX) {
+    throw new Invalid(`the field name must have at most ${FIELD_NAME_MAX} characters`, { code: -4 });
+  }
+  return trimmed;
+}
+
+/** Parses and measures a field polygon: code 2 when it is not a readable polygon, 10 when invalid. */
+export function fieldShapeFrom(wkt: string, startDate: string): FieldShape {
+  let geometry;
+  try {
+    geometry = parseGeometry(wkt, ['Polygon']);
+  } catch (error) {
+    if (error instanceof GeometryError) {
+      throw new Invalid(error.message, {
+        code: error.reason === 'invalid' ? FIELD_CODES.INVALID_POLYGON : FIELD_CODES.INVALID_SHAPE,
+      });
+    }
+    throw error;
+  }
+  const areaHa = areaHectares(geometry);
+  if (!(areaHa > 0)) throw new Invalid('invalid polygon: its area is zero', { code: FIELD_CODES.INVALID_POLYGON });
+  const bounds = boundsOf(geometry);
+  return {
+    polygon: toWkt(geometry),
+    centroid: centroidWkt(geometry),
+    areaHa,
+    bbox: boundsToWkt(bounds),
+    bounds,
+    startDate,
+  };
+}
+
+export function checkFieldArea(areaHa: number, maxHectares: number): void {
+  if (areaHa > maxHectares) {
+    throw new Forbidden(`the field has ${areaHa.toFixed(2)} ha; at most ${maxHectares} ha are admitted`, {
+      code: FIELD_CODES.FIELD_TOO_LARGE,
+    });
+  }
+}
+
+/**
+ * The highest `hectares_used` that still leaves room for `areaHa` under `quota`, or null when
+ * there is no quota. Throws when the field alone is over the quota.
+ */
+export function quotaCeiling(quota: number | null, areaHa: number, failure: () => Error): number | null {
+  if (quota === null) return null;
+  const ceiling = quota - areaHa;
+  if (ceiling < 0) throw failure();
+  return ceiling;
+}
+
+export const userQuotaExceeded = () =>
+  new Forbidden("the hectares consumed would exceed the user's availability", { code: FIELD_CODES.USER_QUOTA });
+
+export const spaceQuotaExceeded = () =>
+  new Forbidden('the user lacks the necessary quota in the space', { code: FIELD_CODES.SPACE_QUOTA });

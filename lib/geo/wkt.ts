@@ -1,0 +1,155 @@
+// WKT geometry in EPSG 4326: parsing, validity, and the derived values the areas report
+// (area in hectares, centroid, bounding box). jsts (a port of JTS) parses and validates;
+// @turf/area gives geodesic area.
+import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
+import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
+import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
+import 'jsts/org/locationtech/jts/monkey.js';
+import turfArea from '@turf/area';
+
+// jsts ships loose typings; this is the part of its Geometry API used here.
+export interface JstsCoordinate {
+  x: number;
+  y: number;
+}
+export interface JstsGeometry {
+  getGeometryType(): string;
+  isEmpty(): boolean;
+  getCoordinates(): JstsCoordinate[];
+  getCentroid(): JstsGeometry;
+  getCoordinate(): JstsCoordinate;
+  getNumGeometries(): number;
+  getGeometryN(n: number): JstsGeometry;
+  getExteriorRing(): JstsGeometry;
+  getNumInteriorRing(): number;
+  getInteriorRingN(n: number): JstsGeometry;
+  getEnvelopeInternal(): { getMinX(): number; getMinY(): number; getMaxX(): number; getMaxY(): number };
+  within(other: JstsGeometry): boolean;
+  covers(other: JstsGeometry): boolean;
+  intersects(other: JstsGeometry): boolean;
+  buffer(distance: number): JstsGeometry;
+}
+
+export type GeometryKind = 'Point' | 'Polygon' | 'MultiPolygon';
+
+/** Why a text is not an acceptable geometry: unreadable or of another type, or readable but invalid. */
+export class GeometryError extends Error {
+  constructor(
+    readonly reason: 'unreadable' | 'wrong_type' | 'invalid',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const factory = new GeometryFactory();
+const reader = new WKTReader(factory);
+
+/** Parses WKT (an `SRID=4326;` prefix is accepted) and checks type, coordinates and validity. */
+export function parseGeometry(text: string, allowed: readonly GeometryKind[]): JstsGeometry {
+  const trimmed = text.trim();
+  const srid = /^SRID=(\d+);/i.exec(trimmed);
+  if (srid && srid[1] !== '4326') {
+    throw new GeometryError('unreadable', `geometries must be in EPSG 4326, not ${srid[1]}`);
+  }
+  const wkt = srid ? trimmed.slice(srid[0].length) : trimmed;
+  if (!/^[A-Za-z]+\s*(Z|M|ZM)?\s*\(/.test(wkt) && !/EMPTY\s*$/i.test(wkt)) {
+    throw new GeometryError('unreadable', 'the shape is not well-known text');
+  }
+  let geometry: JstsGeometry;
+  try {
+    geometry = reader.read(wkt) as unknown as JstsGeometry;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/closed linestring|LinearRing|must have/i.test(message)) {
+      throw new GeometryError('invalid', `invalid polygon: ${message}`);
+    }
+    throw new GeometryError('unreadable', `the shape is not well-known text: ${message}`);
+  }
+  const type = geometry.getGeometryType() as GeometryKind;
+  if (!allowed.includes(type)) {
+    throw new GeometryError('wrong_type', `expected ${allowed.join(' or ')}, got ${geometry.getGeometryType()}`);
+  }
+  if (geometry.isEmpty()) throw new GeometryError('invalid', 'the geometry is empty');
+  for (const c of geometry.getCoordinates()) {
+    if (!Number.isFinite(c.x) || !Number.isFinite(c.y) || Math.abs(c.x) > 180 || Math.abs(c.y) > 90) {
+      throw new GeometryError('invalid', 'coordinates must be longitude/latitude in EPSG 4326');
+    }
+  }
+  const validity = new IsValidOp(geometry as never);
+  if (!validity.isValid()) {
+    throw new GeometryError('invalid', `invalid polygon: ${validity.getValidationError().toString()}`);
+  }
+  return geometry;
+}
+
+// --- WKT output, in the compact form PostGIS's ST_AsText uses -----------------------------
+
+const num = (value: number): string => String(Number(value.toFixed(12)));
+const coords = (list: JstsCoordinate[]): string => list.map((c) => `${num(c.x)} ${num(c.y)}`).join(',');
+
+function polygonRings(polygon: JstsGeometry): JstsCoordinate[][] {
+  const rings = [polygon.getExteriorRing().getCoordinates()];
+  for (let i = 0; i < polygon.getNumInteriorRing(); i++) rings.push(polygon.getInteriorRingN(i).getCoordinates());
+  return rings;
+}
+
+export function toWkt(geometry: JstsGeometry): string {
+  switch (geometry.getGeometryType()) {
+    case 'Point': {
+      const c = geometry.getCoordinate();
+      return `POINT(${num(c.x)} ${num(c.y)})`;
+    }
+    case 'Polygon':
+      return `POLYGON(${polygonRings(geometry).map((ring) => `(${coords(ring)})`).join(',')})`;
+    case 'MultiPolygon': {
+      const parts: string[] = [];
+      for (let i = 0; i < geometry.getNumGeometries(); i++) {
+        parts.push(`(${polygonRings(geometry.getGeometryN(i)).map((ring) => `(${coords(ring)})`).join(',')})`);
+      }
+      return `MULTIPOLYGON(${parts.join(',')})`;
+    }
+    default:
+      throw new Error(`toWkt: unsupported ${geometry.getGeometryType()}`);
+  }
+}
+
+export function toGeoJson(geometry: JstsGeometry): GeoJSON.Point | GeoJSON.Polygon | GeoJSON.MultiPolygon {
+  const ring = (list: JstsCoordinate[]) => list.map((c) => [c.x, c.y]);
+  switch (geometry.getGeometryType()) {
+    case 'Point': {
+      const c = geometry.getCoordinate();
+      return { type: 'Point', coordinates: [c.x, c.y] };
+    }
+    case 'Polygon':
+      return { type: 'Polygon', coordinates: polygonRings(geometry).map(ring) };
+    case 'MultiPolygon': {
+      const polygons = [];
+      for (let i = 0; i < geometry.getNumGeometries(); i++) polygons.push(polygonRings(geometry.getGeometryN(i)).map(ring));
+      return { type: 'MultiPolygon', coordinates: polygons };
+    }
+    default:
+      throw new Error(`toGeoJson: unsupported ${geometry.getGeometryType()}`);
+  }
+}
+
+export type Bounds = [number, number, number, number];
+
+export const boundsOf = (geometry: JstsGeometry): Bounds => {
+  const e = geometry.getEnvelopeInternal();
+  return [e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY()];
+};
+
+export const unionBounds = (list: Bounds[]): Bounds | undefined =>
+  list.length === 0
+    ? undefined
+    : list.reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
+
+export const boundsToWkt = ([minX, minY, maxX, maxY]: Bounds): string =>
+  `POLYGON((${num(minX)} ${num(minY)},${num(maxX)} ${num(minY)},${num(maxX)} ${num(maxY)},${num(minX)} ${num(maxY)},${num(minX)} ${num(minY)}))`;
+
+/** Geodesic area in hectares (0 for a point). */
+export const areaHectares = (geometry: JstsGeometry): number =>
+  geometry.getGeometryType() === 'Point' ? 0 : turfArea(toGeoJson(geometry)) / 10_000;
+
+export const centroidWkt = (geometry: JstsGeometry): string => toWkt(geometry.getCentroid());

@@ -1,0 +1,223 @@
+// The one handler factory. Every HTTP function is `endpoint(route, spec)`: the same middy chain
+// of header and event normalizers, request context and logging, body parsing, authentication,
+// claim check, zod validation, the handler, response serialisation, and error mapping in the
+// route's dialect. Handlers stay glue: they receive validated input and call a service.
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpEventNormalizer from '@middy/http-event-normalizer';
+import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported } from '../errors';
+import { createLogger, type Logger } from '../log';
+import type { Claim } from '../auth/claims';
+import { hasClaims, principalFromToken, type Principal } from '../auth/principal';
+import { checkInternalKey } from '../auth/internal-key';
+import { DEFAULT_MAX_BODY_BYTES, mediaType, parseBody, rawBody } from './body';
+import { Reply, toResult } from './reply';
+import type { RouteDef } from './route';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HandlerContext<Q, B, P> {
+  query: Q;
+  body: B;
+  path: P;
+  /** The authenticated caller; only on routes with `auth: 'bearer'`. */
+  principal: Principal;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  log: Logger;
+  event: APIGatewayProxyEvent;
+}
+
+export interface EndpointSpec<Q, B, P> {
+  /** Claims the caller's token must carry (after intersecting with the user's plan). */
+  requires?: readonly Claim[];
+  /** The area's error for a missing claim (the dialect's forbidden code otherwise). */
+  missingClaim?: () => DomainError;
+  /** Maps validation issues to the area's error (the dialect's wrong-format code otherwise). */
+  invalid?: (issues: readonly z.core.$ZodIssue[], message: string) => DomainError;
+  handler: (ctx: HandlerContext<Q, B, P>) => Promise<unknown>;
+}
+
+/** Per-request state the middlewares build up; it travels on the event to the handler. */
+interface State {
+  started: number;
+  log: Logger;
+  requestId: string;
+  principal?: Principal;
+  input?: { query: unknown; body: unknown; path: unknown };
+}
+
+const STATE = Symbol('surco.request');
+type Event = APIGatewayProxyEvent & { [STATE]?: State; parsedBody?: unknown };
+type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
+
+const stateOf = (event: Event): State => {
+  const state = event[STATE];
+  if (!state) throw new Error('request state missing');
+  return state;
+};
+
+const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>
+  issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+
+/** Turns a thrown value into a DomainError (unknown errors become `internal`). */
+export function asDomainError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  const status = (error as { statusCode?: number } | null)?.statusCode;
+  const message = (error as Error | null)?.message ?? 'error';
+  if (status === 413) return new TooLarge('the request body is too large');
+  if (status === 415) return new Unsupported('unsupported content type');
+  if (status === 422 || status === 400) return new Invalid(`malformed request body: ${message}`);
+  return new DomainError('internal', message);
+}
+
+export function endpoint<
+  QS extends z.ZodType | undefined,
+  BS extends z.ZodType | undefined,
+  PS extends z.ZodType | undefined,
+>(route: RouteDef<QS, BS, PS>, spec: EndpointSpec<Infer<QS>, Infer<BS>, Infer<PS>>) {
+  const maxBodyBytes = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const multipart = httpMultipartBodyParser({
+    disableContentTypeCheck: true,
+    busboy: { limits: { fileSize: maxBodyBytes, files: 20 } },
+  });
+
+  const context = {
+    before: (request: Request) => {
+      const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId ?? 'local';
+      request.event[STATE] = {
+        started: Date.now(),
+        requestId,
+        log: createLogger({ requestId, route: route.operationId }),
+      };
+    },
+  };
+
+  const body = {
+    before: async (request: Request) => {
+      const event = request.event;
+      const headers = event.headers as Record<string, string | undefined>;
+      const buffer = rawBody(event, maxBodyBytes);
+      const type = mediaType(headers);
+      if (type === 'multipart/form-data') {
+        if (!buffer) throw new Invalid('the multipart body is empty');
+        await multipart.before!(request as never);
+        return;
+      }
+      event.parsedBody = parseBody(buffer, type);
+    },
+  };
+
+  const authenticate = {
+    before: async (request: Request) => {
+      const headers = request.event.headers as Record<string, string | undefined>;
+      if (route.auth === 'internal') {
+        await checkInternalKey(headers['x-internal-key']);
+        return;
+      }
+      if (route.auth !== 'bearer') return;
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '');
+      if (!match) throw new Unauthenticated();
+      const principal = await principalFromToken(match[1]!);
+      const state = stateOf(request.event);
+      state.principal = principal;
+      state.log = state.log.child({
+        userId: principal.user.id,
+        ...(principal.extensionId ? { extension: principal.extensionId } : {}),
+      });
+      if (spec.requires && !hasClaims(principal, spec.requires)) {
+        throw (
+          spec.missingClaim?.() ??
+          new Forbidden(`the extension lacks the claim(s) ${spec.requires.join(', ')}`)
+        );
+      }
+    },
+  };
+
+  const validate = {
+    before: (request: Request) => {
+      const event = request.event;
+      const rawInput = {
+        query: event.queryStringParameters ?? {},
+        // multipart bodies are parsed in place by the multipart parser
+        body: event.parsedBody ?? (typeof event.body === 'object' ? event.body : undefined),
+        path: event.pathParameters ?? {},
+      };
+      const parsed: { query: unknown; body: unknown; path: unknown } = { ...rawInput };
+      const issues: z.core.$ZodIssue[] = [];
+      for (const part of ['path', 'query', 'body'] as const) {
+        const schema = route.request?.[part];
+        if (!schema) continue;
+        const result = schema.safeParse(rawInput[part], { reportInput: true });
+        if (result.success) parsed[part] = result.data;
+        else issues.push(...result.error.issues.map((issue) => ({ ...issue, path: [part, ...issue.path] })));
+      }
+      if (issues.length) {
+        const message = describeIssues(issues);
+        throw spec.invalid?.(issues, message) ?? new Invalid(message);
+      }
+      stateOf(event).input = parsed;
+    },
+  };
+
+  const logRequest = (event: Event, state: State, status: number) => {
+    state.log.info('request', {
+      method: event.httpMethod,
+      path: event.path,
+      status,
+      duration_ms: Date.now() - state.started,
+    });
+  };
+
+  const errors = {
+    onError: (request: Request) => {
+      const error = asDomainError(request.error);
+      const state =
+        request.event?.[STATE] ??
+        ({ started: Date.now(), requestId: 'unknown', log: createLogger({ route: route.operationId }) } satisfies State);
+      if (error.kind === 'internal') state.log.error('unhandled error', { error: request.error });
+      const rendered = route.dialect.render(error, state.requestId);
+      request.response = toResult(new Reply(rendered.status, rendered.body), state.requestId);
+      logRequest(request.event, state, rendered.status);
+    },
+  };
+
+  const run = async (event: Event): Promise<APIGatewayProxyResult> => {
+    const state = stateOf(event);
+    const input = state.input!;
+    const out = await spec.handler({
+      query: input.query as Infer<QS>,
+      body: input.body as Infer<BS>,
+      path: input.path as Infer<PS>,
+      get principal(): Principal {
+        if (!state.principal) throw new Error(`route ${route.operationId} is not authenticated by bearer`);
+        return state.principal;
+      },
+      headers: event.headers as Record<string, string | undefined>,
+      requestId: state.requestId,
+      log: state.log,
+      event,
+    });
+    const result = toResult(out instanceof Reply ? out : new Reply(200, out), state.requestId);
+    logRequest(event, state, result.statusCode);
+    return result;
+  };
+
+  // middy's onError handlers run from the last registered to the first: the error mapper is
+  // registered first so that it runs last, after any other middleware's onError.
+  return middy<Event, APIGatewayProxyResult, Error, Context>()
+    .use(errors)
+    .use(httpHeaderNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
+    .use(httpEventNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
+    .use(context)
+    .use(body)
+    .use(authenticate)
+    .use(validate)
+    .handler(run);
+}

@@ -1,0 +1,89 @@
+// Builds the OpenAPI 3.1 document from the route definitions (their zod schemas are the
+// contract). Served at GET /openapi.json and written to docs/openapi.json by scripts/openapi.ts.
+import { z } from 'zod';
+import type { RouteDef } from './route';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+};
+
+const CONTENT_TYPES = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+} as const;
+
+function parameters(schema: z.ZodType | undefined, location: 'query' | 'path') {
+  if (!schema) return [];
+  const json = toSchema(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.has(name),
+    ...(property.description ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+}
+
+export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    route.paths.forEach((path, index) => {
+      const operation: Record<string, unknown> = {
+        operationId: index === 0 ? route.operationId : `${route.operationId}${index + 1}`,
+        summary: route.summary,
+        ...(route.description ? { description: route.description } : {}),
+        tags: [...route.tags],
+        security:
+          route.auth === 'bearer' ? [{ bearerAuth: [] }] : route.auth === 'internal' ? [{ internalKey: [] }] : [],
+      };
+      const params = [...parameters(route.request?.path, 'path'), ...parameters(route.request?.query, 'query')];
+      if (params.length) operation.parameters = params;
+      if (route.request?.body) {
+        operation.requestBody = {
+          required: true,
+          content: { [CONTENT_TYPES[route.request.bodyType ?? 'json']]: { schema: toSchema(route.request.body, 'input') } },
+        };
+      }
+      const responses: Record<string, unknown> = {};
+      for (const [status, doc] of Object.entries(route.responses)) {
+        responses[status] = {
+          description: doc.description,
+          ...(doc.schema || doc.contentType
+            ? { content: { [doc.contentType ?? 'application/json']: doc.schema ? { schema: toSchema(doc.schema, 'output') } : {} } }
+            : {}),
+        };
+      }
+      responses.default = {
+        description: `error, in the ${route.dialect.name} dialect`,
+        content: { 'application/json': { schema: toSchema(route.dialect.errorSchema, 'output') } },
+      };
+      operation.responses = responses;
+      (paths[path] ??= {})[route.method] = operation;
+    });
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    servers: [{ url: '/' }],
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        internalKey: { type: 'apiKey', in: 'header', name: 'x-internal-key' },
+      },
+    },
+  };
+}

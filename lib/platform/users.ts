@@ -1,0 +1,115 @@
+// Users, workspaces (spaces) and supervisions: the platform core behind the internal API.
+import { randomUUID } from 'node:crypto';
+import { keys } from '../db/keys';
+import { EXISTS, NOT_EXISTS, batchGet, getItem, itemKey, nextId, putItem, queryAll, transact, tx } from '../db/table';
+import { Invalid, NotFound } from '../errors';
+import type { SupervisionLevel } from '../authz/access';
+import { spaceFromItem, userFromItem, userToItem, type Locale, type Space, type Supervision, type User } from './model';
+
+/** Internal API codes (docs/internal-api.md). */
+export const INTERNAL_CODES = { NOT_FOUND: 1, INVALID_RELATION: 2 } as const;
+
+export async function getUser(userId: number): Promise<User | undefined> {
+  const item = await getItem(keys.user(userId));
+  return item ? userFromItem(item) : undefined;
+}
+
+export async function getUsers(userIds: number[]): Promise<Map<number, User>> {
+  const found = await batchGet(userIds.map((id) => keys.user(id)));
+  const users = new Map<number, User>();
+  for (const id of userIds) {
+    const item = found.get(itemKey(keys.user(id)));
+    if (item) users.set(id, userFromItem(item));
+  }
+  return users;
+}
+
+export async function requireUser(userId: number, role = 'user'): Promise<User> {
+  const user = await getUser(userId);
+  if (!user) throw new NotFound(`${role} ${userId} does not exist`, { code: INTERNAL_CODES.NOT_FOUND });
+  return user;
+}
+
+export async function getSpace(spaceId: number): Promise<Space | undefined> {
+  const item = await getItem(keys.space(spaceId));
+  return item ? spaceFromItem(item) : undefined;
+}
+
+export interface CreateUserInput {
+  userName: string;
+  locale: Locale;
+  features: string[];
+  hectareQuota: number | null;
+  spaceId?: number;
+}
+
+/** Creates a user; without a space, a new workspace with the user as its administrator. */
+export async function createUser(input: CreateUserInput): Promise<User> {
+  if (input.spaceId !== undefined && !(await getSpace(input.spaceId))) {
+    throw new NotFound(`space ${input.spaceId} does not exist`, { code: INTERNAL_CODES.NOT_FOUND });
+  }
+  const id = await nextId('user');
+  const spaceId = input.spaceId ?? (await nextId('space'));
+  const now = new Date().toISOString();
+  const user: User = {
+    id,
+    uid: randomUUID(),
+    userName: input.userName,
+    locale: input.locale,
+    features: input.features,
+    hectareQuota: input.hectareQuota,
+    hectaresUsed: 0,
+    spaceId,
+    createdAt: now,
+  };
+  const space = {
+    ...keys.space(spaceId),
+    kind: 'space',
+    id: spaceId,
+    admin_user_id: id,
+    hectare_quota: input.hectareQuota,
+    hectares_used: 0,
+    created_at: now,
+  };
+  await transact([
+    input.spaceId === undefined ? tx.put(space, NOT_EXISTS) : tx.check(keys.space(spaceId), EXISTS),
+    tx.put({ ...keys.user(id), ...userToItem(user) }, NOT_EXISTS),
+    tx.put({ ...keys.spaceMember(spaceId, id), kind: 'space_member', space_id: spaceId, user_id: id }),
+  ]);
+  return user;
+}
+
+export async function addSupervision(input: Supervision): Promise<Supervision> {
+  if (input.supervisorId === input.userId) {
+    throw new Invalid('a user cannot supervise itself', { code: INTERNAL_CODES.INVALID_RELATION });
+  }
+  await requireUser(input.supervisorId, 'supervisor');
+  await requireUser(input.userId, 'user');
+  await putItem({
+    ...keys.supervision(input.supervisorId, input.userId),
+    ...keys.supervisedByIndex(input.userId, input.supervisorId),
+    kind: 'supervision',
+    supervisor_id: input.supervisorId,
+    user_id: input.userId,
+    permission: input.level,
+    created_at: new Date().toISOString(),
+  });
+  return input;
+}
+
+const supervisionFromItem = (item: Record<string, unknown>): Supervision => ({
+  supervisorId: Number(item.supervisor_id),
+  userId: Number(item.user_id),
+  level: item.permission as SupervisionLevel,
+});
+
+/** The users a supervisor supervises. */
+export async function supervisionsOf(supervisorId: number): Promise<Supervision[]> {
+  const { pk, skPrefix } = keys.supervisionsPrefix(supervisorId);
+  return (await queryAll({ pk, skPrefix })).map(supervisionFromItem);
+}
+
+export async function getSupervision(supervisorId: number, userId: number): Promise<Supervision | undefined> {
+  const item = await getItem(keys.supervision(supervisorId, userId));
+  return item ? supervisionFromItem(item) : undefined;
+}

@@ -1,0 +1,66 @@
+// Processing of the events queue: each record is one event envelope (lib/events/publish.ts).
+// Records are handled one by one; a failing record is reported alone (partial batch response)
+// so SQS retries it and, after the queue's maxReceiveCount, moves it to the dead-letter queue.
+// Handlers are idempotent; a processed-marker also skips redeliveries of finished events.
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
+import { keys } from '../db/keys';
+import { getItem, putItem } from '../db/table';
+import { log } from '../log';
+import type { EventEnvelope } from '../events/publish';
+
+export type EventHandler = (envelope: EventEnvelope) => Promise<void>;
+
+const Envelope = z.object({
+  id: z.string().min(1),
+  event_name: z.string().min(1),
+  data: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+
+const PROCESSED_TTL_SECONDS = 14 * 24 * 3600;
+
+/** A record that can never succeed (malformed); it is retried until it reaches the DLQ. */
+export class PoisonMessage extends Error {}
+
+async function processRecord(record: SQSRecord, handlers: Record<string, EventHandler>): Promise<void> {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    throw new PoisonMessage(`message ${record.messageId} is not JSON`);
+  }
+  const parsed = Envelope.safeParse(body);
+  if (!parsed.success) throw new PoisonMessage(`message ${record.messageId} is not an event envelope`);
+  const envelope = parsed.data as EventEnvelope;
+  const marker = keys.processedMessage(envelope.id);
+  if (await getItem(marker)) {
+    log.info('event already processed', { eventId: envelope.id, event: envelope.event_name });
+    return;
+  }
+  const handler = handlers[envelope.event_name];
+  if (!handler) {
+    log.warn('no handler for event; acknowledged', { eventId: envelope.id, event: envelope.event_name });
+  } else {
+    await handler(envelope);
+  }
+  await putItem({
+    ...marker,
+    kind: 'processed',
+    event_name: envelope.event_name,
+    ttl: Math.floor(Date.now() / 1000) + PROCESSED_TTL_SECONDS,
+  });
+}
+
+export async function processBatch(event: SQSEvent, handlers: Record<string, EventHandler>): Promise<SQSBatchResponse> {
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    try {
+      await processRecord(record, handlers);
+    } catch (error) {
+      log.error('event failed', { messageId: record.messageId, error });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+}

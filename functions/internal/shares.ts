@@ -1,0 +1,17 @@
+// POST /internal/shares (docs/internal-api.md)
+import { endpoint } from '../../lib/http/endpoint';
+import type { ShareLevel } from '../../lib/authz/access';
+import { share } from '../../lib/platform/shares';
+import { createShareRoute } from '../../schemas/internal';
+
+export const post = endpoint(createShareRoute, {
+  handler: async ({ body }) => {
+    const level = body.permission as ShareLevel;
+    await share(
+      body.farm_id !== undefined
+        ? { userId: body.user_id, farmId: body.farm_id, level }
+        : { userId: body.user_id, fieldId: body.field_id!, level },
+    );
+    return { code: 0, data: body };
+  },
+});

@@ -1,0 +1,16 @@
+// POST /internal/supervisions (docs/internal-api.md)
+import { endpoint } from '../../lib/http/endpoint';
+import type { SupervisionLevel } from '../../lib/authz/access';
+import { addSupervision } from '../../lib/platform/users';
+import { createSupervisionRoute } from '../../schemas/internal';
+
+export const post = endpoint(createSupervisionRoute, {
+  handler: async ({ body }) => {
+    await addSupervision({
+      supervisorId: body.supervisor_id,
+      userId: body.user_id,
+      level: body.permission as SupervisionLevel,
+    });
+    return { code: 0, data: body };
+  },
+});

@@ -1,0 +1,26 @@
+// Schema helpers shared by every area.
+import { z } from 'zod';
+
+/** An integer sent as a JSON number or as text (query strings, forms). */
+export const integer = () =>
+  z.union([z.number().int(), z.string().trim().regex(/^-?\d+$/, 'expected an integer').transform(Number)]);
+
+export const positiveInteger = () => integer().pipe(z.number().int().positive());
+
+/** A boolean sent as JSON or as text; "true"/"1" and "false"/"0". */
+export const booleanLike = () =>
+  z.union([
+    z.boolean(),
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((v) => ['true', 'false', '1', '0'].includes(v), 'expected true or false')
+      .transform((v) => v === 'true' || v === '1'),
+  ]);
+
+/** `{code: 0, data}`: success body of the internal API. */
+export const okData = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), data });
+
+/** Date-time as the spec writes it: YYYY-MM-DDTHH:MM:SSZ. */
+export const isoSeconds = (date: Date): string => `${date.toISOString().slice(0, 19)}Z`;

@@ -1,0 +1,183 @@
+// Fields and farms (spec 2, "Fields"): POST /api/agregarlote, GET /api/getfields,
+// GET /api/borrarlotes. Wire names are the spec's; lib/fields uses English names.
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { generalDialect } from '../lib/http/dialects';
+import type { Access } from '../lib/authz/access';
+import type { FieldListing, ListedFarm } from '../lib/fields/service';
+import { boundsToWkt, unionBounds } from '../lib/geo/wkt';
+import type { User } from '../lib/platform/model';
+
+const fieldsRoute = { tags: ['fields'], auth: 'bearer', dialect: generalDialect } as const;
+
+// --- POST /api/agregarlote ------------------------------------------------------------------
+
+/** Every member is optional here: a missing one is the spec's code 9, checked in the handler. */
+export const CreateFieldForm = z.object({
+  nombre: z.string().optional(),
+  shape: z.string().optional(),
+  idcampo: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'idcampo must be an integer')
+    .transform(Number)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  nombrecampo: z.string().optional(),
+});
+
+export const CreateFieldResponse = z.object({
+  res: z.literal('ok'),
+  code: z.literal(0),
+  info: z.string(),
+  id_lote: z.string(),
+  id_campo: z.number().int(),
+});
+
+export const createFieldRoute = defineRoute({
+  ...fieldsRoute,
+  operationId: 'createField',
+  method: 'post',
+  paths: ['/api/agregarlote'],
+  summary: 'Create a field in an existing farm (idcampo) or in a farm found or created by name (nombrecampo)',
+  description: 'Requires the Create Fields feature (claim FIELDS_CREATE). Error codes: see the field-creation table.',
+  request: { body: CreateFieldForm, bodyType: 'form' },
+  responses: { 200: { description: 'the field was created', schema: CreateFieldResponse } },
+});
+
+// --- GET /api/getfields ---------------------------------------------------------------------
+
+const WireField = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  role: z.number().int(),
+  permissions: z.array(z.number().int()),
+  farm: z.string(),
+  farm_id: z.number().int(),
+  country: z.string().nullable(),
+  shapes: z.object({
+    current: z.object({
+      polygon: z.string(),
+      centroid: z.string(),
+      area: z.number(),
+      start_date: z.string(),
+      end_date: z.literal('current'),
+      bbox: z.string(),
+    }),
+  }),
+});
+
+const WireFarm = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  tags: z.array(z.number().int()).nullable(),
+  tags_names: z.array(z.string()),
+  permissions: z.array(z.number().int()),
+  role: z.number().int(),
+  bbox: z.string().nullable(),
+  fields: z.record(z.string(), WireField),
+});
+
+const WireUserFarms = z.object({
+  uid: z.string(),
+  user_name: z.string(),
+  farms: z.record(z.string(), WireFarm),
+});
+
+export const GetFieldsResponse = z.object({
+  code: z.literal(0),
+  user: WireUserFarms,
+  supervised: z.record(z.string(), WireUserFarms),
+});
+
+export const getFieldsRoute = defineRoute({
+  ...fieldsRoute,
+  operationId: 'getFields',
+  method: 'get',
+  paths: ['/api/getfields'],
+  summary: "The farms and fields the user reaches, grouped by farm, and those of the users it supervises",
+  responses: { 200: { description: 'the fields', schema: GetFieldsResponse } },
+});
+
+type WireFarmT = z.infer<typeof WireFarm>;
+
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+
+function wireFarm(entry: ListedFarm, tags: { ids: number[] | null; names: string[] } = { ids: null, names: [] }): WireFarmT {
+  const access = (a: Access) => ({ role: a.role, permissions: a.permissions });
+  const bounds = unionBounds(entry.fields.map((f) => f.field.shape.bounds));
+  return {
+    id: entry.farm.id,
+    uuid: entry.farm.uuid,
+    name: entry.farm.name,
+    tags: tags.ids,
+    tags_names: tags.names,
+    ...access(entry.access),
+    bbox: bounds ? boundsToWkt(bounds) : null,
+    fields: Object.fromEntries(
+      entry.fields.map(({ field, access: fieldAccess }) => [
+        String(field.id),
+        {
+          id: field.id,
+          uuid: field.uuid,
+          name: field.name,
+          ...access(fieldAccess),
+          farm: entry.farm.name,
+          farm_id: entry.farm.id,
+          country: field.country,
+          shapes: {
+            current: {
+              polygon: field.shape.polygon,
+              centroid: field.shape.centroid,
+              area: round(field.shape.areaHa, 4),
+              start_date: field.shape.startDate,
+              end_date: 'current' as const,
+              bbox: field.shape.bbox,
+            },
+          },
+        },
+      ]),
+    ),
+  };
+}
+
+const wireUser = (user: User, farms: ListedFarm[]) => ({
+  uid: user.uid,
+  user_name: user.userName,
+  farms: Object.fromEntries(farms.map((farm) => [String(farm.farm.id), wireFarm(farm)])),
+});
+
+export function toGetFieldsResponse(listing: FieldListing): z.infer<typeof GetFieldsResponse> {
+  return {
+    code: 0,
+    user: wireUser(listing.user, listing.farms),
+    supervised: Object.fromEntries(listing.supervised.map((s) => [String(s.user.id), wireUser(s.user, s.farms)])),
+  };
+}
+
+// --- GET /api/borrarlotes -------------------------------------------------------------------
+
+export const DeleteFieldQuery = z.object({
+  lote: z.string().trim().regex(/^\d+$/, 'lote must be a field id').transform(Number).optional(),
+});
+
+export const DeleteFieldResponse = z.object({
+  res: z.literal('ok'),
+  code: z.literal(0),
+  info: z.string(),
+  id_lote: z.string(),
+});
+
+export const deleteFieldRoute = defineRoute({
+  ...fieldsRoute,
+  operationId: 'deleteField',
+  method: 'get',
+  paths: ['/api/borrarlotes'],
+  summary: 'Delete a field and what hangs from it',
+  request: { query: DeleteFieldQuery },
+  responses: { 200: { description: 'the field was deleted', schema: DeleteFieldResponse } },
+});
+
+export const fieldsRoutes = [createFieldRoute, getFieldsRoute, deleteFieldRoute];

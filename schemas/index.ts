@@ -1,0 +1,17 @@
+// Every documented route, in the order the OpenAPI document lists tags.
+import type { RouteDef } from '../lib/http/route';
+import { buildOpenApi } from '../lib/http/openapi';
+import { internalRoutes } from './internal';
+import { fieldsRoutes } from './fields';
+import { systemRoutes } from './system';
+
+export const allRoutes: readonly RouteDef[] = [...systemRoutes, ...internalRoutes, ...fieldsRoutes];
+
+export const openApiDocument = () =>
+  buildOpenApi(allRoutes, {
+    title: 'Surco API',
+    version: '0.1.0',
+    description:
+      "Open, serverless implementation of a farm-management platform's API for extensions. " +
+      'Errors use the dialect of each area (see the default response of each operation).',
+  });

@@ -1,0 +1,106 @@
+// The platform's internal API (docs/internal-api.md): users, supervisions, shares, tokens.
+// Called by internal services and black-box tests with the x-internal-key header.
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { internalDialect } from '../lib/http/dialects';
+import { SHARE_LEVELS, SUPERVISION_LEVELS } from '../lib/authz/access';
+import { ALL_CLAIMS, CLAIMS } from '../lib/auth/claims';
+import { LOCALES } from '../lib/platform/model';
+import { okData } from './common';
+
+const id = z.number().int().positive();
+
+export const CreateUserBody = z.object({
+  user_name: z.string().trim().min(1).max(200),
+  locale: z.enum(LOCALES).default('es'),
+  features: z.array(z.string().min(1)).optional().describe("plan features (claim names); default all ('*')"),
+  hectare_quota: z.number().nonnegative().nullable().optional().describe('hectares the user may own; default no limit'),
+  space_id: id.optional().describe('workspace to join; without it a new workspace is created with this user as administrator'),
+});
+
+export const InternalUser = z.object({
+  id,
+  uid: z.string(),
+  user_name: z.string(),
+  locale: z.enum(LOCALES),
+  space_id: id,
+});
+
+export const CreateSupervisionBody = z.object({
+  supervisor_id: id,
+  user_id: id,
+  permission: z.enum(SUPERVISION_LEVELS as [string, ...string[]]),
+});
+
+export const CreateShareBody = z
+  .object({
+    user_id: id,
+    farm_id: id.optional(),
+    field_id: id.optional(),
+    permission: z.enum(SHARE_LEVELS as [string, ...string[]]),
+  })
+  .refine((b) => (b.farm_id === undefined) !== (b.field_id === undefined), {
+    message: 'exactly one of farm_id and field_id is required',
+  });
+
+const claimName = z
+  .string()
+  .refine((c) => c === ALL_CLAIMS || (CLAIMS as readonly string[]).includes(c), { message: 'unknown claim name' });
+
+export const CreateTokenBody = z.object({
+  user_id: id,
+  extension_id: z.string().trim().min(1).max(200).optional().describe("absent: the user's own session"),
+  extension_version: z.string().trim().min(1).max(100).optional(),
+  claims: z.array(claimName),
+  ttl_s: z.number().int().optional().describe('default 30 days; 0 or negative mints an already expired token'),
+});
+
+export const Token = z.object({ access_token: z.string(), expires_at: z.string() });
+
+const internalRoute = {
+  tags: ['internal'],
+  auth: 'internal',
+  dialect: internalDialect,
+} as const;
+
+export const createUserRoute = defineRoute({
+  ...internalRoute,
+  operationId: 'internalCreateUser',
+  method: 'post',
+  paths: ['/internal/users'],
+  summary: 'Create a user (and its workspace)',
+  request: { body: CreateUserBody },
+  responses: { 200: { description: 'the user', schema: okData(InternalUser) } },
+});
+
+export const createSupervisionRoute = defineRoute({
+  ...internalRoute,
+  operationId: 'internalCreateSupervision',
+  method: 'post',
+  paths: ['/internal/supervisions'],
+  summary: 'Make a user supervisor of another (read or edit)',
+  request: { body: CreateSupervisionBody },
+  responses: { 200: { description: 'the supervision', schema: okData(CreateSupervisionBody) } },
+});
+
+export const createShareRoute = defineRoute({
+  ...internalRoute,
+  operationId: 'internalCreateShare',
+  method: 'post',
+  paths: ['/internal/shares'],
+  summary: 'Share a farm or a field with a user; emits FIELD_SHARE.V1',
+  request: { body: CreateShareBody },
+  responses: { 200: { description: 'the share', schema: okData(z.object({ user_id: id, farm_id: id.optional(), field_id: id.optional(), permission: z.string() })) } },
+});
+
+export const createTokenRoute = defineRoute({
+  ...internalRoute,
+  operationId: 'internalCreateToken',
+  method: 'post',
+  paths: ['/internal/tokens'],
+  summary: 'Mint an access token for a user and (optionally) an extension version',
+  request: { body: CreateTokenBody },
+  responses: { 200: { description: 'the token', schema: okData(Token) } },
+});
+
+export const internalRoutes = [createUserRoute, createSupervisionRoute, createShareRoute, createTokenRoute];

@@ -1,0 +1,572 @@
+// The whole platform, locally: DynamoDB Local (AWS's emulator, Java), an S3 API (s3rver), an SQS
+// API (local-aws-sqs), the API under serverless-offline and the queue workers. Tables, bucket and
+// queues are created from the resources serverless.yml deploys (read with `osls print`).
+// Used by scripts/start.ts (npm start) and tests/setup/stack.ts (npm test).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  type AttributeDefinition,
+  type GlobalSecondaryIndex,
+} from '@aws-sdk/client-dynamodb';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+  type Message,
+} from '@aws-sdk/client-sqs';
+import S3rver from 's3rver';
+import { createSqsServer } from 'local-aws-sqs';
+import { install as installDynamoDbLocal, INSTALL_DIR } from './install-dynamodb-local.mjs';
+
+const require = createRequire(import.meta.url);
+const { localResolver, LOCAL_ACCOUNT } = require('../serverless/local-names.cjs') as {
+  localResolver: (
+    resources: Record<string, CfnResource>,
+    options: { region: string; sqsEndpoint?: string },
+  ) => { resolve: (value: unknown) => unknown; nameOf: (id: string) => string; ref: (id: string) => string };
+  LOCAL_ACCOUNT: string;
+};
+
+export const REGION = 'us-east-1';
+/** s3rver accepts only these credentials; DynamoDB Local and local-aws-sqs accept any. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+export class StackError extends Error {}
+
+export interface StackPorts {
+  api: number;
+  lambda: number;
+  dynamodb: number;
+  s3: number;
+  sqs: number;
+}
+
+/** Environment variable that sets each port (documented in docs/configuration.md). */
+export const PORT_VARIABLES: Record<keyof StackPorts, string> = {
+  api: 'PORT',
+  lambda: 'SURCO_LAMBDA_PORT',
+  dynamodb: 'SURCO_DYNAMODB_PORT',
+  s3: 'SURCO_S3_PORT',
+  sqs: 'SURCO_SQS_PORT',
+};
+
+export interface StackOptions {
+  root: string;
+  dataDir: string;
+  ports: StackPorts;
+  host?: string;
+  internalKey: string;
+  signingSeed: string;
+  /** DynamoDB Local keeps no files (tests). */
+  inMemory?: boolean;
+  /** Folder for the logs of DynamoDB Local and serverless-offline (api.log); when absent the
+   *  API's output is inherited and DynamoDB Local's is dropped. */
+  logDir?: string;
+  functionsLogLevel?: string;
+  say?: (message: string) => void;
+}
+
+export interface RunningStack {
+  baseUrl: string;
+  internalKey: string;
+  ports: StackPorts;
+  region: string;
+  table: string;
+  bucket: string;
+  queues: Record<string, string>;
+  endpoints: { dynamodb: string; s3: string; sqs: string };
+  stop(): Promise<void>;
+}
+
+interface CfnResource {
+  Type: string;
+  Properties?: Record<string, any>;
+}
+
+interface ServiceConfig {
+  service: string;
+  provider: { stage: string; region: string };
+  functions: Record<string, { name?: string; events?: Array<Record<string, any>> }>;
+  resources: { Resources: Record<string, CfnResource> };
+}
+
+// --- preflight ------------------------------------------------------------------------------
+
+function checkJava(): void {
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (result.error || result.status !== 0) {
+    throw new StackError(
+      'Java (17 or later) is needed to run DynamoDB Local but was not found on PATH.\n' +
+        '  Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless\n' +
+        '  macOS:         brew install openjdk@17',
+    );
+  }
+}
+
+const portFree = (port: number, host: string) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+
+async function checkPorts(ports: StackPorts, host: string): Promise<void> {
+  const busy: string[] = [];
+  for (const [name, port] of Object.entries(ports) as Array<[keyof StackPorts, number]>) {
+    if (!(await portFree(port, host))) busy.push(`port ${port} (${PORT_VARIABLES[name]}) is already in use`);
+  }
+  if (busy.length) {
+    throw new StackError(`${busy.join('\n')}\nSet the variable(s) named above to free ports, e.g. PORT=3100 npm start`);
+  }
+}
+
+/** A free TCP port chosen by the OS (tests). */
+export const freePort = (host = '127.0.0.1') =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ port: 0, host }, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+// --- serverless.yml, resolved ---------------------------------------------------------------
+
+function slsCommand(root: string): string[] {
+  return [join(root, 'node_modules', 'osls', 'bin', 'serverless.js')];
+}
+
+function printServiceConfig(root: string): Promise<ServiceConfig> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...slsCommand(root), 'print', '--stage', 'local', '--format', 'json'], {
+      cwd: root,
+      env: { ...process.env, SLS_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new StackError(`reading serverless.yml failed:\n${err || out}`));
+      try {
+        resolve(JSON.parse(out.slice(out.indexOf('{'))) as ServiceConfig);
+      } catch (error) {
+        reject(new StackError(`could not read the output of 'osls print': ${(error as Error).message}`));
+      }
+    });
+  });
+}
+
+// --- child processes ------------------------------------------------------------------------
+
+interface Child {
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function startChild(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; log?: WriteStream | 'ignore' },
+): Child {
+  const output = options.log === 'ignore' ? 'ignore' : options.log ? 'pipe' : 'inherit';
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true, // own process group, so that stopping reaches its children too
+    stdio: ['ignore', output, output],
+  });
+  if (options.log && options.log !== 'ignore') {
+    child.stdout?.pipe(options.log, { end: false });
+    child.stderr?.pipe(options.log, { end: false });
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    process: child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        return;
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, child: Child | undefined, timeoutMs: number, hint = ''): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.process.exitCode !== null) {
+      throw new StackError(`${what} exited with code ${child.process.exitCode}${hint}`);
+    }
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new StackError(`${what} did not become ready within ${timeoutMs / 1000} s${hint}`);
+}
+
+// --- provisioning from the CloudFormation resources ------------------------------------------
+
+async function ensureTable(client: DynamoDBClient, properties: Record<string, any>, tableName: string): Promise<void> {
+  const gsis = (properties.GlobalSecondaryIndexes ?? []) as GlobalSecondaryIndex[];
+  const existing = await client.send(new DescribeTableCommand({ TableName: tableName })).catch(() => undefined);
+  if (!existing) {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: properties.AttributeDefinitions as AttributeDefinition[],
+        KeySchema: properties.KeySchema,
+        BillingMode: 'PAY_PER_REQUEST',
+        ...(gsis.length ? { GlobalSecondaryIndexes: gsis.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection })) } : {}),
+      }),
+    );
+  } else {
+    // Data kept across restarts: add the indexes serverless.yml gained since the table was made.
+    const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    for (const gsi of gsis.filter((g) => !have.has(g.IndexName))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: properties.AttributeDefinitions as AttributeDefinition[],
+          GlobalSecondaryIndexUpdates: [{ Create: { IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection } }],
+        }),
+      );
+    }
+  }
+  const ttl = properties.TimeToLiveSpecification as { AttributeName: string; Enabled: boolean } | undefined;
+  if (ttl?.Enabled) {
+    await client
+      .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: ttl }))
+      .catch((error: Error) => {
+        if (!/already enabled/i.test(error.message)) throw error;
+      });
+  }
+}
+
+const xmlEscape = (value: string) => value.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The bucket's CloudFormation CorsConfiguration as the S3 XML that s3rver reads. */
+function corsXml(cors: { CorsRules?: Array<Record<string, any>> } | undefined): string | undefined {
+  if (!cors?.CorsRules?.length) return undefined;
+  const list = (tag: string, values?: string[]) => (values ?? []).map((v) => `<${tag}>${xmlEscape(v)}</${tag}>`).join('');
+  const rules = cors.CorsRules.map(
+    (rule) =>
+      `<CORSRule>${list('AllowedOrigin', rule.AllowedOrigins)}${list('AllowedMethod', rule.AllowedMethods)}` +
+      `${list('AllowedHeader', rule.AllowedHeaders)}${list('ExposeHeader', rule.ExposedHeaders)}` +
+      `${rule.MaxAge ? `<MaxAgeSeconds>${rule.MaxAge}</MaxAgeSeconds>` : ''}</CORSRule>`,
+  ).join('');
+  return `<CORSConfiguration>${rules}</CORSConfiguration>`;
+}
+
+// --- the queue workers: SQS -> Lambda, as an event source mapping would ------------------------
+
+function sqsRecord(message: Message, queueArn: string) {
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: message.Attributes ?? {},
+    messageAttributes: message.MessageAttributes ?? {},
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: REGION,
+  };
+}
+
+interface Poller {
+  stop(): Promise<void>;
+}
+
+/**
+ * Long-polls a queue and invokes the function (through serverless-offline's Lambda endpoint)
+ * with batches, honouring `batchItemFailures`: successful records are deleted; failed ones become
+ * visible again after a short local back-off and, past the queue's maxReceiveCount, SQS moves
+ * them to the dead-letter queue.
+ */
+function startPoller(options: {
+  sqs: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  functionName: string;
+  lambdaUrl: string;
+  batchSize: number;
+  retryDelaySeconds: number;
+  say: (message: string) => void;
+}): Poller {
+  let stopped = false;
+  const abort = new AbortController();
+  const loop = (async () => {
+    while (!stopped) {
+      let messages: Message[] = [];
+      try {
+        const out = await options.sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: options.batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+          { abortSignal: abort.signal },
+        );
+        messages = out.Messages ?? [];
+      } catch (error) {
+        if (stopped) break;
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (!messages.length) continue;
+      let failed = new Set(messages.map((m) => m.MessageId!));
+      try {
+        const response = await fetch(`${options.lambdaUrl}/2015-03-31/functions/${options.functionName}/invocations`, {
+          method: 'POST',
+          body: JSON.stringify({ Records: messages.map((m) => sqsRecord(m, options.queueArn)) }),
+          signal: abort.signal,
+        });
+        const payload = (await response.json().catch(() => undefined)) as
+          | { batchItemFailures?: Array<{ itemIdentifier: string }> }
+          | undefined;
+        if (response.ok && !response.headers.get('x-amz-function-error') && payload) {
+          failed = new Set((payload.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        }
+      } catch (error) {
+        if (stopped) break;
+        options.say(`worker ${options.functionName} could not be invoked: ${(error as Error).message}`);
+      }
+      const done = messages.filter((m) => !failed.has(m.MessageId!));
+      const retry = messages.filter((m) => failed.has(m.MessageId!));
+      if (done.length) {
+        await options.sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: options.queueUrl,
+            Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+          }),
+        );
+      }
+      if (retry.length) {
+        await options.sqs.send(
+          new ChangeMessageVisibilityBatchCommand({
+            QueueUrl: options.queueUrl,
+            Entries: retry.map((m, i) => ({
+              Id: String(i),
+              ReceiptHandle: m.ReceiptHandle!,
+              VisibilityTimeout: options.retryDelaySeconds,
+            })),
+          }),
+        );
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      abort.abort();
+      await loop.catch(() => undefined);
+    },
+  };
+}
+
+// --- the stack ------------------------------------------------------------------------------
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const host = options.host ?? '127.0.0.1';
+  const say = options.say ?? (() => undefined);
+  const { ports } = options;
+  checkJava();
+  await checkPorts(ports, host);
+  installDynamoDbLocal({ quiet: true });
+
+  const endpoints = {
+    dynamodb: `http://${host}:${ports.dynamodb}`,
+    s3: `http://${host}:${ports.s3}`,
+    sqs: `http://${host}:${ports.sqs}`,
+  };
+  mkdirSync(options.dataDir, { recursive: true });
+  if (options.logDir) mkdirSync(options.logDir, { recursive: true });
+  const openLog = (name: string) => (options.logDir ? createWriteStream(join(options.logDir, name), { flags: 'a' }) : undefined);
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+  };
+
+  try {
+    // DynamoDB Local and reading serverless.yml run side by side: both take a few seconds.
+    const dynamoDir = join(options.dataDir, 'dynamodb');
+    mkdirSync(dynamoDir, { recursive: true });
+    const java = startChild(
+      'java',
+      [
+        `-Djava.library.path=${join(INSTALL_DIR, 'DynamoDBLocal_lib')}`,
+        '-jar',
+        join(INSTALL_DIR, 'DynamoDBLocal.jar'),
+        '-sharedDb',
+        ...(options.inMemory ? ['-inMemory'] : ['-dbPath', dynamoDir]),
+        '-port',
+        String(ports.dynamodb),
+        '-disableTelemetry',
+      ],
+      { cwd: options.root, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' },
+    );
+    stops.push(() => java.stop());
+    const servicePromise = printServiceConfig(options.root);
+    const dynamo = new DynamoDBClient({ region: REGION, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS });
+    stops.push(async () => dynamo.destroy());
+    await waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000);
+    const service = await servicePromise;
+
+    const resources = service.resources?.Resources ?? {};
+    const names = localResolver(resources, { region: REGION, sqsEndpoint: endpoints.sqs });
+    const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+    // S3 (buckets and their CORS rules), SQS and DynamoDB tables.
+    const s3Dir = join(options.dataDir, 's3');
+    mkdirSync(s3Dir, { recursive: true });
+    const buckets = ofType('AWS::S3::Bucket').map(([id, r]) => ({ id, name: names.nameOf(id), cors: corsXml(r.Properties?.CorsConfiguration) }));
+    const s3 = new S3rver({
+      port: ports.s3,
+      address: host,
+      silent: true,
+      directory: s3Dir,
+      vhostBuckets: false,
+      configureBuckets: buckets.map((b) => ({ name: b.name, configs: b.cors ? [b.cors] : [] })),
+    });
+    await s3.run();
+    stops.push(() => s3.close());
+
+    const sqsServer = await createSqsServer({
+      port: ports.sqs,
+      hostname: host,
+      region: REGION,
+      accountId: LOCAL_ACCOUNT,
+      emulateQueueCreationLifecycle: false,
+    });
+    stops.push(() => new Promise<void>((resolve) => sqsServer.close(() => resolve())));
+    const sqs = new SQSClient({ region: REGION, endpoint: endpoints.sqs, credentials: LOCAL_CREDENTIALS });
+    stops.push(async () => sqs.destroy());
+    // Dead-letter queues first: a redrive policy must name an existing queue.
+    const queueResources = ofType('AWS::SQS::Queue').sort(([, a], [, b]) =>
+      Number(Boolean(a.Properties?.RedrivePolicy)) - Number(Boolean(b.Properties?.RedrivePolicy)),
+    );
+    const queues: Record<string, string> = {};
+    for (const [id, resource] of queueResources) {
+      const props = names.resolve(resource.Properties ?? {}) as Record<string, any>;
+      const attributes: Record<string, string> = {};
+      for (const key of ['VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'ReceiveMessageWaitTimeSeconds', 'MaximumMessageSize']) {
+        if (props[key] !== undefined) attributes[key] = String(props[key]);
+      }
+      if (props.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(props.RedrivePolicy);
+      const out = await sqs.send(new CreateQueueCommand({ QueueName: props.QueueName, Attributes: attributes }));
+      queues[id] = out.QueueUrl!;
+    }
+    const tables = ofType('AWS::DynamoDB::Table');
+    for (const [id, resource] of tables) {
+      await ensureTable(dynamo, names.resolve(resource.Properties ?? {}) as Record<string, any>, names.nameOf(id));
+    }
+
+    // The API, under serverless-offline.
+    const baseUrl = `http://${host}:${ports.api}`;
+    const lambdaUrl = `http://${host}:${ports.lambda}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_REGION: REGION,
+      AWS_DEFAULT_REGION: REGION,
+      SLS_TELEMETRY_DISABLED: '1',
+      // Lambda runs Node.js 22 in AWS; the SDK's warning about Node 20 concerns local runs only.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      SURCO_STAGE: 'local',
+      SURCO_DYNAMODB_ENDPOINT: endpoints.dynamodb,
+      SURCO_S3_ENDPOINT: endpoints.s3,
+      SURCO_SQS_ENDPOINT: endpoints.sqs,
+      SURCO_INTERNAL_KEY: options.internalKey,
+      SURCO_SIGNING_SEED: options.signingSeed,
+      SURCO_LOG_LEVEL: options.functionsLogLevel ?? process.env.SURCO_LOG_LEVEL ?? 'info',
+    };
+    const apiLog = openLog('api.log');
+    const api = startChild(
+      process.execPath,
+      [
+        ...slsCommand(options.root),
+        'offline',
+        'start',
+        '--stage',
+        'local',
+        '--host',
+        host,
+        '--httpPort',
+        String(ports.api),
+        '--lambdaPort',
+        String(ports.lambda),
+      ],
+      { cwd: options.root, env, log: apiLog },
+    );
+    stops.push(() => api.stop());
+    const hint = options.logDir ? ` (see ${join(options.logDir, 'api.log')})` : '';
+    await waitFor('the API (serverless-offline)', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, api, 180_000, hint);
+
+    // Workers of the functions that consume queues.
+    for (const [name, fn] of Object.entries(service.functions ?? {})) {
+      for (const event of fn.events ?? []) {
+        if (!event.sqs) continue;
+        const arn = names.resolve(event.sqs.arn ?? event.sqs) as string;
+        const queueName = arn.split(':').pop()!;
+        const queueUrl = `${endpoints.sqs}/${LOCAL_ACCOUNT}/${queueName}`;
+        const poller = startPoller({
+          sqs,
+          queueUrl,
+          queueArn: arn,
+          functionName: `${service.service}-local-${name}`,
+          lambdaUrl,
+          batchSize: event.sqs.batchSize ?? 10,
+          retryDelaySeconds: 1,
+          say,
+        });
+        stops.push(() => poller.stop()); // stopped before the API (stops run in reverse)
+      }
+    }
+
+    const table = tables[0] ? names.nameOf(tables[0][0]) : '';
+    return {
+      baseUrl,
+      internalKey: options.internalKey,
+      ports,
+      region: REGION,
+      table,
+      bucket: buckets[0]?.name ?? '',
+      queues,
+      endpoints,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export const dynamoDbLocalInstalled = () => existsSync(join(INSTALL_DIR, 'DynamoDBLocal.jar'));

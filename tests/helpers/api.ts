@@ -1,0 +1,118 @@
+// Black-box helpers: call the running local API as a client would.
+import { inject } from 'vitest';
+
+export const stack = () => inject('stack');
+
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  form?: Record<string, string | number | undefined>;
+  body?: string | Buffer | FormData;
+  headers?: Record<string, string>;
+}
+
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Response<T>> {
+  const url = new URL(path, stack().baseUrl);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: RequestInit["body"];
+  if (options.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.form)) if (value !== undefined) params.set(key, String(value));
+    body = params.toString();
+  } else if (options.body !== undefined) {
+    body = options.body as RequestInit["body"];
+  }
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers, text };
+}
+
+export const internal = <T = any>(path: string, json: unknown, key = stack().internalKey) =>
+  call<T>('POST', path, { json, headers: key ? { 'x-internal-key': key } : {} });
+
+let counter = 0;
+export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
+
+export interface TestUser {
+  id: number;
+  uid: string;
+  user_name: string;
+  locale: string;
+  space_id: number;
+  token: string;
+}
+
+export async function createUser(
+  options: { features?: string[]; hectare_quota?: number | null; space_id?: number; locale?: string; user_name?: string } = {},
+): Promise<Omit<TestUser, 'token'>> {
+  const response = await internal('/internal/users', { user_name: options.user_name ?? unique('user'), ...options });
+  if (response.status !== 200) throw new Error(`createUser: ${response.status} ${response.text}`);
+  return response.body.data;
+}
+
+export async function tokenFor(
+  userId: number,
+  options: { claims?: string[]; extension_id?: string; extension_version?: string; ttl_s?: number } = {},
+): Promise<string> {
+  const response = await internal('/internal/tokens', {
+    user_id: userId,
+    claims: options.claims ?? ['*'],
+    extension_id: options.extension_id ?? 'test-extension',
+    extension_version: options.extension_version ?? '1.0.0',
+    ...(options.ttl_s !== undefined ? { ttl_s: options.ttl_s } : {}),
+  });
+  if (response.status !== 200) throw new Error(`tokenFor: ${response.status} ${response.text}`);
+  return response.body.data.access_token;
+}
+
+/** A new user (own workspace unless space_id) with a token carrying the given claims. */
+export async function newUser(
+  options: Parameters<typeof createUser>[0] & { claims?: string[]; extension_id?: string } = {},
+): Promise<TestUser> {
+  const { claims, extension_id, ...userOptions } = options;
+  const user = await createUser(userOptions);
+  return { ...user, token: await tokenFor(user.id, { claims, extension_id }) };
+}
+
+/** A square polygon of `size` degrees with its south-west corner at (lon, lat). */
+export const square = (lon: number, lat: number, size = 0.01) =>
+  `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
+
+/** A farm with one field, owned by `user`; returns their ids. */
+export async function createField(
+  user: TestUser,
+  options: { name?: string; farmName?: string; farmId?: number; shape?: string } = {},
+): Promise<{ fieldId: number; farmId: number }> {
+  const response = await call('POST', '/api/agregarlote', {
+    token: user.token,
+    form: {
+      nombre: options.name ?? unique('field'),
+      shape: options.shape ?? square(-60.5, -33.9),
+      ...(options.farmId !== undefined ? { idcampo: options.farmId } : { nombrecampo: options.farmName ?? unique('farm').slice(0, 40) }),
+    },
+  });
+  if (response.status !== 200) throw new Error(`createField: ${response.status} ${response.text}`);
+  return { fieldId: Number(response.body.id_lote), farmId: response.body.id_campo };
+}

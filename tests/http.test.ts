@@ -1,0 +1,67 @@
+// The shared HTTP behaviour of the handler factory (issue "Foundation" sections 1 and 6):
+// unknown routes, malformed and oversized bodies, request ids, the OpenAPI document.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { call, newUser, stack } from './helpers/api';
+import { openApiDocument, allRoutes } from '../schemas/index';
+
+describe('errors never reach the client as 500s or stack traces', () => {
+  it('answers unknown routes with 404 in the general dialect', async () => {
+    const response = await call('GET', '/api/does-not-exist');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ res: 'error', code: -1, info: expect.stringContaining('route not found') });
+  });
+
+  it('answers malformed JSON with 400 -4', async () => {
+    const response = await call('POST', '/internal/users', {
+      body: '{"user_name": "x",',
+      headers: { 'content-type': 'application/json', 'x-internal-key': stack().internalKey },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ code: -4, info: expect.stringContaining('JSON') });
+  });
+
+  it('answers wrong types with 400 -4 naming the member', async () => {
+    const response = await call('POST', '/internal/users', {
+      json: { user_name: 42 },
+      headers: { 'x-internal-key': stack().internalKey },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe(-4);
+    expect(response.body.info).toContain('user_name');
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const user = await newUser();
+    const response = await call('POST', '/api/agregarlote', {
+      token: user.token,
+      body: `nombre=x&shape=${'0'.repeat(1_100_000)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ res: 'error', code: -4, info: expect.any(String) });
+  });
+
+  it('gives every response a request id and no stack trace', async () => {
+    const response = await call('GET', '/api/getfields');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(response.text).not.toMatch(/at .*\.(ts|js|mjs):\d+/);
+  });
+});
+
+describe('OpenAPI 3.1 generated from the zod schemas', () => {
+  it('is served without a token and documents every route', async () => {
+    const response = await call('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
+    for (const route of allRoutes) {
+      for (const path of route.paths) expect(response.body.paths[path]?.[route.method]).toBeDefined();
+    }
+    expect(response.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('is committed in docs/openapi.json and up to date (npm run openapi)', () => {
+    const committed = JSON.parse(readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8'));
+    expect(committed).toEqual(openApiDocument());
+  });
+});

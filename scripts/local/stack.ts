@@ -430,7 +430,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         String(ports.dynamodb),
         '-disableTelemetry',
       ],
-      { cwd: options.root, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' },
+      // its working directory receives a metadata file: keep it with the data
+      { cwd: dynamoDir, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' },
     );
     stops.push(() => java.stop());
     const servicePromise = printServiceConfig(options.root);

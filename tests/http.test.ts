@@ -2,7 +2,7 @@
 // unknown routes, malformed and oversized bodies, request ids, the OpenAPI document.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { call, newUser, stack } from './helpers/api';
+import { call, newUser, square, stack, unique } from './helpers/api';
 import { openApiDocument, allRoutes } from '../schemas/index';
 
 describe('errors never reach the client as 500s or stack traces', () => {
@@ -39,6 +39,28 @@ describe('errors never reach the client as 500s or stack traces', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(response.status).toBe(413);
+    expect(response.body).toEqual({ res: 'error', code: -4, info: expect.any(String) });
+  });
+
+  it('reads multipart/form-data bodies as forms', async () => {
+    const user = await newUser();
+    const form = new FormData();
+    form.set('nombre', unique('multipart'));
+    form.set('shape', square(-60.1, -34.1));
+    form.set('nombrecampo', unique('farm').slice(0, 40));
+    const response = await call('POST', '/api/agregarlote', { token: user.token, body: form });
+    expect(response.status).toBe(200);
+    expect(response.body.id_lote).toMatch(/^\d+$/);
+  });
+
+  it('answers a multipart body it cannot read with 415 in the dialect', async () => {
+    const user = await newUser();
+    const response = await call('POST', '/api/agregarlote', {
+      token: user.token,
+      body: '--a b\r\n',
+      headers: { 'content-type': 'multipart/form-data; boundary="a b"' },
+    });
+    expect(response.status).toBe(415);
     expect(response.body).toEqual({ res: 'error', code: -4, info: expect.any(String) });
   });
 

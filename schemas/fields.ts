@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { Access } from '../lib/authz/access';
-import type { FieldListing, ListedFarm } from '../lib/fields/service';
-import { boundsToWkt, unionBounds } from '../lib/geo/wkt';
+import type { FieldListing, ListedFarm } from '../lib/fields/list';
+import { boundsToWkt, unionBounds } from '../lib/geo/bounds';
 import type { User } from '../lib/platform/model';
 
 const fieldsRoute = { tags: ['fields'], auth: 'bearer', dialect: generalDialect } as const;

@@ -1,7 +1,7 @@
 // POST /api/agregarlote (spec 2, Fields)
 import { Forbidden, Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { createField } from '../../lib/fields/service';
+import { createField } from '../../lib/fields/create';
 import { FIELD_CODES } from '../../lib/fields/rules';
 import { GENERAL_CODES } from '../../lib/http/dialects';
 import { createFieldRoute } from '../../schemas/fields';

@@ -1,9 +1,16 @@
 // Secrets: given directly through the environment locally, read once per container from
-// Secrets Manager in AWS.
-import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { secrets } from './clients';
+// Secrets Manager in AWS. The Secrets Manager client is loaded only when a secret is read there.
+import { config } from '../config';
 
 const cache = new Map<string, Promise<string>>();
+
+async function fetchSecret(secretId: string, name: string): Promise<string> {
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const client = new SecretsManagerClient({ region: config().region });
+  const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
+  if (!out.SecretString) throw new Error(`secret ${name} is empty`);
+  return out.SecretString;
+}
 
 export function secretValue(source: { value?: string; secretId?: string }, name: string): Promise<string> {
   if (source.value) return Promise.resolve(source.value);
@@ -11,12 +18,7 @@ export function secretValue(source: { value?: string; secretId?: string }, name:
   if (!secretId) return Promise.reject(new Error(`secret ${name} is not configured`));
   let pending = cache.get(secretId);
   if (!pending) {
-    pending = secrets()
-      .send(new GetSecretValueCommand({ SecretId: secretId }))
-      .then((out) => {
-        if (!out.SecretString) throw new Error(`secret ${name} is empty`);
-        return out.SecretString;
-      });
+    pending = fetchSecret(secretId, name);
     pending.catch(() => cache.delete(secretId));
     cache.set(secretId, pending);
   }

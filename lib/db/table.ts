@@ -12,7 +12,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { ddb } from '../aws/clients';
+import { ddb } from '../aws/dynamodb';
 import { config } from '../config';
 import type { DomainError } from '../errors';
 import { keys, type Key } from './keys';

@@ -2,7 +2,7 @@
 // consumes them. The envelope carries an id so that redelivered messages are processed once.
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../aws/clients';
+import { sqs } from '../aws/sqs';
 import { config } from '../config';
 
 export interface EventEnvelope {

@@ -1,7 +1,6 @@
-// Rules of field creation (spec 2, Fields; error codes from its table). Pure functions.
+// Rules of field creation (spec 2, Fields; error codes from its table). Pure functions, no
+// geometry library (lib/fields/shape.ts measures polygons).
 import { Forbidden, Invalid } from '../errors';
-import { areaHectares, boundsOf, boundsToWkt, centroidWkt, GeometryError, parseGeometry, toWkt } from '../geo/wkt';
-import type { FieldShape } from '../platform/model';
 
 export const FIELD_CODES = {
   GENERAL: 1,
@@ -39,32 +38,6 @@ export function checkFieldName(name: string): string {
     throw new Invalid(`the field name must have at most ${FIELD_NAME_MAX} characters`, { code: -4 });
   }
   return trimmed;
-}
-
-/** Parses and measures a field polygon: code 2 when it is not a readable polygon, 10 when invalid. */
-export function fieldShapeFrom(wkt: string, startDate: string): FieldShape {
-  let geometry;
-  try {
-    geometry = parseGeometry(wkt, ['Polygon']);
-  } catch (error) {
-    if (error instanceof GeometryError) {
-      throw new Invalid(error.message, {
-        code: error.reason === 'invalid' ? FIELD_CODES.INVALID_POLYGON : FIELD_CODES.INVALID_SHAPE,
-      });
-    }
-    throw error;
-  }
-  const areaHa = areaHectares(geometry);
-  if (!(areaHa > 0)) throw new Invalid('invalid polygon: its area is zero', { code: FIELD_CODES.INVALID_POLYGON });
-  const bounds = boundsOf(geometry);
-  return {
-    polygon: toWkt(geometry),
-    centroid: centroidWkt(geometry),
-    areaHa,
-    bbox: boundsToWkt(bounds),
-    bounds,
-    startDate,
-  };
 }
 
 export function checkFieldArea(areaHa: number, maxHectares: number): void {

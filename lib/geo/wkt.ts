@@ -6,6 +6,7 @@ import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
 import turfArea from '@turf/area';
+import { formatNumber, type Bounds } from './bounds';
 
 // jsts ships loose typings; this is the part of its Geometry API used here.
 export interface JstsCoordinate {
@@ -85,7 +86,7 @@ export function parseGeometry(text: string, allowed: readonly GeometryKind[]): J
 
 // --- WKT output, in the compact form PostGIS's ST_AsText uses -----------------------------
 
-const num = (value: number): string => String(Number(value.toFixed(12)));
+const num = formatNumber;
 const coords = (list: JstsCoordinate[]): string => list.map((c) => `${num(c.x)} ${num(c.y)}`).join(',');
 
 function polygonRings(polygon: JstsGeometry): JstsCoordinate[][] {
@@ -133,20 +134,12 @@ export function toGeoJson(geometry: JstsGeometry): GeoJSON.Point | GeoJSON.Polyg
   }
 }
 
-export type Bounds = [number, number, number, number];
+export { boundsToWkt, unionBounds, type Bounds } from './bounds';
 
 export const boundsOf = (geometry: JstsGeometry): Bounds => {
   const e = geometry.getEnvelopeInternal();
   return [e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY()];
 };
-
-export const unionBounds = (list: Bounds[]): Bounds | undefined =>
-  list.length === 0
-    ? undefined
-    : list.reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
-
-export const boundsToWkt = ([minX, minY, maxX, maxY]: Bounds): string =>
-  `POLYGON((${num(minX)} ${num(minY)},${num(maxX)} ${num(minY)},${num(maxX)} ${num(maxY)},${num(minX)} ${num(maxY)},${num(minX)} ${num(minY)}))`;
 
 /** Geodesic area in hectares (0 for a point). */
 export const areaHectares = (geometry: JstsGeometry): number =>

@@ -1,7 +1,7 @@
 // lib/geo/wkt.ts and lib/fields/rules.ts: WKT parsing, validity and measurements.
 import { describe, expect, it } from 'vitest';
 import { areaHectares, GeometryError, parseGeometry, toWkt } from '../../lib/geo/wkt';
-import { fieldShapeFrom } from '../../lib/fields/rules';
+import { fieldShapeFrom } from '../../lib/fields/shape';
 import { DomainError } from '../../lib/errors';
 
 const R = 6_371_008.8;

@@ -1,0 +1,64 @@
+// Small helpers shared by the benchmarks: a local stack on free ports, timing and statistics.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort, startStack, type RunningStack } from '../scripts/local/stack';
+
+export const root = resolve(import.meta.dirname, '..');
+
+export interface BenchStack extends RunningStack {
+  signingSeed: string;
+  dispose(): Promise<void>;
+}
+
+/** The same local stack as npm start, on free ports, in memory. */
+export async function benchStack(): Promise<BenchStack> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const dataDir = mkdtempSync(join(tmpdir(), 'surco-bench-'));
+  const signingSeed = randomBytes(32).toString('base64url');
+  const stack = await startStack({
+    root,
+    dataDir,
+    ports: { api: await freePort(), lambda: await freePort(), dynamodb: await freePort(), s3: await freePort(), sqs: await freePort() },
+    internalKey: randomBytes(18).toString('base64url'),
+    signingSeed,
+    inMemory: true,
+    logDir: join(root, '.surco', 'bench-logs'),
+    functionsLogLevel: 'warn',
+  });
+  return {
+    ...stack,
+    signingSeed,
+    async dispose() {
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return [Number(process.hrtime.bigint() - start) / 1e6, value];
+}
+
+export function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return {
+    n: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    max: round(sorted[sorted.length - 1]!),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+  };
+}
+
+export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+export async function json(response: Response): Promise<any> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status} ${text}`);
+  return JSON.parse(text);
+}

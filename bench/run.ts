@@ -1,0 +1,16 @@
+// npm run bench [-- suite...]: runs the named benchmark suites (all by default) and prints JSON.
+export {};
+const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  foundation: () => import('./foundation'),
+};
+
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites);
+for (const name of wanted) {
+  const load = suites[name];
+  if (!load) {
+    console.error(`unknown suite ${name}; known: ${Object.keys(suites).join(', ')}`);
+    process.exit(2);
+  }
+  await (await load()).run();
+}
+process.exit(0);

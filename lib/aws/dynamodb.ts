@@ -1,0 +1,16 @@
+// The DynamoDB document client, created once per container on first use. Each AWS client has its
+// own module so that a function bundles only the clients it uses.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+
+let documentClient: DynamoDBDocumentClient | undefined;
+
+export function ddb(): DynamoDBDocumentClient {
+  if (!documentClient) {
+    const { region, endpoints } = config();
+    const base = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 4 });
+    documentClient = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+  }
+  return documentClient;
+}

@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   SURCO_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Largest field accepted by POST /api/agregarlote (code 11), in hectares.
   SURCO_MAX_FIELD_HECTARES: z.coerce.number().positive().default(10000),
+  // Season shapes: how long after a new shape its images are reprocessed (the job's delay on the
+  // queue), and after how long a reprocessing lock is considered dead and released.
+  SURCO_SHAPE_REPROCESS_DELAY_S: z.coerce.number().int().min(0).max(900).default(3),
+  SURCO_SHAPE_LOCK_TIMEOUT_S: z.coerce.number().int().positive().default(1200),
 });
 
 export type Config = {
@@ -42,6 +46,8 @@ export type Config = {
   jwksUrl?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   maxFieldHectares: number;
+  shapeReprocessDelaySeconds: number;
+  shapeLockTimeoutSeconds: number;
 };
 
 let cached: Config | undefined;
@@ -71,6 +77,8 @@ export function config(): Config {
     jwksUrl: env.SURCO_JWKS_URL,
     logLevel: env.SURCO_LOG_LEVEL,
     maxFieldHectares: env.SURCO_MAX_FIELD_HECTARES,
+    shapeReprocessDelaySeconds: env.SURCO_SHAPE_REPROCESS_DELAY_S,
+    shapeLockTimeoutSeconds: env.SURCO_SHAPE_LOCK_TIMEOUT_S,
   };
   return cached;
 }

@@ -105,19 +105,19 @@ type WireFarmT = z.infer<typeof WireFarm>;
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-function wireFarm(entry: ListedFarm, tags: { ids: number[] | null; names: string[] } = { ids: null, names: [] }): WireFarmT {
+function wireFarm(entry: ListedFarm): WireFarmT {
   const access = (a: Access) => ({ role: a.role, permissions: a.permissions });
-  const bounds = unionBounds(entry.fields.map((f) => f.field.shape.bounds));
+  const bounds = unionBounds(entry.fields.map((f) => f.shape.bounds));
   return {
     id: entry.farm.id,
     uuid: entry.farm.uuid,
     name: entry.farm.name,
-    tags: tags.ids,
-    tags_names: tags.names,
+    tags: entry.tags.length ? entry.tags.map((t) => t.id) : null,
+    tags_names: entry.tags.map((t) => t.tag),
     ...access(entry.access),
     bbox: bounds ? boundsToWkt(bounds) : null,
     fields: Object.fromEntries(
-      entry.fields.map(({ field, access: fieldAccess }) => [
+      entry.fields.map(({ field, access: fieldAccess, shape }) => [
         String(field.id),
         {
           id: field.id,
@@ -129,12 +129,12 @@ function wireFarm(entry: ListedFarm, tags: { ids: number[] | null; names: string
           country: field.country,
           shapes: {
             current: {
-              polygon: field.shape.polygon,
-              centroid: field.shape.centroid,
-              area: round(field.shape.areaHa, 4),
-              start_date: field.shape.startDate,
+              polygon: shape.polygon,
+              centroid: shape.centroid,
+              area: round(shape.areaHa, 4),
+              start_date: shape.startDate,
               end_date: 'current' as const,
-              bbox: field.shape.bbox,
+              bbox: shape.bbox,
             },
           },
         },

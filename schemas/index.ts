@@ -4,8 +4,22 @@ import { buildOpenApi } from '../lib/http/openapi';
 import { internalRoutes } from './internal';
 import { fieldsRoutes } from './fields';
 import { systemRoutes } from './system';
+import { seasonShapeRoutes } from './season-shapes';
+import { tagRoutes } from './tags';
+import { rotationRoutes } from './rotations';
+import { cropRoutes } from './crops';
+import { farmMetadataRoutes } from './farm-metadata';
 
-export const allRoutes: readonly RouteDef[] = [...systemRoutes, ...internalRoutes, ...fieldsRoutes];
+export const allRoutes: readonly RouteDef[] = [
+  ...systemRoutes,
+  ...internalRoutes,
+  ...fieldsRoutes,
+  ...seasonShapeRoutes,
+  ...tagRoutes,
+  ...rotationRoutes,
+  ...cropRoutes,
+  ...farmMetadataRoutes,
+];
 
 export const openApiDocument = () =>
   buildOpenApi(allRoutes, {

@@ -70,6 +70,56 @@ export const keys = {
     pk: `FIELD#${fieldId}`,
     sk: `SHARE#${pad(userId)}`,
   }),
+  /** Field id of a field uuid. */
+  fieldByUuid: (uuid: string): Key => ({ pk: `FIELDUUID#${uuid.toLowerCase()}`, sk: 'FIELD' }),
+
+  // --- season shapes (spec 2) ----------------------------------------------------------------
+  fieldShape: (fieldId: number, campaign: number): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `SHAPE#${String(campaign).padStart(4, '0')}`,
+  }),
+  shapeLock: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'SHAPELOCK' }),
+
+  // --- farm and field tags (spec 2): a user's labels, linked to farms and fields ---------------
+  farmTag: (userId: number, tagId: number): Key => ({ pk: `USER#${userId}`, sk: `FARMTAG#${pad(tagId)}` }),
+  farmTagsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'FARMTAG#' }),
+  farmTagName: (userId: number, name: string): Key => ({
+    pk: `USER#${userId}`,
+    sk: `FARMTAGNAME#${normalizeName(name)}`,
+  }),
+  farmTagLink: (farmId: number, userId: number, tagId: number): Key => ({
+    pk: `FARM#${farmId}`,
+    sk: `TAG#${pad(userId)}#${pad(tagId)}`,
+  }),
+  farmTagLinksPrefix: (farmId: number, userId: number) => ({ pk: `FARM#${farmId}`, skPrefix: `TAG#${pad(userId)}#` }),
+  fieldTagLink: (fieldId: number, userId: number, tagId: number): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `TAG#${pad(userId)}#${pad(tagId)}`,
+  }),
+  fieldTagLinksPrefix: (fieldId: number, userId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: `TAG#${pad(userId)}#` }),
+  /** gsi1 of a tag link: every farm and field a tag is linked to. */
+  tagLinksIndex: (userId: number, tagId: number, target: string) => ({
+    gsi1pk: `TAGLINKS#${userId}#${tagId}`,
+    gsi1sk: target,
+  }),
+  tagLinksIndexPk: (userId: number, tagId: number) => `TAGLINKS#${userId}#${tagId}`,
+
+  // --- farm metadata (spec 3) ------------------------------------------------------------------
+  farmMetadata: (farmId: number): Key => ({ pk: `FARM#${farmId}`, sk: 'METADATA' }),
+
+  // --- crops (spec 3) and rotations (spec 2) ---------------------------------------------------
+  userCrop: (userId: number, cropId: number): Key => ({ pk: `USER#${userId}`, sk: `CROP#${pad(cropId)}` }),
+  userCropsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'CROP#' }),
+  userCropName: (userId: number, name: string): Key => ({ pk: `USER#${userId}`, sk: `CROPNAME#${normalizeName(name)}` }),
+  /** The campaign (cycle) of a field and yeargroup: at most one per pair. */
+  campaign: (fieldId: number, yeargroup: number): Key => ({ pk: `FIELD#${fieldId}`, sk: `CAMPAIGN#${yeargroup}` }),
+  rotation: (fieldId: number, rotationUuid: string): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `ROTATION#${rotationUuid.toLowerCase()}`,
+  }),
+  rotationsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'ROTATION#' }),
+  /** Field of a rotation uuid. */
+  rotationRef: (rotationUuid: string): Key => ({ pk: `ROTATION#${rotationUuid.toLowerCase()}`, sk: 'REF' }),
 };
 
 export const parseIdFromSk = (sk: string): number => Number(sk.slice(sk.lastIndexOf('#') + 1));

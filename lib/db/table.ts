@@ -26,10 +26,18 @@ export async function getItem<T extends Item = Item>(key: Key): Promise<T | unde
   return out.Item as T | undefined;
 }
 
-export async function putItem(item: Item & Key, condition?: { expression: string; failure: () => DomainError }): Promise<void> {
+export async function putItem(
+  item: Item & Key,
+  condition?: { expression: string; values?: Record<string, unknown>; failure: () => DomainError },
+): Promise<void> {
   try {
     await ddb().send(
-      new PutCommand({ TableName: table(), Item: item, ConditionExpression: condition?.expression }),
+      new PutCommand({
+        TableName: table(),
+        Item: item,
+        ConditionExpression: condition?.expression,
+        ExpressionAttributeValues: condition?.values,
+      }),
     );
   } catch (error) {
     if (condition && error instanceof ConditionalCheckFailedException) throw condition.failure();
@@ -37,8 +45,56 @@ export async function putItem(item: Item & Key, condition?: { expression: string
   }
 }
 
-export async function deleteItem(key: Key): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: table(), Key: key }));
+export interface UpdateSpec {
+  expression: string;
+  condition?: string;
+  values?: Record<string, unknown>;
+  names?: Record<string, string>;
+}
+
+/**
+ * Updates one item and returns its new attributes. When the condition fails: throws the given
+ * domain error, or returns undefined without one.
+ */
+export async function updateItem<T extends Item = Item>(key: Key, update: UpdateSpec, onConditionFailed?: () => DomainError): Promise<T | undefined> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: update.expression,
+        ConditionExpression: update.condition,
+        ExpressionAttributeValues: update.values,
+        ExpressionAttributeNames: update.names,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as T;
+  } catch (error) {
+    if (update.condition && error instanceof ConditionalCheckFailedException) {
+      if (onConditionFailed) throw onConditionFailed();
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** Deletes an item; with a condition, returns false (and deletes nothing) when it does not hold. */
+export async function deleteItem(key: Key, condition?: { expression: string; values: Record<string, unknown> }): Promise<boolean> {
+  try {
+    await ddb().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: key,
+        ConditionExpression: condition?.expression,
+        ExpressionAttributeValues: condition?.values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (condition && error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 export interface QueryOptions {
@@ -143,8 +199,14 @@ type Values = Record<string, unknown>;
 
 /** Builders of transaction items. */
 export const tx = {
-  put: (item: Item & Key, condition?: string, onConditionFailed?: () => DomainError): TxOp => ({
-    item: { Put: { Item: item, ...(condition ? { ConditionExpression: condition } : {}) } },
+  put: (item: Item & Key, condition?: string, onConditionFailed?: () => DomainError, values?: Values): TxOp => ({
+    item: {
+      Put: {
+        Item: item,
+        ...(condition ? { ConditionExpression: condition } : {}),
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+      },
+    },
     onConditionFailed,
   }),
   delete: (key: Key, condition?: string, onConditionFailed?: () => DomainError): TxOp => ({

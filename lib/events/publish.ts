@@ -12,10 +12,21 @@ export interface EventEnvelope {
   created_at: string;
 }
 
-export async function publishEvent(eventName: string, data: Record<string, unknown>, id: string = randomUUID()): Promise<EventEnvelope> {
-  const envelope: EventEnvelope = { id, event_name: eventName, data, created_at: new Date().toISOString() };
+export interface PublishOptions {
+  /** Event id (the worker processes an id once); random by default. */
+  id?: string;
+  /** Seconds before the worker may receive it (SQS DelaySeconds, at most 900). */
+  delaySeconds?: number;
+}
+
+export async function publishEvent(eventName: string, data: Record<string, unknown>, options: PublishOptions = {}): Promise<EventEnvelope> {
+  const envelope: EventEnvelope = { id: options.id ?? randomUUID(), event_name: eventName, data, created_at: new Date().toISOString() };
   await sqs().send(
-    new SendMessageCommand({ QueueUrl: config().eventsQueueUrl, MessageBody: JSON.stringify(envelope) }),
+    new SendMessageCommand({
+      QueueUrl: config().eventsQueueUrl,
+      MessageBody: JSON.stringify(envelope),
+      ...(options.delaySeconds ? { DelaySeconds: options.delaySeconds } : {}),
+    }),
   );
   return envelope;
 }

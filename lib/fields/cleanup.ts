@@ -13,6 +13,7 @@ export async function cleanUpDeletedField(fieldId: number): Promise<number> {
   const toDelete: Key[] = items.map(({ pk: itemPk, sk }) => ({ pk: itemPk, sk }));
   for (const item of items) {
     if (item.sk.startsWith('SHARE#')) toDelete.push(keys.userFieldAccess(parseIdFromSk(item.sk), fieldId));
+    if (item.sk.startsWith('ROTATION#')) toDelete.push(keys.rotationRef(item.sk.slice('ROTATION#'.length)));
   }
   await batchDelete(toDelete);
   return toDelete.length;

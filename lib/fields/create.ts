@@ -79,6 +79,8 @@ export async function createField(principal: Principal, input: CreateFieldInput)
       name,
       country: countryOf(shape.centroid),
       shape,
+      shapeCampaigns: [],
+      hectaresCharged: shape.areaHa,
       createdAt: now,
       createdBy: principal.user.id,
     };
@@ -107,6 +109,7 @@ export async function createField(principal: Principal, input: CreateFieldInput)
     ops.push(
       tx.put({ ...keys.field(fieldId), ...fieldToItem(field) }, NOT_EXISTS),
       tx.put({ ...keys.farmField(farmId, fieldId), kind: 'farm_field', farm_id: farmId, field_id: fieldId }),
+      tx.put({ ...keys.fieldByUuid(field.uuid), kind: 'field_uuid', field_id: fieldId }, NOT_EXISTS),
       tx.put({ ...keys.farmFieldName(farmId, name), kind: 'field_name', field_id: fieldId }, NOT_EXISTS, () =>
         new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }),
       ),

@@ -33,11 +33,12 @@ export async function deleteField(principal: Principal, fieldId: number): Promis
     tx.delete(keys.field(field.id), EXISTS, () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND })),
     tx.delete(keys.farmField(field.farmId, field.id)),
     tx.delete(keys.farmFieldName(field.farmId, field.name)),
+    tx.delete(keys.fieldByUuid(field.uuid)),
   ];
   if (owner) {
     ops.push(
-      hectaresUpdate(keys.user(owner.id), -field.shape.areaHa, null, userQuotaExceeded),
-      hectaresUpdate(keys.space(owner.spaceId), -field.shape.areaHa, null, spaceQuotaExceeded),
+      hectaresUpdate(keys.user(owner.id), -field.hectaresCharged, null, userQuotaExceeded),
+      hectaresUpdate(keys.space(owner.spaceId), -field.hectaresCharged, null, spaceQuotaExceeded),
     );
   }
   await transact(ops);

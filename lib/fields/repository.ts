@@ -9,6 +9,11 @@ export async function getField(fieldId: number): Promise<Field | undefined> {
   return item ? fieldFromItem(item) : undefined;
 }
 
+export async function getFieldByUuid(uuid: string): Promise<Field | undefined> {
+  const ref = await getItem(keys.fieldByUuid(uuid));
+  return ref ? getField(Number(ref.field_id)) : undefined;
+}
+
 export async function getFields(fieldIds: number[]): Promise<Map<number, Field>> {
   const found = await batchGet(fieldIds.map((id) => keys.field(id)));
   const fields = new Map<number, Field>();

@@ -33,6 +33,9 @@ export interface JstsGeometry {
 
 export type GeometryKind = 'Point' | 'Polygon' | 'MultiPolygon';
 
+/** Reads WKT without the checks of parseGeometry (for geometries this service computed). */
+export const readWkt = (wkt: string): JstsGeometry => reader.read(wkt) as unknown as JstsGeometry;
+
 /** Why a text is not an acceptable geometry: unreadable or of another type, or readable but invalid. */
 export class GeometryError extends Error {
   constructor(
@@ -114,6 +117,32 @@ export function toWkt(geometry: JstsGeometry): string {
       throw new Error(`toWkt: unsupported ${geometry.getGeometryType()}`);
   }
 }
+
+type Position = number[];
+type Coordinates = Position | Position[] | Position[][] | Position[][][];
+
+/** Applies `fn` to every coordinate of a point, polygon or multipolygon (e.g. a reprojection). */
+export function mapCoordinates(geometry: JstsGeometry, fn: (x: number, y: number) => [number, number]): JstsGeometry {
+  const json = toGeoJson(geometry);
+  const walk = (c: Coordinates): Coordinates =>
+    typeof c[0] === 'number' ? fn(c[0] as number, c[1] as number) : (c as Coordinates[]).map(walk) as Coordinates;
+  const moved = walk(json.coordinates as Coordinates);
+  const ring = (r: Position[]) => `(${r.map(([x, y]) => `${num(x!)} ${num(y!)}`).join(',')})`;
+  switch (json.type) {
+    case 'Point':
+      return readWkt(`POINT(${num((moved as Position)[0]!)} ${num((moved as Position)[1]!)})`);
+    case 'Polygon':
+      return readWkt(`POLYGON(${(moved as Position[][]).map(ring).join(',')})`);
+    default:
+      return readWkt(`MULTIPOLYGON(${(moved as Position[][][]).map((p) => `(${p.map(ring).join(',')})`).join(',')})`);
+  }
+}
+
+/** A polygon or multipolygon as a MULTIPOLYGON. */
+export const asMultiPolygonWkt = (geometry: JstsGeometry): string => {
+  const wkt = toWkt(geometry);
+  return wkt.startsWith('POLYGON') ? `MULTIPOLYGON((${wkt.slice('POLYGON('.length, -1)}))` : wkt;
+};
 
 export function toGeoJson(geometry: JstsGeometry): GeoJSON.Point | GeoJSON.Polygon | GeoJSON.MultiPolygon {
   const ring = (list: JstsCoordinate[]) => list.map((c) => [c.x, c.y]);

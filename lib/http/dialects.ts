@@ -73,5 +73,104 @@ export const internalDialect = defineDialect({
   body: (code, info, error, requestId) => ({ code, info, ...withRequestId(error, requestId) }),
 });
 
-export const dialects = { general: generalDialect, internal: internalDialect };
-export type DialectName = keyof typeof dialects;
+/** Farm tags (spec 2): `{info, res:'err', code}`, info in Spanish. */
+export const farmTagsDialect = defineDialect({
+  name: 'farm tags',
+  errorSchema: z.object({ info: z.string(), res: z.literal('err'), code: z.number().int() }),
+  defaults: { ...generalDefaults, invalid: 1, not_found: 3, conflict: 3, forbidden: 3 },
+  body: (code, info, error, requestId) => ({
+    info: error.kind === 'internal' ? 'No se pudo ejecutar la acción solicitada' : spanish(error.kind, info),
+    res: 'err',
+    code,
+    ...withRequestId(error, requestId),
+  }),
+});
+
+/** Auth messages in Spanish for the farm tags dialect; other messages are already Spanish. */
+function spanish(kind: ErrorKind, info: string): string {
+  switch (kind) {
+    case 'unauthenticated':
+      return 'Falta la autenticación en la solicitud';
+    case 'invalid_token':
+      return 'Token de autenticación inválido';
+    case 'expired_token':
+      return 'Token de autenticación vencido';
+    case 'too_large':
+      return 'La solicitud es demasiado grande';
+    default:
+      return info;
+  }
+}
+
+/** Field tags (spec 2): HTTP 400/401/403 with `{CODE, info}` (success carries `CODE: 'OK'`). */
+export const fieldTagsDialect = defineDialect({
+  name: 'field tags',
+  errorSchema: z.object({ CODE: z.string(), info: z.string() }),
+  defaults: {
+    invalid: 'BAD_REQUEST',
+    unauthenticated: 'UNAUTHORIZED',
+    invalid_token: 'UNAUTHORIZED',
+    expired_token: 'UNAUTHORIZED',
+    forbidden: 'FORBIDDEN',
+    not_found: 'FORBIDDEN',
+    conflict: 'BAD_REQUEST',
+    too_large: 'BAD_REQUEST',
+    unsupported: 'BAD_REQUEST',
+    internal: 'ERROR',
+  },
+  body: (code, info, error, requestId) => ({ CODE: code, info, ...withRequestId(error, requestId) }),
+});
+
+/** Farm metadata (spec 3): `{info}`; 400 'Error could not update metadata', 401, 403 access denied. */
+export const metadataDialect = defineDialect({
+  name: 'farm metadata',
+  errorSchema: z.object({ info: z.string(), detail: z.string().optional() }),
+  defaults: generalDefaults,
+  body: (_code, info, error, requestId) => {
+    const fixed: Partial<Record<ErrorKind, string>> = {
+      unauthenticated: 'unauthorized',
+      invalid_token: 'unauthorized',
+      expired_token: 'unauthorized',
+      forbidden: 'access denied',
+      not_found: 'access denied',
+    };
+    const text = fixed[error.kind];
+    return { info: text ?? info, ...(text && text !== info ? { detail: info } : {}), ...withRequestId(error, requestId) };
+  },
+});
+
+/** Season shapes (spec 2): `{code, msg}` with the spec's string codes. */
+export const SHAPE_MESSAGES: Record<string, string> = {
+  REPROCESSING: 'The previous shape is still being processed',
+  INVALID_GEOMETRY: 'The provided geometry is invalid',
+  NOT_ENOUGH_QUOTA: 'User has exceeded the assigned quota',
+  NOT_ENOUGH_QUOTA_WORKSPACE: 'Workspace has exceeded the assigned quota',
+  MAX_SHAPE_AREA_EXCEEDED: 'The requested Shape exceeds area limits',
+  SHAPE_EXPANSION_LIMIT: 'The provided shape exceeds the defined expansion limits',
+};
+
+export const shapesDialect = defineDialect({
+  name: 'season shapes',
+  errorSchema: z.object({ code: z.string(), msg: z.string(), detail: z.string().optional() }),
+  defaults: {
+    invalid: 'INVALID_PARAMETERS',
+    unauthenticated: 'INVALID_TOKEN',
+    invalid_token: 'INVALID_TOKEN',
+    expired_token: 'EXPIRED_TOKEN',
+    forbidden: 'PERMISSION_DENIED',
+    not_found: 'FIELD_NOT_FOUND',
+    conflict: 'REPROCESSING',
+    too_large: 'INVALID_PARAMETERS',
+    unsupported: 'INVALID_PARAMETERS',
+    internal: 'GENERAL_ERROR',
+  },
+  body: (code, info, error, requestId) => {
+    const fixed = SHAPE_MESSAGES[String(code)];
+    return {
+      code,
+      msg: fixed ?? info,
+      ...(fixed && fixed !== info && error.kind !== 'internal' ? { detail: info } : {}),
+      ...withRequestId(error, requestId),
+    };
+  },
+});

@@ -101,14 +101,21 @@ export function endpoint<
     before: async (request: Request) => {
       const event = request.event;
       const headers = event.headers as Record<string, string | undefined>;
-      const buffer = rawBody(event, maxBodyBytes);
-      const type = mediaType(headers);
-      if (type === 'multipart/form-data') {
-        if (!buffer) throw new Invalid('the multipart body is empty');
-        await multipart.before!(request as never);
-        return;
+      try {
+        const buffer = rawBody(event, maxBodyBytes);
+        const type = mediaType(headers);
+        if (type === 'multipart/form-data') {
+          if (!buffer) throw new Invalid('the multipart body is empty');
+          await multipart.before!(request as never);
+          return;
+        }
+        event.parsedBody = parseBody(buffer, type);
+      } catch (error) {
+        // An unreadable body is invalid input too: the area's own invalid-input error, if it has one.
+        const domain = asDomainError(error);
+        if (domain.kind === 'invalid' && spec.invalid) throw spec.invalid([], domain.message);
+        throw domain;
       }
-      event.parsedBody = parseBody(buffer, type);
     },
   };
 
@@ -141,8 +148,13 @@ export function endpoint<
   const validate = {
     before: (request: Request) => {
       const event = request.event;
+      const bodyObject = event.parsedBody ?? (typeof event.body === 'object' ? event.body : undefined);
+      const bodyParams =
+        route.request?.params === 'query-or-body' && bodyObject && typeof bodyObject === 'object' && !Array.isArray(bodyObject)
+          ? (bodyObject as Record<string, unknown>)
+          : {};
       const rawInput = {
-        query: event.queryStringParameters ?? {},
+        query: { ...bodyParams, ...(event.queryStringParameters ?? {}) },
         // multipart bodies are parsed in place by the multipart parser
         body: event.parsedBody ?? (typeof event.body === 'object' ? event.body : undefined),
         path: event.pathParameters ?? {},

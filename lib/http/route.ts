@@ -29,7 +29,14 @@ export interface RouteDef<
   tags: readonly string[];
   auth: Auth;
   dialect: Dialect;
-  request?: { query?: Q; body?: B; path?: P; bodyType?: BodyType };
+  request?: {
+    query?: Q;
+    body?: B;
+    path?: P;
+    bodyType?: BodyType;
+    /** 'query-or-body': parameters may also come in the body (the query wins). */
+    params?: 'query' | 'query-or-body';
+  };
   responses: Record<number, ResponseDoc>;
   /** Largest accepted request body, in bytes (default 1 MiB). */
   maxBodyBytes?: number;

@@ -63,7 +63,12 @@ export interface Field {
   ownerId: number;
   name: string;
   country: string | null;
+  /** The shape drawn when the field was created. */
   shape: FieldShape;
+  /** Campaigns that have a season shape of their own (spec 2, Season shapes). */
+  shapeCampaigns: number[];
+  /** Hectares counted against quotas: the largest of the field's shapes. */
+  hectaresCharged: number;
   createdAt: string;
   createdBy: number;
 }
@@ -144,6 +149,8 @@ export const fieldFromItem = (item: Item): Field => ({
     bounds: item.bounds as [number, number, number, number],
     startDate: String(item.start_date),
   },
+  shapeCampaigns: ((item.shape_campaigns as number[] | undefined) ?? []).map(Number).sort((a, b) => a - b),
+  hectaresCharged: Number(item.hectares_charged ?? item.area_ha),
   createdAt: String(item.created_at),
   createdBy: Number(item.created_by),
 });
@@ -162,6 +169,27 @@ export const fieldToItem = (field: Field): Item => ({
   bbox: field.shape.bbox,
   bounds: field.shape.bounds,
   start_date: field.shape.startDate,
+  shape_campaigns: field.shapeCampaigns,
+  hectares_charged: field.hectaresCharged,
   created_at: field.createdAt,
   created_by: field.createdBy,
+});
+
+/** Shape items of season shapes (one per field and campaign). */
+export const shapeFromItem = (item: Item): FieldShape => ({
+  polygon: String(item.polygon),
+  centroid: String(item.centroid),
+  areaHa: Number(item.area_ha),
+  bbox: String(item.bbox),
+  bounds: item.bounds as [number, number, number, number],
+  startDate: String(item.start_date),
+});
+
+export const shapeToItem = (shape: FieldShape): Item => ({
+  polygon: shape.polygon,
+  centroid: shape.centroid,
+  area_ha: shape.areaHa,
+  bbox: shape.bbox,
+  bounds: shape.bounds,
+  start_date: shape.startDate,
 });

@@ -1,0 +1,69 @@
+// Farm metadata (spec 3): a free-form JSON object per farm. PATCH merges the keys sent into the
+// stored object (a key sent as null is removed); concurrent PATCHes never lose each other's keys
+// (optimistic concurrency on a version number, retried).
+import { keys } from '../db/keys';
+import { batchGet, getItem, itemKey, putItem } from '../db/table';
+import { Conflict, Forbidden, Invalid } from '../errors';
+import { can } from '../authz/access';
+import { farmAccess } from '../authz/resolve';
+import type { Principal } from '../auth/principal';
+import { getFarm } from '../fields/repository';
+import { accessibleFarms } from '../fields/list';
+
+export type Metadata = Record<string, unknown>;
+export const METADATA_MAX_BYTES = 64 * 1024;
+
+const accessDenied = (farmId: number) => new Forbidden(`the user cannot access farm ${farmId}`);
+
+export async function metadataOf(principal: Principal, farmIds?: number[]): Promise<Map<number, Metadata>> {
+  let ids: number[];
+  if (farmIds) {
+    ids = [...new Set(farmIds)];
+    await Promise.all(
+      ids.map(async (farmId) => {
+        const farm = await getFarm(farmId);
+        if (!farm || !can(await farmAccess(principal.user.id, farm), 'read')) throw accessDenied(farmId);
+      }),
+    );
+  } else {
+    ids = [...(await accessibleFarms(principal.user.id)).keys()].sort((a, b) => a - b);
+  }
+  const found = await batchGet(ids.map((id) => keys.farmMetadata(id)));
+  return new Map(ids.map((id) => [id, (found.get(itemKey(keys.farmMetadata(id)))?.metadata as Metadata | undefined) ?? {}]));
+}
+
+export function mergeMetadata(stored: Metadata, patch: Metadata): Metadata {
+  const merged: Metadata = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+export async function patchMetadata(principal: Principal, farmId: number, patch: Metadata): Promise<Metadata> {
+  const farm = await getFarm(farmId);
+  if (!farm || !can(await farmAccess(principal.user.id, farm), 'write')) throw accessDenied(farmId);
+  for (let attempt = 0; ; attempt++) {
+    const current = await getItem(keys.farmMetadata(farmId));
+    const version = Number(current?.version ?? 0);
+    const merged = mergeMetadata((current?.metadata as Metadata | undefined) ?? {}, patch);
+    if (Buffer.byteLength(JSON.stringify(merged)) > METADATA_MAX_BYTES) {
+      throw new Invalid('Error could not update metadata', { extra: { detail: `metadata is limited to ${METADATA_MAX_BYTES} bytes` } });
+    }
+    try {
+      await putItem(
+        { ...keys.farmMetadata(farmId), kind: 'farm_metadata', farm_id: farmId, metadata: merged, version: version + 1, updated_at: new Date().toISOString(), updated_by: principal.user.id },
+        {
+          expression: current ? 'version = :version' : 'attribute_not_exists(pk)',
+          values: current ? { ':version': version } : undefined,
+          failure: () => new Conflict('metadata changed meanwhile'),
+        },
+      );
+      return merged;
+    } catch (error) {
+      if (error instanceof Conflict && attempt < 8) continue;
+      throw error;
+    }
+  }
+}

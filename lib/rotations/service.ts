@@ -1,0 +1,372 @@
+// Rotations (spec 2): crops assigned to a field for a campaign (yeargroup) without a sowing
+// record. A field has at most one campaign per yeargroup; its id is the rotation's `cicle_id`.
+// `crop_order` is the position of the rotation in its campaign by start date (then creation).
+import { randomUUID } from 'node:crypto';
+import { keys } from '../db/keys';
+import { getItem, nextId, NOT_EXISTS, putItem, queryAll, transact, tx, type Item } from '../db/table';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
+import { can } from '../authz/access';
+import { fieldAccess } from '../authz/resolve';
+import type { Principal } from '../auth/principal';
+import type { Farm, Field } from '../platform/model';
+import { getFarm, getField } from '../fields/repository';
+import { shapeFor } from '../fields/current-shape';
+import { readableFields, type ReadableField } from '../fields/list';
+import { cropById } from '../crops/service';
+import type { Crop } from '../crops/catalogue';
+
+export const ROTATION_CODES = {
+  NOT_ALLOWED: -11,
+  INVALID_CROP: -12,
+  INVALID_DATES: -13,
+  HECTARES_EXCEED_FIELD: -14,
+  WRONG_FORMAT: -4,
+} as const;
+export const NOT_ALLOWED_MESSAGE = 'User is not allowed to perform this action';
+
+/** Tolerance on the field's area when checking `ha` (rounding of client-side areas). */
+const AREA_TOLERANCE = 1.005;
+
+export type RotationMetadata = Record<string, unknown>;
+
+export interface Rotation {
+  uuid: string;
+  fieldId: number;
+  yeargroup: number;
+  cycleId: number;
+  cropId: number;
+  startDate: string;
+  endDate: string;
+  ha: number;
+  yieldCrop: number | null;
+  mapId: number | null;
+  varietyIds: number[];
+  metadata: RotationMetadata | null;
+  createdAt: string;
+  version: number;
+}
+
+/** A rotation with what its wire form shows of its field, farm and crop. */
+export interface RotationView extends Rotation {
+  field: Field;
+  farm: Farm;
+  crop: Crop | undefined;
+  cropOrder: number;
+}
+
+const rotationFromItem = (item: Item): Rotation => ({
+  uuid: String(item.rotation_uuid),
+  fieldId: Number(item.field_id),
+  yeargroup: Number(item.yeargroup),
+  cycleId: Number(item.cicle_id),
+  cropId: Number(item.crop_id),
+  startDate: String(item.start_date),
+  endDate: String(item.end_date),
+  ha: Number(item.ha),
+  yieldCrop: item.yield_crop === null || item.yield_crop === undefined ? null : Number(item.yield_crop),
+  mapId: item.map_id === null || item.map_id === undefined ? null : Number(item.map_id),
+  varietyIds: ((item.variety_ids as number[] | undefined) ?? []).map(Number),
+  metadata: (item.metadata as RotationMetadata | null | undefined) ?? null,
+  createdAt: String(item.created_at),
+  version: Number(item.version ?? 1),
+});
+
+const rotationToItem = (rotation: Rotation): Item => ({
+  kind: 'rotation',
+  rotation_uuid: rotation.uuid,
+  field_id: rotation.fieldId,
+  yeargroup: rotation.yeargroup,
+  cicle_id: rotation.cycleId,
+  crop_id: rotation.cropId,
+  start_date: rotation.startDate,
+  end_date: rotation.endDate,
+  ha: rotation.ha,
+  yield_crop: rotation.yieldCrop,
+  map_id: rotation.mapId,
+  variety_ids: rotation.varietyIds,
+  metadata: rotation.metadata,
+  created_at: rotation.createdAt,
+  version: rotation.version,
+});
+
+async function rotationsOfField(fieldId: number): Promise<Rotation[]> {
+  const { pk, skPrefix } = keys.rotationsPrefix(fieldId);
+  return (await queryAll({ pk, skPrefix })).map(rotationFromItem);
+}
+
+/** Position of each rotation in its campaign, starting at 1. */
+function cropOrders(rotations: Rotation[]): Map<string, number> {
+  const orders = new Map<string, number>();
+  const byCampaign = new Map<number, Rotation[]>();
+  for (const r of rotations) byCampaign.set(r.yeargroup, [...(byCampaign.get(r.yeargroup) ?? []), r]);
+  for (const list of byCampaign.values()) {
+    list
+      .sort((a, b) => a.startDate.localeCompare(b.startDate) || a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid))
+      .forEach((r, index) => orders.set(r.uuid, index + 1));
+  }
+  return orders;
+}
+
+async function views(userId: number, field: Field, farm: Farm, rotations: Rotation[], all?: Rotation[]): Promise<RotationView[]> {
+  const orders = cropOrders(all ?? rotations);
+  const crops = new Map<number, Crop | undefined>();
+  for (const id of new Set(rotations.map((r) => r.cropId))) crops.set(id, await cropById(userId, id));
+  return rotations.map((r) => ({ ...r, field, farm, crop: crops.get(r.cropId), cropOrder: orders.get(r.uuid) ?? 1 }));
+}
+
+// --- listing --------------------------------------------------------------------------------
+
+export interface RotationFilters {
+  yeargroup?: number;
+  fieldsId?: number[];
+  fieldsUuid?: string[];
+  farmsId?: number[];
+  farmsUuid?: string[];
+}
+
+/** Filter priority (spec): fields_id, else fields_uuid, else farms_id, else farms_uuid. */
+export function selectFields(fields: ReadableField[], filters: RotationFilters): ReadableField[] {
+  if (filters.fieldsId) return fields.filter((f) => filters.fieldsId!.includes(f.field.id));
+  if (filters.fieldsUuid) {
+    const wanted = new Set(filters.fieldsUuid.map((u) => u.toLowerCase()));
+    return fields.filter((f) => wanted.has(f.field.uuid.toLowerCase()));
+  }
+  if (filters.farmsId) return fields.filter((f) => filters.farmsId!.includes(f.farm.id));
+  if (filters.farmsUuid) {
+    const wanted = new Set(filters.farmsUuid.map((u) => u.toLowerCase()));
+    return fields.filter((f) => wanted.has(f.farm.uuid.toLowerCase()));
+  }
+  return fields;
+}
+
+export async function listRotations(principal: Principal, filters: RotationFilters): Promise<RotationView[]> {
+  const selected = selectFields(await readableFields(principal), filters);
+  const result: RotationView[] = [];
+  for (const entry of selected) {
+    const all = await rotationsOfField(entry.field.id);
+    const wanted = filters.yeargroup === undefined ? all : all.filter((r) => r.yeargroup === filters.yeargroup);
+    result.push(...(await views(principal.user.id, entry.field, entry.farm, wanted, all)));
+  }
+  return result.sort((a, b) => a.fieldId - b.fieldId || a.yeargroup - b.yeargroup || a.cropOrder - b.cropOrder);
+}
+
+// --- one rotation ---------------------------------------------------------------------------
+
+const notFound = (uuid: string) => new NotFound(`rotation ${uuid} not found`);
+const notAllowed = () => new Forbidden(NOT_ALLOWED_MESSAGE, { code: ROTATION_CODES.NOT_ALLOWED });
+
+interface Located {
+  rotation: Rotation;
+  field: Field;
+  farm: Farm;
+  canWrite: boolean;
+}
+
+async function locate(principal: Principal, uuid: string): Promise<Located> {
+  const ref = await getItem(keys.rotationRef(uuid));
+  const field = ref ? await getField(Number(ref.field_id)) : undefined;
+  const access = field ? await fieldAccess(principal.user.id, field) : undefined;
+  if (!field || !access || !can(access, 'read')) throw notFound(uuid);
+  const [item, farm] = await Promise.all([getItem(keys.rotation(field.id, uuid)), getFarm(field.farmId)]);
+  if (!item || !farm) throw notFound(uuid);
+  return { rotation: rotationFromItem(item), field, farm, canWrite: can(access, 'write') };
+}
+
+export async function getRotation(principal: Principal, uuid: string): Promise<RotationView> {
+  const { rotation, field, farm } = await locate(principal, uuid);
+  const [view] = await views(principal.user.id, field, farm, [rotation], await rotationsOfField(field.id));
+  return view!;
+}
+
+// --- creation -------------------------------------------------------------------------------
+
+export interface RotationInput {
+  fieldId: number;
+  cropId: number;
+  yeargroup: number;
+  startDate: string;
+  endDate: string;
+  ha?: number;
+  yieldCrop?: number | null;
+  metadata?: RotationMetadata | null;
+  /** Client-supplied uuid: a repeated create returns the rotation already made. */
+  uuid?: string;
+}
+
+/** The campaign of a field and yeargroup, created on first use. */
+async function campaignId(fieldId: number, yeargroup: number): Promise<number> {
+  const key = keys.campaign(fieldId, yeargroup);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await getItem(key);
+    if (existing) return Number(existing.cicle_id);
+    const id = await nextId('cycle');
+    try {
+      await putItem(
+        { ...key, kind: 'campaign', cicle_id: id, field_id: fieldId, yeargroup },
+        { expression: NOT_EXISTS, failure: () => new Conflict('campaign created meanwhile') },
+      );
+      return id;
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+    }
+  }
+  throw new DomainError('internal', `could not create the campaign of field ${fieldId}, ${yeargroup}`);
+}
+
+function checkDates(startDate: string, endDate: string): void {
+  if (Date.parse(endDate) < Date.parse(startDate)) {
+    throw new Invalid('end_date is before start_date', { code: ROTATION_CODES.INVALID_DATES });
+  }
+}
+
+function checkMetadata(metadata: RotationMetadata | null | undefined, field: Field): void {
+  if (metadata && metadata.DGC !== undefined && metadata.DGC !== null && field.country !== 'ES') {
+    throw new Invalid('DGC applies only to fields in Spain', { code: ROTATION_CODES.WRONG_FORMAT });
+  }
+}
+
+async function checkHectares(field: Field, yeargroup: number, ha: number): Promise<void> {
+  const { shape } = await shapeFor(field, yeargroup);
+  if (ha > shape.areaHa * AREA_TOLERANCE) {
+    throw new Invalid(`ha (${ha}) exceeds the field's ${shape.areaHa.toFixed(2)} ha`, { code: ROTATION_CODES.HECTARES_EXCEED_FIELD });
+  }
+}
+
+async function requireCrop(userId: number, cropId: number): Promise<Crop> {
+  const crop = await cropById(userId, cropId);
+  if (!crop) throw new Invalid(`crop ${cropId} does not exist`, { code: ROTATION_CODES.INVALID_CROP });
+  return crop;
+}
+
+export async function createRotation(principal: Principal, input: RotationInput): Promise<RotationView> {
+  const userId = principal.user.id;
+  const field = await getField(input.fieldId);
+  const access = field ? await fieldAccess(userId, field) : undefined;
+  if (!field || !access || !can(access, 'write')) throw notAllowed();
+  const farm = await getFarm(field.farmId);
+  if (!farm) throw notAllowed();
+  if (input.uuid) {
+    const ref = await getItem(keys.rotationRef(input.uuid));
+    if (ref) {
+      if (Number(ref.field_id) !== field.id) throw new Conflict(`rotation ${input.uuid} exists in another field`, { code: ROTATION_CODES.WRONG_FORMAT });
+      return getRotation(principal, input.uuid);
+    }
+  }
+  await requireCrop(userId, input.cropId);
+  checkDates(input.startDate, input.endDate);
+  checkMetadata(input.metadata, field);
+  const ha = input.ha ?? (await shapeFor(field, input.yeargroup)).shape.areaHa;
+  await checkHectares(field, input.yeargroup, ha);
+  const rotation: Rotation = {
+    uuid: (input.uuid ?? randomUUID()).toLowerCase(),
+    fieldId: field.id,
+    yeargroup: input.yeargroup,
+    cycleId: await campaignId(field.id, input.yeargroup),
+    cropId: input.cropId,
+    startDate: input.startDate,
+    endDate: input.endDate,
+    ha,
+    yieldCrop: input.yieldCrop ?? null,
+    mapId: null,
+    varietyIds: [],
+    metadata: input.metadata ?? null,
+    createdAt: new Date().toISOString(),
+    version: 1,
+  };
+  try {
+    await transact([
+      tx.put({ ...keys.rotation(field.id, rotation.uuid), ...rotationToItem(rotation) }, NOT_EXISTS),
+      tx.put({ ...keys.rotationRef(rotation.uuid), kind: 'rotation_ref', field_id: field.id }, NOT_EXISTS, () =>
+        new Conflict(`rotation ${rotation.uuid} already exists`, { code: ROTATION_CODES.WRONG_FORMAT }),
+      ),
+    ]);
+  } catch (error) {
+    // The same client uuid sent twice at once: the other request created it.
+    if (input.uuid && error instanceof Conflict) return getRotation(principal, rotation.uuid);
+    throw error;
+  }
+  const [view] = await views(userId, field, farm, [rotation], await rotationsOfField(field.id));
+  return view!;
+}
+
+// --- changes --------------------------------------------------------------------------------
+
+export interface RotationChanges {
+  ha?: number;
+  cropId?: number;
+  startDate?: string;
+  endDate?: string;
+}
+
+/** Writes a new version of a rotation, failing if another write came first. */
+async function save(rotation: Rotation): Promise<void> {
+  await putItem(
+    { ...keys.rotation(rotation.fieldId, rotation.uuid), ...rotationToItem({ ...rotation, version: rotation.version + 1 }) },
+    { expression: 'version = :version', values: { ':version': rotation.version }, failure: () => new Conflict('rotation changed meanwhile') },
+  );
+}
+
+async function update(principal: Principal, uuid: string, change: (located: Located) => Promise<Rotation>): Promise<RotationView> {
+  for (let attempt = 0; ; attempt++) {
+    const located = await locate(principal, uuid);
+    if (!located.canWrite) throw notAllowed();
+    const next = await change(located);
+    try {
+      await save(next);
+    } catch (error) {
+      if (error instanceof Conflict && attempt < 5) continue;
+      throw error;
+    }
+    return getRotation(principal, uuid);
+  }
+}
+
+export function patchRotation(principal: Principal, uuid: string, changes: RotationChanges): Promise<RotationView> {
+  return update(principal, uuid, async ({ rotation, field }) => {
+    const next = { ...rotation };
+    if (changes.cropId !== undefined && changes.cropId !== rotation.cropId) {
+      const crop = await requireCrop(principal.user.id, changes.cropId);
+      next.cropId = crop.id;
+      // Varieties belong to a crop: those of the previous crop no longer apply.
+      next.varietyIds = rotation.varietyIds.filter((id) => crop.varieties.some((v) => v.id === id));
+    }
+    if (changes.startDate !== undefined) next.startDate = changes.startDate;
+    if (changes.endDate !== undefined) next.endDate = changes.endDate;
+    checkDates(next.startDate, next.endDate);
+    if (changes.ha !== undefined) {
+      await checkHectares(field, rotation.yeargroup, changes.ha);
+      next.ha = changes.ha;
+    }
+    return next;
+  });
+}
+
+// --- varieties ------------------------------------------------------------------------------
+
+export interface VarietyChoice {
+  id: number;
+  name: string;
+  selected: boolean;
+}
+
+export async function varietiesOf(principal: Principal, uuid: string): Promise<VarietyChoice[]> {
+  const view = await getRotation(principal, uuid);
+  return (view.crop?.varieties ?? []).map((v) => ({ id: v.id, name: v.name, selected: view.varietyIds.includes(v.id) }));
+}
+
+export async function addVarieties(principal: Principal, uuid: string, varietyIds: number[]): Promise<VarietyChoice[]> {
+  await update(principal, uuid, async ({ rotation }) => {
+    const crop = await requireCrop(principal.user.id, rotation.cropId);
+    const unknown = varietyIds.filter((id) => !crop.varieties.some((v) => v.id === id));
+    if (unknown.length) {
+      throw new Invalid(`varieties ${unknown.join(', ')} are not varieties of ${crop.name}`, { code: ROTATION_CODES.WRONG_FORMAT });
+    }
+    return { ...rotation, varietyIds: [...new Set([...rotation.varietyIds, ...varietyIds])] };
+  });
+  return varietiesOf(principal, uuid);
+}
+
+export async function removeVariety(principal: Principal, uuid: string, varietyId: number): Promise<VarietyChoice[]> {
+  await update(principal, uuid, async ({ rotation }) => ({ ...rotation, varietyIds: rotation.varietyIds.filter((id) => id !== varietyId) }));
+  return varietiesOf(principal, uuid);
+}

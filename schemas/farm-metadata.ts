@@ -1,0 +1,44 @@
+// Farm metadata (spec 3): GET/PATCH /api/farms/metadata.
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { metadataDialect } from '../lib/http/dialects';
+
+const metadataRoute = { tags: ['farm metadata'], auth: 'bearer', dialect: metadataDialect } as const;
+
+export const GetMetadataQuery = z.object({
+  farms_id: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'farms_id must be comma-separated farm ids')
+    .transform((value) => value.split(',').map((id) => Number(id.trim())))
+    .optional()
+    .describe('comma-separated farm ids; all accessible farms when absent'),
+});
+
+export const PatchMetadataBody = z.object({
+  farm_id: z.number().int().positive(),
+  metadata: z.record(z.string(), z.unknown()).describe('keys to set; a key sent as null is removed'),
+});
+
+export const getMetadataRoute = defineRoute({
+  ...metadataRoute,
+  operationId: 'getFarmMetadata',
+  method: 'get',
+  paths: ['/api/farms/metadata'],
+  summary: 'Metadata of the given farms, or of every farm the user can access',
+  request: { query: GetMetadataQuery },
+  responses: {
+    200: { description: 'metadata by farm id', schema: z.object({ data: z.record(z.string(), z.object({ metadata: z.record(z.string(), z.unknown()) })) }) },
+  },
+});
+
+export const patchMetadataRoute = defineRoute({
+  ...metadataRoute,
+  operationId: 'patchFarmMetadata',
+  method: 'patch',
+  paths: ['/api/farms/metadata'],
+  summary: "Merge keys into a farm's metadata (needs edit permission on the farm)",
+  request: { body: PatchMetadataBody },
+  responses: { 200: { description: 'the updated metadata', schema: z.object({ data: z.object({ metadata: z.record(z.string(), z.unknown()) }) }) } },
+});
+
+export const farmMetadataRoutes = [getMetadataRoute, patchMetadataRoute];

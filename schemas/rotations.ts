@@ -1,0 +1,248 @@
+// Rotations (spec 2): /api/rotations and /rotations (both forms are served), varieties.
+// Requires the Campaign permissions (claim CAMPAIGN); refusals carry code -11.
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { generalDialect } from '../lib/http/dialects';
+import type { RotationView, VarietyChoice } from '../lib/rotations/service';
+import { integer, positiveInteger } from './common';
+
+const rotationsRoute = { tags: ['rotations'], auth: 'bearer', dialect: generalDialect } as const;
+const both = (path: string) => [`/api${path}`, path];
+
+export const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const datetime = z
+  .string()
+  .regex(DATETIME, 'expected YYYY-MM-DDTHH:mm:ssZ')
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'not a valid date');
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'not a valid date');
+const meters = z.enum(['m', 'meters']);
+const lengthUnit = z.enum(['m', 'cm']);
+
+/** Rotation metadata keys and enumerations (spec 2, Rotation). */
+export const RotationMetadata = z
+  .object({
+    DGC: z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().regex(/^\d{16}$/, 'DGC is a 16-digit number')),
+    cover_type: z.number().int().min(1).max(5).describe('1 bare soil, 2 sown plant cover, 3 spontaneous plant cover, 4 inert cover of pruning remains, 5 inert cover of other materials'),
+    utilization: z.array(z.number().int()),
+    agricultural_activity_details: z.array(z.number().int()),
+    plant_spacing_value: z.number().nonnegative(),
+    plant_spacing_unit: meters,
+    crown_projection_free_width: z.number().nonnegative(),
+    crown_projection_free_width_unit: lengthUnit,
+    cover_width: z.number().nonnegative(),
+    cover_width_unit: lengthUnit,
+    row_spacing_value: z.number().nonnegative(),
+    row_spacing_unit: meters,
+    activity_on_cover: z.number().int(),
+    production_type: z.union([z.literal(1), z.literal(2)]).describe('1 dry, 2 irrigation'),
+    cover_date: date,
+    flooding_date: date,
+  })
+  .partial()
+  .strict();
+
+export const RotationItem = z.object({
+  field_id: z.number().int().positive(),
+  crop_id: z.number().int().positive(),
+  yeargroup: z.number().int().min(1900).max(2200),
+  ha: z.number().positive().optional(),
+  start_date: datetime,
+  end_date: datetime,
+  yield_crop: z.number().nonnegative().nullable().optional().describe('estimated yield, t/ha'),
+  metadata: RotationMetadata.nullable().optional(),
+  rotation_uuid: z.string().uuid().optional().describe('client uuid: sending the same rotation again returns it'),
+});
+
+const list = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1));
+
+export const RotationFilters = z.object({
+  yeargroup: integer().optional(),
+  fields_id: list(z.string().regex(/^\d+$/).transform(Number)).optional(),
+  fields_uuid: list(z.string().uuid()).optional(),
+  farms_id: list(z.string().regex(/^\d+$/).transform(Number)).optional(),
+  farms_uuid: list(z.string().uuid()).optional(),
+});
+
+const Variety = z.object({ crop_variety_id: z.number().int(), id: z.number().int(), crop_variety_name: z.string() });
+
+export const WireRotation = z.object({
+  rotation_uuid: z.string(),
+  farm_uuid: z.string(),
+  field_uuid: z.string(),
+  farm_id: z.number().int(),
+  field_id: z.number().int(),
+  field_name: z.string(),
+  crop_id: z.number().int(),
+  crop_name: z.string().nullable(),
+  yeargroup: z.number().int(),
+  start_date: z.string(),
+  end_date: z.string(),
+  cicle_id: z.number().int(),
+  crop_order: z.number().int(),
+  ha: z.number(),
+  yield_crop: z.number().nullable(),
+  map_id: z.number().int().nullable(),
+  varieties: z.array(Variety).nullable(),
+  surface_unit: z.null(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+});
+
+const varietiesOf = (view: RotationView) =>
+  view.varietyIds.map((id) => ({
+    crop_variety_id: id,
+    id,
+    crop_variety_name: view.crop?.varieties.find((v) => v.id === id)?.name ?? String(id),
+  }));
+
+export const wireRotation = (view: RotationView): z.infer<typeof WireRotation> => ({
+  rotation_uuid: view.uuid,
+  farm_uuid: view.farm.uuid,
+  field_uuid: view.field.uuid,
+  farm_id: view.farm.id,
+  field_id: view.field.id,
+  field_name: view.field.name,
+  crop_id: view.cropId,
+  crop_name: view.crop?.name ?? null,
+  yeargroup: view.yeargroup,
+  start_date: view.startDate,
+  end_date: view.endDate,
+  cicle_id: view.cycleId,
+  crop_order: view.cropOrder,
+  ha: view.ha,
+  yield_crop: view.yieldCrop,
+  map_id: view.mapId,
+  varieties: view.varietyIds.length ? varietiesOf(view) : null,
+  surface_unit: null,
+  metadata: view.metadata,
+});
+
+/** PATCH answers these keys (spec 2, Rotations). */
+export const patchedRotation = (view: RotationView) => {
+  const first = view.varietyIds.length ? varietiesOf(view)[0] : undefined;
+  return {
+    crop_variety_id: first?.crop_variety_id ?? null,
+    crop_variety_name: first?.crop_variety_name ?? null,
+    crop_order: view.cropOrder,
+    end_date: view.endDate,
+    yeargroup: view.yeargroup,
+    field_id: view.fieldId,
+    crop_id: view.cropId,
+    crop_name: view.crop?.name ?? null,
+    cicle_id: view.cycleId,
+    rotation_uuid: view.uuid,
+    ha: view.ha,
+    start_date: view.startDate,
+  };
+};
+
+export const wireVarieties = (choices: VarietyChoice[]) => ({
+  varieties: choices.map((c) => ({ variety_id: c.id, variety_name: c.name, selected: c.selected })),
+});
+
+const RotationPath = z.object({ rotation_uuid: z.string().uuid('rotation_uuid must be a UUID') });
+const VarietiesResponse = z.object({
+  varieties: z.array(z.object({ variety_id: z.number().int(), variety_name: z.string(), selected: z.boolean() })),
+});
+export const MAX_ROTATIONS_PER_REQUEST = 100;
+
+export const listRotationsRoute = defineRoute({
+  ...rotationsRoute,
+  operationId: 'listRotations',
+  method: 'get',
+  paths: both('/rotations'),
+  summary: 'Rotations of every campaign of the fields the user can read (filters: fields_id, else fields_uuid, else farms_id, else farms_uuid; and yeargroup)',
+  request: { query: RotationFilters },
+  responses: { 200: { description: 'the rotations', schema: z.object({ data: z.array(WireRotation) }) } },
+});
+
+export const getRotationRoute = defineRoute({
+  ...rotationsRoute,
+  operationId: 'getRotation',
+  method: 'get',
+  paths: both('/rotations/{rotation_uuid}'),
+  summary: 'One rotation (query filters are ignored)',
+  request: { path: RotationPath },
+  responses: { 200: { description: 'the rotation', schema: z.object({ data: WireRotation }) } },
+});
+
+export const createRotationsRoute = defineRoute({
+  ...rotationsRoute,
+  operationId: 'createRotations',
+  method: 'post',
+  paths: both('/rotations'),
+  summary: 'Create rotations; each item succeeds or is listed with its reason',
+  description: `At most ${MAX_ROTATIONS_PER_REQUEST} items. Reasons: -4 wrong data format, -11 not allowed, -12 invalid crop, -13 end before start, -14 ha above the field's area.`,
+  request: { body: z.array(z.unknown()).max(MAX_ROTATIONS_PER_REQUEST).describe('items as RotationItem') },
+  responses: {
+    200: {
+      description: 'created and refused items',
+      schema: z.object({
+        data: z.object({
+          created_ones: z.array(WireRotation),
+          unabled_to_be_created: z.array(z.record(z.string(), z.unknown())),
+        }),
+      }),
+    },
+  },
+});
+
+export const RotationPatch = z.object({
+  ha: z.number().positive().optional(),
+  crop_id: z.number().int().positive().optional(),
+  start_date: datetime.optional(),
+  end_date: datetime.optional(),
+});
+
+export const patchRotationRoute = defineRoute({
+  ...rotationsRoute,
+  operationId: 'patchRotation',
+  method: 'patch',
+  paths: both('/rotations/{rotation_uuid}'),
+  summary: 'Change ha, crop_id, start_date or end_date of a rotation (other keys are ignored)',
+  request: { path: RotationPath, body: RotationPatch },
+  responses: { 200: { description: 'the rotation', schema: z.record(z.string(), z.unknown()) } },
+});
+
+export const getVarietiesRoute = defineRoute({
+  ...rotationsRoute,
+  operationId: 'getRotationVarieties',
+  method: 'get',
+  paths: both('/rotations/variety/{rotation_uuid}'),
+  summary: "The varieties of the rotation's crop (selected: assigned to the rotation)",
+  request: { path: RotationPath },
+  responses: { 200: { description: 'varieties', schema: VarietiesResponse } },
+});
+
+export const addVarietiesRoute = defineRoute({
+  ...rotationsRoute,
+  operationId: 'addRotationVarieties',
+  method: 'post',
+  paths: both('/rotations/variety/{rotation_uuid}'),
+  summary: 'Assign varieties (of its crop) to the rotation',
+  request: { path: RotationPath, body: z.object({ varieties: z.array(z.number().int().positive()).min(1) }) },
+  responses: { 200: { description: 'varieties', schema: VarietiesResponse } },
+});
+
+export const removeVarietyRoute = defineRoute({
+  ...rotationsRoute,
+  operationId: 'removeRotationVariety',
+  method: 'delete',
+  paths: both('/rotations/variety/{rotation_uuid}'),
+  summary: 'Remove a variety from the rotation',
+  request: { path: RotationPath, query: z.object({ variety_id: positiveInteger() }) },
+  responses: { 200: { description: 'varieties', schema: VarietiesResponse } },
+});
+
+export const rotationRoutes = [
+  listRotationsRoute,
+  getRotationRoute,
+  createRotationsRoute,
+  patchRotationRoute,
+  getVarietiesRoute,
+  addVarietiesRoute,
+  removeVarietyRoute,
+];

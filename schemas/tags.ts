@@ -1,0 +1,152 @@
+// Farm tags (/api/tags_campos/...) and field tags (/api/fields/v2/tag), spec 2.
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { farmTagsDialect, fieldTagsDialect } from '../lib/http/dialects';
+import type { Tag } from '../lib/tags/service';
+import { positiveInteger } from './common';
+
+const farmTagsRoute = { tags: ['farm tags'], auth: 'bearer', dialect: farmTagsDialect } as const;
+const fieldTagsRoute = { tags: ['field tags'], auth: 'bearer', dialect: fieldTagsDialect } as const;
+
+const color = z.string().describe('6 hexadecimal characters, no #; random when absent');
+const TagMap = z.record(z.string(), z.object({ tag: z.string(), color: z.string() }));
+
+/** `{<id_tag>: {tag, color}}` */
+export const tagMap = (tags: Tag[]) => Object.fromEntries(tags.map((t) => [String(t.id), { tag: t.tag, color: t.color }]));
+
+// Parameters come in the query string (as the spec shows) or in a JSON/form body.
+export const CreateTagParams = z.object({ desc: z.string().optional(), color: color.optional(), id_campo: positiveInteger().optional() });
+export const UpdateTagParams = z.object({ id_tag: positiveInteger().optional(), desc: z.string().optional(), color: color.optional() });
+export const GetTagsParams = z.object({ id_tag: positiveInteger().optional(), id_campo: positiveInteger().optional() });
+export const TagIdParams = z.object({ id_tag: positiveInteger().optional() });
+export const LinkParams = z.object({ id_tag: positiveInteger().optional(), id_campo: positiveInteger().optional() });
+
+export const createFarmTagRoute = defineRoute({
+  ...farmTagsRoute,
+  operationId: 'createFarmTag',
+  method: 'post',
+  paths: ['/api/tags_campos/tag'],
+  summary: 'Create a tag (optionally attached to a farm)',
+  request: { query: CreateTagParams, params: 'query-or-body' },
+  responses: {
+    200: {
+      description: 'created',
+      schema: z.object({ color: z.string(), res: z.literal('creado'), tag: z.string(), id_tag: z.number().int(), id_campo: z.number().int().nullable() }),
+    },
+  },
+});
+
+export const updateFarmTagRoute = defineRoute({
+  ...farmTagsRoute,
+  operationId: 'updateFarmTag',
+  method: 'patch',
+  paths: ['/api/tags_campos/tag'],
+  summary: 'Change the text and/or colour of a tag (colour random when not sent)',
+  request: { query: UpdateTagParams, params: 'query-or-body' },
+  responses: {
+    200: {
+      description: 'modified',
+      schema: z.object({ color: z.string(), id_usuario: z.number().int(), tag: z.string(), id_tag: z.number().int(), res: z.literal('modificado') }),
+    },
+  },
+});
+
+export const getFarmTagsRoute = defineRoute({
+  ...farmTagsRoute,
+  operationId: 'getFarmTags',
+  method: 'get',
+  paths: ['/api/tags_campos/tag'],
+  summary: 'One tag (id_tag), the tags of a farm (id_campo), or all the user\'s tags',
+  request: { query: GetTagsParams, params: 'query-or-body' },
+  responses: {
+    200: {
+      description: 'the tags',
+      schema: z.object({ filter: z.enum(['tag info', 'farm tags', 'user tags']), result: TagMap }),
+    },
+  },
+});
+
+export const deleteFarmTagRoute = defineRoute({
+  ...farmTagsRoute,
+  operationId: 'deleteFarmTag',
+  method: 'delete',
+  paths: ['/api/tags_campos/tag'],
+  summary: 'Delete a tag (and its links to farms and fields)',
+  request: { query: TagIdParams, params: 'query-or-body' },
+  responses: { 200: { description: 'deleted', schema: z.object({ res: z.literal('eliminado'), id_tag: z.number().int() }) } },
+});
+
+export const linkFarmTagRoute = defineRoute({
+  ...farmTagsRoute,
+  operationId: 'linkFarmTag',
+  method: 'post',
+  paths: ['/api/tags_campos/asociar'],
+  summary: 'Attach a tag to a farm; answers every tag now on the farm',
+  request: { query: LinkParams, params: 'query-or-body' },
+  responses: { 200: { description: 'tags of the farm', schema: TagMap } },
+});
+
+export const unlinkFarmTagRoute = defineRoute({
+  ...farmTagsRoute,
+  operationId: 'unlinkFarmTag',
+  method: 'delete',
+  paths: ['/api/tags_campos/asociar'],
+  summary: 'Detach a tag from a farm; answers the tags remaining on the farm',
+  request: { query: LinkParams, params: 'query-or-body' },
+  responses: { 200: { description: 'tags of the farm', schema: TagMap } },
+});
+
+// --- field tags -------------------------------------------------------------------------------
+
+const fieldRef = {
+  field_uuid: z.string().uuid().optional(),
+  field_id: positiveInteger().optional(),
+  tag_id: positiveInteger(),
+};
+const exactlyOneField = (value: { field_uuid?: string; field_id?: number }) =>
+  (value.field_uuid === undefined) !== (value.field_id === undefined);
+const oneFieldMessage = { message: 'exactly one of field_uuid and field_id is required' };
+
+export const FieldTagBody = z.object(fieldRef).refine(exactlyOneField, oneFieldMessage);
+export const FieldTagQuery = z.object(fieldRef).refine(exactlyOneField, oneFieldMessage);
+
+const FieldTagsResponse = z.object({
+  CODE: z.literal('OK'),
+  data: z.array(z.object({ id_tag: z.number().int(), tag: z.string(), color: z.string() })),
+});
+
+export const fieldTagsResponse = (tags: Tag[]) => ({
+  CODE: 'OK' as const,
+  data: tags.map((t) => ({ id_tag: t.id, tag: t.tag, color: t.color })),
+});
+
+export const linkFieldTagRoute = defineRoute({
+  ...fieldTagsRoute,
+  operationId: 'linkFieldTag',
+  method: 'post',
+  paths: ['/api/fields/v2/tag'],
+  summary: 'Attach an existing tag to a field (field_uuid preferred, or field_id)',
+  request: { body: FieldTagBody },
+  responses: { 200: { description: 'tags of the field', schema: FieldTagsResponse } },
+});
+
+export const unlinkFieldTagRoute = defineRoute({
+  ...fieldTagsRoute,
+  operationId: 'unlinkFieldTag',
+  method: 'delete',
+  paths: ['/api/fields/v2/tag'],
+  summary: 'Detach a tag from a field',
+  request: { query: FieldTagQuery },
+  responses: { 200: { description: 'tags of the field', schema: FieldTagsResponse } },
+});
+
+export const tagRoutes = [
+  createFarmTagRoute,
+  updateFarmTagRoute,
+  getFarmTagsRoute,
+  deleteFarmTagRoute,
+  linkFarmTagRoute,
+  unlinkFarmTagRoute,
+  linkFieldTagRoute,
+  unlinkFieldTagRoute,
+];

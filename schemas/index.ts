@@ -9,6 +9,7 @@ import { tagRoutes } from './tags';
 import { rotationRoutes } from './rotations';
 import { cropRoutes } from './crops';
 import { farmMetadataRoutes } from './farm-metadata';
+import { livestockRoutes } from './livestock';
 
 export const allRoutes: readonly RouteDef[] = [
   ...systemRoutes,
@@ -19,6 +20,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...rotationRoutes,
   ...cropRoutes,
   ...farmMetadataRoutes,
+  ...livestockRoutes,
 ];
 
 export const openApiDocument = () =>

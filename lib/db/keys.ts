@@ -120,6 +120,31 @@ export const keys = {
   rotationsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'ROTATION#' }),
   /** Field of a rotation uuid. */
   rotationRef: (rotationUuid: string): Key => ({ pk: `ROTATION#${rotationUuid.toLowerCase()}`, sk: 'REF' }),
+
+  // --- livestock (spec 1): paddocks and herds live in their field's partition ------------------
+  paddock: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCK#${uuid.toLowerCase()}` }),
+  paddocksPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'PADDOCK#' }),
+  paddockName: (fieldId: number, name: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCKNAME#${normalizeName(name)}` }),
+  /** Field of a paddock uuid. */
+  paddockRef: (uuid: string): Key => ({ pk: `PADDOCK#${uuid.toLowerCase()}`, sk: 'REF' }),
+  herd: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `HERD#${uuid.toLowerCase()}` }),
+  herdsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'HERD#' }),
+  /** Field of a herd uuid (herds move between fields). */
+  herdRef: (uuid: string): Key => ({ pk: `HERD#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** A herd's history, by transaction date. */
+  herdLog: (herdUuid: string, isoDate: string, transactionUuid: string): Key => ({
+    pk: `HERDLOG#${herdUuid.toLowerCase()}`,
+    sk: `TX#${isoDate}#${transactionUuid.toLowerCase()}`,
+  }),
+  herdLogPrefix: (herdUuid: string) => ({ pk: `HERDLOG#${herdUuid.toLowerCase()}`, skPrefix: 'TX#' }),
+  /**
+   * A livestock transaction, once: its uuid makes a repeated request harmless. Scoped to the
+   * origin herd, which the caller must be able to change before the record is even looked up.
+   */
+  livestockTransaction: (originHerdUuid: string, uuid: string): Key => ({
+    pk: `LIVESTOCKTX#${originHerdUuid.toLowerCase()}#${uuid.toLowerCase()}`,
+    sk: 'TX',
+  }),
 };
 
 export const parseIdFromSk = (sk: string): number => Number(sk.slice(sk.lastIndexOf('#') + 1));

@@ -209,8 +209,14 @@ export const tx = {
     },
     onConditionFailed,
   }),
-  delete: (key: Key, condition?: string, onConditionFailed?: () => DomainError): TxOp => ({
-    item: { Delete: { Key: key, ...(condition ? { ConditionExpression: condition } : {}) } },
+  delete: (key: Key, condition?: string, onConditionFailed?: () => DomainError, values?: Values): TxOp => ({
+    item: {
+      Delete: {
+        Key: key,
+        ...(condition ? { ConditionExpression: condition } : {}),
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+      },
+    },
     onConditionFailed,
   }),
   check: (key: Key, condition: string, onConditionFailed?: () => DomainError, values?: Values): TxOp => ({

@@ -14,6 +14,13 @@ export async function cleanUpDeletedField(fieldId: number): Promise<number> {
   for (const item of items) {
     if (item.sk.startsWith('SHARE#')) toDelete.push(keys.userFieldAccess(parseIdFromSk(item.sk), fieldId));
     if (item.sk.startsWith('ROTATION#')) toDelete.push(keys.rotationRef(item.sk.slice('ROTATION#'.length)));
+    if (item.sk.startsWith('PADDOCK#')) toDelete.push(keys.paddockRef(item.sk.slice('PADDOCK#'.length)));
+    if (item.sk.startsWith('HERD#')) {
+      const herdUuid = item.sk.slice('HERD#'.length);
+      toDelete.push(keys.herdRef(herdUuid));
+      const { pk: logPk, skPrefix } = keys.herdLogPrefix(herdUuid);
+      for (const entry of await queryAll<Item & Key>({ pk: logPk, skPrefix })) toDelete.push({ pk: entry.pk, sk: entry.sk });
+    }
   }
   await batchDelete(toDelete);
   return toDelete.length;

@@ -73,6 +73,28 @@ export const internalDialect = defineDialect({
   body: (code, info, error, requestId) => ({ code, info, ...withRequestId(error, requestId) }),
 });
 
+/** String codes in the manner of the sensors table (spec 1), shared by livestock and sensors. */
+const stringCodeDefaults: Record<ErrorKind, ErrorCode> = {
+  invalid: 'PARAMETER_ERROR',
+  unauthenticated: 'UNAUTHORIZED_USER',
+  invalid_token: 'INVALID_AUTH',
+  expired_token: 'EXPIRED_AUTHENTICATION',
+  forbidden: 'PERMISSION_ERROR',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  too_large: 'PARAMETER_ERROR',
+  unsupported: 'PARAMETER_ERROR',
+  internal: 'GENERAL_ERROR',
+};
+
+/** Livestock (spec 1; errors not shown there): `{res:'error', code, info}` with string codes. */
+export const livestockDialect = defineDialect({
+  name: 'livestock',
+  errorSchema: z.object({ res: z.literal('error'), code: z.string(), info: z.string() }),
+  defaults: { ...stringCodeDefaults, invalid: 'INVALID_PARAMETERS' },
+  body: (code, info, error, requestId) => ({ res: 'error', code, info, ...withRequestId(error, requestId) }),
+});
+
 /** Farm tags (spec 2): `{info, res:'err', code}`, info in Spanish. */
 export const farmTagsDialect = defineDialect({
   name: 'farm tags',

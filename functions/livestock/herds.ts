@@ -1,0 +1,72 @@
+// /livestock/herd (and /api/livestock/herd): GET, POST, PATCH, DELETE, categories, history (spec 1)
+import { endpoint } from '../../lib/http/endpoint';
+import { createHerd, deleteHerd, historyOf, listHerds, updateHerd } from '../../lib/livestock/herds';
+import { HERD_CATEGORIES } from '../../lib/livestock/model';
+import {
+  createHerdRoute,
+  deleteHerdRoute,
+  herdCategoriesRoute,
+  herdHistoryRoute,
+  listHerdsRoute,
+  updateHerdRoute,
+  wireHerd,
+} from '../../schemas/livestock';
+import { livestockModule } from './module';
+
+export const list = endpoint(listHerdsRoute, {
+  ...livestockModule,
+  handler: async ({ principal }) => ({ data: (await listHerds(principal)).map(wireHerd) }),
+});
+
+export const post = endpoint(createHerdRoute, {
+  ...livestockModule,
+  handler: async ({ body, principal }) => ({
+    data: wireHerd(
+      await createHerd(principal, {
+        fieldId: body.field_id,
+        typeId: body.type_id,
+        animalCount: body.animal_count,
+        weight: body.weight,
+        weightUnit: body.weight_unit,
+        name: body.herd_name,
+        paddockUuid: body.paddock_uuid,
+        uuid: body.herd_uuid,
+      }),
+    ),
+  }),
+});
+
+export const patch = endpoint(updateHerdRoute, {
+  ...livestockModule,
+  handler: async ({ path, body, principal }) => ({
+    data: wireHerd(
+      await updateHerd(principal, path.herd_uuid, {
+        typeId: body.type_id,
+        name: body.herd_name,
+        newAnimals: {
+          count: body.new_animals.new_animals_count,
+          weight: body.new_animals.new_animals_weight,
+          weightUnit: body.new_animals.new_animals_weight_unit,
+        },
+      }),
+    ),
+  }),
+});
+
+export const del = endpoint(deleteHerdRoute, {
+  ...livestockModule,
+  handler: async ({ path, principal }) => {
+    await deleteHerd(principal, path.herd_uuid);
+    return { data: { herd_uuid: path.herd_uuid.toLowerCase(), deleted: true } };
+  },
+});
+
+export const categories = endpoint(herdCategoriesRoute, {
+  ...livestockModule,
+  handler: async () => ({ data: HERD_CATEGORIES.map(({ id, name }) => ({ id, name })) }),
+});
+
+export const history = endpoint(herdHistoryRoute, {
+  ...livestockModule,
+  handler: async ({ path, principal }) => ({ data: await historyOf(principal, path.herd_uuid) }),
+});

@@ -1,0 +1,315 @@
+// Livestock (spec 1): paddocks, herds, categories, transactions, exit types, and a herd's
+// history. Served under /livestock and /api/livestock. Requires the livestock module.
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { livestockDialect } from '../lib/http/dialects';
+import type { Paddock } from '../lib/livestock/model';
+import { fromKg, WEIGHT_UNITS } from '../lib/livestock/model';
+import type { HerdView } from '../lib/livestock/herds';
+import type { TransactionResult } from '../lib/livestock/transactions';
+import { positiveInteger } from './common';
+
+const livestockRoute = { tags: ['livestock'], auth: 'bearer', dialect: livestockDialect } as const;
+const both = (path: string) => [`/livestock${path}`, `/api/livestock${path}`];
+
+const uuid = z.string().uuid();
+const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time');
+const weightUnit = z.string().describe(`one of ${Object.keys(WEIGHT_UNITS).join(', ')}`);
+const count = z.number().int().nonnegative();
+
+export const WirePaddock = z.object({
+  paddock_id: z.number().int(),
+  paddock_uuid: z.string(),
+  name: z.string(),
+  creation_ts: z.string(),
+  shape: z.string(),
+  area: z.number().describe('hectares'),
+  field_id: z.number().int(),
+});
+
+export const wirePaddock = (p: Paddock): z.infer<typeof WirePaddock> => ({
+  paddock_id: p.id,
+  paddock_uuid: p.uuid,
+  name: p.name,
+  creation_ts: p.creationDate,
+  shape: p.shape,
+  area: Number(p.areaHa.toFixed(4)),
+  field_id: p.fieldId,
+});
+
+export const WireHerd = z.object({
+  herd_id: z.number().int(),
+  herd_uuid: z.string(),
+  herd_name: z.string(),
+  type_id: z.number().int(),
+  animal_count: z.number(),
+  weight: z.number().describe('total weight of the herd, in weight_unit'),
+  weight_unit: z.string(),
+  paddock_id: z.number().int().nullable(),
+  paddock_uuid: z.string().nullable(),
+  field_id: z.number().int(),
+  field_uuid: z.string(),
+  farm_id: z.number().int(),
+  farm_uuid: z.string(),
+  date_of_last_transaction: z.string().nullable(),
+});
+
+export const wireHerd = (h: HerdView): z.infer<typeof WireHerd> => ({
+  herd_id: h.id,
+  herd_uuid: h.uuid,
+  herd_name: h.name,
+  type_id: h.typeId,
+  animal_count: h.animalCount,
+  weight: fromKg(h.weightKg, h.weightUnit),
+  weight_unit: h.weightUnit,
+  paddock_id: h.paddockId,
+  paddock_uuid: h.paddockUuid,
+  field_id: h.field.id,
+  field_uuid: h.field.uuid,
+  farm_id: h.farm.id,
+  farm_uuid: h.farm.uuid,
+  date_of_last_transaction: h.lastTransactionDate,
+});
+
+const WireTransaction = z.object({
+  transaction_uuid: z.string(),
+  kind: z.enum(['paddock', 'exit', 'entry']),
+  transaction_date: z.string(),
+  animal_count: z.number(),
+  weight: z.number(),
+  weight_unit: z.string(),
+  origin_herd_uuid: z.string().nullable(),
+  destination_herd_uuid: z.string().nullable(),
+  origin_paddock_uuid: z.string().nullable(),
+  destination_paddock_uuid: z.string().nullable(),
+  destination_type: z.number().int().nullable(),
+  destination_type_name: z.string().nullable(),
+  note: z.string().nullable(),
+  created_at: z.string(),
+});
+
+const TransactionResponse = z.object({ data: z.object({ transaction: WireTransaction, herds: z.array(WireHerd) }) });
+export const wireTransaction = (result: TransactionResult) => ({ data: { transaction: result.transaction, herds: result.herds.map(wireHerd) } });
+
+// --- paddocks ---------------------------------------------------------------------------------
+
+const PaddockPath = z.object({ paddock_uuid: uuid });
+export const PaddockQuery = z.object({ field_id: positiveInteger().optional() });
+
+export const CreatePaddockBody = z.object({
+  field_id: z.number().int().positive(),
+  shape: z.string().min(1).describe('WKT POLYGON inside the field'),
+  date: dateTime,
+  name: z.string(),
+  paddock_uuid: uuid.optional().describe('client uuid: sending the same paddock again returns it'),
+});
+
+export const UpdatePaddockBody = z.object({ name: z.string().optional(), shape: z.string().optional() });
+
+export const listPaddocksRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'listPaddocks',
+  method: 'get',
+  paths: both('/paddock'),
+  summary: 'Paddocks of every readable field, or of one field (field_id)',
+  request: { query: PaddockQuery },
+  responses: { 200: { description: 'paddocks', schema: z.object({ data: z.array(WirePaddock) }) } },
+});
+
+export const getPaddockRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'getPaddock',
+  method: 'get',
+  paths: both('/paddock/{paddock_uuid}'),
+  summary: 'One paddock',
+  request: { path: PaddockPath, query: PaddockQuery },
+  responses: { 200: { description: 'the paddock, in a list', schema: z.object({ data: z.array(WirePaddock) }) } },
+});
+
+export const createPaddockRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'createPaddock',
+  method: 'post',
+  paths: both('/paddock'),
+  summary: 'Create a paddock inside a field',
+  request: { body: CreatePaddockBody },
+  responses: { 200: { description: 'the paddock', schema: z.object({ data: WirePaddock }) } },
+});
+
+export const updatePaddockRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'updatePaddock',
+  method: 'patch',
+  paths: both('/paddock/{paddock_uuid}'),
+  summary: 'Rename a paddock and/or change its shape',
+  request: { path: PaddockPath, body: UpdatePaddockBody },
+  responses: { 200: { description: 'the paddock', schema: z.object({ data: WirePaddock }) } },
+});
+
+export const deletePaddockRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'deletePaddock',
+  method: 'delete',
+  paths: both('/paddock/{paddock_uuid}'),
+  summary: 'Delete a paddock (refused while herds are in it)',
+  request: { path: PaddockPath },
+  responses: { 200: { description: 'deleted', schema: z.object({ data: z.object({ paddock_uuid: z.string(), deleted: z.literal(true) }) }) } },
+});
+
+// --- herds ------------------------------------------------------------------------------------
+
+const HerdPath = z.object({ herd_uuid: uuid });
+
+export const CreateHerdBody = z.object({
+  type_id: z.number().int(),
+  animal_count: count,
+  paddock_uuid: uuid.nullable(),
+  weight: z.number().nonnegative().describe('total weight of the herd'),
+  weight_unit: weightUnit,
+  herd_name: z.string(),
+  field_id: z.number().int().positive(),
+  herd_uuid: uuid.optional().describe('generated and returned when not sent'),
+});
+
+export const UpdateHerdBody = z.object({
+  type_id: z.number().int(),
+  herd_name: z.string(),
+  new_animals: z.object({
+    new_animals_count: count,
+    new_animals_weight: z.number().nonnegative(),
+    new_animals_weight_unit: weightUnit,
+  }),
+});
+
+export const listHerdsRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'listHerds',
+  method: 'get',
+  paths: both('/herd'),
+  summary: 'Herds of every readable field',
+  responses: { 200: { description: 'herds', schema: z.object({ data: z.array(WireHerd) }) } },
+});
+
+export const createHerdRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'createHerd',
+  method: 'post',
+  paths: both('/herd'),
+  summary: 'Create a herd in a field (and optionally a paddock of it)',
+  request: { body: CreateHerdBody },
+  responses: { 200: { description: 'the herd, with its herd_uuid', schema: z.object({ data: WireHerd }) } },
+});
+
+export const updateHerdRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'updateHerd',
+  method: 'patch',
+  paths: both('/herd/{herd_uuid}'),
+  summary: 'Rename, recategorise and add new animals (head count and weight) to a herd',
+  request: { path: HerdPath, body: UpdateHerdBody },
+  responses: { 200: { description: 'the herd', schema: z.object({ data: WireHerd }) } },
+});
+
+export const deleteHerdRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'deleteHerd',
+  method: 'delete',
+  paths: both('/herd/{herd_uuid}'),
+  summary: 'Delete a herd and its history',
+  request: { path: HerdPath },
+  responses: { 200: { description: 'deleted', schema: z.object({ data: z.object({ herd_uuid: z.string(), deleted: z.literal(true) }) }) } },
+});
+
+export const herdCategoriesRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'listHerdCategories',
+  method: 'get',
+  paths: both('/herd/categories'),
+  summary: 'Herd categories (read-only)',
+  responses: { 200: { description: 'categories', schema: z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) }) } },
+});
+
+export const herdHistoryRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'getHerdHistory',
+  method: 'get',
+  paths: both('/herd/{herd_uuid}/transactions'),
+  summary: "A herd's transactions (moves, exits, new animals), newest first",
+  request: { path: HerdPath },
+  responses: { 200: { description: 'history', schema: z.object({ data: z.array(WireTransaction) }) } },
+});
+
+// --- transactions -------------------------------------------------------------------------------
+
+export const PaddockMoveBody = z.object({
+  origin_herd_uuid: uuid,
+  origin_paddock_uuid: uuid,
+  destination_paddock_uuid: uuid,
+  transaction_date: dateTime,
+  herd_name: z.string().optional().describe('name of the herd at the destination'),
+  herd_category: z.number().int().optional().describe('category of the herd at the destination'),
+  max_count: z.number().int().nonnegative().optional().describe("the origin herd's head count as the client saw it; refused when it changed"),
+  animal_count: z.number().int().min(1).optional().describe('animals to move; all when absent; a part moves as a new herd'),
+  weight: z.number().nonnegative().optional().describe('weight of the animals moved; a proportional share when absent'),
+  weight_unit: weightUnit.optional(),
+  note: z.string().max(1000).optional(),
+  destination_field: z.union([z.string(), z.number().int()]).transform(String).optional().describe('id of the destination field'),
+  transaction_uuid: uuid.optional().describe('client uuid: sending the same move again returns the first result'),
+});
+
+export const ExitBody = z.object({
+  destination_type: z.number().int().describe('exit type id (2: herd to herd)'),
+  animal_count: z.number().int().min(1),
+  weight: z.number().int().nonnegative(),
+  weight_unit: weightUnit,
+  origin_herd_uuid: uuid,
+  destination_herd_uuid: uuid,
+  transaction_uuid: uuid,
+  transaction_date: dateTime,
+});
+
+export const paddockMoveRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'movePaddock',
+  method: 'post',
+  paths: both('/transaction/paddock'),
+  summary: 'Move a herd, or part of it, to another paddock (possibly in another field)',
+  request: { body: PaddockMoveBody },
+  responses: { 200: { description: 'the transaction and the herds it changed', schema: TransactionResponse } },
+});
+
+export const exitRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'recordExit',
+  method: 'post',
+  paths: both('/transaction/exit'),
+  summary: 'Record animals leaving a herd (type 2 moves them into another herd); a repeated transaction_uuid records once',
+  request: { body: ExitBody },
+  responses: { 200: { description: 'the transaction and the herds it changed', schema: TransactionResponse } },
+});
+
+export const exitTypesRoute = defineRoute({
+  ...livestockRoute,
+  operationId: 'listExitTypes',
+  method: 'get',
+  paths: both('/transaction/exit/types'),
+  summary: 'Exit types (read-only)',
+  responses: { 200: { description: 'exit types', schema: z.object({ data: z.array(z.object({ id: z.number().int(), type: z.string() })) }) } },
+});
+
+export const livestockRoutes = [
+  listPaddocksRoute,
+  getPaddockRoute,
+  createPaddockRoute,
+  updatePaddockRoute,
+  deletePaddockRoute,
+  listHerdsRoute,
+  createHerdRoute,
+  updateHerdRoute,
+  deleteHerdRoute,
+  herdCategoriesRoute,
+  herdHistoryRoute,
+  paddockMoveRoute,
+  exitRoute,
+  exitTypesRoute,
+];

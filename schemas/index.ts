@@ -10,6 +10,7 @@ import { rotationRoutes } from './rotations';
 import { cropRoutes } from './crops';
 import { farmMetadataRoutes } from './farm-metadata';
 import { livestockRoutes } from './livestock';
+import { spotRoutes } from './spots';
 
 export const allRoutes: readonly RouteDef[] = [
   ...systemRoutes,
@@ -21,6 +22,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...cropRoutes,
   ...farmMetadataRoutes,
   ...livestockRoutes,
+  ...spotRoutes,
 ];
 
 export const openApiDocument = () =>

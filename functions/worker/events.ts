@@ -4,10 +4,15 @@ import { processBatch, type EventHandler } from '../../lib/worker/process';
 import { cleanUpDeletedField, FIELD_DELETED_JOB } from '../../lib/fields/cleanup';
 import { reprocessShape } from '../../lib/shapes/reprocess';
 import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
+import { purgeSpotContents } from '../../lib/spots/purge';
+import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
 
 const handlers: Record<string, EventHandler> = {
   [FIELD_DELETED_JOB]: async (envelope) => {
     await cleanUpDeletedField(Number(envelope.data.field_id));
+  },
+  [SPOT_DELETED_JOB]: async (envelope) => {
+    await purgeSpotContents(String(envelope.data.spot_uuid));
   },
   [SHAPE_REPROCESS_JOB]: async (envelope) => {
     await reprocessShape(envelope.data as { field_id: number; campaign: number; lock_id: string });

@@ -137,6 +137,38 @@ export const keys = {
     sk: `TX#${isoDate}#${transactionUuid.toLowerCase()}`,
   }),
   herdLogPrefix: (herdUuid: string) => ({ pk: `HERDLOG#${herdUuid.toLowerCase()}`, skPrefix: 'TX#' }),
+  // --- spots (spec 1): a spot lives in its field's partition; its messages in its own -----------
+  spot: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `SPOT#${uuid.toLowerCase()}` }),
+  spotsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'SPOT#' }),
+  /** gsi1 of a spot: a field's spots by creation time. */
+  spotByTimeIndex: (fieldId: number, creationTs: string, uuid: string) => ({
+    gsi1pk: `FIELDSPOTS#${fieldId}`,
+    gsi1sk: `${creationTs}#${uuid.toLowerCase()}`,
+  }),
+  spotByTimeIndexPk: (fieldId: number) => `FIELDSPOTS#${fieldId}`,
+  /** gsi2 of a spot: the spots of a group. */
+  spotGroupIndex: (groupUuid: string, uuid: string) => ({ gsi2pk: `SPOTGROUP#${groupUuid.toLowerCase()}`, gsi2sk: uuid.toLowerCase() }),
+  spotGroupIndexPk: (groupUuid: string) => `SPOTGROUP#${groupUuid.toLowerCase()}`,
+  /** Field of a spot uuid. */
+  spotRef: (uuid: string): Key => ({ pk: `SPOT#${uuid.toLowerCase()}`, sk: 'REF' }),
+  spotCode: (code: string): Key => ({ pk: `SPOTCODE#${code}`, sk: 'CODE' }),
+  spotMessage: (spotUuid: string, timestampUsr: string, messageUuid: string): Key => ({
+    pk: `SPOT#${spotUuid.toLowerCase()}`,
+    sk: `MSG#${timestampUsr}#${messageUuid.toLowerCase()}`,
+  }),
+  spotMessagesPrefix: (spotUuid: string) => ({ pk: `SPOT#${spotUuid.toLowerCase()}`, skPrefix: 'MSG#' }),
+  /** Spot and sort key of a message uuid. */
+  messageRef: (messageUuid: string): Key => ({ pk: `SPOTMSG#${messageUuid.toLowerCase()}`, sk: 'REF' }),
+  spotImage: (imageUuid: string): Key => ({ pk: `SPOTIMG#${imageUuid.toLowerCase()}`, sk: 'IMAGE' }),
+  /** A spot tag by uuid (common tags are in code); gsi1 lists a user's tags. */
+  spotTag: (uuid: string): Key => ({ pk: `SPOTTAG#${uuid.toLowerCase()}`, sk: 'TAG' }),
+  spotTagsIndex: (userId: number, name: string, uuid: string) => ({
+    gsi1pk: `SPOTTAGS#${userId}`,
+    gsi1sk: `${normalizeName(name)}#${uuid.toLowerCase()}`,
+  }),
+  spotTagsIndexPk: (userId: number) => `SPOTTAGS#${userId}`,
+  sampleSet: (uuid: string): Key => ({ pk: `SAMPLESET#${uuid.toLowerCase()}`, sk: 'SET' }),
+
   /**
    * A livestock transaction, once: its uuid makes a repeated request harmless. Scoped to the
    * origin herd, which the caller must be able to change before the record is even looked up.

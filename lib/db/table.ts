@@ -100,7 +100,7 @@ export async function deleteItem(key: Key, condition?: { expression: string; val
 export interface QueryOptions {
   pk: string;
   skPrefix?: string;
-  index?: 'gsi1';
+  index?: 'gsi1' | 'gsi2';
   limit?: number;
   descending?: boolean;
 }

@@ -3,13 +3,17 @@
 import { keys, parseIdFromSk } from '../db/keys';
 import { batchDelete, queryAll, type Item } from '../db/table';
 import type { Key } from '../db/keys';
+import { purgeSpot } from '../spots/purge';
 
 /** Job put on the events queue when a field is deleted. */
 export const FIELD_DELETED_JOB = 'FIELD_DELETED.V1';
 
 export async function cleanUpDeletedField(fieldId: number): Promise<number> {
   const { pk } = keys.fieldPartition(fieldId);
-  const items = (await queryAll<Item & Key>({ pk })).filter((item) => item.sk !== 'PROFILE');
+  const all = (await queryAll<Item & Key>({ pk })).filter((item) => item.sk !== 'PROFILE');
+  // Spots carry tag counts and files: each is purged on its own.
+  for (const spot of all.filter((item) => item.sk.startsWith('SPOT#'))) await purgeSpot(spot);
+  const items = all.filter((item) => !item.sk.startsWith('SPOT#'));
   const toDelete: Key[] = items.map(({ pk: itemPk, sk }) => ({ pk: itemPk, sk }));
   for (const item of items) {
     if (item.sk.startsWith('SHARE#')) toDelete.push(keys.userFieldAccess(parseIdFromSk(item.sk), fieldId));

@@ -104,6 +104,8 @@ export function toWkt(geometry: JstsGeometry): string {
       const c = geometry.getCoordinate();
       return `POINT(${num(c.x)} ${num(c.y)})`;
     }
+    case 'LineString':
+      return `LINESTRING(${coords(geometry.getCoordinates())})`;
     case 'Polygon':
       return `POLYGON(${polygonRings(geometry).map((ring) => `(${coords(ring)})`).join(',')})`;
     case 'MultiPolygon': {

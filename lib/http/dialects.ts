@@ -95,6 +95,14 @@ export const livestockDialect = defineDialect({
   body: (code, info, error, requestId) => ({ res: 'error', code, info, ...withRequestId(error, requestId) }),
 });
 
+/** Spots (spec 1): `{code, info}` (numeric codes 51-55, 12, 404; `detail` when there is more). */
+export const spotsDialect = defineDialect({
+  name: 'spots',
+  errorSchema: z.object({ code: z.number().int(), info: z.string(), detail: z.string().optional() }),
+  defaults: { ...generalDefaults, forbidden: 12, not_found: 404 },
+  body: (code, info, error, requestId) => ({ code, info, ...withRequestId(error, requestId) }),
+});
+
 /** Farm tags (spec 2): `{info, res:'err', code}`, info in Spanish. */
 export const farmTagsDialect = defineDialect({
   name: 'farm tags',

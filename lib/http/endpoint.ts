@@ -148,15 +148,15 @@ export function endpoint<
   const validate = {
     before: (request: Request) => {
       const event = request.event;
-      const bodyObject = event.parsedBody ?? (typeof event.body === 'object' ? event.body : undefined);
+      // multipart bodies are parsed in place by the multipart parser; no body at all is undefined
+      const bodyObject = event.parsedBody ?? (typeof event.body === 'object' && event.body !== null ? event.body : undefined);
       const bodyParams =
         route.request?.params === 'query-or-body' && bodyObject && typeof bodyObject === 'object' && !Array.isArray(bodyObject)
           ? (bodyObject as Record<string, unknown>)
           : {};
       const rawInput = {
         query: { ...bodyParams, ...(event.queryStringParameters ?? {}) },
-        // multipart bodies are parsed in place by the multipart parser
-        body: event.parsedBody ?? (typeof event.body === 'object' ? event.body : undefined),
+        body: bodyObject,
         path: event.pathParameters ?? {},
       };
       const parsed: { query: unknown; body: unknown; path: unknown } = { ...rawInput };

@@ -1,0 +1,33 @@
+// Query or body filters of the spot lists, as the service takes them.
+import type { Paging, SpotFilters } from '../../lib/spots/list';
+
+export interface WireFilters {
+  uuid?: string[];
+  group_uuid?: string;
+  farm_id?: number;
+  field_id?: number;
+  sample_set_type?: string;
+  sample_set_uuid?: string;
+  date_from?: string;
+  date_to?: string;
+  tag_uuid?: string;
+  page_size?: number;
+  page?: number;
+  cursor?: string;
+}
+
+export const SPOT_PAGE_SIZE = 50;
+
+export const toFilters = (w: WireFilters): SpotFilters => ({
+  uuids: w.uuid,
+  groupUuid: w.group_uuid,
+  farmId: w.farm_id,
+  fieldId: w.field_id,
+  sampleSetType: w.sample_set_type,
+  sampleSetUuid: w.sample_set_uuid,
+  dateFrom: w.date_from,
+  dateTo: w.date_to,
+  tagUuid: w.tag_uuid,
+});
+
+export const toPaging = (w: WireFilters): Paging => ({ page: w.page ?? 0, pageSize: w.page_size ?? SPOT_PAGE_SIZE, cursor: w.cursor });

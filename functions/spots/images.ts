@@ -1,0 +1,54 @@
+// /api/spots/msgs/imgs: PUT (upload), GET (download, by query or path), and the presigned upload
+import { Invalid } from '../../lib/errors';
+import { endpoint } from '../../lib/http/endpoint';
+import { Reply } from '../../lib/http/reply';
+import { declaredImage, fetchImage, notDeclared, presignImageUpload, requireDeclared, storeImage } from '../../lib/spots/images';
+import { SPOT_CODES } from '../../lib/spots/model';
+import { locateSpot } from '../../lib/spots/spots';
+import type { Principal } from '../../lib/auth/principal';
+import { downloadImageByPathRoute, downloadImageRoute, presignImageRoute, uploadImageRoute } from '../../schemas/spots';
+import { managementZones } from './access';
+
+interface UploadedFile {
+  filename?: string;
+  mimetype?: string;
+  content?: Buffer;
+}
+
+/** An image declared in a text of a spot the caller can change. */
+async function writableImage(principal: Principal, uuid: string) {
+  const image = await declaredImage(uuid);
+  if (!image) throw notDeclared(uuid);
+  await locateSpot(principal, image.spotUuid, 'write');
+  return image;
+}
+
+export const put = endpoint(uploadImageRoute, {
+  ...managementZones,
+  handler: async ({ query, event, principal }) => {
+    const form = (typeof event.body === 'object' && event.body ? event.body : {}) as Record<string, unknown>;
+    const file = (Array.isArray(form.img) ? form.img[0] : form.img) as UploadedFile | undefined;
+    if (!file?.content) {
+      throw new Invalid('image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail: 'send the file as multipart/form-data under the field img' } });
+    }
+    const image = await writableImage(principal, query.uuid);
+    const { size } = await storeImage(image, file.content, file.mimetype);
+    return { uuid: image.uuid, stored: true, size };
+  },
+});
+
+export const presign = endpoint(presignImageRoute, {
+  ...managementZones,
+  handler: async ({ query, principal }) => presignImageUpload(await writableImage(principal, query.uuid), query.content_type),
+});
+
+async function download(principal: Principal, uuid: string) {
+  const image = await requireDeclared(uuid);
+  await locateSpot(principal, image.spotUuid);
+  const result = await fetchImage(image);
+  if (result.kind === 'redirect') return new Reply(302, undefined, { location: result.url });
+  return Reply.file(result.content, result.contentType);
+}
+
+export const get = endpoint(downloadImageRoute, { handler: async ({ query, principal }) => download(principal, query.uuid) });
+export const getByPath = endpoint(downloadImageByPathRoute, { handler: async ({ path, principal }) => download(principal, path.uuid) });

@@ -1,0 +1,35 @@
+// /api/spots/msgs: POST, GET, DELETE (spec 1, Spots)
+import { endpoint } from '../../lib/http/endpoint';
+import { addMessages, deleteMessage, listMessages } from '../../lib/spots/messages';
+import { locateSpot } from '../../lib/spots/spots';
+import { createMessagesRoute, deleteMessageRoute, listMessagesRoute, wireMessage } from '../../schemas/spots';
+import { managementZones } from './access';
+
+export const MESSAGES_PAGE_SIZE = 20;
+
+export const post = endpoint(createMessagesRoute, {
+  ...managementZones,
+  handler: async ({ body, principal }) => {
+    const scope = await locateSpot(principal, body.uuid, 'write');
+    const added = await addMessages(principal, scope, body.texts);
+    return { spot_uuid: scope.spot.uuid, texts: body.texts.map((t) => t.uuid.toLowerCase()), added };
+  },
+});
+
+export const list = endpoint(listMessagesRoute, {
+  handler: async ({ query, principal }) => {
+    const { spot } = await locateSpot(principal, query.uuid);
+    const page = query.page ?? 0;
+    const pageSize = query.page_size ?? MESSAGES_PAGE_SIZE;
+    const result = await listMessages(spot.uuid, page, pageSize);
+    return { continues: result.continues, data: result.messages.map(wireMessage), page, page_size: pageSize };
+  },
+});
+
+export const del = endpoint(deleteMessageRoute, {
+  ...managementZones,
+  handler: async ({ query, principal }) => {
+    await deleteMessage(query.uuid, (spotUuid) => locateSpot(principal, spotUuid, 'write'));
+    return { uuid: query.uuid.toLowerCase(), deleted: true };
+  },
+});

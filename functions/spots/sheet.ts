@@ -1,0 +1,39 @@
+// /api/spots/sheet: GET (export), POST (import) (spec 1, Spots)
+import { Invalid } from '../../lib/errors';
+import { endpoint } from '../../lib/http/endpoint';
+import { Reply } from '../../lib/http/reply';
+import { SPOT_CODES } from '../../lib/spots/model';
+import { exportSheet, importSheet } from '../../lib/spots/sheets';
+import { exportSheetRoute, importSheetRoute } from '../../schemas/spots';
+import { managementZones } from './access';
+
+const CONTENT_TYPES = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+};
+
+export const get = endpoint(exportSheetRoute, {
+  handler: async ({ query, principal }) => {
+    const content = await exportSheet(
+      principal,
+      { farmId: query.farm_id, fieldId: query.field_id, dateFrom: query.date_from, dateTo: query.date_to, tagUuid: query.tag_uuid },
+      query.format,
+    );
+    return Reply.file(content, CONTENT_TYPES[query.format], `spots.${query.format}`);
+  },
+});
+
+export const post = endpoint(importSheetRoute, {
+  ...managementZones,
+  handler: async ({ event, principal }) => {
+    const form = (typeof event.body === 'object' && event.body ? event.body : {}) as Record<string, unknown>;
+    const file = (Array.isArray(form.sheet) ? form.sheet[0] : form.sheet) as { filename?: string; content?: Buffer } | undefined;
+    if (!file?.content || !file.filename) {
+      throw new Invalid('file format not supported. It must be one of .csv, .xls, .xlsx', {
+        code: SPOT_CODES.FORMAT_NOT_SUPPORTED,
+        extra: { detail: 'send the file as multipart/form-data under the key sheet' },
+      });
+    }
+    return { variables: await importSheet(principal, { filename: file.filename, content: file.content }) };
+  },
+});

@@ -1,0 +1,64 @@
+// /spots/spot and /api/spots/spot: POST, GET, PATCH, DELETE (spec 1, Spots)
+import { endpoint } from '../../lib/http/endpoint';
+import { listSpots } from '../../lib/spots/list';
+import { createSpot, deleteSpot, patchSpot } from '../../lib/spots/spots';
+import { createSpotRoute, deleteSpotRoute, legacySpotRecord, listSpotsRoute, patchSpotRoute, wireSpot } from '../../schemas/spots';
+import { managementZones } from './access';
+import { toFilters, toPaging } from './filters';
+
+export const post = endpoint(createSpotRoute, {
+  ...managementZones,
+  handler: async ({ body, principal }) => {
+    const spot = await createSpot(principal, {
+      uuid: body.uuid,
+      fieldId: body.field_id,
+      name: body.name,
+      shape: body.shape,
+      tags: body.tags,
+      groupUuid: body.group_uuid,
+      texts: body.texts,
+      sampleSet: body.sample_set,
+      variables: body.data?.variables ?? null,
+    });
+    return { code: spot.code, spot_uuid: spot.uuid };
+  },
+});
+
+export const list = endpoint(listSpotsRoute, {
+  handler: async ({ query, principal }) => {
+    const paging = toPaging(query);
+    const page = await listSpots(principal, toFilters(query), paging);
+    return {
+      continues: page.continues,
+      data: page.spots.map((s) => wireSpot(s, page)),
+      page: paging.page,
+      page_size: paging.pageSize,
+      ...(page.cursor ? { cursor: page.cursor } : {}),
+    };
+  },
+});
+
+export const patch = endpoint(patchSpotRoute, {
+  ...managementZones,
+  handler: async ({ body, principal }) => {
+    const spot = await patchSpot(principal, body.uuid, {
+      fieldId: body.field_id,
+      name: body.name,
+      shape: body.shape,
+      tags: body.tags,
+      groupUuid: body.group_uuid,
+      texts: body.texts,
+      sampleSet: body.sample_set,
+      ...(body.data !== undefined ? { variables: body.data?.variables ?? null } : {}),
+    });
+    return { 'spot_uuid:': spot.uuid };
+  },
+});
+
+export const del = endpoint(deleteSpotRoute, {
+  ...managementZones,
+  handler: async ({ query, principal }) => {
+    const { spot, deletedAt } = await deleteSpot(principal, query.uuid);
+    return { spot_uuid: legacySpotRecord(spot, deletedAt) };
+  },
+});

@@ -1,0 +1,158 @@
+// Listing spots (spec 1: GET /spots/spot, POST /api/spots/getspot and /api/spots/all): filters
+// combined with AND, the sample-set rule, newest first, page/page_size (-1 for all).
+//
+// "page_size ... and page ... apply LIMIT page_size OFFSET page" is read with `page` as a page
+// index: offset = page x page_size (docs/decisions.md). DynamoDB has no offset: each readable
+// field's spots are read newest first from an index (field, creation time) only as far as the
+// page needs, and merged. For deep paging the answer also carries an opaque `cursor` that, sent
+// back instead of `page`, continues after the last spot returned at a constant cost.
+import { keys } from '../db/keys';
+import { batchGet, itemKey, queryAll, type Item } from '../db/table';
+import { Invalid } from '../errors';
+import { readWkt, toWkt, type JstsGeometry } from '../geo/wkt';
+import type { Principal } from '../auth/principal';
+import { readableFields, type ReadableField } from '../fields/list';
+import { ddb } from '../aws/dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { SPOT_CODES, spotFromItem, type Spot } from './model';
+import { tagsByUuid, type SpotTag } from './tags';
+
+export interface SpotFilters {
+  uuids?: string[];
+  groupUuid?: string;
+  farmId?: number;
+  fieldId?: number;
+  sampleSetType?: string;
+  sampleSetUuid?: string;
+  /** YYYY-MM-DDTHH:MM:SSZ, inclusive */
+  dateFrom?: string;
+  dateTo?: string;
+  tagUuid?: string;
+  /** Sheets list every spot, sample-related ones included. */
+  includeSampleSpots?: boolean;
+}
+
+export interface Paging {
+  page: number;
+  /** -1: all */
+  pageSize: number;
+  cursor?: string;
+}
+
+export interface SpotPage {
+  spots: Spot[];
+  continues: boolean;
+  /** Send back as `cursor` to get the next page; present when `continues`. */
+  cursor?: string;
+  tags: Map<string, SpotTag>;
+  groupShapes: Map<string, string>;
+}
+
+const sortKey = (spot: Spot) => `${spot.creationTs}#${spot.uuid}`;
+const newestFirst = (a: Spot, b: Spot) => (sortKey(a) < sortKey(b) ? 1 : sortKey(a) > sortKey(b) ? -1 : 0);
+
+export const encodeCursor = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
+function decodeCursor(cursor: string): string {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { k?: unknown };
+    if (typeof value.k === 'string') return value.k;
+  } catch {
+    /* fall through */
+  }
+  throw new Invalid('cursor is not one this service gave', { code: SPOT_CODES.WRONG_FORMAT });
+}
+
+function matches(spot: Spot, filters: SpotFilters): boolean {
+  if (filters.groupUuid && spot.groupUuid !== filters.groupUuid.toLowerCase()) return false;
+  if (filters.sampleSetType && spot.sampleSetType !== filters.sampleSetType) return false;
+  if (filters.sampleSetUuid && spot.sampleSetUuid !== filters.sampleSetUuid.toLowerCase()) return false;
+  // Without a sample-set condition only spots unrelated to samples are listed.
+  if (!filters.includeSampleSpots && !filters.sampleSetType && !filters.sampleSetUuid && spot.sampleSetUuid !== null) return false;
+  if (filters.dateFrom && spot.creationTs < filters.dateFrom) return false;
+  if (filters.dateTo && spot.creationTs > filters.dateTo) return false;
+  if (filters.tagUuid && !spot.tagUuids.includes(filters.tagUuid.toLowerCase())) return false;
+  return true;
+}
+
+/** Up to `need` matching spots of one field, newest first, older than `before` when given. */
+async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | undefined, before?: string): Promise<Spot[]> {
+  const found: Spot[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const upper = before ?? `${filters.dateTo ?? '9999'}#~`;
+  const lower = filters.dateFrom ?? '0000';
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: config().table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :lower AND :upper',
+        ExpressionAttributeValues: { ':pk': keys.spotByTimeIndexPk(fieldId), ':lower': lower, ':upper': upper },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+        Limit: need ? Math.min(Math.max(need * 2, 25), 500) : undefined,
+      }),
+    );
+    for (const item of (out.Items ?? []) as Item[]) {
+      const spot = spotFromItem(item);
+      if (before && sortKey(spot) >= before) continue;
+      if (matches(spot, filters)) found.push(spot);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && (need === undefined || found.length < need));
+  return need === undefined ? found : found.slice(0, need);
+}
+
+function fieldsInScope(fields: ReadableField[], filters: SpotFilters): ReadableField[] {
+  return fields.filter((f) => (filters.farmId === undefined || f.farm.id === filters.farmId) && (filters.fieldId === undefined || f.field.id === filters.fieldId));
+}
+
+/** Shape of each group: the convex hull of the readable spots of the group. */
+async function groupShapes(spots: Spot[], readable: Set<number>): Promise<Map<string, string>> {
+  const shapes = new Map<string, string>();
+  for (const group of new Set(spots.flatMap((s) => (s.groupUuid ? [s.groupUuid] : [])))) {
+    const members = (await queryAll({ pk: keys.spotGroupIndexPk(group), index: 'gsi2' })).map(spotFromItem).filter((s) => readable.has(s.fieldId));
+    if (!members.length) continue;
+    const union = members.map((m) => readWkt(m.shape)).reduce((a: JstsGeometry, b: JstsGeometry) => (a as unknown as { union(o: JstsGeometry): JstsGeometry }).union(b));
+    shapes.set(group, toWkt((union as unknown as { convexHull(): JstsGeometry }).convexHull()));
+  }
+  return shapes;
+}
+
+export async function listSpots(principal: Principal, filters: SpotFilters, paging: Paging): Promise<SpotPage> {
+  const fields = fieldsInScope(await readableFields(principal), filters);
+  const readable = new Set(fields.map((f) => f.field.id));
+  const all = paging.pageSize < 0;
+  const offset = paging.cursor || all ? 0 : paging.page * paging.pageSize;
+  const need = all ? undefined : offset + paging.pageSize + 1;
+  const before = paging.cursor ? decodeCursor(paging.cursor) : undefined;
+
+  let candidates: Spot[];
+  if (filters.uuids) {
+    const wanted = [...new Set(filters.uuids.map((u) => u.toLowerCase()))];
+    const refs = await batchGet(wanted.map((u) => keys.spotRef(u)));
+    const spotKeys = wanted.flatMap((u) => {
+      const ref = refs.get(itemKey(keys.spotRef(u)));
+      return ref && readable.has(Number(ref.field_id)) ? [keys.spot(Number(ref.field_id), u)] : [];
+    });
+    const items = await batchGet(spotKeys);
+    candidates = [...items.values()].map(spotFromItem).filter((s) => matches(s, filters) && (!before || sortKey(s) < before));
+  } else {
+    const perField: Spot[][] = [];
+    for (let i = 0; i < fields.length; i += 8) {
+      perField.push(...(await Promise.all(fields.slice(i, i + 8).map((f) => fieldSpots(f.field.id, filters, need, before)))));
+    }
+    candidates = perField.flat();
+  }
+  candidates.sort(newestFirst);
+  const spots = all ? candidates : candidates.slice(offset, offset + paging.pageSize);
+  const continues = !all && candidates.length > offset + paging.pageSize;
+  const last = spots[spots.length - 1];
+  return {
+    spots,
+    continues,
+    ...(continues && last ? { cursor: encodeCursor(sortKey(last)) } : {}),
+    tags: await tagsByUuid(spots.flatMap((s) => s.tagUuids)),
+    groupShapes: await groupShapes(spots, readable),
+  };
+}

@@ -1,0 +1,175 @@
+// Spot sheets (spec 1): GET exports the user's spots and their variables as xlsx (or csv); POST
+// imports .csv/.xls/.xlsx with a Service_Spot_ID column and merges the variables of its other
+// columns into those spots. SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
+// CVE-2024-22363) reads and writes; uploads are limited in size and rows and read as arrays.
+import * as XLSX from '@e965/xlsx';
+import { validate as isUuid } from 'uuid';
+import { DomainError, Forbidden, Invalid } from '../errors';
+import type { Principal } from '../auth/principal';
+import { unitById, unitByLabel, type Unit } from './catalogue';
+import { SPOT_CODES, type Spot, type SpotVariable } from './model';
+import { listSpots, type SpotFilters } from './list';
+import { locateSpot, mergeVariables } from './spots';
+import { readableFields } from '../fields/list';
+import { readWkt } from '../geo/wkt';
+
+export const SPOT_ID_COLUMN = 'Service_Spot_ID';
+export const SHEET_MAX_BYTES = 5 * 1024 * 1024;
+export const SHEET_MAX_ROWS = 10_000;
+export const SHEET_MAX_VARIABLES = 200;
+const INFO_COLUMNS = ['Code', 'Name', 'Farm', 'Field', 'Created', 'Longitude', 'Latitude', 'Tags'];
+const FORMATS = ['.csv', '.xls', '.xlsx'];
+
+const sheetError = (code: number, info: string, detail?: string) =>
+  new Invalid(info, { code, ...(detail ? { extra: { detail } } : {}) });
+
+/** "name [unit]" as exported; "name (unit)" and a bare name (no unit) are read too. */
+export function parseHeader(header: string): { name: string; unit: Unit | undefined } {
+  const text = header.trim();
+  const bracket = /^(.*?)\s*\[([^\]]*)\]$/.exec(text) ?? /^(.*?)\s*\(([^()]*)\)$/.exec(text);
+  if (!bracket) return { name: text, unit: unitById(0) };
+  return { name: bracket[1]!.trim(), unit: unitByLabel(bracket[2]!) };
+}
+
+export const headerOf = (name: string, unitId: number) => {
+  const unit = unitById(unitId);
+  return unit && unit.symbol ? `${name} [${unit.symbol}]` : name;
+};
+
+/** A number from a cell: numbers as they are, text with a decimal comma or point. */
+export function cellNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().replace(/\s/g, '');
+  if (!/^-?\d+([.,]\d+)?$/.test(text)) return undefined;
+  return Number(text.replace(',', '.'));
+}
+
+// --- export -----------------------------------------------------------------------------------
+
+export async function exportSheet(principal: Principal, filters: SpotFilters, format: 'xlsx' | 'csv'): Promise<Buffer> {
+  const page = await listSpots(principal, { ...filters, includeSampleSpots: true }, { page: 0, pageSize: -1 });
+  const fields = new Map((await readableFields(principal)).map((f) => [f.field.id, f]));
+  const columns = new Map<string, string>();
+  for (const spot of page.spots) for (const v of spot.variables ?? []) if (!columns.has(v.name)) columns.set(v.name, headerOf(v.name, v.unit_id));
+  const names = [...columns.keys()].sort((a, b) => a.localeCompare(b));
+  const rows: unknown[][] = [[SPOT_ID_COLUMN, ...INFO_COLUMNS, ...names.map((n) => columns.get(n)!)]];
+  for (const spot of page.spots) {
+    const field = fields.get(spot.fieldId);
+    const centroid = readWkt(spot.shape).getCentroid().getCoordinate();
+    const values = new Map((spot.variables ?? []).map((v) => [v.name, v.value]));
+    rows.push([
+      spot.uuid,
+      spot.code,
+      spot.name ?? '',
+      field?.farm.name ?? '',
+      field?.field.name ?? '',
+      spot.creationTs,
+      Number(centroid.x.toFixed(7)),
+      Number(centroid.y.toFixed(7)),
+      spot.tagUuids.map((uuid) => page.tags.get(uuid)?.tag ?? uuid).join(', '),
+      ...names.map((n) => values.get(n) ?? null),
+    ]);
+  }
+  const sheet = XLSX.utils.aoa_to_sheet(rows);
+  if (format === 'csv') return Buffer.from(XLSX.utils.sheet_to_csv(sheet), 'utf8');
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, 'Spots');
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+}
+
+// --- import -----------------------------------------------------------------------------------
+
+export type ImportedVariable = { name: string; unit_id: number; unit: string; values: number } | null;
+
+function readRows(content: Buffer): unknown[][] {
+  try {
+    const book = XLSX.read(content, {
+      type: 'buffer',
+      // csv stays text: cellNumber reads numbers (decimal commas included) without guessing
+      raw: true,
+      dense: true,
+      sheetRows: SHEET_MAX_ROWS + 1,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      bookVBA: false,
+    });
+    const first = book.SheetNames[0];
+    const sheet = first ? book.Sheets[first] : undefined;
+    if (!sheet) throw new Error('the file has no sheet');
+    return XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false });
+  } catch (error) {
+    throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', error instanceof Error ? error.message : undefined);
+  }
+}
+
+export interface UploadedSheet {
+  filename: string;
+  content: Buffer;
+}
+
+export async function importSheet(principal: Principal, file: UploadedSheet): Promise<Record<string, ImportedVariable>> {
+  const extension = (/\.[^.]+$/.exec(file.filename.toLowerCase()) ?? [''])[0];
+  if (!FORMATS.includes(extension)) {
+    throw sheetError(SPOT_CODES.FORMAT_NOT_SUPPORTED, 'file format not supported. It must be one of .csv, .xls, .xlsx');
+  }
+  if (file.content.length > SHEET_MAX_BYTES) throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `at most ${SHEET_MAX_BYTES} bytes`);
+  const rows = readRows(file.content);
+  const header = (rows[0] ?? []).map((cell) => (cell === null || cell === undefined ? '' : String(cell).trim()));
+  const idColumn = header.findIndex((h) => h.toLowerCase() === SPOT_ID_COLUMN.toLowerCase());
+  if (idColumn < 0) throw sheetError(SPOT_CODES.MISSING_COLUMN, `missing column: ${SPOT_ID_COLUMN}`);
+
+  // Rows whose id is a uuid of a spot the caller can read; the others are skipped.
+  const body = rows.slice(1, SHEET_MAX_ROWS + 1);
+  const located = new Map<string, { spot: Spot; canWrite: boolean }>();
+  const rowSpots: Array<[unknown[], string]> = [];
+  for (const row of body) {
+    const id = String(row[idColumn] ?? '').trim().toLowerCase();
+    if (!isUuid(id)) continue;
+    if (!located.has(id)) {
+      const scope = await locateSpot(principal, id).catch((error: unknown) => {
+        if (error instanceof DomainError && error.kind === 'not_found') return undefined;
+        throw error;
+      });
+      if (scope) located.set(id, { spot: scope.spot, canWrite: scope.canWrite });
+    }
+    if (located.has(id)) rowSpots.push([row, id]);
+  }
+  if (!rowSpots.length) throw sheetError(SPOT_CODES.NO_VALID_RECORD, 'No valid record was found');
+  if ([...located.values()].some((l) => !l.canWrite)) {
+    throw new Forbidden('the user has no permission over at least one spot of the sheet', { code: SPOT_CODES.NO_PERMISSION });
+  }
+
+  // A Map, not an object: column names such as __proto__ are data here.
+  const result = new Map<string, ImportedVariable>();
+  const updates = new Map<string, SpotVariable[]>();
+  const variableColumns = header
+    .map((h, index) => ({ h, index }))
+    .filter(({ h, index }) => index !== idColumn && h && !INFO_COLUMNS.some((c) => c.toLowerCase() === h.toLowerCase()))
+    .slice(0, SHEET_MAX_VARIABLES);
+  for (const { h, index } of variableColumns) {
+    const { name, unit } = parseHeader(h);
+    if (!name || !unit) {
+      result.set(name || h, null);
+      continue;
+    }
+    let count = 0;
+    for (const [row, id] of rowSpots) {
+      const value = cellNumber(row[index]);
+      if (value === undefined) continue;
+      count++;
+      updates.set(id, [...(updates.get(id) ?? []), { name, unit_id: unit.id, value }]);
+    }
+    result.set(name, count ? { name, unit_id: unit.id, unit: unit.symbol, values: count } : null);
+  }
+  if (![...result.values()].some(Boolean)) throw sheetError(SPOT_CODES.NO_VALID_VARIABLES, 'No valid variables were found');
+
+  const pending = [...updates];
+  const workers = Array.from({ length: Math.min(8, pending.length) }, async () => {
+    for (let next = pending.shift(); next; next = pending.shift()) await mergeVariables(principal, next[0], next[1]);
+  });
+  await Promise.all(workers);
+  return Object.fromEntries(result);
+}
+

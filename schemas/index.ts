@@ -11,6 +11,7 @@ import { cropRoutes } from './crops';
 import { farmMetadataRoutes } from './farm-metadata';
 import { livestockRoutes } from './livestock';
 import { spotRoutes } from './spots';
+import { sensorRoutes } from './sensors';
 
 export const allRoutes: readonly RouteDef[] = [
   ...systemRoutes,
@@ -23,6 +24,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...farmMetadataRoutes,
   ...livestockRoutes,
   ...spotRoutes,
+  ...sensorRoutes,
 ];
 
 export const openApiDocument = () =>

@@ -169,6 +169,33 @@ export const keys = {
   spotTagsIndexPk: (userId: number) => `SPOTTAGS#${userId}`,
   sampleSet: (uuid: string): Key => ({ pk: `SAMPLESET#${uuid.toLowerCase()}`, sk: 'SET' }),
 
+  // --- sensors (spec 1): groups per user and extension, variables in groups, values in chunks ----
+  sensorGroup: (userId: number, extensionId: string, groupUuid: string): Key => ({
+    pk: `SENSORUSER#${userId}`,
+    sk: `GROUP#${extensionId}#${groupUuid.toLowerCase()}`,
+  }),
+  /** A user's groups: all of them, or those of one extension. */
+  sensorGroupsPrefix: (userId: number, extensionId?: string) => ({
+    pk: `SENSORUSER#${userId}`,
+    skPrefix: extensionId === undefined ? 'GROUP#' : `GROUP#${extensionId}#`,
+  }),
+  /** Owner (user and extension) of a group uuid. */
+  sensorGroupRef: (groupUuid: string): Key => ({ pk: `SENSORGROUP#${groupUuid.toLowerCase()}`, sk: 'REF' }),
+  sensorVariable: (groupUuid: string, variableUuid: string): Key => ({
+    pk: `SENSORGROUP#${groupUuid.toLowerCase()}`,
+    sk: `VAR#${variableUuid.toLowerCase()}`,
+  }),
+  sensorVariablesPrefix: (groupUuid: string) => ({ pk: `SENSORGROUP#${groupUuid.toLowerCase()}`, skPrefix: 'VAR#' }),
+  /** Group of a variable uuid. */
+  sensorVariableRef: (variableUuid: string): Key => ({ pk: `SENSORVAR#${variableUuid.toLowerCase()}`, sk: 'REF' }),
+  /** Values of a variable in one UTC day (part: a time slice of a dense day). */
+  sensorChunk: (variableUuid: string, day: string, part: number): Key => ({
+    pk: `SENSORVALUES#${variableUuid.toLowerCase()}`,
+    sk: `CHUNK#${day}#${String(part).padStart(2, '0')}`,
+  }),
+  sensorChunksPk: (variableUuid: string) => `SENSORVALUES#${variableUuid.toLowerCase()}`,
+  sensorBulkJob: (jobUuid: string): Key => ({ pk: `SENSORJOB#${jobUuid.toLowerCase()}`, sk: 'JOB' }),
+
   /**
    * A livestock transaction, once: its uuid makes a repeated request harmless. Scoped to the
    * origin herd, which the caller must be able to change before the record is even looked up.

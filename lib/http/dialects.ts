@@ -87,6 +87,43 @@ const stringCodeDefaults: Record<ErrorKind, ErrorCode> = {
   internal: 'GENERAL_ERROR',
 };
 
+/** Sensors error table (spec 1): every code has a fixed INFO. */
+export const SENSOR_INFO: Record<string, string> = {
+  GENERAL_ERROR: 'The requested action failed to execute',
+  EXPIRED_AUTHENTICATION: 'Expired Authentication token',
+  INVALID_AUTH: 'Invalid Authentication token',
+  PARAMETER_ERROR: 'Parameters error',
+  UNAUTHORIZED_EXTENSION: 'Unauthorized attempt to access an Extensions resource',
+  UNAUTHORIZED_USER: 'Unauthorized attempt to access a protected endpoint',
+  ACCESS_ERROR: 'The User does not have access to the requested resource',
+  PERMISSION_ERROR: 'The User is not allowed to execute the specified action over the requested resource',
+  VARIABLEGROUP_NOT_FOUND: 'Variable group could not be found',
+  VARIABLEGROUP_CREATE_ERROR: 'Variable group could not be created',
+  VARIABLEGROUP_UPDATE_ERROR: 'Variable group could not be updated',
+  VARIABLEGROUP_DELETE_ERROR: 'Variable group could not be deleted',
+  VARIABLE_NOT_FOUND: 'Variable could not be found',
+  VARIABLE_CREATE_ERROR: 'Variable could not be created',
+  VARIABLE_UPDATE_ERROR: 'Variable could not be updated',
+  VARIABLE_DELETE_ERROR: 'Variable could not be deleted',
+};
+
+/** Sensors (spec 1): `{res:'error', code, info}` with the table's INFO, and `detail` when there is more. */
+export const sensorsDialect = defineDialect({
+  name: 'sensors',
+  errorSchema: z.object({ res: z.literal('error'), code: z.string(), info: z.string(), detail: z.string().optional() }),
+  defaults: { ...stringCodeDefaults, not_found: 'NOT_FOUND' },
+  body: (code, info, error, requestId) => {
+    const fixed = SENSOR_INFO[String(code)];
+    return {
+      res: 'error',
+      code,
+      info: fixed ?? info,
+      ...(fixed && fixed !== info && error.kind !== 'internal' ? { detail: info } : {}),
+      ...withRequestId(error, requestId),
+    };
+  },
+});
+
 /** Livestock (spec 1; errors not shown there): `{res:'error', code, info}` with string codes. */
 export const livestockDialect = defineDialect({
   name: 'livestock',

@@ -163,7 +163,7 @@ export function endpoint<
       const issues: z.core.$ZodIssue[] = [];
       for (const part of ['path', 'query', 'body'] as const) {
         const schema = route.request?.[part];
-        if (!schema) continue;
+        if (!schema || (part === 'body' && route.request?.validateBody === false)) continue;
         const result = schema.safeParse(rawInput[part], { reportInput: true });
         if (result.success) parsed[part] = result.data;
         else issues.push(...result.error.issues.map((issue) => ({ ...issue, path: [part, ...issue.path] })));

@@ -36,6 +36,8 @@ export interface RouteDef<
     bodyType?: BodyType;
     /** 'query-or-body': parameters may also come in the body (the query wins). */
     params?: 'query' | 'query-or-body';
+    /** false: the body schema documents the contract but the service validates it (large bodies). */
+    validateBody?: boolean;
   };
   responses: Record<number, ResponseDoc>;
   /** Largest accepted request body, in bytes (default 1 MiB). */

@@ -52,15 +52,19 @@ async function processRecord(record: SQSRecord, handlers: Record<string, EventHa
   });
 }
 
-export async function processBatch(event: SQSEvent, handlers: Record<string, EventHandler>): Promise<SQSBatchResponse> {
+/** Handles records one by one, reporting the failed ones alone (partial batch response). */
+export async function processRecords(event: SQSEvent, handle: (record: SQSRecord) => Promise<void>): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
-      await processRecord(record, handlers);
+      await handle(record);
     } catch (error) {
-      log.error('event failed', { messageId: record.messageId, error });
+      log.error('record failed', { messageId: record.messageId, error });
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }
   return { batchItemFailures };
 }
+
+export const processBatch = (event: SQSEvent, handlers: Record<string, EventHandler>): Promise<SQSBatchResponse> =>
+  processRecords(event, (record) => processRecord(record, handlers));

@@ -22,6 +22,7 @@ import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
   ReceiveMessageCommand,
+  SendMessageCommand,
   SQSClient,
   type Message,
 } from '@aws-sdk/client-sqs';
@@ -484,6 +485,27 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       const out = await sqs.send(new CreateQueueCommand({ QueueName: props.QueueName, Attributes: attributes }));
       queues[id] = out.QueueUrl!;
     }
+    // S3 event notifications to SQS, as the buckets declare them (s3rver emits the events).
+    const notifications = ofType('AWS::S3::Bucket').flatMap(([id, resource]) =>
+      ((resource.Properties?.NotificationConfiguration?.QueueConfigurations ?? []) as Array<Record<string, any>>).map((config) => ({
+        bucket: names.nameOf(id),
+        event: String(config.Event).replace(/^s3:/, '').replace(/\*$/, ''),
+        prefix: ((config.Filter?.S3Key?.Rules ?? []) as Array<{ Name: string; Value: string }>).find((r) => r.Name.toLowerCase() === 'prefix')?.Value ?? '',
+        queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${String(names.resolve(config.Queue)).split(':').pop()}`,
+      })),
+    );
+    s3.on('event', (event: { Records: Array<{ eventName: string; s3: { bucket: { name: string }; object: { key: string } } }> }) => {
+      for (const record of event.Records) {
+        for (const target of notifications) {
+          if (record.s3.bucket.name !== target.bucket || !record.eventName.startsWith(target.event)) continue;
+          if (!decodeURIComponent(record.s3.object.key).startsWith(target.prefix)) continue;
+          sqs
+            .send(new SendMessageCommand({ QueueUrl: target.queueUrl, MessageBody: JSON.stringify({ Records: [record] }) }))
+            .catch((error: Error) => say(`S3 notification to ${target.queueUrl} failed: ${error.message}`));
+        }
+      }
+    });
+
     const tables = ofType('AWS::DynamoDB::Table');
     for (const [id, resource] of tables) {
       await ensureTable(dynamo, names.resolve(resource.Properties ?? {}) as Record<string, any>, names.nameOf(id));

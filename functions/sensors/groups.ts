@@ -1,0 +1,35 @@
+// /sensors/v2/providers/variablegroups: GET, POST, PATCH, DELETE (spec 1, Sensors)
+import { endpoint } from '../../lib/http/endpoint';
+import { callerOf, createGroup, deleteGroup, listGroups, updateGroup } from '../../lib/sensors/groups';
+import { createGroupRoute, deleteGroupRoute, listGroupsRoute, updateGroupRoute, wireGroup } from '../../schemas/sensors';
+
+export const list = endpoint(listGroupsRoute, {
+  requires: ['VARIABLE_GROUPS_READ'],
+  handler: async ({ query, principal }) => ({ res: 'ok', data: (await listGroups(callerOf(principal), query.group_uuid)).map(wireGroup) }),
+});
+
+export const post = endpoint(createGroupRoute, {
+  requires: ['VARIABLE_GROUPS_CREATE'],
+  handler: async ({ body, principal }) => ({
+    res: 'ok',
+    data: wireGroup(await createGroup(callerOf(principal), body)),
+    info: 'variable group created successfully',
+  }),
+});
+
+export const patch = endpoint(updateGroupRoute, {
+  requires: ['VARIABLE_GROUPS_UPDATE'],
+  handler: async ({ body, principal }) => ({
+    res: 'ok',
+    data: wireGroup(await updateGroup(callerOf(principal), body.group_uuid, body)),
+    info: 'variable group updated successfully',
+  }),
+});
+
+export const del = endpoint(deleteGroupRoute, {
+  requires: ['VARIABLE_GROUPS_DELETE'],
+  handler: async ({ query, principal }) => {
+    await deleteGroup(callerOf(principal), query.group_uuid);
+    return { res: 'ok', info: 'variable group deleted successfully' };
+  },
+});

@@ -1,0 +1,49 @@
+// /sensors/v2/providers/values/variables: POST (insert), GET (read); the bulk path (spec 1, Sensors)
+import { endpoint } from '../../lib/http/endpoint';
+import { Reply } from '../../lib/http/reply';
+import { callerOf } from '../../lib/sensors/groups';
+import { insertValues, NO_VALUES_MESSAGE, parseValues, readValues } from '../../lib/sensors/values';
+import { bulkJob, createBulkJob } from '../../lib/sensors/bulk';
+import { bulkStatusRoute, createBulkRoute, insertValuesRoute, readValuesRoute } from '../../schemas/sensors';
+
+export const insert = endpoint(insertValuesRoute, {
+  requires: ['VARIABLES_CREATE'],
+  // The service validates the body itself (limit, lengths, formats) with the spec's messages.
+  handler: async ({ body, principal }) => {
+    const parsed = parseValues(body);
+    if (parsed.total === 0) return Reply.empty(204, { 'x-info': NO_VALUES_MESSAGE });
+    await insertValues(callerOf(principal), parsed);
+    return { res: 'ok', info: 'values inserted' };
+  },
+});
+
+export const read = endpoint(readValuesRoute, {
+  requires: ['VARIABLES_READ'],
+  handler: async ({ query, principal }) => ({
+    res: 'ok',
+    data: await readValues(callerOf(principal), {
+      variableUuid: query.variable_uuid,
+      from: query.from,
+      to: query.to,
+      limit: query.limit,
+      cursor: query.cursor,
+      interval: query.interval,
+    }),
+  }),
+});
+
+export const bulk = endpoint(createBulkRoute, {
+  requires: ['VARIABLES_CREATE'],
+  handler: async ({ principal }) => {
+    const job = await createBulkJob(callerOf(principal));
+    return {
+      res: 'ok',
+      data: { job_uuid: job.jobUuid, status: 'awaiting_upload', upload: job.upload, expires_in: job.expiresIn, max_bytes: job.maxBytes },
+    };
+  },
+});
+
+export const bulkStatus = endpoint(bulkStatusRoute, {
+  requires: ['VARIABLES_CREATE'],
+  handler: async ({ path, principal }) => ({ res: 'ok', data: await bulkJob(callerOf(principal), path.job_uuid) }),
+});

@@ -1,0 +1,31 @@
+// /sensors/v2/providers/variables: POST, PATCH, DELETE (spec 1, Sensors)
+import { endpoint } from '../../lib/http/endpoint';
+import { callerOf, createVariable, deleteVariable, updateVariable } from '../../lib/sensors/groups';
+import { createVariableRoute, deleteVariableRoute, updateVariableRoute, wireCreatedVariable } from '../../schemas/sensors';
+
+export const post = endpoint(createVariableRoute, {
+  requires: ['VARIABLES_CREATE'],
+  handler: async ({ body, principal }) => ({
+    res: 'ok',
+    data: wireCreatedVariable(await createVariable(callerOf(principal), body.group_uuid, body.variable)),
+    info: 'variable created successfully',
+  }),
+});
+
+/** The spec lists this operation under "Variable groups - update (U)". */
+export const patch = endpoint(updateVariableRoute, {
+  requires: ['VARIABLE_GROUPS_UPDATE'],
+  handler: async ({ body, principal }) => ({
+    res: 'ok',
+    data: wireCreatedVariable(await updateVariable(callerOf(principal), body.variable_uuid, body)),
+    info: 'variable updated successfully',
+  }),
+});
+
+export const del = endpoint(deleteVariableRoute, {
+  requires: ['VARIABLES_DELETE'],
+  handler: async ({ query, principal }) => {
+    await deleteVariable(callerOf(principal), query.variable_uuid);
+    return { res: 'ok', info: 'variable deleted successfully' };
+  },
+});

@@ -1,0 +1,9 @@
+// The sensor bulk worker: S3 notifications of uploads under sensor-bulk/ (docs/sensors-storage.md).
+import type { SQSEvent } from 'aws-lambda';
+import { processRecords } from '../../lib/worker/process';
+import { ingestBulkObject, objectKeysOf } from '../../lib/sensors/bulk';
+
+export const handler = (event: SQSEvent) =>
+  processRecords(event, async (record) => {
+    for (const key of objectKeysOf(JSON.parse(record.body))) await ingestBulkObject(key);
+  });

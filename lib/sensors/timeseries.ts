@@ -1,0 +1,176 @@
+// Storage of sensor values (docs/sensors-storage.md): one item per variable and UTC day holding
+// that day's values packed (codec.ts); a day with more than MAX_POINTS_PER_ITEM values is split
+// into 2, 4 or 8 equal time parts. Writes merge with what is stored (one value per timestamp,
+// last write wins) under a version condition, so concurrent writers never lose each other's
+// values: a single-part day is one conditional PutItem; a split day is one transaction.
+import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ddb } from '../aws/dynamodb';
+import { config } from '../config';
+import { keys } from '../db/keys';
+import { Invalid } from '../errors';
+import { decodePoints, encodePoints, mergePoints, type Point } from './codec';
+
+export const DAY_SECONDS = 86_400;
+export const MAX_POINTS_PER_ITEM = 30_000;
+export const MAX_PARTS = 8;
+export const MAX_POINTS_PER_DAY = MAX_POINTS_PER_ITEM * MAX_PARTS;
+
+export const dayOf = (t: number): string => new Date(Math.floor(t / DAY_SECONDS) * DAY_SECONDS * 1000).toISOString().slice(0, 10);
+const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+export interface WriteStats {
+  /** Items written (puts). */
+  items: number;
+  /** Write units, by DynamoDB's rule: 1 per started KB of item, twice in transactions. */
+  writeUnits: number;
+}
+
+interface StoredDay {
+  points: Point[];
+  version: number;
+  parts: number;
+}
+
+async function readDay(variableUuid: string, day: string): Promise<StoredDay> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: config().table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
+      ExpressionAttributeValues: { ':pk': keys.sensorChunksPk(variableUuid), ':day': `CHUNK#${day}#` },
+      ConsistentRead: true,
+    }),
+  );
+  const items = out.Items ?? [];
+  const first = items.find((item) => String(item.sk).endsWith('#00'));
+  return {
+    points: items.flatMap((item) => decodePoints(item.d as Uint8Array, item.m as string | undefined)),
+    version: Number(first?.version ?? 0),
+    parts: items.length,
+  };
+}
+
+/** Splits a day's points into the fewest equal time parts that each hold at most MAX_POINTS_PER_ITEM. */
+export function partition(day: string, points: Point[]): Point[][] {
+  const start = dayStart(day);
+  for (let parts = 1; parts <= MAX_PARTS; parts *= 2) {
+    const span = DAY_SECONDS / parts;
+    const slices: Point[][] = Array.from({ length: parts }, () => []);
+    for (const point of points) slices[Math.min(parts - 1, Math.floor((point.t - start) / span))]!.push(point);
+    if (slices.every((slice) => slice.length <= MAX_POINTS_PER_ITEM)) return slices;
+  }
+  throw new Invalid(`at most ${MAX_POINTS_PER_DAY} values per variable per day are stored`, { code: 'PARAMETER_ERROR' });
+}
+
+/** Approximate stored size of an item, as DynamoDB counts it (names and values). */
+function itemBytes(item: Record<string, unknown>): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(item)) {
+    size += name.length;
+    if (value instanceof Uint8Array) size += value.length;
+    else if (typeof value === 'string') size += Buffer.byteLength(value);
+    else if (typeof value === 'number') size += 8;
+    else size += Buffer.byteLength(JSON.stringify(value ?? null));
+  }
+  return size;
+}
+
+class Stale extends Error {}
+
+async function writeDay(variableUuid: string, day: string, points: Point[], stored: StoredDay): Promise<WriteStats> {
+  const version = stored.version + 1;
+  const slices = partition(day, points);
+  const items = slices.map((slice, part) => {
+    const { data, meta } = encodePoints(slice);
+    return {
+      ...keys.sensorChunk(variableUuid, day, part),
+      kind: 'sensor_chunk',
+      n: slice.length,
+      d: data,
+      ...(meta ? { m: meta } : {}),
+      ...(slice.length ? { first: slice[0]!.t, last: slice[slice.length - 1]!.t } : {}),
+      parts: slices.length,
+      version,
+    };
+  });
+  const condition = stored.version ? 'version = :version' : 'attribute_not_exists(pk)';
+  const values = stored.version ? { ':version': stored.version } : undefined;
+  const units = items.reduce((sum, item) => sum + Math.ceil(itemBytes(item) / 1024), 0);
+  try {
+    if (items.length === 1 && stored.parts <= 1) {
+      await ddb().send(new PutCommand({ TableName: config().table, Item: items[0], ConditionExpression: condition, ExpressionAttributeValues: values }));
+      return { items: 1, writeUnits: units };
+    }
+    const stale = Array.from({ length: Math.max(0, stored.parts - items.length) }, (_, i) => keys.sensorChunk(variableUuid, day, items.length + i));
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: config().table, Item: items[0], ConditionExpression: condition, ExpressionAttributeValues: values } },
+          ...items.slice(1).map((Item) => ({ Put: { TableName: config().table, Item } })),
+          ...stale.map((Key) => ({ Delete: { TableName: config().table, Key } })),
+        ],
+      }),
+    );
+    return { items: items.length, writeUnits: 2 * units + 2 * stale.length };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException) throw new Stale();
+    throw error;
+  }
+}
+
+/** Stores points of one variable (any order, any days): merged with what is stored. */
+export async function storePoints(variableUuid: string, points: Point[], concurrency = 16): Promise<WriteStats> {
+  const byDay = new Map<string, Point[]>();
+  for (const point of points) {
+    const day = dayOf(point.t);
+    const list = byDay.get(day);
+    if (list) list.push(point);
+    else byDay.set(day, [point]);
+  }
+  const totals: WriteStats = { items: 0, writeUnits: 0 };
+  const days = [...byDay.entries()];
+  const worker = async () => {
+    for (let next = days.shift(); next; next = days.shift()) {
+      const [day, incoming] = next;
+      for (let attempt = 0; ; attempt++) {
+        const stored = await readDay(variableUuid, day);
+        try {
+          const stats = await writeDay(variableUuid, day, mergePoints(stored.points, incoming), stored);
+          totals.items += stats.items;
+          totals.writeUnits += stats.writeUnits;
+          break;
+        } catch (error) {
+          if (!(error instanceof Stale) || attempt >= 10) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 30));
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, days.length) }, worker));
+  return totals;
+}
+
+/** Stored points of a variable with from <= t <= to, in time order, read a few items at a time. */
+export async function* iteratePoints(variableUuid: string, from: number, to: number): AsyncGenerator<Point> {
+  if (to < from) return;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: config().table,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.sensorChunksPk(variableUuid), ':from': `CHUNK#${dayOf(from)}#`, ':to': `CHUNK#${dayOf(to)}#~` },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+        Limit: 4,
+      }),
+    );
+    // Parts of a day are disjoint time slices in key order, so items come in time order.
+    for (const item of out.Items ?? []) {
+      for (const point of decodePoints(item.d as Uint8Array, item.m as string | undefined)) {
+        if (point.t >= from && point.t <= to) yield point;
+      }
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+}

@@ -1,0 +1,276 @@
+// Sensors v2 (spec 1): variable groups, variables, values; plus reading values and the bulk path
+// (docs/sensors-storage.md). Under /sensors/v2; bodies `{res:'ok'|'error', ...}`.
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { sensorsDialect } from '../lib/http/dialects';
+import type { Variable } from '../lib/sensors/model';
+import type { GroupWithVariables } from '../lib/sensors/groups';
+
+const sensorsRoute = { tags: ['sensors'], auth: 'bearer', dialect: sensorsDialect } as const;
+const path = (p: string) => [`/sensors/v2${p}`];
+const timestamp = z.string().describe('YYYY-MM-DDTHH:MM:SSZ');
+
+const WireVariableFields = {
+  variable_uuid: z.string(),
+  created_at: z.string(),
+  deleted_at: z.string().nullable(),
+  variable_name: z.string(),
+  user_variable_name: z.string(),
+  device: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  last_value: z.number().nullable(),
+  last_value_time: z.string().nullable(),
+};
+export const WireVariable = z.object({ ...WireVariableFields, group_uuid: z.string() });
+export const WireCreatedVariable = z.object({ ...WireVariableFields, group_id: z.number().int() });
+
+export const WireGroup = z.object({
+  group_uuid: z.string(),
+  created_at: z.string(),
+  deleted_at: z.string().nullable(),
+  group_name: z.string(),
+  user_group_name: z.string().nullable(),
+  device: z.string(),
+  position: z.string().nullable(),
+  user_position: z.string().nullable(),
+  timezone_offset: z.number().int(),
+  metadata: z.record(z.string(), z.unknown()),
+  variables: z.array(WireVariable),
+});
+
+const variableFields = (v: Variable) => ({
+  variable_uuid: v.uuid,
+  created_at: v.createdAt,
+  deleted_at: v.deletedAt,
+  variable_name: v.variableName,
+  user_variable_name: v.userVariableName,
+  device: v.device,
+  metadata: v.metadata,
+  last_value: v.lastValue,
+  last_value_time: v.lastValueTime,
+});
+
+/** In lists a variable carries group_uuid; in create/update responses group_id (spec 1). */
+export const wireVariable = (v: Variable) => ({ ...variableFields(v), group_uuid: v.groupUuid });
+export const wireCreatedVariable = (v: Variable) => ({ ...variableFields(v), group_id: v.groupId });
+
+export const wireGroup = ({ group: g, variables }: GroupWithVariables): z.infer<typeof WireGroup> => ({
+  group_uuid: g.uuid,
+  created_at: g.createdAt,
+  deleted_at: g.deletedAt,
+  group_name: g.groupName,
+  user_group_name: g.userGroupName,
+  device: g.device,
+  position: g.position,
+  user_position: g.userPosition,
+  timezone_offset: g.timezoneOffset,
+  metadata: g.metadata,
+  variables: variables.map(wireVariable),
+});
+
+const VariableInput = z.object({
+  variable_uuid: z.string().optional(),
+  variable_name: z.unknown().describe('string, required'),
+  device: z.unknown().optional(),
+  metadata: z.unknown().optional(),
+});
+
+/** Accepted fields on create (spec 1, rule 1); anything else is a parameter error. */
+export const CreateGroupBody = z
+  .object({
+    group_uuid: z.unknown().optional(),
+    created_at: z.unknown().optional(),
+    deleted_at: z.unknown().optional(),
+    group_name: z.unknown().describe('string, required'),
+    user_group_name: z.unknown().optional(),
+    device: z.unknown().optional(),
+    position: z.unknown().optional(),
+    user_position: z.unknown().optional(),
+    timezone_offset: z.unknown().optional().describe('integer minutes from UTC; 0 by default; never null'),
+    metadata: z.unknown().optional(),
+    variables: z.array(VariableInput).optional(),
+  })
+  .strict();
+
+export const UpdateGroupBody = CreateGroupBody.extend({ group_uuid: z.string().uuid() });
+export const GroupRef = z.object({ group_uuid: z.string().uuid() });
+export const CreateVariableBody = z.object({ group_uuid: z.string().uuid(), variable: VariableInput });
+export const UpdateVariableBody = z.object({ variable_uuid: z.string().uuid() }).catchall(z.unknown());
+export const VariableRef = z.object({ variable_uuid: z.string().uuid() });
+export const ValuesBody = z.object({
+  data: z.array(
+    z.object({
+      variable_uuid: z.string(),
+      values: z.array(z.number()),
+      timestamps: z.array(timestamp),
+      metadata: z.array(z.record(z.string(), z.unknown())).optional(),
+    }),
+  ),
+});
+
+const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ res: z.literal('ok'), ...shape });
+
+export const listGroupsRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'listVariableGroups',
+  method: 'get',
+  paths: path('/providers/variablegroups'),
+  summary: "The caller's variable groups with their variables (an extension: its own; the user: every extension's)",
+  request: { query: z.object({ group_uuid: z.string().uuid().optional() }) },
+  responses: { 200: { description: 'groups', schema: ok({ data: z.array(WireGroup) }) } },
+});
+
+export const createGroupRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'createVariableGroup',
+  method: 'post',
+  paths: path('/providers/variablegroups'),
+  summary: 'Create a variable group (with variables); a repeated group_uuid returns the group',
+  request: { body: CreateGroupBody },
+  responses: { 200: { description: 'created', schema: ok({ data: WireGroup, info: z.literal('variable group created successfully') }) } },
+});
+
+export const updateGroupRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'updateVariableGroup',
+  method: 'patch',
+  paths: path('/providers/variablegroups'),
+  summary: 'Change the fields sent (user_group_name and user_position are ignored)',
+  request: { body: UpdateGroupBody },
+  responses: { 200: { description: 'updated', schema: ok({ data: WireGroup, info: z.literal('variable group updated successfully') }) } },
+});
+
+export const deleteGroupRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'deleteVariableGroup',
+  method: 'delete',
+  paths: path('/providers/variablegroups'),
+  summary: 'Delete a variable group and its variables (deleted_at is set)',
+  request: { query: GroupRef, params: 'query-or-body' },
+  responses: { 200: { description: 'deleted', schema: ok({ info: z.literal('variable group deleted successfully') }) } },
+});
+
+export const createVariableRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'createVariable',
+  method: 'post',
+  paths: path('/providers/variables'),
+  summary: 'Create a variable in a group',
+  request: { body: CreateVariableBody },
+  responses: { 200: { description: 'created', schema: ok({ data: WireCreatedVariable, info: z.literal('variable created successfully') }) } },
+});
+
+export const updateVariableRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'updateVariable',
+  method: 'patch',
+  paths: path('/providers/variables'),
+  summary: 'Change variable_name, device and metadata (other keys are not applied)',
+  request: { body: UpdateVariableBody },
+  responses: { 200: { description: 'updated', schema: ok({ data: WireCreatedVariable, info: z.literal('variable updated successfully') }) } },
+});
+
+export const deleteVariableRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'deleteVariable',
+  method: 'delete',
+  paths: path('/providers/variables'),
+  summary: 'Delete a variable (deleted_at is set)',
+  request: { query: VariableRef, params: 'query-or-body' },
+  responses: { 200: { description: 'deleted', schema: ok({ info: z.literal('variable deleted successfully') }) } },
+});
+
+export const VALUES_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export const insertValuesRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'insertValues',
+  method: 'post',
+  paths: path('/providers/values/variables'),
+  summary: 'Insert values (at most 2,000,000; larger bodies: the bulk path)',
+  description: 'HTTP 204 with header x-info "no values were inserted" when nothing is sent. A repeated timestamp keeps the value written last.',
+  request: { body: ValuesBody, validateBody: false },
+  maxBodyBytes: VALUES_MAX_BODY_BYTES,
+  responses: { 200: { description: 'inserted', schema: ok({ info: z.literal('values inserted') }) }, 204: { description: 'no values were inserted' } },
+});
+
+export const readValuesRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'readValues',
+  method: 'get',
+  paths: path('/providers/values/variables'),
+  summary: 'Values of one variable in a time range, paged; with interval, downsampled (min, max, mean, count per bucket)',
+  request: {
+    query: z.object({
+      variable_uuid: z.string().uuid(),
+      from: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/).optional().describe('inclusive; the epoch by default'),
+      to: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/).optional().describe('inclusive; now by default'),
+      limit: z.coerce.number().int().min(1).max(10_000).optional().describe('values (or buckets) per page, default 1000'),
+      cursor: z.string().optional(),
+      interval: z.coerce.number().int().min(1).max(366 * 86_400).optional().describe('bucket size in seconds'),
+    }),
+  },
+  responses: { 200: { description: 'a page of values', schema: ok({ data: z.record(z.string(), z.unknown()) }) } },
+});
+
+const BulkJob = z.object({
+  job_uuid: z.string(),
+  status: z.enum(['awaiting_upload', 'processing', 'done', 'failed']),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  values_total: z.number().nullable(),
+  values_inserted: z.number().nullable(),
+  variables: z.number().nullable(),
+  items_written: z.number().nullable(),
+  write_units: z.number().nullable(),
+  peak_heap_mb: z.number().nullable(),
+  attempts: z.number().int(),
+  error: z.object({ code: z.string(), info: z.string() }).nullable(),
+});
+
+export const createBulkRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'createValuesBulkUpload',
+  method: 'post',
+  paths: path('/providers/values/bulk'),
+  summary: 'Start a bulk upload: a presigned S3 POST for a values body (JSON or gzipped JSON, up to 512 MiB)',
+  responses: {
+    200: {
+      description: 'the job and where to upload',
+      schema: ok({
+        data: z.object({
+          job_uuid: z.string(),
+          status: z.literal('awaiting_upload'),
+          upload: z.object({ url: z.string(), fields: z.record(z.string(), z.string()) }),
+          expires_in: z.number().int(),
+          max_bytes: z.number().int(),
+        }),
+      }),
+    },
+  },
+});
+
+export const bulkStatusRoute = defineRoute({
+  ...sensorsRoute,
+  operationId: 'getValuesBulkJob',
+  method: 'get',
+  paths: path('/providers/values/bulk/{job_uuid}'),
+  summary: 'State of a bulk upload',
+  request: { path: z.object({ job_uuid: z.string().uuid() }) },
+  responses: { 200: { description: 'the job', schema: ok({ data: BulkJob }) } },
+});
+
+export const sensorRoutes = [
+  listGroupsRoute,
+  createGroupRoute,
+  updateGroupRoute,
+  deleteGroupRoute,
+  createVariableRoute,
+  updateVariableRoute,
+  deleteVariableRoute,
+  insertValuesRoute,
+  readValuesRoute,
+  createBulkRoute,
+  bulkStatusRoute,
+];

@@ -32,6 +32,9 @@ const EnvSchema = z.object({
   // queue), and after how long a reprocessing lock is considered dead and released.
   SURCO_SHAPE_REPROCESS_DELAY_S: z.coerce.number().int().min(0).max(900).default(3),
   SURCO_SHAPE_LOCK_TIMEOUT_S: z.coerce.number().int().positive().default(1200),
+  // File storage: after how long a replaced or deleted file is deleted again, for an upload that
+  // reached S3 through its (10-second) presigned URL after the replacement.
+  SURCO_STORAGE_RELEASE_DELAY_S: z.coerce.number().int().min(0).max(900).default(30),
 });
 
 export type Config = {
@@ -48,6 +51,7 @@ export type Config = {
   maxFieldHectares: number;
   shapeReprocessDelaySeconds: number;
   shapeLockTimeoutSeconds: number;
+  storageReleaseDelaySeconds: number;
 };
 
 let cached: Config | undefined;
@@ -79,6 +83,7 @@ export function config(): Config {
     maxFieldHectares: env.SURCO_MAX_FIELD_HECTARES,
     shapeReprocessDelaySeconds: env.SURCO_SHAPE_REPROCESS_DELAY_S,
     shapeLockTimeoutSeconds: env.SURCO_SHAPE_LOCK_TIMEOUT_S,
+    storageReleaseDelaySeconds: env.SURCO_STORAGE_RELEASE_DELAY_S,
   };
   return cached;
 }

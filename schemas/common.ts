@@ -22,5 +22,3 @@ export const booleanLike = () =>
 /** `{code: 0, data}`: success body of the internal API. */
 export const okData = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), data });
 
-/** Date-time as the spec writes it: YYYY-MM-DDTHH:MM:SSZ. */
-export const isoSeconds = (date: Date): string => `${date.toISOString().slice(0, 19)}Z`;

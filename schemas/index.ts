@@ -12,6 +12,7 @@ import { farmMetadataRoutes } from './farm-metadata';
 import { livestockRoutes } from './livestock';
 import { spotRoutes } from './spots';
 import { sensorRoutes } from './sensors';
+import { storageRoutes } from './storage';
 
 export const allRoutes: readonly RouteDef[] = [
   ...systemRoutes,
@@ -25,6 +26,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...livestockRoutes,
   ...spotRoutes,
   ...sensorRoutes,
+  ...storageRoutes,
 ];
 
 export const openApiDocument = () =>

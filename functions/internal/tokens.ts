@@ -3,7 +3,7 @@ import { endpoint } from '../../lib/http/endpoint';
 import { mintToken } from '../../lib/auth/tokens';
 import { requireUser } from '../../lib/platform/users';
 import { createTokenRoute } from '../../schemas/internal';
-import { isoSeconds } from '../../schemas/common';
+import { isoSeconds } from '../../lib/util/time';
 
 export const post = endpoint(createTokenRoute, {
   handler: async ({ body }) => {

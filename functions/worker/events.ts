@@ -6,6 +6,7 @@ import { reprocessShape } from '../../lib/shapes/reprocess';
 import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
 import { purgeSpotContents } from '../../lib/spots/purge';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
+import { deleteObjects, OBJECT_RELEASED_JOB } from '../../lib/storage/files';
 
 const handlers: Record<string, EventHandler> = {
   [FIELD_DELETED_JOB]: async (envelope) => {
@@ -13,6 +14,9 @@ const handlers: Record<string, EventHandler> = {
   },
   [SPOT_DELETED_JOB]: async (envelope) => {
     await purgeSpotContents(String(envelope.data.spot_uuid));
+  },
+  [OBJECT_RELEASED_JOB]: async (envelope) => {
+    await deleteObjects((envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')));
   },
   [SHAPE_REPROCESS_JOB]: async (envelope) => {
     await reprocessShape(envelope.data as { field_id: number; campaign: number; lock_id: string });

@@ -1,7 +1,7 @@
 // Reads what the access rules of lib/authz/access.ts need: a user's grants over one farm, one
 // field or another user.
 import { keys } from '../db/keys';
-import { batchGet, itemKey } from '../db/table';
+import { batchGet, itemKey, queryAll } from '../db/table';
 import type { Farm, Field, User } from '../platform/model';
 import { accessFrom, supervisionGrant, type Access, type Grant, type SupervisionLevel, type UserRelation } from './access';
 
@@ -25,8 +25,20 @@ export async function fieldAccess(userId: number, field: Field): Promise<Access>
   return accessFrom(await grantsOver(userId, field.ownerId, field.farmId, field.id));
 }
 
+/**
+ * A user's access to a farm. Besides ownership, farm shares and supervision, a share on one of
+ * its fields lets the user see the farm (getfields lists it under that farm): read, nothing more.
+ */
 export async function farmAccess(userId: number, farm: Farm): Promise<Access> {
-  return accessFrom(await grantsOver(userId, farm.ownerId, farm.id));
+  const grants = await grantsOver(userId, farm.ownerId, farm.id);
+  if (grants.length === 0 && (await farmsOfSharedFields(userId)).has(farm.id)) grants.push('read');
+  return accessFrom(grants);
+}
+
+async function farmsOfSharedFields(userId: number): Promise<Set<number>> {
+  const { pk, skPrefix } = keys.userAccessPrefix(userId);
+  const items = await queryAll({ pk, skPrefix });
+  return new Set(items.filter((item) => item.target === 'field').map((item) => Number(item.farm_id)));
 }
 
 /** How the caller relates to a user, for the users scope of extension storage. */

@@ -70,6 +70,8 @@ export const keys = {
     pk: `FIELD#${fieldId}`,
     sk: `SHARE#${pad(userId)}`,
   }),
+  /** Farm id of a farm uuid. */
+  farmByUuid: (uuid: string): Key => ({ pk: `FARMUUID#${uuid.toLowerCase()}`, sk: 'FARM' }),
   /** Field id of a field uuid. */
   fieldByUuid: (uuid: string): Key => ({ pk: `FIELDUUID#${uuid.toLowerCase()}`, sk: 'FIELD' }),
 
@@ -195,6 +197,21 @@ export const keys = {
   }),
   sensorChunksPk: (variableUuid: string) => `SENSORVALUES#${variableUuid.toLowerCase()}`,
   sensorBulkJob: (jobUuid: string): Key => ({ pk: `SENSORJOB#${jobUuid.toLowerCase()}`, sk: 'JOB' }),
+
+  // --- extension storage (spec 3): kept in the resource's own partition, per extension ----------
+  /** USER#u, FIELD#f or FARM#f: a field's and a farm's entries go with them. */
+  storageResource: (scope: 'users' | 'fields' | 'farms', id: number): string =>
+    `${{ users: 'USER', fields: 'FIELD', farms: 'FARM' }[scope]}#${id}`,
+  storageValue: (resourcePk: string, extensionId: string, key: string): Key => ({
+    pk: resourcePk,
+    sk: `KV#${encodeURIComponent(extensionId)}#${key}`,
+  }),
+  storageFile: (resourcePk: string, extensionId: string, key: string): Key => ({
+    pk: resourcePk,
+    sk: `FILE#${encodeURIComponent(extensionId)}#${key}`,
+  }),
+  /** A user by uid (the opaque id getfields shows). */
+  userByUid: (uid: string): Key => ({ pk: `USERUID#${uid.toLowerCase()}`, sk: 'USER' }),
 
   /**
    * A livestock transaction, once: its uuid makes a repeated request harmless. Scoped to the

@@ -97,6 +97,43 @@ export async function deleteItem(key: Key, condition?: { expression: string; val
   }
 }
 
+/**
+ * Read-modify-write of one item under optimistic concurrency on its `version` attribute: `build`
+ * gets the stored item (undefined when absent) and returns the new one, or throws a domain error;
+ * a write that lost a race is rebuilt from the newer item. Returns what was written.
+ */
+export async function putVersioned<T extends Item>(
+  key: Key,
+  build: (current: T | undefined) => Item,
+  attempts = 8,
+): Promise<Item & Key> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await getItem<T>(key);
+    const version = Number(current?.version ?? 0);
+    const item = { ...build(current), ...key, version: version + 1 };
+    try {
+      await ddb().send(
+        new PutCommand({
+          TableName: table(),
+          Item: item,
+          ConditionExpression: current ? 'version = :version' : NOT_EXISTS,
+          ExpressionAttributeValues: current ? { ':version': version } : undefined,
+        }),
+      );
+      return item;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException) || attempt >= attempts) throw error;
+      await sleep(5 * attempt + Math.random() * 10);
+    }
+  }
+}
+
+/** Deletes an item and returns what it held (undefined when there was none). */
+export async function takeItem<T extends Item = Item>(key: Key): Promise<T | undefined> {
+  const out = await ddb().send(new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD' }));
+  return out.Attributes as T | undefined;
+}
+
 export interface QueryOptions {
   pk: string;
   skPrefix?: string;

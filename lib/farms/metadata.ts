@@ -2,8 +2,8 @@
 // stored object (a key sent as null is removed); concurrent PATCHes never lose each other's keys
 // (optimistic concurrency on a version number, retried).
 import { keys } from '../db/keys';
-import { batchGet, getItem, itemKey, putItem } from '../db/table';
-import { Conflict, Forbidden, Invalid } from '../errors';
+import { batchGet, itemKey, putVersioned } from '../db/table';
+import { Forbidden, Invalid } from '../errors';
 import { can } from '../authz/access';
 import { farmAccess } from '../authz/resolve';
 import type { Principal } from '../auth/principal';
@@ -44,26 +44,13 @@ export function mergeMetadata(stored: Metadata, patch: Metadata): Metadata {
 export async function patchMetadata(principal: Principal, farmId: number, patch: Metadata): Promise<Metadata> {
   const farm = await getFarm(farmId);
   if (!farm || !can(await farmAccess(principal.user.id, farm), 'write')) throw accessDenied(farmId);
-  for (let attempt = 0; ; attempt++) {
-    const current = await getItem(keys.farmMetadata(farmId));
-    const version = Number(current?.version ?? 0);
-    const merged = mergeMetadata((current?.metadata as Metadata | undefined) ?? {}, patch);
+  let merged: Metadata = {};
+  await putVersioned(keys.farmMetadata(farmId), (current) => {
+    merged = mergeMetadata((current?.metadata as Metadata | undefined) ?? {}, patch);
     if (Buffer.byteLength(JSON.stringify(merged)) > METADATA_MAX_BYTES) {
       throw new Invalid('Error could not update metadata', { extra: { detail: `metadata is limited to ${METADATA_MAX_BYTES} bytes` } });
     }
-    try {
-      await putItem(
-        { ...keys.farmMetadata(farmId), kind: 'farm_metadata', farm_id: farmId, metadata: merged, version: version + 1, updated_at: new Date().toISOString(), updated_by: principal.user.id },
-        {
-          expression: current ? 'version = :version' : 'attribute_not_exists(pk)',
-          values: current ? { ':version': version } : undefined,
-          failure: () => new Conflict('metadata changed meanwhile'),
-        },
-      );
-      return merged;
-    } catch (error) {
-      if (error instanceof Conflict && attempt < 8) continue;
-      throw error;
-    }
-  }
+    return { kind: 'farm_metadata', farm_id: farmId, metadata: merged, updated_at: new Date().toISOString(), updated_by: principal.user.id };
+  });
+  return merged;
 }

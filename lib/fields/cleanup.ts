@@ -4,6 +4,7 @@ import { keys, parseIdFromSk } from '../db/keys';
 import { batchDelete, queryAll, type Item } from '../db/table';
 import type { Key } from '../db/keys';
 import { purgeSpot } from '../spots/purge';
+import { deleteObjects, objectKeysOf } from '../storage/files';
 
 /** Job put on the events queue when a field is deleted. */
 export const FIELD_DELETED_JOB = 'FIELD_DELETED.V1';
@@ -26,6 +27,8 @@ export async function cleanUpDeletedField(fieldId: number): Promise<number> {
       for (const entry of await queryAll<Item & Key>({ pk: logPk, skPrefix })) toDelete.push({ pk: entry.pk, sk: entry.sk });
     }
   }
+  // The field's extension files go before their records, so a failed attempt is retried whole.
+  await deleteObjects(objectKeysOf(items));
   await batchDelete(toDelete);
   return toDelete.length;
 }

@@ -91,6 +91,7 @@ export async function createField(principal: Principal, input: CreateFieldInput)
       const newFarm: Farm = { id: farmId, uuid: randomUUID(), name: newFarmName!, ownerId: owner.id, createdAt: now };
       ops.push(
         tx.put({ ...keys.farm(farmId), ...farmToItem(newFarm) }, NOT_EXISTS),
+        tx.put({ ...keys.farmByUuid(newFarm.uuid), kind: 'farm_uuid', farm_id: farmId }, NOT_EXISTS),
         // Another request created a farm with this name meanwhile: join it on the next attempt.
         tx.put({ ...keys.userFarmName(owner.id, newFarm.name), kind: 'farm_name', farm_id: farmId }, NOT_EXISTS, () =>
           new Conflict('farm created concurrently', { code: FARM_RACE }),

@@ -1,5 +1,6 @@
 // GET /api/getfields (spec 2, Fields): what a user reaches by ownership or shares, grouped by farm,
 // and the farms of the users it supervises.
+import { mapLimit } from '../util/map-limit';
 import { accessFrom, supervisionGrant, type Access, type Grant } from '../authz/access';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field, FieldShape, User } from '../platform/model';
@@ -27,19 +28,6 @@ export interface FieldListing {
   user: User;
   farms: ListedFarm[];
   supervised: Array<{ user: User; farms: ListedFarm[] }>;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }
 
 /** The farms a user reaches by ownership or shares, each with the fields it reaches in it. */

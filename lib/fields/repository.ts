@@ -29,6 +29,11 @@ export async function getFarm(farmId: number): Promise<Farm | undefined> {
   return item ? farmFromItem(item) : undefined;
 }
 
+export async function getFarmByUuid(uuid: string): Promise<Farm | undefined> {
+  const ref = await getItem(keys.farmByUuid(uuid));
+  return ref ? getFarm(Number(ref.farm_id)) : undefined;
+}
+
 export async function getFarms(farmIds: number[]): Promise<Map<number, Farm>> {
   const found = await batchGet(farmIds.map((id) => keys.farm(id)));
   const farms = new Map<number, Farm>();

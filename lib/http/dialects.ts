@@ -241,3 +241,37 @@ export const shapesDialect = defineDialect({
     };
   },
 });
+
+/** Storage codes below 0 are the general ones; the others are the storage tables' (spec 3). */
+const storageDefaults: Record<ErrorKind, ErrorCode> = {
+  ...generalDefaults,
+  forbidden: 3,
+  not_found: 3,
+  conflict: 5,
+  internal: 6,
+};
+
+const storageInfo = (code: ErrorCode, info: string, error: DomainError, requestId: string) => ({
+  code,
+  message: info,
+  ...withRequestId(error, requestId),
+});
+
+/** Key-value storage (spec 3): every answer is `{info:{code, ...}}`; errors add `message`. */
+export const storageDialect = defineDialect({
+  name: 'storage',
+  errorSchema: z.object({ info: z.object({ code: z.number().int(), message: z.string() }) }),
+  defaults: storageDefaults,
+  body: (code, info, error, requestId) => ({ info: storageInfo(code, info, error, requestId) }),
+});
+
+/**
+ * File storage (spec 3): the error table gives a top-level `code`; the same code and a message
+ * are also under `info`, as key-value storage answers, so one client parser reads both.
+ */
+export const fileStorageDialect = defineDialect({
+  name: 'file storage',
+  errorSchema: z.object({ code: z.number().int(), info: z.object({ code: z.number().int(), message: z.string() }) }),
+  defaults: storageDefaults,
+  body: (code, info, error, requestId) => ({ code, info: storageInfo(code, info, error, requestId) }),
+});

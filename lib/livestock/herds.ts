@@ -13,6 +13,7 @@ import { fieldFor, LIVESTOCK_CODES, type FieldInScope } from './access';
 import { herdFromItem, herdToItem, isHerdCategory, laterDate, toKg, type Herd, type WeightUnit } from './model';
 import { locatePaddock } from './paddocks';
 import { historyEntry, type TransactionRecord } from './records';
+import { isoSeconds } from '../util/time';
 
 export interface HerdView extends Herd {
   field: Field;
@@ -172,7 +173,7 @@ export async function updateHerd(principal: Principal, uuid: string, input: Upda
   const addedKg = toKg(input.newAnimals.weight, input.newAnimals.weightUnit);
   return withRetries(async () => {
     const herd = await locateHerd(principal, uuid, 'write');
-    const now = `${new Date().toISOString().slice(0, 19)}Z`;
+    const now = isoSeconds();
     const record: TransactionRecord = {
       transaction_uuid: randomUUID(),
       kind: 'entry',

@@ -1,4 +1,5 @@
 // The record of a livestock transaction, as stored in herd histories and answered to clients.
+import { isoSeconds } from '../util/time';
 
 export interface TransactionRecord {
   transaction_uuid: string;
@@ -22,4 +23,4 @@ export interface TransactionRecord {
 export const historyEntry = (record: TransactionRecord) => ({ kind: 'herd_log', record });
 
 /** A client date-time as YYYY-MM-DDTHH:MM:SSZ (UTC). */
-export const normalizeDate = (value: string): string => `${new Date(value).toISOString().slice(0, 19)}Z`;
+export const normalizeDate = (value: string): string => isoSeconds(value);

@@ -30,6 +30,11 @@ export async function requireUser(userId: number, role = 'user'): Promise<User> 
   return user;
 }
 
+export async function getUserByUid(uid: string): Promise<User | undefined> {
+  const ref = await getItem(keys.userByUid(uid));
+  return ref ? getUser(Number(ref.user_id)) : undefined;
+}
+
 export async function getSpace(spaceId: number): Promise<Space | undefined> {
   const item = await getItem(keys.space(spaceId));
   return item ? spaceFromItem(item) : undefined;
@@ -74,6 +79,7 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   await transact([
     input.spaceId === undefined ? tx.put(space, NOT_EXISTS) : tx.check(keys.space(spaceId), EXISTS),
     tx.put({ ...keys.user(id), ...userToItem(user) }, NOT_EXISTS),
+    tx.put({ ...keys.userByUid(user.uid), kind: 'user_uid', user_id: id }, NOT_EXISTS),
     tx.put({ ...keys.spaceMember(spaceId, id), kind: 'space_member', space_id: spaceId, user_id: id }),
   ]);
   return user;

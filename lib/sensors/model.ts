@@ -2,11 +2,12 @@
 // pair; variables live in groups. Records are soft-deleted (deleted_at).
 import { validate as isUuid } from 'uuid';
 import { Invalid } from '../errors';
+import { isoSeconds } from '../util/time';
 
 export const SENSOR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-export const nowSeconds = () => `${new Date().toISOString().slice(0, 19)}Z`;
+export const nowSeconds = () => isoSeconds();
 export const toSeconds = (timestamp: string): number => Date.parse(timestamp) / 1000;
-export const fromSeconds = (seconds: number): string => `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
+export const fromSeconds = (seconds: number): string => isoSeconds(seconds * 1000);
 
 export const parameterError = (detail: string) => new Invalid(detail, { code: 'PARAMETER_ERROR' });
 

@@ -18,6 +18,7 @@ import { checkUuidV1, newSpotCode, SPOT_CODES, spotFromItem, spotToItem, type Sp
 import { resolveSpotTags, tagCountChanges, type TagInput } from './tags';
 import { addMessages, type TextInput } from './messages';
 import { SPOT_DELETED_JOB } from './jobs';
+import { isoSeconds } from '../util/time';
 
 export const spotNotFound = (uuid: string) => new NotFound(`spot ${uuid} not found`, { code: SPOT_CODES.NOT_FOUND });
 const noPermission = () => new Forbidden('the user has no permission over the spot', { code: SPOT_CODES.NO_PERMISSION });
@@ -126,7 +127,7 @@ export interface SpotInput {
   variables?: SpotVariable[] | null;
 }
 
-const nowSeconds = () => `${new Date().toISOString().slice(0, 19)}Z`;
+const nowSeconds = () => isoSeconds();
 
 export async function createSpot(principal: Principal, input: SpotInput): Promise<Spot> {
   const uuid = input.uuid ? checkUuidV1(input.uuid, 'uuid') : uuidV1();

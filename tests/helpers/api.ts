@@ -116,3 +116,14 @@ export async function createField(
   if (response.status !== 200) throw new Error(`createField: ${response.status} ${response.text}`);
   return { fieldId: Number(response.body.id_lote), farmId: response.body.id_campo };
 }
+
+/** Calls `probe` until it returns something other than undefined (or the time is up). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

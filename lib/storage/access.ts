@@ -1,0 +1,90 @@
+// Extension storage scopes and their access rules (spec 3, "Scope access rules"), applied through
+// lib/authz. Storage belongs to an extension: a token without one, or whose claimset lacks
+// Storage, is an invalid extension version (code 4).
+import { Forbidden } from '../errors';
+import { can, canOnUser } from '../authz/access';
+import { farmAccess, fieldAccess, relationsTo } from '../authz/resolve';
+import type { Principal } from '../auth/principal';
+import { getFarm, getFarmByUuid, getField, getFieldByUuid } from '../fields/repository';
+import { accessibleFarms, readableFields } from '../fields/list';
+import { getUser, getUserByUid } from '../platform/users';
+import { keys } from '../db/keys';
+
+export type Scope = 'users' | 'fields' | 'farms';
+export type StorageAction = 'read' | 'write' | 'delete';
+export const SCOPES: readonly Scope[] = ['users', 'fields', 'farms'];
+
+/** info.code values shared by the storage operations (spec 3). */
+export const STORAGE_CODES = {
+  OK: 0,
+  DATA_MISSING: 1,
+  KEY_INVALID: 2,
+  NO_PERMISSION: 3,
+  INVALID_EXTENSION: 4,
+  KEY_STATE: 5,
+  ID_INVALID: 5,
+  ERROR: 6,
+  FILE_TOO_LARGE: 7,
+} as const;
+
+export const KEY_PATTERN = /^\w+$/;
+export const KEY_MAX_LENGTH = 200;
+/** Keys per request (GET and DELETE). */
+export const KEYS_MAX = 100;
+/** Largest file: 10 MB (spec 3, Limits). */
+export const FILE_MAX_KB = 10 * 1024;
+
+export const validKey = (key: string): boolean => key.length <= KEY_MAX_LENGTH && KEY_PATTERN.test(key);
+
+/** The extension that owns the storage of this request. */
+export function storageExtension(principal: Principal): string {
+  if (!principal.extensionId || !principal.claims.has('STORAGE')) {
+    throw new Forbidden('storage needs an extension version whose claimset has the Storage permissions', { code: STORAGE_CODES.INVALID_EXTENSION });
+  }
+  return principal.extensionId;
+}
+
+export type Verdict = 'allowed' | 'denied' | 'missing';
+
+/** Whether the caller may do `action` on the resource `id` of `scope`, or it does not exist. */
+export async function verdict(principal: Principal, scope: Scope, id: number, action: StorageAction): Promise<Verdict> {
+  const decide = (found: boolean, ok: () => Promise<boolean>) => (found ? ok().then((yes) => (yes ? 'allowed' : 'denied')) : 'missing');
+  if (scope === 'users') {
+    const target = id === principal.user.id ? principal.user : await getUser(id);
+    return decide(Boolean(target), async () => canOnUser(await relationsTo(principal.user, target!), action));
+  }
+  const wanted = action === 'read' ? 'read' : action === 'write' ? 'write' : 'deleteData';
+  if (scope === 'fields') {
+    const field = await getField(id);
+    return decide(Boolean(field), async () => can(await fieldAccess(principal.user.id, field!), wanted));
+  }
+  const farm = await getFarm(id);
+  return decide(Boolean(farm), async () => can(await farmAccess(principal.user.id, farm!), wanted));
+}
+
+/** Every resource of the scope the caller can read (fields and farms: empty ids; users: itself). */
+export async function readableIds(principal: Principal, scope: Scope): Promise<number[]> {
+  if (scope === 'users') return [principal.user.id];
+  if (scope === 'fields') return (await readableFields(principal)).map((f) => f.field.id).sort((a, b) => a - b);
+  return [...(await accessibleFarms(principal.user.id)).keys()].sort((a, b) => a - b);
+}
+
+/** The partition of a resource's storage entries. */
+export const resourcePk = (scope: Scope, id: number) => keys.storageResource(scope, id);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The id of a resource given as an integer, a string of digits, or its opaque id: a user's `uid`
+ * (the "encrypted user id"), a field's or farm's uuid. Undefined when it names nothing.
+ */
+export async function resolveResourceRef(scope: Scope, ref: unknown): Promise<number | undefined> {
+  if (typeof ref === 'number') return Number.isSafeInteger(ref) && ref > 0 ? ref : undefined;
+  if (typeof ref !== 'string') return undefined;
+  const text = ref.trim();
+  if (/^\d{1,15}$/.test(text)) return Number(text) > 0 ? Number(text) : undefined;
+  if (!UUID.test(text)) return undefined;
+  if (scope === 'users') return (await getUserByUid(text))?.id;
+  if (scope === 'fields') return (await getFieldByUuid(text))?.id;
+  return (await getFarmByUuid(text))?.id;
+}

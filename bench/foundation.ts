@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
-import { benchStack, json, root, round, stats, timed } from './lib';
+import { benchStack, internalApi, json, root, round, stats, timed } from './lib';
 
 const square = (lon: number, lat: number, size = 0.005) =>
   `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
@@ -17,12 +17,7 @@ const square = (lon: number, lat: number, size = 0.005) =>
 async function latency() {
   const stack = await benchStack();
   try {
-    const internal = (path: string, body: unknown) =>
-      fetch(`${stack.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-key': stack.internalKey },
-        body: JSON.stringify(body),
-      }).then(json);
+    const internal = internalApi(stack);
     const user = (await internal('/internal/users', { user_name: 'bench' })).data;
     const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token;
     const headers = { authorization: `Bearer ${token}` };

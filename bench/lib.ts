@@ -20,7 +20,7 @@ export async function benchStack(): Promise<BenchStack> {
   const stack = await startStack({
     root,
     dataDir,
-    ports: { api: await freePort(), lambda: await freePort(), dynamodb: await freePort(), s3: await freePort(), sqs: await freePort() },
+    ports: { api: await freePort(), offline: await freePort(), lambda: await freePort(), dynamodb: await freePort(), s3: await freePort(), sqs: await freePort() },
     internalKey: randomBytes(18).toString('base64url'),
     signingSeed,
     inMemory: true,
@@ -62,3 +62,11 @@ export async function json(response: Response): Promise<any> {
   if (!response.ok) throw new Error(`${response.status} ${text}`);
   return JSON.parse(text);
 }
+
+/** POST to the internal API of a bench stack (x-internal-key); the parsed body. */
+export const internalApi = (stack: { baseUrl: string; internalKey: string }) => (path: string, body: unknown) =>
+  fetch(`${stack.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-key': stack.internalKey },
+    body: JSON.stringify(body),
+  }).then(json);

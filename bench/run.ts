@@ -3,6 +3,7 @@ export {};
 const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   foundation: () => import('./foundation'),
   sensors: () => import('./sensors'),
+  notifications: () => import('./notifications'),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites);

@@ -7,14 +7,13 @@
 import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { benchStack, json, round, timed, type BenchStack } from './lib';
+import { benchStack, internalApi, json, round, timed, type BenchStack } from './lib';
 
 const CLAIMS = ['*'];
 const SPACING_S = 60;
 
 async function setup(stack: BenchStack, variables: number) {
-  const internal = (path: string, body: unknown) =>
-    fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-internal-key': stack.internalKey }, body: JSON.stringify(body) }).then(json);
+  const internal = internalApi(stack);
   const user = (await internal('/internal/users', { user_name: 'bench' })).data;
   const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench-station', claims: CLAIMS })).data.access_token as string;
   const api = (method: string, path: string, body?: unknown) =>

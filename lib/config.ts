@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   // File storage: after how long a replaced or deleted file is deleted again, for an upload that
   // reached S3 through its (10-second) presigned URL after the replacement.
   SURCO_STORAGE_RELEASE_DELAY_S: z.coerce.number().int().min(0).max(900).default(30),
+  // Notification stream: how often it looks for new events, how often it sends PING.V1, and how
+  // long one connection lasts before the client reconnects (Lambda: at most 15 minutes).
+  SURCO_STREAM_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  SURCO_STREAM_PING_S: z.coerce.number().int().min(1).max(300).default(15),
+  SURCO_STREAM_MAX_S: z.coerce.number().int().min(5).max(870).default(840),
 });
 
 export type Config = {
@@ -52,6 +57,9 @@ export type Config = {
   shapeReprocessDelaySeconds: number;
   shapeLockTimeoutSeconds: number;
   storageReleaseDelaySeconds: number;
+  streamPollMs: number;
+  streamPingSeconds: number;
+  streamMaxSeconds: number;
 };
 
 let cached: Config | undefined;
@@ -84,6 +92,9 @@ export function config(): Config {
     shapeReprocessDelaySeconds: env.SURCO_SHAPE_REPROCESS_DELAY_S,
     shapeLockTimeoutSeconds: env.SURCO_SHAPE_LOCK_TIMEOUT_S,
     storageReleaseDelaySeconds: env.SURCO_STORAGE_RELEASE_DELAY_S,
+    streamPollMs: env.SURCO_STREAM_POLL_MS,
+    streamPingSeconds: env.SURCO_STREAM_PING_S,
+    streamMaxSeconds: env.SURCO_STREAM_MAX_S,
   };
   return cached;
 }

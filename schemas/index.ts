@@ -13,6 +13,7 @@ import { livestockRoutes } from './livestock';
 import { spotRoutes } from './spots';
 import { sensorRoutes } from './sensors';
 import { storageRoutes } from './storage';
+import { notificationRoutes } from './notifications';
 
 export const allRoutes: readonly RouteDef[] = [
   ...systemRoutes,
@@ -27,6 +28,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...spotRoutes,
   ...sensorRoutes,
   ...storageRoutes,
+  ...notificationRoutes,
 ];
 
 export const openApiDocument = () =>

@@ -103,6 +103,24 @@ describe('serverless.yml declares the routes the schemas define', () => {
     const served = new Set(methods());
     for (const route of allRoutes) for (const path of route.paths) expect(served).toContain(`${route.method} ${path}`);
   });
+
+  it('streams the notification stream: integration transfer mode STREAM through response-streaming invocations', () => {
+    const integrations = ofType('AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties.Integration)
+      .filter((integration) => JSON.stringify(integration.Uri).includes('NcStreamLambdaFunction'));
+    expect(integrations).toHaveLength(2); // /nc/stream and /api/nc/stream
+    for (const integration of integrations) {
+      expect(integration.Type).toBe('AWS_PROXY');
+      expect(integration.ResponseTransferMode).toBe('STREAM');
+      const uri = JSON.stringify(integration.Uri);
+      expect(uri).toContain('lambda:path/2021-11-15/functions/');
+      expect(uri).toContain('/response-streaming-invocations');
+    }
+    // no other route streams; the stream's function may run for the 15 minutes a stream may last
+    const streaming = ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.Integration?.ResponseTransferMode === 'STREAM');
+    expect(streaming).toHaveLength(2);
+    expect(template.Resources.NcStreamLambdaFunction!.Properties.Timeout).toBe(900);
+  });
 });
 
 describe('the local stack mirrors the template', () => {

@@ -7,8 +7,12 @@ import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
 import { purgeSpotContents } from '../../lib/spots/purge';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
 import { deleteObjects, OBJECT_RELEASED_JOB } from '../../lib/storage/files';
+import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
+import { deliverEnvelope } from '../../lib/notifications/deliver';
 
 const handlers: Record<string, EventHandler> = {
+  // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)
+  ...Object.fromEntries(INBOX_EVENTS.map((name) => [name, deliverEnvelope])),
   [FIELD_DELETED_JOB]: async (envelope) => {
     await cleanUpDeletedField(Number(envelope.data.field_id));
   },

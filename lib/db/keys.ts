@@ -210,6 +210,26 @@ export const keys = {
     pk: resourcePk,
     sk: `FILE#${encodeURIComponent(extensionId)}#${key}`,
   }),
+  // --- notifications (spec 3): one partition per user ------------------------------------------
+  /** seq (last stream event) and pending (inbox items). */
+  inboxState: (userId: number): Key => ({ pk: `INBOX#${userId}`, sk: 'STATE' }),
+  /** An inbox item; item ids are UUIDv7, so the sort key orders items by creation time. */
+  inboxItem: (userId: number, itemId: string): Key => ({ pk: `INBOX#${userId}`, sk: `ITEM#${itemId.toLowerCase()}` }),
+  inboxItemsPrefix: (userId: number) => ({ pk: `INBOX#${userId}`, skPrefix: 'ITEM#' }),
+  /** Marks a pinned item (pinned_until). */
+  inboxPin: (userId: number, itemId: string): Key => ({ pk: `INBOX#${userId}`, sk: `PIN#${itemId.toLowerCase()}` }),
+  inboxPinsPrefix: (userId: number) => ({ pk: `INBOX#${userId}`, skPrefix: 'PIN#' }),
+  /** The undismissed item that stacks events of one name. */
+  inboxStack: (userId: number, eventName: string): Key => ({ pk: `INBOX#${userId}`, sk: `STACK#${eventName}` }),
+  /** The user's stream: one entry per delivered event, numbered without gaps (the SSE id). */
+  inboxLog: (userId: number, seq: number): Key => ({ pk: `INBOX#${userId}`, sk: `LOG#${String(seq).padStart(12, '0')}` }),
+  inboxLogAfter: (userId: number, seq: number) => ({
+    pk: `INBOX#${userId}`,
+    skBetween: [`LOG#${String(seq + 1).padStart(12, '0')}`, 'LOG#~'] as const,
+  }),
+  /** An event delivered to a user, once (idempotency of the worker per user). */
+  inboxDelivery: (userId: number, eventId: string): Key => ({ pk: `INBOX#${userId}`, sk: `EVENT#${eventId}` }),
+
   /** A user by uid (the opaque id getfields shows). */
   userByUid: (uid: string): Key => ({ pk: `USERUID#${uid.toLowerCase()}`, sk: 'USER' }),
 

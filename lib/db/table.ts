@@ -137,12 +137,36 @@ export async function takeItem<T extends Item = Item>(key: Key): Promise<T | und
 export interface QueryOptions {
   pk: string;
   skPrefix?: string;
+  /** Sort keys from the first to the second, both included (instead of skPrefix). */
+  skBetween?: readonly [string, string];
   index?: 'gsi1' | 'gsi2';
   limit?: number;
   descending?: boolean;
 }
 
-/** Every item of a partition (or of an index partition) whose sort key starts with skPrefix. */
+function keyCondition(
+  options: QueryOptions,
+  pkName: string,
+  skName: string,
+): { KeyConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> } {
+  if (options.skBetween) {
+    return {
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': pkName, '#sk': skName },
+      ExpressionAttributeValues: { ':pk': options.pk, ':from': options.skBetween[0], ':to': options.skBetween[1] },
+    };
+  }
+  if (options.skPrefix) {
+    return {
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': pkName, '#sk': skName },
+      ExpressionAttributeValues: { ':pk': options.pk, ':prefix': options.skPrefix },
+    };
+  }
+  return { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': pkName }, ExpressionAttributeValues: { ':pk': options.pk } };
+}
+
+/** Every item of a partition (or of an index partition) whose sort key starts with skPrefix (or is in skBetween). */
 export async function queryAll<T extends Item = Item>(options: QueryOptions): Promise<T[]> {
   const items: T[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -153,13 +177,7 @@ export async function queryAll<T extends Item = Item>(options: QueryOptions): Pr
       new QueryCommand({
         TableName: table(),
         IndexName: options.index,
-        KeyConditionExpression: options.skPrefix
-          ? '#pk = :pk AND begins_with(#sk, :prefix)'
-          : '#pk = :pk',
-        ExpressionAttributeNames: options.skPrefix ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
-        ExpressionAttributeValues: options.skPrefix
-          ? { ':pk': options.pk, ':prefix': options.skPrefix }
-          : { ':pk': options.pk },
+        ...keyCondition(options, pkName, skName),
         ConsistentRead: options.index ? undefined : true,
         ScanIndexForward: !options.descending,
         ExclusiveStartKey: startKey,
@@ -170,7 +188,7 @@ export async function queryAll<T extends Item = Item>(options: QueryOptions): Pr
     startKey = out.LastEvaluatedKey;
     if (options.limit && items.length >= options.limit) break;
   } while (startKey);
-  return items;
+  return options.limit ? items.slice(0, options.limit) : items;
 }
 
 const chunk = <T>(list: T[], size: number): T[][] => {

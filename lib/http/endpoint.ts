@@ -66,6 +66,13 @@ const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>
     .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ');
 
+/** The caller of an `Authorization: Bearer <token>` header (401 in the area's dialect otherwise). */
+export async function bearerPrincipal(authorization: string | undefined): Promise<Principal> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw new Unauthenticated();
+  return principalFromToken(match[1]!);
+}
+
 /** Turns a thrown value into a DomainError (unknown errors become `internal`). */
 export function asDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
@@ -127,9 +134,7 @@ export function endpoint<
         return;
       }
       if (route.auth !== 'bearer') return;
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '');
-      if (!match) throw new Unauthenticated();
-      const principal = await principalFromToken(match[1]!);
+      const principal = await bearerPrincipal(headers['authorization']);
       const state = stateOf(request.event);
       state.principal = principal;
       state.log = state.log.child({

@@ -9,8 +9,8 @@ import type { ShareLevel } from '../authz/access';
 import { getFarm, getField, getFields, fieldIdsOfFarm } from '../fields/repository';
 import { INTERNAL_CODES, requireUser } from './users';
 import type { Farm, Field } from './model';
+import { FIELD_SHARE_EVENT } from '../notifications/catalogue';
 
-export const FIELD_SHARE_EVENT = 'FIELD_SHARE.V1';
 
 export type ShareInput = { userId: number; level: ShareLevel } & ({ farmId: number } | { fieldId: number });
 

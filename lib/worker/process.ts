@@ -39,11 +39,9 @@ async function processRecord(record: SQSRecord, handlers: Record<string, EventHa
     return;
   }
   const handler = handlers[envelope.event_name];
-  if (!handler) {
-    log.warn('no handler for event; acknowledged', { eventId: envelope.id, event: envelope.event_name });
-  } else {
-    await handler(envelope);
-  }
+  // An event no definition resolves cannot succeed: retried, it ends in the dead-letter queue.
+  if (!handler) throw new PoisonMessage(`no handler for event ${envelope.event_name} (message ${record.messageId})`);
+  await handler(envelope);
   await putItem({
     ...marker,
     kind: 'processed',

@@ -46,7 +46,10 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RV
 export class StackError extends Error {}
 
 export interface StackPorts {
+  /** The API's public port: the gateway (streams; everything else passed to serverless-offline). */
   api: number;
+  /** serverless-offline, behind the gateway. */
+  offline: number;
   lambda: number;
   dynamodb: number;
   s3: number;
@@ -56,6 +59,7 @@ export interface StackPorts {
 /** Environment variable that sets each port (documented in docs/configuration.md). */
 export const PORT_VARIABLES: Record<keyof StackPorts, string> = {
   api: 'PORT',
+  offline: 'SURCO_OFFLINE_PORT',
   lambda: 'SURCO_LAMBDA_PORT',
   dynamodb: 'SURCO_DYNAMODB_PORT',
   s3: 'SURCO_S3_PORT',
@@ -304,7 +308,7 @@ interface Poller {
 }
 
 /**
- * Long-polls a queue and invokes the function (through serverless-offline's Lambda endpoint)
+ * Polls a queue (every 50 ms while it is empty) and invokes the function (through serverless-offline's Lambda endpoint)
  * with batches, honouring `batchItemFailures`: successful records are deleted; failed ones become
  * visible again after a short local back-off and, past the queue's maxReceiveCount, SQS moves
  * them to the dead-letter queue.
@@ -329,7 +333,9 @@ function startPoller(options: {
           new ReceiveMessageCommand({
             QueueUrl: options.queueUrl,
             MaxNumberOfMessages: options.batchSize,
-            WaitTimeSeconds: 1,
+            // local-aws-sqs ends a long poll early only once it holds MaxNumberOfMessages, so a
+            // lone message would wait the whole WaitTimeSeconds: short polls, 50 ms apart instead.
+            WaitTimeSeconds: 0,
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
@@ -341,7 +347,10 @@ function startPoller(options: {
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
-      if (!messages.length) continue;
+      if (!messages.length) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
       let failed = new Set(messages.map((m) => m.MessageId!));
       try {
         const response = await fetch(`${options.lambdaUrl}/2015-03-31/functions/${options.functionName}/invocations`, {
@@ -513,6 +522,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     // The API, under serverless-offline.
     const baseUrl = `http://${host}:${ports.api}`;
+    const offlineUrl = `http://${host}:${ports.offline}`;
     const lambdaUrl = `http://${host}:${ports.lambda}`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -543,7 +553,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         '--host',
         host,
         '--httpPort',
-        String(ports.api),
+        String(ports.offline),
         '--lambdaPort',
         String(ports.lambda),
       ],
@@ -551,7 +561,28 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     );
     stops.push(() => api.stop());
     const hint = options.logDir ? ` (see ${join(options.logDir, 'api.log')})` : '';
-    await waitFor('the API (serverless-offline)', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, api, 180_000, hint);
+    await waitFor('the API (serverless-offline)', async () => (await fetch(`${offlineUrl}/openapi.json`)).ok, api, 180_000, hint);
+
+    // In front of it, the gateway that serves the streaming routes (docs/adr/0005).
+    const gateway = startChild(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(options.root, 'scripts', 'local', 'gateway.ts'),
+        '--port',
+        String(ports.api),
+        '--host',
+        host,
+        '--upstream',
+        offlineUrl,
+        '--manifest',
+        join(options.root, '.surco', 'build', 'streams.json'),
+      ],
+      { cwd: options.root, env, log: apiLog },
+    );
+    stops.push(() => gateway.stop());
+    await waitFor('the API gateway', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, gateway, 30_000, hint);
 
     // Workers of the functions that consume queues.
     for (const [name, fn] of Object.entries(service.functions ?? {})) {

@@ -16,6 +16,9 @@
 //    Every handler is built in one esbuild pass with shared chunks (well under a second), instead
 //    of serverless-esbuild's build per function (seconds each); serverless-esbuild still builds
 //    the per-function bundles that `package` zips for AWS.
+//    Routes whose response streams (`response.transferMode: STREAM`) cannot be served by
+//    serverless-offline: they are taken out of its routes and listed, with their built module and
+//    environment, in .surco/build/streams.json for scripts/local/gateway.ts (docs/adr/0005).
 
 const path = require('node:path');
 const { localResolver } = require('./local-names.cjs');
@@ -111,6 +114,33 @@ class SurcoPlugin {
     this.offlinePrepared = true;
     this.resolveLocalEnvironment();
     await this.buildLocal();
+    this.writeStreamManifest();
+  }
+
+  writeStreamManifest() {
+    const service = this.serverless.service;
+    const root = this.serverless.serviceDir;
+    const streams = [];
+    for (const name of service.getAllFunctions()) {
+      const fn = service.getFunction(name);
+      const streaming = (fn.events || []).filter((event) => {
+        const transferMode = event.http && event.http.response && event.http.response.transferMode;
+        return typeof transferMode === 'string' && transferMode.toUpperCase() === 'STREAM';
+      });
+      if (!streaming.length) continue;
+      fn.events = fn.events.filter((event) => !streaming.includes(event));
+      const dot = fn.handler.lastIndexOf('.');
+      streams.push({
+        function: name,
+        module: `${fn.handler.slice(0, dot)}.mjs`,
+        export: fn.handler.slice(dot + 1),
+        timeout: fn.timeout || service.provider.timeout || 6,
+        environment: { ...(service.provider.environment || {}), ...(fn.environment || {}) },
+        routes: streaming.map((event) => ({ method: event.http.method.toUpperCase(), path: event.http.path })),
+      });
+    }
+    const file = path.join(root, '.surco', 'build', 'streams.json');
+    require('node:fs').writeFileSync(file, JSON.stringify({ streams }, null, 2));
   }
 
   async buildLocal() {

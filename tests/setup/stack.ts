@@ -20,10 +20,13 @@ export async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   // Replaced storage files are swept again after 2 s instead of 30 (tests/file-storage.test.ts).
   process.env.SURCO_STORAGE_RELEASE_DELAY_S = '2';
+  // The notification stream sends PING.V1 every 2 s instead of 15 (tests/notifications.test.ts).
+  process.env.SURCO_STREAM_PING_S = '2';
   const root = resolve(import.meta.dirname, '..', '..');
   dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
   const ports = {
     api: await freePort(),
+    offline: await freePort(),
     lambda: await freePort(),
     dynamodb: await freePort(),
     s3: await freePort(),

@@ -1,0 +1,148 @@
+// Delivery of an event to its users, in the queue worker. For each user, one transaction writes
+// the inbox item (or merges it into the user's stack of that event), the next entry of the user's
+// stream (numbered without gaps: the SSE id), the pending count and a delivery marker; so a
+// redelivered event changes nothing, and a stream reader that sees entry n has seen every entry
+// before it.
+import { v7 as uuidV7 } from 'uuid';
+import { z } from 'zod';
+import { keys } from '../db/keys';
+import { batchGet, getItem, itemKey, transact, tx, NOT_EXISTS, EXISTS, type TxOp } from '../db/table';
+import { Conflict } from '../errors';
+import type { EventEnvelope } from '../events/publish';
+import { log } from '../log';
+import { getUser } from '../platform/users';
+import { mapLimit } from '../util/map-limit';
+import { isoSeconds } from '../util/time';
+import { PoisonMessage } from '../worker/process';
+import { resolveEvent, type EventDefinition } from './catalogue';
+
+/** How long the stream keeps an event for a client that reconnects with Last-Event-ID. */
+export const STREAM_RETENTION_SECONDS = 7 * 24 * 3600;
+const DELIVERY_MARKER_SECONDS = 14 * 24 * 3600;
+
+/** The `data` of a notification event (POST /nc-internal/events, docs/decisions.md). */
+export const NotificationData = z.object({
+  user_ids: z.array(z.number().int().positive()).min(1).max(1000),
+  payload: z.record(z.string(), z.unknown()).default({}),
+  pinned: z.boolean().default(false),
+  pinned_until: z.iso.datetime({ offset: true }).nullable().default(null),
+  dissmisible: z.boolean().default(true),
+});
+export type NotificationData = z.output<typeof NotificationData>;
+
+const DUPLICATE = 'DUPLICATE';
+const RACE = 'RACE';
+const duplicate = () => new Conflict('event already delivered to this user', { code: DUPLICATE });
+const race = () => new Conflict('the inbox changed meanwhile', { code: RACE });
+
+const ttl = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
+
+/** Delivers one envelope of an inbox event to every user it names (each at most once). */
+export async function deliverEnvelope(envelope: EventEnvelope): Promise<void> {
+  const resolved = resolveEvent(envelope.event_name);
+  if (!resolved.ok || !resolved.definition.inbox) throw new PoisonMessage(`event ${envelope.event_name} cannot be delivered`);
+  const data = NotificationData.safeParse(envelope.data);
+  if (!data.success) throw new PoisonMessage(`event ${envelope.id}: invalid data`);
+  const payload = resolved.definition.payload.safeParse(data.data.payload);
+  if (!payload.success) throw new PoisonMessage(`event ${envelope.id}: invalid payload for ${envelope.event_name}`);
+  const failures: unknown[] = [];
+  await mapLimit([...new Set(data.data.user_ids)], 4, async (userId) => {
+    try {
+      await deliverToUser(userId, resolved.definition, { ...data.data, payload: payload.data }, envelope.id);
+    } catch (error) {
+      failures.push(error);
+    }
+  });
+  // A user that failed makes the whole record fail: SQS redelivers it and the users already
+  // served are skipped by their delivery markers.
+  if (failures.length) throw failures[0];
+}
+
+export async function deliverToUser(userId: number, definition: EventDefinition, data: NotificationData, eventId: string): Promise<'delivered' | 'duplicate' | 'no-user'> {
+  if (!(await getUser(userId))) {
+    log.warn('notification for a user that does not exist; skipped', { userId, eventId });
+    return 'no-user';
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await transact(await deliveryOps(userId, definition, data, eventId));
+      return 'delivered';
+    } catch (error) {
+      if (error instanceof Conflict && error.code === DUPLICATE) return 'duplicate';
+      if (error instanceof Conflict && error.code === RACE && attempt < 20) {
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+async function deliveryOps(userId: number, definition: EventDefinition, data: NotificationData, eventId: string): Promise<TxOp[]> {
+  const stateKey = keys.inboxState(userId);
+  const stackKey = keys.inboxStack(userId, definition.name);
+  const found = await batchGet([stateKey, ...(definition.stackable ? [stackKey] : [])]);
+  const state = found.get(itemKey(stateKey));
+  const stack = found.get(itemKey(stackKey));
+  const stacked = stack ? await getItem(keys.inboxItem(userId, String(stack.item_id))) : undefined;
+  const seq = Number(state?.seq ?? 0);
+  const next = seq + 1;
+  const count = stacked ? Number(stacked.count ?? 1) + 1 : 1;
+  const itemId = uuidV7();
+  const now = new Date();
+  const pinned = data.pinned && (!data.pinned_until || Date.parse(data.pinned_until) > now.getTime());
+
+  const ops: TxOp[] = [
+    // first, so that a redelivery is recognised before anything else is compared
+    tx.put({ ...keys.inboxDelivery(userId, eventId), kind: 'inbox_delivery', item_id: itemId, ttl: ttl(DELIVERY_MARKER_SECONDS) }, NOT_EXISTS, duplicate),
+    state
+      ? tx.update(stateKey, { expression: 'SET seq = :next ADD pending :delta', condition: 'seq = :seq', values: { ':next': next, ':seq': seq, ':delta': stacked ? 0 : 1 } }, race)
+      : tx.put({ ...stateKey, kind: 'inbox_state', user_id: userId, seq: next, pending: 1 }, NOT_EXISTS, race),
+    tx.put(
+      {
+        ...keys.inboxLog(userId, next),
+        kind: 'inbox_log',
+        seq: next,
+        event_id: eventId,
+        event_name: definition.name,
+        payload: data.payload,
+        count,
+        item_id: itemId,
+        created_at: now.toISOString(),
+        ttl: ttl(STREAM_RETENTION_SECONDS),
+      },
+      NOT_EXISTS,
+      race,
+    ),
+    tx.put(
+      {
+        ...keys.inboxItem(userId, itemId),
+        kind: 'inbox_item',
+        item_id: itemId,
+        event_id: eventId,
+        event_name: definition.name,
+        payload: data.payload,
+        count,
+        timestamp: isoSeconds(now),
+        created_at: now.toISOString(),
+        dismissible: data.dissmisible,
+        pinned,
+        pinned_until: pinned ? data.pinned_until : null,
+      },
+      NOT_EXISTS,
+      race,
+    ),
+  ];
+  if (pinned) ops.push(tx.put({ ...keys.inboxPin(userId, itemId), kind: 'inbox_pin', item_id: itemId, pinned_until: data.pinned_until }));
+  if (definition.stackable) {
+    // The stack moves to the new item (on top of the inbox); the item it replaces goes.
+    const pointer = { ...stackKey, kind: 'inbox_stack', item_id: itemId };
+    if (stack) ops.push(tx.put(pointer, 'item_id = :old', race, { ':old': stack.item_id }));
+    else ops.push(tx.put(pointer, NOT_EXISTS, race));
+    if (stacked) {
+      ops.push(tx.delete(keys.inboxItem(userId, String(stacked.item_id)), EXISTS, race));
+      if (stacked.pinned) ops.push(tx.delete(keys.inboxPin(userId, String(stacked.item_id))));
+    }
+  }
+  return ops;
+}

@@ -1,0 +1,131 @@
+// Notifications (spec 3): the inbox, its count, dismissals, the live stream, test events and the
+// internal event endpoint. Served under /nc and /api/nc (the spec leaves the prefix open).
+// Bodies `{res:'ok', ...}`; errors `{res:'error', code, info}` (general dialect).
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { generalDialect } from '../lib/http/dialects';
+import { booleanLike, integer } from './common';
+
+const ncRoute = { tags: ['notifications'], auth: 'bearer', dialect: generalDialect } as const;
+const paths = (path: string) => [path, `/api${path}`];
+
+export const WireInboxItem = z.object({
+  item_id: z.string().describe('UUID'),
+  event_name: z.string(),
+  message: z.string().describe("translated to the user's locale"),
+  payload: z.record(z.string(), z.unknown()),
+  timestamp: z.string().describe('YYYY-MM-DDTHH:MM:SSZ'),
+  dissmisible: z.boolean().describe('spelled as the spec spells it'),
+  pinned: z.boolean(),
+});
+
+export const InboxQuery = z.object({
+  page_size: integer().pipe(z.number().int().min(1).max(100)).default(10),
+  page: integer().pipe(z.number().int().min(0).max(10_000)).default(0),
+});
+
+export const listInboxRoute = defineRoute({
+  ...ncRoute,
+  operationId: 'listInbox',
+  method: 'get',
+  paths: paths('/nc/inbox'),
+  summary: 'The inbox: current pinned items first, then newest first, by pages',
+  request: { query: InboxQuery },
+  responses: {
+    200: {
+      description: 'a page of items',
+      schema: z.object({
+        res: z.literal('ok'),
+        data: z.object({
+          page_info: z.object({ page: z.number().int(), page_size: z.number().int(), last_page: z.boolean() }),
+          items: z.array(WireInboxItem),
+        }),
+      }),
+    },
+  },
+});
+
+export const DismissQuery = z
+  .object({
+    item_id: z.string().uuid().optional(),
+    all: booleanLike().optional().describe('true dismisses every dismissible item'),
+  })
+  .refine((q) => (q.item_id !== undefined) !== (q.all === true), 'send item_id or all=true (one of them)');
+
+export const dismissRoute = defineRoute({
+  ...ncRoute,
+  operationId: 'dismissInbox',
+  method: 'delete',
+  paths: paths('/nc/inbox'),
+  summary: 'Dismiss one item (item_id) or every dismissible item (all=true)',
+  description: '404 when the item does not exist; 409 when it is not dismissible.',
+  request: { query: DismissQuery },
+  responses: { 200: { description: 'dismissed', schema: z.object({ res: z.literal('ok'), info: z.literal('item dismissed') }) } },
+});
+
+export const countRoute = defineRoute({
+  ...ncRoute,
+  operationId: 'countInbox',
+  method: 'get',
+  paths: paths('/nc/inbox/count'),
+  summary: 'Pending notifications (items in the inbox)',
+  responses: { 200: { description: 'the count', schema: z.object({ res: z.literal('ok'), data: z.object({ count: z.number().int() }) }) } },
+});
+
+export const StreamQuery = z.object({
+  last_event_id: z.string().regex(/^\d{1,12}$/).optional().describe('as the Last-Event-ID header, for clients that cannot send it'),
+  access_token: z.string().optional().describe('the token, for clients that cannot send the Authorization header (browsers)'),
+});
+
+export const streamRoute = defineRoute({
+  ...ncRoute,
+  operationId: 'notificationStream',
+  method: 'get',
+  paths: paths('/nc/stream'),
+  summary: "Server-sent events of the user's notifications",
+  description:
+    'text/event-stream. Each event: `id: <n>`, `event: notifications` (the channel), `data: {event_name, event_payload, event_msg, item_id}`. ' +
+    'PING.V1 keep-alives come on the `ping` channel without an id. Reconnecting with Last-Event-ID (header or last_event_id) delivers what was missed. ' +
+    'A connection lasts up to SURCO_STREAM_MAX_S (840 s); clients reconnect (retry: 1000).',
+  request: { query: StreamQuery },
+  responses: { 200: { description: 'the event stream', contentType: 'text/event-stream' } },
+});
+
+export const TestEventBody = z.object({
+  user_ids: z.array(z.number().int().positive()).min(1).max(100).describe('users to notify: the caller, members of its workspace, users it supervises'),
+  stackable: booleanLike().optional().describe('true sends STACKABLE_TEST.V1 instead of TEST.V1'),
+});
+
+const accepted = z.object({ res: z.literal('ok'), info: z.string(), data: z.object({ event_id: z.string(), event_name: z.string() }) });
+
+export const testEventRoute = defineRoute({
+  ...ncRoute,
+  operationId: 'sendTestEvent',
+  method: 'post',
+  paths: paths('/nc/events/test'),
+  summary: 'Send TEST.V1 (or STACKABLE_TEST.V1) to users',
+  request: { body: TestEventBody },
+  responses: { 200: { description: 'handed to the worker', schema: accepted } },
+});
+
+export const InternalEventBody = z.object({
+  event_name: z.string().describe('NAME.V<n>: TEST.V1, STACKABLE_TEST.V1, FIELD_SHARE.V1'),
+  data: z
+    .record(z.string(), z.unknown())
+    .describe('{user_ids: integer[], payload: object (the event\'s), pinned?: boolean, pinned_until?: date-time, dissmisible?: boolean}'),
+  event_id: z.string().uuid().optional().describe('makes the call idempotent: an event id is delivered once per user'),
+});
+
+export const internalEventRoute = defineRoute({
+  tags: ['notifications'],
+  auth: 'internal',
+  dialect: generalDialect,
+  operationId: 'postInternalEvent',
+  method: 'post',
+  paths: paths('/nc-internal/events'),
+  summary: 'Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited',
+  request: { body: InternalEventBody },
+  responses: { 200: { description: 'queued', schema: accepted } },
+});
+
+export const notificationRoutes = [listInboxRoute, dismissRoute, countRoute, streamRoute, testEventRoute, internalEventRoute];

@@ -1,0 +1,209 @@
+// The local API's front door (docs/adr/0005-notification-stream.md). serverless-offline cannot
+// stream a response, so the stack puts this small gateway on the public port: routes whose
+// response streams (listed by the serverless plugin in .surco/build/streams.json) run here, in
+// the same built handler modules Lambda runs, under a local `awslambda` runtime that writes the
+// stream to the HTTP response as it is produced; every other request is passed through to
+// serverless-offline unchanged.
+//
+//   node --import tsx scripts/local/gateway.ts --port 3000 --host 127.0.0.1 \
+//     --upstream http://127.0.0.1:3004 --manifest .surco/build/streams.json
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+
+interface StreamRoute {
+  function: string;
+  module: string;
+  export: string;
+  timeout: number;
+  environment: Record<string, string>;
+  routes: Array<{ method: string; path: string }>;
+}
+
+interface Metadata {
+  statusCode?: number;
+  headers?: Record<string, string>;
+}
+
+type StreamingHandler = (event: APIGatewayProxyEvent, stream: Writable, context: Context) => Promise<void>;
+
+/** The response stream a handler writes to: the HTTP response, started by its metadata. */
+class ResponseStream extends Writable {
+  private contentType = 'application/octet-stream';
+
+  constructor(private readonly res: ServerResponse) {
+    super();
+    res.once('close', () => this.destroy());
+    this.on('error', () => undefined); // a client that left is not an error of the gateway
+  }
+
+  setContentType(type: string): void {
+    this.contentType = type;
+  }
+
+  start(metadata: Metadata): void {
+    if (this.res.headersSent) return;
+    this.res.writeHead(metadata.statusCode ?? 200, { 'content-type': this.contentType, ...metadata.headers });
+    this.res.flushHeaders();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.start({});
+    this.res.write(chunk, (error) => callback(error ?? null));
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.start({});
+    this.res.end(() => callback());
+  }
+}
+
+/** What Lambda's Node.js runtime provides to streaming handlers, over a local HTTP response. */
+function installRuntime(): void {
+  (globalThis as Record<string, unknown>).awslambda = {
+    streamifyResponse: (handler: StreamingHandler) => handler,
+    HttpResponseStream: {
+      from(stream: ResponseStream, metadata: Metadata) {
+        stream.start(metadata);
+        return stream;
+      },
+    },
+  };
+}
+
+function proxyEvent(req: IncomingMessage, url: URL, resource: string): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const query: Record<string, string> = {};
+  const multiValueQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    (multiValueQuery[name] ??= []).push(value);
+  }
+  const requestId = randomUUID();
+  return {
+    resource,
+    path: url.pathname,
+    httpMethod: req.method ?? 'GET',
+    headers,
+    multiValueHeaders,
+    queryStringParameters: url.searchParams.size ? query : null,
+    multiValueQueryStringParameters: url.searchParams.size ? multiValueQuery : null,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId,
+      httpMethod: req.method ?? 'GET',
+      path: url.pathname,
+      stage: 'local',
+      resourcePath: resource,
+      identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
+    } as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+function lambdaContext(fn: StreamRoute, requestId: string): Context {
+  const deadline = Date.now() + fn.timeout * 1000;
+  return {
+    awsRequestId: requestId,
+    functionName: fn.function,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${fn.function}`,
+    memoryLimitInMB: '1024',
+    logGroupName: 'local',
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      upstream: { type: 'string' },
+      manifest: { type: 'string' },
+    },
+  });
+  const upstream = new URL(values.upstream!);
+  const manifestPath = resolve(values.manifest!);
+  const { streams } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { streams: StreamRoute[] };
+  // Handlers read their configuration from the environment, as in Lambda.
+  for (const fn of streams) Object.assign(process.env, fn.environment);
+  installRuntime();
+  const routes = new Map<string, { fn: StreamRoute; path: string; handler: StreamingHandler }>();
+  for (const fn of streams) {
+    const module = (await import(pathToFileURL(join(dirname(manifestPath), fn.module)).href)) as Record<string, StreamingHandler>;
+    const handler = module[fn.export];
+    if (typeof handler !== 'function') throw new Error(`${fn.module} has no export ${fn.export}`);
+    for (const route of fn.routes) routes.set(`${route.method} ${route.path}`, { fn, path: route.path, handler });
+  }
+
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const passThrough = (req: IncomingMessage, res: ServerResponse) => {
+    const forwarded = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ res: 'error', code: -1, info: `the local API is not available: ${error.message}` }));
+    });
+    req.pipe(forwarded);
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const route = routes.get(`${req.method} ${pathname}`);
+    if (!route) return passThrough(req, res);
+    const event = proxyEvent(req, url, route.path);
+    const stream = new ResponseStream(res);
+    route
+      .handler(event, stream, lambdaContext(route.fn, event.requestContext.requestId))
+      .catch((error: Error) => {
+        console.error(`${route.fn.function}: ${error.stack ?? error.message}`);
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ res: 'error', code: -1, info: 'The requested action failed to execute' }));
+      })
+      .finally(() => {
+        if (!stream.writableEnded && !stream.destroyed) stream.end();
+      });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(Number(values.port), values.host, () => {
+    console.log(`gateway: ${routes.size} streaming route(s) on ${values.host}:${values.port}, the rest to ${upstream.origin}`);
+  });
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: Error) => {
+  console.error(`gateway: ${error.stack ?? error.message}`);
+  process.exit(1);
+});

@@ -15,6 +15,7 @@ import { hasClaims, principalFromToken, type Principal } from '../auth/principal
 import { checkInternalKey } from '../auth/internal-key';
 import { DEFAULT_MAX_BODY_BYTES, mediaType, parseBody, rawBody } from './body';
 import { Reply, toResult } from './reply';
+import { describeIssues } from './issues';
 import type { RouteDef } from './route';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -59,12 +60,6 @@ const stateOf = (event: Event): State => {
   if (!state) throw new Error('request state missing');
   return state;
 };
-
-const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>
-  issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
 
 /** The caller of an `Authorization: Bearer <token>` header (401 in the area's dialect otherwise). */
 export async function bearerPrincipal(authorization: string | undefined): Promise<Principal> {

@@ -11,6 +11,7 @@ import { Invalid } from '../errors';
 import { createLogger, type Logger } from '../log';
 import type { Principal } from '../auth/principal';
 import { asDomainError, bearerPrincipal } from './endpoint';
+import { describeIssues } from './issues';
 import type { RouteDef } from './route';
 
 export interface ResponseMetadata {
@@ -46,6 +47,42 @@ export interface StreamSpec<Q> {
   handler: (ctx: StreamContext<Q>) => Promise<void>;
 }
 
+/** A text stream to a client that may leave at any time. */
+export interface SseSink {
+  write(text: string): void;
+  readonly closed: boolean;
+  /** Resolves after `ms`, or as soon as the client goes away. */
+  pause(ms: number): Promise<void>;
+}
+
+/** The response as a sink: writes stop, and a pause ends, once the client has gone. */
+export function sinkOf(out: Writable): SseSink {
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const stop = () => {
+    closed = true;
+    wake?.();
+  };
+  out.once('close', stop);
+  out.once('error', stop);
+  return {
+    write: (text) => {
+      if (!closed && !out.destroyed) out.write(text);
+    },
+    get closed() {
+      return closed || out.destroyed || out.writableEnded;
+    },
+    pause: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }),
+  };
+}
+
 const lowerCase = (headers: Record<string, string | undefined> | null) =>
   Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 
@@ -62,7 +99,7 @@ export function streamEndpoint<QS extends z.ZodType>(route: RouteDef<QS>, spec: 
       const token = spec.tokenInQuery && !headers.authorization && rawQuery.access_token ? `Bearer ${rawQuery.access_token}` : headers.authorization;
       const principal = await bearerPrincipal(token);
       const parsed = route.request?.query ? route.request.query.safeParse(rawQuery) : { success: true as const, data: {} };
-      if (!parsed.success) throw new Invalid(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+      if (!parsed.success) throw new Invalid(describeIssues(parsed.error.issues));
       out = runtime.HttpResponseStream.from(responseStream, {
         statusCode: 200,
         headers: { 'content-type': spec.contentType, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'x-request-id': requestId },

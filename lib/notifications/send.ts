@@ -6,21 +6,19 @@ import { keys } from '../db/keys';
 import { batchGet, itemKey } from '../db/table';
 import { Forbidden, Invalid } from '../errors';
 import { publishEvent, type EventEnvelope } from '../events/publish';
+import { describeIssues } from '../http/issues';
 import { getUsers } from '../platform/users';
 import { resolveEvent, STACKABLE_TEST_EVENT, TEST_EVENT } from './catalogue';
 import { NotificationData } from './deliver';
-
-const describe = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) =>
-  issues.slice(0, 3).map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message)).join('; ');
 
 export async function sendEvent(eventName: string, data: Record<string, unknown>, eventId?: string): Promise<EventEnvelope> {
   const resolved = resolveEvent(eventName);
   if (!resolved.ok) throw new Invalid(resolved.reason);
   if (!resolved.definition.inbox) throw new Invalid(`${eventName} is the stream's keep-alive; it is not sent to users`);
   const parsed = NotificationData.safeParse(data);
-  if (!parsed.success) throw new Invalid(`data: ${describe(parsed.error.issues)}`);
+  if (!parsed.success) throw new Invalid(`data: ${describeIssues(parsed.error.issues)}`);
   const payload = resolved.definition.payload.safeParse(parsed.data.payload);
-  if (!payload.success) throw new Invalid(`data.payload of ${eventName}: ${describe(payload.error.issues)}`);
+  if (!payload.success) throw new Invalid(`data.payload of ${eventName}: ${describeIssues(payload.error.issues)}`);
   return publishEvent(resolved.definition.name, { ...parsed.data, payload: payload.data }, { id: eventId });
 }
 

@@ -6,6 +6,7 @@
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { getItem, queryAll, type Item } from '../db/table';
+import type { SseSink } from '../http/stream';
 import type { User } from '../platform/model';
 import { PING_EVENT } from './catalogue';
 import { messageOf } from './inbox';
@@ -14,13 +15,6 @@ import { messageOf } from './inbox';
 export const CHANNELS = { notifications: 'notifications', ping: 'ping' } as const;
 /** What EventSource clients wait before reconnecting. */
 export const RECONNECT_MS = 1000;
-
-export interface SseSink {
-  write(text: string): void;
-  readonly closed: boolean;
-  /** Resolves after `ms`, or as soon as the client goes away. */
-  pause(ms: number): Promise<void>;
-}
 
 export interface SseMessage {
   id?: number;

@@ -19,8 +19,7 @@ import { log } from '../log';
 import { publishEvent } from '../events/publish';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
-import { FILE_MAX_KB, resourcePk, storageExtension, STORAGE_CODES, type Scope } from './access';
-import { authorisedResource, readableResources } from './kv';
+import { authorisedResource, FILE_MAX_KB, readableResources, resourcePk, storageExtension, STORAGE_CODES, type Scope } from './access';
 
 export const UPLOAD_URL_SECONDS = 10;
 export const DOWNLOAD_URL_SECONDS = 10;

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { Invalid } from '../errors';
 import { GENERAL_CODES } from '../http/dialects';
+import { describeIssues } from '../http/issues';
 import { KEY_MAX_LENGTH, STORAGE_CODES, validKey } from './access';
 
 const CODE_BY_MEMBER: Record<string, number> = {
@@ -17,8 +18,6 @@ const CODE_BY_MEMBER: Record<string, number> = {
   value: STORAGE_CODES.DATA_MISSING,
   ids: STORAGE_CODES.ID_INVALID,
 };
-
-const describe = (issue: z.core.$ZodIssue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message);
 
 export function parseStorageBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -32,7 +31,7 @@ export function parseStorageBody<S extends z.ZodType>(schema: S, body: unknown):
     );
     if (missing) throw new Invalid(`${String(missing.path[0])} is required`, { code: STORAGE_CODES.DATA_MISSING });
     const issue = issues.find((i) => CODE_BY_MEMBER[String(i.path[0])] !== undefined) ?? issues[0]!;
-    throw new Invalid(describe(issue), { code: CODE_BY_MEMBER[String(issue.path[0])] ?? GENERAL_CODES.WRONG_FORMAT });
+    throw new Invalid(describeIssues([issue]), { code: CODE_BY_MEMBER[String(issue.path[0])] ?? GENERAL_CODES.WRONG_FORMAT });
   }
   const parsed = result.data as Record<string, unknown>;
   const keys = typeof parsed.key === 'string' ? [parsed.key] : Array.isArray(parsed.keys) ? (parsed.keys as string[]) : [];

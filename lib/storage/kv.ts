@@ -4,9 +4,9 @@
 import type { Principal } from '../auth/principal';
 import { keys as keyOf } from '../db/keys';
 import { batchDelete, batchGet, itemKey, putItem, putVersioned, queryAll, NOT_EXISTS, type Item } from '../db/table';
-import { Conflict, DomainError, Forbidden, Invalid } from '../errors';
+import { Conflict, DomainError } from '../errors';
 import { mapLimit } from '../util/map-limit';
-import { readableIds, verdict, resolveResourceRef, resourcePk, storageExtension, STORAGE_CODES, type Scope, type StorageAction } from './access';
+import { authorisedResource, readableResources, resourcePk, storageExtension, STORAGE_CODES, type Scope } from './access';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -32,35 +32,6 @@ export function combine(stored: unknown, incoming: unknown): unknown {
     return merged;
   }
   return incoming;
-}
-
-const noPermission = (scope: Scope, ref: unknown) =>
-  new Forbidden(`no permission on ${scope} ${JSON.stringify(ref)} (or it does not exist)`, { code: STORAGE_CODES.NO_PERMISSION });
-
-/** The id of the resource `ref` names, once the caller may do `action` on it (code 3 otherwise). */
-export async function authorisedResource(principal: Principal, scope: Scope, ref: unknown, action: StorageAction): Promise<number> {
-  const id = await resolveResourceRef(scope, ref);
-  if (id === undefined || (await verdict(principal, scope, id, action)) !== 'allowed') throw noPermission(scope, ref);
-  return id;
-}
-
-/**
- * The resources a GET reads: every readable one when `refs` is empty or absent, else each named
- * one (code 5 when one does not exist, 3 when one cannot be read). Keys of the answer: the refs as
- * sent, or the integer ids.
- */
-export async function readableResources(principal: Principal, scope: Scope, refs: readonly unknown[] | undefined): Promise<Array<{ label: string; id: number }>> {
-  if (!refs || refs.length === 0) return (await readableIds(principal, scope)).map((id) => ({ label: String(id), id }));
-  const unique = [...new Map(refs.map((ref) => [String(ref).trim(), ref])).entries()];
-  const resolved = await mapLimit(unique, 8, async ([label, ref]) => {
-    const id = await resolveResourceRef(scope, ref);
-    return { label, ref, id, verdict: id === undefined ? 'missing' : await verdict(principal, scope, id, 'read') };
-  });
-  const unknown = resolved.find((entry) => entry.verdict === 'missing');
-  if (unknown) throw new Invalid(`invalid id ${JSON.stringify(unknown.ref)}: no such ${scope.slice(0, -1)}`, { code: STORAGE_CODES.ID_INVALID });
-  const refused = resolved.find((entry) => entry.verdict === 'denied');
-  if (refused) throw noPermission(scope, refused.ref);
-  return resolved.map((entry) => ({ label: entry.label, id: entry.id! }));
 }
 
 function serialise(data: unknown): string {

@@ -1,5 +1,8 @@
-// Query or body filters of the spot lists, as the service takes them.
-import type { Paging, SpotFilters } from '../../lib/spots/list';
+// Query or body filters of the spot lists, as the service takes them, and the page they answer.
+import type { Principal } from '../../lib/auth/principal';
+import { listSpots, type Paging, type SpotFilters } from '../../lib/spots/list';
+import type { Spot } from '../../lib/spots/model';
+import { wireSpot } from '../../schemas/spots';
 
 export interface WireFilters {
   uuid?: string[];
@@ -31,3 +34,20 @@ export const toFilters = (w: WireFilters): SpotFilters => ({
 });
 
 export const toPaging = (w: WireFilters): Paging => ({ page: w.page ?? 0, pageSize: w.page_size ?? SPOT_PAGE_SIZE, cursor: w.cursor });
+
+/**
+ * One page of spots in the lists' wire shape (GET /spots/spot, POST /spots/getspot and, each
+ * spot with what `extra` adds, POST /spots/all).
+ */
+export async function spotsPage(principal: Principal, wire: WireFilters, extra?: (spot: Spot) => Promise<Record<string, unknown>>) {
+  const paging = toPaging(wire);
+  const page = await listSpots(principal, toFilters(wire), paging);
+  const data = await Promise.all(page.spots.map(async (s) => ({ ...wireSpot(s, page), ...(extra ? await extra(s) : {}) })));
+  return {
+    continues: page.continues,
+    data,
+    page: paging.page,
+    page_size: paging.pageSize,
+    ...(page.cursor ? { cursor: page.cursor } : {}),
+  };
+}

@@ -1,10 +1,9 @@
 // /spots/spot and /api/spots/spot: POST, GET, PATCH, DELETE (spec 1, Spots)
 import { endpoint } from '../../lib/http/endpoint';
-import { listSpots } from '../../lib/spots/list';
 import { createSpot, deleteSpot, patchSpot } from '../../lib/spots/spots';
-import { createSpotRoute, deleteSpotRoute, legacySpotRecord, listSpotsRoute, patchSpotRoute, wireSpot } from '../../schemas/spots';
+import { createSpotRoute, deleteSpotRoute, legacySpotRecord, listSpotsRoute, patchSpotRoute } from '../../schemas/spots';
 import { managementZones } from './access';
-import { toFilters, toPaging } from './filters';
+import { spotsPage } from './filters';
 
 export const post = endpoint(createSpotRoute, {
   ...managementZones,
@@ -25,17 +24,7 @@ export const post = endpoint(createSpotRoute, {
 });
 
 export const list = endpoint(listSpotsRoute, {
-  handler: async ({ query, principal }) => {
-    const paging = toPaging(query);
-    const page = await listSpots(principal, toFilters(query), paging);
-    return {
-      continues: page.continues,
-      data: page.spots.map((s) => wireSpot(s, page)),
-      page: paging.page,
-      page_size: paging.pageSize,
-      ...(page.cursor ? { cursor: page.cursor } : {}),
-    };
-  },
+  handler: async ({ query, principal }) => spotsPage(principal, query),
 });
 
 export const patch = endpoint(patchSpotRoute, {

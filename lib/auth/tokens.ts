@@ -139,7 +139,12 @@ async function resolveKey(header: JWSHeaderParameters, token: FlattenedJWSInput)
   throw new InvalidToken('Invalid authentication token: unknown signing key');
 }
 
-/** Verifies signature, issuer-independent claims and expiry; throws InvalidToken/ExpiredToken. */
+/**
+ * Verifies signature, issuer-independent claims and expiry; throws InvalidToken/ExpiredToken for
+ * a token that does not verify. A failure to verify for another reason (the table or the issuer's
+ * key set unreachable) is not the token's fault: it propagates, and the caller gets a 500 with a
+ * request id, never a 401 that would make a client throw away a good token.
+ */
 export async function verifyToken(token: string): Promise<TokenClaims & JWTPayload> {
   let payload: JWTPayload;
   try {
@@ -148,7 +153,8 @@ export async function verifyToken(token: string): Promise<TokenClaims & JWTPaylo
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw new ExpiredToken();
     if (error instanceof InvalidToken) throw error;
-    throw new InvalidToken();
+    if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) throw new InvalidToken();
+    throw error;
   }
   const parsed = TokenClaimsSchema.safeParse(payload);
   if (!parsed.success) throw new InvalidToken('Invalid authentication token: unexpected claims');

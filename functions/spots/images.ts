@@ -1,19 +1,13 @@
 // /api/spots/msgs/imgs: PUT (upload), GET (download, by query or path), and the presigned upload
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
+import { fileField } from '../../lib/http/body';
 import { Reply } from '../../lib/http/reply';
 import { declaredImage, fetchImage, notDeclared, presignImageUpload, requireDeclared, storeImage } from '../../lib/spots/images';
 import { SPOT_CODES } from '../../lib/spots/model';
 import { locateSpot } from '../../lib/spots/spots';
 import type { Principal } from '../../lib/auth/principal';
 import { downloadImageByPathRoute, downloadImageRoute, presignImageRoute, uploadImageRoute } from '../../schemas/spots';
-import { managementZones } from './access';
-
-interface UploadedFile {
-  filename?: string;
-  mimetype?: string;
-  content?: Buffer;
-}
 
 /** An image declared in a text of a spot the caller can change. */
 async function writableImage(principal: Principal, uuid: string) {
@@ -24,11 +18,9 @@ async function writableImage(principal: Principal, uuid: string) {
 }
 
 export const put = endpoint(uploadImageRoute, {
-  ...managementZones,
-  handler: async ({ query, event, principal }) => {
-    const form = (typeof event.body === 'object' && event.body ? event.body : {}) as Record<string, unknown>;
-    const file = (Array.isArray(form.img) ? form.img[0] : form.img) as UploadedFile | undefined;
-    if (!file?.content) {
+  handler: async ({ query, body, principal }) => {
+    const file = fileField(body, 'img');
+    if (!file) {
       throw new Invalid('image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail: 'send the file as multipart/form-data under the field img' } });
     }
     const image = await writableImage(principal, query.uuid);
@@ -38,7 +30,6 @@ export const put = endpoint(uploadImageRoute, {
 });
 
 export const presign = endpoint(presignImageRoute, {
-  ...managementZones,
   handler: async ({ query, principal }) => presignImageUpload(await writableImage(principal, query.uuid), query.content_type),
 });
 

@@ -1,11 +1,11 @@
 // /api/spots/sheet: GET (export), POST (import) (spec 1, Spots)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
+import { fileField } from '../../lib/http/body';
 import { Reply } from '../../lib/http/reply';
 import { SPOT_CODES } from '../../lib/spots/model';
 import { exportSheet, importSheet } from '../../lib/spots/sheets';
 import { exportSheetRoute, importSheetRoute } from '../../schemas/spots';
-import { managementZones } from './access';
 
 const CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -24,11 +24,9 @@ export const get = endpoint(exportSheetRoute, {
 });
 
 export const post = endpoint(importSheetRoute, {
-  ...managementZones,
-  handler: async ({ event, principal }) => {
-    const form = (typeof event.body === 'object' && event.body ? event.body : {}) as Record<string, unknown>;
-    const file = (Array.isArray(form.sheet) ? form.sheet[0] : form.sheet) as { filename?: string; content?: Buffer } | undefined;
-    if (!file?.content || !file.filename) {
+  handler: async ({ body, principal }) => {
+    const file = fileField(body, 'sheet');
+    if (!file?.filename) {
       throw new Invalid('file format not supported. It must be one of .csv, .xls, .xlsx', {
         code: SPOT_CODES.FORMAT_NOT_SUPPORTED,
         extra: { detail: 'send the file as multipart/form-data under the key sheet' },

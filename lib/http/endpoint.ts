@@ -1,19 +1,19 @@
 // The one handler factory. Every HTTP function is `endpoint(route, spec)`: the same middy chain
-// of header and event normalizers, request context and logging, body parsing, authentication,
-// claim check, zod validation, the handler, response serialisation, and error mapping in the
-// route's dialect. Handlers stay glue: they receive validated input and call a service.
+// of header and event normalizers, request context and logging, authentication and the route's
+// claims, body parsing, zod validation, the handler, response serialisation, and error mapping in
+// the route's dialect. The caller is authenticated before its body is read, so that an anonymous
+// request never reaches a parser. Handlers stay glue: they receive validated input and call a
+// service.
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpEventNormalizer from '@middy/http-event-normalizer';
-import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported } from '../errors';
 import { createLogger, type Logger } from '../log';
-import type { Claim } from '../auth/claims';
 import { hasClaims, principalFromToken, type Principal } from '../auth/principal';
 import { checkInternalKey } from '../auth/internal-key';
-import { DEFAULT_MAX_BODY_BYTES, mediaType, parseBody, rawBody } from './body';
+import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
 import { Reply, toResult } from './reply';
 import { describeIssues } from './issues';
 import type { RouteDef } from './route';
@@ -33,10 +33,6 @@ export interface HandlerContext<Q, B, P> {
 }
 
 export interface EndpointSpec<Q, B, P> {
-  /** Claims the caller's token must carry (after intersecting with the user's plan). */
-  requires?: readonly Claim[];
-  /** The area's error for a missing claim (the dialect's forbidden code otherwise). */
-  missingClaim?: () => DomainError;
   /** Maps validation issues to the area's error (the dialect's wrong-format code otherwise). */
   invalid?: (issues: readonly z.core.$ZodIssue[], message: string) => DomainError;
   handler: (ctx: HandlerContext<Q, B, P>) => Promise<unknown>;
@@ -54,6 +50,9 @@ interface State {
 const STATE = Symbol('surco.request');
 type Event = APIGatewayProxyEvent & { [STATE]?: State; parsedBody?: unknown };
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
+
+const originOf = (event: Event | undefined): string | undefined =>
+  (event?.headers as Record<string, string | undefined> | undefined)?.origin;
 
 const stateOf = (event: Event): State => {
   const state = event[STATE];
@@ -85,8 +84,6 @@ export function endpoint<
   PS extends z.ZodType | undefined,
 >(route: RouteDef<QS, BS, PS>, spec: EndpointSpec<Infer<QS>, Infer<BS>, Infer<PS>>) {
   const maxBodyBytes = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  // A multipart content type it cannot read (odd boundary) is answered 415 in the dialect.
-  const multipart = httpMultipartBodyParser({ busboy: { limits: { fileSize: maxBodyBytes, files: 20 } } });
 
   const context = {
     before: (request: Request) => {
@@ -104,14 +101,7 @@ export function endpoint<
       const event = request.event;
       const headers = event.headers as Record<string, string | undefined>;
       try {
-        const buffer = rawBody(event, maxBodyBytes);
-        const type = mediaType(headers);
-        if (type === 'multipart/form-data') {
-          if (!buffer) throw new Invalid('the multipart body is empty');
-          await multipart.before!(request as never);
-          return;
-        }
-        event.parsedBody = parseBody(buffer, type);
+        event.parsedBody = await parseBody(rawBody(event, maxBodyBytes), headers, maxBodyBytes);
       } catch (error) {
         // An unreadable body is invalid input too: the area's own invalid-input error, if it has one.
         const domain = asDomainError(error);
@@ -136,11 +126,8 @@ export function endpoint<
         userId: principal.user.id,
         ...(principal.extensionId ? { extension: principal.extensionId } : {}),
       });
-      if (spec.requires && !hasClaims(principal, spec.requires)) {
-        throw (
-          spec.missingClaim?.() ??
-          new Forbidden(`the extension lacks the claim(s) ${spec.requires.join(', ')}`)
-        );
+      if (route.claims && !hasClaims(principal, route.claims)) {
+        throw route.missingClaim?.() ?? new Forbidden(`the extension lacks the claim(s) ${route.claims.join(', ')}`);
       }
     },
   };
@@ -148,8 +135,7 @@ export function endpoint<
   const validate = {
     before: (request: Request) => {
       const event = request.event;
-      // multipart bodies are parsed in place by the multipart parser; no body at all is undefined
-      const bodyObject = event.parsedBody ?? (typeof event.body === 'object' && event.body !== null ? event.body : undefined);
+      const bodyObject = event.parsedBody;
       const bodyParams =
         route.request?.params === 'query-or-body' && bodyObject && typeof bodyObject === 'object' && !Array.isArray(bodyObject)
           ? (bodyObject as Record<string, unknown>)
@@ -193,7 +179,7 @@ export function endpoint<
         ({ started: Date.now(), requestId: 'unknown', log: createLogger({ route: route.operationId }) } satisfies State);
       if (error.kind === 'internal') state.log.error('unhandled error', { error: request.error });
       const rendered = route.dialect.render(error, state.requestId);
-      request.response = toResult(new Reply(rendered.status, rendered.body), state.requestId);
+      request.response = toResult(new Reply(rendered.status, rendered.body), state.requestId, originOf(request.event));
       logRequest(request.event, state, rendered.status);
     },
   };
@@ -214,20 +200,22 @@ export function endpoint<
       log: state.log,
       event,
     });
-    const result = toResult(out instanceof Reply ? out : new Reply(200, out), state.requestId);
+    const result = toResult(out instanceof Reply ? out : new Reply(200, out), state.requestId, originOf(event));
     logRequest(event, state, result.statusCode);
     return result;
   };
 
   // middy's onError handlers run from the last registered to the first: the error mapper is
   // registered first so that it runs last, after any other middleware's onError.
-  return middy<Event, APIGatewayProxyResult, Error, Context>()
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(errors)
     .use(httpHeaderNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
     .use(httpEventNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
     .use(context)
-    .use(body)
     .use(authenticate)
+    .use(body)
     .use(validate)
     .handler(run);
+  // the route it serves, for the registry's checks (tests/infrastructure.test.ts)
+  return Object.assign(handler, { route });
 }

@@ -24,6 +24,7 @@ export const wireCrop = (crop: Crop): z.infer<typeof WireCrop> => ({
 export const listCropsRoute = defineRoute({
   ...cropsRoute,
   operationId: 'listCrops',
+  handler: 'functions/crops/getcultivos.get',
   method: 'get',
   paths: ['/getcultivos', '/api/getcultivos'],
   summary: "The crops the user can choose: the platform's list and the user's own",
@@ -35,6 +36,8 @@ export const RegisterCropBody = z.object({ name: z.string() });
 export const registerCropRoute = defineRoute({
   ...cropsRoute,
   operationId: 'registerCrop',
+  handler: 'functions/crops/crops.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/api/crops', '/crops'],
   summary: 'Register a crop of the user (not in the platform list)',

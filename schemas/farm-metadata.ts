@@ -22,6 +22,7 @@ export const PatchMetadataBody = z.object({
 export const getMetadataRoute = defineRoute({
   ...metadataRoute,
   operationId: 'getFarmMetadata',
+  handler: 'functions/farms/metadata.get',
   method: 'get',
   paths: ['/api/farms/metadata'],
   summary: 'Metadata of the given farms, or of every farm the user can access',
@@ -34,6 +35,8 @@ export const getMetadataRoute = defineRoute({
 export const patchMetadataRoute = defineRoute({
   ...metadataRoute,
   operationId: 'patchFarmMetadata',
+  handler: 'functions/farms/metadata.patch',
+  touches: { table: 'write' },
   method: 'patch',
   paths: ['/api/farms/metadata'],
   summary: "Merge keys into a farm's metadata (needs edit permission on the farm)",

@@ -7,6 +7,8 @@ import type { Access } from '../lib/authz/access';
 import type { FieldListing, ListedFarm } from '../lib/fields/list';
 import { boundsToWkt, unionBounds } from '../lib/geo/bounds';
 import type { User } from '../lib/platform/model';
+import { Forbidden } from '../lib/errors';
+import { FIELD_CODES } from '../lib/fields/rules';
 
 const fieldsRoute = { tags: ['fields'], auth: 'bearer', dialect: generalDialect } as const;
 
@@ -37,6 +39,10 @@ export const CreateFieldResponse = z.object({
 export const createFieldRoute = defineRoute({
   ...fieldsRoute,
   operationId: 'createField',
+  handler: 'functions/fields/agregarlote.post',
+  claims: ['FIELDS_CREATE'],
+  missingClaim: () => new Forbidden('the extension version lacks the Create Fields feature', { code: FIELD_CODES.NO_PERMISSION }),
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/api/agregarlote'],
   summary: 'Create a field in an existing farm (idcampo) or in a farm found or created by name (nombrecampo)',
@@ -95,6 +101,7 @@ export const GetFieldsResponse = z.object({
 export const getFieldsRoute = defineRoute({
   ...fieldsRoute,
   operationId: 'getFields',
+  handler: 'functions/fields/getfields.get',
   method: 'get',
   paths: ['/api/getfields'],
   summary: "The farms and fields the user reaches, grouped by farm, and those of the users it supervises",
@@ -173,6 +180,8 @@ export const DeleteFieldResponse = z.object({
 export const deleteFieldRoute = defineRoute({
   ...fieldsRoute,
   operationId: 'deleteField',
+  handler: 'functions/fields/borrarlotes.get',
+  touches: { table: 'write', sends: ['events'] },
   method: 'get',
   paths: ['/api/borrarlotes'],
   summary: 'Delete a field and what hangs from it',

@@ -1,5 +1,7 @@
-// Every documented route, in the order the OpenAPI document lists tags.
-import type { RouteDef } from '../lib/http/route';
+// The route registry: every route and worker, grouped into the services (CloudFormation stacks)
+// that deploy them (docs/adr/0006-services.md). The serverless plugin generates each service's
+// functions, events and roles from this list; the OpenAPI document lists the routes in this order.
+import type { RouteDef, ServiceDef } from '../lib/http/route';
 import { buildOpenApi } from '../lib/http/openapi';
 import { internalRoutes } from './internal';
 import { fieldsRoutes } from './fields';
@@ -14,22 +16,36 @@ import { spotRoutes } from './spots';
 import { sensorRoutes } from './sensors';
 import { storageRoutes } from './storage';
 import { notificationRoutes } from './notifications';
+import { eventsWorker, sensorBulkWorker } from './workers';
 
-export const allRoutes: readonly RouteDef[] = [
-  ...systemRoutes,
-  ...internalRoutes,
-  ...fieldsRoutes,
-  ...seasonShapeRoutes,
-  ...tagRoutes,
-  ...rotationRoutes,
-  ...cropRoutes,
-  ...farmMetadataRoutes,
-  ...livestockRoutes,
-  ...spotRoutes,
-  ...sensorRoutes,
-  ...storageRoutes,
-  ...notificationRoutes,
+export const services: readonly ServiceDef[] = [
+  {
+    name: 'platform',
+    summary:
+      'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker',
+    routes: [
+      ...systemRoutes,
+      ...internalRoutes,
+      ...fieldsRoutes,
+      ...seasonShapeRoutes,
+      ...tagRoutes,
+      ...rotationRoutes,
+      ...cropRoutes,
+      ...farmMetadataRoutes,
+      ...notificationRoutes,
+    ],
+    workers: [eventsWorker],
+  },
+  {
+    name: 'records',
+    summary: 'livestock, spots, sensors, extension storage',
+    routes: [...livestockRoutes, ...spotRoutes, ...sensorRoutes, ...storageRoutes],
+    workers: [sensorBulkWorker],
+  },
 ];
+
+/** Every route of every service (the catch-all of unknown routes included). */
+export const allRoutes: readonly RouteDef[] = services.flatMap((service) => service.routes);
 
 export const openApiDocument = () =>
   buildOpenApi(allRoutes, {

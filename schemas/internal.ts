@@ -66,6 +66,8 @@ const internalRoute = {
 export const createUserRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateUser',
+  handler: 'functions/internal/users.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/internal/users'],
   summary: 'Create a user (and its workspace)',
@@ -76,6 +78,8 @@ export const createUserRoute = defineRoute({
 export const createSupervisionRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateSupervision',
+  handler: 'functions/internal/supervisions.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/internal/supervisions'],
   summary: 'Make a user supervisor of another (read or edit)',
@@ -86,6 +90,8 @@ export const createSupervisionRoute = defineRoute({
 export const createShareRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateShare',
+  handler: 'functions/internal/shares.post',
+  touches: { table: 'write', sends: ['events'] },
   method: 'post',
   paths: ['/internal/shares'],
   summary: 'Share a farm or a field with a user; emits FIELD_SHARE.V1',
@@ -96,6 +102,8 @@ export const createShareRoute = defineRoute({
 export const createTokenRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateToken',
+  handler: 'functions/internal/tokens.post',
+  touches: { table: 'write', secrets: ['signingSeed'] },
   method: 'post',
   paths: ['/internal/tokens'],
   summary: 'Mint an access token for a user and (optionally) an extension version',

@@ -8,8 +8,17 @@ import { fromKg, WEIGHT_UNITS } from '../lib/livestock/model';
 import type { HerdView } from '../lib/livestock/herds';
 import type { TransactionResult } from '../lib/livestock/transactions';
 import { positiveInteger } from './common';
+import { Forbidden } from '../lib/errors';
+import { LIVESTOCK_CODES } from '../lib/livestock/codes';
 
-const livestockRoute = { tags: ['livestock'], auth: 'bearer', dialect: livestockDialect } as const;
+/** Every livestock endpoint requires the livestock module in the extension claimset (spec 1). */
+const livestockRoute = {
+  tags: ['livestock'],
+  auth: 'bearer',
+  dialect: livestockDialect,
+  claims: ['LIVESTOCK'],
+  missingClaim: () => new Forbidden('the livestock module is not active in the extension claimset', { code: LIVESTOCK_CODES.MODULE_DISABLED }),
+} as const;
 const both = (path: string) => [`/livestock${path}`, `/api/livestock${path}`];
 
 const uuid = z.string().uuid();
@@ -109,6 +118,7 @@ export const UpdatePaddockBody = z.object({ name: z.string().optional(), shape: 
 export const listPaddocksRoute = defineRoute({
   ...livestockRoute,
   operationId: 'listPaddocks',
+  handler: 'functions/livestock/paddocks.list',
   method: 'get',
   paths: both('/paddock'),
   summary: 'Paddocks of every readable field, or of one field (field_id)',
@@ -119,6 +129,7 @@ export const listPaddocksRoute = defineRoute({
 export const getPaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'getPaddock',
+  handler: 'functions/livestock/paddocks.get',
   method: 'get',
   paths: both('/paddock/{paddock_uuid}'),
   summary: 'One paddock',
@@ -129,6 +140,8 @@ export const getPaddockRoute = defineRoute({
 export const createPaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'createPaddock',
+  handler: 'functions/livestock/paddocks.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/paddock'),
   summary: 'Create a paddock inside a field',
@@ -139,6 +152,8 @@ export const createPaddockRoute = defineRoute({
 export const updatePaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'updatePaddock',
+  handler: 'functions/livestock/paddocks.patch',
+  touches: { table: 'write' },
   method: 'patch',
   paths: both('/paddock/{paddock_uuid}'),
   summary: 'Rename a paddock and/or change its shape',
@@ -149,6 +164,8 @@ export const updatePaddockRoute = defineRoute({
 export const deletePaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'deletePaddock',
+  handler: 'functions/livestock/paddocks.del',
+  touches: { table: 'write' },
   method: 'delete',
   paths: both('/paddock/{paddock_uuid}'),
   summary: 'Delete a paddock (refused while herds are in it)',
@@ -184,6 +201,7 @@ export const UpdateHerdBody = z.object({
 export const listHerdsRoute = defineRoute({
   ...livestockRoute,
   operationId: 'listHerds',
+  handler: 'functions/livestock/herds.list',
   method: 'get',
   paths: both('/herd'),
   summary: 'Herds of every readable field',
@@ -193,6 +211,8 @@ export const listHerdsRoute = defineRoute({
 export const createHerdRoute = defineRoute({
   ...livestockRoute,
   operationId: 'createHerd',
+  handler: 'functions/livestock/herds.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/herd'),
   summary: 'Create a herd in a field (and optionally a paddock of it)',
@@ -203,6 +223,8 @@ export const createHerdRoute = defineRoute({
 export const updateHerdRoute = defineRoute({
   ...livestockRoute,
   operationId: 'updateHerd',
+  handler: 'functions/livestock/herds.patch',
+  touches: { table: 'write' },
   method: 'patch',
   paths: both('/herd/{herd_uuid}'),
   summary: 'Rename, recategorise and add new animals (head count and weight) to a herd',
@@ -213,6 +235,8 @@ export const updateHerdRoute = defineRoute({
 export const deleteHerdRoute = defineRoute({
   ...livestockRoute,
   operationId: 'deleteHerd',
+  handler: 'functions/livestock/herds.del',
+  touches: { table: 'write' },
   method: 'delete',
   paths: both('/herd/{herd_uuid}'),
   summary: 'Delete a herd and its history',
@@ -223,6 +247,7 @@ export const deleteHerdRoute = defineRoute({
 export const herdCategoriesRoute = defineRoute({
   ...livestockRoute,
   operationId: 'listHerdCategories',
+  handler: 'functions/livestock/herds.categories',
   method: 'get',
   paths: both('/herd/categories'),
   summary: 'Herd categories (read-only)',
@@ -232,6 +257,7 @@ export const herdCategoriesRoute = defineRoute({
 export const herdHistoryRoute = defineRoute({
   ...livestockRoute,
   operationId: 'getHerdHistory',
+  handler: 'functions/livestock/herds.history',
   method: 'get',
   paths: both('/herd/{herd_uuid}/transactions'),
   summary: "A herd's transactions (moves, exits, new animals), newest first",
@@ -271,6 +297,8 @@ export const ExitBody = z.object({
 export const paddockMoveRoute = defineRoute({
   ...livestockRoute,
   operationId: 'movePaddock',
+  handler: 'functions/livestock/transactions.paddock',
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/transaction/paddock'),
   summary: 'Move a herd, or part of it, to another paddock (possibly in another field)',
@@ -281,6 +309,8 @@ export const paddockMoveRoute = defineRoute({
 export const exitRoute = defineRoute({
   ...livestockRoute,
   operationId: 'recordExit',
+  handler: 'functions/livestock/transactions.exit',
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/transaction/exit'),
   summary: 'Record animals leaving a herd (type 2 moves them into another herd); a repeated transaction_uuid records once',
@@ -291,6 +321,7 @@ export const exitRoute = defineRoute({
 export const exitTypesRoute = defineRoute({
   ...livestockRoute,
   operationId: 'listExitTypes',
+  handler: 'functions/livestock/transactions.exitTypes',
   method: 'get',
   paths: both('/transaction/exit/types'),
   summary: 'Exit types (read-only)',

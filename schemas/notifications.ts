@@ -27,6 +27,7 @@ export const InboxQuery = z.object({
 export const listInboxRoute = defineRoute({
   ...ncRoute,
   operationId: 'listInbox',
+  handler: 'functions/notifications/inbox.list',
   method: 'get',
   paths: paths('/nc/inbox'),
   summary: 'The inbox: current pinned items first, then newest first, by pages',
@@ -55,6 +56,8 @@ export const DismissQuery = z
 export const dismissRoute = defineRoute({
   ...ncRoute,
   operationId: 'dismissInbox',
+  handler: 'functions/notifications/inbox.dismiss',
+  touches: { table: 'write' },
   method: 'delete',
   paths: paths('/nc/inbox'),
   summary: 'Dismiss one item (item_id) or every dismissible item (all=true)',
@@ -66,6 +69,7 @@ export const dismissRoute = defineRoute({
 export const countRoute = defineRoute({
   ...ncRoute,
   operationId: 'countInbox',
+  handler: 'functions/notifications/inbox.count',
   method: 'get',
   paths: paths('/nc/inbox/count'),
   summary: 'Pending notifications (items in the inbox)',
@@ -80,6 +84,9 @@ export const StreamQuery = z.object({
 export const streamRoute = defineRoute({
   ...ncRoute,
   operationId: 'notificationStream',
+  handler: 'functions/notifications/stream.handler',
+  lambda: { timeout: 900 },
+  stream: true,
   method: 'get',
   paths: paths('/nc/stream'),
   summary: "Server-sent events of the user's notifications",
@@ -101,6 +108,8 @@ const accepted = z.object({ res: z.literal('ok'), info: z.string(), data: z.obje
 export const testEventRoute = defineRoute({
   ...ncRoute,
   operationId: 'sendTestEvent',
+  handler: 'functions/notifications/events.test',
+  touches: { sends: ['events'] },
   method: 'post',
   paths: paths('/nc/events/test'),
   summary: 'Send TEST.V1 (or STACKABLE_TEST.V1) to users',
@@ -121,6 +130,8 @@ export const internalEventRoute = defineRoute({
   auth: 'internal',
   dialect: generalDialect,
   operationId: 'postInternalEvent',
+  handler: 'functions/notifications/events.internal',
+  touches: { sends: ['events'] },
   method: 'post',
   paths: paths('/nc-internal/events'),
   summary: 'Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited',

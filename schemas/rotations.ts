@@ -5,8 +5,17 @@ import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { RotationView, VarietyChoice } from '../lib/rotations/service';
 import { integer, positiveInteger } from './common';
+import { Forbidden } from '../lib/errors';
+import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from '../lib/rotations/codes';
 
-const rotationsRoute = { tags: ['rotations'], auth: 'bearer', dialect: generalDialect } as const;
+/** Rotations need the Campaign permissions (spec 2). */
+const rotationsRoute = {
+  tags: ['rotations'],
+  auth: 'bearer',
+  dialect: generalDialect,
+  claims: ['CAMPAIGN'],
+  missingClaim: () => new Forbidden(NOT_ALLOWED_MESSAGE, { code: ROTATION_CODES.NOT_ALLOWED }),
+} as const;
 const both = (path: string) => [`/api${path}`, path];
 
 export const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -152,6 +161,7 @@ export const MAX_ROTATIONS_PER_REQUEST = 100;
 export const listRotationsRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'listRotations',
+  handler: 'functions/rotations/rotations.list',
   method: 'get',
   paths: both('/rotations'),
   summary: 'Rotations of every campaign of the fields the user can read (filters: fields_id, else fields_uuid, else farms_id, else farms_uuid; and yeargroup)',
@@ -162,6 +172,7 @@ export const listRotationsRoute = defineRoute({
 export const getRotationRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'getRotation',
+  handler: 'functions/rotations/rotations.get',
   method: 'get',
   paths: both('/rotations/{rotation_uuid}'),
   summary: 'One rotation (query filters are ignored)',
@@ -172,6 +183,8 @@ export const getRotationRoute = defineRoute({
 export const createRotationsRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'createRotations',
+  handler: 'functions/rotations/rotations.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/rotations'),
   summary: 'Create rotations; each item succeeds or is listed with its reason',
@@ -200,6 +213,8 @@ export const RotationPatch = z.object({
 export const patchRotationRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'patchRotation',
+  handler: 'functions/rotations/rotations.patch',
+  touches: { table: 'write' },
   method: 'patch',
   paths: both('/rotations/{rotation_uuid}'),
   summary: 'Change ha, crop_id, start_date or end_date of a rotation (other keys are ignored)',
@@ -210,6 +225,7 @@ export const patchRotationRoute = defineRoute({
 export const getVarietiesRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'getRotationVarieties',
+  handler: 'functions/rotations/varieties.get',
   method: 'get',
   paths: both('/rotations/variety/{rotation_uuid}'),
   summary: "The varieties of the rotation's crop (selected: assigned to the rotation)",
@@ -220,6 +236,8 @@ export const getVarietiesRoute = defineRoute({
 export const addVarietiesRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'addRotationVarieties',
+  handler: 'functions/rotations/varieties.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/rotations/variety/{rotation_uuid}'),
   summary: 'Assign varieties (of its crop) to the rotation',
@@ -230,6 +248,8 @@ export const addVarietiesRoute = defineRoute({
 export const removeVarietyRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'removeRotationVariety',
+  handler: 'functions/rotations/varieties.del',
+  touches: { table: 'write' },
   method: 'delete',
   paths: both('/rotations/variety/{rotation_uuid}'),
   summary: 'Remove a variety from the rotation',

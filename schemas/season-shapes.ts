@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { shapesDialect } from '../lib/http/dialects';
 import { positiveInteger } from './common';
+import { Forbidden } from '../lib/errors';
 
 const shapesRoute = { tags: ['season shapes'], auth: 'bearer', dialect: shapesDialect } as const;
 
@@ -18,6 +19,10 @@ export const FieldQuery = z.object({ field_id: positiveInteger() });
 export const postShapeRoute = defineRoute({
   ...shapesRoute,
   operationId: 'postSeasonShape',
+  handler: 'functions/fields/shapes.post',
+  claims: ['SHAPES_EDIT'],
+  missingClaim: () => new Forbidden('the create-field and modify-campaign options are not enabled (claim SHAPES_EDIT)'),
+  touches: { table: 'write', sends: ['events'] },
   method: 'post',
   paths: ['/api/fields/v2/shapes'],
   summary: 'Create or replace the polygon of a field for one campaign (later campaigns take it too)',
@@ -35,6 +40,7 @@ export const postShapeRoute = defineRoute({
 export const shapeLockRoute = defineRoute({
   ...shapesRoute,
   operationId: 'getSeasonShapeLock',
+  handler: 'functions/fields/shape-lock.get',
   method: 'get',
   paths: ['/api/fields/v2/shape/lock'],
   summary: 'Whether the polygon of the field can be modified now (REPROCESSING while images are processed)',
@@ -50,6 +56,7 @@ export const shapeLockRoute = defineRoute({
 export const shapeLimitsRoute = defineRoute({
   ...shapesRoute,
   operationId: 'getSeasonShapeLimits',
+  handler: 'functions/fields/shape-limits.get',
   method: 'get',
   paths: ['/api/fields/v2/shape/limits'],
   summary: 'The area a new shape of the field must stay within, in EPSG 4326 and 3857',

@@ -113,6 +113,8 @@ const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ res: z.literal('ok'
 export const listGroupsRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'listVariableGroups',
+  handler: 'functions/sensors/groups.list',
+  claims: ['VARIABLE_GROUPS_READ'],
   method: 'get',
   paths: path('/providers/variablegroups'),
   summary: "The caller's variable groups with their variables (an extension: its own; the user: every extension's)",
@@ -123,6 +125,9 @@ export const listGroupsRoute = defineRoute({
 export const createGroupRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'createVariableGroup',
+  handler: 'functions/sensors/groups.post',
+  claims: ['VARIABLE_GROUPS_CREATE'],
+  touches: { table: 'write' },
   method: 'post',
   paths: path('/providers/variablegroups'),
   summary: 'Create a variable group (with variables); a repeated group_uuid returns the group',
@@ -133,6 +138,9 @@ export const createGroupRoute = defineRoute({
 export const updateGroupRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'updateVariableGroup',
+  handler: 'functions/sensors/groups.patch',
+  claims: ['VARIABLE_GROUPS_UPDATE'],
+  touches: { table: 'write' },
   method: 'patch',
   paths: path('/providers/variablegroups'),
   summary: 'Change the fields sent (user_group_name and user_position are ignored)',
@@ -143,6 +151,9 @@ export const updateGroupRoute = defineRoute({
 export const deleteGroupRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'deleteVariableGroup',
+  handler: 'functions/sensors/groups.del',
+  claims: ['VARIABLE_GROUPS_DELETE'],
+  touches: { table: 'write' },
   method: 'delete',
   paths: path('/providers/variablegroups'),
   summary: 'Delete a variable group and its variables (deleted_at is set)',
@@ -153,6 +164,9 @@ export const deleteGroupRoute = defineRoute({
 export const createVariableRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'createVariable',
+  handler: 'functions/sensors/variables.post',
+  claims: ['VARIABLES_CREATE'],
+  touches: { table: 'write' },
   method: 'post',
   paths: path('/providers/variables'),
   summary: 'Create a variable in a group',
@@ -163,6 +177,9 @@ export const createVariableRoute = defineRoute({
 export const updateVariableRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'updateVariable',
+  handler: 'functions/sensors/variables.patch',
+  claims: ['VARIABLE_GROUPS_UPDATE'],
+  touches: { table: 'write' },
   method: 'patch',
   paths: path('/providers/variables'),
   summary: 'Change variable_name, device and metadata (other keys are not applied)',
@@ -173,6 +190,9 @@ export const updateVariableRoute = defineRoute({
 export const deleteVariableRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'deleteVariable',
+  handler: 'functions/sensors/variables.del',
+  claims: ['VARIABLES_DELETE'],
+  touches: { table: 'write' },
   method: 'delete',
   paths: path('/providers/variables'),
   summary: 'Delete a variable (deleted_at is set)',
@@ -185,6 +205,10 @@ export const VALUES_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const insertValuesRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'insertValues',
+  handler: 'functions/sensors/values.insert',
+  claims: ['VARIABLES_CREATE'],
+  touches: { table: 'write' },
+  lambda: { timeout: 29, memorySize: 1536 },
   method: 'post',
   paths: path('/providers/values/variables'),
   summary: 'Insert values (at most 2,000,000; larger bodies: the bulk path)',
@@ -197,6 +221,9 @@ export const insertValuesRoute = defineRoute({
 export const readValuesRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'readValues',
+  handler: 'functions/sensors/values.read',
+  claims: ['VARIABLES_READ'],
+  lambda: { timeout: 29 },
   method: 'get',
   paths: path('/providers/values/variables'),
   summary: 'Values of one variable in a time range, paged; with interval, downsampled (min, max, mean, count per bucket)',
@@ -232,6 +259,9 @@ const BulkJob = z.object({
 export const createBulkRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'createValuesBulkUpload',
+  handler: 'functions/sensors/values.bulk',
+  claims: ['VARIABLES_CREATE'],
+  touches: { table: 'write', files: { 'sensor-bulk/': ['put'] } },
   method: 'post',
   paths: path('/providers/values/bulk'),
   summary: 'Start a bulk upload: a presigned S3 POST for a values body (JSON or gzipped JSON, up to 512 MiB)',
@@ -254,6 +284,8 @@ export const createBulkRoute = defineRoute({
 export const bulkStatusRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'getValuesBulkJob',
+  handler: 'functions/sensors/values.bulkStatus',
+  claims: ['VARIABLES_CREATE'],
   method: 'get',
   paths: path('/providers/values/bulk/{job_uuid}'),
   summary: 'State of a bulk upload',

@@ -4,12 +4,18 @@ import { z } from 'zod';
 import wkx from 'wkx';
 import { defineRoute } from '../lib/http/route';
 import { spotsDialect } from '../lib/http/dialects';
-import type { Spot, SpotMessage } from '../lib/spots/model';
+import { SPOT_CODES, type Spot, type SpotMessage } from '../lib/spots/model';
 import type { SpotPage } from '../lib/spots/list';
 import type { SpotTag } from '../lib/spots/tags';
 import { integer } from './common';
+import { Forbidden } from '../lib/errors';
 
 const spotsRoute = { tags: ['spots'], auth: 'bearer', dialect: spotsDialect } as const;
+/** The Management zones functionality gates every change to spots (spec 1: creating needs it). */
+const managementZones = {
+  claims: ['MANAGEMENT_ZONES'],
+  missingClaim: () => new Forbidden('the extension lacks the Management zones functionality', { code: SPOT_CODES.NO_PERMISSION }),
+} as const;
 const both = (path: string) => [`/api${path}`, path];
 
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -170,6 +176,9 @@ const SpotList = z.object({
 export const createSpotRoute = defineRoute({
   ...spotsRoute,
   operationId: 'createSpot',
+  handler: 'functions/spots/spot.post',
+  ...managementZones,
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/spots/spot'),
   summary: 'Create a spot (Management zones functionality); sending the same uuid again returns it',
@@ -180,6 +189,7 @@ export const createSpotRoute = defineRoute({
 export const listSpotsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'listSpots',
+  handler: 'functions/spots/spot.list',
   method: 'get',
   paths: both('/spots/spot'),
   summary: "The user's spots, newest first (filters combined with AND)",
@@ -190,6 +200,9 @@ export const listSpotsRoute = defineRoute({
 export const patchSpotRoute = defineRoute({
   ...spotsRoute,
   operationId: 'patchSpot',
+  handler: 'functions/spots/spot.patch',
+  ...managementZones,
+  touches: { table: 'write' },
   method: 'patch',
   paths: both('/spots/spot'),
   summary: 'Overwrite the parameters sent; tags replace all; texts are added by uuid',
@@ -200,6 +213,9 @@ export const patchSpotRoute = defineRoute({
 export const deleteSpotRoute = defineRoute({
   ...spotsRoute,
   operationId: 'deleteSpot',
+  handler: 'functions/spots/spot.del',
+  ...managementZones,
+  touches: { table: 'write', sends: ['events'] },
   method: 'delete',
   paths: both('/spots/spot'),
   summary: 'Delete a spot; answers the deleted record with its legacy keys',
@@ -210,6 +226,7 @@ export const deleteSpotRoute = defineRoute({
 export const getSpotsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'getSpots',
+  handler: 'functions/spots/getspot.getspot',
   method: 'post',
   paths: both('/spots/getspot'),
   summary: 'Spot list for the mobile client: the filters in the body',
@@ -220,6 +237,7 @@ export const getSpotsRoute = defineRoute({
 export const allSpotsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'getSpotsWithMessages',
+  handler: 'functions/spots/getspot.all',
   method: 'post',
   paths: both('/spots/all'),
   summary: 'As getspot, each spot with its messages and images (pagination counts spots)',
@@ -232,6 +250,9 @@ const MessagesBody = z.object({ uuid, texts: z.array(TextItem).min(1).max(100) }
 export const createMessagesRoute = defineRoute({
   ...spotsRoute,
   operationId: 'createSpotMessages',
+  handler: 'functions/spots/messages.post',
+  ...managementZones,
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/spots/msgs'),
   summary: 'Add texts (with declared images) to a spot; texts already stored are kept once',
@@ -242,6 +263,7 @@ export const createMessagesRoute = defineRoute({
 export const listMessagesRoute = defineRoute({
   ...spotsRoute,
   operationId: 'listSpotMessages',
+  handler: 'functions/spots/messages.list',
   method: 'get',
   paths: both('/spots/msgs'),
   summary: 'Messages of a spot, newest first',
@@ -257,6 +279,9 @@ export const listMessagesRoute = defineRoute({
 export const deleteMessageRoute = defineRoute({
   ...spotsRoute,
   operationId: 'deleteSpotMessage',
+  handler: 'functions/spots/messages.del',
+  ...managementZones,
+  touches: { table: 'write', files: { 'spots/': ['delete'] } },
   method: 'delete',
   paths: both('/spots/msgs'),
   summary: 'Delete a message and its images',
@@ -269,6 +294,9 @@ export const IMAGE_ROUTE_MAX_BYTES = 6 * 1024 * 1024;
 export const uploadImageRoute = defineRoute({
   ...spotsRoute,
   operationId: 'uploadSpotImage',
+  handler: 'functions/spots/images.put',
+  ...managementZones,
+  touches: { table: 'write', files: { 'spots/': ['put'] } },
   method: 'put',
   paths: both('/spots/msgs/imgs'),
   summary: 'Upload an image declared in a text (multipart form field img; at most 5 MiB)',
@@ -280,6 +308,9 @@ export const uploadImageRoute = defineRoute({
 export const presignImageRoute = defineRoute({
   ...spotsRoute,
   operationId: 'presignSpotImage',
+  handler: 'functions/spots/images.presign',
+  ...managementZones,
+  touches: { files: { 'spots/': ['put'] } },
   method: 'post',
   paths: both('/spots/msgs/imgs/upload'),
   summary: 'A presigned S3 POST to upload a declared image straight to storage (large photos, up to 25 MiB)',
@@ -295,6 +326,8 @@ export const presignImageRoute = defineRoute({
 export const downloadImageRoute = defineRoute({
   ...spotsRoute,
   operationId: 'downloadSpotImage',
+  handler: 'functions/spots/images.get',
+  touches: { table: 'write', files: { 'spots/': ['get'] } },
   method: 'get',
   paths: both('/spots/msgs/imgs'),
   summary: 'Download an image (query uuid)',
@@ -305,6 +338,8 @@ export const downloadImageRoute = defineRoute({
 export const downloadImageByPathRoute = defineRoute({
   ...spotsRoute,
   operationId: 'downloadSpotImageByPath',
+  handler: 'functions/spots/images.getByPath',
+  touches: { table: 'write', files: { 'spots/': ['get'] } },
   method: 'get',
   paths: both('/spots/msgs/imgs/{uuid}'),
   summary: 'Download an image (uuid as path suffix)',
@@ -318,6 +353,9 @@ const WireTags = z.object({ data: z.array(TagRef) });
 export const createTagsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'createSpotTags',
+  handler: 'functions/spots/tags.post',
+  ...managementZones,
+  touches: { table: 'write' },
   method: 'post',
   paths: both('/spots/tags'),
   summary: 'Create user tags (one or many); a uuid that exists, even deleted, is ignored',
@@ -330,6 +368,7 @@ const booleanFlag = z.string().optional().transform((v) => v === undefined || v.
 export const searchTagsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'searchSpotTags',
+  handler: 'functions/spots/tags.get',
   method: 'get',
   paths: both('/spots/tags'),
   summary: 'Common and user tags; general=false leaves out common ones, user=false the user\'s',
@@ -340,6 +379,9 @@ export const searchTagsRoute = defineRoute({
 export const renameTagRoute = defineRoute({
   ...spotsRoute,
   operationId: 'renameSpotTag',
+  handler: 'functions/spots/tags.patch',
+  ...managementZones,
+  touches: { table: 'write' },
   method: 'patch',
   paths: both('/spots/tags'),
   summary: 'Rename a user tag (common tags cannot change)',
@@ -350,6 +392,9 @@ export const renameTagRoute = defineRoute({
 export const deleteTagRoute = defineRoute({
   ...spotsRoute,
   operationId: 'deleteSpotTag',
+  handler: 'functions/spots/tags.del',
+  ...managementZones,
+  touches: { table: 'write' },
   method: 'delete',
   paths: both('/spots/tags'),
   summary: 'Delete a user tag no spot uses (code 51 while in use)',
@@ -360,6 +405,9 @@ export const deleteTagRoute = defineRoute({
 export const variablesRoute = defineRoute({
   ...spotsRoute,
   operationId: 'replaceSpotVariables',
+  handler: 'functions/spots/variables.patch',
+  ...managementZones,
+  touches: { table: 'write' },
   method: 'patch',
   paths: both('/spots/variables'),
   summary: "Replace a spot's variables",
@@ -372,6 +420,8 @@ export const SHEET_ROUTE_MAX_BYTES = 6 * 1024 * 1024;
 export const exportSheetRoute = defineRoute({
   ...spotsRoute,
   operationId: 'exportSpotSheet',
+  handler: 'functions/spots/sheet.get',
+  lambda: { timeout: 29, memorySize: 1024 },
   method: 'get',
   paths: both('/spots/sheet'),
   summary: "The user's spots and their variables as a spreadsheet (xlsx, or csv with format=csv)",
@@ -391,6 +441,10 @@ export const exportSheetRoute = defineRoute({
 export const importSheetRoute = defineRoute({
   ...spotsRoute,
   operationId: 'importSpotSheet',
+  handler: 'functions/spots/sheet.post',
+  ...managementZones,
+  touches: { table: 'write' },
+  lambda: { timeout: 29, memorySize: 1024 },
   method: 'post',
   paths: both('/spots/sheet'),
   summary: 'Upload variables from a .csv, .xls or .xlsx (form key sheet) with a Service_Spot_ID column',
@@ -407,6 +461,7 @@ export const importSheetRoute = defineRoute({
 export const unitsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'listUnits',
+  handler: 'functions/spots/units.get',
   method: 'get',
   paths: both('/utils/units'),
   summary: 'Measurement units (valid unit_id values)',

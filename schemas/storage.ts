@@ -7,6 +7,14 @@ import { defineRoute } from '../lib/http/route';
 import { fileStorageDialect, storageDialect } from '../lib/http/dialects';
 import { booleanLike } from './common';
 import { FILE_MAX_KB, KEY_MAX_LENGTH, KEYS_MAX, SCOPES } from '../lib/storage/access';
+import { STORAGE_CODES } from '../lib/storage/codes';
+import { Forbidden } from '../lib/errors';
+
+/** Both storages need the Storage permissions in the extension version's claimset (spec 3). */
+const storageClaim = {
+  claims: ['STORAGE'],
+  missingClaim: () => new Forbidden('the extension version lacks the Storage permissions', { code: STORAGE_CODES.INVALID_EXTENSION }),
+} as const;
 
 export const OPERATIONS = ['PUT', 'PATCH', 'GET', 'DELETE'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -62,6 +70,9 @@ export const kvStorageRoute = defineRoute({
   auth: 'bearer',
   dialect: storageDialect,
   operationId: 'keyValueStorage',
+  handler: 'functions/storage/key-value.handler',
+  ...storageClaim,
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/api/mktplace/storage/{scope}'],
   summary: "Key-value storage of the calling extension under a user, a field or a farm",
@@ -140,6 +151,9 @@ export const fileStorageRoute = defineRoute({
   auth: 'bearer',
   dialect: fileStorageDialect,
   operationId: 'fileStorage',
+  handler: 'functions/storage/files.handler',
+  ...storageClaim,
+  touches: { table: 'write', sends: ['events'], files: { 'storage/': ['put', 'get', 'delete'] } },
   method: 'post',
   paths: ['/api/mktplace/filestorage/{scope}'],
   summary: 'File storage of the calling extension under a user, a field or a farm (S3 presigned uploads)',

@@ -5,6 +5,7 @@ import { generalDialect } from '../lib/http/dialects';
 
 export const openApiRoute = defineRoute({
   operationId: 'getOpenApi',
+  handler: 'functions/system/openapi.get',
   method: 'get',
   paths: ['/openapi.json'],
   summary: 'This OpenAPI 3.1 document (no token needed)',
@@ -14,16 +15,18 @@ export const openApiRoute = defineRoute({
   responses: { 200: { description: 'the document', schema: z.record(z.string(), z.unknown()) } },
 });
 
-/** Catch-all (`ANY /{proxy+}`); not part of the document. */
+/** Catch-all: any method of a path no route declares; not part of the document. */
 export const notFoundRoute = defineRoute({
   operationId: 'notFound',
-  method: 'get',
+  handler: 'functions/system/not-found.any',
+  method: 'any',
   paths: ['/{proxy+}'],
   summary: 'Unknown route',
   tags: ['system'],
   auth: 'none',
   dialect: generalDialect,
   responses: {},
+  undocumented: true,
 });
 
-export const systemRoutes = [openApiRoute];
+export const systemRoutes = [openApiRoute, notFoundRoute];

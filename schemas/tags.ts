@@ -24,6 +24,8 @@ export const LinkParams = z.object({ id_tag: positiveInteger().optional(), id_ca
 export const createFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'createFarmTag',
+  handler: 'functions/tags/farm-tags.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/api/tags_campos/tag'],
   summary: 'Create a tag (optionally attached to a farm)',
@@ -39,6 +41,8 @@ export const createFarmTagRoute = defineRoute({
 export const updateFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'updateFarmTag',
+  handler: 'functions/tags/farm-tags.patch',
+  touches: { table: 'write' },
   method: 'patch',
   paths: ['/api/tags_campos/tag'],
   summary: 'Change the text and/or colour of a tag (colour random when not sent)',
@@ -54,6 +58,7 @@ export const updateFarmTagRoute = defineRoute({
 export const getFarmTagsRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'getFarmTags',
+  handler: 'functions/tags/farm-tags.get',
   method: 'get',
   paths: ['/api/tags_campos/tag'],
   summary: 'One tag (id_tag), the tags of a farm (id_campo), or all the user\'s tags',
@@ -69,6 +74,8 @@ export const getFarmTagsRoute = defineRoute({
 export const deleteFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'deleteFarmTag',
+  handler: 'functions/tags/farm-tags.del',
+  touches: { table: 'write' },
   method: 'delete',
   paths: ['/api/tags_campos/tag'],
   summary: 'Delete a tag (and its links to farms and fields)',
@@ -79,6 +86,8 @@ export const deleteFarmTagRoute = defineRoute({
 export const linkFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'linkFarmTag',
+  handler: 'functions/tags/farm-tag-links.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/api/tags_campos/asociar'],
   summary: 'Attach a tag to a farm; answers every tag now on the farm',
@@ -89,6 +98,8 @@ export const linkFarmTagRoute = defineRoute({
 export const unlinkFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'unlinkFarmTag',
+  handler: 'functions/tags/farm-tag-links.del',
+  touches: { table: 'write' },
   method: 'delete',
   paths: ['/api/tags_campos/asociar'],
   summary: 'Detach a tag from a farm; answers the tags remaining on the farm',
@@ -123,6 +134,8 @@ export const fieldTagsResponse = (tags: Tag[]) => ({
 export const linkFieldTagRoute = defineRoute({
   ...fieldTagsRoute,
   operationId: 'linkFieldTag',
+  handler: 'functions/tags/field-tags.post',
+  touches: { table: 'write' },
   method: 'post',
   paths: ['/api/fields/v2/tag'],
   summary: 'Attach an existing tag to a field (field_uuid preferred, or field_id)',
@@ -133,6 +146,8 @@ export const linkFieldTagRoute = defineRoute({
 export const unlinkFieldTagRoute = defineRoute({
   ...fieldTagsRoute,
   operationId: 'unlinkFieldTag',
+  handler: 'functions/tags/field-tags.del',
+  touches: { table: 'write' },
   method: 'delete',
   paths: ['/api/fields/v2/tag'],
   summary: 'Detach a tag from a field',

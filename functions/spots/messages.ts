@@ -3,12 +3,10 @@ import { endpoint } from '../../lib/http/endpoint';
 import { addMessages, deleteMessage, listMessages } from '../../lib/spots/messages';
 import { locateSpot } from '../../lib/spots/spots';
 import { createMessagesRoute, deleteMessageRoute, listMessagesRoute, wireMessage } from '../../schemas/spots';
-import { managementZones } from './access';
 
 export const MESSAGES_PAGE_SIZE = 20;
 
 export const post = endpoint(createMessagesRoute, {
-  ...managementZones,
   handler: async ({ body, principal }) => {
     const scope = await locateSpot(principal, body.uuid, 'write');
     const added = await addMessages(principal, scope, body.texts);
@@ -27,7 +25,6 @@ export const list = endpoint(listMessagesRoute, {
 });
 
 export const del = endpoint(deleteMessageRoute, {
-  ...managementZones,
   handler: async ({ query, principal }) => {
     await deleteMessage(query.uuid, (spotUuid) => locateSpot(principal, spotUuid, 'write'));
     return { uuid: query.uuid.toLowerCase(), deleted: true };

@@ -2,11 +2,9 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { createSpot, deleteSpot, patchSpot } from '../../lib/spots/spots';
 import { createSpotRoute, deleteSpotRoute, legacySpotRecord, listSpotsRoute, patchSpotRoute } from '../../schemas/spots';
-import { managementZones } from './access';
 import { spotsPage } from './filters';
 
 export const post = endpoint(createSpotRoute, {
-  ...managementZones,
   handler: async ({ body, principal }) => {
     const spot = await createSpot(principal, {
       uuid: body.uuid,
@@ -28,7 +26,6 @@ export const list = endpoint(listSpotsRoute, {
 });
 
 export const patch = endpoint(patchSpotRoute, {
-  ...managementZones,
   handler: async ({ body, principal }) => {
     const spot = await patchSpot(principal, body.uuid, {
       fieldId: body.field_id,
@@ -45,7 +42,6 @@ export const patch = endpoint(patchSpotRoute, {
 });
 
 export const del = endpoint(deleteSpotRoute, {
-  ...managementZones,
   handler: async ({ query, principal }) => {
     const { spot, deletedAt } = await deleteSpot(principal, query.uuid);
     return { spot_uuid: legacySpotRecord(spot, deletedAt) };

@@ -2,10 +2,8 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { createTags, deleteTag, renameTag, searchTags } from '../../lib/spots/tags';
 import { createTagsRoute, deleteTagRoute, renameTagRoute, searchTagsRoute, wireTag } from '../../schemas/spots';
-import { managementZones } from './access';
 
 export const post = endpoint(createTagsRoute, {
-  ...managementZones,
   handler: async ({ body, principal }) => {
     const created = await createTags(principal, Array.isArray(body) ? body : [body]);
     return { data: created.map((t) => ({ ...wireTag(t), ignored: t.ignored })) };
@@ -17,12 +15,10 @@ export const get = endpoint(searchTagsRoute, {
 });
 
 export const patch = endpoint(renameTagRoute, {
-  ...managementZones,
   handler: async ({ body, principal }) => ({ data: wireTag(await renameTag(principal, body.uuid, body.tag)) }),
 });
 
 export const del = endpoint(deleteTagRoute, {
-  ...managementZones,
   handler: async ({ query, principal }) => {
     await deleteTag(principal, query.uuid);
     return { uuid: query.uuid.toLowerCase(), deleted: true };

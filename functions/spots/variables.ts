@@ -2,10 +2,8 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { replaceVariables } from '../../lib/spots/spots';
 import { variablesRoute } from '../../schemas/spots';
-import { managementZones } from './access';
 
 export const patch = endpoint(variablesRoute, {
-  ...managementZones,
   handler: async ({ body, principal }) => {
     const spot = await replaceVariables(principal, body.uuid, body.variables);
     return { spot_uuid: spot.uuid, variables: spot.variables ?? [] };

@@ -1,11 +1,11 @@
 // POST /api/mktplace/filestorage/{users|fields|farms}?operation=PUT|PATCH|GET|DELETE (spec 3, File storage)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { storageExtension, STORAGE_CODES, type Scope } from '../../lib/storage/access';
+import { storageExtension, type Scope } from '../../lib/storage/access';
 import { deleteFiles, listFiles, parseSizeKb, patchFile, putFile } from '../../lib/storage/files';
 import { parseStorageBody } from '../../lib/storage/input';
 import { FileDeleteBody, FileGetBody, FilePatchBody, FilePutBody, fileStorageRoute } from '../../schemas/storage';
-import { storageClaim } from './key-value';
+import { STORAGE_CODES } from '../../lib/storage/codes';
 
 /** The member that names the resource in each scope (`id` is accepted in all of them). */
 const REF_MEMBER: Record<Scope, 'user' | 'field' | 'farm'> = { users: 'user', fields: 'field', farms: 'farm' };
@@ -28,7 +28,6 @@ const declaration = (scope: Scope, input: Declared, body: unknown) => ({
 });
 
 export const handler = endpoint(fileStorageRoute, {
-  ...storageClaim,
   handler: async ({ path: { scope }, query: { operation }, body, principal }) => {
     storageExtension(principal);
     switch (operation) {

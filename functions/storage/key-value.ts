@@ -1,18 +1,11 @@
 // POST /api/mktplace/storage/{users|fields|farms}?operation=PUT|PATCH|GET|DELETE (spec 3, Key-value storage)
-import { Forbidden } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { storageExtension, STORAGE_CODES } from '../../lib/storage/access';
+import { storageExtension } from '../../lib/storage/access';
 import { objectSent, parseStorageBody } from '../../lib/storage/input';
 import { deleteValues, getValues, patchValue, putValue } from '../../lib/storage/kv';
 import { KvDeleteBody, KvGetBody, KvPatchBody, KvPutBody, kvStorageRoute } from '../../schemas/storage';
 
-export const storageClaim = {
-  requires: ['STORAGE'],
-  missingClaim: () => new Forbidden('the extension version lacks the Storage permissions', { code: STORAGE_CODES.INVALID_EXTENSION }),
-} as const;
-
 export const handler = endpoint(kvStorageRoute, {
-  ...storageClaim,
   handler: async ({ path: { scope }, query: { operation }, body, principal }) => {
     storageExtension(principal);
     switch (operation) {

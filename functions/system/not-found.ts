@@ -3,7 +3,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { NotFound } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { livestockDialect, sensorsDialect, spotsDialect, type Dialect } from '../../lib/http/dialects';
+import { generalDialect, livestockDialect, sensorsDialect, spotsDialect, unknownRouteDialect, type Dialect } from '../../lib/http/dialects';
 import { notFoundRoute } from '../../schemas/system';
 
 const answerIn = (dialect: Dialect) =>
@@ -16,12 +16,9 @@ const answerIn = (dialect: Dialect) =>
     },
   );
 
-const byPrefix: Array<[RegExp, ReturnType<typeof answerIn>]> = [
-  [/^\/sensors\//, answerIn(sensorsDialect)],
-  [/^(\/api)?\/livestock\//, answerIn(livestockDialect)],
-  [/^(\/api)?\/spots\//, answerIn(spotsDialect)],
-];
-const general = answerIn(notFoundRoute.dialect);
+const handlers = new Map([generalDialect, sensorsDialect, livestockDialect, spotsDialect].map((dialect) => [dialect, answerIn(dialect)]));
 
-export const any = (event: APIGatewayProxyEvent, context: Context) =>
-  (byPrefix.find(([pattern]) => pattern.test(event.path ?? ''))?.[1] ?? general)(event, context);
+export const any = Object.assign(
+  (event: APIGatewayProxyEvent, context: Context) => handlers.get(unknownRouteDialect(event.path ?? ''))!(event, context),
+  { route: notFoundRoute },
+);

@@ -275,3 +275,11 @@ export const fileStorageDialect = defineDialect({
   defaults: storageDefaults,
   body: (code, info, error, requestId) => ({ code, info: storageInfo(code, info, error, requestId) }),
 });
+
+/** The dialect of a path no route declares: the area its prefix belongs to, general otherwise. */
+export function unknownRouteDialect(path: string): Dialect {
+  if (/^\/sensors\//.test(path)) return sensorsDialect;
+  if (/^(\/api)?\/livestock\//.test(path)) return livestockDialect;
+  if (/^(\/api)?\/spots\//.test(path)) return spotsDialect;
+  return generalDialect;
+}

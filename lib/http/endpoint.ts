@@ -91,7 +91,8 @@ export function endpoint<
       request.event[STATE] = {
         started: Date.now(),
         requestId,
-        log: createLogger({ requestId, route: route.operationId }),
+        // apiRequestId joins this function's log lines to API Gateway's access log (docs/deploy.md)
+        log: createLogger({ requestId, apiRequestId: request.event.requestContext?.requestId, route: route.operationId }),
       };
     },
   };

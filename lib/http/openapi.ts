@@ -40,6 +40,7 @@ export interface OpenApiInfo {
 export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    if (route.undocumented || route.method === 'any') continue;
     route.paths.forEach((path, index) => {
       const operation: Record<string, unknown> = {
         operationId: index === 0 ? route.operationId : `${route.operationId}${index + 1}`,

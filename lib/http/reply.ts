@@ -1,5 +1,6 @@
 // What handlers return when 200-with-JSON is not enough: another status, no body, a file.
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { responseCorsHeaders } from './cors';
 
 export class Reply {
   constructor(
@@ -28,11 +29,11 @@ export class Reply {
 const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
-  'access-control-allow-origin': '*',
 };
 
-export function toResult(reply: Reply, requestId: string): APIGatewayProxyResult {
-  const headers: Record<string, string> = { ...BASE_HEADERS, 'x-request-id': requestId, ...reply.headers };
+/** The response of a request sent from `origin` (its CORS headers follow the deployment's policy). */
+export function toResult(reply: Reply, requestId: string, origin?: string): APIGatewayProxyResult {
+  const headers: Record<string, string> = { ...BASE_HEADERS, ...responseCorsHeaders(origin), 'x-request-id': requestId, ...reply.headers };
   if (reply.body === undefined) {
     return { statusCode: reply.status, headers, body: '' };
   }

@@ -1,12 +1,48 @@
-// A route is the contract of one endpoint: method, paths, request and response schemas, how the
-// caller authenticates and the dialect its errors use. schemas/<area>.ts declares routes; the
-// handler factory validates against them and scripts/openapi.ts documents them.
+// A route is the one declaration of an endpoint: method, paths, request and response schemas, how
+// the caller authenticates, the claims it needs, the dialect its errors use, the Lambda handler
+// that serves it and what that handler touches. schemas/<area>.ts declares routes; the handler
+// factory validates against them, scripts/openapi.ts documents them and the serverless plugin
+// (scripts/serverless/surco-plugin.cjs) generates each function, its events and its
+// least-privilege role from them. Nothing about a route is written anywhere else.
 import type { z } from 'zod';
+import type { Claim } from '../auth/claims';
+import type { DomainError } from '../errors';
 import type { Dialect } from './dialects';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Auth = 'bearer' | 'internal' | 'none';
 export type BodyType = 'json' | 'form' | 'multipart';
+
+// --- what a function touches (its IAM role is generated from this) -----------------------------
+
+/** Queues of the platform (owned by the platform service, docs/adr/0006-services.md). */
+export type QueueName = 'events' | 'sensorBulk';
+/** Bucket prefixes, each a kind of file. */
+export type FilePrefix = 'spots/' | 'storage/' | 'sensor-bulk/';
+export type FileAction = 'get' | 'put' | 'delete';
+/** Secrets Manager secrets (given directly in the environment locally). */
+export type SecretName = 'signingSeed' | 'internalKey';
+
+export interface Touches {
+  /** The main table: 'write' includes reading. Bearer authentication implies 'read'. */
+  table?: 'read' | 'write';
+  /** Queues it sends messages to. */
+  sends?: readonly QueueName[];
+  /** What it does with objects under each prefix of the files bucket (presigning counts). */
+  files?: Partial<Record<FilePrefix, readonly FileAction[]>>;
+  /** Secrets it reads. Internal-key authentication implies 'internalKey'. */
+  secrets?: readonly SecretName[];
+}
+
+export interface LambdaSettings {
+  /** Seconds (default 10). */
+  timeout?: number;
+  /** MB (default 512). */
+  memorySize?: number;
+}
+
+/** Where a function's code is: `functions/<area>/<file>.<export>`. */
+export type HandlerRef = `functions/${string}.${string}`;
 
 export interface ResponseDoc {
   description: string;
@@ -21,13 +57,17 @@ export interface RouteDef<
   P extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   operationId: string;
-  method: Method;
+  method: Method | 'any';
   /** Paths as API Gateway declares them (`/api/rotations/{rotation_uuid}`); all serve the route. */
   paths: readonly string[];
   summary: string;
   description?: string;
   tags: readonly string[];
   auth: Auth;
+  /** Claims the caller's token must carry (after intersecting with the user's plan). */
+  claims?: readonly Claim[];
+  /** The area's error for a missing claim (the dialect's forbidden code otherwise). */
+  missingClaim?: () => DomainError;
   dialect: Dialect;
   request?: {
     query?: Q;
@@ -42,6 +82,15 @@ export interface RouteDef<
   responses: Record<number, ResponseDoc>;
   /** Largest accepted request body, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /** The Lambda handler that serves every path of the route. */
+  handler: HandlerRef;
+  /** What the handler reads and writes besides what its authentication implies. */
+  touches?: Touches;
+  lambda?: LambdaSettings;
+  /** The response is streamed (API Gateway transfer mode STREAM; the local gateway serves it). */
+  stream?: boolean;
+  /** Left out of the OpenAPI document (the catch-all of unknown routes). */
+  undocumented?: boolean;
 }
 
 export const defineRoute = <
@@ -51,3 +100,27 @@ export const defineRoute = <
 >(
   route: RouteDef<Q, B, P>,
 ): RouteDef<Q, B, P> => route;
+
+/** A queue consumer: a function fed by an SQS event source mapping. */
+export interface WorkerDef {
+  name: string;
+  summary: string;
+  handler: HandlerRef;
+  queue: QueueName;
+  batchSize: number;
+  /** Seconds the event source waits to fill a batch (default 0). */
+  maximumBatchingWindow?: number;
+  touches: Touches;
+  lambda?: LambdaSettings;
+}
+
+export const defineWorker = (worker: WorkerDef): WorkerDef => worker;
+
+/** A deployable service (one CloudFormation stack): its routes and workers. */
+export interface ServiceDef {
+  /** `serverless.<name>.yml` deploys it (the platform service: serverless.yml). */
+  name: string;
+  summary: string;
+  routes: readonly RouteDef[];
+  workers: readonly WorkerDef[];
+}

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../log';
 import type { Principal } from '../auth/principal';
 import { asDomainError, bearerPrincipal } from './endpoint';
 import { describeIssues } from './issues';
+import { responseCorsHeaders } from './cors';
 import type { RouteDef } from './route';
 
 export interface ResponseMetadata {
@@ -28,7 +29,10 @@ export interface StreamingRuntime {
 export type StreamingHandler = (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => Promise<void>;
 
 /** The runtime's `awslambda` global (absent outside Lambda and the local gateway). */
-export const streamingRuntime = (): StreamingRuntime | undefined => (globalThis as unknown as { awslambda?: StreamingRuntime }).awslambda;
+export const streamingRuntime = (): StreamingRuntime | undefined => {
+  const runtime = (globalThis as unknown as { awslambda?: Partial<StreamingRuntime> }).awslambda;
+  return typeof runtime?.streamifyResponse === 'function' ? (runtime as StreamingRuntime) : undefined;
+};
 
 export interface StreamContext<Q> {
   query: Q;
@@ -102,7 +106,13 @@ export function streamEndpoint<QS extends z.ZodType>(route: RouteDef<QS>, spec: 
       if (!parsed.success) throw new Invalid(describeIssues(parsed.error.issues));
       out = runtime.HttpResponseStream.from(responseStream, {
         statusCode: 200,
-        headers: { 'content-type': spec.contentType, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'x-request-id': requestId },
+        headers: {
+          'content-type': spec.contentType,
+          'cache-control': 'no-cache, no-transform',
+          'x-accel-buffering': 'no',
+          ...responseCorsHeaders(headers.origin),
+          'x-request-id': requestId,
+        },
       });
       log.info('stream opened', { userId: principal.user.id });
       await spec.handler({ query: parsed.data as z.output<QS>, principal, headers, requestId, log, out });
@@ -114,7 +124,7 @@ export function streamEndpoint<QS extends z.ZodType>(route: RouteDef<QS>, spec: 
         const rendered = route.dialect.render(domain, requestId);
         out = runtime.HttpResponseStream.from(responseStream, {
           statusCode: rendered.status,
-          headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+          headers: { 'content-type': 'application/json', ...responseCorsHeaders(headers.origin), 'x-request-id': requestId },
         });
         out.write(JSON.stringify(rendered.body));
         log.info('request', { method: event.httpMethod, path: event.path, status: rendered.status, duration_ms: Date.now() - started });
@@ -124,11 +134,11 @@ export function streamEndpoint<QS extends z.ZodType>(route: RouteDef<QS>, spec: 
     }
   };
   const runtime = streamingRuntime();
-  if (!runtime) {
-    // Not under Lambda nor the local gateway (e.g. serverless-offline, which cannot stream).
-    return async () => {
-      throw new Error(`${route.operationId} streams its response: run it in Lambda or under scripts/local/gateway.ts`);
-    };
-  }
-  return runtime.streamifyResponse(handle);
+  // Not under Lambda nor the local gateway (e.g. serverless-offline, which cannot stream).
+  const handler = runtime
+    ? (runtime.streamifyResponse(handle) as object)
+    : async () => {
+        throw new Error(`${route.operationId} streams its response: run it in Lambda or under scripts/local/gateway.ts`);
+      };
+  return Object.assign(handler, { route });
 }

@@ -6,23 +6,7 @@ import { fieldAccess } from '../authz/resolve';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { getFarm, getField } from '../fields/repository';
-
-/** Codes of the livestock dialect (docs/decisions.md, Livestock). */
-export const LIVESTOCK_CODES = {
-  INVALID_PARAMETERS: 'INVALID_PARAMETERS',
-  INVALID_GEOMETRY: 'INVALID_GEOMETRY',
-  SHAPE_OUTSIDE_FIELD: 'SHAPE_OUTSIDE_FIELD',
-  PERMISSION_ERROR: 'PERMISSION_ERROR',
-  MODULE_DISABLED: 'MODULE_DISABLED',
-  FIELD_NOT_FOUND: 'FIELD_NOT_FOUND',
-  PADDOCK_NOT_FOUND: 'PADDOCK_NOT_FOUND',
-  HERD_NOT_FOUND: 'HERD_NOT_FOUND',
-  NAME_TAKEN: 'NAME_TAKEN',
-  PADDOCK_NOT_EMPTY: 'PADDOCK_NOT_EMPTY',
-  NOT_ENOUGH_ANIMALS: 'NOT_ENOUGH_ANIMALS',
-  NOT_ENOUGH_WEIGHT: 'NOT_ENOUGH_WEIGHT',
-  STALE: 'STALE_RECORD',
-} as const;
+import { LIVESTOCK_CODES } from './codes';
 
 export interface FieldInScope {
   field: Field;

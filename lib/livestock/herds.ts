@@ -9,11 +9,12 @@ import { Conflict, Invalid, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { readableFields } from '../fields/list';
-import { fieldFor, LIVESTOCK_CODES, type FieldInScope } from './access';
+import { fieldFor, type FieldInScope } from './access';
 import { herdFromItem, herdToItem, isHerdCategory, laterDate, toKg, type Herd, type WeightUnit } from './model';
 import { locatePaddock } from './paddocks';
 import { historyEntry, type TransactionRecord } from './records';
 import { isoSeconds } from '../util/time';
+import { LIVESTOCK_CODES } from './codes';
 
 export interface HerdView extends Herd {
   field: Field;

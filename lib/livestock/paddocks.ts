@@ -10,8 +10,9 @@ import type { Principal } from '../auth/principal';
 import type { Field } from '../platform/model';
 import { shapeFor } from '../fields/current-shape';
 import { readableFields } from '../fields/list';
-import { fieldFor, LIVESTOCK_CODES } from './access';
+import { fieldFor } from './access';
 import { paddockFromItem, paddockToItem, type Paddock } from './model';
+import { LIVESTOCK_CODES } from './codes';
 
 const paddockNotFound = (uuid: string) => new NotFound(`paddock ${uuid} not found`, { code: LIVESTOCK_CODES.PADDOCK_NOT_FOUND });
 const nameTaken = (name: string) => new Conflict(`a paddock named '${name}' already exists in the field`, { code: LIVESTOCK_CODES.NAME_TAKEN });

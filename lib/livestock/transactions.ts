@@ -7,7 +7,7 @@ import { keys } from '../db/keys';
 import { getItem, nextId, NOT_EXISTS, transact, tx, type TxOp } from '../db/table';
 import { Conflict, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
-import { fieldFor, LIVESTOCK_CODES } from './access';
+import { fieldFor } from './access';
 import {
   herdCreation,
   herdRelocation,
@@ -24,6 +24,7 @@ import {
 import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, WEIGHT_EPSILON_KG, type Herd } from './model';
 import { locatePaddock } from './paddocks';
 import { normalizeDate, type TransactionRecord } from './records';
+import { LIVESTOCK_CODES } from './codes';
 
 export interface TransactionResult {
   transaction: TransactionRecord;

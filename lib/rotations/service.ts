@@ -14,15 +14,8 @@ import { shapeFor } from '../fields/current-shape';
 import { readableFields, type ReadableField } from '../fields/list';
 import { cropById } from '../crops/service';
 import type { Crop } from '../crops/catalogue';
+import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from './codes';
 
-export const ROTATION_CODES = {
-  NOT_ALLOWED: -11,
-  INVALID_CROP: -12,
-  INVALID_DATES: -13,
-  HECTARES_EXCEED_FIELD: -14,
-  WRONG_FORMAT: -4,
-} as const;
-export const NOT_ALLOWED_MESSAGE = 'User is not allowed to perform this action';
 
 /** Tolerance on the field's area when checking `ha` (rounding of client-side areas). */
 const AREA_TOLERANCE = 1.005;

@@ -10,23 +10,11 @@ import { getFarm, getFarmByUuid, getField, getFieldByUuid } from '../fields/repo
 import { accessibleFarms, readableFields } from '../fields/list';
 import { getUser, getUserByUid } from '../platform/users';
 import { keys } from '../db/keys';
+import { STORAGE_CODES } from './codes';
 
 export type Scope = 'users' | 'fields' | 'farms';
 export type StorageAction = 'read' | 'write' | 'delete';
 export const SCOPES: readonly Scope[] = ['users', 'fields', 'farms'];
-
-/** info.code values shared by the storage operations (spec 3). */
-export const STORAGE_CODES = {
-  OK: 0,
-  DATA_MISSING: 1,
-  KEY_INVALID: 2,
-  NO_PERMISSION: 3,
-  INVALID_EXTENSION: 4,
-  KEY_STATE: 5,
-  ID_INVALID: 5,
-  ERROR: 6,
-  FILE_TOO_LARGE: 7,
-} as const;
 
 export const KEY_PATTERN = /^\w+$/;
 export const KEY_MAX_LENGTH = 200;

@@ -19,7 +19,8 @@ import { log } from '../log';
 import { publishEvent } from '../events/publish';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
-import { authorisedResource, FILE_MAX_KB, readableResources, resourcePk, storageExtension, STORAGE_CODES, type Scope } from './access';
+import { authorisedResource, FILE_MAX_KB, readableResources, resourcePk, storageExtension, type Scope } from './access';
+import { STORAGE_CODES } from './codes';
 
 export const UPLOAD_URL_SECONDS = 10;
 export const DOWNLOAD_URL_SECONDS = 10;

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import { Invalid } from '../errors';
 import { GENERAL_CODES } from '../http/dialects';
 import { describeIssues } from '../http/issues';
-import { KEY_MAX_LENGTH, STORAGE_CODES, validKey } from './access';
+import { KEY_MAX_LENGTH, validKey } from './access';
+import { STORAGE_CODES } from './codes';
 
 const CODE_BY_MEMBER: Record<string, number> = {
   key: STORAGE_CODES.KEY_INVALID,

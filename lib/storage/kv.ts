@@ -6,7 +6,8 @@ import { keys as keyOf } from '../db/keys';
 import { batchDelete, batchGet, itemKey, putItem, putVersioned, queryAll, NOT_EXISTS, type Item } from '../db/table';
 import { Conflict, DomainError } from '../errors';
 import { mapLimit } from '../util/map-limit';
-import { authorisedResource, readableResources, resourcePk, storageExtension, STORAGE_CODES, type Scope } from './access';
+import { authorisedResource, readableResources, resourcePk, storageExtension, type Scope } from './access';
+import { STORAGE_CODES } from './codes';
 
 export type JsonObject = Record<string, unknown>;
 

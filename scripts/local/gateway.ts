@@ -1,9 +1,13 @@
-// The local API's front door (docs/adr/0005-notification-stream.md). serverless-offline cannot
-// stream a response, so the stack puts this small gateway on the public port: routes whose
-// response streams (listed by the serverless plugin in .surco/build/streams.json) run here, in
-// the same built handler modules Lambda runs, under a local `awslambda` runtime that writes the
-// stream to the HTTP response as it is produced; every other request is passed through to
-// serverless-offline unchanged.
+// The local API's front door (docs/adr/0005-notification-stream.md). It does locally what API
+// Gateway does in front of the functions and serverless-offline does not:
+// - streaming routes (listed by the serverless plugin in .surco/build/streams.json) run here, in
+//   the same built handler modules Lambda runs, under a local `awslambda` runtime that writes the
+//   stream to the HTTP response as it is produced;
+// - CORS preflights (OPTIONS) of every declared path are answered from the same policy the
+//   deployed API's preflight is generated from (lib/http/cors.ts);
+// - API Gateway's limits (10 MB bodies, 10 KB of headers) are enforced, answered in the area's
+//   dialect rather than serverless-offline's or Node's own shape;
+// every other request is passed through to serverless-offline unchanged.
 //
 //   node --import tsx scripts/local/gateway.ts --port 3000 --host 127.0.0.1 \
 //     --upstream http://127.0.0.1:3004 --manifest .surco/build/streams.json
@@ -15,6 +19,15 @@ import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { DomainError, TooLarge } from '../../lib/errors';
+import { corsOrigins, preflightHeaders, responseCorsHeaders } from '../../lib/http/cors';
+import type { Dialect } from '../../lib/http/dialects';
+import { allRoutes } from '../../schemas/index';
+import { routeTable } from './routes';
+
+/** API Gateway's quotas (REST APIs): payload size, and request line plus headers. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_HEADER_BYTES = 10 * 1024;
 
 interface StreamRoute {
   function: string;
@@ -156,27 +169,70 @@ async function main(): Promise<void> {
     for (const route of fn.routes) routes.set(`${route.method} ${route.path}`, { fn, path: route.path, handler });
   }
 
+  const table = routeTable(allRoutes);
+  const answerError = (req: IncomingMessage, res: ServerResponse, dialect: Dialect, error: DomainError) => {
+    const requestId = randomUUID();
+    const rendered = dialect.render(error, requestId);
+    res.writeHead(rendered.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': requestId,
+      ...responseCorsHeaders(req.headers.origin, corsOrigins()),
+      connection: 'close',
+    });
+    res.end(JSON.stringify(rendered.body));
+    req.resume();
+  };
+
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const passThrough = (req: IncomingMessage, res: ServerResponse) => {
+  const passThrough = (req: IncomingMessage, res: ServerResponse, dialect: Dialect) => {
+    let received = 0;
+    // serverless-offline answers 200 to any OPTIONS that carries an Origin; API Gateway sends an
+    // undeclared path's OPTIONS to the catch-all (404): without the Origin, offline does too
+    const headers = req.method === 'OPTIONS' ? Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'origin')) : req.headers;
     const forwarded = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        // serverless-offline adds this to every response with an Origin; API Gateway does not
+        const answered = answer.rawHeaders.filter((_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'access-control-allow-credentials');
+        if (!res.headersSent) res.writeHead(answer.statusCode ?? 502, answered);
         answer.pipe(res);
       },
     );
     forwarded.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ res: 'error', code: -1, info: `the local API is not available: ${error.message}` }));
+    });
+    // a body sent without a length is counted as it arrives
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_BODY_BYTES && !res.headersSent) {
+        req.unpipe(forwarded);
+        forwarded.destroy();
+        answerError(req, res, dialect, new TooLarge(`the request body is larger than ${MAX_BODY_BYTES} bytes`));
+      }
     });
     req.pipe(forwarded);
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const dialect = table.dialect(pathname);
+    const headerBytes = req.rawHeaders.reduce((sum, part) => sum + Buffer.byteLength(part) + 2, Buffer.byteLength(req.url ?? '') + 16);
+    if (headerBytes > MAX_HEADER_BYTES) {
+      return answerError(req, res, dialect, new TooLarge(`the request headers have ${headerBytes} bytes; at most ${MAX_HEADER_BYTES} are accepted`, { status: 431 }));
+    }
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      return answerError(req, res, dialect, new TooLarge(`the request body is larger than ${MAX_BODY_BYTES} bytes`));
+    }
+    const declared = table.match(pathname);
+    if (req.method === 'OPTIONS' && declared) {
+      res.writeHead(200, { 'content-type': 'application/json', ...preflightHeaders(req.headers.origin, declared.methods, corsOrigins()) });
+      return res.end();
+    }
     const route = routes.get(`${req.method} ${pathname}`);
-    if (!route) return passThrough(req, res);
+    if (!route) return passThrough(req, res, dialect);
     const event = proxyEvent(req, url, route.path);
     const stream = new ResponseStream(res);
     route

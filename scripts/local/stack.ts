@@ -1,6 +1,8 @@
 // The whole platform, locally: DynamoDB Local (AWS's emulator, Java), an S3 API (s3rver), an SQS
 // API (local-aws-sqs), the API under serverless-offline and the queue workers. Tables, bucket and
-// queues are created from the resources serverless.yml deploys (read with `osls print`).
+// queues are created from the resources the platform service deploys (serverless.yml, read with
+// `osls print`); serverless-offline serves the routes of every service (one base URL) and the
+// workers of every service poll their queues (schemas/index.ts).
 // Used by scripts/start.ts (npm start) and tests/setup/stack.ts (npm test).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
@@ -29,15 +31,17 @@ import {
 import S3rver from 's3rver';
 import { createSqsServer } from 'local-aws-sqs';
 import { install as installDynamoDbLocal, INSTALL_DIR } from './install-dynamodb-local.mjs';
+import { services } from '../../schemas/index';
 
 const require = createRequire(import.meta.url);
 const { localResolver, LOCAL_ACCOUNT } = require('../serverless/local-names.cjs') as {
   localResolver: (
     resources: Record<string, CfnResource>,
     options: { region: string; sqsEndpoint?: string },
-  ) => { resolve: (value: unknown) => unknown; nameOf: (id: string) => string; ref: (id: string) => string };
+  ) => { resolve: (value: unknown) => unknown; nameOf: (id: string) => string; ref: (id: string) => string; getAtt: (id: string, attribute: string) => string };
   LOCAL_ACCOUNT: string;
 };
+const { QUEUES } = require('../serverless/iam.cjs') as { QUEUES: Record<string, { logicalId: string }> };
 
 export const REGION = 'us-east-1';
 /** s3rver accepts only these credentials; DynamoDB Local and local-aws-sqs accept any. */
@@ -102,7 +106,6 @@ interface CfnResource {
 interface ServiceConfig {
   service: string;
   provider: { stage: string; region: string };
-  functions: Record<string, { name?: string; events?: Array<Record<string, any>> }>;
   resources: { Resources: Record<string, CfnResource> };
 }
 
@@ -584,25 +587,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     stops.push(() => gateway.stop());
     await waitFor('the API gateway', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, gateway, 30_000, hint);
 
-    // Workers of the functions that consume queues.
-    for (const [name, fn] of Object.entries(service.functions ?? {})) {
-      for (const event of fn.events ?? []) {
-        if (!event.sqs) continue;
-        const arn = names.resolve(event.sqs.arn ?? event.sqs) as string;
-        const queueName = arn.split(':').pop()!;
-        const queueUrl = `${endpoints.sqs}/${LOCAL_ACCOUNT}/${queueName}`;
-        const poller = startPoller({
-          sqs,
-          queueUrl,
-          queueArn: arn,
-          functionName: `${service.service}-local-${name}`,
-          lambdaUrl,
-          batchSize: event.sqs.batchSize ?? 10,
-          retryDelaySeconds: 1,
-          say,
-        });
-        stops.push(() => poller.stop()); // stopped before the API (stops run in reverse)
-      }
+    // The workers of every service, each polling its queue (as its event source mapping would).
+    for (const worker of services.flatMap((service) => service.workers)) {
+      const arn = names.getAtt(QUEUES[worker.queue]!.logicalId, 'Arn');
+      const queueName = arn.split(':').pop()!;
+      const poller = startPoller({
+        sqs,
+        queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${queueName}`,
+        queueArn: arn,
+        functionName: `${service.service}-local-${worker.name}`,
+        lambdaUrl,
+        batchSize: worker.batchSize,
+        retryDelaySeconds: 1,
+        say,
+      });
+      stops.push(() => poller.stop()); // stopped before the API (stops run in reverse)
     }
 
     const table = tables[0] ? names.nameOf(tables[0][0]) : '';

@@ -1,0 +1,41 @@
+// npm run deploy / npm run remove: every service, in order (docs/deploy.md). Deploys the platform
+// first (the others import its exports) and removes it last. Needs AWS credentials.
+//   npm run deploy -- --stage prod --region eu-west-1 [--param name=value ...]
+//   npm run remove -- --stage prod --region eu-west-1
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { services } from '../schemas/index';
+import { configFile } from './package';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { stage: { type: 'string' }, region: { type: 'string' }, param: { type: 'string', multiple: true } },
+});
+const command = positionals[0];
+if ((command !== 'deploy' && command !== 'remove') || !values.stage) {
+  console.error('usage: npm run deploy|remove -- --stage <stage> [--region <region>] [--param name=value ...]');
+  process.exit(2);
+}
+const order = services.map((s) => s.name);
+if (command === 'remove') order.reverse();
+for (const service of order) {
+  const args = [
+    join(root, 'node_modules/osls/bin/serverless.js'),
+    command,
+    '--config',
+    configFile(service),
+    '--stage',
+    values.stage,
+    ...(values.region ? ['--region', values.region] : []),
+    ...(values.param ?? []).flatMap((p) => ['--param', p]),
+  ];
+  console.log(`\n== ${command} ${service} (${configFile(service)})`);
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`${command} of ${service} failed; the services after it were not touched`);
+    process.exit(result.status ?? 1);
+  }
+}

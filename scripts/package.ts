@@ -1,0 +1,74 @@
+// npm run package: the CloudFormation template of every service (docs/adr/0006-services.md),
+// offline, with no credentials, in .surco/package/<service>/, and the resource count of each.
+// Services are packaged one after the other: osls and serverless-esbuild work in .serverless/ and
+// .esbuild/ of the repository.
+//   npm run package                          # stage prod
+//   npm run package -- --stage staging --param tracing=true
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { services } from '../schemas/index';
+
+/** CloudFormation refuses more than 500; each template keeps room below this for new routes. */
+export const RESOURCE_BUDGET = 400;
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** The serverless configuration that deploys a service. */
+export const configFile = (service: string) => (service === 'platform' ? 'serverless.yml' : `serverless.${service}.yml`);
+
+export interface PackagedService {
+  service: string;
+  config: string;
+  dir: string;
+  template: { Resources: Record<string, { Type: string; Properties: any; DependsOn?: unknown }>; Outputs?: Record<string, any> };
+  resources: number;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules/osls/bin/serverless.js'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`osls ${args.join(' ')} failed:\n${output}`))));
+  });
+}
+
+/** Packages every service into `outDir/<service>` (outside .serverless/, which osls works in). */
+export async function packageServices(outDir: string, options: { stage?: string; params?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<PackagedService[]> {
+  const stage = options.stage ?? 'prod';
+  const env = { ...(options.env ?? process.env), SLS_TELEMETRY_DISABLED: '1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const packaged: PackagedService[] = [];
+  for (const { name } of services) {
+    const dir = join(outDir, name);
+    const args = ['package', '--stage', stage, '--config', configFile(name), '--package', dir, ...(options.params ?? []).flatMap((p) => ['--param', p])];
+    await run(args, env);
+    const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
+    packaged.push({ service: name, config: configFile(name), dir, template, resources: Object.keys(template.Resources).length });
+  }
+  return packaged;
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { stage: { type: 'string', default: 'prod' }, param: { type: 'string', multiple: true } } });
+  const started = Date.now();
+  const packaged = await packageServices(join(root, '.surco', 'package'), { stage: values.stage, params: values.param });
+  console.log(`Packaged ${packaged.length} services for stage ${values.stage} in ${((Date.now() - started) / 1000).toFixed(1)} s:`);
+  for (const p of packaged) {
+    const over = p.resources > RESOURCE_BUDGET ? `  OVER THE BUDGET OF ${RESOURCE_BUDGET}` : '';
+    console.log(`  ${p.service.padEnd(10)} ${String(p.resources).padStart(3)} resources  ${p.config} -> .surco/package/${p.service}/${over}`);
+  }
+  if (packaged.some((p) => p.resources > RESOURCE_BUDGET)) process.exit(1);
+  console.log(`Deploy in this order: ${packaged.map((p) => p.service).join(', ')} (docs/deploy.md)`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  });
+}

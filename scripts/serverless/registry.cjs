@@ -1,0 +1,73 @@
+'use strict';
+// Reads the route registry (schemas/index.ts, TypeScript) from the serverless plugin (CommonJS):
+// esbuild bundles it in memory, packages left external, and the result is evaluated once. What
+// comes back is plain data: the services, their routes and workers, and the CORS policy.
+
+const path = require('node:path');
+const Module = require('node:module');
+
+let cached;
+
+/**
+ * @param {string} root the repository root
+ * @returns {{
+ *   services: Array<{ name: string, summary: string, routes: Route[], workers: Worker[] }>,
+ *   cors: { allowHeaders: string[], exposeHeaders: string[], maxAgeSeconds: number },
+ * }}
+ * @typedef {{ operationId: string, method: string, paths: string[], auth: string, handler: string,
+ *   touches: object, lambda: object, stream: boolean }} Route
+ * @typedef {{ name: string, handler: string, queue: string, batchSize: number,
+ *   maximumBatchingWindow?: number, touches: object, lambda: object }} Worker
+ */
+function loadRegistry(root) {
+  if (cached && cached.root === root) return cached.registry;
+  const entry = path.join(root, 'scripts', 'serverless', 'registry-entry.ts');
+  const { outputFiles } = require('esbuild').buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  const file = path.join(root, 'scripts', 'serverless', 'registry-entry.cjs');
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(root);
+  mod._compile(outputFiles[0].text, file);
+  const { services, cors } = mod.exports;
+  const pickRoute = (route) => ({
+    operationId: route.operationId,
+    method: route.method,
+    paths: [...route.paths],
+    auth: route.auth,
+    handler: route.handler,
+    touches: route.touches || {},
+    lambda: route.lambda || {},
+    stream: Boolean(route.stream),
+  });
+  const pickWorker = (worker) => ({
+    name: worker.name,
+    handler: worker.handler,
+    queue: worker.queue,
+    batchSize: worker.batchSize,
+    maximumBatchingWindow: worker.maximumBatchingWindow,
+    touches: worker.touches || {},
+    lambda: worker.lambda || {},
+  });
+  const registry = {
+    services: services.map((service) => ({
+      name: service.name,
+      summary: service.summary,
+      routes: service.routes.map(pickRoute),
+      workers: service.workers.map(pickWorker),
+    })),
+    cors: { allowHeaders: [...cors.allowHeaders], exposeHeaders: [...cors.exposeHeaders], maxAgeSeconds: cors.maxAgeSeconds },
+  };
+  cached = { root, registry };
+  return registry;
+}
+
+module.exports = { loadRegistry };

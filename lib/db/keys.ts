@@ -147,7 +147,8 @@ export const keys = {
     gsi1pk: `FIELDSPOTS#${fieldId}`,
     gsi1sk: `${creationTs}#${uuid.toLowerCase()}`,
   }),
-  spotByTimeIndexPk: (fieldId: number) => `FIELDSPOTS#${fieldId}`,
+  /** A field's spots created between two gsi1 sort keys (both included). */
+  spotsByTime: (fieldId: number, from: string, to: string) => ({ index: 'gsi1' as const, pk: `FIELDSPOTS#${fieldId}`, skBetween: [from, to] as const }),
   /** gsi2 of a spot: the spots of a group. */
   spotGroupIndex: (groupUuid: string, uuid: string) => ({ gsi2pk: `SPOTGROUP#${groupUuid.toLowerCase()}`, gsi2sk: uuid.toLowerCase() }),
   spotGroupIndexPk: (groupUuid: string) => `SPOTGROUP#${groupUuid.toLowerCase()}`,
@@ -195,7 +196,11 @@ export const keys = {
     pk: `SENSORVALUES#${variableUuid.toLowerCase()}`,
     sk: `CHUNK#${day}#${String(part).padStart(2, '0')}`,
   }),
-  sensorChunksPk: (variableUuid: string) => `SENSORVALUES#${variableUuid.toLowerCase()}`,
+  sensorChunksOfDay: (variableUuid: string, day: string) => ({ pk: `SENSORVALUES#${variableUuid.toLowerCase()}`, skPrefix: `CHUNK#${day}#` }),
+  sensorChunksBetween: (variableUuid: string, fromDay: string, toDay: string) => ({
+    pk: `SENSORVALUES#${variableUuid.toLowerCase()}`,
+    skBetween: [`CHUNK#${fromDay}#`, `CHUNK#${toDay}#~`] as const,
+  }),
   sensorBulkJob: (jobUuid: string): Key => ({ pk: `SENSORJOB#${jobUuid.toLowerCase()}`, sk: 'JOB' }),
 
   // --- extension storage (spec 3): kept in the resource's own partition, per extension ----------

@@ -16,6 +16,7 @@ import { ddb } from '../aws/dynamodb';
 import { config } from '../config';
 import type { DomainError } from '../errors';
 import { keys, type Key } from './keys';
+import { backoffMs, LostRace, retryLostRace, RETRY_ATTEMPTS, sleep } from './retry';
 
 export type Item = Record<string, unknown>;
 
@@ -100,32 +101,20 @@ export async function deleteItem(key: Key, condition?: { expression: string; val
 /**
  * Read-modify-write of one item under optimistic concurrency on its `version` attribute: `build`
  * gets the stored item (undefined when absent) and returns the new one, or throws a domain error;
- * a write that lost a race is rebuilt from the newer item. Returns what was written.
+ * a write that lost a race is rebuilt from the newer item (lib/db/retry.ts). Returns what was written.
  */
-export async function putVersioned<T extends Item>(
-  key: Key,
-  build: (current: T | undefined) => Item,
-  attempts = 8,
-): Promise<Item & Key> {
-  for (let attempt = 1; ; attempt++) {
+export async function putVersioned<T extends Item>(key: Key, build: (current: T | undefined) => Item): Promise<Item & Key> {
+  return retryLostRace(async () => {
     const current = await getItem<T>(key);
     const version = Number(current?.version ?? 0);
     const item = { ...build(current), ...key, version: version + 1 };
-    try {
-      await ddb().send(
-        new PutCommand({
-          TableName: table(),
-          Item: item,
-          ConditionExpression: current ? 'version = :version' : NOT_EXISTS,
-          ExpressionAttributeValues: current ? { ':version': version } : undefined,
-        }),
-      );
-      return item;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException) || attempt >= attempts) throw error;
-      await sleep(5 * attempt + Math.random() * 10);
-    }
-  }
+    await putItem(item, {
+      expression: current ? 'version = :version' : NOT_EXISTS,
+      values: current ? { ':version': version } : undefined,
+      failure: () => new LostRace(),
+    });
+    return item;
+  });
 }
 
 /** Deletes an item and returns what it held (undefined when there was none). */
@@ -166,9 +155,12 @@ function keyCondition(
   return { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': pkName }, ExpressionAttributeValues: { ':pk': options.pk } };
 }
 
-/** Every item of a partition (or of an index partition) whose sort key starts with skPrefix (or is in skBetween). */
-export async function queryAll<T extends Item = Item>(options: QueryOptions): Promise<T[]> {
-  const items: T[] = [];
+/**
+ * The items of a partition (or of an index partition) whose sort key starts with skPrefix (or is in
+ * skBetween), in key order (reversed when descending), read one page (`pageSize` items) at a time:
+ * stop iterating to stop reading. Base-table reads are strongly consistent; index reads are not.
+ */
+export async function* queryItems<T extends Item = Item>(options: QueryOptions & { pageSize?: number }): AsyncGenerator<T> {
   let startKey: Record<string, unknown> | undefined;
   const pkName = options.index ? `${options.index}pk` : 'pk';
   const skName = options.index ? `${options.index}sk` : 'sk';
@@ -181,14 +173,22 @@ export async function queryAll<T extends Item = Item>(options: QueryOptions): Pr
         ConsistentRead: options.index ? undefined : true,
         ScanIndexForward: !options.descending,
         ExclusiveStartKey: startKey,
-        Limit: options.limit,
+        Limit: options.pageSize,
       }),
     );
-    items.push(...((out.Items ?? []) as T[]));
+    for (const item of (out.Items ?? []) as T[]) yield item;
     startKey = out.LastEvaluatedKey;
-    if (options.limit && items.length >= options.limit) break;
   } while (startKey);
-  return options.limit ? items.slice(0, options.limit) : items;
+}
+
+/** Every item of a query (at most `limit`). */
+export async function queryAll<T extends Item = Item>(options: QueryOptions): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of queryItems<T>({ ...options, pageSize: options.limit })) {
+    items.push(item);
+    if (options.limit && items.length >= options.limit) break;
+  }
+  return items;
 }
 
 const chunk = <T>(list: T[], size: number): T[][] => {
@@ -204,7 +204,7 @@ export async function batchGet<T extends Item = Item>(keyList: Key[]): Promise<M
   for (const part of chunk(unique, 100)) {
     let pending: Key[] = part;
     for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+      if (attempt > 0) await sleep(backoffMs(attempt));
       const out = await ddb().send(
         new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
       );
@@ -212,7 +212,7 @@ export async function batchGet<T extends Item = Item>(keyList: Key[]): Promise<M
         found.set(`${item.pk}|${item.sk}`, item);
       }
       pending = (out.UnprocessedKeys?.[table()]?.Keys ?? []) as Key[];
-      if (attempt > 8 && pending.length) throw new Error('batchGet: unprocessed keys remain');
+      if (attempt >= RETRY_ATTEMPTS && pending.length) throw new Error('batchGet: unprocessed keys remain');
     }
   }
   return found;
@@ -225,10 +225,10 @@ export async function batchDelete(keyList: Key[]): Promise<void> {
   for (const part of chunk(keyList, 25)) {
     let pending = part.map((key) => ({ DeleteRequest: { Key: key } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+      if (attempt > 0) await sleep(backoffMs(attempt));
       const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
       pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
-      if (attempt > 8 && pending.length) throw new Error('batchDelete: unprocessed items remain');
+      if (attempt >= RETRY_ATTEMPTS && pending.length) throw new Error('batchDelete: unprocessed items remain');
     }
   }
 }
@@ -310,10 +310,12 @@ const withTable = (op: TxItem): TransactItem => {
 
 /**
  * All-or-nothing write of up to 100 items. When a condition fails, the first failing item's
- * domain error is thrown; other cancellations (conflicting concurrent transactions) are retried.
+ * domain error is thrown (a LostRace where the item was read before: the caller's
+ * retryLostRace redoes the whole operation); cancellations by a conflicting concurrent
+ * transaction or throttling are retried here, the same request again.
  */
 export async function transact(ops: TxOp[], clientRequestToken?: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
       await ddb().send(
         new TransactWriteCommand({
@@ -332,8 +334,8 @@ export async function transact(ops: TxOp[], clientRequestToken?: string): Promis
         throw error;
       }
       const retryable = reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
-      if (!retryable || attempt >= 5) throw error;
-      await sleep(20 * 2 ** attempt + Math.random() * 20);
+      if (!retryable || attempt >= RETRY_ATTEMPTS) throw error;
+      await sleep(backoffMs(attempt));
     }
   }
 }
@@ -353,4 +355,3 @@ export async function nextId(sequence: string): Promise<number> {
   return Number(out.Attributes?.value);
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,11 +4,9 @@
 import { keys } from '../db/keys';
 import { batchGet, itemKey, putVersioned } from '../db/table';
 import { Forbidden, Invalid } from '../errors';
-import { can } from '../authz/access';
-import { farmAccess } from '../authz/resolve';
 import type { Principal } from '../auth/principal';
-import { getFarm } from '../fields/repository';
 import { accessibleFarms } from '../fields/list';
+import { farmFor } from '../authz/guard';
 
 export type Metadata = Record<string, unknown>;
 export const METADATA_MAX_BYTES = 64 * 1024;
@@ -21,8 +19,7 @@ export async function metadataOf(principal: Principal, farmIds?: number[]): Prom
     ids = [...new Set(farmIds)];
     await Promise.all(
       ids.map(async (farmId) => {
-        const farm = await getFarm(farmId);
-        if (!farm || !can(await farmAccess(principal.user.id, farm), 'read')) throw accessDenied(farmId);
+        await farmFor(principal, farmId, 'read', { notFound: () => accessDenied(farmId), forbidden: () => accessDenied(farmId) });
       }),
     );
   } else {
@@ -42,8 +39,7 @@ export function mergeMetadata(stored: Metadata, patch: Metadata): Metadata {
 }
 
 export async function patchMetadata(principal: Principal, farmId: number, patch: Metadata): Promise<Metadata> {
-  const farm = await getFarm(farmId);
-  if (!farm || !can(await farmAccess(principal.user.id, farm), 'write')) throw accessDenied(farmId);
+  await farmFor(principal, farmId, 'write', { notFound: () => accessDenied(farmId), forbidden: () => accessDenied(farmId) });
   let merged: Metadata = {};
   await putVersioned(keys.farmMetadata(farmId), (current) => {
     merged = mergeMetadata((current?.metadata as Metadata | undefined) ?? {}, patch);

@@ -5,10 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { iso1A2Code } from '@rapideditor/country-coder';
 import { config } from '../config';
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
 import { EXISTS, NOT_EXISTS, nextId, transact, tx, type TxOp } from '../db/table';
 import { Conflict, Forbidden } from '../errors';
-import { can } from '../authz/access';
-import { farmAccess } from '../authz/resolve';
 import type { Principal } from '../auth/principal';
 import { fieldToItem, farmToItem, type Farm, type Field, type User } from '../platform/model';
 import { getSpace, getUser } from '../platform/users';
@@ -16,9 +15,9 @@ import { farmIdByName, getFarm } from './repository';
 import { hectaresUpdate } from './quota';
 import { FIELD_CODES, checkFarmName, checkFieldArea, checkFieldName, quotaCeiling, spaceQuotaExceeded, userQuotaExceeded } from './rules';
 import { fieldShapeFrom } from './shape';
+import { farmFor } from '../authz/guard';
 
 /** Internal marker of a lost race creating a farm by name; never reaches the wire. */
-const FARM_RACE = 'FARM_RACE';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -30,13 +29,8 @@ function countryOf(centroidWkt: string): string | null {
 /** The farm the field goes to: an existing farm the caller may add fields to, or one of its own by name. */
 async function targetFarm(principal: Principal, input: CreateFieldInput): Promise<{ farm?: Farm; newFarmName?: string }> {
   if (input.farmId !== undefined) {
-    const farm = await getFarm(input.farmId);
-    if (!farm || !can(await farmAccess(principal.user.id, farm), 'addField')) {
-      throw new Forbidden(`farm ${input.farmId} does not exist or the user cannot add fields to it`, {
-        code: FIELD_CODES.USER_DATA,
-      });
-    }
-    return { farm };
+    const refuse = () => new Forbidden(`farm ${input.farmId} does not exist or the user cannot add fields to it`, { code: FIELD_CODES.USER_DATA });
+    return { farm: (await farmFor(principal, input.farmId, 'addField', { notFound: refuse, forbidden: refuse })).farm };
   }
   const farmName = checkFarmName(input.farmName ?? '');
   const existingId = await farmIdByName(principal.user.id, farmName);
@@ -59,7 +53,7 @@ export async function createField(principal: Principal, input: CreateFieldInput)
   const shape = fieldShapeFrom(input.shape, today());
   checkFieldArea(shape.areaHa, config().maxFieldHectares);
 
-  for (let attempt = 0; ; attempt++) {
+  return retryLostRace(async () => {
     const { farm, newFarmName } = await targetFarm(principal, input);
     const owner: User | undefined = farm ? await getUser(farm.ownerId) : principal.user;
     if (!owner) throw new Forbidden('the owner of the farm no longer exists', { code: FIELD_CODES.USER_DATA });
@@ -94,7 +88,7 @@ export async function createField(principal: Principal, input: CreateFieldInput)
         tx.put({ ...keys.farmByUuid(newFarm.uuid), kind: 'farm_uuid', farm_id: farmId }, NOT_EXISTS),
         // Another request created a farm with this name meanwhile: join it on the next attempt.
         tx.put({ ...keys.userFarmName(owner.id, newFarm.name), kind: 'farm_name', farm_id: farmId }, NOT_EXISTS, () =>
-          new Conflict('farm created concurrently', { code: FARM_RACE }),
+          new LostRace('farm created concurrently'),
         ),
         tx.put({
           ...keys.userFarmAccess(owner.id, farmId),
@@ -117,13 +111,8 @@ export async function createField(principal: Principal, input: CreateFieldInput)
       hectaresUpdate(keys.user(owner.id), shape.areaHa, userCeiling, userQuotaExceeded),
       hectaresUpdate(keys.space(space.id), shape.areaHa, spaceCeiling, spaceQuotaExceeded),
     );
-    try {
-      await transact(ops);
-      return { fieldId, farmId };
-    } catch (error) {
-      if (error instanceof Conflict && error.code === FARM_RACE && attempt < 2) continue;
-      throw error;
-    }
-  }
+    await transact(ops);
+    return { fieldId, farmId };
+  });
 }
 

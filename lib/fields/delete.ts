@@ -3,15 +3,13 @@ import { keys } from '../db/keys';
 import { EXISTS, transact, tx, type TxOp } from '../db/table';
 import { Forbidden, NotFound } from '../errors';
 import { publishEvent } from '../events/publish';
-import { can } from '../authz/access';
-import { fieldAccess } from '../authz/resolve';
 import type { Principal } from '../auth/principal';
 import type { Field } from '../platform/model';
 import { getUser } from '../platform/users';
 import { FIELD_DELETED_JOB } from './cleanup';
 import { hectaresUpdate } from './quota';
-import { getField } from './repository';
 import { FIELD_CODES, spaceQuotaExceeded, userQuotaExceeded } from './rules';
+import { fieldFor } from '../authz/guard';
 
 export const FIELD_DELETE_CODES = { NOT_FOUND: 1, NO_PERMISSION: FIELD_CODES.NO_PERMISSION } as const;
 
@@ -20,14 +18,10 @@ export const FIELD_DELETE_CODES = { NOT_FOUND: 1, NO_PERMISSION: FIELD_CODES.NO_
  * transaction; what else hangs from the field (shares, per-field data) is removed by the worker.
  */
 export async function deleteField(principal: Principal, fieldId: number): Promise<Field> {
-  const field = await getField(fieldId);
-  const access = field ? await fieldAccess(principal.user.id, field) : undefined;
-  if (!field || !access || !can(access, 'read')) {
-    throw new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND });
-  }
-  if (!can(access, 'deleteField')) {
-    throw new Forbidden('the user lacks permission to delete this field', { code: FIELD_DELETE_CODES.NO_PERMISSION });
-  }
+  const { field } = await fieldFor(principal, fieldId, 'deleteField', {
+    notFound: () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND }),
+    forbidden: () => new Forbidden('the user lacks permission to delete this field', { code: FIELD_DELETE_CODES.NO_PERMISSION }),
+  });
   const owner = await getUser(field.ownerId);
   const ops: TxOp[] = [
     tx.delete(keys.field(field.id), EXISTS, () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND })),

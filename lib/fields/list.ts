@@ -1,13 +1,14 @@
 // GET /api/getfields (spec 2, Fields): what a user reaches by ownership or shares, grouped by farm,
 // and the farms of the users it supervises.
 import { mapLimit } from '../util/map-limit';
-import { accessFrom, supervisionGrant, type Access, type Grant } from '../authz/access';
+import { accessFrom, type Access, type SupervisionLevel } from '../authz/access';
+import { factsFrom, farmGrants, fieldGrants, readUserGrants, type GrantFacts } from '../authz/grants';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field, FieldShape, User } from '../platform/model';
 import { currentShapes } from './current-shape';
 import { tagsOfFarms, type Tag } from '../tags/service';
 import { getUsers, supervisionsOf } from '../platform/users';
-import { accessItemsOf, fieldIdsOfFarm, getFarms, getFields } from './repository';
+import { fieldIdsOfFarm, getFarms, getFields } from './repository';
 
 export interface ListedField {
   field: Field;
@@ -30,40 +31,32 @@ export interface FieldListing {
   supervised: Array<{ user: User; farms: ListedFarm[] }>;
 }
 
-/** The farms a user reaches by ownership or shares, each with the fields it reaches in it. */
-async function reachableFarms(userId: number, extraGrant?: Grant): Promise<ListedFarm[]> {
-  const items = await accessItemsOf(userId);
-  // A supervisor sees the supervised user's own farms only, with the supervision's grant.
-  const farmGrants = new Map<number, Grant[]>();
-  for (const [farmId, grant] of items.farms) {
-    if (extraGrant && grant !== 'owner') continue;
-    farmGrants.set(farmId, [extraGrant ?? grant]);
-  }
-  const fieldGrants = new Map<number, { farmId: number; grant: Grant }>();
-  if (!extraGrant) {
-    for (const [fieldId, share] of items.fields) fieldGrants.set(fieldId, { farmId: share.farmId, grant: share.level });
-  }
-  const farmIds = [...new Set([...farmGrants.keys(), ...[...fieldGrants.values()].map((g) => g.farmId)])];
-  const farmFieldIds = await mapLimit([...farmGrants.keys()], 8, async (farmId) => [farmId, await fieldIdsOfFarm(farmId)] as const);
-  const fieldIds = new Set<number>([...fieldGrants.keys(), ...farmFieldIds.flatMap(([, ids]) => ids)]);
+/**
+ * The farms a user reaches by ownership or shares, each with the fields it reaches in it; with
+ * `supervision`, the farms of a user the caller supervises, as the caller reaches them.
+ */
+async function reachableFarms(userId: number, supervision?: SupervisionLevel): Promise<ListedFarm[]> {
+  const grants = await readUserGrants(userId);
+  // A supervisor sees the supervised user's own farms only.
+  const facts = (record: { farmId: number; fieldId?: number }): GrantFacts =>
+    supervision ? { owner: false, supervision } : factsFrom(grants, record);
+  const wholeFarms = [...grants.farms].filter(([, grant]) => !supervision || grant === 'owner').map(([farmId]) => farmId);
+  const sharedFields = supervision ? new Map() : grants.fields;
+  const farmIds = [...new Set([...wholeFarms, ...[...sharedFields.values()].map((share) => share.farmId)])];
+  const farmFieldIds = await mapLimit(wholeFarms, 8, async (farmId) => fieldIdsOfFarm(farmId));
+  const fieldIds = new Set<number>([...sharedFields.keys(), ...farmFieldIds.flat()]);
   const [farms, fields] = await Promise.all([getFarms(farmIds), getFields([...fieldIds])]);
   const shapes = await currentShapes([...fields.values()]);
 
   const listed = new Map<number, ListedFarm>();
   for (const farmId of farmIds.sort((a, b) => a - b)) {
     const farm = farms.get(farmId);
-    if (!farm) continue;
-    const grants = farmGrants.get(farmId);
-    // Reached only through shares of some of its fields: the farm itself is only visible.
-    listed.set(farmId, { farm, access: accessFrom(grants ?? ['read']), fields: [], tags: [] });
+    if (farm) listed.set(farmId, { farm, access: accessFrom(farmGrants(facts({ farmId }))), fields: [], tags: [] });
   }
   for (const field of [...fields.values()].sort((a, b) => a.id - b.id)) {
     const entry = listed.get(field.farmId);
-    if (!entry) continue;
-    const grants: Grant[] = [...(farmGrants.get(field.farmId) ?? [])];
-    const own = fieldGrants.get(field.id);
-    if (own) grants.push(own.grant);
-    if (grants.length) entry.fields.push({ field, access: accessFrom(grants), shape: shapes.get(field.id) ?? field.shape });
+    const access = accessFrom(fieldGrants(facts({ farmId: field.farmId, fieldId: field.id })));
+    if (entry && access.grants.length) entry.fields.push({ field, access, shape: shapes.get(field.id) ?? field.shape });
   }
   return [...listed.values()];
 }
@@ -77,7 +70,7 @@ export async function listFields(principal: Principal, options: { tags?: boolean
   const supervised = await mapLimit(
     supervisions.filter((s) => users.has(s.userId)),
     4,
-    async (s) => ({ user: users.get(s.userId)!, farms: await reachableFarms(s.userId, supervisionGrant(s.level)) }),
+    async (s) => ({ user: users.get(s.userId)!, farms: await reachableFarms(s.userId, s.level) }),
   );
   if (options.tags !== false) {
     const everyFarm = [...farms, ...supervised.flatMap((s) => s.farms)];
@@ -93,16 +86,13 @@ export async function listFields(principal: Principal, options: { tags?: boolean
  * supervises) with its access to each, without reading their fields.
  */
 export async function accessibleFarms(userId: number): Promise<Map<number, Access>> {
-  const [own, supervisions] = await Promise.all([accessItemsOf(userId), supervisionsOf(userId)]);
-  const grants = new Map<number, Grant[]>();
-  const add = (farmId: number, grant: Grant) => grants.set(farmId, [...(grants.get(farmId) ?? []), grant]);
-  for (const [farmId, grant] of own.farms) add(farmId, grant);
-  for (const share of own.fields.values()) if (!grants.has(share.farmId)) add(share.farmId, 'read');
-  const supervised = await mapLimit(supervisions, 4, async (s) => ({ s, items: await accessItemsOf(s.userId) }));
-  for (const { s, items } of supervised) {
-    for (const [farmId, grant] of items.farms) if (grant === 'owner') add(farmId, supervisionGrant(s.level));
+  const [grants, supervisions] = await Promise.all([readUserGrants(userId), supervisionsOf(userId)]);
+  const supervisionOf = new Map<number, SupervisionLevel>();
+  for (const { s, items } of await mapLimit(supervisions, 4, async (s) => ({ s, items: await readUserGrants(s.userId) }))) {
+    for (const [farmId, grant] of items.farms) if (grant === 'owner') supervisionOf.set(farmId, s.level);
   }
-  return new Map([...grants].map(([farmId, list]) => [farmId, accessFrom(list)]));
+  const farmIds = new Set([...grants.farms.keys(), ...grants.sharedFieldFarms, ...supervisionOf.keys()]);
+  return new Map([...farmIds].map((farmId) => [farmId, accessFrom(farmGrants(factsFrom(grants, { farmId }, supervisionOf.get(farmId))))]));
 }
 
 export interface ReadableField extends ListedField {

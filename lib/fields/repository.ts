@@ -1,7 +1,6 @@
 // Farms and fields in the main table (docs/data-model.md, "Farms and fields").
 import { keys, parseIdFromSk } from '../db/keys';
 import { batchGet, getItem, itemKey, queryAll } from '../db/table';
-import type { Grant, ShareLevel } from '../authz/access';
 import { farmFromItem, fieldFromItem, type Farm, type Field } from '../platform/model';
 
 export async function getField(fieldId: number): Promise<Field | undefined> {
@@ -53,22 +52,4 @@ export async function fieldIdsOfFarm(farmId: number): Promise<number[]> {
 export async function farmIdByName(ownerId: number, farmName: string): Promise<number | undefined> {
   const item = await getItem(keys.userFarmName(ownerId, farmName));
   return item ? Number(item.farm_id) : undefined;
-}
-
-export interface UserAccessItems {
-  /** farm id -> grant (owner or share level) */
-  farms: Map<number, Grant>;
-  /** field id -> share on that field alone */
-  fields: Map<number, { farmId: number; level: ShareLevel }>;
-}
-
-/** The farms and fields a user owns or was shared. */
-export async function accessItemsOf(userId: number): Promise<UserAccessItems> {
-  const { pk, skPrefix } = keys.userAccessPrefix(userId);
-  const result: UserAccessItems = { farms: new Map(), fields: new Map() };
-  for (const item of await queryAll({ pk, skPrefix })) {
-    if (item.target === 'farm') result.farms.set(Number(item.farm_id), item.level as Grant);
-    else result.fields.set(Number(item.field_id), { farmId: Number(item.farm_id), level: item.level as ShareLevel });
-  }
-  return result;
 }

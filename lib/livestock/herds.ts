@@ -3,6 +3,7 @@
 // paddock's herd count moves in the same transaction.
 import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
 import { batchDelete, EXISTS, getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type Item, type TxOp } from '../db/table';
 import type { Key } from '../db/keys';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -22,7 +23,7 @@ export interface HerdView extends Herd {
 }
 
 export const herdNotFound = (uuid: string) => new NotFound(`herd ${uuid} not found`, { code: LIVESTOCK_CODES.HERD_NOT_FOUND });
-export const staleHerd = () => new Conflict('the herd changed meanwhile; try again', { code: LIVESTOCK_CODES.STALE });
+export const staleHerd = () => new LostRace('the herd changed meanwhile; try again', { code: LIVESTOCK_CODES.STALE });
 export const invalid = (message: string) => new Invalid(message, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
 
 export function checkCategory(typeId: number): void {
@@ -74,7 +75,7 @@ export const herdRelocation = (next: Herd, previous: Herd): TxOp[] => [
 export const herdCreation = (herd: Herd): TxOp[] => [
   tx.put({ ...keys.herd(herd.fieldId, herd.uuid), ...herdToItem(herd) }, NOT_EXISTS),
   tx.put({ ...keys.herdRef(herd.uuid), kind: 'herd_ref', field_id: herd.fieldId }, NOT_EXISTS, () =>
-    new Conflict(`herd ${herd.uuid} already exists`, { code: 'RETRY' }),
+    new LostRace(`herd ${herd.uuid} already exists`),
   ),
 ];
 
@@ -88,21 +89,6 @@ export const paddockHerdCount = (fieldId: number, paddockUuid: string, delta: nu
 
 export const historyPut = (herdUuid: string, record: TransactionRecord): TxOp =>
   tx.put({ ...keys.herdLog(herdUuid, record.transaction_date, record.transaction_uuid), ...historyEntry(record) });
-
-/** Runs `attempt` again while the herd records it read changed meanwhile. */
-export async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (error instanceof Conflict && (error.code === LIVESTOCK_CODES.STALE || error.code === 'RETRY') && i < 8) {
-        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
-        continue;
-      }
-      throw error;
-    }
-  }
-}
 
 // --- create, change, delete -----------------------------------------------------------------
 
@@ -155,7 +141,7 @@ export async function createHerd(principal: Principal, input: CreateHerdInput): 
   try {
     await transact(ops);
   } catch (error) {
-    if (input.uuid && error instanceof Conflict && error.code === 'RETRY') return locateHerd(principal, herd.uuid);
+    if (input.uuid && error instanceof LostRace) return locateHerd(principal, herd.uuid);
     throw error;
   }
   return { ...herd, ...scope };
@@ -172,7 +158,7 @@ export async function updateHerd(principal: Principal, uuid: string, input: Upda
   checkCategory(input.typeId);
   const name = checkName(input.name);
   const addedKg = toKg(input.newAnimals.weight, input.newAnimals.weightUnit);
-  return withRetries(async () => {
+  return retryLostRace(async () => {
     const herd = await locateHerd(principal, uuid, 'write');
     const now = isoSeconds();
     const record: TransactionRecord = {
@@ -205,7 +191,7 @@ export async function updateHerd(principal: Principal, uuid: string, input: Upda
 }
 
 export async function deleteHerd(principal: Principal, uuid: string): Promise<void> {
-  await withRetries(async () => {
+  await retryLostRace(async () => {
     const herd = await locateHerd(principal, uuid, 'write');
     const ops: TxOp[] = [
       tx.delete(keys.herd(herd.fieldId, herd.uuid), 'version = :version', staleHerd, { ':version': herd.version }),

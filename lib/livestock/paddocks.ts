@@ -3,6 +3,7 @@
 // herds located in it, and cannot be deleted while that count is above zero.
 import { randomUUID } from 'node:crypto';
 import { keys, normalizeName } from '../db/keys';
+import { LostRace } from '../db/retry';
 import { EXISTS, getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { GeometryError, areaHectares, parseGeometry, readWkt, toWkt } from '../geo/wkt';
@@ -102,14 +103,14 @@ export async function createPaddock(principal: Principal, input: CreatePaddockIn
     await transact([
       tx.put({ ...keys.paddock(field.id, paddock.uuid), ...paddockToItem(paddock) }, NOT_EXISTS),
       tx.put({ ...keys.paddockRef(paddock.uuid), kind: 'paddock_ref', field_id: field.id }, NOT_EXISTS, () =>
-        new Conflict(`paddock ${paddock.uuid} already exists`, { code: 'RETRY' }),
+        new LostRace(`paddock ${paddock.uuid} already exists`),
       ),
       tx.put({ ...keys.paddockName(field.id, name), kind: 'paddock_name', paddock_uuid: paddock.uuid }, NOT_EXISTS, () => nameTaken(name)),
       tx.check(keys.field(field.id), EXISTS, () => new NotFound(`field ${field.id} not found`, { code: LIVESTOCK_CODES.FIELD_NOT_FOUND })),
     ]);
   } catch (error) {
     // The same client uuid sent twice at once: the other request created it.
-    if (input.uuid && error instanceof Conflict && error.code === 'RETRY') return (await locatePaddock(principal, paddock.uuid)).paddock;
+    if (input.uuid && error instanceof LostRace) return (await locatePaddock(principal, paddock.uuid)).paddock;
     throw error;
   }
   return paddock;
@@ -141,7 +142,7 @@ export async function updatePaddock(principal: Principal, uuid: string, changes:
         names: { '#name': 'name' },
         values: { ':name': next.name, ':shape': next.shape, ':area': next.areaHa, ':next': next.version, ':version': paddock.version },
       },
-      () => new Conflict('the paddock changed meanwhile; try again', { code: LIVESTOCK_CODES.STALE }),
+      () => new LostRace('the paddock changed meanwhile; try again', { code: LIVESTOCK_CODES.STALE }),
     ),
   );
   await transact(ops);

@@ -4,6 +4,7 @@
 // carries a transaction uuid, a record that makes a repeated request return the first result.
 import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
 import { getItem, nextId, NOT_EXISTS, transact, tx, type TxOp } from '../db/table';
 import { Conflict, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
@@ -16,7 +17,6 @@ import {
   invalid,
   locateHerd,
   paddockHerdCount,
-  withRetries,
   checkCategory,
   checkName,
   type HerdView,
@@ -56,7 +56,7 @@ const recordOnce = (record: TransactionRecord, herdUuids: string[]): TxOp =>
       herd_uuids: herdUuids,
     },
     NOT_EXISTS,
-    () => new Conflict('transaction recorded meanwhile', { code: 'RETRY' }),
+    () => new LostRace('transaction recorded meanwhile'),
   );
 
 const withVersion = (h: HerdView, version: number): HerdView => ({ ...h, version });
@@ -82,7 +82,7 @@ export interface PaddockMoveInput {
 }
 
 export function movePaddock(principal: Principal, input: PaddockMoveInput): Promise<TransactionResult> {
-  return withRetries(async () => {
+  return retryLostRace(async () => {
     const herd = await locateHerd(principal, input.originHerdUuid, 'write');
     const done = await replay(principal, herd.uuid, input.transactionUuid);
     if (done) return done;
@@ -187,7 +187,7 @@ export interface ExitInput {
 }
 
 export function recordExit(principal: Principal, input: ExitInput): Promise<TransactionResult> {
-  return withRetries(async () => {
+  return retryLostRace(async () => {
     const type = exitType(input.destinationType);
     if (!type) throw new Invalid(`destination_type ${input.destinationType} is not an exit type (1 to 7)`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
     const herd = await locateHerd(principal, input.originHerdUuid, 'write');

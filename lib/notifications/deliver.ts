@@ -6,6 +6,7 @@
 import { v7 as uuidV7 } from 'uuid';
 import { z } from 'zod';
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
 import { batchGet, getItem, itemKey, transact, tx, NOT_EXISTS, EXISTS, type TxOp } from '../db/table';
 import { Conflict } from '../errors';
 import type { EventEnvelope } from '../events/publish';
@@ -31,9 +32,8 @@ export const NotificationData = z.object({
 export type NotificationData = z.output<typeof NotificationData>;
 
 const DUPLICATE = 'DUPLICATE';
-const RACE = 'RACE';
 const duplicate = () => new Conflict('event already delivered to this user', { code: DUPLICATE });
-const race = () => new Conflict('the inbox changed meanwhile', { code: RACE });
+const race = () => new LostRace('the inbox changed meanwhile');
 
 const ttl = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
 
@@ -63,18 +63,12 @@ export async function deliverToUser(userId: number, definition: EventDefinition,
     log.warn('notification for a user that does not exist; skipped', { userId, eventId });
     return 'no-user';
   }
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await transact(await deliveryOps(userId, definition, data, eventId));
-      return 'delivered';
-    } catch (error) {
-      if (error instanceof Conflict && error.code === DUPLICATE) return 'duplicate';
-      if (error instanceof Conflict && error.code === RACE && attempt < 20) {
-        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
-        continue;
-      }
-      throw error;
-    }
+  try {
+    await retryLostRace(async () => transact(await deliveryOps(userId, definition, data, eventId)));
+    return 'delivered';
+  } catch (error) {
+    if (error instanceof Conflict && error.code === DUPLICATE) return 'duplicate';
+    throw error;
   }
 }
 

@@ -2,8 +2,9 @@
 // first, by pages), the pending count and dismissals. Messages are translated when read, in the
 // user's locale of the moment.
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
 import { batchGet, getItem, itemKey, queryAll, transact, tx, EXISTS, type Item, type TxOp } from '../db/table';
-import { Conflict, DomainError, NotFound } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import type { Locale, User } from '../platform/model';
 import { resolveEvent } from './catalogue';
 
@@ -78,10 +79,10 @@ export async function pendingCount(userId: number): Promise<number> {
 /** The operations that remove one item, its pin and the stack pointing to it. */
 function removal(userId: number, item: Item, stack: Item | undefined): TxOp[] {
   const itemId = String(item.item_id);
-  const ops = [tx.delete(keys.inboxItem(userId, itemId), EXISTS, () => new Conflict('the item changed meanwhile'))];
+  const ops = [tx.delete(keys.inboxItem(userId, itemId), EXISTS, () => new LostRace('the item changed meanwhile'))];
   if (item.pinned) ops.push(tx.delete(keys.inboxPin(userId, itemId)));
   if (stack && String(stack.item_id) === itemId) {
-    ops.push(tx.delete(keys.inboxStack(userId, String(item.event_name)), 'item_id = :id', () => new Conflict('the stack changed meanwhile'), { ':id': itemId }));
+    ops.push(tx.delete(keys.inboxStack(userId, String(item.event_name)), 'item_id = :id', () => new LostRace('the stack changed meanwhile'), { ':id': itemId }));
   }
   return ops;
 }
@@ -90,39 +91,28 @@ const decrement = (userId: number, by: number) =>
   tx.update(keys.inboxState(userId), { expression: 'ADD pending :minus', values: { ':minus': -by } });
 
 export async function dismissItem(userId: number, itemId: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  await retryLostRace(async () => {
     const item = await getItem(keys.inboxItem(userId, itemId));
     if (!item) throw new NotFound('item not found');
     if (!item.dismissible) throw new Conflict('the item is not dismissible');
     const stack = await getItem(keys.inboxStack(userId, String(item.event_name)));
-    try {
-      await transact([...removal(userId, item, stack), decrement(userId, 1)]);
-      return;
-    } catch (error) {
-      if (error instanceof Conflict && attempt < 5) continue;
-      throw error;
-    }
-  }
+    await transact([...removal(userId, item, stack), decrement(userId, 1)]);
+  });
 }
 
 /** Dismisses every dismissible item, in transactions of up to 25 items; retried on races. */
 export async function dismissAll(userId: number): Promise<number> {
   let dismissed = 0;
-  for (let attempt = 1; ; attempt++) {
+  await retryLostRace(async () => {
     const items = (await queryAll(keys.inboxItemsPrefix(userId))).filter((item) => item.dismissible);
-    if (!items.length) return dismissed;
     const stackKeys = [...new Set(items.map((item) => String(item.event_name)))].map((name) => keys.inboxStack(userId, name));
     const stacks = await batchGet(stackKeys);
-    try {
-      for (let i = 0; i < items.length; i += 25) {
-        const chunk = items.slice(i, i + 25);
-        const ops = chunk.flatMap((item) => removal(userId, item, stacks.get(itemKey(keys.inboxStack(userId, String(item.event_name))))));
-        await transact([...ops, decrement(userId, chunk.length)]);
-        dismissed += chunk.length;
-      }
-      return dismissed;
-    } catch (error) {
-      if (!(error instanceof DomainError && error.kind === 'conflict') || attempt >= 5) throw error;
+    for (let i = 0; i < items.length; i += 25) {
+      const chunk = items.slice(i, i + 25);
+      const ops = chunk.flatMap((item) => removal(userId, item, stacks.get(itemKey(keys.inboxStack(userId, String(item.event_name))))));
+      await transact([...ops, decrement(userId, chunk.length)]);
+      dismissed += chunk.length;
     }
-  }
+  });
+  return dismissed;
 }

@@ -3,13 +3,13 @@
 // `crop_order` is the position of the rotation in its campaign by start date (then creation).
 import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
 import { getItem, nextId, NOT_EXISTS, putItem, queryAll, transact, tx, type Item } from '../db/table';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
+import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
 import { can } from '../authz/access';
-import { fieldAccess } from '../authz/resolve';
+import { fieldFor } from '../authz/guard';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
-import { getFarm, getField } from '../fields/repository';
 import { shapeFor } from '../fields/current-shape';
 import { readableFields, type ReadableField } from '../fields/list';
 import { cropById } from '../crops/service';
@@ -157,11 +157,10 @@ interface Located {
 
 async function locate(principal: Principal, uuid: string): Promise<Located> {
   const ref = await getItem(keys.rotationRef(uuid));
-  const field = ref ? await getField(Number(ref.field_id)) : undefined;
-  const access = field ? await fieldAccess(principal.user.id, field) : undefined;
-  if (!field || !access || !can(access, 'read')) throw notFound(uuid);
-  const [item, farm] = await Promise.all([getItem(keys.rotation(field.id, uuid)), getFarm(field.farmId)]);
-  if (!item || !farm) throw notFound(uuid);
+  const refuse = () => notFound(uuid);
+  const { field, farm, access } = await fieldFor(principal, ref ? Number(ref.field_id) : undefined, 'read', { notFound: refuse, forbidden: refuse });
+  const item = await getItem(keys.rotation(field.id, uuid));
+  if (!item) throw notFound(uuid);
   return { rotation: rotationFromItem(item), field, farm, canWrite: can(access, 'write') };
 }
 
@@ -189,21 +188,16 @@ export interface RotationInput {
 /** The campaign of a field and yeargroup, created on first use. */
 async function campaignId(fieldId: number, yeargroup: number): Promise<number> {
   const key = keys.campaign(fieldId, yeargroup);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  return retryLostRace(async () => {
     const existing = await getItem(key);
     if (existing) return Number(existing.cicle_id);
     const id = await nextId('cycle');
-    try {
-      await putItem(
-        { ...key, kind: 'campaign', cicle_id: id, field_id: fieldId, yeargroup },
-        { expression: NOT_EXISTS, failure: () => new Conflict('campaign created meanwhile') },
-      );
-      return id;
-    } catch (error) {
-      if (!(error instanceof Conflict)) throw error;
-    }
-  }
-  throw new DomainError('internal', `could not create the campaign of field ${fieldId}, ${yeargroup}`);
+    await putItem(
+      { ...key, kind: 'campaign', cicle_id: id, field_id: fieldId, yeargroup },
+      { expression: NOT_EXISTS, failure: () => new LostRace('campaign created meanwhile') },
+    );
+    return id;
+  });
 }
 
 function checkDates(startDate: string, endDate: string): void {
@@ -233,11 +227,8 @@ async function requireCrop(userId: number, cropId: number): Promise<Crop> {
 
 export async function createRotation(principal: Principal, input: RotationInput): Promise<RotationView> {
   const userId = principal.user.id;
-  const field = await getField(input.fieldId);
-  const access = field ? await fieldAccess(userId, field) : undefined;
-  if (!field || !access || !can(access, 'write')) throw notAllowed();
-  const farm = await getFarm(field.farmId);
-  if (!farm) throw notAllowed();
+  // A field the caller cannot change, or cannot even read, is one answer: not allowed (-11).
+  const { field, farm } = await fieldFor(principal, input.fieldId, 'write', { notFound: notAllowed, forbidden: notAllowed });
   if (input.uuid) {
     const ref = await getItem(keys.rotationRef(input.uuid));
     if (ref) {
@@ -295,23 +286,17 @@ export interface RotationChanges {
 async function save(rotation: Rotation): Promise<void> {
   await putItem(
     { ...keys.rotation(rotation.fieldId, rotation.uuid), ...rotationToItem({ ...rotation, version: rotation.version + 1 }) },
-    { expression: 'version = :version', values: { ':version': rotation.version }, failure: () => new Conflict('rotation changed meanwhile') },
+    { expression: 'version = :version', values: { ':version': rotation.version }, failure: () => new LostRace('rotation changed meanwhile') },
   );
 }
 
 async function update(principal: Principal, uuid: string, change: (located: Located) => Promise<Rotation>): Promise<RotationView> {
-  for (let attempt = 0; ; attempt++) {
+  await retryLostRace(async () => {
     const located = await locate(principal, uuid);
     if (!located.canWrite) throw notAllowed();
-    const next = await change(located);
-    try {
-      await save(next);
-    } catch (error) {
-      if (error instanceof Conflict && attempt < 5) continue;
-      throw error;
-    }
-    return getRotation(principal, uuid);
-  }
+    await save(await change(located));
+  });
+  return getRotation(principal, uuid);
 }
 
 export function patchRotation(principal: Principal, uuid: string, changes: RotationChanges): Promise<RotationView> {

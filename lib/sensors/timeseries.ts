@@ -3,11 +3,9 @@
 // into 2, 4 or 8 equal time parts. Writes merge with what is stored (one value per timestamp,
 // last write wins) under a version condition, so concurrent writers never lose each other's
 // values: a single-part day is one conditional PutItem; a split day is one transaction.
-import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { ddb } from '../aws/dynamodb';
-import { config } from '../config';
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
+import { NOT_EXISTS, putItem, queryAll, queryItems, transact, tx } from '../db/table';
 import { Invalid } from '../errors';
 import { decodePoints, encodePoints, mergePoints, type Point } from './codec';
 
@@ -33,15 +31,7 @@ interface StoredDay {
 }
 
 async function readDay(variableUuid: string, day: string): Promise<StoredDay> {
-  const out = await ddb().send(
-    new QueryCommand({
-      TableName: config().table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
-      ExpressionAttributeValues: { ':pk': keys.sensorChunksPk(variableUuid), ':day': `CHUNK#${day}#` },
-      ConsistentRead: true,
-    }),
-  );
-  const items = out.Items ?? [];
+  const items = await queryAll(keys.sensorChunksOfDay(variableUuid, day));
   const first = items.find((item) => String(item.sk).endsWith('#00'));
   return {
     points: items.flatMap((item) => decodePoints(item.d as Uint8Array, item.m as string | undefined)),
@@ -75,8 +65,6 @@ function itemBytes(item: Record<string, unknown>): number {
   return size;
 }
 
-class Stale extends Error {}
-
 async function writeDay(variableUuid: string, day: string, points: Point[], stored: StoredDay): Promise<WriteStats> {
   const version = stored.version + 1;
   const slices = partition(day, points);
@@ -93,29 +81,17 @@ async function writeDay(variableUuid: string, day: string, points: Point[], stor
       version,
     };
   });
-  const condition = stored.version ? 'version = :version' : 'attribute_not_exists(pk)';
+  const condition = stored.version ? 'version = :version' : NOT_EXISTS;
   const values = stored.version ? { ':version': stored.version } : undefined;
+  const lost = () => new LostRace('the day was written meanwhile');
   const units = items.reduce((sum, item) => sum + Math.ceil(itemBytes(item) / 1024), 0);
-  try {
-    if (items.length === 1 && stored.parts <= 1) {
-      await ddb().send(new PutCommand({ TableName: config().table, Item: items[0], ConditionExpression: condition, ExpressionAttributeValues: values }));
-      return { items: 1, writeUnits: units };
-    }
-    const stale = Array.from({ length: Math.max(0, stored.parts - items.length) }, (_, i) => keys.sensorChunk(variableUuid, day, items.length + i));
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: config().table, Item: items[0], ConditionExpression: condition, ExpressionAttributeValues: values } },
-          ...items.slice(1).map((Item) => ({ Put: { TableName: config().table, Item } })),
-          ...stale.map((Key) => ({ Delete: { TableName: config().table, Key } })),
-        ],
-      }),
-    );
-    return { items: items.length, writeUnits: 2 * units + 2 * stale.length };
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException) throw new Stale();
-    throw error;
+  if (items.length === 1 && stored.parts <= 1) {
+    await putItem(items[0]!, { expression: condition, values, failure: lost });
+    return { items: 1, writeUnits: units };
   }
+  const stale = Array.from({ length: Math.max(0, stored.parts - items.length) }, (_, i) => keys.sensorChunk(variableUuid, day, items.length + i));
+  await transact([tx.put(items[0]!, condition, lost, values), ...items.slice(1).map((item) => tx.put(item)), ...stale.map((key) => tx.delete(key))]);
+  return { items: items.length, writeUnits: 2 * units + 2 * stale.length };
 }
 
 /** Stores points of one variable (any order, any days): merged with what is stored. */
@@ -132,18 +108,12 @@ export async function storePoints(variableUuid: string, points: Point[], concurr
   const worker = async () => {
     for (let next = days.shift(); next; next = days.shift()) {
       const [day, incoming] = next;
-      for (let attempt = 0; ; attempt++) {
+      const stats = await retryLostRace(async () => {
         const stored = await readDay(variableUuid, day);
-        try {
-          const stats = await writeDay(variableUuid, day, mergePoints(stored.points, incoming), stored);
-          totals.items += stats.items;
-          totals.writeUnits += stats.writeUnits;
-          break;
-        } catch (error) {
-          if (!(error instanceof Stale) || attempt >= 10) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 30));
-        }
-      }
+        return writeDay(variableUuid, day, mergePoints(stored.points, incoming), stored);
+      });
+      totals.items += stats.items;
+      totals.writeUnits += stats.writeUnits;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, days.length) }, worker));
@@ -153,24 +123,10 @@ export async function storePoints(variableUuid: string, points: Point[], concurr
 /** Stored points of a variable with from <= t <= to, in time order, read a few items at a time. */
 export async function* iteratePoints(variableUuid: string, from: number, to: number): AsyncGenerator<Point> {
   if (to < from) return;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: config().table,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.sensorChunksPk(variableUuid), ':from': `CHUNK#${dayOf(from)}#`, ':to': `CHUNK#${dayOf(to)}#~` },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-        Limit: 4,
-      }),
-    );
-    // Parts of a day are disjoint time slices in key order, so items come in time order.
-    for (const item of out.Items ?? []) {
-      for (const point of decodePoints(item.d as Uint8Array, item.m as string | undefined)) {
-        if (point.t >= from && point.t <= to) yield point;
-      }
+  // Parts of a day are disjoint time slices in key order, so items come in time order.
+  for await (const item of queryItems({ ...keys.sensorChunksBetween(variableUuid, dayOf(from), dayOf(to)), pageSize: 4 })) {
+    for (const point of decodePoints(item.d as Uint8Array, item.m as string | undefined)) {
+      if (point.t >= from && point.t <= to) yield point;
     }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  }
 }

@@ -4,16 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { keys } from '../db/keys';
+import { LostRace, retryLostRace } from '../db/retry';
 import { EXISTS, getItem, transact, tx, type TxOp } from '../db/table';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import { publishEvent } from '../events/publish';
-import { can } from '../authz/access';
-import { fieldAccess } from '../authz/resolve';
+import { fieldFor } from '../authz/guard';
 import type { Principal } from '../auth/principal';
 import { GeometryError, parseGeometry, readWkt } from '../geo/wkt';
 import { shapeFromItem, shapeToItem, type Field } from '../platform/model';
 import { getSpace, getUser } from '../platform/users';
-import { getField } from '../fields/repository';
 import { shapeCampaignFor } from '../fields/current-shape';
 import { fieldShapeFrom } from '../fields/shape';
 import { hectaresUpdate } from '../fields/quota';
@@ -28,12 +27,11 @@ const notEnoughWorkspaceQuota = () =>
 const reprocessing = () => new Conflict('the previous shape is still being processed', { code: 'REPROCESSING' });
 
 /** A field the caller can read; 404 otherwise (its existence is not revealed). */
-async function readableField(principal: Principal, fieldId: number) {
-  const field = await getField(fieldId);
-  const access = field ? await fieldAccess(principal.user.id, field) : undefined;
-  if (!field || !access || !can(access, 'read')) throw new NotFound(`field ${fieldId} not found`);
-  return { field, access };
-}
+const readableField = (principal: Principal, fieldId: number, action: 'read' | 'modifyShape' = 'read') =>
+  fieldFor(principal, fieldId, action, {
+    notFound: () => new NotFound(`field ${fieldId} not found`),
+    forbidden: () => new Forbidden('the user lacks permission 220 (modify field shape) over the field'),
+  });
 
 interface Lock {
   lockId: string;
@@ -73,11 +71,8 @@ async function chargedHectares(field: Field, campaign: number, areaHa: number): 
 }
 
 export async function postShape(principal: Principal, input: ShapeInput): Promise<{ imagesReprocessing: boolean }> {
-  for (let attempt = 0; ; attempt++) {
-    const { field, access } = await readableField(principal, input.fieldId);
-    if (!can(access, 'modifyShape')) {
-      throw new Forbidden('the user lacks permission 220 (modify field shape) over the field');
-    }
+  const imagesReprocessing = await retryLostRace(async () => {
+    const { field } = await readableField(principal, input.fieldId, 'modifyShape');
     if (await activeLock(field.id)) throw reprocessing();
 
     let geometry;
@@ -125,7 +120,7 @@ export async function postShape(principal: Principal, input: ShapeInput): Promis
             ':previous': field.hectaresCharged,
           },
         },
-        () => new Conflict('the field changed meanwhile', { code: 'RETRY' }),
+        () => new LostRace('the field changed meanwhile'),
       ),
       imagesReprocessing
         ? tx.put(
@@ -147,12 +142,7 @@ export async function postShape(principal: Principal, input: ShapeInput): Promis
         hectaresUpdate(keys.space(space.id), delta, null, notEnoughWorkspaceQuota),
       );
     }
-    try {
-      await transact(ops);
-    } catch (error) {
-      if (error instanceof Conflict && error.code === 'RETRY' && attempt < 3) continue;
-      throw error;
-    }
+    await transact(ops);
     if (imagesReprocessing) {
       await publishEvent(
         SHAPE_REPROCESS_JOB,
@@ -160,8 +150,9 @@ export async function postShape(principal: Principal, input: ShapeInput): Promis
         { delaySeconds: config().shapeReprocessDelaySeconds },
       );
     }
-    return { imagesReprocessing };
-  }
+    return imagesReprocessing;
+  });
+  return { imagesReprocessing };
 }
 
 function fieldShapeFromGeometry(wkt: string) {

@@ -7,14 +7,11 @@
 // page needs, and merged. For deep paging the answer also carries an opaque `cursor` that, sent
 // back instead of `page`, continues after the last spot returned at a constant cost.
 import { keys } from '../db/keys';
-import { batchGet, itemKey, queryAll, type Item } from '../db/table';
+import { batchGet, itemKey, queryAll, queryItems } from '../db/table';
 import { Invalid } from '../errors';
 import { readWkt, toWkt, type JstsGeometry } from '../geo/wkt';
 import type { Principal } from '../auth/principal';
 import { readableFields, type ReadableField } from '../fields/list';
-import { ddb } from '../aws/dynamodb';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
 import { SPOT_CODES, spotFromItem, type Spot } from './model';
 import { tagsByUuid, type SpotTag } from './tags';
 
@@ -78,29 +75,16 @@ function matches(spot: Spot, filters: SpotFilters): boolean {
 /** Up to `need` matching spots of one field, newest first, older than `before` when given. */
 async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | undefined, before?: string): Promise<Spot[]> {
   const found: Spot[] = [];
-  let startKey: Record<string, unknown> | undefined;
   const upper = before ?? `${filters.dateTo ?? '9999'}#~`;
   const lower = filters.dateFrom ?? '0000';
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: config().table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :lower AND :upper',
-        ExpressionAttributeValues: { ':pk': keys.spotByTimeIndexPk(fieldId), ':lower': lower, ':upper': upper },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-        Limit: need ? Math.min(Math.max(need * 2, 25), 500) : undefined,
-      }),
-    );
-    for (const item of (out.Items ?? []) as Item[]) {
-      const spot = spotFromItem(item);
-      if (before && sortKey(spot) >= before) continue;
-      if (matches(spot, filters)) found.push(spot);
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && (need === undefined || found.length < need));
-  return need === undefined ? found : found.slice(0, need);
+  const pageSize = need ? Math.min(Math.max(need * 2, 25), 500) : undefined;
+  for await (const item of queryItems({ ...keys.spotsByTime(fieldId, lower, upper), descending: true, pageSize })) {
+    const spot = spotFromItem(item);
+    if (before && sortKey(spot) >= before) continue;
+    if (matches(spot, filters)) found.push(spot);
+    if (need !== undefined && found.length >= need) break;
+  }
+  return found;
 }
 
 function fieldsInScope(fields: ReadableField[], filters: SpotFilters): ReadableField[] {

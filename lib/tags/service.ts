@@ -6,11 +6,9 @@ import { keys, normalizeName, pad, parseIdFromSk } from '../db/keys';
 import { batchDelete, batchGet, getItem, itemKey, nextId, NOT_EXISTS, EXISTS, queryAll, transact, tx, type Item, type TxOp } from '../db/table';
 import type { Key } from '../db/keys';
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
-import { can } from '../authz/access';
-import { farmAccess, fieldAccess } from '../authz/resolve';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
-import { getFarm } from '../fields/repository';
+import { farmFor, fieldFor } from '../authz/guard';
 
 /** Farm tag codes (spec 2, Errors, farm tags). */
 export const TAG_CODES = { MISSING: 1, INVALID_COLOR: 2, EXISTS_OR_UNKNOWN: 3, NAME_TAKEN_ON_UPDATE: -6 } as const;
@@ -83,11 +81,8 @@ const linkedTagIds = async (prefix: { pk: string; skPrefix: string }) =>
 
 /** A farm the caller can read, for labelling. */
 async function readableFarm(principal: Principal, farmId: number): Promise<Farm> {
-  const farm = await getFarm(farmId);
-  if (!farm || !can(await farmAccess(principal.user.id, farm), 'read')) {
-    throw new NotFound(`El campo ${farmId} no existe`, { code: TAG_CODES.EXISTS_OR_UNKNOWN });
-  }
-  return farm;
+  const unknown = () => new NotFound(`El campo ${farmId} no existe`, { code: TAG_CODES.EXISTS_OR_UNKNOWN });
+  return (await farmFor(principal, farmId, 'read', { notFound: unknown, forbidden: unknown })).farm;
 }
 
 const farmLink = (farmId: number, userId: number, tagId: number) => ({
@@ -216,10 +211,9 @@ export async function tagsOfField(userId: number, fieldId: number): Promise<Tag[
 }
 
 /** Field tags answer 403 when the field cannot be read and 400 for an unknown tag (spec: 200/400/401/403). */
-async function checkFieldTagging(principal: Principal, field: Field | undefined, tagId: number): Promise<Field> {
-  if (!field || !can(await fieldAccess(principal.user.id, field), 'read')) {
-    throw new Forbidden('the user lacks permissions over the field');
-  }
+async function checkFieldTagging(principal: Principal, found: Field | undefined, tagId: number): Promise<Field> {
+  const refuse = () => new Forbidden('the user lacks permissions over the field');
+  const { field } = await fieldFor(principal, found, 'read', { notFound: refuse, forbidden: refuse });
   if (!(await getTag(principal.user.id, tagId))) throw new Invalid(`tag ${tagId} does not exist`);
   return field;
 }

@@ -1,0 +1,33 @@
+// One way to redo a read-modify-write that lost a race. Writes are conditional on what was read
+// (a version, a count, an absent key); when the condition fails because another request wrote
+// first, the operation throws LostRace and the whole read-modify-write runs again, after a
+// jittered, growing pause, at most RETRY_ATTEMPTS times. A LostRace that outlives them reaches the
+// client as a 409 in the area's dialect ("changed meanwhile; try again").
+import { Conflict, type ErrorOptions } from '../errors';
+
+/** A conditional write found the record changed since it was read. */
+export class LostRace extends Conflict {
+  constructor(message = 'the record changed meanwhile; try again', options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** Attempts of one operation, the first included. */
+export const RETRY_ATTEMPTS = 10;
+
+/** Pause before attempt `attempt + 1`: "full jitter", uniform in [0, min(1 s, 10 ms * 2^attempt)). */
+export const backoffMs = (attempt: number): number => Math.random() * Math.min(1000, 10 * 2 ** attempt);
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs `operation` (which reads, then writes conditionally) until it does not lose a race. */
+export async function retryLostRace<T>(operation: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation(attempt);
+    } catch (error) {
+      if (!(error instanceof LostRace) || attempt >= RETRY_ATTEMPTS) throw error;
+      await sleep(backoffMs(attempt));
+    }
+  }
+}

@@ -22,6 +22,8 @@ export interface ErrorOptions {
   extra?: Record<string, unknown>;
   /** Override of the status the kind maps to, where the spec names another. */
   status?: number;
+  /** An internal error whose message the contract names (shown instead of the generic text). */
+  publicMessage?: boolean;
 }
 
 export class DomainError extends Error {
@@ -29,6 +31,7 @@ export class DomainError extends Error {
   readonly code: ErrorCode | undefined;
   readonly extra: Record<string, unknown> | undefined;
   readonly status: number | undefined;
+  readonly publicMessage: boolean;
 
   constructor(kind: ErrorKind, message: string, options: ErrorOptions = {}) {
     super(message);
@@ -37,6 +40,7 @@ export class DomainError extends Error {
     this.code = options.code;
     this.extra = options.extra;
     this.status = options.status;
+    this.publicMessage = options.publicMessage ?? false;
   }
 }
 

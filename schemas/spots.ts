@@ -4,10 +4,10 @@ import { z } from 'zod';
 import wkx from 'wkx';
 import { defineRoute } from '../lib/http/route';
 import { spotsDialect } from '../lib/http/dialects';
-import { SPOT_CODES, type Spot, type SpotMessage } from '../lib/spots/model';
+import { SPOT_CODES, SPOT_LIMITS, tagRefKey, type Spot, type SpotMessage } from '../lib/spots/model';
 import type { SpotPage } from '../lib/spots/list';
 import type { SpotTag } from '../lib/spots/tags';
-import { integer } from './common';
+import { dateTimeZ, integer } from './common';
 import { Forbidden } from '../lib/errors';
 
 const spotsRoute = { tags: ['spots'], auth: 'bearer', dialect: spotsDialect } as const;
@@ -18,13 +18,12 @@ const managementZones = {
 } as const;
 const both = (path: string) => [`/api${path}`, path];
 
-export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const timestamp = z.string().regex(TIMESTAMP, 'expected YYYY-MM-DDTHH:MM:SSZ');
+const timestamp = dateTimeZ();
 const uuid = z.string().uuid();
 
 // --- wire objects ------------------------------------------------------------------------------
 
-export const Variable = z.object({ name: z.string().min(1).max(200), unit_id: z.number().int().min(0), value: z.number() }).strict();
+export const Variable = z.object({ name: z.string().min(1).max(SPOT_LIMITS.VARIABLE_NAME), unit_id: z.number().int().min(0), value: z.number() }).strict();
 const TagRef = z.object({ tag: z.string(), uuid: z.string(), translatable: z.boolean() });
 const ImageRef = z.object({ coordinate: z.string(), uuid: z.string() });
 
@@ -61,8 +60,8 @@ export const wireMessage = (m: SpotMessage): z.infer<typeof WireMessage> => ({
 export const wireTag = (t: SpotTag) => ({ tag: t.tag, uuid: t.uuid, translatable: t.translatable });
 
 export const wireSpot = (spot: Spot, page: Pick<SpotPage, 'tags' | 'groupShapes'>): z.infer<typeof WireSpot> => {
-  const tags = spot.tagUuids.flatMap((u) => {
-    const tag = page.tags.get(u);
+  const tags = spot.tags.flatMap((ref) => {
+    const tag = page.tags.get(tagRefKey(ref));
     return tag && !tag.deleted ? [wireTag(tag)] : [];
   });
   return {
@@ -112,19 +111,26 @@ export function legacySpotRecord(spot: Spot, deletedAt: string) {
 // --- requests ----------------------------------------------------------------------------------
 
 const TextItem = z.object({
-  uuid: z.string(),
-  text: z.string(),
-  timestamp_usr: z.string(),
-  imgs: z.array(z.object({ coordinate: z.string(), uuid: z.string() })).optional(),
+  uuid: z.string().describe('UUID v1'),
+  text: z.string().max(SPOT_LIMITS.TEXT),
+  timestamp_usr: z.string().describe("the user's local time, YYYY-MM-DDTHH:MM:SSZ"),
+  imgs: z.array(z.object({ coordinate: z.string().describe('WKT POINT'), uuid: z.string().describe('UUID v1') })).max(SPOT_LIMITS.IMAGES_PER_TEXT).optional(),
 });
 
 const spotFields = {
-  name: z.string().max(200).nullable().optional(),
-  tags: z.array(z.object({ uuid: z.string().optional(), tag: z.string().optional() })).max(50).optional(),
+  name: z.string().max(SPOT_LIMITS.NAME).nullable().optional(),
+  tags: z
+    .array(z.object({ uuid: z.string().optional(), tag: z.string().max(SPOT_LIMITS.TAG_NAME).optional() }))
+    .max(SPOT_LIMITS.TAGS)
+    .optional()
+    .describe('common tags, your own tags (created with the uuid and name sent when new), or tags the spot carries; without uuid, a new tag'),
   group_uuid: uuid.nullable().optional(),
-  texts: z.array(TextItem).max(100).optional(),
-  sample_set: z.object({ sample_set_uuid: uuid, sample_set_type: z.string() }).nullable().optional(),
-  data: z.object({ variables: z.array(Variable).max(500) }).strict().nullable().optional(),
+  texts: z.array(TextItem).max(SPOT_LIMITS.TEXTS).optional(),
+  sample_set: z
+    .object({ sample_set_uuid: uuid, sample_set_type: z.string().trim().min(1).max(SPOT_LIMITS.SAMPLE_SET_TYPE) })
+    .nullable()
+    .optional(),
+  data: z.object({ variables: z.array(Variable).max(SPOT_LIMITS.VARIABLES) }).strict().nullable().optional(),
 };
 
 export const CreateSpotBody = z.object({
@@ -156,7 +162,7 @@ const filterFields = {
   date_to: timestamp.optional(),
   tag_uuid: uuid.optional(),
   page_size: pageSize.optional().describe('default 50; -1 returns all'),
-  page: page.optional().describe('default 0; offset = page x page_size'),
+  page: page.optional().describe('default 0: the row offset (LIMIT page_size OFFSET page)'),
   cursor: z.string().optional().describe('from a previous answer: the next page, at any depth'),
 };
 
@@ -267,7 +273,7 @@ export const listMessagesRoute = defineRoute({
   method: 'get',
   paths: both('/spots/msgs'),
   summary: 'Messages of a spot, newest first',
-  request: { query: z.object({ uuid, page_size: pageSize.optional().describe('default 20; -1 all'), page: page.optional() }) },
+  request: { query: z.object({ uuid, page_size: pageSize.optional().describe('default 20; -1 all'), page: page.optional().describe('default 0: the row offset') }) },
   responses: {
     200: {
       description: 'a page of messages',

@@ -72,8 +72,13 @@ describe('spot images', () => {
     const { owner, img } = await spotWithImage();
     await upload(owner, img, PNG);
     const stranger = await newUser();
-    expect((await call('GET', '/api/spots/msgs/imgs', { token: stranger.token, query: { uuid: img } })).status).toBe(404);
-    expect((await upload(stranger, img, PNG)).status).toBe(404);
+    const read = await call('GET', '/api/spots/msgs/imgs', { token: stranger.token, query: { uuid: img } });
+    expect([read.status, read.body]).toEqual([404, { code: 404, info: 'File not found' }]);
+    expect(read.text).not.toContain(owner.uid);
+    // an upload to it is answered as one to an image nobody declared (nothing tells it exists)
+    const refused = await upload(stranger, img, PNG);
+    const undeclared = await upload(stranger, uuidV1(), PNG);
+    expect([refused.status, refused.body]).toEqual([undeclared.status, undeclared.body]);
   });
 
   it('uploads large photos straight to S3 with a presigned POST', async () => {
@@ -246,4 +251,43 @@ describe('spot sheets', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(response.body.variables).sort()).toEqual(['__proto__', 'constructor']);
   });
+
+  it('answers 52 when the content is not what the extension says', async () => {
+    const { owner, spots } = await spotsWithVariables();
+    const csvText = `Service_Spot_ID,pH [pH]\n${spots[0]},6\n`;
+    for (const filename of ['sheet.xlsx', 'sheet.xls']) {
+      const response = await importSheet(owner, csvText, filename);
+      expect([response.status, response.body.code, response.body.info], filename).toEqual([400, 52, 'error loading sheet']);
+    }
+    const xlsx = (await download(owner, '/api/spots/sheet')).bytes;
+    const asCsv = await importSheet(owner, xlsx, 'sheet.csv');
+    expect([asCsv.status, asCsv.body.code]).toEqual([400, 52]);
+    expect(await spotData(owner, spots[0]!)).toContainEqual({ name: 'pH', unit_id: 8, value: 6.1 });
+  });
+
+  it('round-trips its export through the import: names with parentheses, and every digit of a value in csv', async () => {
+    const { owner, spots } = await spotsWithVariables();
+    const values = [0.000000123456789, 123456789012345680000, 1 / 3, -2.5e-7];
+    const patched = await call('PATCH', '/api/spots/variables', {
+      token: owner.token,
+      json: { uuid: spots[0], variables: [{ name: 'ph (agua)', unit_id: 8, value: 6.5 }, ...values.map((value, i) => ({ name: `v${i}`, unit_id: 0, value }))] },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    for (const format of ['csv', 'xlsx'] as const) {
+      const exported = await download(owner, '/api/spots/sheet', { format });
+      if (format === 'csv') {
+        const text = exported.bytes.toString('utf8');
+        for (const digits of ['0.000000123456789', '123456789012345680000', '0.3333333333333333', '-0.00000025']) expect(text).toContain(digits);
+      }
+      // clear the values, then import the export: they come back under the same names, exactly
+      await call('PATCH', '/api/spots/variables', { token: owner.token, json: { uuid: spots[0], variables: [] } });
+      const response = await importSheet(owner, exported.bytes, `spots.${format}`);
+      expect(response.status, format).toBe(200);
+      expect(response.body.variables['ph (agua)'], format).toMatchObject({ name: 'ph (agua)', unit_id: 8 });
+      const data = await spotData(owner, spots[0]!);
+      expect(data, format).toContainEqual({ name: 'ph (agua)', unit_id: 8, value: 6.5 });
+      values.forEach((value, i) => expect(data, `${format} v${i}`).toContainEqual({ name: `v${i}`, unit_id: 0, value }));
+    }
+  });
 });
+

@@ -155,25 +155,27 @@ describe('GET /spots/spot', () => {
     expect(uuids(await list(owner, { field_id: fieldId }))).toEqual([plain.spot_uuid]);
     expect(uuids(await list(owner, { field_id: fieldId, sample_set_uuid: set }))).toEqual([sampled.spot_uuid]);
     expect(uuids(await list(owner, { field_id: fieldId, sample_set_type: 'pest_monitoring' }))).toEqual([sampled.spot_uuid]);
-    const bad = await createSpot(owner, { field_id: fieldId, shape: point(2), sample_set: { sample_set_uuid: set, sample_set_type: 'unknown' } });
-    expect(bad.body.code).toBe(-4);
+    // a sample set keeps its type
+    const otherType = await createSpot(owner, { field_id: fieldId, shape: point(2), sample_set: { sample_set_uuid: set, sample_set_type: 'soil_sampling' } });
+    expect([otherType.status, otherType.body.code]).toEqual([400, -4]);
   });
 
-  it('pages with page and page_size (offset = page x page_size), -1 for all, and a cursor', async () => {
+  it('pages with page_size and page as the row offset (LIMIT page_size OFFSET page), -1 for all, and a cursor', async () => {
     const { owner, fieldId } = await fieldOf();
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      made.unshift((await spotOk(owner, { field_id: fieldId, shape: point(i) })).spot_uuid);
-      await new Promise((r) => setTimeout(r, 1050));
-    }
+    // no pause between creations: spots made within one second keep their order
+    for (let i = 0; i < 5; i++) made.unshift((await spotOk(owner, { field_id: fieldId, shape: point(i) })).spot_uuid);
     const first = await list(owner, { field_id: fieldId, page_size: 2 });
     expect(first.body).toMatchObject({ continues: true, page: 0, page_size: 2 });
     expect(uuids(first)).toEqual(made.slice(0, 2));
-    const second = await list(owner, { field_id: fieldId, page_size: 2, page: 1 });
-    expect(uuids(second)).toEqual(made.slice(2, 4));
-    const last = await list(owner, { field_id: fieldId, page_size: 2, page: 2 });
+    const fromRow1 = await list(owner, { field_id: fieldId, page_size: 2, page: 1 });
+    expect(uuids(fromRow1)).toEqual(made.slice(1, 3));
+    const fromRow2 = await list(owner, { field_id: fieldId, page_size: 2, page: 2 });
+    expect(uuids(fromRow2)).toEqual(made.slice(2, 4));
+    const last = await list(owner, { field_id: fieldId, page_size: 2, page: 4 });
     expect(uuids(last)).toEqual(made.slice(4));
     expect(last.body.continues).toBe(false);
+    expect((await list(owner, { field_id: fieldId, page_size: 2, page: 3 })).body.continues).toBe(false);
     const past = await list(owner, { field_id: fieldId, page_size: 2, page: 9 });
     expect(past.body).toMatchObject({ continues: false, data: [] });
     const everything = await list(owner, { field_id: fieldId, page_size: -1 });
@@ -182,7 +184,7 @@ describe('GET /spots/spot', () => {
     const defaults = await list(owner, { field_id: fieldId });
     expect(defaults.body).toMatchObject({ page: 0, page_size: 50 });
     const viaCursor = await list(owner, { field_id: fieldId, page_size: 2, cursor: first.body.cursor });
-    expect(uuids(viaCursor)).toEqual(uuids(second));
+    expect(uuids(viaCursor)).toEqual(made.slice(2, 4));
     expect((await list(owner, { page_size: 0 })).status).toBe(400);
     expect((await list(owner, { cursor: 'garbage' })).body.code).toBe(-4);
   });
@@ -201,7 +203,6 @@ describe('POST /api/spots/getspot and /api/spots/all', () => {
     const { owner, fieldId } = await fieldOf();
     const img = uuidV1();
     const a = await spotOk(owner, { field_id: fieldId, shape: point(0), texts: [text({ imgs: [{ coordinate: point(0), uuid: img }] }), text({ timestamp_usr: '2026-05-11T10:00:00Z' })] });
-    await new Promise((r) => setTimeout(r, 1050));
     const b = await spotOk(owner, { field_id: fieldId, shape: point(1) });
     const getspot = await call('POST', '/api/spots/getspot', { token: owner.token, json: { field_id: fieldId, uuid: [a.spot_uuid, b.spot_uuid], page_size: 1 } });
     expect(getspot.body).toMatchObject({ continues: true, page: 0, page_size: 1 });
@@ -277,6 +278,10 @@ describe('/api/spots/msgs', () => {
     expect(page.body).toMatchObject({ continues: true, page: 0, page_size: 2 });
     expect(page.body.data.map((m: any) => m.text)).toEqual(['t2', 't1']);
     expect(page.body.data[0]).toEqual({ uuid: texts[2]!.uuid, text: 't2', timestamp_usr: '2026-05-12T08:00:00Z', imgs: [] });
+    // page is the row offset, as in the spot lists
+    const fromRow1 = await call('GET', '/api/spots/msgs', { token: owner.token, query: { uuid: spot_uuid, page_size: 2, page: 1 } });
+    expect(fromRow1.body.data.map((m: any) => m.text)).toEqual(['t1', 't0']);
+    expect(fromRow1.body.continues).toBe(false);
     const all = await call('GET', '/api/spots/msgs', { token: owner.token, query: { uuid: spot_uuid, page_size: -1 } });
     expect(all.body.data).toHaveLength(3);
     expect((await call('GET', '/api/spots/msgs', { token: owner.token, query: { uuid: spot_uuid } })).body.page_size).toBe(20);
@@ -359,5 +364,158 @@ describe('variables and units', () => {
     expect([badUnit.status, badUnit.body.code]).toEqual([400, -4]);
     const negative = await call('PATCH', '/api/spots/variables', { token: owner.token, json: { uuid: spot_uuid, variables: [{ name: 'P', unit_id: -1, value: 1 }] } });
     expect(negative.status).toBe(400);
+  });
+});
+
+describe('a request that answers an error changes nothing', () => {
+  it('POST without uuid and with an invalid text: 400 -4, and no spot is created', async () => {
+    const { owner, fieldId } = await fieldOf();
+    const response = await createSpot(owner, { field_id: fieldId, shape: point(), texts: [text({ timestamp_usr: '2026-11-20 10:00:00' })] });
+    expect([response.status, response.body.code]).toEqual([400, -4]);
+    expect((await list(owner, { field_id: fieldId, page_size: -1 })).body.data).toEqual([]);
+    // an impossible date is refused too, not rolled over to March
+    const rolled = await createSpot(owner, { field_id: fieldId, shape: point(), texts: [text({ timestamp_usr: '2026-02-30T10:00:00Z' })] });
+    expect([rolled.status, rolled.body.code]).toEqual([400, -4]);
+    expect((await list(owner, { field_id: fieldId, page_size: -1 })).body.data).toEqual([]);
+  });
+
+  it('PATCH with a new name and an invalid text: 400, and the name is unchanged', async () => {
+    const { owner, fieldId } = await fieldOf();
+    const { spot_uuid } = await spotOk(owner, { field_id: fieldId, shape: point(), name: 'Antes' });
+    const response = await call('PATCH', '/spots/spot', { token: owner.token, json: { uuid: spot_uuid, name: 'Después', texts: [text({ timestamp_usr: 'ayer' })] } });
+    expect([response.status, response.body.code]).toEqual([400, -4]);
+    expect((await list(owner, { uuid: spot_uuid })).body.data[0].spot_name).toBe('Antes');
+  });
+
+  it('refuses more texts, images or tags than one request may carry, before writing', async () => {
+    const { owner, fieldId } = await fieldOf();
+    const many = Array.from({ length: 11 }, () => text());
+    expect((await createSpot(owner, { field_id: fieldId, shape: point(), texts: many })).status).toBe(400);
+    const photos = Array.from({ length: 6 }, () => ({ coordinate: point(), uuid: uuidV1() }));
+    expect((await createSpot(owner, { field_id: fieldId, shape: point(), texts: [text({ imgs: photos })] })).status).toBe(400);
+    const tags = Array.from({ length: 11 }, (_, i) => ({ tag: `t${i}` }));
+    expect((await createSpot(owner, { field_id: fieldId, shape: point(), tags })).status).toBe(400);
+    expect((await list(owner, { field_id: fieldId, page_size: -1 })).body.data).toEqual([]);
+  });
+});
+
+describe('spots follow the contract', () => {
+  it('accepts any non-empty sample_set_type, giving each distinct text one type id', async () => {
+    const { owner, fieldId } = await fieldOf();
+    const type = `muestreo de suelo ${uuidV4()}`;
+    const a = await spotOk(owner, { field_id: fieldId, shape: point(0), sample_set: { sample_set_uuid: uuidV4(), sample_set_type: type } });
+    const b = await spotOk(owner, { field_id: fieldId, shape: point(1), sample_set: { sample_set_uuid: uuidV4(), sample_set_type: type } });
+    const c = await spotOk(owner, { field_id: fieldId, shape: point(2), sample_set: { sample_set_uuid: uuidV4(), sample_set_type: `${type} 2` } });
+    const [sa, sb, sc] = await Promise.all([a, b, c].map(async (s) => (await list(owner, { uuid: s.spot_uuid, sample_set_type: s === c ? `${type} 2` : type })).body.data[0]));
+    expect(sa.sample_set_type).toBe(type);
+    expect(sa.sample_set_type_id).toEqual(sb.sample_set_type_id);
+    expect(sc.sample_set_type_id).not.toEqual(sa.sample_set_type_id);
+    expect(sa.sample_set_id).not.toEqual(sb.sample_set_id);
+    const empty = await createSpot(owner, { field_id: fieldId, shape: point(), sample_set: { sample_set_uuid: uuidV4(), sample_set_type: '' } });
+    expect([empty.status, empty.body.code]).toEqual([400, -4]);
+  });
+
+  it('creates a new tag with a generated uuid for a tag sent without uuid, even when one has that name', async () => {
+    const { owner, fieldId } = await fieldOf();
+    const existing = uuidV1();
+    const first = await spotOk(owner, { field_id: fieldId, shape: point(0), tags: [{ tag: 'Malezas', uuid: existing }] });
+    const second = await spotOk(owner, { field_id: fieldId, shape: point(1), tags: [{ tag: 'Malezas' }] });
+    const tagOf = async (uuid: string) => (await list(owner, { uuid })).body.data[0].tags[0];
+    expect((await tagOf(first.spot_uuid)).uuid).toBe(existing);
+    const created = await tagOf(second.spot_uuid);
+    expect(created.tag).toBe('Malezas');
+    expect(created.uuid).not.toBe(existing);
+    expect(uuidVersion(created.uuid)).toBe(1);
+  });
+
+  it('PATCH texts: the spot\'s texts become the list sent (removed with their images, updated, added)', async () => {
+    const { owner, fieldId } = await fieldOf();
+    const img = uuidV1();
+    const kept = text({ text: 'queda' });
+    const changed = text({ text: 'antes' });
+    const removed = text({ text: 'se va', imgs: [{ coordinate: point(), uuid: img }] });
+    const { spot_uuid } = await spotOk(owner, { field_id: fieldId, shape: point(), texts: [kept, changed, removed] });
+    const form = new FormData();
+    form.set('img', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' }), 'a.png');
+    expect((await call('PUT', '/api/spots/msgs/imgs', { token: owner.token, query: { uuid: img }, body: form })).status).toBe(200);
+    const added = text({ text: 'nuevo', timestamp_usr: '2026-06-01T12:00:00Z' });
+    const patch = await call('PATCH', '/spots/spot', {
+      token: owner.token,
+      json: { uuid: spot_uuid, texts: [kept, { ...changed, text: 'después', timestamp_usr: '2026-05-20T08:00:00Z' }, added] },
+    });
+    expect(patch.status).toBe(200);
+    const messages = (await call('GET', '/api/spots/msgs', { token: owner.token, query: { uuid: spot_uuid, page_size: -1 } })).body.data;
+    expect(messages.map((m: any) => m.text)).toEqual(['nuevo', 'después', 'queda']);
+    expect(messages[1]).toMatchObject({ uuid: changed.uuid, timestamp_usr: '2026-05-20T08:00:00Z' });
+    const [spot] = (await list(owner, { uuid: spot_uuid })).body.data;
+    expect(spot).toMatchObject({ total_msgs: 3, total_imgs: 0 });
+    expect((await call('GET', '/api/spots/msgs/imgs', { token: owner.token, query: { uuid: img } })).body).toEqual({ code: 404, info: 'File not found' });
+    // texts not sent at all are left as they are
+    expect((await call('PATCH', '/spots/spot', { token: owner.token, json: { uuid: spot_uuid, name: 'x' } })).status).toBe(200);
+    expect((await list(owner, { uuid: spot_uuid })).body.data[0].total_msgs).toBe(3);
+  });
+});
+
+describe('tenants: tags and client uuids', () => {
+  it("refuses another user's private tag as unknown, never echoing its name, and its owner can still delete it", async () => {
+    const victim = await newUser();
+    const secret = uuidV1();
+    expect((await call('POST', '/api/spots/tags', { token: victim.token, json: { tag: 'Secreto del vecino', uuid: secret } })).status).toBe(200);
+    const { owner, fieldId } = await fieldOf();
+    const attach = await createSpot(owner, { field_id: fieldId, shape: point(), tags: [{ uuid: secret }] });
+    expect([attach.status, attach.body.code]).toEqual([400, -4]);
+    expect(attach.text).not.toContain('Secreto');
+    const { spot_uuid } = await spotOk(owner, { field_id: fieldId, shape: point(1) });
+    const patch = await call('PATCH', '/spots/spot', { token: owner.token, json: { uuid: spot_uuid, tags: [{ uuid: secret }] } });
+    expect([patch.status, patch.body.code]).toEqual([400, -4]);
+    // the same uuid sent with a name is the caller's own, new tag
+    const own = await call('POST', '/api/spots/tags', { token: owner.token, json: { tag: 'Mío', uuid: secret } });
+    expect(own.body.data).toEqual([{ tag: 'Mío', uuid: secret, translatable: false, ignored: false }]);
+    expect(own.text).not.toContain('Secreto');
+    expect((await call('PATCH', '/spots/spot', { token: owner.token, json: { uuid: spot_uuid, tags: [{ uuid: secret }] } })).status).toBe(200);
+    expect((await list(owner, { uuid: spot_uuid })).body.data[0].tags).toEqual([{ tag: 'Mío', uuid: secret, translatable: false }]);
+    expect((await call('DELETE', '/api/spots/tags', { token: victim.token, query: { uuid: secret } })).status).toBe(200);
+  });
+
+  it("lets a tenant use a uuid another tenant chose, for spots, texts and images, without touching the other's records", async () => {
+    const a = await fieldOf();
+    const b = await fieldOf();
+    const spot = uuidV1();
+    const message = text({ imgs: [{ coordinate: point(), uuid: uuidV1() }] });
+    const first = await spotOk(a.owner, { uuid: spot, field_id: a.fieldId, shape: point(0), name: 'de A', texts: [message] });
+    const second = await createSpot(b.owner, { uuid: spot, field_id: b.fieldId, shape: point(1), name: 'de B', texts: [{ ...message, text: 'de B' }] });
+    expect(second.status).toBe(200);
+    expect(second.body.spot_uuid).toBe(spot);
+    expect(second.body.code).not.toBe(first.code);
+    const [ofA] = (await list(a.owner, { uuid: spot })).body.data;
+    const [ofB] = (await list(b.owner, { uuid: spot })).body.data;
+    expect([ofA.spot_name, ofA.field_id, ofA.total_msgs]).toEqual(['de A', a.fieldId, 1]);
+    expect([ofB.spot_name, ofB.field_id, ofB.total_msgs]).toEqual(['de B', b.fieldId, 1]);
+    const messagesOfA = (await call('GET', '/api/spots/msgs', { token: a.owner.token, query: { uuid: spot } })).body.data;
+    expect(messagesOfA.map((m: any) => m.text)).toEqual([message.text]);
+    // B deletes its own spot; A's is untouched
+    expect((await call('DELETE', '/spots/spot', { token: b.owner.token, query: { uuid: spot } })).status).toBe(200);
+    expect((await list(a.owner, { uuid: spot })).body.data).toHaveLength(1);
+    // a text uuid used in another tenant's spot is added to one's own spot
+    const { spot_uuid } = await spotOk(b.owner, { field_id: b.fieldId, shape: point(2) });
+    const added = await call('POST', '/api/spots/msgs', { token: b.owner.token, json: { uuid: spot_uuid, texts: [{ ...message, imgs: [] }] } });
+    expect(added.body.added).toEqual([message.uuid]);
+  });
+
+  it('answers an upload to an image one cannot change exactly as one never declared', async () => {
+    const a = await fieldOf();
+    const img = uuidV1();
+    await spotOk(a.owner, { field_id: a.fieldId, shape: point(), texts: [text({ imgs: [{ coordinate: point(), uuid: img }] })] });
+    const stranger = await newUser();
+    const form = () => {
+      const body = new FormData();
+      body.set('img', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' }), 'a.png');
+      return body;
+    };
+    const theirs = await call('PUT', '/api/spots/msgs/imgs', { token: stranger.token, query: { uuid: img }, body: form() });
+    const nobodys = await call('PUT', '/api/spots/msgs/imgs', { token: stranger.token, query: { uuid: uuidV1() }, body: form() });
+    expect([theirs.status, theirs.body.code, theirs.body.info]).toEqual([nobodys.status, nobodys.body.code, nobodys.body.info]);
+    const read = await call('GET', '/api/spots/msgs/imgs', { token: stranger.token, query: { uuid: img } });
+    expect([read.status, read.body]).toEqual([404, { code: 404, info: 'File not found' }]);
   });
 });

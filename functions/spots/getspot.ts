@@ -10,5 +10,5 @@ export const getspot = endpoint(getSpotsRoute, {
 
 export const all = endpoint(allSpotsRoute, {
   handler: async ({ body, principal }) =>
-    spotsPage(principal, body ?? {}, async (spot) => ({ msgs: (await messagesOf(spot.uuid)).map(wireMessage) })),
+    spotsPage(principal, body ?? {}, async (spot) => ({ msgs: (await messagesOf(spot.id)).map(wireMessage) })),
 });

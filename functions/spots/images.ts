@@ -3,19 +3,13 @@ import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
 import { fileField } from '../../lib/http/body';
 import { Reply } from '../../lib/http/reply';
-import { declaredImage, fetchImage, notDeclared, presignImageUpload, requireDeclared, storeImage } from '../../lib/spots/images';
+import { fetchImage, fileNotFound, locateImage, notDeclared, presignImageUpload, storeImage } from '../../lib/spots/images';
 import { SPOT_CODES } from '../../lib/spots/model';
-import { locateSpot } from '../../lib/spots/spots';
 import type { Principal } from '../../lib/auth/principal';
 import { downloadImageByPathRoute, downloadImageRoute, presignImageRoute, uploadImageRoute } from '../../schemas/spots';
 
-/** An image declared in a text of a spot the caller can change. */
-async function writableImage(principal: Principal, uuid: string) {
-  const image = await declaredImage(uuid);
-  if (!image) throw notDeclared(uuid);
-  await locateSpot(principal, image.spotUuid, 'write');
-  return image;
-}
+/** An image declared in a text of a spot the caller can change (51 'image could not be stored' otherwise). */
+const writableImage = async (principal: Principal, uuid: string) => (await locateImage(principal, uuid, 'write', notDeclared)).image;
 
 export const put = endpoint(uploadImageRoute, {
   handler: async ({ query, body, principal }) => {
@@ -33,9 +27,9 @@ export const presign = endpoint(presignImageRoute, {
   handler: async ({ query, principal }) => presignImageUpload(await writableImage(principal, query.uuid), query.content_type),
 });
 
+/** An image the caller cannot read, of a deleted spot, or not uploaded yet: 404 'File not found'. */
 async function download(principal: Principal, uuid: string) {
-  const image = await requireDeclared(uuid);
-  await locateSpot(principal, image.spotUuid);
+  const { image } = await locateImage(principal, uuid, 'read', fileNotFound);
   const result = await fetchImage(image);
   if (result.kind === 'redirect') return new Reply(302, undefined, { location: result.url });
   return Reply.file(result.content, result.contentType);

@@ -19,14 +19,14 @@ export const list = endpoint(listMessagesRoute, {
     const { spot } = await locateSpot(principal, query.uuid);
     const page = query.page ?? 0;
     const pageSize = query.page_size ?? MESSAGES_PAGE_SIZE;
-    const result = await listMessages(spot.uuid, page, pageSize);
+    const result = await listMessages(spot.id, page, pageSize);
     return { continues: result.continues, data: result.messages.map(wireMessage), page, page_size: pageSize };
   },
 });
 
 export const del = endpoint(deleteMessageRoute, {
   handler: async ({ query, principal }) => {
-    await deleteMessage(query.uuid, (spotUuid) => locateSpot(principal, spotUuid, 'write'));
+    await deleteMessage(principal, query.uuid);
     return { uuid: query.uuid.toLowerCase(), deleted: true };
   },
 });

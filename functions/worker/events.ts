@@ -17,7 +17,7 @@ const handlers: Record<string, EventHandler> = {
     await cleanUpDeletedField(Number(envelope.data.field_id));
   },
   [SPOT_DELETED_JOB]: async (envelope) => {
-    await purgeSpotContents(String(envelope.data.spot_uuid));
+    await purgeSpotContents(Number(envelope.data.spot_id));
   },
   [OBJECT_RELEASED_JOB]: async (envelope) => {
     await deleteObjects((envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')));

@@ -10,7 +10,13 @@ export function ddb(): DynamoDBDocumentClient {
   if (!documentClient) {
     const { region, endpoints } = config();
     const base = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 4 });
-    documentClient = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+    // Numbers are JavaScript numbers both ways, whatever their size: sent as JavaScript prints them
+    // (DynamoDB keeps 38 digits) and read back with Number() (never a BigInt, which JSON cannot
+    // write). Numbers DynamoDB cannot hold are refused by it and answered 400 (lib/db/table.ts).
+    documentClient = DynamoDBDocumentClient.from(base, {
+      marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true },
+      unmarshallOptions: { wrapNumbers: (value: string) => Number(value) },
+    });
   }
   return documentClient;
 }

@@ -139,38 +139,50 @@ export const keys = {
     sk: `TX#${isoDate}#${transactionUuid.toLowerCase()}`,
   }),
   herdLogPrefix: (herdUuid: string) => ({ pk: `HERDLOG#${herdUuid.toLowerCase()}`, skPrefix: 'TX#' }),
-  // --- spots (spec 1): a spot lives in its field's partition; its messages in its own -----------
+  // --- spots (spec 1): a spot lives in its field's partition; its messages under its id. Client
+  // uuids name a record within its scope (a spot within its field, a text or image within its
+  // spot, a tag or sample set within its owner): the `...Refs` partitions list every record that
+  // carries one uuid, and a lookup keeps those the caller can reach (docs/decisions.md).
   spot: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `SPOT#${uuid.toLowerCase()}` }),
   spotsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'SPOT#' }),
-  /** gsi1 of a spot: a field's spots by creation time. */
-  spotByTimeIndex: (fieldId: number, creationTs: string, uuid: string) => ({
+  /** gsi1 of a spot: a field's spots by creation time (YYYY-MM-DDTHH:MM:SS.mmmZ). */
+  spotByTimeIndex: (fieldId: number, createdAt: string, uuid: string) => ({
     gsi1pk: `FIELDSPOTS#${fieldId}`,
-    gsi1sk: `${creationTs}#${uuid.toLowerCase()}`,
+    gsi1sk: `${createdAt}#${uuid.toLowerCase()}`,
   }),
   /** A field's spots created between two gsi1 sort keys (both included). */
   spotsByTime: (fieldId: number, from: string, to: string) => ({ index: 'gsi1' as const, pk: `FIELDSPOTS#${fieldId}`, skBetween: [from, to] as const }),
   /** gsi2 of a spot: the spots of a group. */
-  spotGroupIndex: (groupUuid: string, uuid: string) => ({ gsi2pk: `SPOTGROUP#${groupUuid.toLowerCase()}`, gsi2sk: uuid.toLowerCase() }),
+  spotGroupIndex: (groupUuid: string, spotId: number) => ({ gsi2pk: `SPOTGROUP#${groupUuid.toLowerCase()}`, gsi2sk: pad(spotId) }),
   spotGroupIndexPk: (groupUuid: string) => `SPOTGROUP#${groupUuid.toLowerCase()}`,
-  /** Field of a spot uuid. */
-  spotRef: (uuid: string): Key => ({ pk: `SPOT#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** The spot of a uuid in one field; spotRefs lists every field whose spot carries the uuid. */
+  spotRef: (uuid: string, fieldId: number): Key => ({ pk: `SPOTREF#${uuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  spotRefs: (uuid: string) => ({ pk: `SPOTREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
+  /** Where a spot (by its numeric id) is: its field and uuid. */
+  spotById: (spotId: number): Key => ({ pk: `SPOTID#${spotId}`, sk: 'SPOT' }),
   spotCode: (code: string): Key => ({ pk: `SPOTCODE#${code}`, sk: 'CODE' }),
-  spotMessage: (spotUuid: string, timestampUsr: string, messageUuid: string): Key => ({
-    pk: `SPOT#${spotUuid.toLowerCase()}`,
+  spotMessage: (spotId: number, timestampUsr: string, messageUuid: string): Key => ({
+    pk: `SPOTMSGS#${spotId}`,
     sk: `MSG#${timestampUsr}#${messageUuid.toLowerCase()}`,
   }),
-  spotMessagesPrefix: (spotUuid: string) => ({ pk: `SPOT#${spotUuid.toLowerCase()}`, skPrefix: 'MSG#' }),
-  /** Spot and sort key of a message uuid. */
-  messageRef: (messageUuid: string): Key => ({ pk: `SPOTMSG#${messageUuid.toLowerCase()}`, sk: 'REF' }),
-  spotImage: (imageUuid: string): Key => ({ pk: `SPOTIMG#${imageUuid.toLowerCase()}`, sk: 'IMAGE' }),
-  /** A spot tag by uuid (common tags are in code); gsi1 lists a user's tags. */
-  spotTag: (uuid: string): Key => ({ pk: `SPOTTAG#${uuid.toLowerCase()}`, sk: 'TAG' }),
+  spotMessagesPrefix: (spotId: number) => ({ pk: `SPOTMSGS#${spotId}`, skPrefix: 'MSG#' }),
+  /** A text of a spot by its uuid; messageRefs lists every spot with a text of that uuid. */
+  messageRef: (messageUuid: string, spotId: number): Key => ({ pk: `SPOTMSGREF#${messageUuid.toLowerCase()}`, sk: `SPOT#${pad(spotId)}` }),
+  messageRefs: (messageUuid: string) => ({ pk: `SPOTMSGREF#${messageUuid.toLowerCase()}`, skPrefix: 'SPOT#' }),
+  /** An image declared in a text of a spot; spotImageRefs lists every spot declaring that uuid. */
+  spotImage: (imageUuid: string, spotId: number): Key => ({ pk: `SPOTIMG#${imageUuid.toLowerCase()}`, sk: `SPOT#${pad(spotId)}` }),
+  spotImageRefs: (imageUuid: string) => ({ pk: `SPOTIMG#${imageUuid.toLowerCase()}`, skPrefix: 'SPOT#' }),
+  /** A user's spot tag (common tags are in code); gsi1 lists a user's tags. */
+  spotTag: (ownerId: number, uuid: string): Key => ({ pk: `SPOTTAG#${uuid.toLowerCase()}`, sk: `USER#${pad(ownerId)}` }),
   spotTagsIndex: (userId: number, name: string, uuid: string) => ({
     gsi1pk: `SPOTTAGS#${userId}`,
     gsi1sk: `${normalizeName(name)}#${uuid.toLowerCase()}`,
   }),
   spotTagsIndexPk: (userId: number) => `SPOTTAGS#${userId}`,
-  sampleSet: (uuid: string): Key => ({ pk: `SAMPLESET#${uuid.toLowerCase()}`, sk: 'SET' }),
+  /** A sample set of an owner (the owner of the fields its spots are in). */
+  sampleSet: (ownerId: number, uuid: string): Key => ({ pk: `SAMPLESET#${uuid.toLowerCase()}`, sk: `USER#${pad(ownerId)}` }),
+  /** The id given to a sample_set_type text. */
+  sampleSetType: (type: string): Key => ({ pk: 'SAMPLESETTYPE', sk: type }),
 
   // --- sensors (spec 1): groups per user and extension, variables in groups, values in chunks ----
   sensorGroup: (userId: number, extensionId: string, groupUuid: string): Key => ({

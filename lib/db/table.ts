@@ -10,11 +10,19 @@ import {
   TransactWriteCommand,
   UpdateCommand,
   type TransactWriteCommandInput,
+  type BatchGetCommandOutput,
+  type BatchWriteCommandOutput,
+  type DeleteCommandOutput,
+  type GetCommandOutput,
+  type PutCommandOutput,
+  type QueryCommandOutput,
+  type TransactWriteCommandOutput,
+  type UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { ddb } from '../aws/dynamodb';
 import { config } from '../config';
-import type { DomainError } from '../errors';
+import { Invalid, TooLarge, type DomainError } from '../errors';
 import { keys, type Key } from './keys';
 import { backoffMs, LostRace, retryLostRace, RETRY_ATTEMPTS, sleep } from './retry';
 
@@ -22,8 +30,31 @@ export type Item = Record<string, unknown>;
 
 const table = () => config().table;
 
+/**
+ * Sends a command, turning DynamoDB's refusals of what a client sent into the client's error: a
+ * record over the 400 KB item limit (413) or a number outside the range DynamoDB stores (400).
+ * Each area bounds what it accepts before writing; this is the net under those bounds.
+ */
+async function send<T>(command: object): Promise<T> {
+  try {
+    return (await ddb().send(command as never)) as T;
+  } catch (error) {
+    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((r) => r.Message ?? '') : [];
+    const message = [(error as Error | null)?.message ?? '', ...reasons].join(' ');
+    if ((error as Error | null)?.name === 'ValidationException' || error instanceof TransactionCanceledException) {
+      if (/item size.*exceeded|size.*exceeded the maximum/i.test(message)) {
+        throw new TooLarge('the record would be larger than the 400 KB a record may hold');
+      }
+      if (/number (overflow|underflow)|magnitude/i.test(message)) {
+        throw new Invalid('a number is outside the range that can be stored (magnitudes from 1e-130 to 1e125)');
+      }
+    }
+    throw error;
+  }
+}
+
 export async function getItem<T extends Item = Item>(key: Key): Promise<T | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+  const out = await send<GetCommandOutput>(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
   return out.Item as T | undefined;
 }
 
@@ -32,7 +63,7 @@ export async function putItem(
   condition?: { expression: string; values?: Record<string, unknown>; failure: () => DomainError },
 ): Promise<void> {
   try {
-    await ddb().send(
+    await send<PutCommandOutput>(
       new PutCommand({
         TableName: table(),
         Item: item,
@@ -59,7 +90,7 @@ export interface UpdateSpec {
  */
 export async function updateItem<T extends Item = Item>(key: Key, update: UpdateSpec, onConditionFailed?: () => DomainError): Promise<T | undefined> {
   try {
-    const out = await ddb().send(
+    const out = await send<UpdateCommandOutput>(
       new UpdateCommand({
         TableName: table(),
         Key: key,
@@ -83,7 +114,7 @@ export async function updateItem<T extends Item = Item>(key: Key, update: Update
 /** Deletes an item; with a condition, returns false (and deletes nothing) when it does not hold. */
 export async function deleteItem(key: Key, condition?: { expression: string; values: Record<string, unknown> }): Promise<boolean> {
   try {
-    await ddb().send(
+    await send<DeleteCommandOutput>(
       new DeleteCommand({
         TableName: table(),
         Key: key,
@@ -119,7 +150,7 @@ export async function putVersioned<T extends Item>(key: Key, build: (current: T 
 
 /** Deletes an item and returns what it held (undefined when there was none). */
 export async function takeItem<T extends Item = Item>(key: Key): Promise<T | undefined> {
-  const out = await ddb().send(new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD' }));
+  const out = await send<DeleteCommandOutput>(new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD' }));
   return out.Attributes as T | undefined;
 }
 
@@ -165,7 +196,7 @@ export async function* queryItems<T extends Item = Item>(options: QueryOptions &
   const pkName = options.index ? `${options.index}pk` : 'pk';
   const skName = options.index ? `${options.index}sk` : 'sk';
   do {
-    const out = await ddb().send(
+    const out = await send<QueryCommandOutput>(
       new QueryCommand({
         TableName: table(),
         IndexName: options.index,
@@ -205,7 +236,7 @@ export async function batchGet<T extends Item = Item>(keyList: Key[]): Promise<M
     let pending: Key[] = part;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await sleep(backoffMs(attempt));
-      const out = await ddb().send(
+      const out = await send<BatchGetCommandOutput>(
         new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
       );
       for (const item of (out.Responses?.[table()] ?? []) as Array<T & Key>) {
@@ -226,7 +257,7 @@ export async function batchDelete(keyList: Key[]): Promise<void> {
     let pending = part.map((key) => ({ DeleteRequest: { Key: key } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await sleep(backoffMs(attempt));
-      const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+      const out = await send<BatchWriteCommandOutput>(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
       pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
       if (attempt >= RETRY_ATTEMPTS && pending.length) throw new Error('batchDelete: unprocessed items remain');
     }
@@ -317,7 +348,7 @@ const withTable = (op: TxItem): TransactItem => {
 export async function transact(ops: TxOp[], clientRequestToken?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await ddb().send(
+      await send<TransactWriteCommandOutput>(
         new TransactWriteCommand({
           TransactItems: ops.map((op) => withTable(op.item)),
           ClientRequestToken: clientRequestToken,
@@ -342,7 +373,7 @@ export async function transact(ops: TxOp[], clientRequestToken?: string): Promis
 
 /** Atomically allocates the next integer of a named sequence (ids start at 1). */
 export async function nextId(sequence: string): Promise<number> {
-  const out = await ddb().send(
+  const out = await send<UpdateCommandOutput>(
     new UpdateCommand({
       TableName: table(),
       Key: keys.counter(sequence),

@@ -49,8 +49,17 @@ export class GeometryError extends Error {
 const factory = new GeometryFactory();
 const reader = new WKTReader(factory);
 
-/** Parses WKT (an `SRID=4326;` prefix is accepted) and checks type, coordinates and validity. */
-export function parseGeometry(text: string, allowed: readonly GeometryKind[]): JstsGeometry {
+/**
+ * Bounds of every geometry a client sends (docs/decisions.md, General): its text and its vertices.
+ * A record holding a geometry stays well under DynamoDB's 400 KB item limit.
+ */
+export const GEOMETRY_LIMITS = { CHARS: 200_000, VERTICES: 5_000 } as const;
+
+/** Parses WKT (an `SRID=4326;` prefix is accepted) and checks size, type, coordinates and validity. */
+export function parseGeometry(text: string, allowed: readonly GeometryKind[], maxVertices: number = GEOMETRY_LIMITS.VERTICES): JstsGeometry {
+  if (text.length > GEOMETRY_LIMITS.CHARS) {
+    throw new GeometryError('invalid', `a geometry has at most ${GEOMETRY_LIMITS.CHARS} characters of WKT`);
+  }
   const trimmed = text.trim();
   const srid = /^SRID=(\d+);/i.exec(trimmed);
   if (srid && srid[1] !== '4326') {
@@ -75,6 +84,9 @@ export function parseGeometry(text: string, allowed: readonly GeometryKind[]): J
     throw new GeometryError('wrong_type', `expected ${allowed.join(' or ')}, got ${geometry.getGeometryType()}`);
   }
   if (geometry.isEmpty()) throw new GeometryError('invalid', 'the geometry is empty');
+  if (geometry.getCoordinates().length > maxVertices) {
+    throw new GeometryError('invalid', `a geometry has at most ${maxVertices} vertices`);
+  }
   for (const c of geometry.getCoordinates()) {
     if (!Number.isFinite(c.x) || !Number.isFinite(c.y) || Math.abs(c.x) > 180 || Math.abs(c.y) > 90) {
       throw new GeometryError('invalid', 'coordinates must be longitude/latitude in EPSG 4326');

@@ -31,7 +31,7 @@ function defineDialect(spec: DialectSpec): Dialect {
     render(error, requestId) {
       const status = error.status ?? STATUS_BY_KIND[error.kind];
       const code = error.code ?? spec.defaults[error.kind];
-      const info = error.kind === 'internal' ? GENERIC_FAILURE : error.message;
+      const info = error.kind === 'internal' && !error.publicMessage ? GENERIC_FAILURE : error.message;
       const body = spec.body(code, info, error, requestId);
       return { status, body: error.extra ? { ...(body as object), ...error.extra } : body };
     },

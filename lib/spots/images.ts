@@ -1,16 +1,20 @@
-// Spot images (spec 1): binary files identified by a uuid declared in a text's `imgs`, stored in
-// S3 under spots/<spot uuid>/<image uuid>. Uploaded through the API (PUT, form field `img`) or,
-// for large photos, straight to S3 with a presigned POST; downloaded through the API.
+// Spot images (spec 1): binary files identified by a uuid declared in a text's `imgs` (a uuid names
+// an image within its spot), stored in S3 under spots/<spot id>/<image uuid>. Uploaded through the
+// API (PUT, form field `img`) or, for large photos, straight to S3 with a presigned POST;
+// downloaded through the API. An image the caller cannot reach is 404 'File not found', whatever
+// the reason, and its spot is never named.
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
 import { keys } from '../db/keys';
-import { getItem, updateItem } from '../db/table';
+import { updateItem, type Item } from '../db/table';
 import { DomainError, Invalid, NotFound } from '../errors';
 import { log } from '../log';
+import type { Principal } from '../auth/principal';
 import { SPOT_CODES } from './model';
+import { locateByRefs, type SpotAction, type SpotScope } from './locate';
 
 export const IMAGE_MAX_BYTES_THROUGH_API = 5 * 1024 * 1024;
 export const IMAGE_MAX_BYTES_PRESIGNED = 25 * 1024 * 1024;
@@ -19,31 +23,33 @@ export const PRESIGNED_UPLOAD_SECONDS = 300;
 export const IMAGE_MAX_BYTES_INLINE = 4 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'image/gif'];
 
-export const objectKey = (spotUuid: string, imageUuid: string) => `spots/${spotUuid.toLowerCase()}/${imageUuid.toLowerCase()}`;
+export const objectKey = (spotId: number, imageUuid: string) => `spots/${spotId}/${imageUuid.toLowerCase()}`;
 
 export interface DeclaredImage {
   uuid: string;
-  spotUuid: string;
+  spotId: number;
   uploaded: boolean;
   contentType?: string;
   size?: number;
 }
 
-const fileNotFound = () => new NotFound('File not found', { code: SPOT_CODES.NOT_FOUND });
+export const fileNotFound = () => new NotFound('File not found', { code: SPOT_CODES.NOT_FOUND });
+/** The contract's answer when storage refuses a file: its info is kept even when the cause is ours (500). */
 const notStored = (detail: string, status?: number) =>
-  new DomainError(status && status < 500 ? 'invalid' : 'internal', 'image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail }, status });
+  new DomainError(status && status < 500 ? 'invalid' : 'internal', 'image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail }, status, publicMessage: true });
 
-/** An image declared in some text (404 'File not found' otherwise). */
-export async function declaredImage(imageUuid: string): Promise<DeclaredImage | undefined> {
-  const item = await getItem(keys.spotImage(imageUuid));
-  if (!item) return undefined;
-  return {
-    uuid: String(item.uuid),
-    spotUuid: String(item.spot_uuid),
-    uploaded: Boolean(item.uploaded),
-    contentType: item.content_type as string | undefined,
-    size: item.size === undefined ? undefined : Number(item.size),
-  };
+const imageFromItem = (item: Item): DeclaredImage => ({
+  uuid: String(item.uuid),
+  spotId: Number(item.spot_id),
+  uploaded: Boolean(item.uploaded),
+  contentType: item.content_type as string | undefined,
+  size: item.size === undefined ? undefined : Number(item.size),
+});
+
+/** An image declared in a text of a spot the caller can reach for `action`, and that spot. */
+export async function locateImage(principal: Principal, imageUuid: string, action: SpotAction, notFound: () => DomainError): Promise<{ image: DeclaredImage; scope: SpotScope }> {
+  const { scope, ref } = await locateByRefs(principal, keys.spotImageRefs(imageUuid), action, notFound);
+  return { image: imageFromItem(ref), scope };
 }
 
 function checkType(contentType: string | undefined): string {
@@ -53,7 +59,7 @@ function checkType(contentType: string | undefined): string {
 }
 
 async function markUploaded(image: DeclaredImage, contentType: string, size: number): Promise<void> {
-  await updateItem(keys.spotImage(image.uuid), {
+  await updateItem(keys.spotImage(image.uuid, image.spotId), {
     expression: 'SET uploaded = :yes, content_type = :type, #size = :size, uploaded_at = :at',
     condition: 'attribute_exists(pk)',
     names: { '#size': 'size' },
@@ -68,7 +74,7 @@ export async function storeImage(image: DeclaredImage, content: Buffer, contentT
     throw notStored(`images over ${IMAGE_MAX_BYTES_THROUGH_API} bytes go through the presigned upload`, 413);
   }
   try {
-    await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: objectKey(image.spotUuid, image.uuid), Body: content, ContentType: type }));
+    await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: objectKey(image.spotId, image.uuid), Body: content, ContentType: type }));
   } catch (error) {
     log.error('image upload to S3 failed', { imageUuid: image.uuid, error });
     throw notStored('the storage did not accept the file');
@@ -81,7 +87,7 @@ export async function presignImageUpload(image: DeclaredImage, contentType: stri
   const type = checkType(contentType);
   const post = await createPresignedPost(s3(), {
     Bucket: config().bucket,
-    Key: objectKey(image.spotUuid, image.uuid),
+    Key: objectKey(image.spotId, image.uuid),
     Conditions: [
       ['content-length-range', 1, IMAGE_MAX_BYTES_PRESIGNED],
       ['eq', '$Content-Type', type],
@@ -95,7 +101,7 @@ export async function presignImageUpload(image: DeclaredImage, contentType: stri
 export type ImageDownload = { kind: 'inline'; content: Buffer; contentType: string } | { kind: 'redirect'; url: string };
 
 export async function fetchImage(image: DeclaredImage): Promise<ImageDownload> {
-  const Key = objectKey(image.spotUuid, image.uuid);
+  const Key = objectKey(image.spotId, image.uuid);
   const Bucket = config().bucket;
   let size = image.size;
   let contentType = image.contentType;
@@ -115,17 +121,17 @@ export async function fetchImage(image: DeclaredImage): Promise<ImageDownload> {
   return { kind: 'inline', content: Buffer.from(await object.Body.transformToByteArray()), contentType: contentType ?? object.ContentType ?? 'application/octet-stream' };
 }
 
-export async function deleteImageObjects(spotUuid: string, imageUuids: string[]): Promise<void> {
-  if (!imageUuids.length) return;
-  await s3().send(
-    new DeleteObjectsCommand({
-      Bucket: config().bucket,
-      Delete: { Objects: imageUuids.map((uuid) => ({ Key: objectKey(spotUuid, uuid) })), Quiet: true },
-    }),
-  );
+export async function deleteImageObjects(spotId: number, imageUuids: string[]): Promise<void> {
+  for (let i = 0; i < imageUuids.length; i += 1000) {
+    await s3().send(
+      new DeleteObjectsCommand({
+        Bucket: config().bucket,
+        Delete: { Objects: imageUuids.slice(i, i + 1000).map((uuid) => ({ Key: objectKey(spotId, uuid) })), Quiet: true },
+      }),
+    );
+  }
 }
 
-export const requireDeclared = async (imageUuid: string): Promise<DeclaredImage> => (await declaredImage(imageUuid)) ?? Promise.reject(fileNotFound());
-
-export const notDeclared = (imageUuid: string) =>
-  new Invalid('image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail: `image ${imageUuid} is not declared in any text of a spot` } });
+/** An upload for an image that no text of a spot the caller can change declares. */
+export const notDeclared = () =>
+  new Invalid('image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail: 'the image is not declared in a text of a spot you can change' } });

@@ -1,19 +1,19 @@
 // Listing spots (spec 1: GET /spots/spot, POST /api/spots/getspot and /api/spots/all): filters
 // combined with AND, the sample-set rule, newest first, page/page_size (-1 for all).
 //
-// "page_size ... and page ... apply LIMIT page_size OFFSET page" is read with `page` as a page
-// index: offset = page x page_size (docs/decisions.md). DynamoDB has no offset: each readable
-// field's spots are read newest first from an index (field, creation time) only as far as the
-// page needs, and merged. For deep paging the answer also carries an opaque `cursor` that, sent
-// back instead of `page`, continues after the last spot returned at a constant cost.
+// "page_size ... and page ... apply LIMIT page_size OFFSET page": `page` is a row offset, as the
+// contract says (docs/decisions.md). DynamoDB has no offset: each readable field's spots are read
+// newest first from an index (field, creation time) only as far as the page needs, and merged.
+// For deep paging the answer also carries an opaque `cursor` that, sent back instead of `page`,
+// continues after the last spot returned at a constant cost.
 import { keys } from '../db/keys';
-import { batchGet, itemKey, queryAll, queryItems } from '../db/table';
+import { batchGet, queryAll, queryItems } from '../db/table';
 import { Invalid } from '../errors';
 import { readWkt, toWkt, type JstsGeometry } from '../geo/wkt';
 import type { Principal } from '../auth/principal';
 import { readableFields, type ReadableField } from '../fields/list';
 import { SPOT_CODES, spotFromItem, type Spot } from './model';
-import { tagsByUuid, type SpotTag } from './tags';
+import { tagsOf, type SpotTag } from './tags';
 
 export interface SpotFilters {
   uuids?: string[];
@@ -42,11 +42,12 @@ export interface SpotPage {
   continues: boolean;
   /** Send back as `cursor` to get the next page; present when `continues`. */
   cursor?: string;
+  /** The spots' tags, by tagRefKey. */
   tags: Map<string, SpotTag>;
   groupShapes: Map<string, string>;
 }
 
-const sortKey = (spot: Spot) => `${spot.creationTs}#${spot.uuid}`;
+const sortKey = (spot: Spot) => `${spot.createdAt}#${spot.uuid}`;
 const newestFirst = (a: Spot, b: Spot) => (sortKey(a) < sortKey(b) ? 1 : sortKey(a) > sortKey(b) ? -1 : 0);
 
 export const encodeCursor = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
@@ -68,15 +69,16 @@ function matches(spot: Spot, filters: SpotFilters): boolean {
   if (!filters.includeSampleSpots && !filters.sampleSetType && !filters.sampleSetUuid && spot.sampleSetUuid !== null) return false;
   if (filters.dateFrom && spot.creationTs < filters.dateFrom) return false;
   if (filters.dateTo && spot.creationTs > filters.dateTo) return false;
-  if (filters.tagUuid && !spot.tagUuids.includes(filters.tagUuid.toLowerCase())) return false;
+  if (filters.tagUuid && !spot.tags.some((t) => t.uuid === filters.tagUuid!.toLowerCase())) return false;
   return true;
 }
 
 /** Up to `need` matching spots of one field, newest first, older than `before` when given. */
 async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | undefined, before?: string): Promise<Spot[]> {
   const found: Spot[] = [];
-  const upper = before ?? `${filters.dateTo ?? '9999'}#~`;
-  const lower = filters.dateFrom ?? '0000';
+  // index sort keys are YYYY-MM-DDTHH:MM:SS.mmmZ#uuid; the filters name whole seconds
+  const upper = before ?? `${filters.dateTo ? `${filters.dateTo.slice(0, 19)}.999Z` : '9999'}#~`;
+  const lower = filters.dateFrom ? `${filters.dateFrom.slice(0, 19)}.000Z` : '0000';
   const pageSize = need ? Math.min(Math.max(need * 2, 25), 500) : undefined;
   for await (const item of queryItems({ ...keys.spotsByTime(fieldId, lower, upper), descending: true, pageSize })) {
     const spot = spotFromItem(item);
@@ -107,18 +109,15 @@ export async function listSpots(principal: Principal, filters: SpotFilters, pagi
   const fields = fieldsInScope(await readableFields(principal), filters);
   const readable = new Set(fields.map((f) => f.field.id));
   const all = paging.pageSize < 0;
-  const offset = paging.cursor || all ? 0 : paging.page * paging.pageSize;
+  const offset = paging.cursor || all ? 0 : paging.page;
   const need = all ? undefined : offset + paging.pageSize + 1;
   const before = paging.cursor ? decodeCursor(paging.cursor) : undefined;
 
   let candidates: Spot[];
   if (filters.uuids) {
     const wanted = [...new Set(filters.uuids.map((u) => u.toLowerCase()))];
-    const refs = await batchGet(wanted.map((u) => keys.spotRef(u)));
-    const spotKeys = wanted.flatMap((u) => {
-      const ref = refs.get(itemKey(keys.spotRef(u)));
-      return ref && readable.has(Number(ref.field_id)) ? [keys.spot(Number(ref.field_id), u)] : [];
-    });
+    const refs = (await Promise.all(wanted.map((u) => queryAll(keys.spotRefs(u))))).flat();
+    const spotKeys = refs.filter((ref) => readable.has(Number(ref.field_id))).map((ref) => keys.spot(Number(ref.field_id), String(ref.uuid)));
     const items = await batchGet(spotKeys);
     candidates = [...items.values()].map(spotFromItem).filter((s) => matches(s, filters) && (!before || sortKey(s) < before));
   } else {
@@ -136,7 +135,7 @@ export async function listSpots(principal: Principal, filters: SpotFilters, pagi
     spots,
     continues,
     ...(continues && last ? { cursor: encodeCursor(sortKey(last)) } : {}),
-    tags: await tagsByUuid(spots.flatMap((s) => s.tagUuids)),
+    tags: await tagsOf(spots.flatMap((s) => s.tags)),
     groupShapes: await groupShapes(spots, readable),
   };
 }

@@ -1,13 +1,16 @@
-// Spot messages (spec 1): texts with images declared by uuid, kept under the spot, newest first
-// by the user's own time stamp. A text sent again (same uuid) is kept once.
+// Spot messages (spec 1): texts with images declared by uuid, kept under their spot, newest first
+// by the user's own time stamp. A text's uuid names it within its spot. Everything a request does
+// to texts is validated first and written in the same transaction as the rest of the request.
 import { keys } from '../db/keys';
-import { getItem, queryAll, transact, tx, NOT_EXISTS, EXISTS, type TxOp } from '../db/table';
-import { Conflict, Invalid, NotFound } from '../errors';
+import { LostRace } from '../db/retry';
+import { EXISTS, getItem, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { NotFound } from '../errors';
 import { GeometryError, parseGeometry, toWkt } from '../geo/wkt';
+import { isDateTimeZ } from '../util/time';
 import type { Principal } from '../auth/principal';
-import { checkUuidV1, messageFromItem, SPOT_CODES, type ImageDeclaration, type SpotMessage } from './model';
-import type { SpotScope } from './spots';
+import { checkUuidV1, messageFromItem, messageToItem, SPOT_CODES, SPOT_LIMITS, wrongFormat, type ImageDeclaration, type Spot, type SpotMessage } from './model';
 import { deleteImageObjects } from './images';
+import { locateByRefs, type SpotScope } from './locate';
 
 export interface TextInput {
   uuid: string;
@@ -16,77 +19,134 @@ export interface TextInput {
   imgs?: Array<{ coordinate: string; uuid: string }>;
 }
 
-export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-export const TEXT_MAX = 5000;
+/** A text as sent, checked (the spot and author are filled in when it is stored). */
+export type CheckedText = Pick<SpotMessage, 'uuid' | 'text' | 'timestampUsr' | 'imgs'>;
 
-const invalid = (message: string) => new Invalid(message, { code: SPOT_CODES.WRONG_FORMAT });
-
-function checkText(input: TextInput): SpotMessage {
-  const uuid = checkUuidV1(input.uuid, 'text uuid');
-  if (typeof input.text !== 'string' || input.text.length > TEXT_MAX) throw invalid(`text must be a string of at most ${TEXT_MAX} characters`);
-  if (!TIMESTAMP.test(input.timestamp_usr ?? '')) throw invalid('timestamp_usr must be YYYY-MM-DDTHH:MM:SSZ');
-  const imgs: ImageDeclaration[] = (input.imgs ?? []).map((img) => {
+function checkText(input: TextInput): CheckedText {
+  const uuid = checkUuidV1(String(input.uuid ?? ''), 'text uuid');
+  if (typeof input.text !== 'string' || input.text.length > SPOT_LIMITS.TEXT) throw wrongFormat(`text must be a string of at most ${SPOT_LIMITS.TEXT} characters`);
+  if (!isDateTimeZ(input.timestamp_usr)) throw wrongFormat('timestamp_usr must be a real date-time YYYY-MM-DDTHH:MM:SSZ');
+  const sent = input.imgs ?? [];
+  if (sent.length > SPOT_LIMITS.IMAGES_PER_TEXT) throw wrongFormat(`a text declares at most ${SPOT_LIMITS.IMAGES_PER_TEXT} images`);
+  const imgs: ImageDeclaration[] = sent.map((img) => {
     let coordinate: string;
     try {
       coordinate = toWkt(parseGeometry(String(img.coordinate ?? ''), ['Point']));
     } catch (error) {
-      if (error instanceof GeometryError) throw invalid(`image coordinate must be a WKT POINT: ${error.message}`);
+      if (error instanceof GeometryError) throw wrongFormat(`image coordinate must be a WKT POINT: ${error.message}`);
       throw error;
     }
     return { uuid: checkUuidV1(String(img.uuid ?? ''), 'image uuid'), coordinate };
   });
-  if (new Set(imgs.map((i) => i.uuid)).size !== imgs.length) throw invalid('an image uuid is declared twice');
-  return { uuid, spotUuid: '', text: input.text, timestampUsr: input.timestamp_usr, imgs, createdAt: '', createdBy: 0 };
+  return { uuid, text: input.text, timestampUsr: input.timestamp_usr, imgs };
+}
+
+/** Checks every text of a request before anything is written: forms, bounds, no uuid twice. */
+export function checkTexts(inputs: TextInput[]): CheckedText[] {
+  if (inputs.length > SPOT_LIMITS.TEXTS) throw wrongFormat(`at most ${SPOT_LIMITS.TEXTS} texts per request`);
+  const texts = inputs.map(checkText);
+  if (new Set(texts.map((t) => t.uuid)).size !== texts.length) throw wrongFormat('a text uuid is sent twice');
+  const images = texts.flatMap((t) => t.imgs.map((i) => i.uuid));
+  if (new Set(images).size !== images.length) throw wrongFormat('an image uuid is declared twice');
+  return texts;
+}
+
+const sameText = (a: CheckedText, b: CheckedText) =>
+  a.text === b.text && a.timestampUsr === b.timestampUsr && JSON.stringify(a.imgs) === JSON.stringify(b.imgs);
+
+/** What a request does to a spot's texts: the transaction items, the count changes, the files to delete after. */
+export interface TextChanges {
+  ops: TxOp[];
+  messages: number;
+  images: number;
+  /** Image uuids whose files go once the transaction succeeded. */
+  releasedImages: string[];
+  added: string[];
+}
+
+const taken = (what: string) => () => new LostRace(`${what} was stored meanwhile`);
+
+/** The text's item and its ref; a new text's ref must not exist yet (the guard against a concurrent add). */
+function putText(spot: Spot, text: CheckedText, author: number, createdAt: string, isNew: boolean): TxOp[] {
+  const message: SpotMessage = { ...text, spotId: spot.id, createdAt, createdBy: author };
+  const item = { ...keys.spotMessage(spot.id, text.timestampUsr, text.uuid), ...messageToItem(message) };
+  const ref = { ...keys.messageRef(text.uuid, spot.id), kind: 'message_ref', spot_id: spot.id, message_sk: item.sk };
+  return [tx.put(item), isNew ? tx.put(ref, NOT_EXISTS, taken(`text ${text.uuid}`)) : tx.put(ref)];
+}
+
+const declareImage = (spot: Spot, img: ImageDeclaration): TxOp =>
+  tx.put(
+    { ...keys.spotImage(img.uuid, spot.id), kind: 'spot_image', uuid: img.uuid, spot_id: spot.id, coordinate: img.coordinate, uploaded: false },
+    NOT_EXISTS,
+    taken(`image ${img.uuid}`),
+  );
+
+/**
+ * The changes that make the spot's texts `wanted`: a text not stored yet is added; a text stored
+ * with the same content is left as it is; with `replace`, a stored text sent with other content is
+ * updated (its images follow the list sent) and a stored text not sent is removed with its images.
+ */
+export function textChanges(principal: Principal, spot: Spot, stored: SpotMessage[], wanted: CheckedText[], replace: boolean): TextChanges {
+  const changes: TextChanges = { ops: [], messages: 0, images: 0, releasedImages: [], added: [] };
+  const byUuid = new Map(stored.map((m) => [m.uuid, m]));
+  const now = new Date().toISOString();
+  const storedImages = new Set(stored.flatMap((m) => m.imgs.map((i) => i.uuid)));
+  const wantedImages = new Set(wanted.flatMap((t) => t.imgs.map((i) => i.uuid)));
+  for (const text of wanted) {
+    const current = byUuid.get(text.uuid);
+    if (!current) {
+      changes.ops.push(...putText(spot, text, principal.user.id, now, true));
+      changes.messages += 1;
+      changes.added.push(text.uuid);
+    } else if (replace && !sameText(current, text)) {
+      // Updated: its item moves when the time stamp changed.
+      if (current.timestampUsr !== text.timestampUsr) changes.ops.push(tx.delete(keys.spotMessage(spot.id, current.timestampUsr, current.uuid)));
+      changes.ops.push(...putText(spot, text, current.createdBy, current.createdAt, false));
+    } else continue;
+    for (const img of text.imgs) {
+      if (!storedImages.has(img.uuid)) {
+        changes.ops.push(declareImage(spot, img));
+        changes.images += 1;
+      } else if (!replace && !current) {
+        throw wrongFormat(`image ${img.uuid} is already declared in another text of the spot`);
+      }
+    }
+  }
+  if (replace) {
+    const sent = new Set(wanted.map((t) => t.uuid));
+    for (const message of stored) {
+      if (!sent.has(message.uuid)) {
+        changes.ops.push(tx.delete(keys.spotMessage(spot.id, message.timestampUsr, message.uuid)), tx.delete(keys.messageRef(message.uuid, spot.id)));
+        changes.messages -= 1;
+      }
+    }
+    for (const uuid of storedImages) {
+      if (!wantedImages.has(uuid)) {
+        changes.ops.push(tx.delete(keys.spotImage(uuid, spot.id)));
+        changes.images -= 1;
+        changes.releasedImages.push(uuid);
+      }
+    }
+  }
+  return changes;
 }
 
 /** Changes the spot's message and image counts (and its version, so that a concurrent change retries). */
-export const spotCounters = (scope: SpotScope, messages: number, images: number): TxOp =>
+export const spotCounters = (spot: Spot, messages: number, images: number): TxOp =>
   tx.update(
-    keys.spot(scope.spot.fieldId, scope.spot.uuid),
-    { expression: 'ADD total_msgs :m, total_imgs :i, version :one', condition: EXISTS, values: { ':m': messages, ':i': images, ':one': 1 } },
-    () => new NotFound(`spot ${scope.spot.uuid} not found`, { code: SPOT_CODES.NOT_FOUND }),
+    keys.spot(spot.fieldId, spot.uuid),
+    { expression: 'ADD total_msgs :m, total_imgs :i, version :one', condition: 'version = :version', values: { ':m': messages, ':i': images, ':one': 1, ':version': spot.version } },
+    () => new LostRace('the spot changed meanwhile'),
   );
 
-/** Adds texts to a spot; those already there (same uuid) are left as they are. */
+/** POST /api/spots/msgs: adds texts to a spot; those already there (same uuid) are kept as they are. */
 export async function addMessages(principal: Principal, scope: SpotScope, texts: TextInput[]): Promise<string[]> {
-  const checked = texts.map(checkText);
-  const added: string[] = [];
-  for (const message of checked) {
-    const now = new Date().toISOString();
-    const item = {
-      ...keys.spotMessage(scope.spot.uuid, message.timestampUsr, message.uuid),
-      kind: 'spot_message',
-      uuid: message.uuid,
-      spot_uuid: scope.spot.uuid,
-      text: message.text,
-      timestamp_usr: message.timestampUsr,
-      imgs: message.imgs,
-      created_at: now,
-      created_by: principal.user.id,
-    };
-    const ops: TxOp[] = [
-      tx.put({ ...keys.messageRef(message.uuid), kind: 'message_ref', spot_uuid: scope.spot.uuid, message_sk: item.sk }, NOT_EXISTS, () =>
-        new Conflict('message already stored', { code: 'DUPLICATE' }),
-      ),
-      tx.put(item),
-      ...message.imgs.map((img) =>
-        tx.put(
-          { ...keys.spotImage(img.uuid), kind: 'spot_image', uuid: img.uuid, spot_uuid: scope.spot.uuid, message_uuid: message.uuid, coordinate: img.coordinate, uploaded: false },
-          NOT_EXISTS,
-          () => invalid(`image ${img.uuid} is already declared in another text`),
-        ),
-      ),
-      spotCounters(scope, 1, message.imgs.length),
-    ];
-    try {
-      await transact(ops);
-      added.push(message.uuid);
-    } catch (error) {
-      if (error instanceof Conflict && error.code === 'DUPLICATE') continue; // sent again: kept once
-      throw error;
-    }
-  }
-  return added;
+  const checked = checkTexts(texts);
+  const changes = textChanges(principal, scope.spot, await messagesOf(scope.spot.id), checked, false);
+  if (!changes.ops.length) return [];
+  if (changes.ops.length > 99) throw wrongFormat('too many texts and images in one request');
+  await transact([...changes.ops, spotCounters(scope.spot, changes.messages, changes.images)]);
+  return changes.added;
 }
 
 export interface MessagePage {
@@ -94,35 +154,33 @@ export interface MessagePage {
   continues: boolean;
 }
 
-/** Messages of a spot, newest first; page_size -1 gives all. */
-export async function listMessages(spotUuid: string, page: number, pageSize: number): Promise<MessagePage> {
-  const { pk, skPrefix } = keys.spotMessagesPrefix(spotUuid);
+/** Messages of a spot, newest first: `pageSize` of them from row `offset` on; pageSize -1 gives all. */
+export async function listMessages(spotId: number, offset: number, pageSize: number): Promise<MessagePage> {
   const all = pageSize < 0;
-  const wanted = all ? undefined : (page + 1) * pageSize + 1;
-  const items = await queryAll({ pk, skPrefix, descending: true, limit: wanted });
-  const messages = items.map(messageFromItem);
+  const wanted = all ? undefined : offset + pageSize + 1;
+  const messages = (await queryAll({ ...keys.spotMessagesPrefix(spotId), descending: true, limit: wanted })).map(messageFromItem);
   if (all) return { messages, continues: false };
-  return { messages: messages.slice(page * pageSize, (page + 1) * pageSize), continues: messages.length > (page + 1) * pageSize };
+  return { messages: messages.slice(offset, offset + pageSize), continues: messages.length > offset + pageSize };
 }
 
-/** Deletes a message and its images; `locate` finds the spot for a caller who may change it. */
-export async function deleteMessage(messageUuid: string, locate: (spotUuid: string) => Promise<SpotScope>): Promise<void> {
-  const ref = await getItem(keys.messageRef(messageUuid));
-  if (!ref) throw new NotFound(`message ${messageUuid} not found`, { code: SPOT_CODES.NOT_FOUND });
-  const scope = await locate(String(ref.spot_uuid));
-  const item = await getItem({ pk: keys.spotMessagesPrefix(scope.spot.uuid).pk, sk: String(ref.message_sk) });
-  if (!item) throw new NotFound(`message ${messageUuid} not found`, { code: SPOT_CODES.NOT_FOUND });
+const messageNotFound = (uuid: string) => new NotFound(`message ${uuid} not found`, { code: SPOT_CODES.NOT_FOUND });
+
+/** Deletes a message of a spot the caller may change, with its images. */
+export async function deleteMessage(principal: Principal, messageUuid: string): Promise<void> {
+  const { scope, ref } = await locateByRefs(principal, keys.messageRefs(messageUuid), 'write', () => messageNotFound(messageUuid));
+  const item = await getItem({ pk: keys.spotMessagesPrefix(scope.spot.id).pk, sk: String(ref.message_sk) });
+  if (!item) throw messageNotFound(messageUuid);
   const message = messageFromItem(item);
   await transact([
-    tx.delete({ pk: String(item.pk), sk: String(item.sk) }, EXISTS, () => new NotFound(`message ${messageUuid} not found`, { code: SPOT_CODES.NOT_FOUND })),
-    tx.delete(keys.messageRef(messageUuid)),
-    ...message.imgs.map((img) => tx.delete(keys.spotImage(img.uuid))),
-    spotCounters(scope, -1, -message.imgs.length),
+    tx.delete({ pk: String(item.pk), sk: String(item.sk) }, EXISTS, () => messageNotFound(messageUuid)),
+    tx.delete(keys.messageRef(messageUuid, scope.spot.id)),
+    ...message.imgs.map((img) => tx.delete(keys.spotImage(img.uuid, scope.spot.id))),
+    spotCounters(scope.spot, -1, -message.imgs.length),
   ]);
-  await deleteImageObjects(scope.spot.uuid, message.imgs.map((img) => img.uuid));
+  await deleteImageObjects(scope.spot.id, message.imgs.map((img) => img.uuid));
 }
 
-export async function messagesOf(spotUuid: string): Promise<SpotMessage[]> {
-  const { pk, skPrefix } = keys.spotMessagesPrefix(spotUuid);
-  return (await queryAll({ pk, skPrefix, descending: true })).map(messageFromItem);
+export async function messagesOf(spotId: number): Promise<SpotMessage[]> {
+  return (await queryAll({ ...keys.spotMessagesPrefix(spotId), descending: true })).map(messageFromItem);
 }
+

@@ -3,41 +3,36 @@
 import { keys } from '../db/keys';
 import { batchDelete, EXISTS, queryAll, transact, tx, type Item } from '../db/table';
 import type { Key } from '../db/keys';
-import { Conflict } from '../errors';
+import { DomainError } from '../errors';
 import { deleteImageObjects } from './images';
 import { messageFromItem, spotFromItem } from './model';
-import { tagCountChanges } from './tags';
+import { spotDeletion } from './spots';
 
-/** Deletes the messages, message references, image records and image files of a spot. */
-export async function purgeSpotContents(spotUuid: string): Promise<void> {
-  const { pk, skPrefix } = keys.spotMessagesPrefix(spotUuid);
-  const items = await queryAll<Item & Key>({ pk, skPrefix });
+/** Deletes the messages, their refs, the image records and image files of a spot, and where it was. */
+export async function purgeSpotContents(spotId: number): Promise<void> {
+  const items = await queryAll<Item & Key>(keys.spotMessagesPrefix(spotId));
   const images: string[] = [];
   const toDelete: Key[] = [];
   for (const item of items) {
     const message = messageFromItem(item);
-    toDelete.push({ pk: item.pk, sk: item.sk }, keys.messageRef(message.uuid));
+    toDelete.push({ pk: item.pk, sk: item.sk }, keys.messageRef(message.uuid, spotId));
     for (const img of message.imgs) {
       images.push(img.uuid);
-      toDelete.push(keys.spotImage(img.uuid));
+      toDelete.push(keys.spotImage(img.uuid, spotId));
     }
   }
-  await deleteImageObjects(spotUuid, images);
-  await batchDelete(toDelete);
+  await deleteImageObjects(spotId, images);
+  await batchDelete([...toDelete, keys.spotById(spotId)]);
 }
 
-/** Deletes a spot of a deleted field with its code, reference and tag counts, then its contents. */
+/** Deletes a spot of a deleted field with its code, ref and tag counts, then its contents. */
 export async function purgeSpot(spotItem: Item): Promise<void> {
   const spot = spotFromItem(spotItem);
   try {
-    await transact([
-      tx.delete(keys.spot(spot.fieldId, spot.uuid), EXISTS, () => new Conflict('gone')),
-      tx.delete(keys.spotRef(spot.uuid)),
-      tx.delete(keys.spotCode(spot.code)),
-      ...tagCountChanges(spot.tagUuids, []),
-    ]);
+    // Only if the spot is still there: a spot already deleted gave its tag counts back then.
+    await transact(spotDeletion(spot, tx.delete(keys.spot(spot.fieldId, spot.uuid), EXISTS, () => new DomainError('not_found', 'gone'))));
   } catch (error) {
-    if (!(error instanceof Conflict)) throw error; // already deleted: its tag counts were given back then
+    if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
   }
-  await purgeSpotContents(spot.uuid);
+  await purgeSpotContents(spot.id);
 }

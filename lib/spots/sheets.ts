@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal';
 import { unitById, unitByLabel, type Unit } from './catalogue';
 import { SPOT_CODES, type Spot, type SpotVariable } from './model';
 import { listSpots, type SpotFilters } from './list';
+import { tagRefKey } from './tags';
 import { locateSpot, mergeVariables } from './spots';
 import { readableFields } from '../fields/list';
 import { readWkt } from '../geo/wkt';
@@ -23,26 +24,44 @@ const FORMATS = ['.csv', '.xls', '.xlsx'];
 const sheetError = (code: number, info: string, detail?: string) =>
   new Invalid(info, { code, ...(detail ? { extra: { detail } } : {}) });
 
-/** "name [unit]" as exported; "name (unit)" and a bare name (no unit) are read too. */
+/**
+ * "name [unit]" as exported (`[]` for no unit); a hand-made "name (unit)" names a unit only when the
+ * parentheses hold a known one, so that "ph (agua)" is a name; a bare name has no unit.
+ */
 export function parseHeader(header: string): { name: string; unit: Unit | undefined } {
   const text = header.trim();
-  const bracket = /^(.*?)\s*\[([^\]]*)\]$/.exec(text) ?? /^(.*?)\s*\(([^()]*)\)$/.exec(text);
-  if (!bracket) return { name: text, unit: unitById(0) };
-  return { name: bracket[1]!.trim(), unit: unitByLabel(bracket[2]!) };
+  const bracket = /^(.*?)\s*\[([^\]]*)\]$/.exec(text);
+  if (bracket) return { name: bracket[1]!.trim(), unit: unitByLabel(bracket[2]!) };
+  const paren = /^(.*?)\s*\(([^()]*)\)$/.exec(text);
+  const unit = paren ? unitByLabel(paren[2]!) : undefined;
+  if (paren && unit) return { name: paren[1]!.trim(), unit };
+  return { name: text, unit: unitById(0) };
 }
 
-export const headerOf = (name: string, unitId: number) => {
-  const unit = unitById(unitId);
-  return unit && unit.symbol ? `${name} [${unit.symbol}]` : name;
-};
+/** "name [unit]": the unit always in brackets, `[]` when there is none, so any name reads back. */
+export const headerOf = (name: string, unitId: number) => `${name} [${unitById(unitId)?.symbol ?? ''}]`;
 
-/** A number from a cell: numbers as they are, text with a decimal comma or point. */
+/** A number from a cell: numbers as they are; text with a decimal comma or point, or an exponent. */
 export function cellNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
   const text = value.trim().replace(/\s/g, '');
-  if (!/^-?\d+([.,]\d+)?$/.test(text)) return undefined;
-  return Number(text.replace(',', '.'));
+  if (!/^[-+]?\d+([.,]\d+)?([eE][-+]?\d+)?$/.test(text)) return undefined;
+  const number = Number(text.replace(',', '.'));
+  return Number.isFinite(number) ? number : undefined;
+}
+
+/** Every digit of a number (its shortest exact form) in plain decimal notation, without exponent. */
+export function plainDecimal(value: number): string {
+  const text = String(value);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([-+]\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign, lead, rest = '', exp] = m;
+  const digits = lead! + rest;
+  const point = 1 + Number(exp);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 // --- export -----------------------------------------------------------------------------------
@@ -67,11 +86,12 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
       spot.creationTs,
       Number(centroid.x.toFixed(7)),
       Number(centroid.y.toFixed(7)),
-      spot.tagUuids.map((uuid) => page.tags.get(uuid)?.tag ?? uuid).join(', '),
+      spot.tags.map((ref) => page.tags.get(tagRefKey(ref))?.tag ?? ref.uuid).join(', '),
       ...names.map((n) => values.get(n) ?? null),
     ]);
   }
-  const sheet = XLSX.utils.aoa_to_sheet(rows);
+  // csv: numbers as text with every digit, never rounded nor in exponent form
+  const sheet = XLSX.utils.aoa_to_sheet(format === 'csv' ? rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))) : rows);
   if (format === 'csv') return Buffer.from(XLSX.utils.sheet_to_csv(sheet), 'utf8');
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, sheet, 'Spots');
@@ -81,6 +101,13 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
 // --- import -----------------------------------------------------------------------------------
 
 export type ImportedVariable = { name: string; unit_id: number; unit: string; values: number } | null;
+
+/** What each format's content starts with: a zip (xlsx), an OLE2 compound file (xls); csv is text. */
+function matchesFormat(content: Buffer, extension: string): boolean {
+  if (extension === '.xlsx') return content.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  if (extension === '.xls') return content.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
+  return !content.includes(0) && new TextDecoder('utf-8', { fatal: false }).decode(content).length > 0;
+}
 
 function readRows(content: Buffer): unknown[][] {
   try {
@@ -115,6 +142,9 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
     throw sheetError(SPOT_CODES.FORMAT_NOT_SUPPORTED, 'file format not supported. It must be one of .csv, .xls, .xlsx');
   }
   if (file.content.length > SHEET_MAX_BYTES) throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `at most ${SHEET_MAX_BYTES} bytes`);
+  if (!matchesFormat(file.content, extension)) {
+    throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `the content of the file is not ${extension.slice(1)}`);
+  }
   const rows = readRows(file.content);
   const header = (rows[0] ?? []).map((cell) => (cell === null || cell === undefined ? '' : String(cell).trim()));
   const idColumn = header.findIndex((h) => h.toLowerCase() === SPOT_ID_COLUMN.toLowerCase());

@@ -1,63 +1,39 @@
 // Spots (spec 1): create, change, delete, variables. A spot is a point or polygon inside its field
-// (the field's current shape); creates with a client uuid are idempotent; tag counts, the unique
-// short code and the spot move together in one transaction.
+// (the field's current shape). Every request is checked whole before anything is written, and
+// written in one transaction: the spot, its refs, its code, its tags and their counts, its texts
+// and their images. A request that answers an error has changed nothing. Creates with a client
+// uuid are idempotent within the field.
 import { v1 as uuidV1 } from 'uuid';
 import { keys } from '../db/keys';
-import { EXISTS, getItem, nextId, NOT_EXISTS, putItem, transact, tx, type TxOp } from '../db/table';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
-import { can } from '../authz/access';
-import { fieldAccess } from '../authz/resolve';
+import { LostRace, retryLostRace } from '../db/retry';
+import { EXISTS, getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { Conflict, DomainError, Invalid, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
+import { fieldFor } from '../authz/guard';
 import { GeometryError, areaHectares, parseGeometry, readWkt, toWkt } from '../geo/wkt';
-import type { Farm, Field } from '../platform/model';
-import { getFarm, getField } from '../fields/repository';
+import type { Field } from '../platform/model';
 import { shapeFor } from '../fields/current-shape';
 import { publishEvent } from '../events/publish';
+import { isoMillis, isoSeconds } from '../util/time';
 import { SAMPLE_SET_TYPES, unitById } from './catalogue';
-import { checkUuidV1, newSpotCode, SPOT_CODES, spotFromItem, spotToItem, type Spot, type SpotVariable } from './model';
+import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, spotToItem, wrongFormat, type Spot, type SpotVariable } from './model';
 import { resolveSpotTags, tagCountChanges, type TagInput } from './tags';
-import { addMessages, type TextInput } from './messages';
+import { checkTexts, messagesOf, textChanges, type TextInput } from './messages';
+import { deleteImageObjects } from './images';
+import { locateSpot, noPermission, reachableField, spotNotFound, type SpotScope } from './locate';
 import { SPOT_DELETED_JOB } from './jobs';
-import { isoSeconds } from '../util/time';
 
-export const spotNotFound = (uuid: string) => new NotFound(`spot ${uuid} not found`, { code: SPOT_CODES.NOT_FOUND });
-const noPermission = () => new Forbidden('the user has no permission over the spot', { code: SPOT_CODES.NO_PERMISSION });
-const staleSpot = () => new Conflict('the spot changed meanwhile', { code: 'RETRY' });
-
-export interface SpotScope {
-  spot: Spot;
-  field: Field;
-  farm: Farm;
-  canWrite: boolean;
-}
+export { locateSpot, type SpotScope };
 
 /** A field the caller may add spots to: 404 when it cannot be read, 403 (code 12) when read-only. */
-async function writableField(principal: Principal, fieldId: number): Promise<{ field: Field; farm: Farm }> {
-  const field = await getField(fieldId);
-  const access = field ? await fieldAccess(principal.user.id, field) : undefined;
-  const farm = field ? await getFarm(field.farmId) : undefined;
-  if (!field || !farm || !access || !can(access, 'read')) throw new NotFound(`field ${fieldId} not found`, { code: SPOT_CODES.NOT_FOUND });
-  if (!can(access, 'write')) throw noPermission();
-  return { field, farm };
-}
-
-export async function locateSpot(principal: Principal, uuid: string, action: 'read' | 'write' = 'read'): Promise<SpotScope> {
-  const ref = await getItem(keys.spotRef(uuid));
-  const field = ref ? await getField(Number(ref.field_id)) : undefined;
-  const access = field ? await fieldAccess(principal.user.id, field) : undefined;
-  if (!ref || !field || !access || !can(access, 'read')) throw spotNotFound(uuid);
-  const [item, farm] = await Promise.all([getItem(keys.spot(field.id, uuid)), getFarm(field.farmId)]);
-  if (!item || !farm) throw spotNotFound(uuid);
-  const canWrite = can(access, 'write');
-  if (action === 'write' && !canWrite) throw noPermission();
-  return { spot: spotFromItem(item), field, farm, canWrite };
-}
+const writableField = (principal: Principal, fieldId: number) =>
+  fieldFor(principal, fieldId, 'write', { notFound: () => new NotFound(`field ${fieldId} not found`, { code: SPOT_CODES.NOT_FOUND }), forbidden: noPermission });
 
 /** The spot's geometry, a point or polygon inside the field (codes 56 and 57). */
 async function spotGeometry(field: Field, wkt: string): Promise<{ shape: string; kind: 'point' | 'polygon'; areaHa: number }> {
   let geometry;
   try {
-    geometry = parseGeometry(wkt, ['Point', 'Polygon']);
+    geometry = parseGeometry(wkt, ['Point', 'Polygon'], SPOT_LIMITS.VERTICES);
   } catch (error) {
     if (error instanceof GeometryError) throw new Invalid(error.message, { code: SPOT_CODES.INVALID_GEOMETRY });
     throw error;
@@ -71,10 +47,16 @@ async function spotGeometry(field: Field, wkt: string): Promise<{ shape: string;
 }
 
 export function checkVariables(variables: SpotVariable[]): SpotVariable[] {
+  if (variables.length > SPOT_LIMITS.VARIABLES) throw wrongFormat(`a spot holds at most ${SPOT_LIMITS.VARIABLES} variables`);
   for (const v of variables) {
-    if (!unitById(v.unit_id)) throw new Invalid(`unit_id ${v.unit_id} is not a unit (see GET /api/utils/units)`, { code: SPOT_CODES.WRONG_FORMAT });
+    if (!unitById(v.unit_id)) throw wrongFormat(`unit_id ${v.unit_id} is not a unit (see GET /api/utils/units)`);
   }
   return variables.map((v) => ({ name: v.name, unit_id: v.unit_id, value: v.value }));
+}
+
+function checkName(name: string | null | undefined): string | null | undefined {
+  if (typeof name === 'string' && name.length > SPOT_LIMITS.NAME) throw wrongFormat(`name has at most ${SPOT_LIMITS.NAME} characters`);
+  return name;
 }
 
 export interface SampleSetInput {
@@ -82,38 +64,68 @@ export interface SampleSetInput {
   sample_set_type: string;
 }
 
-/** The integer ids of a sample set: its type's, and its own (allocated the first time it is seen). */
-async function sampleSetIds(input: SampleSetInput): Promise<{ typeId: number; id: number }> {
-  const typeId = SAMPLE_SET_TYPES[input.sample_set_type];
-  if (typeId === undefined) {
-    throw new Invalid(`sample_set_type must be one of ${Object.keys(SAMPLE_SET_TYPES).join(', ')}`, { code: SPOT_CODES.WRONG_FORMAT });
-  }
-  const key = keys.sampleSet(input.sample_set_uuid);
-  for (let attempt = 0; attempt < 3; attempt++) {
+/** The id given to a sample_set_type text: the known types keep theirs; any other text gets the next one, once. */
+async function sampleSetTypeId(type: string): Promise<number> {
+  const known = SAMPLE_SET_TYPES[type];
+  if (known !== undefined) return known;
+  return retryLostRace(async () => {
+    const stored = await getItem(keys.sampleSetType(type));
+    if (stored) return Number(stored.id);
+    const id = 100 + (await nextId('sample_set_type'));
+    await transact([tx.put({ ...keys.sampleSetType(type), kind: 'sample_set_type', id, type }, NOT_EXISTS, () => new LostRace('type registered meanwhile'))]);
+    return id;
+  });
+}
+
+/**
+ * The integer ids of a sample set of `ownerId` (the owner of the field): its type's, and its own
+ * (allocated the first time the owner uses it; a sample set keeps its type).
+ */
+async function sampleSetIds(ownerId: number, input: SampleSetInput): Promise<{ typeId: number; id: number }> {
+  const type = typeof input.sample_set_type === 'string' ? input.sample_set_type.trim() : '';
+  if (!type || type.length > SPOT_LIMITS.SAMPLE_SET_TYPE) throw wrongFormat(`sample_set_type must be a text of 1 to ${SPOT_LIMITS.SAMPLE_SET_TYPE} characters`);
+  const typeId = await sampleSetTypeId(type);
+  const key = keys.sampleSet(ownerId, input.sample_set_uuid);
+  const id = await retryLostRace(async () => {
     const existing = await getItem(key);
     if (existing) {
-      if (existing.type !== input.sample_set_type) {
-        throw new Invalid(`sample set ${input.sample_set_uuid} is of type ${String(existing.type)}`, { code: SPOT_CODES.WRONG_FORMAT });
-      }
-      return { typeId, id: Number(existing.id) };
+      if (existing.type !== type) throw wrongFormat(`sample set ${input.sample_set_uuid} is of type ${String(existing.type)}`);
+      return Number(existing.id);
     }
-    const id = await nextId('sample_set');
-    try {
-      await putItem({ ...key, kind: 'sample_set', id, type: input.sample_set_type }, { expression: NOT_EXISTS, failure: () => new Conflict('raced') });
-      return { typeId, id };
-    } catch (error) {
-      if (!(error instanceof Conflict)) throw error;
-    }
-  }
-  throw new DomainError('internal', `could not register sample set ${input.sample_set_uuid}`);
+    const allocated = await nextId('sample_set');
+    await transact([tx.put({ ...key, kind: 'sample_set', id: allocated, type }, NOT_EXISTS, () => new LostRace('sample set registered meanwhile'))]);
+    return allocated;
+  });
+  return { typeId, id };
 }
 
 const spotItem = (spot: Spot) => ({
   ...keys.spot(spot.fieldId, spot.uuid),
-  ...keys.spotByTimeIndex(spot.fieldId, spot.creationTs, spot.uuid),
-  ...(spot.groupUuid ? keys.spotGroupIndex(spot.groupUuid, spot.uuid) : {}),
+  ...keys.spotByTimeIndex(spot.fieldId, spot.createdAt, spot.uuid),
+  ...(spot.groupUuid ? keys.spotGroupIndex(spot.groupUuid, spot.id) : {}),
   ...spotToItem(spot),
 });
+
+const spotPlace = (spot: Spot) => tx.put({ ...keys.spotById(spot.id), kind: 'spot_place', field_id: spot.fieldId, uuid: spot.uuid });
+const spotRef = (spot: Spot, condition?: string) =>
+  tx.put({ ...keys.spotRef(spot.uuid, spot.fieldId), kind: 'spot_ref', uuid: spot.uuid, field_id: spot.fieldId, spot_id: spot.id }, condition, () => new LostRace('the spot was created meanwhile'));
+
+/** Whether the caller can read the spot of this uuid in one of these fields. */
+async function readableAmong(principal: Principal, fieldIds: number[], uuid: string): Promise<boolean> {
+  try {
+    await reachableField(principal, fieldIds, 'read', () => spotNotFound(uuid));
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return false;
+    throw error;
+  }
+}
+
+/** One transaction holds a request's writes (DynamoDB allows 100 items). */
+function checkSize(ops: TxOp[]): TxOp[] {
+  if (ops.length > 100) throw wrongFormat('the request changes too many texts, images and tags at once; send fewer in one request');
+  return ops;
+}
 
 export interface SpotInput {
   uuid?: string;
@@ -127,63 +139,79 @@ export interface SpotInput {
   variables?: SpotVariable[] | null;
 }
 
-const nowSeconds = () => isoSeconds();
-
 export async function createSpot(principal: Principal, input: SpotInput): Promise<Spot> {
   const uuid = input.uuid ? checkUuidV1(input.uuid, 'uuid') : uuidV1();
-  for (let attempt = 0; ; attempt++) {
-    const ref = await getItem(keys.spotRef(uuid));
-    if (ref) {
-      // Sent again (offline clients retry): the spot made the first time, messages added if new.
-      if (Number(ref.field_id) !== input.fieldId) throw new Conflict(`spot ${uuid} exists in another field`, { code: SPOT_CODES.WRONG_FORMAT });
+  const name = checkName(input.name);
+  const texts = checkTexts(input.texts ?? []);
+  const variables = input.variables ? checkVariables(input.variables) : null;
+  return retryLostRace(async () => {
+    const { field, farm } = await writableField(principal, input.fieldId);
+    // A uuid names one spot per field: sent again to this field, it is the spot made the first
+    // time (its texts added when new); a spot of this uuid the caller can see elsewhere conflicts.
+    const refs = await queryAll(keys.spotRefs(uuid));
+    if (refs.some((r) => Number(r.field_id) === field.id)) {
       const scope = await locateSpot(principal, uuid, 'write');
-      if (input.texts?.length) await addMessages(principal, scope, input.texts);
+      const changes = textChanges(principal, scope.spot, await messagesOf(scope.spot.id), texts, false);
+      if (changes.ops.length) await transact(checkSize([...changes.ops, spotCountersOf(scope.spot, changes.messages, changes.images)]));
       return (await locateSpot(principal, uuid)).spot;
     }
-    const { field, farm } = await writableField(principal, input.fieldId);
+    if (await readableAmong(principal, refs.map((r) => Number(r.field_id)), uuid)) {
+      throw new Conflict(`spot ${uuid} exists in another field`, { code: SPOT_CODES.WRONG_FORMAT });
+    }
+
     const geometry = await spotGeometry(field, input.shape);
-    const variables = input.variables ? checkVariables(input.variables) : null;
-    const sampleSet = input.sampleSet ? await sampleSetIds(input.sampleSet) : undefined;
+    const sampleSet = input.sampleSet ? await sampleSetIds(field.ownerId, input.sampleSet) : undefined;
     const tags = await resolveSpotTags(principal, input.tags ?? []);
+    const now = Date.now();
     const spot: Spot = {
       id: await nextId('spot'),
       uuid,
       code: newSpotCode(),
       fieldId: field.id,
       farmId: farm.id,
-      name: input.name ?? null,
+      ownerId: field.ownerId,
+      name: name ?? null,
       ...geometry,
-      creationTs: nowSeconds(),
+      creationTs: isoSeconds(now),
+      createdAt: isoMillis(now),
       groupUuid: input.groupUuid ? input.groupUuid.toLowerCase() : null,
-      sampleSetType: input.sampleSet?.sample_set_type ?? null,
+      sampleSetType: input.sampleSet ? input.sampleSet.sample_set_type.trim() : null,
       sampleSetUuid: input.sampleSet ? input.sampleSet.sample_set_uuid.toLowerCase() : null,
       sampleSetTypeId: sampleSet?.typeId ?? null,
       sampleSetId: sampleSet?.id ?? null,
       variables,
-      tagUuids: tags.uuids,
+      tags: tags.refs,
       totalImgs: 0,
       totalMsgs: 0,
       createdBy: principal.user.id,
       version: 1,
     };
-    const ops: TxOp[] = [
-      tx.put(spotItem(spot), NOT_EXISTS),
-      tx.put({ ...keys.spotRef(uuid), kind: 'spot_ref', field_id: field.id }, NOT_EXISTS, () => new Conflict('created meanwhile', { code: 'RETRY' })),
-      tx.put({ ...keys.spotCode(spot.code), kind: 'spot_code', spot_uuid: uuid }, NOT_EXISTS, () => new Conflict('code taken', { code: 'RETRY' })),
-      tx.check(keys.field(field.id), EXISTS, () => new NotFound(`field ${field.id} not found`, { code: SPOT_CODES.NOT_FOUND })),
-      ...tags.ops,
-      ...tagCountChanges([], tags.uuids, tags.created),
-    ];
-    try {
-      await transact(ops);
-    } catch (error) {
-      if (error instanceof Conflict && error.code === 'RETRY' && attempt < 5) continue;
-      throw error;
-    }
-    if (input.texts?.length) await addMessages(principal, { spot, field, farm, canWrite: true }, input.texts);
-    return (await locateSpot(principal, uuid)).spot;
-  }
+    const changes = textChanges(principal, spot, [], texts, false);
+    spot.totalMsgs = changes.messages;
+    spot.totalImgs = changes.images;
+    await transact(
+      checkSize([
+        tx.put(spotItem(spot), NOT_EXISTS, () => new LostRace('the spot was created meanwhile')),
+        spotRef(spot, NOT_EXISTS),
+        spotPlace(spot),
+        tx.put({ ...keys.spotCode(spot.code), kind: 'spot_code', spot_id: spot.id }, NOT_EXISTS, () => new LostRace('code taken')),
+        tx.check(keys.field(field.id), EXISTS, () => new NotFound(`field ${field.id} not found`, { code: SPOT_CODES.NOT_FOUND })),
+        ...tags.ops,
+        ...tagCountChanges([], tags.refs, tags.created),
+        ...changes.ops,
+      ]),
+    );
+    return spot;
+  });
 }
+
+/** Counts of texts and images changed on a spot written by another item of the transaction. */
+const spotCountersOf = (spot: Spot, messages: number, images: number): TxOp =>
+  tx.update(
+    keys.spot(spot.fieldId, spot.uuid),
+    { expression: 'ADD total_msgs :m, total_imgs :i, version :one', condition: 'version = :version', values: { ':m': messages, ':i': images, ':one': 1, ':version': spot.version } },
+    () => new LostRace('the spot changed meanwhile'),
+  );
 
 export interface SpotChanges {
   fieldId?: number;
@@ -196,49 +224,66 @@ export interface SpotChanges {
   variables?: SpotVariable[] | null;
 }
 
-/** Overwrites what is sent; `tags` replaces every tag; `texts` adds (or keeps) messages by uuid. */
+/**
+ * PATCH: what is sent overwrites what is stored (spec 1). `tags` replaces every tag; `texts` is
+ * the spot's complete list of texts: texts not in it are removed with their images, a text sent
+ * again with other content is updated, new ones are added (docs/decisions.md, Spots).
+ */
 export async function patchSpot(principal: Principal, uuid: string, changes: SpotChanges): Promise<Spot> {
-  for (let attempt = 0; ; attempt++) {
+  const name = checkName(changes.name);
+  const texts = changes.texts === undefined ? undefined : checkTexts(changes.texts);
+  const variables = changes.variables === undefined || changes.variables === null ? changes.variables : checkVariables(changes.variables);
+  const released: Array<[number, string[]]> = [];
+  const spot = await retryLostRace(async () => {
     const scope = await locateSpot(principal, uuid, 'write');
     const { spot } = scope;
     let target = { field: scope.field, farm: scope.farm };
     if (changes.fieldId !== undefined && changes.fieldId !== spot.fieldId) target = await writableField(principal, changes.fieldId);
-    const next: Spot = { ...spot, fieldId: target.field.id, farmId: target.farm.id, version: spot.version + 1 };
-    if (changes.name !== undefined) next.name = changes.name;
+    const next: Spot = { ...spot, fieldId: target.field.id, farmId: target.farm.id, ownerId: target.field.ownerId, version: spot.version + 1 };
+    if (name !== undefined) next.name = name;
     if (changes.shape !== undefined || target.field.id !== spot.fieldId) Object.assign(next, await spotGeometry(target.field, changes.shape ?? spot.shape));
     if (changes.groupUuid !== undefined) next.groupUuid = changes.groupUuid ? changes.groupUuid.toLowerCase() : null;
-    if (changes.variables !== undefined) next.variables = changes.variables ? checkVariables(changes.variables) : null;
+    if (variables !== undefined) next.variables = variables;
     if (changes.sampleSet !== undefined) {
-      const ids = changes.sampleSet ? await sampleSetIds(changes.sampleSet) : undefined;
-      next.sampleSetType = changes.sampleSet?.sample_set_type ?? null;
+      const ids = changes.sampleSet ? await sampleSetIds(target.field.ownerId, changes.sampleSet) : undefined;
+      next.sampleSetType = changes.sampleSet ? changes.sampleSet.sample_set_type.trim() : null;
       next.sampleSetUuid = changes.sampleSet ? changes.sampleSet.sample_set_uuid.toLowerCase() : null;
       next.sampleSetTypeId = ids?.typeId ?? null;
       next.sampleSetId = ids?.id ?? null;
     }
     const ops: TxOp[] = [];
     if (changes.tags !== undefined) {
-      const tags = await resolveSpotTags(principal, changes.tags);
-      next.tagUuids = tags.uuids;
-      ops.push(...tags.ops, ...tagCountChanges(spot.tagUuids, tags.uuids, tags.created));
+      const tags = await resolveSpotTags(principal, changes.tags, spot.tags);
+      next.tags = tags.refs;
+      ops.push(...tags.ops, ...tagCountChanges(spot.tags, tags.refs, tags.created));
     }
+    let releasedImages: string[] = [];
+    if (texts !== undefined) {
+      const textOps = textChanges(principal, spot, await messagesOf(spot.id), texts, true);
+      ops.push(...textOps.ops);
+      next.totalMsgs += textOps.messages;
+      next.totalImgs += textOps.images;
+      releasedImages = textOps.releasedImages;
+    }
+    const stale = () => new LostRace('the spot changed meanwhile');
     if (next.fieldId === spot.fieldId) {
-      ops.push(tx.put(spotItem(next), 'version = :version', staleSpot, { ':version': spot.version }));
+      ops.push(tx.put(spotItem(next), 'version = :version', stale, { ':version': spot.version }));
     } else {
+      // Moved: the uuid must be free in the target field; the spot keeps its id, texts and images.
       ops.push(
-        tx.delete(keys.spot(spot.fieldId, uuid), 'version = :version', staleSpot, { ':version': spot.version }),
-        tx.put(spotItem(next), NOT_EXISTS),
-        tx.put({ ...keys.spotRef(uuid), kind: 'spot_ref', field_id: next.fieldId }),
+        tx.delete(keys.spot(spot.fieldId, uuid), 'version = :version', stale, { ':version': spot.version }),
+        tx.put(spotItem(next), NOT_EXISTS, () => new Conflict(`a spot ${uuid} already exists in field ${next.fieldId}`, { code: SPOT_CODES.WRONG_FORMAT })),
+        tx.delete(keys.spotRef(uuid, spot.fieldId)),
+        spotRef(next, NOT_EXISTS),
+        spotPlace(next),
       );
     }
-    try {
-      await transact(ops);
-    } catch (error) {
-      if (error instanceof Conflict && error.code === 'RETRY' && attempt < 5) continue;
-      throw error;
-    }
-    if (changes.texts?.length) await addMessages(principal, { ...target, spot: next, canWrite: true }, changes.texts);
-    return (await locateSpot(principal, uuid)).spot;
-  }
+    await transact(checkSize(ops));
+    if (releasedImages.length) released.push([spot.id, releasedImages]);
+    return next;
+  });
+  for (const [spotId, images] of released) await deleteImageObjects(spotId, images);
+  return spot;
 }
 
 export async function replaceVariables(principal: Principal, uuid: string, variables: SpotVariable[]): Promise<Spot> {
@@ -247,37 +292,33 @@ export async function replaceVariables(principal: Principal, uuid: string, varia
 
 /** Merges variables by name into a spot's (sheet uploads); the others stay. */
 export async function mergeVariables(principal: Principal, uuid: string, incoming: SpotVariable[]): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
+  await retryLostRace(async () => {
     const { spot } = await locateSpot(principal, uuid, 'write');
     const merged = new Map((spot.variables ?? []).map((v) => [v.name, v]));
     for (const v of incoming) merged.set(v.name, v);
-    const next: Spot = { ...spot, variables: [...merged.values()], version: spot.version + 1 };
-    try {
-      await transact([tx.put(spotItem(next), 'version = :version', staleSpot, { ':version': spot.version })]);
-      return;
-    } catch (error) {
-      if (error instanceof Conflict && error.code === 'RETRY' && attempt < 5) continue;
-      throw error;
-    }
-  }
+    const next: Spot = { ...spot, variables: checkVariables([...merged.values()]), version: spot.version + 1 };
+    await transact([tx.put(spotItem(next), 'version = :version', () => new LostRace('the spot changed meanwhile'), { ':version': spot.version })]);
+  });
 }
 
-/** Deletes the spot (its code and tag counts with it); its messages and images are removed by the worker. */
-export async function deleteSpot(principal: Principal, uuid: string): Promise<{ spot: Spot; deletedAt: string }> {
-  for (let attempt = 0; ; attempt++) {
-    const { spot } = await locateSpot(principal, uuid, 'write');
-    try {
-      await transact([
-        tx.delete(keys.spot(spot.fieldId, uuid), 'version = :version', staleSpot, { ':version': spot.version }),
-        tx.delete(keys.spotRef(uuid)),
-        tx.delete(keys.spotCode(spot.code)),
-        ...tagCountChanges(spot.tagUuids, []),
-      ]);
-    } catch (error) {
-      if (error instanceof Conflict && error.code === 'RETRY' && attempt < 5) continue;
-      throw error;
-    }
-    await publishEvent(SPOT_DELETED_JOB, { spot_uuid: uuid });
-    return { spot, deletedAt: nowSeconds() };
-  }
+/** The writes that delete a spot (`removal`: its item's deletion, with its condition; its ref, code, tag counts). */
+export function spotDeletion(spot: Spot, removal: TxOp): TxOp[] {
+  return [
+    removal,
+    tx.delete(keys.spotRef(spot.uuid, spot.fieldId)),
+    tx.delete(keys.spotCode(spot.code)),
+    ...tagCountChanges(spot.tags, []),
+  ];
 }
+
+/** Deletes the spot; its messages and images are removed by the worker (SPOT_DELETED.V1). */
+export async function deleteSpot(principal: Principal, uuid: string): Promise<{ spot: Spot; deletedAt: string }> {
+  const spot = await retryLostRace(async () => {
+    const { spot } = await locateSpot(principal, uuid, 'write');
+    await transact(spotDeletion(spot, tx.delete(keys.spot(spot.fieldId, uuid), 'version = :version', () => new LostRace('the spot changed meanwhile'), { ':version': spot.version })));
+    return spot;
+  });
+  await publishEvent(SPOT_DELETED_JOB, { spot_id: spot.id });
+  return { spot, deletedAt: isoSeconds() };
+}
+

@@ -1,7 +1,7 @@
 // lib/http: body parsing and the error dialects.
 import { describe, expect, it } from 'vitest';
 import { parseBody, rawBody } from '../../lib/http/body';
-import { generalDialect, internalDialect } from '../../lib/http/dialects';
+import { generalDialect, internalDialect, spotsDialect } from '../../lib/http/dialects';
 import { Conflict, DomainError, ExpiredToken, Forbidden, Invalid, TooLarge } from '../../lib/errors';
 
 describe('request bodies', () => {
@@ -33,6 +33,11 @@ describe('dialects', () => {
     const rendered = generalDialect.render(new DomainError('internal', 'secret detail at x.ts:1'), 'req-1');
     expect(rendered.status).toBe(500);
     expect(rendered.body).toEqual({ res: 'error', code: -1, info: 'The requested action failed to execute', request_id: 'req-1' });
+  });
+
+  it('keeps the text the contract names for an internal error, still without details', () => {
+    const error = new DomainError('internal', 'image could not be stored', { code: 51, publicMessage: true });
+    expect(spotsDialect.render(error, 'req-2')).toEqual({ status: 500, body: { code: 51, info: 'image could not be stored', request_id: 'req-2' } });
   });
 
   it('renders the internal dialect as {code, info}', () => {

@@ -4,9 +4,10 @@
 //    and write units.
 // 2. 100,000 values (100 variables x 1,000) through POST /sensors/v2/providers/values/variables.
 // Items and write units are also counted from the table afterwards (1 unit per started KB).
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { benchStack, internalApi, json, round, timed, type BenchStack } from './lib';
 
 const CLAIMS = ['*'];
@@ -43,23 +44,22 @@ function body(uuids: string[], perVariable: number, startMs: number): string {
   return `{"data":[${parts.join(',')}]}`;
 }
 
-async function tableUsage(stack: BenchStack, uuids: string[]) {
+/** Items and write units of the values stored in the table (a fresh stack holds only this run's). */
+async function tableUsage(stack: BenchStack) {
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: stack.region, endpoint: stack.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
   let items = 0;
   let units = 0;
-  for (const uuid of uuids) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await db.send(new QueryCommand({ TableName: stack.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `SENSORVALUES#${uuid}` }, ExclusiveStartKey: startKey }));
-      for (const item of out.Items ?? []) {
-        items++;
-        let size = 0;
-        for (const [name, value] of Object.entries(item)) size += name.length + (value instanceof Uint8Array ? value.length : typeof value === 'number' ? 8 : Buffer.byteLength(String(value)));
-        units += Math.ceil(size / 1024);
-      }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-  }
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new ScanCommand({ TableName: stack.table, FilterExpression: 'begins_with(pk, :values)', ExpressionAttributeValues: { ':values': 'SENSORVALUES#' }, ExclusiveStartKey: startKey }));
+    for (const item of out.Items ?? []) {
+      items++;
+      let size = 0;
+      for (const [name, value] of Object.entries(item)) size += name.length + (value instanceof Uint8Array ? value.length : typeof value === 'number' ? 8 : Buffer.byteLength(String(value)));
+      units += Math.ceil(size / 1024);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
   db.destroy();
   return { items, write_units_for_these_items: units };
 }
@@ -69,7 +69,7 @@ async function bulkRun(stack: BenchStack) {
   const text = body(uuids, 20_000, Date.UTC(2026, 0, 1));
   const gz = gzipSync(text);
   const [ms, job] = await timed(async () => {
-    const started = await json(await api('POST', '/values/bulk'));
+    const started = await json(await api('POST', '/values/bulk', { size_bytes: gz.length, md5: createHash('md5').update(gz).digest('base64') }));
     const form = new FormData();
     for (const [k, v] of Object.entries(started.data.upload.fields as Record<string, string>)) form.set(k, v);
     form.set('file', new Blob([gz]), 'values.json.gz');
@@ -82,7 +82,7 @@ async function bulkRun(stack: BenchStack) {
     }
   });
   if (job.status !== 'done') throw new Error(`bulk job failed: ${JSON.stringify(job.error)}`);
-  const usage = await tableUsage(stack, uuids);
+  const usage = await tableUsage(stack);
   return {
     values: job.values_inserted,
     json_mb: round(text.length / 1024 / 1024),
@@ -98,30 +98,40 @@ async function bulkRun(stack: BenchStack) {
   };
 }
 
-async function syncRun(stack: BenchStack) {
-  const { api, uuids } = await setup(stack, 100);
-  const text = body(uuids, 1000, Date.UTC(2026, 5, 1));
+/** 100,000 values over `variables` variables, in one POST /providers/values/variables. */
+async function syncRun(stack: BenchStack, variables: number) {
+  const { api, uuids } = await setup(stack, variables);
+  const text = body(uuids, 100_000 / variables, Date.UTC(2026, 5, 1));
   const [ms, response] = await timed(async () => api('POST', '/values/variables', JSON.parse(text)));
   if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
-  const usage = await tableUsage(stack, uuids);
-  return {
-    values: 100_000,
-    json_mb: round(text.length / 1024 / 1024, 2),
-    request_s: round(ms / 1000, 2),
-    values_per_s: Math.round(100_000 / (ms / 1000)),
-    items_written: usage.items,
-    write_units: usage.write_units_for_these_items,
-    write_units_per_100_values: round((usage.write_units_for_these_items / 100_000) * 100, 3),
-  };
+  return { values: 100_000, variables, json_mb: round(text.length / 1024 / 1024, 2), request_s: round(ms / 1000, 2), values_per_s: Math.round(100_000 / (ms / 1000)) };
 }
 
 export async function run() {
   const stack = await benchStack();
   try {
     const started = new Date().toISOString();
-    const sync = await syncRun(stack);
+    // one variable first (its items then count the units of 100,000 values), then 100 variables
+    const syncOne = await syncRun(stack, 1);
+    const syncUsage = await tableUsage(stack);
+    const sync = await syncRun(stack, 100);
     const bulk = await bulkRun(stack);
-    console.log(JSON.stringify({ suite: 'sensors', started, node: process.version, results: { bulk_2M_values_100_variables: bulk, sync_100k_values: sync } }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          suite: 'sensors',
+          started,
+          node: process.version,
+          results: {
+            bulk_2M_values_100_variables: bulk,
+            sync_100k_values_1_variable: { ...syncOne, items_written: syncUsage.items, write_units_per_100_values: round((syncUsage.write_units_for_these_items / 100_000) * 100, 3) },
+            sync_100k_values_100_variables: sync,
+          },
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await stack.dispose();
   }

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { sensorsDialect } from '../lib/http/dialects';
-import type { Variable } from '../lib/sensors/model';
+import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';
 import type { GroupWithVariables } from '../lib/sensors/groups';
+import { dateTimeZ } from './common';
 
 const sensorsRoute = { tags: ['sensors'], auth: 'bearer', dialect: sensorsDialect } as const;
 const path = (p: string) => [`/sensors/v2${p}`];
@@ -68,34 +69,51 @@ export const wireGroup = ({ group: g, variables }: GroupWithVariables): z.infer<
   variables: variables.map(wireVariable),
 });
 
-const VariableInput = z.object({
-  variable_uuid: z.string().optional(),
-  variable_name: z.unknown().describe('string, required'),
-  device: z.unknown().optional(),
-  metadata: z.unknown().optional(),
-});
+// --- requests: the shapes of rule 1 (create) and rule 2 (update, only the changed properties) -----
+
+const text = () => z.string().max(SENSOR_LIMITS.TEXT);
+const metadata = () =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= SENSOR_LIMITS.METADATA_BYTES, `metadata is at most ${SENSOR_LIMITS.METADATA_BYTES} bytes of JSON`);
+const dateTime = dateTimeZ();
+
+const VariableInput = z
+  .object({
+    variable_uuid: z.string().uuid().optional(),
+    variable_name: text().optional().describe('required when the variable is created'),
+    device: text().nullable().optional(),
+    metadata: metadata().nullable().optional(),
+  })
+  .describe('a variable: created when its variable_uuid is new; otherwise only variable_name, device and metadata change (rule 3)');
+
+const groupFields = {
+  created_at: dateTime.optional().describe('YYYY-MM-DDTHH:MM:SSZ; now by default'),
+  deleted_at: dateTime.nullable().optional().describe('YYYY-MM-DDTHH:MM:SSZ; null: not deleted. Setting it deletes the group and its variables'),
+  user_group_name: text().nullable().optional().describe('ignored on update'),
+  device: text().nullable().optional(),
+  position: text().nullable().optional(),
+  user_position: text().nullable().optional().describe('ignored on update'),
+  timezone_offset: z.number().int().min(-SENSOR_LIMITS.TIMEZONE_MINUTES).max(SENSOR_LIMITS.TIMEZONE_MINUTES).optional().describe('minutes from UTC; 0 by default; never null'),
+  metadata: metadata().nullable().optional(),
+  variables: z.array(VariableInput).max(SENSOR_LIMITS.VARIABLES_PER_REQUEST).optional(),
+};
 
 /** Accepted fields on create (spec 1, rule 1); anything else is a parameter error. */
 export const CreateGroupBody = z
-  .object({
-    group_uuid: z.unknown().optional(),
-    created_at: z.unknown().optional(),
-    deleted_at: z.unknown().optional(),
-    group_name: z.unknown().describe('string, required'),
-    user_group_name: z.unknown().optional(),
-    device: z.unknown().optional(),
-    position: z.unknown().optional(),
-    user_position: z.unknown().optional(),
-    timezone_offset: z.unknown().optional().describe('integer minutes from UTC; 0 by default; never null'),
-    metadata: z.unknown().optional(),
-    variables: z.array(VariableInput).optional(),
-  })
+  .object({ group_uuid: z.string().uuid().optional(), group_name: text().describe('required'), ...groupFields })
   .strict();
 
-export const UpdateGroupBody = CreateGroupBody.extend({ group_uuid: z.string().uuid() });
+/** Update (rule 2): group_uuid and the changed properties only. */
+export const UpdateGroupBody = z
+  .object({ group_uuid: z.string().uuid(), group_name: text().optional(), ...groupFields })
+  .strict();
 export const GroupRef = z.object({ group_uuid: z.string().uuid() });
 export const CreateVariableBody = z.object({ group_uuid: z.string().uuid(), variable: VariableInput });
-export const UpdateVariableBody = z.object({ variable_uuid: z.string().uuid() }).catchall(z.unknown());
+/** Other keys are accepted and not applied (rule 3). */
+export const UpdateVariableBody = z
+  .object({ variable_uuid: z.string().uuid(), variable_name: text().optional(), device: text().nullable().optional(), metadata: metadata().nullable().optional() })
+  .catchall(z.unknown());
 export const VariableRef = z.object({ variable_uuid: z.string().uuid() });
 export const ValuesBody = z.object({
   data: z.array(
@@ -230,8 +248,8 @@ export const readValuesRoute = defineRoute({
   request: {
     query: z.object({
       variable_uuid: z.string().uuid(),
-      from: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/).optional().describe('inclusive; the epoch by default'),
-      to: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/).optional().describe('inclusive; now by default'),
+      from: dateTimeZ().optional().describe('inclusive; the epoch by default'),
+      to: dateTimeZ().optional().describe('inclusive; now by default'),
       limit: z.coerce.number().int().min(1).max(10_000).optional().describe('values (or buckets) per page, default 1000'),
       cursor: z.string().optional(),
       interval: z.coerce.number().int().min(1).max(366 * 86_400).optional().describe('bucket size in seconds'),
@@ -264,7 +282,13 @@ export const createBulkRoute = defineRoute({
   touches: { table: 'write', files: { 'sensor-bulk/': ['put'] } },
   method: 'post',
   paths: path('/providers/values/bulk'),
-  summary: 'Start a bulk upload: a presigned S3 POST for a values body (JSON or gzipped JSON, up to 512 MiB)',
+  summary: 'Start a bulk upload: a presigned S3 POST for a values body (JSON or gzipped JSON, up to 512 MiB) of the declared size and MD5',
+  request: {
+    body: z.object({
+      size_bytes: z.number().int().min(1).max(BULK_MAX_BYTES).describe('bytes of the file to upload'),
+      md5: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'base64 MD5 (24 characters)').describe('base64 MD5 of the file (openssl md5 -binary FILE | base64); send it as the Content-MD5 field'),
+    }),
+  },
   responses: {
     200: {
       description: 'the job and where to upload',

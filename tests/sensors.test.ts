@@ -1,9 +1,10 @@
 // Spec 1, "Sensors" (/sensors/v2): variable groups, variables, values; the eight functionalities;
 // isolation between extensions and users; the values rules; reading values; the bulk path.
 import { gzipSync } from 'node:zlib';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, createUser, internal, tokenFor } from './helpers/api';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { call, createUser, eventually, internal, stack, tokenFor } from './helpers/api';
 
 const V2 = '/sensors/v2/providers';
 const ALL = [
@@ -248,11 +249,14 @@ describe('functionalities, authentication and isolation', () => {
     const va = await variable(a, ga.group_uuid);
     await group(b);
     expect((await api(a, 'GET', '/variablegroups')).body.data.map((g: any) => g.group_uuid)).toEqual([ga.group_uuid]);
-    expect((await api(b, 'GET', '/variablegroups', undefined, { group_uuid: ga.group_uuid })).body.code).toBe('ACCESS_ERROR');
-    expect((await api(b, 'PATCH', '/variablegroups', { group_uuid: ga.group_uuid, group_name: 'x' })).body.code).toBe('ACCESS_ERROR');
-    expect((await api(b, 'DELETE', '/variables', { variable_uuid: va.variable_uuid })).body.code).toBe('ACCESS_ERROR');
+    // another extension's records are answered as records nobody made (nothing tells they exist)
+    expect((await api(b, 'GET', '/variablegroups', undefined, { group_uuid: ga.group_uuid })).body.code).toBe('VARIABLEGROUP_NOT_FOUND');
+    expect((await api(b, 'PATCH', '/variablegroups', { group_uuid: ga.group_uuid, group_name: 'x' })).body.code).toBe('VARIABLEGROUP_NOT_FOUND');
+    expect((await api(b, 'DELETE', '/variables', { variable_uuid: va.variable_uuid })).body.code).toBe('VARIABLE_NOT_FOUND');
     const write = await values(b, [{ variable_uuid: va.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }]);
-    expect([write.status, write.body.code]).toEqual([403, 'ACCESS_ERROR']);
+    const nobodys = await values(b, [{ variable_uuid: randomUUID(), values: [1], timestamps: ['2026-01-01T00:00:00Z'] }]);
+    expect([write.status, write.body.code]).toEqual([404, 'VARIABLE_NOT_FOUND']);
+    expect([write.status, write.body.code, write.body.info]).toEqual([nobodys.status, nobodys.body.code, nobodys.body.info]);
     await values(a, [{ variable_uuid: va.variable_uuid, values: [21.5], timestamps: ['2026-01-01T00:00:00Z'] }]);
     const session = (await internal('/internal/tokens', { user_id: owner.id, claims: ALL })).body.data.access_token;
     expect((await api(session, 'GET', '/variablegroups')).body.data).toHaveLength(2);
@@ -265,7 +269,8 @@ describe('functionalities, authentication and isolation', () => {
     const b = await extension();
     const ga = await group(a);
     expect((await api(b, 'GET', '/variablegroups')).body.data).toEqual([]);
-    expect((await api(b, 'GET', '/variablegroups', undefined, { group_uuid: ga.group_uuid })).body.code).toBe('ACCESS_ERROR');
+    const theirs = await api(b, 'GET', '/variablegroups', undefined, { group_uuid: ga.group_uuid });
+    expect([theirs.status, theirs.body.code]).toEqual([404, 'VARIABLEGROUP_NOT_FOUND']);
   });
 
   it('answers unknown sensor routes in the sensors dialect', async () => {
@@ -392,14 +397,17 @@ describe('reading values', () => {
 });
 
 describe('the bulk path', () => {
+  const declare = (file: Buffer) => ({ size_bytes: file.length, md5: createHash('md5').update(file).digest('base64') });
+
   async function bulk(ext: Sensors, body: unknown, gzip = true) {
-    const started = await api(ext, 'POST', '/values/bulk');
+    const json = Buffer.from(JSON.stringify(body));
+    const file = gzip ? gzipSync(json) : json;
+    const started = await api(ext, 'POST', '/values/bulk', declare(file));
     expect(started.status).toBe(200);
     const { job_uuid, upload } = started.body.data;
     const form = new FormData();
     for (const [k, value] of Object.entries(upload.fields as Record<string, string>)) form.set(k, value);
-    const json = Buffer.from(JSON.stringify(body));
-    form.set('file', new Blob([gzip ? gzipSync(json) : json]), 'values.json.gz');
+    form.set('file', new Blob([file]), 'values.json.gz');
     const s3 = await fetch(upload.url, { method: 'POST', body: form });
     expect(s3.status).toBeLessThan(300);
     const deadline = Date.now() + 30_000;
@@ -439,12 +447,113 @@ describe('the bulk path', () => {
     expect((await read(ext, v.variable_uuid)).body.data.values).toEqual([]);
   });
 
+  it('fails the job, storing nothing, when the object under its key is not the declared file', async () => {
+    const ext = await extension();
+    const g = await group(ext);
+    const v = await variable(ext, g.group_uuid);
+    const declared = Buffer.from(JSON.stringify({ data: [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }] }));
+    const { job_uuid } = (await api(ext, 'POST', '/values/bulk', declare(declared))).body.data;
+    // another file put under the job's key, by whatever way: the worker checks size and MD5 first
+    const forged = Buffer.from(JSON.stringify({ data: [{ variable_uuid: v.variable_uuid, values: [666], timestamps: ['2026-01-01T00:00:00Z'] }] }));
+    const { endpoints, bucket } = stack();
+    const s3 = new S3Client({ region: 'us-east-1', endpoint: endpoints.s3, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `sensor-bulk/${job_uuid}`, Body: forged }));
+    s3.destroy();
+    const job = await eventually(async () => {
+      const status = (await api(ext, 'GET', `/values/bulk/${job_uuid}`)).body.data;
+      return status.status === 'failed' || status.status === 'done' ? status : undefined;
+    });
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'PARAMETER_ERROR', info: expect.stringContaining('not the one declared') } });
+    expect((await read(ext, v.variable_uuid)).body.data.values).toEqual([]);
+  });
+
   it("keeps jobs to the extension that made them", async () => {
     const owner = await createUser();
     const a = await extension(owner, { extension_id: 'a' });
     const b = await extension(owner, { extension_id: 'b' });
-    const { job_uuid } = (await api(a, 'POST', '/values/bulk')).body.data;
-    expect((await api(b, 'GET', `/values/bulk/${job_uuid}`)).body.code).toBe('ACCESS_ERROR');
+    const { job_uuid } = (await api(a, 'POST', '/values/bulk', declare(Buffer.from('{}')))).body.data;
+    expect((await api(b, 'GET', `/values/bulk/${job_uuid}`)).body.code).toBe('NOT_FOUND');
     expect((await api(a, 'GET', `/values/bulk/${job_uuid}`)).body.data.status).toBe('awaiting_upload');
+  });
+});
+
+describe('sensors follow the contract (rules 1 to 4)', () => {
+  it('updates with only the changed properties: group_uuid and device alone (rule 2)', async () => {
+    const ext = await extension();
+    const g = await group(ext);
+    const response = await api(ext, 'PATCH', '/variablegroups', { group_uuid: g.group_uuid, device: 'SN-10' });
+    expect([response.status, response.body.res]).toEqual([200, 'ok']);
+    expect(response.body.data).toMatchObject({ group_name: 'Estación 1', device: 'SN-10' });
+  });
+
+  it('refuses a group whose variables share a variable_uuid with 400 PARAMETER_ERROR, creating nothing', async () => {
+    const ext = await extension();
+    const uuid = randomUUID();
+    const shared = randomUUID();
+    const response = await api(ext, 'POST', '/variablegroups', {
+      group_uuid: uuid,
+      group_name: 'dup',
+      variables: [{ variable_uuid: shared, variable_name: 'a' }, { variable_uuid: shared, variable_name: 'b' }],
+    });
+    expect([response.status, response.body.code]).toEqual([400, 'PARAMETER_ERROR']);
+    expect((await api(ext, 'GET', '/variablegroups')).body.data).toEqual([]);
+  });
+
+  it('refuses impossible timestamps instead of storing another day', async () => {
+    const ext = await extension();
+    const g = await group(ext);
+    const v = await variable(ext, g.group_uuid);
+    const response = await values(ext, [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-02-30T00:00:00Z'] }]);
+    expect([response.status, response.body.code]).toEqual([400, 'PARAMETER_ERROR']);
+    expect((await read(ext, v.variable_uuid, { from: '2026-02-01T00:00:00Z', to: '2026-03-31T00:00:00Z' })).body.data.values).toEqual([]);
+    const group2 = await api(ext, 'POST', '/variablegroups', { group_name: 'x', created_at: '2026-04-31T00:00:00Z' });
+    expect([group2.status, group2.body.code]).toEqual([400, 'PARAMETER_ERROR']);
+  });
+
+  it('deletes through PATCH deleted_at exactly as DELETE does; a deleted group or variable stays deleted', async () => {
+    const ext = await extension();
+    const uuid = randomUUID();
+    const g = await group(ext, { group_uuid: uuid });
+    const v = await variable(ext, g.group_uuid);
+    const patched = await api(ext, 'PATCH', '/variablegroups', { group_uuid: uuid, deleted_at: '2026-06-01T00:00:00Z' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.deleted_at).toBe('2026-06-01T00:00:00Z');
+    expect(patched.body.data.variables[0].deleted_at).toBe('2026-06-01T00:00:00Z');
+    const refused = await values(ext, [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }]);
+    expect([refused.status, refused.body.code]).toEqual([404, 'VARIABLE_NOT_FOUND']);
+    // created again with its uuid: refused, never "created successfully"
+    const again = await api(ext, 'POST', '/variablegroups', { group_uuid: uuid, group_name: 'otra vez' });
+    expect([again.status, again.body.code]).toEqual([409, 'VARIABLEGROUP_CREATE_ERROR']);
+    expect(again.body.info).toBe('Variable group could not be created');
+    const undelete = await api(ext, 'PATCH', '/variablegroups', { group_uuid: uuid, deleted_at: null });
+    expect([undelete.status, undelete.body.code]).toEqual([409, 'VARIABLEGROUP_UPDATE_ERROR']);
+    // a deleted variable's uuid is not created again either
+    const other = await group(ext);
+    const live = await variable(ext, other.group_uuid, 'humidity');
+    expect((await api(ext, 'DELETE', '/variables', { variable_uuid: live.variable_uuid })).status).toBe(200);
+    const recreated = await api(ext, 'POST', '/variables', { group_uuid: other.group_uuid, variable: { variable_uuid: live.variable_uuid, variable_name: 'humidity' } });
+    expect([recreated.status, recreated.body.code]).toEqual([409, 'VARIABLE_CREATE_ERROR']);
+    const edit = await api(ext, 'PATCH', '/variables', { variable_uuid: live.variable_uuid, variable_name: 'x' });
+    expect([edit.status, edit.body.code]).toEqual([409, 'VARIABLE_UPDATE_ERROR']);
+  });
+
+  it("lets another user or extension use a group or variable uuid one chose, without touching one's records", async () => {
+    const owner = await createUser();
+    const a = await extension(owner, { extension_id: 'ext-a' });
+    const b = await extension(owner, { extension_id: 'ext-b' });
+    const stranger = await extension();
+    const uuid = randomUUID();
+    const variableUuid = randomUUID();
+    const made = await api(a, 'POST', '/variablegroups', { group_uuid: uuid, group_name: 'de A', variables: [{ variable_uuid: variableUuid, variable_name: 't' }] });
+    for (const other of [b, stranger]) {
+      const response = await api(other, 'POST', '/variablegroups', { group_uuid: uuid, group_name: 'otro', variables: [{ variable_uuid: variableUuid, variable_name: 't' }] });
+      expect([response.status, response.body.info]).toEqual([200, 'variable group created successfully']);
+      expect(response.body.data.group_name).toBe('otro');
+      expect((await values(other, [{ variable_uuid: variableUuid, values: [99], timestamps: ['2026-01-01T00:00:00Z'] }])).status).toBe(200);
+    }
+    const [mine] = (await api(a, 'GET', '/variablegroups', undefined, { group_uuid: uuid })).body.data;
+    expect(mine).toMatchObject({ group_name: 'de A', variables: [{ variable_uuid: variableUuid, last_value: null }] });
+    expect(mine.variables).toEqual(made.body.data.variables);
+    expect((await read(a, variableUuid)).body.data.values).toEqual([]);
   });
 });

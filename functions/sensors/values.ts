@@ -31,8 +31,8 @@ export const read = endpoint(readValuesRoute, {
 });
 
 export const bulk = endpoint(createBulkRoute, {
-  handler: async ({ principal }) => {
-    const job = await createBulkJob(callerOf(principal));
+  handler: async ({ body, principal }) => {
+    const job = await createBulkJob(callerOf(principal), { sizeBytes: body.size_bytes, md5: body.md5 });
     return {
       res: 'ok',
       data: { job_uuid: job.jobUuid, status: 'awaiting_upload', upload: job.upload, expires_in: job.expiresIn, max_bytes: job.maxBytes },

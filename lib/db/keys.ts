@@ -184,33 +184,36 @@ export const keys = {
   /** The id given to a sample_set_type text. */
   sampleSetType: (type: string): Key => ({ pk: 'SAMPLESETTYPE', sk: type }),
 
-  // --- sensors (spec 1): groups per user and extension, variables in groups, values in chunks ----
+  // --- sensors (spec 1): groups per user and extension; their uuids and their variables' uuids
+  // name records within that pair; variables and values hang from the group's numeric id ----------
   sensorGroup: (userId: number, extensionId: string, groupUuid: string): Key => ({
     pk: `SENSORUSER#${userId}`,
-    sk: `GROUP#${extensionId}#${groupUuid.toLowerCase()}`,
+    sk: `GROUP#${encodeURIComponent(extensionId)}#${groupUuid.toLowerCase()}`,
   }),
   /** A user's groups: all of them, or those of one extension. */
   sensorGroupsPrefix: (userId: number, extensionId?: string) => ({
     pk: `SENSORUSER#${userId}`,
-    skPrefix: extensionId === undefined ? 'GROUP#' : `GROUP#${extensionId}#`,
+    skPrefix: extensionId === undefined ? 'GROUP#' : `GROUP#${encodeURIComponent(extensionId)}#`,
   }),
-  /** Owner (user and extension) of a group uuid. */
-  sensorGroupRef: (groupUuid: string): Key => ({ pk: `SENSORGROUP#${groupUuid.toLowerCase()}`, sk: 'REF' }),
-  sensorVariable: (groupUuid: string, variableUuid: string): Key => ({
-    pk: `SENSORGROUP#${groupUuid.toLowerCase()}`,
+  sensorVariable: (groupId: number, variableUuid: string): Key => ({
+    pk: `SENSORGROUPVARS#${groupId}`,
     sk: `VAR#${variableUuid.toLowerCase()}`,
   }),
-  sensorVariablesPrefix: (groupUuid: string) => ({ pk: `SENSORGROUP#${groupUuid.toLowerCase()}`, skPrefix: 'VAR#' }),
-  /** Group of a variable uuid. */
-  sensorVariableRef: (variableUuid: string): Key => ({ pk: `SENSORVAR#${variableUuid.toLowerCase()}`, sk: 'REF' }),
+  sensorVariablesPrefix: (groupId: number) => ({ pk: `SENSORGROUPVARS#${groupId}`, skPrefix: 'VAR#' }),
+  /** The group of a user's variable uuid, per extension; sensorVariableRefs: every extension's. */
+  sensorVariableRef: (userId: number, extensionId: string, variableUuid: string): Key => ({
+    pk: `SENSORVAR#${userId}#${variableUuid.toLowerCase()}`,
+    sk: `EXT#${encodeURIComponent(extensionId)}`,
+  }),
+  sensorVariableRefs: (userId: number, variableUuid: string) => ({ pk: `SENSORVAR#${userId}#${variableUuid.toLowerCase()}`, skPrefix: 'EXT#' }),
   /** Values of a variable in one UTC day (part: a time slice of a dense day). */
-  sensorChunk: (variableUuid: string, day: string, part: number): Key => ({
-    pk: `SENSORVALUES#${variableUuid.toLowerCase()}`,
+  sensorChunk: (groupId: number, variableUuid: string, day: string, part: number): Key => ({
+    pk: `SENSORVALUES#${groupId}#${variableUuid.toLowerCase()}`,
     sk: `CHUNK#${day}#${String(part).padStart(2, '0')}`,
   }),
-  sensorChunksOfDay: (variableUuid: string, day: string) => ({ pk: `SENSORVALUES#${variableUuid.toLowerCase()}`, skPrefix: `CHUNK#${day}#` }),
-  sensorChunksBetween: (variableUuid: string, fromDay: string, toDay: string) => ({
-    pk: `SENSORVALUES#${variableUuid.toLowerCase()}`,
+  sensorChunksOfDay: (groupId: number, variableUuid: string, day: string) => ({ pk: `SENSORVALUES#${groupId}#${variableUuid.toLowerCase()}`, skPrefix: `CHUNK#${day}#` }),
+  sensorChunksBetween: (groupId: number, variableUuid: string, fromDay: string, toDay: string) => ({
+    pk: `SENSORVALUES#${groupId}#${variableUuid.toLowerCase()}`,
     skBetween: [`CHUNK#${fromDay}#`, `CHUNK#${toDay}#~`] as const,
   }),
   sensorBulkJob: (jobUuid: string): Key => ({ pk: `SENSORJOB#${jobUuid.toLowerCase()}`, sk: 'JOB' }),

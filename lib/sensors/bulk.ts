@@ -1,8 +1,12 @@
 // Bulk ingestion of sensor values (docs/sensors-storage.md). Bodies too large for a synchronous
 // request (API Gateway 10 MB, Lambda 6 MB) are uploaded to S3 with a presigned POST: the same JSON
-// as POST /providers/values/variables, gzipped or not. S3 notifies the bulk queue; the bulk worker
-// validates everything, stores it in chunks and records the outcome on the job, which the client
-// polls.
+// as POST /providers/values/variables, gzipped or not. The client declares the file's size and MD5
+// when it starts the job; the upload's policy fixes the key, that size and that MD5, and the
+// worker checks both again on what it reads before it uses anything: an object that is not the
+// declared file (whoever put it there) fails the job and stores nothing. S3 notifies the bulk
+// queue; the bulk worker validates everything, stores it in chunks and records the outcome on the
+// job, which the client polls.
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
@@ -11,14 +15,15 @@ import { s3 } from '../aws/s3';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { getItem, putItem, updateItem } from '../db/table';
-import { DomainError, Forbidden, NotFound } from '../errors';
+import { DomainError, NotFound } from '../errors';
 import { log } from '../log';
 import { requireExtension, type SensorCaller } from './groups';
-import { nowSeconds } from './model';
+import { BULK_MAX_BYTES, nowSeconds } from './model';
 import { insertValues, parseValues } from './values';
 
+export { BULK_MAX_BYTES };
+
 export const BULK_PREFIX = 'sensor-bulk/';
-export const BULK_MAX_BYTES = 512 * 1024 * 1024;
 export const BULK_UPLOAD_SECONDS = 3600;
 
 export type JobStatus = 'awaiting_upload' | 'processing' | 'done' | 'failed';
@@ -58,7 +63,14 @@ const jobFromItem = (item: Record<string, unknown>): BulkJob => ({
   error: (item.error as BulkJob['error'] | undefined) ?? null,
 });
 
-export async function createBulkJob(caller: SensorCaller) {
+export interface BulkDeclaration {
+  /** Bytes of the file to upload. */
+  sizeBytes: number;
+  /** Base64 MD5 of the file (what the Content-MD5 field carries). */
+  md5: string;
+}
+
+export async function createBulkJob(caller: SensorCaller, declared: BulkDeclaration) {
   const extensionId = requireExtension(caller);
   const jobUuid = uuidV4();
   await putItem({
@@ -69,13 +81,19 @@ export async function createBulkJob(caller: SensorCaller) {
     extension_id: extensionId,
     status: 'awaiting_upload',
     created_at: nowSeconds(),
+    size_bytes: declared.sizeBytes,
+    md5: declared.md5,
     attempts: 0,
     ttl: Math.floor(Date.now() / 1000) + 30 * 86400,
   });
   const post = await createPresignedPost(s3(), {
     Bucket: config().bucket,
     Key: jobKey(jobUuid),
-    Conditions: [['content-length-range', 1, BULK_MAX_BYTES]],
+    Conditions: [
+      ['content-length-range', declared.sizeBytes, declared.sizeBytes],
+      ['eq', '$Content-MD5', declared.md5],
+    ],
+    Fields: { 'Content-MD5': declared.md5 },
     Expires: BULK_UPLOAD_SECONDS,
   });
   return { jobUuid, upload: { url: post.url, fields: post.fields }, expiresIn: BULK_UPLOAD_SECONDS, maxBytes: BULK_MAX_BYTES };
@@ -83,10 +101,8 @@ export async function createBulkJob(caller: SensorCaller) {
 
 export async function bulkJob(caller: SensorCaller, jobUuid: string): Promise<BulkJob> {
   const item = await getItem(keys.sensorBulkJob(jobUuid));
-  if (!item) throw notFound(jobUuid);
-  if (Number(item.user_id) !== caller.userId || (caller.extensionId !== undefined && item.extension_id !== caller.extensionId)) {
-    throw new Forbidden(`bulk job ${jobUuid} belongs to another user or extension`, { code: 'ACCESS_ERROR' });
-  }
+  // another user's or extension's job is answered as one that does not exist
+  if (!item || Number(item.user_id) !== caller.userId || (caller.extensionId !== undefined && item.extension_id !== caller.extensionId)) throw notFound(jobUuid);
   return jobFromItem(item);
 }
 
@@ -131,6 +147,10 @@ export async function ingestBulkObject(key: string): Promise<void> {
   const object = await s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: key }));
   const raw = Buffer.from(await object.Body!.transformToByteArray());
   try {
+    const md5 = createHash('md5').update(raw).digest('base64');
+    if (raw.length !== Number(item.size_bytes) || md5 !== item.md5) {
+      throw new DomainError('invalid', `the uploaded file is not the one declared (${raw.length} bytes, MD5 ${md5})`, { code: 'PARAMETER_ERROR' });
+    }
     const [stats, peak] = await measuringHeap(async () => {
       const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
       let body: unknown;

@@ -1,22 +1,27 @@
 // Sensors (spec 1): variable groups and variables. A group belongs to one user and extension
-// pair; variables live in groups. Records are soft-deleted (deleted_at).
+// pair, and its uuid (and its variables' uuids) name records within that pair only; variables
+// live in groups. Records are soft-deleted (deleted_at) and stay deleted.
 import { validate as isUuid } from 'uuid';
 import { Invalid } from '../errors';
 import { isoSeconds } from '../util/time';
 
-export const SENSOR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 export const nowSeconds = () => isoSeconds();
 export const toSeconds = (timestamp: string): number => Date.parse(timestamp) / 1000;
 export const fromSeconds = (seconds: number): string => isoSeconds(seconds * 1000);
 
 export const parameterError = (detail: string) => new Invalid(detail, { code: 'PARAMETER_ERROR' });
 
-export function checkTimestamp(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !SENSOR_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
-    throw parameterError(`${what} must be YYYY-MM-DDTHH:MM:SSZ`);
-  }
-  return value;
-}
+/** Largest bulk upload of values (docs/sensors-storage.md). */
+export const BULK_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Bounds of what a client stores in groups and variables (docs/decisions.md, Sensors). */
+export const SENSOR_LIMITS = {
+  TEXT: 200,
+  /** JSON bytes of a group's or a variable's metadata. */
+  METADATA_BYTES: 16 * 1024,
+  VARIABLES_PER_REQUEST: 45,
+  TIMEZONE_MINUTES: 24 * 60,
+} as const;
 
 export function checkUuid(value: unknown, what: string): string {
   if (typeof value !== 'string' || !isUuid(value)) throw parameterError(`${what} must be a UUID`);

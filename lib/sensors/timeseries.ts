@@ -24,14 +24,20 @@ export interface WriteStats {
   writeUnits: number;
 }
 
+/** The values of one variable: its group's id and its uuid (a uuid names a variable within its user and extension). */
+export interface Series {
+  groupId: number;
+  variableUuid: string;
+}
+
 interface StoredDay {
   points: Point[];
   version: number;
   parts: number;
 }
 
-async function readDay(variableUuid: string, day: string): Promise<StoredDay> {
-  const items = await queryAll(keys.sensorChunksOfDay(variableUuid, day));
+async function readDay(series: Series, day: string): Promise<StoredDay> {
+  const items = await queryAll(keys.sensorChunksOfDay(series.groupId, series.variableUuid, day));
   const first = items.find((item) => String(item.sk).endsWith('#00'));
   return {
     points: items.flatMap((item) => decodePoints(item.d as Uint8Array, item.m as string | undefined)),
@@ -65,13 +71,13 @@ function itemBytes(item: Record<string, unknown>): number {
   return size;
 }
 
-async function writeDay(variableUuid: string, day: string, points: Point[], stored: StoredDay): Promise<WriteStats> {
+async function writeDay(series: Series, day: string, points: Point[], stored: StoredDay): Promise<WriteStats> {
   const version = stored.version + 1;
   const slices = partition(day, points);
   const items = slices.map((slice, part) => {
     const { data, meta } = encodePoints(slice);
     return {
-      ...keys.sensorChunk(variableUuid, day, part),
+      ...keys.sensorChunk(series.groupId, series.variableUuid, day, part),
       kind: 'sensor_chunk',
       n: slice.length,
       d: data,
@@ -89,13 +95,13 @@ async function writeDay(variableUuid: string, day: string, points: Point[], stor
     await putItem(items[0]!, { expression: condition, values, failure: lost });
     return { items: 1, writeUnits: units };
   }
-  const stale = Array.from({ length: Math.max(0, stored.parts - items.length) }, (_, i) => keys.sensorChunk(variableUuid, day, items.length + i));
+  const stale = Array.from({ length: Math.max(0, stored.parts - items.length) }, (_, i) => keys.sensorChunk(series.groupId, series.variableUuid, day, items.length + i));
   await transact([tx.put(items[0]!, condition, lost, values), ...items.slice(1).map((item) => tx.put(item)), ...stale.map((key) => tx.delete(key))]);
   return { items: items.length, writeUnits: 2 * units + 2 * stale.length };
 }
 
 /** Stores points of one variable (any order, any days): merged with what is stored. */
-export async function storePoints(variableUuid: string, points: Point[], concurrency = 16): Promise<WriteStats> {
+export async function storePoints(series: Series, points: Point[], concurrency = 16): Promise<WriteStats> {
   const byDay = new Map<string, Point[]>();
   for (const point of points) {
     const day = dayOf(point.t);
@@ -109,8 +115,8 @@ export async function storePoints(variableUuid: string, points: Point[], concurr
     for (let next = days.shift(); next; next = days.shift()) {
       const [day, incoming] = next;
       const stats = await retryLostRace(async () => {
-        const stored = await readDay(variableUuid, day);
-        return writeDay(variableUuid, day, mergePoints(stored.points, incoming), stored);
+        const stored = await readDay(series, day);
+        return writeDay(series, day, mergePoints(stored.points, incoming), stored);
       });
       totals.items += stats.items;
       totals.writeUnits += stats.writeUnits;
@@ -121,10 +127,10 @@ export async function storePoints(variableUuid: string, points: Point[], concurr
 }
 
 /** Stored points of a variable with from <= t <= to, in time order, read a few items at a time. */
-export async function* iteratePoints(variableUuid: string, from: number, to: number): AsyncGenerator<Point> {
+export async function* iteratePoints(series: Series, from: number, to: number): AsyncGenerator<Point> {
   if (to < from) return;
   // Parts of a day are disjoint time slices in key order, so items come in time order.
-  for await (const item of queryItems({ ...keys.sensorChunksBetween(variableUuid, dayOf(from), dayOf(to)), pageSize: 4 })) {
+  for await (const item of queryItems({ ...keys.sensorChunksBetween(series.groupId, series.variableUuid, dayOf(from), dayOf(to)), pageSize: 4 })) {
     for (const point of decodePoints(item.d as Uint8Array, item.m as string | undefined)) {
       if (point.t >= from && point.t <= to) yield point;
     }

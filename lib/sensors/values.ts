@@ -6,9 +6,10 @@ import { keys } from '../db/keys';
 import { updateItem } from '../db/table';
 import { Invalid } from '../errors';
 import type { Point } from './codec';
-import { locateVariable, requireExtension, type SensorCaller } from './groups';
-import { checkUuid, fromSeconds, parameterError, SENSOR_TIMESTAMP, toSeconds } from './model';
-import { storePoints, iteratePoints, type WriteStats } from './timeseries';
+import { isDateTimeZ } from '../util/time';
+import { locateVariable, locateVariables, requireExtension, type SensorCaller } from './groups';
+import { checkUuid, fromSeconds, parameterError, toSeconds } from './model';
+import { storePoints, iteratePoints, type Series, type WriteStats } from './timeseries';
 
 export const MAX_VALUES_PER_REQUEST = 2_000_000;
 export const VALUES_LIMIT_MESSAGE = 'Total number of values to insert must not exceed 2,000,000';
@@ -45,9 +46,8 @@ export function parseValues(body: unknown): ParsedValues {
       const v = values[i];
       const t = timestamps[i];
       if (typeof v !== 'number' || !Number.isFinite(v)) throw parameterError(`${where}.values[${i}] is not a number`);
-      if (typeof t !== 'string' || !SENSOR_TIMESTAMP.test(t)) throw parameterError(`${where}.timestamps[${i}] must be YYYY-MM-DDTHH:MM:SSZ`);
+      if (!isDateTimeZ(t)) throw parameterError(`${where}.timestamps[${i}] must be a real date-time YYYY-MM-DDTHH:MM:SSZ`);
       const seconds = toSeconds(t);
-      if (!Number.isFinite(seconds)) throw parameterError(`${where}.timestamps[${i}] is not a date`);
       const m = metadata?.[i];
       if (m !== undefined && m !== null && (typeof m !== 'object' || Array.isArray(m))) throw parameterError(`${where}.metadata[${i}] must be an object`);
       points.push(m && Object.keys(m as object).length ? { t: seconds, v, m: m as Record<string, unknown> } : { t: seconds, v });
@@ -62,25 +62,33 @@ export interface InsertStats extends WriteStats {
   variables: number;
 }
 
-/** Stores validated values: every variable is checked (access, not deleted) before any is written. */
-export async function insertValues(caller: SensorCaller, parsed: ParsedValues, concurrency = 8): Promise<InsertStats> {
+/**
+ * Stores validated values: every variable is checked (the caller's, not deleted) before any is
+ * written; then the variables are written side by side (their items are independent).
+ */
+export async function insertValues(caller: SensorCaller, parsed: ParsedValues, concurrency = 32): Promise<InsertStats> {
   requireExtension(caller);
-  const targets: Array<{ groupUuid: string; uuid: string; points: Point[] }> = [];
-  for (const [uuid, points] of parsed.byVariable) {
-    if (!points.length) continue;
-    const { variable } = await locateVariable(caller, uuid);
-    if (variable.deletedAt !== null) throw new Invalid(`variable ${uuid} is deleted`, { code: 'VARIABLE_NOT_FOUND', status: 404 });
-    targets.push({ groupUuid: variable.groupUuid, uuid, points });
+  const wanted = [...parsed.byVariable].filter(([, points]) => points.length);
+  const located = await locateVariables(caller, wanted.map(([uuid]) => uuid));
+  const targets: Array<{ series: Series; points: Point[] }> = [];
+  for (const [uuid, points] of wanted) {
+    const { variable, group } = located.get(uuid)!;
+    if (variable.deletedAt !== null || group.deletedAt !== null) {
+      throw new Invalid(`variable ${uuid} is deleted and accepts no values`, { code: 'VARIABLE_NOT_FOUND', status: 404 });
+    }
+    targets.push({ series: { groupId: variable.groupId, variableUuid: variable.uuid }, points });
   }
   const stats: InsertStats = { items: 0, writeUnits: 0, values: 0, variables: targets.length };
+  // Many variables: each stores its days one after the other; few variables: their days side by side.
+  const daysConcurrency = Math.max(1, Math.floor(concurrency / Math.max(1, targets.length)));
   const queue = [...targets];
   const worker = async () => {
     for (let target = queue.shift(); target; target = queue.shift()) {
-      const written = await storePoints(target.uuid, target.points);
+      const written = await storePoints(target.series, target.points, daysConcurrency);
       stats.items += written.items;
       stats.writeUnits += written.writeUnits;
       stats.values += target.points.length;
-      await updateLastValue(target.groupUuid, target.uuid, target.points);
+      await updateLastValue(target.series, target.points);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
@@ -88,10 +96,10 @@ export async function insertValues(caller: SensorCaller, parsed: ParsedValues, c
 }
 
 /** The value at the latest timestamp of a batch becomes the last value unless a later one is stored. */
-async function updateLastValue(groupUuid: string, variableUuid: string, points: Point[]): Promise<void> {
+async function updateLastValue(series: Series, points: Point[]): Promise<void> {
   let latest = points[0]!;
   for (const point of points) if (point.t >= latest.t) latest = point; // a repeated timestamp: the later entry wins
-  await updateItem(keys.sensorVariable(groupUuid, variableUuid), {
+  await updateItem(keys.sensorVariable(series.groupId, series.variableUuid), {
     expression: 'SET last_value = :v, last_value_time = :time, last_value_ts = :t ADD version :one',
     condition: 'attribute_exists(pk) AND (attribute_not_exists(last_value_ts) OR last_value_ts <= :t)',
     values: { ':v': latest.v, ':time': fromSeconds(latest.t), ':t': latest.t, ':one': 1 },
@@ -133,7 +141,7 @@ export async function readValues(caller: SensorCaller, request: ReadRequest) {
   if (!request.interval) {
     const points: Point[] = [];
     let more = false;
-    for await (const point of iteratePoints(variable.uuid, from, to)) {
+    for await (const point of iteratePoints({ groupId: variable.groupId, variableUuid: variable.uuid }, from, to)) {
       if (points.length === limit) {
         more = true;
         break;
@@ -153,7 +161,7 @@ export async function readValues(caller: SensorCaller, request: ReadRequest) {
   const interval = request.interval;
   const buckets: Array<{ start: number; min: number; max: number; sum: number; count: number }> = [];
   let more = false;
-  for await (const point of iteratePoints(variable.uuid, from, to)) {
+  for await (const point of iteratePoints({ groupId: variable.groupId, variableUuid: variable.uuid }, from, to)) {
     const start = Math.floor(point.t / interval) * interval;
     const current = buckets[buckets.length - 1];
     if (current && current.start === start) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { livestockDialect } from '../lib/http/dialects';
 import type { Paddock } from '../lib/livestock/model';
-import { fromKg, WEIGHT_UNITS } from '../lib/livestock/model';
+import { fromKg } from '../lib/livestock/model';
 import type { HerdView } from '../lib/livestock/herds';
 import type { TransactionResult } from '../lib/livestock/transactions';
 import { positiveInteger } from './common';
@@ -23,7 +23,7 @@ const both = (path: string) => [`/livestock${path}`, `/api/livestock${path}`];
 
 const uuid = z.string().uuid();
 const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time');
-const weightUnit = z.string().describe(`one of ${Object.keys(WEIGHT_UNITS).join(', ')}`);
+const weightUnit = z.string().describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)');
 const count = z.number().int().nonnegative();
 
 export const WirePaddock = z.object({
@@ -269,7 +269,7 @@ export const herdHistoryRoute = defineRoute({
 
 export const PaddockMoveBody = z.object({
   origin_herd_uuid: uuid,
-  origin_paddock_uuid: uuid,
+  origin_paddock_uuid: uuid.nullable().describe('the herd\'s paddock; null for a herd without one (it gets one this way)'),
   destination_paddock_uuid: uuid,
   transaction_date: dateTime,
   herd_name: z.string().optional().describe('name of the herd at the destination'),

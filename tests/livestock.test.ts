@@ -388,3 +388,67 @@ describe('POST /livestock/transaction/exit', () => {
     expect((await exit(stranger, h.herd_uuid)).body.code).toBe('HERD_NOT_FOUND');
   });
 });
+
+describe('livestock follows the contract', () => {
+  it('puts a herd created without paddock into one: a move from origin_paddock_uuid null', async () => {
+    const { owner, fieldId, a } = await setup();
+    const loose = await herdIn(owner, fieldId, null);
+    expect(loose.paddock_uuid).toBeNull();
+    const refused = await post(owner, '/transaction/paddock', { origin_herd_uuid: loose.herd_uuid, origin_paddock_uuid: a.paddock_uuid, destination_paddock_uuid: a.paddock_uuid, transaction_date: NOW });
+    expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
+    const moved = await post(owner, '/transaction/paddock', { origin_herd_uuid: loose.herd_uuid, origin_paddock_uuid: null, destination_paddock_uuid: a.paddock_uuid, transaction_date: NOW });
+    expect(moved.status).toBe(200);
+    expect(await herd(owner, loose.herd_uuid)).toMatchObject({ paddock_uuid: a.paddock_uuid, paddock_id: a.paddock_id, animal_count: 10 });
+    const [paddock] = (await call('GET', `/livestock/paddock/${a.paddock_uuid}`, { token: owner.token })).body.data;
+    expect(paddock.paddock_uuid).toBe(a.paddock_uuid);
+    // the paddock now holds the herd: it cannot be deleted
+    expect((await call('DELETE', `/livestock/paddock/${a.paddock_uuid}`, { token: owner.token })).status).toBe(409);
+  });
+
+  it('renames without a transaction when no animals are added (new_animals_count 0)', async () => {
+    const { owner, fieldId, a } = await setup();
+    const h = await herdIn(owner, fieldId, a.paddock_uuid);
+    const response = await call('PATCH', `/livestock/herd/${h.herd_uuid}`, {
+      token: owner.token,
+      json: { type_id: 5, herd_name: 'Vaquillonas', new_animals: { new_animals_count: 0, new_animals_weight: 0, new_animals_weight_unit: 'kg' } },
+    });
+    expect(response.status).toBe(200);
+    expect(await herd(owner, h.herd_uuid)).toMatchObject({ herd_name: 'Vaquillonas', type_id: 5, animal_count: 10, date_of_last_transaction: null });
+    const history = await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token });
+    expect(history.body.data).toEqual([]);
+    const weightWithoutAnimals = await call('PATCH', `/livestock/herd/${h.herd_uuid}`, {
+      token: owner.token,
+      json: { type_id: 5, herd_name: 'x', new_animals: { new_animals_count: 0, new_animals_weight: 10, new_animals_weight_unit: 'kg' } },
+    });
+    expect([weightWithoutAnimals.status, weightWithoutAnimals.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
+  });
+
+  it('reads weight_unit in any case and its usual spellings', async () => {
+    const { owner, fieldId } = await setup();
+    for (const [spelling, unit] of [['KG', 'kg'], ['Kg', 'kg'], ['kgs', 'kg'], ['LB', 'lb'], ['lbs', 'lb'], ['T', 't'], ['tn', 't']] as const) {
+      const h = await herdIn(owner, fieldId, null, { weight_unit: spelling, herd_name: `h ${spelling}` });
+      expect(h.weight_unit, spelling).toBe(unit);
+    }
+    const wrong = await post(owner, '/herd', { type_id: 4, animal_count: 1, paddock_uuid: null, weight: 1, weight_unit: 'stone', herd_name: 'x', field_id: fieldId });
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
+  });
+
+  it("lets a tenant use a paddock or herd uuid another tenant chose, without touching the other's", async () => {
+    const a = await setup();
+    const b = await setup();
+    const paddockUuid = uuid();
+    const herdUuid = uuid();
+    const mine = await post(a.owner, '/paddock', { field_id: a.fieldId, shape: square(-60.497, -33.885, 0.002), date: NOW, name: 'Mío', paddock_uuid: paddockUuid });
+    expect(mine.status).toBe(200);
+    await herdIn(a.owner, a.fieldId, null, { herd_uuid: herdUuid, herd_name: 'de A' });
+    const theirs = await post(b.owner, '/paddock', { field_id: b.fieldId, shape: square(-60.497, -33.885, 0.002), date: NOW, name: 'Suyo', paddock_uuid: paddockUuid });
+    expect(theirs.status).toBe(200);
+    const theirHerd = await herdIn(b.owner, b.fieldId, null, { herd_uuid: herdUuid, herd_name: 'de B' });
+    expect(theirHerd.herd_name).toBe('de B');
+    expect((await herd(a.owner, herdUuid)).herd_name).toBe('de A');
+    expect((await call('DELETE', `/livestock/herd/${herdUuid}`, { token: b.owner.token })).status).toBe(200);
+    expect(await herd(a.owner, herdUuid)).toBeDefined();
+    const [paddock] = (await call('GET', `/livestock/paddock/${paddockUuid}`, { token: a.owner.token })).body.data;
+    expect(paddock.name).toBe('Mío');
+  });
+});

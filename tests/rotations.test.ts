@@ -281,3 +281,22 @@ describe('/rotations/variety/<uuid>', () => {
     expect(after.varieties).toBeNull();
   });
 });
+
+describe('tenants and client uuids', () => {
+  it("lets a tenant use a rotation uuid another tenant chose, without touching the other's", async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const fa = await createField(a);
+    const fb = await createField(b);
+    const uuid = '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b';
+    const mine = await createOne(a, rotation(fa.fieldId, { rotation_uuid: uuid, yield_crop: 1 }));
+    const theirs = await createOne(b, rotation(fb.fieldId, { rotation_uuid: uuid, yield_crop: 2 }));
+    expect([mine.rotation_uuid, theirs.rotation_uuid]).toEqual([uuid, uuid]);
+    expect((await call('GET', `/rotations/${uuid}`, { token: a.token })).body.data).toMatchObject({ field_id: fa.fieldId, yield_crop: 1 });
+    expect((await call('GET', `/rotations/${uuid}`, { token: b.token })).body.data).toMatchObject({ field_id: fb.fieldId, yield_crop: 2 });
+    const stranger = await newUser();
+    const probe = await call('GET', `/rotations/${uuid}`, { token: stranger.token });
+    const nothing = await call('GET', '/rotations/2f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', { token: stranger.token });
+    expect([probe.status, probe.body]).toEqual([nothing.status, { ...nothing.body, info: nothing.body.info.replace('2f2e', '1f2e') }]);
+  });
+});

@@ -45,3 +45,31 @@ export async function farmFor(principal: Principal, farmOrId: number | Farm | un
   if (!can(access, action)) throw refuse.forbidden();
   return { farm, access };
 }
+
+/**
+ * Among the fields of the records one client uuid names (a uuid names a record within its scope,
+ * docs/decisions.md "Client uuids"), the first (by id) the caller may act on: `forbidden` when it
+ * can only read them, `notFound` when it reads none, exactly as for a uuid that names nothing.
+ */
+export async function fieldAmong(principal: Principal, fieldIds: number[], action: Action, refuse: Refusals): Promise<FieldInScope> {
+  let readOnly: FieldInScope | undefined;
+  for (const fieldId of [...new Set(fieldIds)].sort((a, b) => a - b)) {
+    const field = await getField(fieldId);
+    if (!field) continue;
+    const [access, farm] = await Promise.all([fieldAccess(principal.user.id, field), getFarm(field.farmId)]);
+    if (!farm || !can(access, 'read')) continue;
+    if (can(access, action)) return { field, farm, access };
+    readOnly ??= { field, farm, access };
+  }
+  if (readOnly) throw refuse.forbidden();
+  throw refuse.notFound();
+}
+
+/** Whether the caller can read one of these fields (a uuid it sends names a record it can see there). */
+export async function readableAmong(principal: Principal, fieldIds: number[]): Promise<boolean> {
+  for (const fieldId of new Set(fieldIds)) {
+    const field = await getField(fieldId);
+    if (field && can(await fieldAccess(principal.user.id, field), 'read')) return true;
+  }
+  return false;
+}

@@ -120,25 +120,28 @@ export const keys = {
     sk: `ROTATION#${rotationUuid.toLowerCase()}`,
   }),
   rotationsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'ROTATION#' }),
-  /** Field of a rotation uuid. */
-  rotationRef: (rotationUuid: string): Key => ({ pk: `ROTATION#${rotationUuid.toLowerCase()}`, sk: 'REF' }),
+  /** The rotation of a uuid in one field; rotationRefs lists every field whose rotation carries the uuid. */
+  rotationRef: (rotationUuid: string, fieldId: number): Key => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  rotationRefs: (rotationUuid: string) => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
 
   // --- livestock (spec 1): paddocks and herds live in their field's partition ------------------
   paddock: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCK#${uuid.toLowerCase()}` }),
   paddocksPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'PADDOCK#' }),
   paddockName: (fieldId: number, name: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCKNAME#${normalizeName(name)}` }),
-  /** Field of a paddock uuid. */
-  paddockRef: (uuid: string): Key => ({ pk: `PADDOCK#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** The paddock of a uuid in one field; paddockRefs lists every field whose paddock carries the uuid. */
+  paddockRef: (uuid: string, fieldId: number): Key => ({ pk: `PADDOCKREF#${uuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  paddockRefs: (uuid: string) => ({ pk: `PADDOCKREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
   herd: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `HERD#${uuid.toLowerCase()}` }),
   herdsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'HERD#' }),
-  /** Field of a herd uuid (herds move between fields). */
-  herdRef: (uuid: string): Key => ({ pk: `HERD#${uuid.toLowerCase()}`, sk: 'REF' }),
-  /** A herd's history, by transaction date. */
-  herdLog: (herdUuid: string, isoDate: string, transactionUuid: string): Key => ({
-    pk: `HERDLOG#${herdUuid.toLowerCase()}`,
+  /** The herd of a uuid in one field (moved with the herd); herdRefs lists every field whose herd carries the uuid. */
+  herdRef: (uuid: string, fieldId: number): Key => ({ pk: `HERDREF#${uuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  herdRefs: (uuid: string) => ({ pk: `HERDREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
+  /** A herd's history (by its numeric id, which never changes), by transaction date. */
+  herdLog: (herdId: number, isoDate: string, transactionUuid: string): Key => ({
+    pk: `HERDLOG#${herdId}`,
     sk: `TX#${isoDate}#${transactionUuid.toLowerCase()}`,
   }),
-  herdLogPrefix: (herdUuid: string) => ({ pk: `HERDLOG#${herdUuid.toLowerCase()}`, skPrefix: 'TX#' }),
+  herdLogPrefix: (herdId: number) => ({ pk: `HERDLOG#${herdId}`, skPrefix: 'TX#' }),
   // --- spots (spec 1): a spot lives in its field's partition; its messages under its id. Client
   // uuids name a record within its scope (a spot within its field, a text or image within its
   // spot, a tag or sample set within its owner): the `...Refs` partitions list every record that
@@ -257,8 +260,8 @@ export const keys = {
    * A livestock transaction, once: its uuid makes a repeated request harmless. Scoped to the
    * origin herd, which the caller must be able to change before the record is even looked up.
    */
-  livestockTransaction: (originHerdUuid: string, uuid: string): Key => ({
-    pk: `LIVESTOCKTX#${originHerdUuid.toLowerCase()}#${uuid.toLowerCase()}`,
+  livestockTransaction: (originHerdId: number, uuid: string): Key => ({
+    pk: `LIVESTOCKTX#${originHerdId}#${uuid.toLowerCase()}`,
     sk: 'TX',
   }),
 };

@@ -10,8 +10,8 @@ import { Conflict, Invalid, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { readableFields } from '../fields/list';
-import { fieldFor, type FieldInScope } from './access';
-import { herdFromItem, herdToItem, isHerdCategory, laterDate, toKg, type Herd, type WeightUnit } from './model';
+import { fieldFor, fieldOfRefs, readableElsewhere, type FieldInScope } from './access';
+import { herdFromItem, herdToItem, isHerdCategory, laterDate, toKg, weightUnitOf, type Herd } from './model';
 import { locatePaddock } from './paddocks';
 import { historyEntry, type TransactionRecord } from './records';
 import { isoSeconds } from '../util/time';
@@ -43,9 +43,7 @@ export async function herdsOfField(fieldId: number): Promise<Herd[]> {
 
 /** A herd and its field for a caller who can read (or change) the field; 404 otherwise. */
 export async function locateHerd(principal: Principal, uuid: string, action: 'read' | 'write' = 'read'): Promise<HerdView> {
-  const ref = await getItem(keys.herdRef(uuid));
-  if (!ref) throw herdNotFound(uuid);
-  const { field, farm } = await fieldFor(principal, Number(ref.field_id), action, () => herdNotFound(uuid));
+  const { field, farm } = await fieldOfRefs(principal, keys.herdRefs(uuid), action, () => herdNotFound(uuid));
   const item = await getItem(keys.herd(field.id, uuid));
   if (!item) throw herdNotFound(uuid);
   return { ...herdFromItem(item), field, farm };
@@ -68,13 +66,16 @@ export const herdUpdate = (next: Herd, previous: Herd): TxOp =>
 /** Moves a herd item to another field's partition (herds are stored with their field). */
 export const herdRelocation = (next: Herd, previous: Herd): TxOp[] => [
   tx.delete(keys.herd(previous.fieldId, previous.uuid), 'version = :version', staleHerd, { ':version': previous.version }),
-  tx.put({ ...keys.herd(next.fieldId, next.uuid), ...herdToItem({ ...next, version: previous.version + 1 }) }, NOT_EXISTS),
-  tx.put({ ...keys.herdRef(next.uuid), kind: 'herd_ref', field_id: next.fieldId }),
+  tx.put({ ...keys.herd(next.fieldId, next.uuid), ...herdToItem({ ...next, version: previous.version + 1 }) }, NOT_EXISTS, () =>
+    new Conflict(`a herd ${next.uuid} already exists in field ${next.fieldId}`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS }),
+  ),
+  tx.delete(keys.herdRef(previous.uuid, previous.fieldId)),
+  tx.put({ ...keys.herdRef(next.uuid, next.fieldId), kind: 'herd_ref', field_id: next.fieldId, herd_id: next.id }),
 ];
 
 export const herdCreation = (herd: Herd): TxOp[] => [
   tx.put({ ...keys.herd(herd.fieldId, herd.uuid), ...herdToItem(herd) }, NOT_EXISTS),
-  tx.put({ ...keys.herdRef(herd.uuid), kind: 'herd_ref', field_id: herd.fieldId }, NOT_EXISTS, () =>
+  tx.put({ ...keys.herdRef(herd.uuid, herd.fieldId), kind: 'herd_ref', field_id: herd.fieldId, herd_id: herd.id }, NOT_EXISTS, () =>
     new LostRace(`herd ${herd.uuid} already exists`),
   ),
 ];
@@ -87,8 +88,8 @@ export const paddockHerdCount = (fieldId: number, paddockUuid: string, delta: nu
     () => new NotFound(`paddock ${paddockUuid} not found`, { code: LIVESTOCK_CODES.PADDOCK_NOT_FOUND }),
   );
 
-export const historyPut = (herdUuid: string, record: TransactionRecord): TxOp =>
-  tx.put({ ...keys.herdLog(herdUuid, record.transaction_date, record.transaction_uuid), ...historyEntry(record) });
+export const historyPut = (herdId: number, record: TransactionRecord): TxOp =>
+  tx.put({ ...keys.herdLog(herdId, record.transaction_date, record.transaction_uuid), ...historyEntry(record) });
 
 // --- create, change, delete -----------------------------------------------------------------
 
@@ -106,10 +107,11 @@ export interface CreateHerdInput {
 export async function createHerd(principal: Principal, input: CreateHerdInput): Promise<HerdView> {
   const scope: FieldInScope = await fieldFor(principal, input.fieldId, 'write');
   if (input.uuid) {
-    const ref = await getItem(keys.herdRef(input.uuid));
-    if (ref) {
-      if (Number(ref.field_id) !== scope.field.id) throw new Conflict(`herd ${input.uuid} exists in another field`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
-      return locateHerd(principal, input.uuid);
+    // a uuid names one herd per field: sent again to this field, it is the herd made the first
+    // time; a herd of this uuid the caller can see in another field conflicts
+    if (await getItem(keys.herdRef(input.uuid, scope.field.id))) return locateHerd(principal, input.uuid);
+    if (await readableElsewhere(principal, keys.herdRefs(input.uuid), scope.field.id)) {
+      throw new Conflict(`herd ${input.uuid} exists in another field`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
     }
   }
   checkCategory(input.typeId);
@@ -128,7 +130,7 @@ export async function createHerd(principal: Principal, input: CreateHerdInput): 
     typeId: input.typeId,
     animalCount: input.animalCount,
     weightKg,
-    weightUnit: input.weightUnit as WeightUnit,
+    weightUnit: weightUnitOf(input.weightUnit),
     fieldId: scope.field.id,
     paddockUuid: input.paddockUuid ? input.paddockUuid.toLowerCase() : null,
     paddockId,
@@ -153,13 +155,24 @@ export interface UpdateHerdInput {
   newAnimals: { count: number; weight: number; weightUnit: string };
 }
 
-/** Renames, recategorises and adds new animals (an entry in the herd's history). */
+/**
+ * Renames, recategorises and adds new animals. Adding animals is an entry in the herd's history
+ * and moves date_of_last_transaction; a change without animals (new_animals_count 0) is not a
+ * transaction: no entry, and the date stays.
+ */
 export async function updateHerd(principal: Principal, uuid: string, input: UpdateHerdInput): Promise<HerdView> {
   checkCategory(input.typeId);
   const name = checkName(input.name);
   const addedKg = toKg(input.newAnimals.weight, input.newAnimals.weightUnit);
+  const weightUnit = weightUnitOf(input.newAnimals.weightUnit);
   return retryLostRace(async () => {
     const herd = await locateHerd(principal, uuid, 'write');
+    if (input.newAnimals.count === 0) {
+      if (addedKg !== 0) throw invalid('new_animals_weight must be 0 when new_animals_count is 0');
+      const renamed: Herd = { ...herd, name, typeId: input.typeId };
+      await transact([herdUpdate(renamed, herd)]);
+      return { ...renamed, version: herd.version + 1, field: herd.field, farm: herd.farm };
+    }
     const now = isoSeconds();
     const record: TransactionRecord = {
       transaction_uuid: randomUUID(),
@@ -167,7 +180,7 @@ export async function updateHerd(principal: Principal, uuid: string, input: Upda
       transaction_date: now,
       animal_count: input.newAnimals.count,
       weight: input.newAnimals.weight,
-      weight_unit: input.newAnimals.weightUnit,
+      weight_unit: weightUnit,
       origin_herd_uuid: null,
       destination_herd_uuid: herd.uuid,
       origin_paddock_uuid: null,
@@ -185,7 +198,7 @@ export async function updateHerd(principal: Principal, uuid: string, input: Upda
       weightKg: herd.weightKg + addedKg,
       lastTransactionDate: laterDate(herd.lastTransactionDate, now),
     };
-    await transact([herdUpdate(next, herd), historyPut(herd.uuid, record)]);
+    await transact([herdUpdate(next, herd), historyPut(herd.id, record)]);
     return { ...next, version: herd.version + 1, field: herd.field, farm: herd.farm };
   });
 }
@@ -195,17 +208,20 @@ export async function deleteHerd(principal: Principal, uuid: string): Promise<vo
     const herd = await locateHerd(principal, uuid, 'write');
     const ops: TxOp[] = [
       tx.delete(keys.herd(herd.fieldId, herd.uuid), 'version = :version', staleHerd, { ':version': herd.version }),
-      tx.delete(keys.herdRef(herd.uuid)),
+      tx.delete(keys.herdRef(herd.uuid, herd.fieldId)),
     ];
     if (herd.paddockUuid) ops.push(paddockHerdCount(herd.fieldId, herd.paddockUuid, -1));
     await transact(ops);
-  });
-  const { pk, skPrefix } = keys.herdLogPrefix(uuid);
-  await batchDelete((await queryAll<Item & Key>({ pk, skPrefix })).map(({ pk: itemPk, sk }) => ({ pk: itemPk, sk })));
+    return herd;
+  }).then((herd) => deleteHistory(herd.id));
+}
+
+/** Deletes a herd's history (after the herd: a retried deletion finds no herd and no history). */
+export async function deleteHistory(herdId: number): Promise<void> {
+  await batchDelete((await queryAll<Item & Key>(keys.herdLogPrefix(herdId))).map(({ pk, sk }) => ({ pk, sk })));
 }
 
 export async function historyOf(principal: Principal, uuid: string): Promise<TransactionRecord[]> {
   const herd = await locateHerd(principal, uuid);
-  const { pk, skPrefix } = keys.herdLogPrefix(herd.uuid);
-  return (await queryAll({ pk, skPrefix, descending: true })).map((item) => item.record as TransactionRecord);
+  return (await queryAll({ ...keys.herdLogPrefix(herd.id), descending: true })).map((item) => item.record as TransactionRecord);
 }

@@ -28,15 +28,26 @@ export const HERD_TO_HERD = 2;
 export const isHerdCategory = (id: number) => HERD_CATEGORIES.some((c) => c.id === id);
 export const exitType = (id: number) => EXIT_TYPES.find((t) => t.id === id);
 
-/** Weight units accepted everywhere (docs/decisions.md); weights are kept in kilograms. */
+/** Weight units (docs/decisions.md); weights are kept in kilograms and shown in the herd's unit. */
 export const WEIGHT_UNITS = { kg: 1, lb: 0.45359237, t: 1000 } as const;
 export type WeightUnit = keyof typeof WEIGHT_UNITS;
-export const isWeightUnit = (unit: string): unit is WeightUnit => unit in WEIGHT_UNITS;
 
-export function toKg(weight: number, unit: string): number {
-  if (!isWeightUnit(unit)) throw new Invalid(`weight_unit must be one of ${Object.keys(WEIGHT_UNITS).join(', ')}`);
-  return weight * WEIGHT_UNITS[unit];
+/** The usual spellings of each unit, in any case (KG, Kg, kgs, libras, tn, ...). */
+export const WEIGHT_UNIT_SPELLINGS: Readonly<Record<WeightUnit, readonly string[]>> = {
+  kg: ['kg', 'kgs', 'kilo', 'kilos', 'kilogram', 'kilograms', 'kilogramo', 'kilogramos'],
+  lb: ['lb', 'lbs', 'pound', 'pounds', 'libra', 'libras'],
+  t: ['t', 'tn', 'ton', 'tons', 'tonne', 'tonnes', 'tonelada', 'toneladas'],
+};
+const unitBySpelling = new Map(Object.entries(WEIGHT_UNIT_SPELLINGS).flatMap(([unit, spellings]) => spellings.map((s) => [s, unit as WeightUnit])));
+
+/** The unit a spelling names (INVALID_PARAMETERS for any other). */
+export function weightUnitOf(spelling: string): WeightUnit {
+  const unit = unitBySpelling.get(String(spelling).trim().toLowerCase());
+  if (!unit) throw new Invalid(`weight_unit must be kg, lb or t (in any case; also ${[...unitBySpelling.keys()].filter((s) => s.length > 2).join(', ')})`);
+  return unit;
 }
+
+export const toKg = (weight: number, unit: string): number => weight * WEIGHT_UNITS[weightUnitOf(unit)];
 
 export const fromKg = (kg: number, unit: WeightUnit): number => Number((kg / WEIGHT_UNITS[unit]).toFixed(3));
 

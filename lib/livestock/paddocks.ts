@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal';
 import type { Field } from '../platform/model';
 import { shapeFor } from '../fields/current-shape';
 import { readableFields } from '../fields/list';
-import { fieldFor } from './access';
+import { fieldFor, fieldOfRefs, readableElsewhere } from './access';
 import { paddockFromItem, paddockToItem, type Paddock } from './model';
 import { LIVESTOCK_CODES } from './codes';
 
@@ -22,7 +22,7 @@ const nameTaken = (name: string) => new Conflict(`a paddock named '${name}' alre
 async function paddockShape(field: Field, wkt: string): Promise<{ shape: string; areaHa: number }> {
   let geometry;
   try {
-    geometry = parseGeometry(wkt, ['Polygon']);
+    geometry = parseGeometry(wkt, ['Polygon'], PADDOCK_MAX_VERTICES);
   } catch (error) {
     if (error instanceof GeometryError) throw new Invalid(error.message, { code: LIVESTOCK_CODES.INVALID_GEOMETRY });
     throw error;
@@ -40,6 +40,9 @@ function checkName(name: string): string {
   return trimmed;
 }
 
+/** Vertices of a paddock polygon (docs/decisions.md, Livestock). */
+export const PADDOCK_MAX_VERTICES = 2000;
+
 export async function paddocksOfField(fieldId: number): Promise<Paddock[]> {
   const { pk, skPrefix } = keys.paddocksPrefix(fieldId);
   return (await queryAll({ pk, skPrefix })).map(paddockFromItem).sort((a, b) => a.id - b.id);
@@ -47,9 +50,7 @@ export async function paddocksOfField(fieldId: number): Promise<Paddock[]> {
 
 /** A paddock and its field, for a caller who can read the field (404 otherwise). */
 export async function locatePaddock(principal: Principal, uuid: string, action: 'read' | 'write' = 'read') {
-  const ref = await getItem(keys.paddockRef(uuid));
-  if (!ref) throw paddockNotFound(uuid);
-  const { field } = await fieldFor(principal, Number(ref.field_id), action, () => paddockNotFound(uuid));
+  const { field } = await fieldOfRefs(principal, keys.paddockRefs(uuid), action, () => paddockNotFound(uuid));
   const item = await getItem(keys.paddock(field.id, uuid));
   if (!item) throw paddockNotFound(uuid);
   return { paddock: paddockFromItem(item), field };
@@ -80,10 +81,11 @@ export interface CreatePaddockInput {
 export async function createPaddock(principal: Principal, input: CreatePaddockInput): Promise<Paddock> {
   const { field } = await fieldFor(principal, input.fieldId, 'write');
   if (input.uuid) {
-    const existing = await getItem(keys.paddockRef(input.uuid));
-    if (existing) {
-      if (Number(existing.field_id) !== field.id) throw new Conflict(`paddock ${input.uuid} exists in another field`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
-      return (await locatePaddock(principal, input.uuid)).paddock;
+    // a uuid names one paddock per field: sent again to this field, it is the paddock made the
+    // first time; a paddock of this uuid the caller can see in another field conflicts
+    if (await getItem(keys.paddockRef(input.uuid, field.id))) return (await locatePaddock(principal, input.uuid)).paddock;
+    if (await readableElsewhere(principal, keys.paddockRefs(input.uuid), field.id)) {
+      throw new Conflict(`paddock ${input.uuid} exists in another field`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
     }
   }
   const name = checkName(input.name);
@@ -102,7 +104,7 @@ export async function createPaddock(principal: Principal, input: CreatePaddockIn
   try {
     await transact([
       tx.put({ ...keys.paddock(field.id, paddock.uuid), ...paddockToItem(paddock) }, NOT_EXISTS),
-      tx.put({ ...keys.paddockRef(paddock.uuid), kind: 'paddock_ref', field_id: field.id }, NOT_EXISTS, () =>
+      tx.put({ ...keys.paddockRef(paddock.uuid, field.id), kind: 'paddock_ref', field_id: field.id }, NOT_EXISTS, () =>
         new LostRace(`paddock ${paddock.uuid} already exists`),
       ),
       tx.put({ ...keys.paddockName(field.id, name), kind: 'paddock_name', paddock_uuid: paddock.uuid }, NOT_EXISTS, () => nameTaken(name)),
@@ -157,7 +159,7 @@ export async function deletePaddock(principal: Principal, uuid: string): Promise
   if (paddock.herdCount > 0) throw notEmpty();
   await transact([
     tx.delete(keys.paddock(field.id, uuid), 'herd_count = :zero', notEmpty, { ':zero': 0 }),
-    tx.delete(keys.paddockRef(uuid)),
+    tx.delete(keys.paddockRef(uuid, field.id)),
     tx.delete(keys.paddockName(field.id, paddock.name)),
   ]);
 }

@@ -21,7 +21,7 @@ import {
   checkName,
   type HerdView,
 } from './herds';
-import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, WEIGHT_EPSILON_KG, type Herd } from './model';
+import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, WEIGHT_EPSILON_KG, weightUnitOf, type Herd } from './model';
 import { locatePaddock } from './paddocks';
 import { normalizeDate, type TransactionRecord } from './records';
 import { LIVESTOCK_CODES } from './codes';
@@ -39,18 +39,18 @@ const notEnoughWeight = () => new Conflict('the weight exceeds the weight of the
  * The result of a transaction already recorded under this uuid for this origin herd, with the herds
  * as they are now. Called once the caller is known to be able to change the origin herd.
  */
-async function replay(principal: Principal, originHerdUuid: string, transactionUuid: string | undefined): Promise<TransactionResult | undefined> {
+async function replay(principal: Principal, originHerdId: number, transactionUuid: string | undefined): Promise<TransactionResult | undefined> {
   if (!transactionUuid) return undefined;
-  const item = await getItem(keys.livestockTransaction(originHerdUuid, transactionUuid));
+  const item = await getItem(keys.livestockTransaction(originHerdId, transactionUuid));
   if (!item) return undefined;
   const herds = await Promise.all((item.herd_uuids as string[]).map((uuid) => locateHerd(principal, uuid).catch(() => undefined)));
   return { transaction: item.record as TransactionRecord, herds: herds.filter((h): h is HerdView => Boolean(h)) };
 }
 
-const recordOnce = (record: TransactionRecord, herdUuids: string[]): TxOp =>
+const recordOnce = (originHerdId: number, record: TransactionRecord, herdUuids: string[]): TxOp =>
   tx.put(
     {
-      ...keys.livestockTransaction(record.origin_herd_uuid!, record.transaction_uuid),
+      ...keys.livestockTransaction(originHerdId, record.transaction_uuid),
       kind: 'livestock_transaction',
       record,
       herd_uuids: herdUuids,
@@ -65,7 +65,8 @@ const withVersion = (h: HerdView, version: number): HerdView => ({ ...h, version
 
 export interface PaddockMoveInput {
   originHerdUuid: string;
-  originPaddockUuid: string;
+  /** null: the herd has no paddock yet (a herd created with paddock_uuid null gets one this way). */
+  originPaddockUuid: string | null;
   destinationPaddockUuid: string;
   transactionDate: string;
   herdName?: string;
@@ -84,14 +85,13 @@ export interface PaddockMoveInput {
 export function movePaddock(principal: Principal, input: PaddockMoveInput): Promise<TransactionResult> {
   return retryLostRace(async () => {
     const herd = await locateHerd(principal, input.originHerdUuid, 'write');
-    const done = await replay(principal, herd.uuid, input.transactionUuid);
+    const done = await replay(principal, herd.id, input.transactionUuid);
     if (done) return done;
-    if (herd.paddockUuid !== input.originPaddockUuid.toLowerCase()) {
-      throw invalid(`herd ${herd.uuid} is not in paddock ${input.originPaddockUuid}`);
+    const origin = input.originPaddockUuid === null ? null : input.originPaddockUuid.toLowerCase();
+    if (herd.paddockUuid !== origin) {
+      throw invalid(herd.paddockUuid ? `herd ${herd.uuid} is not in paddock ${input.originPaddockUuid}` : `herd ${herd.uuid} has no paddock: send origin_paddock_uuid null`);
     }
-    if (input.originPaddockUuid.toLowerCase() === input.destinationPaddockUuid.toLowerCase()) {
-      throw invalid('the destination paddock is the origin paddock');
-    }
+    if (origin === input.destinationPaddockUuid.toLowerCase()) throw invalid('the destination paddock is the origin paddock');
     const { paddock: destination } = await locatePaddock(principal, input.destinationPaddockUuid, 'write');
     if (input.destinationField !== undefined && input.destinationField !== String(destination.fieldId)) {
       throw invalid(`paddock ${destination.uuid} is in field ${destination.fieldId}, not in ${input.destinationField}`);
@@ -127,7 +127,7 @@ export function movePaddock(principal: Principal, input: PaddockMoveInput): Prom
     };
     // The destination paddock gains a herd; the origin loses one only when the whole herd leaves.
     const ops: TxOp[] = [paddockHerdCount(destination.fieldId, destination.uuid, 1)];
-    if (!partial) ops.push(paddockHerdCount(herd.fieldId, herd.paddockUuid!, -1));
+    if (!partial && herd.paddockUuid) ops.push(paddockHerdCount(herd.fieldId, herd.paddockUuid, -1));
     const results: HerdView[] = [];
     if (partial) {
       const remaining: Herd = {
@@ -152,7 +152,7 @@ export function movePaddock(principal: Principal, input: PaddockMoveInput): Prom
         version: 1,
       };
       record.destination_herd_uuid = split.uuid;
-      ops.push(herdUpdate(remaining, herd), ...herdCreation(split), historyPut(herd.uuid, record), historyPut(split.uuid, record));
+      ops.push(herdUpdate(remaining, herd), ...herdCreation(split), historyPut(herd.id, record), historyPut(split.id, record));
       results.push(withVersion({ ...remaining, field: herd.field, farm: herd.farm }, herd.version + 1), { ...split, ...target });
     } else {
       const moved: Herd = {
@@ -164,10 +164,10 @@ export function movePaddock(principal: Principal, input: PaddockMoveInput): Prom
         paddockId: destination.id,
         lastTransactionDate: laterDate(herd.lastTransactionDate, date),
       };
-      ops.push(...(moved.fieldId === herd.fieldId ? [herdUpdate(moved, herd)] : herdRelocation(moved, herd)), historyPut(herd.uuid, record));
+      ops.push(...(moved.fieldId === herd.fieldId ? [herdUpdate(moved, herd)] : herdRelocation(moved, herd)), historyPut(herd.id, record));
       results.push(withVersion({ ...moved, ...target }, herd.version + 1));
     }
-    if (input.transactionUuid) ops.push(recordOnce(record, results.map((h) => h.uuid)));
+    if (input.transactionUuid) ops.push(recordOnce(herd.id, record, results.map((h) => h.uuid)));
     await transact(ops);
     return { transaction: record, herds: results };
   });
@@ -191,7 +191,7 @@ export function recordExit(principal: Principal, input: ExitInput): Promise<Tran
     const type = exitType(input.destinationType);
     if (!type) throw new Invalid(`destination_type ${input.destinationType} is not an exit type (1 to 7)`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
     const herd = await locateHerd(principal, input.originHerdUuid, 'write');
-    const done = await replay(principal, herd.uuid, input.transactionUuid);
+    const done = await replay(principal, herd.id, input.transactionUuid);
     if (done) return done;
     if (input.animalCount > herd.animalCount) throw notEnoughAnimals(input.animalCount, herd.animalCount);
     const kg = toKg(input.weight, input.weightUnit);
@@ -204,7 +204,7 @@ export function recordExit(principal: Principal, input: ExitInput): Promise<Tran
       transaction_date: date,
       animal_count: input.animalCount,
       weight: input.weight,
-      weight_unit: input.weightUnit,
+      weight_unit: weightUnitOf(input.weightUnit),
       origin_herd_uuid: herd.uuid,
       destination_herd_uuid: input.destinationHerdUuid.toLowerCase(),
       origin_paddock_uuid: herd.paddockUuid,
@@ -222,7 +222,7 @@ export function recordExit(principal: Principal, input: ExitInput): Promise<Tran
       weightKg: left === 0 ? 0 : Math.max(0, herd.weightKg - kg),
       lastTransactionDate: laterDate(herd.lastTransactionDate, date),
     };
-    const ops: TxOp[] = [herdUpdate(origin, herd), historyPut(herd.uuid, record)];
+    const ops: TxOp[] = [herdUpdate(origin, herd), historyPut(herd.id, record)];
     const results: HerdView[] = [withVersion({ ...origin, field: herd.field, farm: herd.farm }, herd.version + 1)];
     if (herdToHerd) {
       if (record.destination_herd_uuid === herd.uuid) throw invalid('the destination herd is the origin herd');
@@ -234,10 +234,10 @@ export function recordExit(principal: Principal, input: ExitInput): Promise<Tran
         weightKg: destination.weightKg + kg,
         lastTransactionDate: laterDate(destination.lastTransactionDate, date),
       };
-      ops.push(herdUpdate(received, destination), historyPut(destination.uuid, record));
+      ops.push(herdUpdate(received, destination), historyPut(destination.id, record));
       results.push(withVersion({ ...received, field: destination.field, farm: destination.farm }, destination.version + 1));
     }
-    ops.push(recordOnce(record, results.map((h) => h.uuid)));
+    ops.push(recordOnce(herd.id, record, results.map((h) => h.uuid)));
     await transact(ops);
     return { transaction: record, herds: results };
   });

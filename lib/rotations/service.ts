@@ -7,7 +7,7 @@ import { LostRace, retryLostRace } from '../db/retry';
 import { getItem, nextId, NOT_EXISTS, putItem, queryAll, transact, tx, type Item } from '../db/table';
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
 import { can } from '../authz/access';
-import { fieldFor } from '../authz/guard';
+import { fieldAmong, fieldFor, readableAmong } from '../authz/guard';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { shapeFor } from '../fields/current-shape';
@@ -155,10 +155,11 @@ interface Located {
   canWrite: boolean;
 }
 
+/** The rotation of a uuid in a field the caller can read (a uuid names a rotation within its field). */
 async function locate(principal: Principal, uuid: string): Promise<Located> {
-  const ref = await getItem(keys.rotationRef(uuid));
   const refuse = () => notFound(uuid);
-  const { field, farm, access } = await fieldFor(principal, ref ? Number(ref.field_id) : undefined, 'read', { notFound: refuse, forbidden: refuse });
+  const refs = await queryAll(keys.rotationRefs(uuid));
+  const { field, farm, access } = await fieldAmong(principal, refs.map((r) => Number(r.field_id)), 'read', { notFound: refuse, forbidden: refuse });
   const item = await getItem(keys.rotation(field.id, uuid));
   if (!item) throw notFound(uuid);
   return { rotation: rotationFromItem(item), field, farm, canWrite: can(access, 'write') };
@@ -230,11 +231,11 @@ export async function createRotation(principal: Principal, input: RotationInput)
   // A field the caller cannot change, or cannot even read, is one answer: not allowed (-11).
   const { field, farm } = await fieldFor(principal, input.fieldId, 'write', { notFound: notAllowed, forbidden: notAllowed });
   if (input.uuid) {
-    const ref = await getItem(keys.rotationRef(input.uuid));
-    if (ref) {
-      if (Number(ref.field_id) !== field.id) throw new Conflict(`rotation ${input.uuid} exists in another field`, { code: ROTATION_CODES.WRONG_FORMAT });
-      return getRotation(principal, input.uuid);
-    }
+    // sent again to this field: the rotation made the first time; a rotation of this uuid the
+    // caller can see in another field conflicts; others' rotations do not exist for it
+    if (await getItem(keys.rotationRef(input.uuid, field.id))) return getRotation(principal, input.uuid);
+    const elsewhere = (await queryAll(keys.rotationRefs(input.uuid))).map((r) => Number(r.field_id)).filter((id) => id !== field.id);
+    if (await readableAmong(principal, elsewhere)) throw new Conflict(`rotation ${input.uuid} exists in another field`, { code: ROTATION_CODES.WRONG_FORMAT });
   }
   await requireCrop(userId, input.cropId);
   checkDates(input.startDate, input.endDate);
@@ -260,7 +261,7 @@ export async function createRotation(principal: Principal, input: RotationInput)
   try {
     await transact([
       tx.put({ ...keys.rotation(field.id, rotation.uuid), ...rotationToItem(rotation) }, NOT_EXISTS),
-      tx.put({ ...keys.rotationRef(rotation.uuid), kind: 'rotation_ref', field_id: field.id }, NOT_EXISTS, () =>
+      tx.put({ ...keys.rotationRef(rotation.uuid, field.id), kind: 'rotation_ref', field_id: field.id }, NOT_EXISTS, () =>
         new Conflict(`rotation ${rotation.uuid} already exists`, { code: ROTATION_CODES.WRONG_FORMAT }),
       ),
     ]);

@@ -5,9 +5,9 @@
 // get the same 404 as a uuid that names nothing.
 import { keys } from '../db/keys';
 import { getItem, queryAll, type Item } from '../db/table';
-import { DomainError, Forbidden, NotFound } from '../errors';
+import { Forbidden, NotFound, type DomainError } from '../errors';
 import { can } from '../authz/access';
-import { fieldFor, type FieldInScope } from '../authz/guard';
+import { fieldAmong, type FieldInScope } from '../authz/guard';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { SPOT_CODES, spotFromItem, type Spot } from './model';
@@ -24,23 +24,9 @@ export type SpotAction = 'read' | 'write';
 export const spotNotFound = (uuid: string) => new NotFound(`spot ${uuid} not found`, { code: SPOT_CODES.NOT_FOUND });
 export const noPermission = () => new Forbidden('the user has no permission over the spot', { code: SPOT_CODES.NO_PERMISSION });
 
-const isNotFound = (error: unknown) => error instanceof DomainError && error.kind === 'not_found';
-
 /** The first of `fieldIds` the caller may act on; 403 (12) when it can only read them, `notFound` when it reads none. */
-export async function reachableField(principal: Principal, fieldIds: number[], action: SpotAction, notFound: () => DomainError): Promise<FieldInScope> {
-  let readOnly: FieldInScope | undefined;
-  for (const fieldId of [...new Set(fieldIds)].sort((a, b) => a - b)) {
-    const scope = await fieldFor(principal, fieldId, 'read', { notFound, forbidden: notFound }).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    });
-    if (!scope) continue;
-    if (action === 'read' || can(scope.access, 'write')) return scope;
-    readOnly ??= scope;
-  }
-  if (readOnly) throw noPermission();
-  throw notFound();
-}
+export const reachableField = (principal: Principal, fieldIds: number[], action: SpotAction, notFound: () => DomainError): Promise<FieldInScope> =>
+  fieldAmong(principal, fieldIds, action, { notFound, forbidden: noPermission });
 
 const toScope = (spot: Spot, field: FieldInScope): SpotScope => ({ spot, field: field.field, farm: field.farm, canWrite: can(field.access, 'write') });
 

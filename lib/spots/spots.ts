@@ -7,9 +7,9 @@ import { v1 as uuidV1 } from 'uuid';
 import { keys } from '../db/keys';
 import { LostRace, retryLostRace } from '../db/retry';
 import { EXISTS, getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
-import { Conflict, DomainError, Invalid, NotFound } from '../errors';
+import { Conflict, Invalid, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
-import { fieldFor } from '../authz/guard';
+import { fieldFor, readableAmong } from '../authz/guard';
 import { GeometryError, areaHectares, parseGeometry, readWkt, toWkt } from '../geo/wkt';
 import type { Field } from '../platform/model';
 import { shapeFor } from '../fields/current-shape';
@@ -20,7 +20,7 @@ import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, spotToItem, wrongFor
 import { resolveSpotTags, tagCountChanges, type TagInput } from './tags';
 import { checkTexts, messagesOf, textChanges, type TextInput } from './messages';
 import { deleteImageObjects } from './images';
-import { locateSpot, noPermission, reachableField, spotNotFound, type SpotScope } from './locate';
+import { locateSpot, noPermission, type SpotScope } from './locate';
 import { SPOT_DELETED_JOB } from './jobs';
 
 export { locateSpot, type SpotScope };
@@ -110,17 +110,6 @@ const spotPlace = (spot: Spot) => tx.put({ ...keys.spotById(spot.id), kind: 'spo
 const spotRef = (spot: Spot, condition?: string) =>
   tx.put({ ...keys.spotRef(spot.uuid, spot.fieldId), kind: 'spot_ref', uuid: spot.uuid, field_id: spot.fieldId, spot_id: spot.id }, condition, () => new LostRace('the spot was created meanwhile'));
 
-/** Whether the caller can read the spot of this uuid in one of these fields. */
-async function readableAmong(principal: Principal, fieldIds: number[], uuid: string): Promise<boolean> {
-  try {
-    await reachableField(principal, fieldIds, 'read', () => spotNotFound(uuid));
-    return true;
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'not_found') return false;
-    throw error;
-  }
-}
-
 /** One transaction holds a request's writes (DynamoDB allows 100 items). */
 function checkSize(ops: TxOp[]): TxOp[] {
   if (ops.length > 100) throw wrongFormat('the request changes too many texts, images and tags at once; send fewer in one request');
@@ -155,7 +144,7 @@ export async function createSpot(principal: Principal, input: SpotInput): Promis
       if (changes.ops.length) await transact(checkSize([...changes.ops, spotCountersOf(scope.spot, changes.messages, changes.images)]));
       return (await locateSpot(principal, uuid)).spot;
     }
-    if (await readableAmong(principal, refs.map((r) => Number(r.field_id)), uuid)) {
+    if (await readableAmong(principal, refs.map((r) => Number(r.field_id)))) {
       throw new Conflict(`spot ${uuid} exists in another field`, { code: SPOT_CODES.WRONG_FORMAT });
     }
 

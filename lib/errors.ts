@@ -110,3 +110,6 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unsupported: 415,
   internal: 500,
 };
+
+/** Shared negative codes of the general API: -1 general, -2 expired, -3 invalid token, -4 format. */
+export const GENERAL_CODES = { GENERAL: -1, EXPIRED_TOKEN: -2, INVALID_TOKEN: -3, WRONG_FORMAT: -4 } as const;

@@ -118,7 +118,7 @@ export const testEventRoute = defineRoute({
 });
 
 export const InternalEventBody = z.object({
-  event_name: z.string().describe('NAME.V<n>: TEST.V1, STACKABLE_TEST.V1, FIELD_SHARE.V1'),
+  event_name: z.string().min(1).max(100).describe('NAME.V<n>. Delivered: TEST.V1, STACKABLE_TEST.V1, FIELD_SHARE.V1; any other name is accepted and dropped by the worker (logged)'),
   data: z
     .record(z.string(), z.unknown())
     .describe('{user_ids: integer[], payload: object (the event\'s), pinned?: boolean, pinned_until?: date-time, dissmisible?: boolean}'),

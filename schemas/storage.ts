@@ -95,6 +95,21 @@ export const kvStorageRoute = defineRoute({
   },
 });
 
+/** POST /api/mktplace/storage: the same storage, with `scope` in the query or in the body. */
+export const kvStorageScopesRoute = defineRoute({
+  ...kvStorageRoute,
+  operationId: 'keyValueStorageScopes',
+  handler: 'functions/storage/key-value.scopes',
+  paths: ['/api/mktplace/storage'],
+  summary: 'Key-value storage, the scope given as `scope` (users, fields or farms) in the query or the body',
+  request: {
+    query: StorageQuery.extend({ scope: z.enum(SCOPES).describe('users, fields or farms (query or body)') }),
+    params: 'query-or-body',
+    body: kvStorageRoute.request!.body,
+    validateBody: false,
+  },
+});
+
 // --- files -------------------------------------------------------------------------------------
 
 const md5 = z.string().describe('base64 MD5 hash of the file (24 characters)');
@@ -181,4 +196,4 @@ export const fileStorageRoute = defineRoute({
   },
 });
 
-export const storageRoutes = [kvStorageRoute, fileStorageRoute];
+export const storageRoutes = [kvStorageRoute, kvStorageScopesRoute, fileStorageRoute];

@@ -14,8 +14,10 @@ describe('POST /api/tags_campos/tag', () => {
   it("creates a tag: {color, res:'creado', tag, id_tag, id_campo}", async () => {
     const user = await newUser();
     const response = await createTag(user, { desc: 'Alquilado', color: 'ff0000' });
+    expect((await call('GET', TAG, { token: user.token, query: { id_tag: response.body.id_tag } })).body.result[response.body.id_tag].color).toBe('ff0000');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ color: 'FF0000', res: 'creado', tag: 'Alquilado', id_tag: expect.any(Number), id_campo: null });
+    // the color comes back exactly as sent (issue 14: it was upper-cased)
+    expect(response.body).toEqual({ color: 'ff0000', res: 'creado', tag: 'Alquilado', id_tag: expect.any(Number), id_campo: null });
   });
 
   it('gives a random colour when none is sent', async () => {

@@ -335,3 +335,26 @@ describe('key-value storage: scope access rules', () => {
     }
   });
 });
+
+describe('POST /api/mktplace/storage: the scope in the query or the body', () => {
+  it('serves the same operations and codes as the scope paths, the scope from the query or the body', async () => {
+    const { user, fieldId, farmId } = await owner();
+    const viaQuery = await call('POST', '/api/mktplace/storage', { token: user.token, query: { scope: 'fields', operation: 'PUT' }, json: { id: fieldId, key: 'k', data: { a: 1 } } });
+    expect([viaQuery.status, viaQuery.body]).toEqual([200, { info: { code: 0 } }]);
+    const viaBody = await call('POST', '/api/mktplace/storage', { token: user.token, query: { operation: 'PUT' }, json: { scope: 'farms', id: farmId, key: 'k', data: { b: 2 } } });
+    expect([viaBody.status, viaBody.body]).toEqual([200, { info: { code: 0 } }]);
+    // what each stored is what the scope paths read
+    expect((await get(user, 'fields', [fieldId], ['k'])).body.info.objects).toEqual({ [fieldId]: { k: { a: 1 } } });
+    expect((await get(user, 'farms', [farmId], ['k'])).body.info.objects).toEqual({ [farmId]: { k: { b: 2 } } });
+    const read = await call('POST', '/api/mktplace/storage', { token: user.token, query: { operation: 'GET' }, json: { scope: 'fields', ids: [fieldId], keys: ['k'] } });
+    expect(read.body).toEqual({ info: { code: 0, objects: { [fieldId]: { k: { a: 1 } } } } });
+    // the same codes: 5 for a key that exists, 3 for a resource of another user
+    const again = await call('POST', '/api/mktplace/storage', { token: user.token, query: { scope: 'fields', operation: 'PUT' }, json: { id: fieldId, key: 'k', data: {} } });
+    expect([again.status, again.body.info.code]).toEqual([409, 5]);
+    const stranger = await newUser();
+    const refused = await call('POST', '/api/mktplace/storage', { token: stranger.token, query: { scope: 'fields', operation: 'PUT' }, json: { id: fieldId, key: 'k', data: {} } });
+    expect([refused.status, refused.body.info.code]).toEqual([403, 3]);
+    const noScope = await call('POST', '/api/mktplace/storage', { token: user.token, query: { operation: 'GET' }, json: { keys: [] } });
+    expect(noScope.status).toBe(400);
+  });
+});

@@ -1,7 +1,7 @@
 // POST /nc/events/test and POST /nc-internal/events (spec 3, Notifications): both hand the event
 // to the queue worker and answer at once.
 import { endpoint } from '../../lib/http/endpoint';
-import { sendEvent, sendTestEvent } from '../../lib/notifications/send';
+import { postEvent, sendTestEvent } from '../../lib/notifications/send';
 import { internalEventRoute, testEventRoute } from '../../schemas/notifications';
 
 const accepted = (envelope: { id: string; event_name: string }) => ({
@@ -15,5 +15,5 @@ export const test = endpoint(testEventRoute, {
 });
 
 export const internal = endpoint(internalEventRoute, {
-  handler: async ({ body }) => accepted(await sendEvent(body.event_name, body.data, body.event_id)),
+  handler: async ({ body }) => accepted(await postEvent(body.event_name, body.data, body.event_id)),
 });

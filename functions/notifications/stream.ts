@@ -1,6 +1,7 @@
 // GET /nc/stream (spec 3, Events): server-sent events through a Lambda response stream
 // (docs/adr/0005-notification-stream.md).
-import { sinkOf, streamEndpoint } from '../../lib/http/stream';
+import { streamEndpoint } from '../../lib/http/stream';
+import { sinkOf } from '../../lib/util/sink';
 import { parseLastEventId, runStream } from '../../lib/notifications/stream';
 import { streamRoute } from '../../schemas/notifications';
 

@@ -1,7 +1,7 @@
 // POST /api/mktplace/filestorage/{users|fields|farms}?operation=PUT|PATCH|GET|DELETE (spec 3, File storage)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { storageExtension, type Scope } from '../../lib/storage/access';
+import { storageCaller, type Scope } from '../../lib/storage/access';
 import { deleteFiles, listFiles, parseSizeKb, patchFile, putFile } from '../../lib/storage/files';
 import { parseStorageBody } from '../../lib/storage/input';
 import { FileDeleteBody, FileGetBody, FilePatchBody, FilePutBody, fileStorageRoute } from '../../schemas/storage';
@@ -29,23 +29,23 @@ const declaration = (scope: Scope, input: Declared, body: unknown) => ({
 
 export const handler = endpoint(fileStorageRoute, {
   handler: async ({ path: { scope }, query: { operation }, body, principal }) => {
-    storageExtension(principal);
+    const caller = storageCaller(principal);
     switch (operation) {
       case 'PUT': {
         const input = parseStorageBody(FilePutBody, body);
-        return { data: await putFile(principal, scope, { ...declaration(scope, input, body), overwrite: input.overwrite ?? false }) };
+        return { data: await putFile(caller, scope, { ...declaration(scope, input, body), overwrite: input.overwrite ?? false }) };
       }
       case 'PATCH': {
         const input = parseStorageBody(FilePatchBody, body);
-        return { data: await patchFile(principal, scope, { ...declaration(scope, input, body), create: input.create ?? false }) };
+        return { data: await patchFile(caller, scope, { ...declaration(scope, input, body), create: input.create ?? false }) };
       }
       case 'GET': {
         const input = parseStorageBody(FileGetBody, body);
-        return { objects: await listFiles(principal, scope, { keys: input.keys, ids: input.ids, getUrl: input.get_url ?? false }) };
+        return { objects: await listFiles(caller, scope, { keys: input.keys, ids: input.ids, getUrl: input.get_url ?? false }) };
       }
       case 'DELETE': {
         const input = parseStorageBody(FileDeleteBody, body);
-        const deleted = await deleteFiles(principal, scope, { ref: resourceRef(scope, { ...input, id: (body as { id?: unknown }).id }), keys: input.keys });
+        const deleted = await deleteFiles(caller, scope, { ref: resourceRef(scope, { ...input, id: (body as { id?: unknown }).id }), keys: input.keys });
         return { data: { deleted } };
       }
     }

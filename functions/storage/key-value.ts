@@ -1,34 +1,45 @@
-// POST /api/mktplace/storage/{users|fields|farms}?operation=PUT|PATCH|GET|DELETE (spec 3, Key-value storage)
+// POST /api/mktplace/storage/{users|fields|farms}?operation=PUT|PATCH|GET|DELETE, and POST
+// /api/mktplace/storage with the scope in the query or the body (spec 3, Key-value storage:
+// "gives access to the scopes").
 import { endpoint } from '../../lib/http/endpoint';
-import { storageExtension } from '../../lib/storage/access';
+import { storageCaller, type Scope } from '../../lib/storage/access';
 import { objectSent, parseStorageBody } from '../../lib/storage/input';
 import { deleteValues, getValues, patchValue, putValue } from '../../lib/storage/kv';
-import { KvDeleteBody, KvGetBody, KvPatchBody, KvPutBody, kvStorageRoute } from '../../schemas/storage';
+import type { Principal } from '../../lib/auth/principal';
+import { KvDeleteBody, KvGetBody, KvPatchBody, KvPutBody, kvStorageRoute, kvStorageScopesRoute, type Operation } from '../../schemas/storage';
+
+const done = { info: { code: 0 } };
+
+/** Each operation: its body's schema (checked after the caller, so that code 4 comes first) and what it does. */
+async function run(principal: Principal, scope: Scope, operation: Operation, body: unknown) {
+  const caller = storageCaller(principal);
+  switch (operation) {
+    case 'PUT': {
+      const input = parseStorageBody(KvPutBody, body);
+      await putValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), overwrite: input.overwrite ?? false });
+      return done;
+    }
+    case 'PATCH': {
+      const input = parseStorageBody(KvPatchBody, body);
+      await patchValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), append: input.append ?? false, create: input.create ?? false });
+      return done;
+    }
+    case 'GET': {
+      const input = parseStorageBody(KvGetBody, body);
+      return { info: { code: 0, objects: await getValues(caller, scope, { ids: input.ids, keys: input.keys }) } };
+    }
+    case 'DELETE': {
+      const input = parseStorageBody(KvDeleteBody, body);
+      await deleteValues(caller, scope, { id: input.id, keys: input.keys });
+      return done;
+    }
+  }
+}
 
 export const handler = endpoint(kvStorageRoute, {
-  handler: async ({ path: { scope }, query: { operation }, body, principal }) => {
-    storageExtension(principal);
-    switch (operation) {
-      case 'PUT': {
-        const input = parseStorageBody(KvPutBody, body);
-        await putValue(principal, scope, { id: input.id, key: input.key, data: objectSent(input), overwrite: input.overwrite ?? false });
-        return { info: { code: 0 } };
-      }
-      case 'PATCH': {
-        const input = parseStorageBody(KvPatchBody, body);
-        const data = objectSent(input);
-        await patchValue(principal, scope, { id: input.id, key: input.key, data, append: input.append ?? false, create: input.create ?? false });
-        return { info: { code: 0 } };
-      }
-      case 'GET': {
-        const input = parseStorageBody(KvGetBody, body);
-        return { info: { code: 0, objects: await getValues(principal, scope, { ids: input.ids, keys: input.keys }) } };
-      }
-      case 'DELETE': {
-        const input = parseStorageBody(KvDeleteBody, body);
-        await deleteValues(principal, scope, { id: input.id, keys: input.keys });
-        return { info: { code: 0 } };
-      }
-    }
-  },
+  handler: async ({ path: { scope }, query: { operation }, body, principal }) => run(principal, scope, operation, body),
+});
+
+export const scopes = endpoint(kvStorageScopesRoute, {
+  handler: async ({ query: { scope, operation }, body, principal }) => run(principal, scope, operation, body),
 });

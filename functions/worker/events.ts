@@ -27,4 +27,5 @@ const handlers: Record<string, EventHandler> = {
   },
 };
 
-export const handler = (event: SQSEvent) => processBatch(event, handlers);
+// Any other name was posted to /nc-internal/events: delivery decides (unknown names are dropped and logged).
+export const handler = (event: SQSEvent) => processBatch(event, handlers, deliverEnvelope);

@@ -1,7 +1,9 @@
 // The spec's areas answer errors in different body shapes. Each shape is modelled once here as a
 // named dialect; the handler factory renders every DomainError through the route's dialect.
 import { z } from 'zod';
-import { STATUS_BY_KIND, type DomainError, type ErrorCode, type ErrorKind } from '../errors';
+import { GENERAL_CODES, STATUS_BY_KIND, type DomainError, type ErrorCode, type ErrorKind } from '../errors';
+
+export { GENERAL_CODES };
 
 export interface RenderedError {
   status: number;
@@ -38,8 +40,6 @@ function defineDialect(spec: DialectSpec): Dialect {
   };
 }
 
-/** Shared negative codes of the general API: -1 general, -2 expired, -3 invalid token, -4 format. */
-export const GENERAL_CODES = { GENERAL: -1, EXPIRED_TOKEN: -2, INVALID_TOKEN: -3, WRONG_FORMAT: -4 } as const;
 
 const generalDefaults: Record<ErrorKind, ErrorCode> = {
   invalid: GENERAL_CODES.WRONG_FORMAT,

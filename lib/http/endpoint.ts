@@ -15,7 +15,7 @@ import { hasClaims, principalFromToken, type Principal } from '../auth/principal
 import { checkInternalKey } from '../auth/internal-key';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
 import { Reply, toResult } from './reply';
-import { describeIssues } from './issues';
+import { describeIssues } from '../util/issues';
 import type { RouteDef } from './route';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;

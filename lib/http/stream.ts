@@ -11,7 +11,7 @@ import { Invalid } from '../errors';
 import { createLogger, type Logger } from '../log';
 import type { Principal } from '../auth/principal';
 import { asDomainError, bearerPrincipal } from './endpoint';
-import { describeIssues } from './issues';
+import { describeIssues } from '../util/issues';
 import { responseCorsHeaders } from './cors';
 import type { RouteDef } from './route';
 
@@ -49,42 +49,6 @@ export interface StreamSpec<Q> {
   /** Also accept the token as `?access_token=` (browsers' EventSource cannot send headers). */
   tokenInQuery?: boolean;
   handler: (ctx: StreamContext<Q>) => Promise<void>;
-}
-
-/** A text stream to a client that may leave at any time. */
-export interface SseSink {
-  write(text: string): void;
-  readonly closed: boolean;
-  /** Resolves after `ms`, or as soon as the client goes away. */
-  pause(ms: number): Promise<void>;
-}
-
-/** The response as a sink: writes stop, and a pause ends, once the client has gone. */
-export function sinkOf(out: Writable): SseSink {
-  let closed = false;
-  let wake: (() => void) | undefined;
-  const stop = () => {
-    closed = true;
-    wake?.();
-  };
-  out.once('close', stop);
-  out.once('error', stop);
-  return {
-    write: (text) => {
-      if (!closed && !out.destroyed) out.write(text);
-    },
-    get closed() {
-      return closed || out.destroyed || out.writableEnded;
-    },
-    pause: (ms) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      }),
-  };
 }
 
 const lowerCase = (headers: Record<string, string | undefined> | null) =>

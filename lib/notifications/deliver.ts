@@ -11,10 +11,10 @@ import { batchGet, getItem, itemKey, transact, tx, NOT_EXISTS, EXISTS, type TxOp
 import { Conflict } from '../errors';
 import type { EventEnvelope } from '../events/publish';
 import { log } from '../log';
+import { describeIssues } from '../util/issues';
 import { getUser } from '../platform/users';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
-import { PoisonMessage } from '../worker/process';
 import { resolveEvent, type EventDefinition } from './catalogue';
 
 /** How long the stream keeps an event for a client that reconnects with Last-Event-ID. */
@@ -38,13 +38,20 @@ const race = () => new LostRace('the inbox changed meanwhile');
 const ttl = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
 
 /** Delivers one envelope of an inbox event to every user it names (each at most once). */
+/**
+ * Delivers an event to its users' inboxes. An event this service does not deliver (an unknown name
+ * or version, PING.V1, data or a payload that is not the event's) is dropped and logged: it can
+ * never succeed, so it is neither retried nor sent to the dead-letter queue.
+ */
 export async function deliverEnvelope(envelope: EventEnvelope): Promise<void> {
+  const drop = (reason: string) => log.warn('event dropped: not delivered to any inbox', { eventId: envelope.id, event: envelope.event_name, reason });
   const resolved = resolveEvent(envelope.event_name);
-  if (!resolved.ok || !resolved.definition.inbox) throw new PoisonMessage(`event ${envelope.event_name} cannot be delivered`);
+  if (!resolved.ok) return drop(resolved.reason);
+  if (!resolved.definition.inbox) return drop(`${envelope.event_name} is the stream's keep-alive`);
   const data = NotificationData.safeParse(envelope.data);
-  if (!data.success) throw new PoisonMessage(`event ${envelope.id}: invalid data`);
+  if (!data.success) return drop(`data: ${describeIssues(data.error.issues)}`);
   const payload = resolved.definition.payload.safeParse(data.data.payload);
-  if (!payload.success) throw new PoisonMessage(`event ${envelope.id}: invalid payload for ${envelope.event_name}`);
+  if (!payload.success) return drop(`payload: ${describeIssues(payload.error.issues)}`);
   const failures: unknown[] = [];
   await mapLimit([...new Set(data.data.user_ids)], 4, async (userId) => {
     try {

@@ -6,7 +6,7 @@
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { getItem, queryAll, type Item } from '../db/table';
-import type { SseSink } from '../http/stream';
+import type { SseSink } from '../util/sink';
 import type { User } from '../platform/model';
 import { PING_EVENT } from './catalogue';
 import { messageOf } from './inbox';

@@ -25,12 +25,18 @@ export const FILE_MAX_KB = 10 * 1024;
 
 export const validKey = (key: string): boolean => key.length <= KEY_MAX_LENGTH && KEY_PATTERN.test(key);
 
-/** The extension that owns the storage of this request. */
-export function storageExtension(principal: Principal): string {
-  if (!principal.extensionId || !principal.claims.has('STORAGE')) {
+/** Who stores: an extension (its version's claimset has the Storage permissions: the route checks) acting for a user. */
+export interface StorageCaller {
+  principal: Principal;
+  extension: string;
+}
+
+/** Storage belongs to an extension: a user's own session has none to store for (code 4). */
+export function storageCaller(principal: Principal): StorageCaller {
+  if (!principal.extensionId) {
     throw new Forbidden('storage needs an extension version whose claimset has the Storage permissions', { code: STORAGE_CODES.INVALID_EXTENSION });
   }
-  return principal.extensionId;
+  return { principal, extension: principal.extensionId };
 }
 
 export type Verdict = 'allowed' | 'denied' | 'missing';

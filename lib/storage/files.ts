@@ -13,13 +13,13 @@ import { s3 } from '../aws/s3';
 import { config } from '../config';
 import { keys as keyOf, type Key } from '../db/keys';
 import { batchGet, itemKey, putItem, putVersioned, queryAll, takeItem, updateItem, NOT_EXISTS, type Item } from '../db/table';
-import { Conflict, Invalid } from '../errors';
-import { GENERAL_CODES } from '../http/dialects';
+import { Conflict, GENERAL_CODES, Invalid } from '../errors';
 import { log } from '../log';
 import { publishEvent } from '../events/publish';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
-import { authorisedResource, FILE_MAX_KB, readableResources, resourcePk, storageExtension, type Scope } from './access';
+import { authorisedResource, FILE_MAX_KB, readableResources, resourcePk, type Scope } from './access';
+import type { StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
 
 export const UPLOAD_URL_SECONDS = 10;
@@ -141,8 +141,8 @@ export async function deleteObjects(objectKeys: string[]): Promise<void> {
 }
 
 /** PUT: a new key (code 5 when it exists, unless overwrite), or a new file for it. */
-export async function putFile(principal: Principal, scope: Scope, input: FileDeclaration & { overwrite: boolean }): Promise<PresignedUpload> {
-  const extension = storageExtension(principal);
+export async function putFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { overwrite: boolean }): Promise<PresignedUpload> {
+  const { principal, extension } = caller;
   checkDeclaration(input);
   const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.ref, 'write') };
   if (!input.overwrite) {
@@ -157,8 +157,8 @@ export async function putFile(principal: Principal, scope: Scope, input: FileDec
 }
 
 /** PATCH: a new file for an existing key (code 5 when absent, unless create). */
-export async function patchFile(principal: Principal, scope: Scope, input: FileDeclaration & { create: boolean }): Promise<PresignedUpload> {
-  const extension = storageExtension(principal);
+export async function patchFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { create: boolean }): Promise<PresignedUpload> {
+  const { principal, extension } = caller;
   checkDeclaration(input);
   const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.ref, 'write') };
   return replace(principal, target, input, input.create);
@@ -225,11 +225,11 @@ async function wireFile(item: Item & Key, withUrl: boolean): Promise<StoredFile>
  * key; ids as in key-value GET (code 5 unknown, 3 not readable).
  */
 export async function listFiles(
-  principal: Principal,
+  caller: StorageCaller,
   scope: Scope,
   input: { keys: readonly string[]; ids?: readonly unknown[]; getUrl: boolean },
 ): Promise<Record<string, unknown>> {
-  const extension = storageExtension(principal);
+  const { principal, extension } = caller;
   const flat = scope === 'users' && input.ids === undefined;
   const explicit = Boolean(input.ids?.length);
   const resources = await readableResources(principal, scope, input.ids);
@@ -262,8 +262,8 @@ export async function listFiles(
 }
 
 /** DELETE: removes the keys (absent ones are ignored) and their files; answers the keys removed. */
-export async function deleteFiles(principal: Principal, scope: Scope, input: { ref: unknown; keys: readonly string[] }): Promise<string[]> {
-  const extension = storageExtension(principal);
+export async function deleteFiles(caller: StorageCaller, scope: Scope, input: { ref: unknown; keys: readonly string[] }): Promise<string[]> {
+  const { principal, extension } = caller;
   const id = await authorisedResource(principal, scope, input.ref, 'delete');
   const removed = await mapLimit([...new Set(input.keys)], 8, async (key) => takeItem(keyOf.storageFile(resourcePk(scope, id), extension, key)));
   const items = removed.filter((item): item is Item => Boolean(item));

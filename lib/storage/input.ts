@@ -6,9 +6,8 @@
 //   ids holding something that is no id -> 5
 //   anything else of the wrong type or format -> -4 (the general wrong-format code)
 import type { z } from 'zod';
-import { Invalid } from '../errors';
-import { GENERAL_CODES } from '../http/dialects';
-import { describeIssues } from '../http/issues';
+import { GENERAL_CODES, Invalid } from '../errors';
+import { describeIssues } from '../util/issues';
 import { KEY_MAX_LENGTH, validKey } from './access';
 import { STORAGE_CODES } from './codes';
 

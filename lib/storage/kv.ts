@@ -6,7 +6,8 @@ import { keys as keyOf } from '../db/keys';
 import { batchDelete, batchGet, itemKey, putItem, putVersioned, queryAll, NOT_EXISTS, type Item } from '../db/table';
 import { Conflict, DomainError } from '../errors';
 import { mapLimit } from '../util/map-limit';
-import { authorisedResource, readableResources, resourcePk, storageExtension, type Scope } from './access';
+import { authorisedResource, readableResources, resourcePk, type Scope } from './access';
+import type { StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
 
 export type JsonObject = Record<string, unknown>;
@@ -69,8 +70,8 @@ function valueItem(t: Target, json: string, principal: Principal, createdAt?: st
 
 const keyExists = (key: string) => new Conflict(`the key ${key} already exists (send overwrite=true to replace it)`, { code: STORAGE_CODES.KEY_STATE });
 
-export async function putValue(principal: Principal, scope: Scope, input: { id: unknown; key: string; data: JsonObject; overwrite: boolean }): Promise<void> {
-  const extension = storageExtension(principal);
+export async function putValue(caller: StorageCaller, scope: Scope, input: { id: unknown; key: string; data: JsonObject; overwrite: boolean }): Promise<void> {
+  const { principal, extension } = caller;
   const json = serialise(input.data);
   const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.id, 'write') };
   if (!input.overwrite) {
@@ -82,11 +83,11 @@ export async function putValue(principal: Principal, scope: Scope, input: { id: 
 }
 
 export async function patchValue(
-  principal: Principal,
+  caller: StorageCaller,
   scope: Scope,
   input: { id: unknown; key: string; data: JsonObject; append: boolean; create: boolean },
 ): Promise<void> {
-  const extension = storageExtension(principal);
+  const { principal, extension } = caller;
   serialise(input.data);
   const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.id, 'write') };
   await putVersioned(valueKey(target), (current) => {
@@ -99,8 +100,8 @@ export async function patchValue(
 }
 
 /** objects[<id>][<key>] = stored object. An empty `keys` reads every key of the extension. */
-export async function getValues(principal: Principal, scope: Scope, input: { ids?: readonly unknown[]; keys: readonly string[] }): Promise<Record<string, Record<string, JsonObject>>> {
-  const extension = storageExtension(principal);
+export async function getValues(caller: StorageCaller, scope: Scope, input: { ids?: readonly unknown[]; keys: readonly string[] }): Promise<Record<string, Record<string, JsonObject>>> {
+  const { principal, extension } = caller;
   const explicit = Boolean(input.ids?.length);
   const resources = await readableResources(principal, scope, input.ids);
   const wanted = [...new Set(input.keys)];
@@ -135,8 +136,8 @@ export async function getValues(principal: Principal, scope: Scope, input: { ids
   return objects;
 }
 
-export async function deleteValues(principal: Principal, scope: Scope, input: { id: unknown; keys: readonly string[] }): Promise<void> {
-  const extension = storageExtension(principal);
+export async function deleteValues(caller: StorageCaller, scope: Scope, input: { id: unknown; keys: readonly string[] }): Promise<void> {
+  const { principal, extension } = caller;
   const id = await authorisedResource(principal, scope, input.id, 'delete');
   await batchDelete([...new Set(input.keys)].map((key) => keyOf.storageValue(resourcePk(scope, id), extension, key)));
 }

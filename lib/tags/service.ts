@@ -29,7 +29,7 @@ function checkColor(color: string): string {
   if (!COLOR.test(color)) {
     throw new Invalid('Formato de color inválido: se esperan 6 caracteres hexadecimales sin #', { code: TAG_CODES.INVALID_COLOR });
   }
-  return color.toUpperCase();
+  return color; // as the client sent it (either case)
 }
 
 function checkText(desc: string): string {

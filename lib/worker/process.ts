@@ -23,7 +23,7 @@ const PROCESSED_TTL_SECONDS = 14 * 24 * 3600;
 /** A record that can never succeed (malformed); it is retried until it reaches the DLQ. */
 export class PoisonMessage extends Error {}
 
-async function processRecord(record: SQSRecord, handlers: Record<string, EventHandler>): Promise<void> {
+async function processRecord(record: SQSRecord, handlers: Record<string, EventHandler>, fallback?: EventHandler): Promise<void> {
   let body: unknown;
   try {
     body = JSON.parse(record.body);
@@ -38,8 +38,9 @@ async function processRecord(record: SQSRecord, handlers: Record<string, EventHa
     log.info('event already processed', { eventId: envelope.id, event: envelope.event_name });
     return;
   }
-  const handler = handlers[envelope.event_name];
-  // An event no definition resolves cannot succeed: retried, it ends in the dead-letter queue.
+  // A name no handler takes goes to the fallback; without one it can never succeed: retried, it
+  // ends in the dead-letter queue.
+  const handler = handlers[envelope.event_name] ?? fallback;
   if (!handler) throw new PoisonMessage(`no handler for event ${envelope.event_name} (message ${record.messageId})`);
   await handler(envelope);
   await putItem({
@@ -64,5 +65,5 @@ export async function processRecords(event: SQSEvent, handle: (record: SQSRecord
   return { batchItemFailures };
 }
 
-export const processBatch = (event: SQSEvent, handlers: Record<string, EventHandler>): Promise<SQSBatchResponse> =>
-  processRecords(event, (record) => processRecord(record, handlers));
+export const processBatch = (event: SQSEvent, handlers: Record<string, EventHandler>, fallback?: EventHandler): Promise<SQSBatchResponse> =>
+  processRecords(event, (record) => processRecord(record, handlers, fallback));

@@ -125,3 +125,39 @@ describe('CORS: browser extensions', () => {
     expect(response.body).toEqual({ res: 'error', code: -1, info: expect.stringContaining('route not found') });
   });
 });
+
+describe('hostile requests never bring the API down', () => {
+  const TRUNCATED = '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabcd';
+
+  it('answers a multipart body cut inside a file part: 401 when anonymous, 400 in the dialect otherwise, and keeps serving', async () => {
+    const anonymous = await call('POST', '/api/agregarlote', { body: TRUNCATED, headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, -3]);
+    const user = await newUser();
+    for (const [path, expected] of [
+      ['/api/agregarlote', { res: 'error', code: -4 }],
+      ['/api/spots/msgs/imgs?uuid=2d7f2d30-c91b-11f0-8de9-0242ac120002', { code: -4 }],
+      ['/sensors/v2/providers/variablegroups', { res: 'error', code: 'PARAMETER_ERROR' }],
+    ] as const) {
+      const response = await call(path.includes('imgs') ? 'PUT' : 'POST', path, { token: user.token, body: TRUNCATED, headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+      expect(response.status, path).toBe(400);
+      expect(response.body, path).toMatchObject(expected);
+    }
+    expect((await call('GET', '/openapi.json')).status).toBe(200);
+    expect((await call('GET', '/api/getfields', { token: user.token })).status).toBe(200);
+  });
+
+  it("answers a body over API Gateway's 10 MB with 413 in the area's dialect", async () => {
+    const user = await newUser();
+    const big = 'x'.repeat(10 * 1024 * 1024 + 10);
+    const general = await call('POST', '/api/agregarlote', { token: user.token, body: big, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([general.status, general.body]).toEqual([413, { res: 'error', code: -4, info: expect.any(String) }]);
+    const sensors = await call('POST', '/sensors/v2/providers/values/variables', { token: user.token, body: big, headers: { 'content-type': 'application/json' } });
+    expect([sensors.status, sensors.body.res, sensors.body.code]).toEqual([413, 'error', 'PARAMETER_ERROR']);
+  });
+
+  it('answers a 64 KB Authorization header with 431 in the dialect, not an empty answer', async () => {
+    const response = await call('GET', '/livestock/herd', { headers: { authorization: `Bearer ${'a'.repeat(64 * 1024)}` } });
+    expect(response.status).toBe(431);
+    expect(response.body).toEqual({ res: 'error', code: 'PARAMETER_ERROR', info: expect.stringContaining('headers') });
+  });
+});

@@ -89,6 +89,36 @@ describe('file storage: upload and download', () => {
     expect(fields.key).toMatch(new RegExp(`^storage/farms/${farmId}/test-extension/policy/[0-9a-f-]{36}$`));
   });
 
+  it('S3 refuses an upload that does not match its policy, and nothing is stored', async () => {
+    const { user, fieldId } = await owner();
+    const victim = await owner();
+    const content = randomBytes(4096);
+    const put = await files(user.token, 'fields', 'PUT', declare(content, 'guarded', { field: fieldId }));
+    const presigned = put.body.data as { url: string; fields: Record<string, string> };
+    const s3 = new S3Client({ region: stack().region, endpoint: new URL(presigned.url).origin, forcePathStyle: true, credentials: LOCAL_CREDENTIALS });
+    const exists = (key: string) => s3.send(new HeadObjectCommand({ Bucket: stack().bucket, Key: key })).then(() => true, () => false);
+    const errorCode = async (response: Response) => [response.status, /<Code>(\w+)<\/Code>/.exec(await response.text())?.[1]];
+
+    // another tenant's key, with this form's signature
+    const forgedKey = presigned.fields.key!.replace(`/fields/${fieldId}/`, `/fields/${victim.fieldId}/`);
+    expect(await errorCode(await upload({ ...presigned, fields: { ...presigned.fields, key: forgedKey } }, content))).toEqual([403, 'AccessDenied']);
+    expect(await exists(forgedKey)).toBe(false);
+    // a larger file than declared (its own MD5 sent), a file other than the declared one
+    const larger = randomBytes(64 * 1024);
+    expect(await errorCode(await upload(presigned, larger, md5(larger)))).toEqual([400, 'EntityTooLarge']);
+    expect(await errorCode(await upload(presigned, content.subarray(0, 1024), md5(content)))).toEqual([400, 'EntityTooSmall']);
+    const swapped = randomBytes(4096);
+    expect(await errorCode(await upload(presigned, swapped, md5(content)))).toEqual([400, 'BadDigest']);
+    // an extra field the policy does not name
+    expect(await errorCode(await upload({ ...presigned, fields: { ...presigned.fields, 'x-amz-meta-owner': 'me' } }, content))).toEqual([403, 'AccessDenied']);
+    expect(await exists(presigned.fields.key!)).toBe(false);
+    expect((await listed(user, 'fields', { ids: [fieldId], keys: ['guarded'] }))[fieldId].guarded).toMatchObject({ uploaded: false });
+
+    // the form as signed still works
+    expect((await upload(presigned, content)).status).toBeLessThan(300);
+    expect(await exists(presigned.fields.key!)).toBe(true);
+  });
+
   it('signs download URLs valid for 10 seconds', async () => {
     const { user } = await owner();
     const content = randomBytes(100);

@@ -29,6 +29,7 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import S3rver from 's3rver';
+import { startPolicyProxy } from './s3-policy.js';
 import { createSqsServer } from 'local-aws-sqs';
 import { install as installDynamoDbLocal, INSTALL_DIR } from './install-dynamodb-local.mjs';
 import { services } from '../../schemas/index';
@@ -461,8 +462,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const s3Dir = join(options.dataDir, 's3');
     mkdirSync(s3Dir, { recursive: true });
     const buckets = ofType('AWS::S3::Bucket').map(([id, r]) => ({ id, name: names.nameOf(id), cors: corsXml(r.Properties?.CorsConfiguration) }));
+    // s3rver listens on an internal port; the policy proxy (which enforces presigned POST
+    // policies as S3 does) takes the public one.
+    const s3rverPort = await freePort(host);
     const s3 = new S3rver({
-      port: ports.s3,
+      port: s3rverPort,
       address: host,
       silent: true,
       directory: s3Dir,
@@ -471,6 +475,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     await s3.run();
     stops.push(() => s3.close());
+    const proxy = await startPolicyProxy({ host, port: ports.s3, upstreamPort: s3rverPort, credentials: LOCAL_CREDENTIALS });
+    stops.push(() => new Promise<void>((resolve) => {
+      proxy.closeAllConnections();
+      proxy.close(() => resolve());
+    }));
 
     const sqsServer = await createSqsServer({
       port: ports.sqs,

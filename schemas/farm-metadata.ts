@@ -8,8 +8,10 @@ const metadataRoute = { tags: ['farm metadata'], auth: 'bearer', dialect: metada
 export const GetMetadataQuery = z.object({
   farms_id: z
     .string()
+    .max(2000)
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'farms_id must be comma-separated farm ids')
     .transform((value) => value.split(',').map((id) => Number(id.trim())))
+    .pipe(z.array(z.number()).max(100, 'at most 100 farm ids'))
     .optional()
     .describe('comma-separated farm ids; all accessible farms when absent'),
 });

@@ -13,7 +13,7 @@ const id = z.number().int().positive();
 export const CreateUserBody = z.object({
   user_name: z.string().trim().min(1).max(200),
   locale: z.enum(LOCALES).default('es'),
-  features: z.array(z.string().min(1)).optional().describe("plan features (claim names); default all ('*')"),
+  features: z.array(z.string().min(1).max(100)).max(100).optional().describe("plan features (claim names); default all ('*')"),
   hectare_quota: z.number().nonnegative().nullable().optional().describe('hectares the user may own; default no limit'),
   space_id: id.optional().describe('workspace to join; without it a new workspace is created with this user as administrator'),
 });
@@ -51,7 +51,7 @@ export const CreateTokenBody = z.object({
   user_id: id,
   extension_id: z.string().trim().min(1).max(200).optional().describe("absent: the user's own session"),
   extension_version: z.string().trim().min(1).max(100).optional(),
-  claims: z.array(claimName),
+  claims: z.array(claimName).max(100),
   ttl_s: z.number().int().optional().describe('default 30 days; 0 or negative mints an already expired token'),
 });
 

@@ -23,7 +23,7 @@ const both = (path: string) => [`/livestock${path}`, `/api/livestock${path}`];
 
 const uuid = z.string().uuid();
 const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time');
-const weightUnit = z.string().describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)');
+const weightUnit = z.string().max(20).describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)');
 const count = z.number().int().nonnegative();
 
 export const WirePaddock = z.object({

@@ -32,8 +32,8 @@ export const RotationMetadata = z
   .object({
     DGC: z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().regex(/^\d{16}$/, 'DGC is a 16-digit number')),
     cover_type: z.number().int().min(1).max(5).describe('1 bare soil, 2 sown plant cover, 3 spontaneous plant cover, 4 inert cover of pruning remains, 5 inert cover of other materials'),
-    utilization: z.array(z.number().int()),
-    agricultural_activity_details: z.array(z.number().int()),
+    utilization: z.array(z.number().int()).max(50),
+    agricultural_activity_details: z.array(z.number().int()).max(50),
     plant_spacing_value: z.number().nonnegative(),
     plant_spacing_unit: meters,
     crown_projection_free_width: z.number().nonnegative(),
@@ -62,11 +62,14 @@ export const RotationItem = z.object({
   rotation_uuid: z.string().uuid().optional().describe('client uuid: sending the same rotation again returns it'),
 });
 
+/** Ids or uuids in one filter (docs/decisions.md, Bounds). */
+const LIST_MAX = 100;
+
 const list = <T extends z.ZodType<unknown, string>>(item: T) =>
   z
     .string()
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(item).min(1));
+    .pipe(z.array(item).min(1).max(LIST_MAX));
 
 export const RotationFilters = z.object({
   yeargroup: integer().optional(),

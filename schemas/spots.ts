@@ -149,21 +149,21 @@ export const PatchSpotBody = z.object({
 
 const pageSize = integer().pipe(z.number().int().refine((v) => v === -1 || v >= 1, 'page_size is -1 (all) or at least 1'));
 const page = integer().pipe(z.number().int().min(0));
-const uuidList = z.union([z.array(uuid), z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)).pipe(z.array(uuid))]);
+const uuidList = z.union([z.array(uuid).max(100), z.string().max(4000).transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)).pipe(z.array(uuid).max(100))]);
 
 const filterFields = {
   uuid: uuidList.optional().describe('one uuid or several separated by commas'),
   group_uuid: uuid.optional(),
   farm_id: integer().optional(),
   field_id: integer().optional(),
-  sample_set_type: z.string().optional(),
+  sample_set_type: z.string().max(SPOT_LIMITS.SAMPLE_SET_TYPE).optional(),
   sample_set_uuid: uuid.optional(),
   date_from: timestamp.optional(),
   date_to: timestamp.optional(),
   tag_uuid: uuid.optional(),
   page_size: pageSize.optional().describe('default 50; -1 returns all'),
   page: page.optional().describe('default 0: the row offset (LIMIT page_size OFFSET page)'),
-  cursor: z.string().optional().describe('from a previous answer: the next page, at any depth'),
+  cursor: z.string().max(1000).optional().describe('from a previous answer: the next page, at any depth'),
 };
 
 export const SpotFiltersQuery = z.object(filterFields);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { fileStorageDialect, storageDialect } from '../lib/http/dialects';
 import { booleanLike } from './common';
-import { FILE_MAX_KB, KEY_MAX_LENGTH, KEYS_MAX, SCOPES } from '../lib/storage/access';
+import { FILE_MAX_KB, IDS_MAX, KEY_MAX_LENGTH, KEYS_MAX, SCOPES } from '../lib/storage/access';
 import { STORAGE_CODES } from '../lib/storage/codes';
 import { Forbidden } from '../lib/errors';
 
@@ -57,7 +57,7 @@ export const KvPatchBody = z.object({
 });
 
 export const KvGetBody = z.object({
-  ids: z.array(ref).optional().describe('resource ids; empty or absent: every readable resource of the scope (users: the caller)'),
+  ids: z.array(ref).max(IDS_MAX).optional().describe('resource ids; empty or absent: every readable resource of the scope (users: the caller)'),
   keys: keys.describe('keys to fetch for every id; an empty array fetches every key'),
 });
 
@@ -140,7 +140,7 @@ export const FilePatchBody = z.object({
 
 export const FileGetBody = z.object({
   keys: keys.describe('keys to list; an empty array lists every key'),
-  ids: z.array(ref).optional().describe('users scope: absent means the caller (answer without the resource level); fields and farms: absent means all accessible'),
+  ids: z.array(ref).max(IDS_MAX).optional().describe('users scope: absent means the caller (answer without the resource level); fields and farms: absent means all accessible'),
   get_url: flag('include a download URL valid for 10 seconds (null until the file is uploaded)'),
 });
 

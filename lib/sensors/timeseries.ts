@@ -1,6 +1,6 @@
 // Storage of sensor values (docs/sensors-storage.md): one item per variable and UTC day holding
-// that day's values packed (codec.ts); a day with more than MAX_POINTS_PER_ITEM values is split
-// into 2, 4 or 8 equal time parts. Writes merge with what is stored (one value per timestamp,
+// that day's values packed (codec.ts); a day with more than MAX_POINTS_PER_ITEM values, or more
+// than ITEM_BUDGET_BYTES of them with their metadata, is split into 2, 4 or 8 equal time parts. Writes merge with what is stored (one value per timestamp,
 // last write wins) under a version condition, so concurrent writers never lose each other's
 // values: a single-part day is one conditional PutItem; a split day is one transaction.
 import { keys } from '../db/keys';
@@ -13,6 +13,13 @@ export const DAY_SECONDS = 86_400;
 export const MAX_POINTS_PER_ITEM = 30_000;
 export const MAX_PARTS = 8;
 export const MAX_POINTS_PER_DAY = MAX_POINTS_PER_ITEM * MAX_PARTS;
+/** Bytes a part may hold (DynamoDB items are at most 400 KB; a split day's parts, one transaction, at most 4 MB). */
+export const ITEM_BUDGET_BYTES = 340_000;
+/** JSON bytes of one value's metadata (docs/decisions.md, Sensors). */
+export const POINT_METADATA_MAX_BYTES = 1024;
+
+/** Upper bound of a point's stored bytes: timestamp delta and float64, its metadata as JSON with its index. */
+const pointBytes = (point: Point): number => 10 + (point.m ? Buffer.byteLength(JSON.stringify(point.m)) + 10 : 0);
 
 export const dayOf = (t: number): string => new Date(Math.floor(t / DAY_SECONDS) * DAY_SECONDS * 1000).toISOString().slice(0, 10);
 const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`) / 1000;
@@ -46,16 +53,26 @@ async function readDay(series: Series, day: string): Promise<StoredDay> {
   };
 }
 
-/** Splits a day's points into the fewest equal time parts that each hold at most MAX_POINTS_PER_ITEM. */
+/**
+ * Splits a day's points into the fewest equal time parts that each hold at most
+ * MAX_POINTS_PER_ITEM points and ITEM_BUDGET_BYTES bytes.
+ */
 export function partition(day: string, points: Point[]): Point[][] {
   const start = dayStart(day);
   for (let parts = 1; parts <= MAX_PARTS; parts *= 2) {
     const span = DAY_SECONDS / parts;
     const slices: Point[][] = Array.from({ length: parts }, () => []);
-    for (const point of points) slices[Math.min(parts - 1, Math.floor((point.t - start) / span))]!.push(point);
-    if (slices.every((slice) => slice.length <= MAX_POINTS_PER_ITEM)) return slices;
+    const bytes = new Array<number>(parts).fill(0);
+    for (const point of points) {
+      const index = Math.min(parts - 1, Math.floor((point.t - start) / span));
+      slices[index]!.push(point);
+      bytes[index]! += pointBytes(point);
+    }
+    if (slices.every((slice, i) => slice.length <= MAX_POINTS_PER_ITEM && bytes[i]! <= ITEM_BUDGET_BYTES)) return slices;
   }
-  throw new Invalid(`at most ${MAX_POINTS_PER_DAY} values per variable per day are stored`, { code: 'PARAMETER_ERROR' });
+  throw new Invalid(`at most ${MAX_POINTS_PER_DAY} values (and ${(MAX_PARTS * ITEM_BUDGET_BYTES) / 1_000_000} MB with their metadata) per variable per day are stored`, {
+    code: 'PARAMETER_ERROR',
+  });
 }
 
 /** Approximate stored size of an item, as DynamoDB counts it (names and values). */

@@ -9,9 +9,12 @@ import type { Point } from './codec';
 import { isDateTimeZ } from '../util/time';
 import { locateVariable, locateVariables, requireExtension, type SensorCaller } from './groups';
 import { checkUuid, fromSeconds, parameterError, toSeconds } from './model';
-import { storePoints, iteratePoints, type Series, type WriteStats } from './timeseries';
+import { POINT_METADATA_MAX_BYTES, storePoints, iteratePoints, type Series, type WriteStats } from './timeseries';
 
 export const MAX_VALUES_PER_REQUEST = 2_000_000;
+/** Entries of `data` and distinct variables in one request (docs/decisions.md, Sensors). */
+export const MAX_ENTRIES_PER_REQUEST = 10_000;
+export const MAX_VARIABLES_PER_REQUEST = 1_000;
 export const VALUES_LIMIT_MESSAGE = 'Total number of values to insert must not exceed 2,000,000';
 export const NO_VALUES_MESSAGE = 'no values were inserted';
 
@@ -24,6 +27,7 @@ export interface ParsedValues {
 export function parseValues(body: unknown): ParsedValues {
   const data = (body as { data?: unknown } | undefined)?.data;
   if (!Array.isArray(data)) throw parameterError('data must be an array of {variable_uuid, values, timestamps, metadata}');
+  if (data.length > MAX_ENTRIES_PER_REQUEST) throw parameterError(`data has at most ${MAX_ENTRIES_PER_REQUEST} entries`);
   let total = 0;
   for (const entry of data) if (entry && Array.isArray((entry as { values?: unknown }).values)) total += (entry as { values: unknown[] }).values.length;
   if (total > MAX_VALUES_PER_REQUEST) {
@@ -50,9 +54,13 @@ export function parseValues(body: unknown): ParsedValues {
       const seconds = toSeconds(t);
       const m = metadata?.[i];
       if (m !== undefined && m !== null && (typeof m !== 'object' || Array.isArray(m))) throw parameterError(`${where}.metadata[${i}] must be an object`);
+      if (m && Buffer.byteLength(JSON.stringify(m)) > POINT_METADATA_MAX_BYTES) {
+        throw parameterError(`${where}.metadata[${i}] is larger than ${POINT_METADATA_MAX_BYTES} bytes as JSON`);
+      }
       points.push(m && Object.keys(m as object).length ? { t: seconds, v, m: m as Record<string, unknown> } : { t: seconds, v });
     }
     byVariable.set(uuid, points);
+    if (byVariable.size > MAX_VARIABLES_PER_REQUEST) throw parameterError(`values of at most ${MAX_VARIABLES_PER_REQUEST} variables are sent in one request`);
   });
   return { byVariable, total };
 }

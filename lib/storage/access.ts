@@ -20,6 +20,8 @@ export const KEY_PATTERN = /^\w+$/;
 export const KEY_MAX_LENGTH = 200;
 /** Keys per request (GET and DELETE). */
 export const KEYS_MAX = 100;
+/** Resource ids per GET. */
+export const IDS_MAX = 100;
 /** Largest file: 10 MB (spec 3, Limits). */
 export const FILE_MAX_KB = 10 * 1024;
 

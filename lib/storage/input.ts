@@ -4,7 +4,7 @@
 //   data/value not a JSON object -> 1
 //   key or keys not matching ^\w+$ -> 2
 //   ids holding something that is no id -> 5
-//   anything else of the wrong type or format -> -4 (the general wrong-format code)
+//   anything else of the wrong type or format, more than 100 ids or keys -> -4 (the general wrong-format code)
 import type { z } from 'zod';
 import { GENERAL_CODES, Invalid } from '../errors';
 import { describeIssues } from '../util/issues';
@@ -31,7 +31,9 @@ export function parseStorageBody<S extends z.ZodType>(schema: S, body: unknown):
     );
     if (missing) throw new Invalid(`${String(missing.path[0])} is required`, { code: STORAGE_CODES.DATA_MISSING });
     const issue = issues.find((i) => CODE_BY_MEMBER[String(i.path[0])] !== undefined) ?? issues[0]!;
-    throw new Invalid(describeIssues([issue]), { code: CODE_BY_MEMBER[String(issue.path[0])] ?? GENERAL_CODES.WRONG_FORMAT });
+    // too many ids or keys is a wrong format, not an invalid id or key
+    const tooMany = issue.code === 'too_big' && issue.origin === 'array';
+    throw new Invalid(describeIssues([issue]), { code: (!tooMany && CODE_BY_MEMBER[String(issue.path[0])]) || GENERAL_CODES.WRONG_FORMAT });
   }
   const parsed = result.data as Record<string, unknown>;
   const keys = typeof parsed.key === 'string' ? [parsed.key] : Array.isArray(parsed.keys) ? (parsed.keys as string[]) : [];

@@ -1,7 +1,8 @@
 // lib/sensors/codec.ts and the day partitioning of lib/sensors/timeseries.ts.
 import { describe, expect, it } from 'vitest';
 import { decodePoints, encodePoints, mergePoints, type Point } from '../../lib/sensors/codec';
-import { MAX_POINTS_PER_ITEM, partition } from '../../lib/sensors/timeseries';
+import { parseValues } from '../../lib/sensors/values';
+import { MAX_POINTS_PER_ITEM, POINT_METADATA_MAX_BYTES, partition } from '../../lib/sensors/timeseries';
 
 const day = '2026-03-01';
 const start = Date.parse(`${day}T00:00:00Z`) / 1000;
@@ -39,5 +40,27 @@ describe('day partitioning', () => {
     expect(parts).toHaveLength(2);
     expect(parts.flat()).toEqual(dense);
     expect(parts.every((p) => p.length <= MAX_POINTS_PER_ITEM)).toBe(true);
+  });
+
+  it('splits a day by bytes too: every part of values with large metadata fits in a DynamoDB item', () => {
+    const note = 'x'.repeat(POINT_METADATA_MAX_BYTES - 20);
+    const heavy = Array.from({ length: 1000 }, (_, i) => ({ t: start + i * 60, v: i, m: { note } }));
+    const parts = partition(day, heavy);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.flat()).toEqual(heavy);
+    for (const part of parts) {
+      const { data, meta } = encodePoints(part);
+      expect(data.length + Buffer.byteLength(meta ?? '')).toBeLessThan(400 * 1024);
+    }
+    // a day that needs more than MAX_PARTS parts is refused before anything is written
+    const tooMuch = Array.from({ length: 86_400 / 20 }, (_, i) => ({ t: start + i * 20, v: i, m: { note } }));
+    expect(() => partition(day, tooMuch)).toThrow(/per variable per day/);
+  });
+
+  it('refuses a value whose metadata is over the bound', () => {
+    const uuid = '6f1c1a4e-0b7a-4c43-9d57-1f1ad1f0c001';
+    const body = (size: number) => ({ data: [{ variable_uuid: uuid, values: [1], timestamps: ['2026-03-01T00:00:00Z'], metadata: [{ n: 'x'.repeat(size) }] }] });
+    expect(parseValues(body(100)).total).toBe(1);
+    expect(() => parseValues(body(POINT_METADATA_MAX_BYTES))).toThrow(/larger than 1024 bytes/);
   });
 });

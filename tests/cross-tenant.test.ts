@@ -1,0 +1,592 @@
+// The cross-tenant matrix (docs/security.md). One owner (tenant A) holds a record of every kind;
+// three others try every operation of docs/openapi.json that addresses a record, aimed at A's:
+//   B  another user in another workspace (with every claim and the same extension id as A),
+//   R  a user with a read-only share of A's farm (may read what the share shows, never write),
+//   E  A's own user through a second extension (sees A's user records, never another
+//      extension's sensors or storage).
+// Each attempt must be refused or answer nothing of A's (no 5xx; a 2xx body never holds A's
+// secret marker), and A's data read back afterwards must equal the snapshot taken before.
+// The operations come from the OpenAPI document: an operation with an id or uuid in its path,
+// query or body that has no probe here fails the run, so a new endpoint is covered the day it lands.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { v1 as uuidV1 } from 'uuid';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, createField, eventually, internal, newUser, square, stack, tokenFor, unique, type TestUser } from './helpers/api';
+
+// --- the OpenAPI document --------------------------------------------------------------------
+
+interface OpenApiOperation {
+  operationId: string;
+  parameters?: Array<{ name: string; in: 'path' | 'query' | 'header' }>;
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+}
+interface Operation {
+  id: string;
+  /** The operation's probe name: the operationId without the alias suffix (getSpots2 -> getSpots). */
+  probe: string;
+  method: string;
+  path: string;
+  idNames: string[];
+}
+
+const document = JSON.parse(readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, unknown> };
+};
+
+/** Member names of a request schema: object properties, array items, unions, references. */
+function memberNames(schema: unknown, seen = new Set<unknown>()): string[] {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return [];
+  seen.add(schema);
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === 'string') return memberNames(document.components?.schemas?.[s.$ref.split('/').pop()!], seen);
+  const names = Object.keys((s.properties as object) ?? {});
+  for (const key of ['items', 'additionalProperties']) names.push(...memberNames(s[key], seen));
+  for (const key of ['anyOf', 'oneOf', 'allOf']) for (const member of (s[key] as unknown[]) ?? []) names.push(...memberNames(member, seen));
+  return names;
+}
+
+const ID_NAME = /(^|_)(id|ids|uuid|uuids)($|_)|^lote$|^idcampo$/i;
+
+const operations: Operation[] = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([, op]) => op && typeof op === 'object' && 'operationId' in op)
+    .map(([method, op]) => {
+      const parameters = (op.parameters ?? []).filter((p) => p.in !== 'header').map((p) => p.name);
+      const body = Object.values(op.requestBody?.content ?? {}).flatMap((content) => memberNames(content.schema));
+      const pathIds = (op.parameters ?? []).filter((p) => p.in === 'path' && p.name !== 'scope').map((p) => p.name);
+      return {
+        id: op.operationId,
+        probe: op.operationId.replace(/2$/, ''),
+        method: method.toUpperCase(),
+        path,
+        idNames: [...new Set([...pathIds, ...[...parameters, ...body].filter((name) => ID_NAME.test(name))])],
+      };
+    }),
+);
+
+// --- A's world -------------------------------------------------------------------------------
+
+/** In every name and text A stores: a 2xx answer to anyone else must never hold it. */
+const SECRET = `zq${randomBytes(6).toString('hex')}`;
+/** In A's notifications (apart from SECRET: R legitimately receives notices that name A's shared field). */
+const INBOX_SECRET = `yk${randomBytes(6).toString('hex')}`;
+const YEAR = new Date().getUTCFullYear();
+const FIELD = square(-60.5, -33.9, 0.02);
+const POINT = 'POINT(-60.495 -33.895)';
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from(`owner image ${SECRET}`), randomBytes(64)]);
+const md5 = (content: Buffer | string) => createHash('md5').update(content).digest('base64');
+const SENSORS = '/sensors/v2/providers';
+
+interface Owner {
+  user: TestUser;
+  fieldId: number;
+  fieldUuid: string;
+  farmId: number;
+  farmUuid: string;
+  farmTagId: number;
+  rotationUuid: string;
+  paddockUuid: string;
+  herdUuid: string;
+  spotUuid: string;
+  spotGroupUuid: string;
+  textUuid: string;
+  imageUuid: string;
+  spotTagUuid: string;
+  sampleSetUuid: string;
+  groupUuid: string;
+  variableUuid: string;
+  jobUuid: string;
+  inboxItemId: string;
+  sheet: string;
+}
+
+/** What an attacker owns: its own field, farm tag, paddock, herd and spot, to mix with A's ids. */
+interface Own {
+  token: string;
+  userId: number;
+  fieldId: number;
+  farmId: number;
+  farmTagId: number;
+  paddockUuid: string;
+  herdUuid: string;
+  spotUuid: string;
+}
+
+async function ok(response: Promise<{ status: number; body: any; text: string }>, what: string) {
+  const answer = await response;
+  if (answer.status >= 300) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 300)}`);
+  return answer.body;
+}
+
+async function fieldOf(user: TestUser, name: string) {
+  const { fieldId, farmId } = await createField(user, { name, farmName: name.slice(0, 40), shape: FIELD });
+  const listing = await ok(call('GET', '/api/getfields', { token: user.token }), 'getfields');
+  const farm = listing.user.farms[farmId];
+  return { fieldId, farmId, fieldUuid: farm.fields[fieldId].uuid as string, farmUuid: farm.uuid as string };
+}
+
+async function paddockAndHerd(token: string, fieldId: number, name: string) {
+  const paddock = await ok(
+    call('POST', '/livestock/paddock', { token, json: { field_id: fieldId, shape: square(-60.499, -33.899, 0.008), date: '2026-05-10T12:00:00Z', name: `P ${name}` } }),
+    'paddock',
+  );
+  const herd = await ok(
+    call('POST', '/livestock/herd', {
+      token,
+      json: { type_id: 4, animal_count: 10, paddock_uuid: paddock.data.paddock_uuid, weight: 4000, weight_unit: 'kg', herd_name: `H ${name}`, field_id: fieldId },
+    }),
+    'herd',
+  );
+  return { paddockUuid: paddock.data.paddock_uuid as string, herdUuid: herd.data.herd_uuid as string };
+}
+
+async function farmTag(token: string, farmId: number, name: string): Promise<number> {
+  return (await ok(call('POST', '/api/tags_campos/tag', { token, query: { desc: name.slice(0, 100), color: 'aa00cc', id_campo: farmId } }), 'farm tag')).id_tag;
+}
+
+async function setUpOwner(): Promise<Owner> {
+  const user = await newUser();
+  const token = user.token;
+  const field = await fieldOf(user, `A ${SECRET} field`);
+  const { fieldId, farmId } = field;
+  await ok(call('PATCH', '/api/farms/metadata', { token, json: { farm_id: farmId, metadata: { note: SECRET } } }), 'metadata');
+  const farmTagId = await farmTag(token, farmId, `A ${SECRET}`);
+  await ok(call('POST', '/api/fields/v2/tag', { token, json: { field_id: fieldId, tag_id: farmTagId } }), 'field tag');
+  const rotation = await ok(
+    call('POST', '/rotations', { token, json: [{ field_id: fieldId, crop_id: 1, yeargroup: YEAR, start_date: `${YEAR}-10-01T00:00:00Z`, end_date: `${YEAR + 1}-03-31T00:00:00Z` }] }),
+    'rotation',
+  );
+  const rotationUuid = rotation.data.created_ones[0].rotation_uuid as string;
+  await ok(call('POST', `/rotations/variety/${rotationUuid}`, { token, json: { varieties: [101] } }), 'variety');
+  const livestock = await paddockAndHerd(token, fieldId, SECRET);
+
+  const spotTagUuid = uuidV1();
+  await ok(call('POST', '/spots/tags', { token, json: { tag: `T ${SECRET}`, uuid: spotTagUuid } }), 'spot tag');
+  const [textUuid, imageUuid, sampleSetUuid, spotGroupUuid] = [uuidV1(), uuidV1(), uuidV1(), uuidV1()];
+  const spot = await ok(
+    call('POST', '/spots/spot', {
+      token,
+      json: {
+        field_id: fieldId,
+        shape: POINT,
+        name: `S ${SECRET}`,
+        group_uuid: spotGroupUuid,
+        tags: [{ tag: `T ${SECRET}`, uuid: spotTagUuid }],
+        sample_set: { sample_set_uuid: sampleSetUuid, sample_set_type: 'soil_sampling' },
+        texts: [{ uuid: textUuid, text: `X ${SECRET}`, timestamp_usr: '2026-05-10T10:00:00Z', imgs: [{ coordinate: POINT, uuid: imageUuid }] }],
+        data: { variables: [{ name: `pH ${SECRET}`, unit_id: 8, value: 6.1 }] },
+      },
+    }),
+    'spot',
+  );
+  const image = new FormData();
+  image.set('img', new Blob([PNG], { type: 'image/png' }), 'photo.png');
+  await ok(call('PUT', '/api/spots/msgs/imgs', { token, query: { uuid: imageUuid }, body: image }), 'image');
+
+  const group = await ok(call('POST', `${SENSORS}/variablegroups`, { token, json: { group_name: `G ${SECRET}`, variables: [{ variable_name: `W ${SECRET}` }] } }), 'group');
+  const groupUuid = group.data.group_uuid as string;
+  const variableUuid = group.data.variables[0].variable_uuid as string;
+  await ok(call('POST', `${SENSORS}/values/variables`, { token, json: { data: [{ variable_uuid: variableUuid, values: [4242.125], timestamps: ['2026-05-10T10:00:00Z'] }] } }), 'values');
+  const job = await ok(call('POST', `${SENSORS}/values/bulk`, { token, json: { size_bytes: 10, md5: md5('0123456789') } }), 'bulk job');
+
+  for (const [scope, id] of [['fields', fieldId], ['farms', farmId], ['users', user.uid]] as const) {
+    await ok(call('POST', `/api/mktplace/storage/${scope}`, { token, query: { operation: 'PUT' }, json: { id, key: 'secret', data: { s: SECRET } } }), `kv ${scope}`);
+  }
+  await ok(
+    call('POST', '/api/mktplace/filestorage/fields', {
+      token,
+      query: { operation: 'PUT' },
+      json: { key: 'doc', original_file_name: `${SECRET}.pdf`, md5: md5('file'), file_size_kb: 1, field: fieldId },
+    }),
+    'file',
+  );
+
+  const share = { field_name: `F ${INBOX_SECRET}`, field_id: fieldId, field_uuid: field.fieldUuid, farm_id: farmId, farm_uuid: field.farmUuid, source_user_name: INBOX_SECRET };
+  await ok(internal('/nc-internal/events', { event_name: 'FIELD_SHARE.V1', data: { user_ids: [user.id], payload: { fields: [share] } } }), 'event');
+  const inboxItemId = await eventually(async () => {
+    const items = (await call('GET', '/nc/inbox', { token })).body?.data?.items ?? [];
+    return items[0]?.item_id as string | undefined;
+  });
+  const sheet = await fetch(new URL(`/api/spots/sheet?format=csv&field_id=${fieldId}`, stack().baseUrl), { headers: { authorization: `Bearer ${token}` } });
+  return {
+    user,
+    ...field,
+    farmTagId,
+    rotationUuid,
+    ...livestock,
+    spotUuid: spot.spot_uuid,
+    spotGroupUuid,
+    textUuid,
+    imageUuid,
+    spotTagUuid,
+    sampleSetUuid,
+    groupUuid,
+    variableUuid,
+    jobUuid: job.data.job_uuid,
+    inboxItemId,
+    sheet: (await sheet.text()).replace(/6\.1/g, '9.9'),
+  };
+}
+
+async function setUpAttacker(user: TestUser): Promise<Own> {
+  const { fieldId, farmId } = await fieldOf(user, unique('own'));
+  const livestock = await paddockAndHerd(user.token, fieldId, 'own');
+  const spot = await ok(call('POST', '/spots/spot', { token: user.token, json: { field_id: fieldId, shape: POINT, name: 'own spot' } }), 'own spot');
+  return { token: user.token, userId: user.id, fieldId, farmId, farmTagId: await farmTag(user.token, farmId, unique('own')), ...livestock, spotUuid: spot.spot_uuid };
+}
+
+// --- probes ------------------------------------------------------------------------------------
+
+/**
+ * What an attempt reaches: a record of A's field or farm (`field`), of A's user (`user`), of A's
+ * user and extension (`extension`), of A's field and extension (`shared-extension`: storage of a
+ * field or farm, readable by whoever reads the field), or the internal API.
+ */
+type Level = 'field' | 'user' | 'extension' | 'shared-extension' | 'internal';
+type Attacker = 'B' | 'R' | 'E';
+
+interface Attempt {
+  kind: 'read' | 'write';
+  level: Level;
+  path?: Record<string, string>;
+  query?: Record<string, string | number>;
+  json?: unknown;
+  form?: Record<string, string | number>;
+  body?: () => FormData;
+  headers?: Record<string, string>;
+  /** A streaming answer: read for a moment, then hang up. */
+  stream?: true;
+  /** What must not show in the answer (default SECRET). */
+  secret?: string;
+}
+
+type Probe = (a: Owner, own: Own) => Attempt[];
+
+/** Whether `attacker` must be refused: B always; R may read A's field and farm; E may do what A's user does. */
+function mustRefuse(attacker: Attacker, attempt: Attempt): boolean {
+  if (attacker === 'B') return true;
+  if (attacker === 'R') return attempt.kind === 'write' || !['field', 'shared-extension'].includes(attempt.level);
+  return ['internal', 'extension', 'shared-extension'].includes(attempt.level);
+}
+
+const read = (level: Level, rest: Omit<Attempt, 'kind' | 'level'>): Attempt => ({ kind: 'read', level, ...rest });
+const write = (level: Level, rest: Omit<Attempt, 'kind' | 'level'>): Attempt => ({ kind: 'write', level, ...rest });
+const spotFilters = (a: Owner): Array<Record<string, string | number>> => [
+  { uuid: a.spotUuid },
+  { field_id: a.fieldId },
+  { farm_id: a.farmId },
+  { group_uuid: a.spotGroupUuid },
+  { sample_set_uuid: a.sampleSetUuid },
+  { tag_uuid: a.spotTagUuid },
+];
+const storage = (scope: string, operation: string, json: unknown, kind: Attempt['kind']): Attempt =>
+  ({ kind, level: scope === 'users' ? 'extension' : 'shared-extension', path: { scope }, query: { operation }, json });
+const kvAttempts = (a: Owner, own: Own, scopeInQuery = false): Attempt[] => {
+  const attempts = [
+    storage('fields', 'GET', { ids: [a.fieldId], keys: [] }, 'read'),
+    storage('fields', 'GET', { ids: [a.fieldUuid], keys: ['secret'] }, 'read'),
+    storage('farms', 'GET', { ids: [a.farmId], keys: [] }, 'read'),
+    storage('users', 'GET', { ids: [a.user.uid], keys: [] }, 'read'),
+    storage('fields', 'PUT', { id: a.fieldId, key: 'secret', data: { s: 'changed' }, overwrite: true }, 'write'),
+    storage('fields', 'PATCH', { id: a.fieldId, key: 'secret', data: { s: 'changed' } }, 'write'),
+    storage('farms', 'PUT', { id: a.farmUuid, key: 'other', data: { s: 'new' } }, 'write'),
+    storage('users', 'PUT', { id: a.user.uid, key: 'secret', data: { s: 'changed' }, overwrite: true }, 'write'),
+    storage('fields', 'DELETE', { id: a.fieldId, keys: ['secret'] }, 'write'),
+    storage('users', 'DELETE', { id: a.user.uid, keys: ['secret'] }, 'write'),
+  ];
+  void own;
+  return scopeInQuery ? attempts.map(({ path, query, ...rest }) => ({ ...rest, query: { ...query, scope: path!.scope! } })) : attempts;
+};
+
+const PROBES: Record<string, Probe> = {
+  // fields and farms
+  createField: (a) => [write('field', { form: { nombre: 'intruder', shape: FIELD, idcampo: a.farmId } })],
+  deleteField: (a) => [write('field', { query: { lote: a.fieldId } })],
+  getFarmMetadata: (a) => [read('field', { query: { farms_id: a.farmId } })],
+  patchFarmMetadata: (a) => [write('field', { json: { farm_id: a.farmId, metadata: { note: 'changed', extra: 1 } } })],
+  getSeasonShapeLimits: (a) => [read('field', { query: { field_id: a.fieldId } })],
+  getSeasonShapeLock: (a) => [read('field', { query: { field_id: a.fieldId } })],
+  postSeasonShape: (a) => [write('field', { json: { field_id: a.fieldId, campaign: YEAR, shape: square(-60.499, -33.899, 0.015) } })],
+  // farm and field tags
+  linkFieldTag: (a, own) => [
+    write('field', { json: { field_id: a.fieldId, tag_id: own.farmTagId } }),
+    write('field', { json: { field_uuid: a.fieldUuid, tag_id: own.farmTagId } }),
+    write('user', { json: { field_id: own.fieldId, tag_id: a.farmTagId } }),
+  ],
+  unlinkFieldTag: (a) => [write('field', { query: { field_id: a.fieldId, tag_id: a.farmTagId } }), write('field', { query: { field_uuid: a.fieldUuid, tag_id: a.farmTagId } })],
+  linkFarmTag: (a, own) => [write('field', { query: { id_tag: own.farmTagId, id_campo: a.farmId } }), write('user', { query: { id_tag: a.farmTagId, id_campo: own.farmId } })],
+  unlinkFarmTag: (a) => [write('field', { query: { id_tag: a.farmTagId, id_campo: a.farmId } })],
+  createFarmTag: (a) => [write('field', { query: { desc: 'intruder', color: '00ff00', id_campo: a.farmId } })],
+  updateFarmTag: (a) => [write('user', { query: { id_tag: a.farmTagId, desc: 'changed', color: '00ff00' } })],
+  getFarmTags: (a) => [read('user', { query: { id_tag: a.farmTagId } }), read('user', { query: { id_campo: a.farmId } })],
+  deleteFarmTag: (a) => [write('user', { query: { id_tag: a.farmTagId } })],
+  // rotations
+  listRotations: (a) => [
+    read('field', { query: { fields_id: a.fieldId } }),
+    read('field', { query: { fields_uuid: a.fieldUuid } }),
+    read('field', { query: { farms_id: a.farmId } }),
+    read('field', { query: { farms_uuid: a.farmUuid } }),
+  ],
+  createRotations: (a) => [write('field', { json: [{ field_id: a.fieldId, crop_id: 1, yeargroup: YEAR - 1, start_date: `${YEAR - 1}-10-01T00:00:00Z`, end_date: `${YEAR}-03-31T00:00:00Z` }] })],
+  getRotation: (a) => [read('field', { path: { rotation_uuid: a.rotationUuid } })],
+  patchRotation: (a) => [write('field', { path: { rotation_uuid: a.rotationUuid }, json: { ha: 1, crop_id: 2 } })],
+  getRotationVarieties: (a) => [read('field', { path: { rotation_uuid: a.rotationUuid } })],
+  addRotationVarieties: (a) => [write('field', { path: { rotation_uuid: a.rotationUuid }, json: { varieties: [102] } })],
+  removeRotationVariety: (a) => [write('field', { path: { rotation_uuid: a.rotationUuid }, query: { variety_id: 101 } })],
+  // livestock
+  createHerd: (a, own) => [
+    write('field', { json: { type_id: 4, animal_count: 1, paddock_uuid: a.paddockUuid, weight: 1, weight_unit: 'kg', herd_name: 'intruder', field_id: a.fieldId } }),
+    write('field', { json: { type_id: 4, animal_count: 1, paddock_uuid: a.paddockUuid, weight: 1, weight_unit: 'kg', herd_name: 'intruder', field_id: own.fieldId } }),
+    write('field', { json: { type_id: 4, animal_count: 1, paddock_uuid: null, weight: 1, weight_unit: 'kg', herd_name: 'intruder', field_id: own.fieldId, herd_uuid: a.herdUuid } }),
+  ],
+  updateHerd: (a) => [write('field', { path: { herd_uuid: a.herdUuid }, json: { herd_name: 'changed', new_animals: { new_animals_count: 0, weight: 0, weight_unit: 'kg' } } })],
+  deleteHerd: (a) => [write('field', { path: { herd_uuid: a.herdUuid } })],
+  getHerdHistory: (a) => [read('field', { path: { herd_uuid: a.herdUuid } })],
+  listPaddocks: (a) => [read('field', { query: { field_id: a.fieldId } })],
+  createPaddock: (a) => [write('field', { json: { field_id: a.fieldId, shape: square(-60.489, -33.889, 0.005), date: '2026-05-10T12:00:00Z', name: 'intruder' } })],
+  getPaddock: (a, own) => [read('field', { path: { paddock_uuid: a.paddockUuid } }), read('field', { path: { paddock_uuid: a.paddockUuid }, query: { field_id: own.fieldId } })],
+  updatePaddock: (a) => [write('field', { path: { paddock_uuid: a.paddockUuid }, json: { name: 'changed' } })],
+  deletePaddock: (a) => [write('field', { path: { paddock_uuid: a.paddockUuid } })],
+  recordExit: (a) => [
+    write('field', { json: { destination_type: 1, animal_count: 1, weight: 1, weight_unit: 'kg', origin_herd_uuid: a.herdUuid, transaction_date: '2026-05-11T12:00:00Z' } }),
+  ],
+  movePaddock: (a, own) => [
+    write('field', { json: { origin_herd_uuid: a.herdUuid, origin_paddock_uuid: a.paddockUuid, destination_paddock_uuid: own.paddockUuid, transaction_date: '2026-05-11T12:00:00Z', animal_count: 1, weight: 1, weight_unit: 'kg' } }),
+    write('field', {
+      json: { origin_herd_uuid: own.herdUuid, origin_paddock_uuid: own.paddockUuid, destination_paddock_uuid: a.paddockUuid, destination_field: a.fieldId, transaction_date: '2026-05-11T12:00:00Z', animal_count: 1, weight: 1, weight_unit: 'kg' },
+    }),
+  ],
+  // storage
+  keyValueStorage: (a, own) => kvAttempts(a, own),
+  keyValueStorageScopes: (a, own) => kvAttempts(a, own, true),
+  fileStorage: (a) => [
+    storage('fields', 'GET', { ids: [a.fieldId], keys: [] }, 'read'),
+    storage('fields', 'PUT', { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, field: a.fieldId, overwrite: true }, 'write'),
+    storage('fields', 'PATCH', { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, field: a.fieldUuid }, 'write'),
+    storage('fields', 'DELETE', { keys: ['doc'], field: a.fieldId }, 'write'),
+    storage('users', 'PUT', { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, user: a.user.uid }, 'write'),
+  ],
+  // notifications
+  postInternalEvent: (a) => [
+    write('internal', { json: { event_name: 'TEST.V1', data: { user_ids: [a.user.id] } } }),
+    write('internal', { json: { event_name: 'TEST.V1', data: { user_ids: [a.user.id] } }, headers: { 'x-internal-key': 'guessed-key' } }),
+  ],
+  sendTestEvent: (a) => [write('user', { json: { user_ids: [a.user.id] } })],
+  dismissInbox: (a) => [write('user', { query: { item_id: a.inboxItemId } })],
+  notificationStream: () => [read('user', { query: { last_event_id: 0 }, stream: true, secret: INBOX_SECRET })],
+  // spots
+  getSpotsWithMessages: (a) => spotFilters(a).map((json) => read('field', { json })),
+  getSpots: (a) => spotFilters(a).map((json) => read('field', { json })),
+  listSpots: (a) => spotFilters(a).map((query) => read('field', { query })),
+  createSpotMessages: (a) => [write('field', { json: { uuid: a.spotUuid, texts: [{ text: 'intruder', timestamp_usr: '2026-05-10T10:00:00Z' }] } })],
+  listSpotMessages: (a) => [read('field', { query: { uuid: a.spotUuid } })],
+  deleteSpotMessage: (a) => [write('field', { query: { uuid: a.textUuid } })],
+  uploadSpotImage: (a) => [
+    write('field', {
+      query: { uuid: a.imageUuid },
+      body: () => {
+        const form = new FormData();
+        form.set('img', new Blob([Buffer.concat([PNG.subarray(0, 16), Buffer.from('intruder')])], { type: 'image/png' }), 'x.png');
+        return form;
+      },
+    }),
+  ],
+  downloadSpotImage: (a) => [read('field', { query: { uuid: a.imageUuid } })],
+  downloadSpotImageByPath: (a) => [read('field', { path: { uuid: a.imageUuid } })],
+  presignSpotImage: (a) => [write('field', { query: { uuid: a.imageUuid, content_type: 'image/png' } })],
+  exportSpotSheet: (a) => [read('field', { query: { field_id: a.fieldId, format: 'csv' } }), read('field', { query: { farm_id: a.farmId, format: 'csv' } }), read('field', { query: { tag_uuid: a.spotTagUuid, format: 'csv' } })],
+  importSpotSheet: (a) => [
+    write('field', {
+      body: () => {
+        const form = new FormData();
+        form.set('sheet', new Blob([a.sheet]), 'spots.csv');
+        return form;
+      },
+    }),
+  ],
+  createSpot: (a, own) => [
+    write('field', { json: { field_id: a.fieldId, shape: POINT, name: 'intruder' } }),
+    write('field', { json: { uuid: a.spotUuid, field_id: a.fieldId, shape: POINT, name: 'intruder' } }),
+    write('user', { json: { field_id: own.fieldId, shape: POINT, tags: [{ uuid: a.spotTagUuid }] } }),
+    write('user', { json: { field_id: own.fieldId, shape: POINT, sample_set: { sample_set_uuid: a.sampleSetUuid, sample_set_type: 'soil_sampling' } } }),
+    write('field', { json: { field_id: own.fieldId, shape: POINT, texts: [{ uuid: a.textUuid, text: 'intruder', timestamp_usr: '2026-05-10T10:00:00Z', imgs: [{ coordinate: POINT, uuid: a.imageUuid }] }] } }),
+  ],
+  patchSpot: (a, own) => [
+    write('field', { json: { uuid: a.spotUuid, name: 'changed' } }),
+    write('field', { json: { uuid: a.spotUuid, field_id: own.fieldId } }),
+    write('user', { json: { uuid: own.spotUuid, tags: [{ uuid: a.spotTagUuid }] } }),
+  ],
+  deleteSpot: (a) => [write('field', { query: { uuid: a.spotUuid } })],
+  createSpotTags: (a) => [write('user', { json: { tag: 'intruder', uuid: a.spotTagUuid } }), write('user', { json: [{ tag: 'intruder', uuid: a.spotTagUuid }] })],
+  renameSpotTag: (a) => [write('user', { json: { uuid: a.spotTagUuid, tag: 'changed' } })],
+  deleteSpotTag: (a) => [write('user', { query: { uuid: a.spotTagUuid } })],
+  replaceSpotVariables: (a) => [write('field', { json: { uuid: a.spotUuid, variables: [{ name: 'pH', unit_id: 8, value: 1 }] } })],
+  // sensors
+  getValuesBulkJob: (a) => [read('extension', { path: { job_uuid: a.jobUuid } })],
+  insertValues: (a) => [write('extension', { json: { data: [{ variable_uuid: a.variableUuid, values: [1], timestamps: ['2026-05-10T10:00:00Z'] }] } })],
+  readValues: (a) => [read('extension', { query: { variable_uuid: a.variableUuid, from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' } })],
+  listVariableGroups: (a) => [read('extension', { query: { group_uuid: a.groupUuid } })],
+  createVariableGroup: (a) => [write('extension', { json: { group_uuid: a.groupUuid, group_name: 'intruder', variables: [{ variable_uuid: a.variableUuid, variable_name: 'intruder' }] } })],
+  updateVariableGroup: (a) => [
+    write('extension', { json: { group_uuid: a.groupUuid, group_name: 'changed' } }),
+    write('extension', { json: { group_uuid: a.groupUuid, deleted_at: '2026-05-10T10:00:00Z' } }),
+  ],
+  deleteVariableGroup: (a) => [write('extension', { query: { group_uuid: a.groupUuid } })],
+  createVariable: (a) => [write('extension', { json: { group_uuid: a.groupUuid, variable: { variable_name: 'intruder' } } })],
+  updateVariable: (a) => [write('extension', { json: { variable_uuid: a.variableUuid, variable_name: 'changed' } })],
+  deleteVariable: (a) => [write('extension', { query: { variable_uuid: a.variableUuid } })],
+  // the internal API: a tenant's token is no internal key
+  internalCreateShare: (a, own) => [write('internal', { json: { user_id: own.userId, farm_id: a.farmId, permission: 'edit' } })],
+  internalCreateSupervision: (a, own) => [write('internal', { json: { supervisor_id: own.userId, user_id: a.user.id, permission: 'edit' } })],
+  internalCreateToken: (a) => [write('internal', { json: { user_id: a.user.id, claims: ['*'] } })],
+  internalCreateUser: () => [write('internal', { json: { user_name: 'intruder', space_id: 1 } })],
+};
+
+// --- running an attempt ----------------------------------------------------------------------
+
+interface Outcome {
+  status: number;
+  text: string;
+  ms: number;
+}
+
+async function attempt(operation: Operation, token: string, a: Attempt): Promise<Outcome> {
+  let path = operation.path;
+  for (const [name, value] of Object.entries(a.path ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
+  if (/[{}]/.test(path)) throw new Error(`${operation.id}: path parameters missing in ${path}`);
+  const started = Date.now();
+  if (a.stream || a.body) {
+    const url = new URL(path, stack().baseUrl);
+    for (const [key, value] of Object.entries(a.query ?? {})) url.searchParams.set(key, String(value));
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), a.stream ? 1500 : 20_000);
+    let text = '';
+    let status = 0;
+    try {
+      const response = await fetch(url, { method: operation.method, headers: { authorization: `Bearer ${token}`, ...a.headers }, body: a.body?.(), signal: abort.signal });
+      status = response.status;
+      const reader = response.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString('latin1');
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    return { status, text, ms: Date.now() - started };
+  }
+  const response = await call(operation.method, path, { token, query: a.query, json: a.json, form: a.form, headers: a.headers });
+  return { status: response.status, text: response.text, ms: Date.now() - started };
+}
+
+// --- A's data, read back -----------------------------------------------------------------------
+
+async function snapshot(a: Owner): Promise<Record<string, unknown>> {
+  const token = a.user.token;
+  const get = async (path: string, query?: Record<string, string | number>) => (await call('GET', path, { token, query })).body;
+  const post = async (path: string, json: unknown, query?: Record<string, string>) => (await call('POST', path, { token, json, query })).body;
+  const image = await fetch(new URL(`/api/spots/msgs/imgs?uuid=${a.imageUuid}`, stack().baseUrl), { headers: { authorization: `Bearer ${token}` } });
+  return {
+    fields: await get('/api/getfields'),
+    metadata: await get('/api/farms/metadata'),
+    farmTags: await get('/api/tags_campos/tag'),
+    limits: await get('/api/fields/v2/shape/limits', { field_id: a.fieldId }),
+    rotations: await get('/api/rotations'),
+    varieties: await get(`/rotations/variety/${a.rotationUuid}`),
+    paddocks: await get('/livestock/paddock', { field_id: a.fieldId }),
+    herds: await get('/livestock/herd'),
+    history: await get(`/livestock/herd/${a.herdUuid}/transactions`),
+    spots: await post('/spots/all', { field_id: a.fieldId, page_size: -1 }),
+    spotTags: await get('/spots/tags', { user: 'true', general: 'false' }),
+    messages: await get('/spots/msgs', { uuid: a.spotUuid }),
+    image: [image.status, md5(Buffer.from(await image.arrayBuffer()))],
+    groups: await get(`${SENSORS}/variablegroups`),
+    values: await get(`${SENSORS}/values/variables`, { variable_uuid: a.variableUuid, from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' }),
+    job: await get(`${SENSORS}/values/bulk/${a.jobUuid}`),
+    kvFields: await post('/api/mktplace/storage/fields', { keys: [] }, { operation: 'GET' }),
+    kvFarms: await post('/api/mktplace/storage/farms', { keys: [] }, { operation: 'GET' }),
+    kvUser: await post('/api/mktplace/storage/users', { keys: [] }, { operation: 'GET' }),
+    files: await post('/api/mktplace/filestorage/fields', { keys: [] }, { operation: 'GET' }),
+    inbox: await get('/nc/inbox', { page_size: 100 }),
+    inboxCount: await get('/nc/inbox/count'),
+  };
+}
+
+// --- the matrix --------------------------------------------------------------------------------
+
+const covered = operations.filter((op) => PROBES[op.probe]);
+
+describe('cross-tenant matrix: coverage', () => {
+  it('has a probe for every operation that takes an id, and none for operations that do not exist', () => {
+    const missing = operations.filter((op) => op.idNames.length && !PROBES[op.probe]).map((op) => `${op.id} (${op.method} ${op.path}: ${op.idNames.join(', ')})`);
+    expect(missing).toEqual([]);
+    const known = new Set(operations.map((op) => op.probe));
+    expect(Object.keys(PROBES).filter((name) => !known.has(name))).toEqual([]);
+    // the document is the running API's: the matrix covers most of it
+    expect(covered.length).toBeGreaterThan(100);
+  });
+});
+
+describe('cross-tenant matrix (from docs/openapi.json)', () => {
+  let a: Owner;
+  const attackers = new Map<Attacker, { token: string; own: Own }>();
+  let before: Record<string, unknown>;
+
+  beforeAll(async () => {
+    a = await setUpOwner();
+    const b = await newUser();
+    const r = await newUser();
+    await ok(internal('/internal/shares', { user_id: r.id, farm_id: a.farmId, permission: 'read' }), 'share');
+    const [ownB, ownR] = await Promise.all([setUpAttacker(b), setUpAttacker(r)]);
+    attackers.set('B', { token: b.token, own: ownB });
+    attackers.set('R', { token: r.token, own: ownR });
+    // E mixes A's ids with its own user's: its "own" records are A's
+    const e = await tokenFor(a.user.id, { extension_id: 'other-extension' });
+    attackers.set('E', { token: e, own: { ...ownB, token: e, userId: a.user.id, fieldId: a.fieldId, farmId: a.farmId } });
+    before = await snapshot(a);
+  }, 240_000);
+
+  it('refuses every attempt on A’s records, answers nothing of A’s, and leaves A’s data as it was', async () => {
+    const tasks: Array<{ who: Attacker; operation: Operation; attempt: Attempt; index: number }> = [];
+    for (const operation of covered) {
+      for (const who of ['B', 'R', 'E'] as const) {
+        PROBES[operation.probe]!(a, attackers.get(who)!.own).forEach((item, index) => {
+          if (mustRefuse(who, item)) tasks.push({ who, operation, attempt: item, index });
+        });
+      }
+    }
+    const failures: string[] = [];
+    let slowest = 0;
+    const queue = [...tasks];
+    const worker = async () => {
+      for (let task = queue.shift(); task; task = queue.shift()) {
+        const { who, operation, attempt: item, index } = task;
+        const outcome = await attempt(operation, attackers.get(who)!.token, item);
+        slowest = Math.max(slowest, outcome.ms);
+        const where = `${who} ${operation.id} #${index} (${operation.method} ${operation.path})`;
+        if (outcome.status >= 500 || outcome.status === 0) failures.push(`${where}: ${outcome.status} ${outcome.text.slice(0, 200)}`);
+        else if (outcome.text.includes(item.secret ?? SECRET)) failures.push(`${where}: answered A's data (${outcome.status}) ${outcome.text.slice(0, 300)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+    expect(failures).toEqual([]);
+    expect(tasks.length).toBeGreaterThan(350);
+    expect(slowest).toBeLessThan(10_000);
+
+    // A's world, read back, is what it was
+    const after = await snapshot(a);
+    for (const key of Object.keys(before)) expect({ [key]: after[key] }).toEqual({ [key]: before[key] });
+    // and the snapshot holds A's records (it would also pass on an empty world otherwise)
+    expect(JSON.stringify(before)).toContain(SECRET);
+    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files']) {
+      expect(JSON.stringify(before[key]), key).toContain(SECRET);
+    }
+    expect(JSON.stringify(before.inbox)).toContain(INBOX_SECRET);
+    expect(JSON.stringify(before.values)).toContain('4242.125');
+  }, 240_000);
+});

@@ -1,0 +1,323 @@
+// Schema-driven fuzz (docs/security.md): every operation of docs/openapi.json receives malformed
+// bodies, queries, path parameters and headers (a truncated multipart body included), with a
+// valid token, without one and with a broken one. Every answer must be below 500, hold no stack
+// trace or internal path, and arrive within 10 s; afterwards the stack must still answer.
+// Bounded: a few thousand requests from a fixed seed (FUZZ_SEED overrides it; FUZZ_ROUNDS
+// multiplies the mutations per member), so a failure can be replayed.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, createField, newUser, stack, type TestUser } from './helpers/api';
+
+type Schema = Record<string, any>;
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema?: Schema;
+}
+interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  parameters: Parameter[];
+  body?: { type: string; schema?: Schema };
+  internal: boolean;
+}
+
+const document = JSON.parse(readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, any>>;
+  components?: { schemas?: Record<string, Schema> };
+};
+
+const operations: Operation[] = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([, op]) => op && typeof op === 'object' && op.operationId)
+    .map(([method, op]) => {
+      const [type, content] = Object.entries((op.requestBody?.content ?? {}) as Record<string, { schema?: Schema }>)[0] ?? [];
+      return {
+        id: op.operationId as string,
+        method: method.toUpperCase(),
+        path,
+        parameters: (op.parameters ?? []) as Parameter[],
+        body: type ? { type, schema: content?.schema } : undefined,
+        internal: path.startsWith('/internal') || path.includes('nc-internal'),
+      };
+    }),
+);
+
+// --- a seeded generator ------------------------------------------------------------------------
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 1);
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = prng(SEED);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+
+const resolve = (schema: Schema | undefined): Schema | undefined =>
+  schema?.$ref ? resolve(document.components?.schemas?.[String(schema.$ref).split('/').pop()!]) : schema;
+
+/** A plausible value for a schema (what a client would send), the base the mutations start from. */
+function sample(input: Schema | undefined, depth = 0): unknown {
+  const schema = resolve(input);
+  if (!schema || depth > 4) return 'x';
+  const union = schema.anyOf ?? schema.oneOf;
+  if (union) return sample(union[0], depth + 1);
+  if (schema.allOf) return sample(schema.allOf[0], depth + 1);
+  if (schema.enum) return schema.enum[0];
+  if (schema.const !== undefined) return schema.const;
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'integer':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'number':
+      return 1.5;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [sample(schema.items, depth + 1)];
+    case 'object':
+      return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([name, member]) => [name, sample(member, depth + 1)]));
+    default:
+      if (schema.format === 'uuid') return randomUUID();
+      if (schema.format === 'date-time') return '2026-05-10T10:00:00Z';
+      if (schema.format === 'date') return '2026-05-10';
+      return 'x';
+  }
+}
+
+/** Values no member accepts as they are, or accepts only at its bounds. */
+const BAD_VALUES: readonly unknown[] = [
+  null,
+  -1,
+  0,
+  2 ** 53 + 1,
+  1e308,
+  -1e-320,
+  '',
+  ' ',
+  '\u0000',
+  '%00',
+  '../../../../etc/passwd',
+  '<script>alert(1)</script>',
+  "' OR '1'='1",
+  '💥'.repeat(50),
+  'x'.repeat(70_000),
+  '9'.repeat(400),
+  '1e309',
+  'NaN',
+  '2026-02-30T25:61:61Z',
+  '00000000-0000-0000-0000-000000000000',
+  true,
+  {},
+  [],
+  [[[[[]]]]],
+  { $ne: 1 },
+  { __proto__: { polluted: true } },
+  Array.from({ length: 5000 }, (_, i) => i),
+];
+
+const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+/** Whole bodies that are wrong in themselves. */
+const BAD_BODIES: ReadonlyArray<{ contentType?: string; body: string | Buffer }> = [
+  { contentType: 'application/json', body: '{"a":' },
+  { contentType: 'application/json', body: '[]' },
+  { contentType: 'application/json', body: '"text"' },
+  { contentType: 'application/json', body: 'null' },
+  { contentType: 'application/json', body: '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}' },
+  { contentType: 'application/json', body: deep(20_000) },
+  { contentType: 'application/json', body: `{"a":"${'x'.repeat(900_000)}"}` },
+  { contentType: 'application/json', body: Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22]) },
+  { contentType: 'application/x-www-form-urlencoded', body: 'a=%ZZ&&=&b' },
+  { contentType: 'multipart/form-data', body: '--x\r\n' },
+  { contentType: 'multipart/form-data; boundary=x', body: '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\n\r\nabcd' },
+  { contentType: 'multipart/form-data; boundary=x', body: '--x\r\nContent-Disposition: form-data; name="sheet"; filename="a.csv"\r\n\r\nServi' },
+  { contentType: 'text/plain', body: 'not json' },
+  { contentType: 'application/xml', body: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>' },
+  { body: '{"a":1}' },
+];
+
+const BAD_HEADERS: ReadonlyArray<Record<string, string>> = [
+  { authorization: 'Bearer' },
+  { authorization: 'Bearer a.b.c' },
+  { authorization: `Bearer ${'a'.repeat(4000)}` },
+  { authorization: 'Basic dXNlcjpwYXNz' },
+  { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.' },
+  { 'x-internal-key': '' },
+  { 'content-encoding': 'gzip', 'content-type': 'application/json' },
+  { 'last-event-id': '-1' },
+  { accept: 'application/xml' },
+];
+
+const BAD_PATH_VALUES = ['..%2F..%2Fetc', '%00', 'x'.repeat(2000), '-1', '1e309', 'null', '%E2%82', '00000000-0000-0000-0000-000000000000'];
+
+// --- requests ------------------------------------------------------------------------------
+
+interface Request {
+  label: string;
+  auth: 'token' | 'none';
+  path: Record<string, string>;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+function baseQuery(op: Operation): Record<string, string> {
+  return Object.fromEntries(op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(sample(p.schema))]));
+}
+
+function basePath(op: Operation): Record<string, string> {
+  return Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(sample(p.schema))]));
+}
+
+function requestsFor(op: Operation): Request[] {
+  const requests: Request[] = [];
+  const base = () => ({ auth: 'token' as const, path: basePath(op), query: baseQuery(op), headers: {} as Record<string, string> });
+  const schema = resolve(op.body?.schema);
+  const json = op.body?.type === 'application/json';
+  const bodySample = json ? sample(schema) : undefined;
+
+  // anonymous callers, with bodies that are themselves wrong
+  for (const bad of [BAD_BODIES[0]!, BAD_BODIES[10]!]) {
+    requests.push({ ...base(), label: `anonymous ${bad.contentType}`, auth: 'none', headers: bad.contentType ? { 'content-type': bad.contentType } : {}, body: bad.body });
+  }
+  // whole bodies (a GET's body is not sent: one is enough there)
+  for (const bad of op.method === 'GET' ? BAD_BODIES.slice(0, 1) : BAD_BODIES) {
+    requests.push({ ...base(), label: `body ${String(bad.body).slice(0, 30)}`, headers: bad.contentType ? { 'content-type': bad.contentType } : {}, body: bad.body });
+  }
+  // headers
+  for (const headers of BAD_HEADERS) {
+    requests.push({ ...base(), label: `headers ${JSON.stringify(headers).slice(0, 60)}`, auth: 'none', headers, body: bodySample === undefined ? undefined : JSON.stringify(bodySample) });
+  }
+  // every query and path parameter, a few bad values each
+  for (const parameter of op.parameters.filter((p) => p.in === 'query' || p.in === 'path')) {
+    for (let round = 0; round < 3 * ROUNDS; round++) {
+      const request = base();
+      if (parameter.in === 'path') request.path[parameter.name] = pick(BAD_PATH_VALUES);
+      else request.query[parameter.name] = String(pick(BAD_VALUES.filter((v) => typeof v !== 'object' || v === null)));
+      requests.push({ ...request, label: `${parameter.in} ${parameter.name}=${String(request.path[parameter.name] ?? request.query[parameter.name]).slice(0, 30)}` });
+    }
+    const repeated = base();
+    requests.push({ ...repeated, label: `query ${parameter.name} repeated`, query: { ...repeated.query, [`${parameter.name}`]: '1' }, headers: {}, body: undefined });
+  }
+  // every body member, a few bad values each (JSON bodies)
+  if (json && bodySample && typeof bodySample === 'object' && !Array.isArray(bodySample)) {
+    for (const member of Object.keys(bodySample)) {
+      for (let round = 0; round < 3 * ROUNDS; round++) {
+        const value = pick(BAD_VALUES);
+        const text = JSON.stringify({ ...(bodySample as object), [member]: value === '1e309' ? '__BIG__' : value }).replace('"__BIG__"', '1e309');
+        requests.push({ ...base(), label: `member ${member}=${JSON.stringify(value)?.slice(0, 30)}`, headers: { 'content-type': 'application/json' }, body: text });
+      }
+      const without = { ...(bodySample as Record<string, unknown>) };
+      delete without[member];
+      requests.push({ ...base(), label: `member ${member} missing`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(without) });
+    }
+  }
+  if (json && Array.isArray(bodySample)) {
+    for (let round = 0; round < 3 * ROUNDS; round++) {
+      requests.push({ ...base(), label: 'array item', headers: { 'content-type': 'application/json' }, body: JSON.stringify([pick(BAD_VALUES), bodySample[0]]) });
+    }
+  }
+  return requests;
+}
+
+// --- running -----------------------------------------------------------------------------------
+
+const LEAKS = [/node_modules/, /\/(functions|lib|scripts|work|home|var\/task|tmp)\//, /\.(ts|js|mjs|cjs):\d+/, /\bat [\w.$<>]+ \(/, /\bat async\b/, /Traceback|RangeError|TypeError|ReferenceError|SyntaxError: Unexpected/];
+
+interface Result {
+  op: Operation;
+  request: Request;
+  status: number;
+  ms: number;
+  text: string;
+}
+
+async function send(op: Operation, request: Request, token: string, internalKey: string): Promise<Result> {
+  let path = op.path;
+  for (const [name, value] of Object.entries(request.path)) path = path.replace(`{${name}}`, value);
+  const url = new URL(path, stack().baseUrl);
+  for (const [name, value] of Object.entries(request.query)) url.searchParams.append(name, value);
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.auth === 'token' && !headers.authorization) headers.authorization = `Bearer ${token}`;
+  if (op.internal && request.auth === 'token' && headers['x-internal-key'] === undefined) headers['x-internal-key'] = internalKey;
+  const abort = new AbortController();
+  const started = Date.now();
+  const timer = setTimeout(() => abort.abort(), 15_000);
+  try {
+    const response = await fetch(url, { method: op.method, headers, body: op.method === 'GET' ? undefined : request.body, signal: abort.signal });
+    // a stream that opened is a stream that works: hang up
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      abort.abort();
+      return { op, request, status: response.status, ms: Date.now() - started, text: '' };
+    }
+    const text = await response.text();
+    return { op, request, status: response.status, ms: Date.now() - started, text };
+  } catch (error) {
+    return { op, request, status: 0, ms: Date.now() - started, text: String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe(`fuzz (seed ${SEED})`, () => {
+  let user: TestUser;
+
+  beforeAll(async () => {
+    user = await newUser();
+    await createField(user);
+  });
+
+  it('answers every malformed request below 500, without internals, within 10 s; the stack still answers', async () => {
+    const work = operations.flatMap((op) => requestsFor(op).map((request) => ({ op, request })));
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let slowest = 0;
+    const started = Date.now();
+    // interleaved: concurrent requests reach different functions, as each warm function serves one at a time
+    const queue = [...work];
+    for (let i = queue.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [queue[i], queue[j]] = [queue[j]!, queue[i]!];
+    }
+    if (process.env.FUZZ_DEBUG) console.log(`fuzz: ${work.length} requests`);
+    let done = 0;
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const result = await send(next.op, next.request, user.token, stack().internalKey);
+        if (process.env.FUZZ_DEBUG && ++done % 250 === 0) console.log(`fuzz: ${done} done at ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        if (process.env.FUZZ_DEBUG && result.ms > 2000) console.log(`slow ${result.ms} ms ${result.op.method} ${result.op.path} [${result.request.label}] ${result.status}`);
+        statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+        slowest = Math.max(slowest, result.ms);
+        const where = `${result.op.method} ${result.op.path} [${result.request.label}]`;
+        if (result.status >= 500 || result.status === 0) failures.push(`${where}: ${result.status} ${result.text.slice(0, 200)}`);
+        else if (result.ms > 10_000) failures.push(`${where}: ${result.ms} ms`);
+        else {
+          const leak = LEAKS.find((pattern) => pattern.test(result.text));
+          if (leak) failures.push(`${where}: ${result.status} shows ${leak} in ${result.text.slice(0, 200)}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`fuzz: ${work.length} requests in ${seconds.toFixed(1)} s, slowest ${slowest} ms, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    expect(failures).toEqual([]);
+    expect(work.length).toBeGreaterThan(2000);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(500);
+
+    // still alive: an ordinary request of the fuzzing user works
+    const alive = await call('GET', '/api/getfields', { token: user.token });
+    expect(alive.status).toBe(200);
+    expect(Object.keys(alive.body.user.farms).length).toBeGreaterThan(0);
+  }, 180_000);
+});

@@ -2,10 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LOG_LEVEL: 'silent' };
 
+/** Files that load the stack heavily (docs/security.md). */
+const HEAVY = ['tests/cross-tenant.test.ts', 'tests/fuzz.test.ts'];
+
 export default defineConfig({
   test: {
-    // Two projects: `unit` runs in seconds without anything else (npx vitest run --project unit);
-    // `stack` talks to one local stack (DynamoDB Local, S3, SQS, serverless-offline) for the run.
+    // Three projects: `unit` runs in seconds without anything else (npx vitest run --project unit);
+    // `stack` and then `stack-heavy` talk to one local stack (DynamoDB Local, S3, SQS,
+    // serverless-offline) started once for the run.
     projects: [
       {
         test: {
@@ -21,13 +25,27 @@ export default defineConfig({
           name: 'stack',
           sequence: { groupOrder: 1 },
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/unit/**'],
+          exclude: ['tests/unit/**', ...HEAVY],
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
           // Black-box tests write under their own users and ids, so files run in parallel.
           fileParallelism: true,
-          maxWorkers: 4,
+          maxWorkers: 2,
+          env,
+        },
+      },
+      {
+        // The matrix and the fuzz send thousands of requests each: they run after the other files,
+        // one at a time, against the same stack, so that their load does not time out the others.
+        test: {
+          name: 'stack-heavy',
+          sequence: { groupOrder: 2 },
+          include: HEAVY,
+          globalSetup: ['tests/setup/stack.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
           env,
         },
       },

@@ -27,6 +27,8 @@ import { routeTable } from './routes';
 
 /** API Gateway's quotas (REST APIs): payload size, and request line plus headers. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** How much of a refused body is read (and dropped) before answering; more cuts the connection. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 const MAX_HEADER_BYTES = 10 * 1024;
 
 interface StreamRoute {
@@ -173,13 +175,26 @@ async function main(): Promise<void> {
   const answerError = (req: IncomingMessage, res: ServerResponse, dialect: Dialect, error: DomainError) => {
     const requestId = randomUUID();
     const rendered = dialect.render(error, requestId);
-    res.writeHead(rendered.status, {
-      'content-type': 'application/json; charset=utf-8',
-      'x-request-id': requestId,
-      ...responseCorsHeaders(req.headers.origin, corsOrigins()),
-      connection: 'close',
+    const send = () => {
+      if (res.headersSent) return;
+      res.writeHead(rendered.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-request-id': requestId,
+        ...responseCorsHeaders(req.headers.origin, corsOrigins()),
+        connection: 'close',
+      });
+      res.end(JSON.stringify(rendered.body));
+    };
+    if (req.complete) return send();
+    // Read the rest of the body (discarding it) before answering, so that a client still sending
+    // receives the answer instead of a reset connection; a body beyond DRAIN_MAX_BYTES is cut off.
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_MAX_BYTES) req.destroy();
     });
-    res.end(JSON.stringify(rendered.body));
+    req.once('end', send);
+    req.once('error', () => res.destroy());
     req.resume();
   };
 
@@ -189,6 +204,7 @@ async function main(): Promise<void> {
     // serverless-offline answers 200 to any OPTIONS that carries an Origin; API Gateway sends an
     // undeclared path's OPTIONS to the catch-all (404): without the Origin, offline does too
     const headers = req.method === 'OPTIONS' ? Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'origin')) : req.headers;
+    let refused = false;
     const forwarded = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
       (answer) => {
@@ -199,6 +215,7 @@ async function main(): Promise<void> {
       },
     );
     forwarded.on('error', (error) => {
+      if (refused) return;
       if (res.headersSent) return void res.destroy();
       res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ res: 'error', code: -1, info: `the local API is not available: ${error.message}` }));
@@ -206,7 +223,8 @@ async function main(): Promise<void> {
     // a body sent without a length is counted as it arrives
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > MAX_BODY_BYTES && !res.headersSent) {
+      if (received > MAX_BODY_BYTES && !res.headersSent && !refused) {
+        refused = true;
         req.unpipe(forwarded);
         forwarded.destroy();
         answerError(req, res, dialect, new TooLarge(`the request body is larger than ${MAX_BODY_BYTES} bytes`));

@@ -13,17 +13,22 @@ declare module 'vitest' {
   }
 }
 
-let stack: RunningStack | undefined;
-let dataDir: string | undefined;
+// One stack for every project that names this file (stack, then stack-heavy): the first setup
+// starts it, the last teardown stops it.
+interface Shared {
+  stack?: Promise<{ stack: RunningStack; dataDir: string }>;
+  users: number;
+}
+const shared = ((globalThis as { __surcoTestStack?: Shared }).__surcoTestStack ??= { users: 0 });
 
-export async function setup(project: TestProject) {
+async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   // Replaced storage files are swept again after 2 s instead of 30 (tests/file-storage.test.ts).
   process.env.SURCO_STORAGE_RELEASE_DELAY_S = '2';
   // The notification stream sends PING.V1 every 2 s instead of 15 (tests/notifications.test.ts).
   process.env.SURCO_STREAM_PING_S = '2';
   const root = resolve(import.meta.dirname, '..', '..');
-  dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
   const ports = {
     api: await freePort(),
     offline: await freePort(),
@@ -32,7 +37,7 @@ export async function setup(project: TestProject) {
     s3: await freePort(),
     sqs: await freePort(),
   };
-  stack = await startStack({
+  const stack = await startStack({
     root,
     dataDir,
     ports,
@@ -42,11 +47,23 @@ export async function setup(project: TestProject) {
     logDir: join(root, '.surco', 'test-logs'),
     functionsLogLevel: process.env.SURCO_LOG_LEVEL_FUNCTIONS ?? 'warn',
   });
-  const { stop: _stop, ...shared } = stack;
-  project.provide('stack', shared);
+  return { stack, dataDir };
+}
+
+export async function setup(project: TestProject) {
+  shared.users += 1;
+  shared.stack ??= start();
+  const { stack } = await shared.stack;
+  const { stop: _stop, ...provided } = stack;
+  project.provide('stack', provided);
 }
 
 export async function teardown() {
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  shared.users -= 1;
+  if (shared.users > 0 || !shared.stack) return;
+  const running = shared.stack;
+  shared.stack = undefined;
+  const { stack, dataDir } = await running;
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -87,6 +87,7 @@ export const streamRoute = defineRoute({
   handler: 'functions/notifications/stream.handler',
   lambda: { timeout: 900 },
   stream: true,
+  tokenInQuery: true,
   method: 'get',
   paths: paths('/nc/stream'),
   summary: "Server-sent events of the user's notifications",

@@ -1,13 +1,14 @@
 // GET /nc/stream (spec 3, Events): server-sent events through a Lambda response stream
 // (docs/adr/0005-notification-stream.md).
-import { streamEndpoint } from '../../lib/http/stream';
+import { endpoint } from '../../lib/http/endpoint';
+import { StreamReply } from '../../lib/http/reply';
 import { sinkOf } from '../../lib/util/sink';
 import { parseLastEventId, runStream } from '../../lib/notifications/stream';
 import { streamRoute } from '../../schemas/notifications';
 
-export const handler = streamEndpoint(streamRoute, {
-  contentType: 'text/event-stream; charset=utf-8',
-  tokenInQuery: true,
-  handler: async ({ query, headers, principal, out }) =>
-    runStream(principal.user, parseLastEventId(headers['last-event-id'] ?? query.last_event_id), sinkOf(out)),
+export const handler = endpoint(streamRoute, {
+  handler: async ({ query, headers, principal }) => {
+    const lastEventId = parseLastEventId(headers['last-event-id'] ?? query.last_event_id);
+    return new StreamReply('text/event-stream; charset=utf-8', (out) => runStream(principal.user, lastEventId, sinkOf(out)));
+  },
 });

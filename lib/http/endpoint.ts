@@ -3,18 +3,21 @@
 // claims, body parsing, zod validation, the handler, response serialisation, and error mapping in
 // the route's dialect. The caller is authenticated before its body is read, so that an anonymous
 // request never reaches a parser. Handlers stay glue: they receive validated input and call a
-// service.
+// service. A route with `stream: true` runs the same chain under middy's streamed responses (Lambda
+// response streaming; the local gateway provides the same runtime): its handler returns a
+// StreamReply, and an error before the stream starts is answered in the dialect like any other.
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { PassThrough } from 'node:stream';
 import type { z } from 'zod';
 import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { hasClaims, principalFromToken, type Principal } from '../auth/principal';
 import { checkInternalKey } from '../auth/internal-key';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
-import { Reply, toResult } from './reply';
+import { baseHeaders, Reply, StreamReply, toResult } from './reply';
 import { describeIssues } from '../util/issues';
 import type { RouteDef } from './route';
 
@@ -66,6 +69,10 @@ export async function bearerPrincipal(authorization: string | undefined): Promis
   if (!match) throw new Unauthenticated();
   return principalFromToken(match[1]!);
 }
+
+/** Whether the Lambda runtime's response streaming (`awslambda.streamifyResponse`) is available. */
+const streamingRuntimePresent = (): boolean =>
+  typeof (globalThis as { awslambda?: { streamifyResponse?: unknown } }).awslambda?.streamifyResponse === 'function';
 
 /** Turns a thrown value into a DomainError (unknown errors become `internal`). */
 export function asDomainError(error: unknown): DomainError {
@@ -120,7 +127,8 @@ export function endpoint<
         return;
       }
       if (route.auth !== 'bearer') return;
-      const principal = await bearerPrincipal(headers['authorization']);
+      const queryToken = route.tokenInQuery ? request.event.queryStringParameters?.access_token : undefined;
+      const principal = await bearerPrincipal(headers['authorization'] ?? (queryToken ? `Bearer ${queryToken}` : undefined));
       const state = stateOf(request.event);
       state.principal = principal;
       state.log = state.log.child({
@@ -201,14 +209,39 @@ export function endpoint<
       log: state.log,
       event,
     });
+    if (out instanceof StreamReply) return stream(event, state, out);
     const result = toResult(out instanceof Reply ? out : new Reply(200, out), state.requestId, originOf(event));
     logRequest(event, state, result.statusCode);
     return result;
   };
 
+  /** Starts a streamed answer: middy pipes `body` to the response while `reply.write` fills it. */
+  const stream = (event: Event, state: State, reply: StreamReply): APIGatewayProxyResult => {
+    if (!route.stream) throw new Error(`route ${route.operationId} returned a stream but is not declared with stream: true`);
+    const body = new PassThrough();
+    logRequest(event, state, 200);
+    void reply
+      .write(body)
+      .catch((error: unknown) => state.log.error('stream failed', { error }))
+      .finally(() => {
+        if (!body.writableEnded && !body.destroyed) body.end();
+        state.log.info('stream closed', { duration_ms: Date.now() - state.started });
+      });
+    const headers = { ...baseHeaders(state.requestId, originOf(event)), 'content-type': reply.contentType, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+    return { statusCode: 200, headers, body } as unknown as APIGatewayProxyResult;
+  };
+
+  // Streamed routes need the runtime's streaming wrapper (Lambda's, or the local gateway's); where
+  // there is none (serverless-offline cannot stream) the function explains itself instead.
+  if (route.stream && !streamingRuntimePresent()) {
+    const unavailable = async () => {
+      throw new Error(`${route.operationId} streams its response: run it in Lambda or under scripts/local/gateway.ts`);
+    };
+    return Object.assign(unavailable, { route });
+  }
   // middy's onError handlers run from the last registered to the first: the error mapper is
   // registered first so that it runs last, after any other middleware's onError.
-  const handler = middy<Event, APIGatewayProxyResult, Error, Context>()
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({ streamifyResponse: Boolean(route.stream) })
     .use(errors)
     .use(httpHeaderNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
     .use(httpEventNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)

@@ -1,5 +1,7 @@
-// What handlers return when 200-with-JSON is not enough: another status, no body, a file.
+// What handlers return when 200-with-JSON is not enough: another status, no body, a file, a
+// stream.
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { Writable } from 'node:stream';
 import { responseCorsHeaders } from './cors';
 
 export class Reply {
@@ -26,14 +28,25 @@ export class Reply {
   }
 }
 
-const BASE_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-};
+/**
+ * A streamed answer (routes with `stream: true`): status 200 and `contentType` are sent at once,
+ * then `write` writes to the response until it resolves or the client leaves (`out` closes).
+ */
+export class StreamReply {
+  constructor(
+    readonly contentType: string,
+    readonly write: (out: Writable) => Promise<void>,
+  ) {}
+}
+
+/** Headers of every answer, buffered or streamed. */
+export function baseHeaders(requestId: string, origin?: string): Record<string, string> {
+  return { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...responseCorsHeaders(origin), 'x-request-id': requestId };
+}
 
 /** The response of a request sent from `origin` (its CORS headers follow the deployment's policy). */
 export function toResult(reply: Reply, requestId: string, origin?: string): APIGatewayProxyResult {
-  const headers: Record<string, string> = { ...BASE_HEADERS, ...responseCorsHeaders(origin), 'x-request-id': requestId, ...reply.headers };
+  const headers: Record<string, string> = { ...baseHeaders(requestId, origin), ...reply.headers };
   if (reply.body === undefined) {
     return { statusCode: reply.status, headers, body: '' };
   }

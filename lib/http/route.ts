@@ -87,8 +87,10 @@ export interface RouteDef<
   /** What the handler reads and writes besides what its authentication implies. */
   touches?: Touches;
   lambda?: LambdaSettings;
-  /** The response is streamed (API Gateway transfer mode STREAM; the local gateway serves it). */
+  /** The response is streamed (API Gateway transfer mode STREAM; the local gateway serves it); the handler returns a StreamReply. */
   stream?: boolean;
+  /** Also accept the bearer token as `?access_token=` (browsers' EventSource cannot send headers). */
+  tokenInQuery?: boolean;
   /** Left out of the OpenAPI document (the catch-all of unknown routes). */
   undocumented?: boolean;
 }

@@ -2,7 +2,7 @@
 // numbered stream entries (written by the worker with the inbox items) after a cursor: the
 // Last-Event-ID the client sends, or the newest entry when it sends none. Every event carries
 // `id: <n>`, so a client that reconnects gets exactly what it missed; PING.V1 keeps the
-// connection alive. The transport (a Lambda response stream) is lib/http/stream.ts.
+// connection alive. The transport (a Lambda response stream) is the endpoint factory (lib/http/endpoint.ts, StreamReply).
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { getItem, queryAll, type Item } from '../db/table';

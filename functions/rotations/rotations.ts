@@ -1,8 +1,6 @@
 // /api/rotations and /rotations: list, one, create, patch (spec 2, Rotations)
-import { DomainError } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { createRotation, getRotation, listRotations, patchRotation } from '../../lib/rotations/service';
-import { ROTATION_CODES } from '../../lib/rotations/codes';
+import { createRotations, getRotation, listRotations, patchRotation, type RotationRequest } from '../../lib/rotations/service';
 import {
   createRotationsRoute,
   getRotationRoute,
@@ -33,19 +31,12 @@ export const get = endpoint(getRotationRoute, {
 
 export const post = endpoint(createRotationsRoute, {
   handler: async ({ body, principal }) => {
-    const created: unknown[] = [];
-    const refused: unknown[] = [];
-    for (const raw of body) {
+    const requests: RotationRequest[] = body.map((raw) => {
       const parsed = RotationItem.safeParse(raw);
-      const asObject = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { item: raw };
-      if (!parsed.success) {
-        const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; ');
-        refused.push({ ...asObject, reason: { error_code: ROTATION_CODES.WRONG_FORMAT, error_msg: message } });
-        continue;
-      }
+      if (!parsed.success) return { malformed: parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; ') };
       const item = parsed.data;
-      try {
-        const view = await createRotation(principal, {
+      return {
+        input: {
           fieldId: item.field_id,
           cropId: item.crop_id,
           yeargroup: item.yeargroup,
@@ -55,14 +46,17 @@ export const post = endpoint(createRotationsRoute, {
           yieldCrop: item.yield_crop,
           metadata: item.metadata,
           uuid: item.rotation_uuid,
-        });
-        created.push(wireRotation(view));
-      } catch (error) {
-        if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
-        refused.push({ ...asObject, reason: { error_code: error.code ?? ROTATION_CODES.WRONG_FORMAT, error_msg: error.message } });
-      }
-    }
-    return { data: { created_ones: created, unabled_to_be_created: refused } };
+        },
+      };
+    });
+    const { created, refused } = await createRotations(principal, requests);
+    const echoed = (raw: unknown) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { item: raw });
+    return {
+      data: {
+        created_ones: created.map(wireRotation),
+        unabled_to_be_created: refused.map(({ index, code, message }) => ({ ...echoed(body[index]), reason: { error_code: code, error_msg: message } })),
+      },
+    };
   },
 });
 

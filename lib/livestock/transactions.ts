@@ -21,7 +21,8 @@ import {
   checkName,
   type HerdView,
 } from './herds';
-import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, WEIGHT_EPSILON_KG, weightUnitOf, type Herd } from './model';
+import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, weightUnitOf, type Herd } from './model';
+import { joined, leaving, remaining, takesAll } from './arithmetic';
 import { locatePaddock } from './paddocks';
 import { normalizeDate, type TransactionRecord } from './records';
 import { LIVESTOCK_CODES } from './codes';
@@ -30,10 +31,6 @@ export interface TransactionResult {
   transaction: TransactionRecord;
   herds: HerdView[];
 }
-
-const notEnoughAnimals = (wanted: number, have: number) =>
-  new Conflict(`the herd has ${have} animals; ${wanted} cannot leave it`, { code: LIVESTOCK_CODES.NOT_ENOUGH_ANIMALS });
-const notEnoughWeight = () => new Conflict('the weight exceeds the weight of the herd', { code: LIVESTOCK_CODES.NOT_ENOUGH_WEIGHT });
 
 /**
  * The result of a transaction already recorded under this uuid for this origin herd, with the herds
@@ -100,15 +97,12 @@ export function movePaddock(principal: Principal, input: PaddockMoveInput): Prom
     if (input.maxCount !== undefined && input.maxCount !== herd.animalCount) {
       throw new Conflict(`the herd has ${herd.animalCount} animals, not ${input.maxCount}`, { code: LIVESTOCK_CODES.STALE });
     }
-    const count = input.animalCount ?? herd.animalCount;
-    if (count < 1 && herd.animalCount > 0) throw invalid('animal_count must be at least 1');
-    if (count > herd.animalCount) throw notEnoughAnimals(count, herd.animalCount);
-    const unit = input.weightUnit ?? herd.weightUnit;
-    const movedKg = input.weight !== undefined ? toKg(input.weight, unit) : herd.animalCount ? (herd.weightKg * count) / herd.animalCount : 0;
-    if (movedKg > herd.weightKg + WEIGHT_EPSILON_KG) throw notEnoughWeight();
+    if (input.animalCount !== undefined && input.animalCount < 1 && herd.animalCount > 0) throw invalid('animal_count must be at least 1');
+    const part = leaving(herd, input.animalCount, input.weight !== undefined ? toKg(input.weight, input.weightUnit ?? herd.weightUnit) : undefined);
+    const { animalCount: count, weightKg: movedKg } = part;
     if (input.herdCategory !== undefined) checkCategory(input.herdCategory);
     const date = normalizeDate(input.transactionDate);
-    const partial = count < herd.animalCount;
+    const partial = !takesAll(herd, part);
     const record: TransactionRecord = {
       transaction_uuid: (input.transactionUuid ?? randomUUID()).toLowerCase(),
       kind: 'paddock',
@@ -130,12 +124,7 @@ export function movePaddock(principal: Principal, input: PaddockMoveInput): Prom
     if (!partial && herd.paddockUuid) ops.push(paddockHerdCount(herd.fieldId, herd.paddockUuid, -1));
     const results: HerdView[] = [];
     if (partial) {
-      const remaining: Herd = {
-        ...herd,
-        animalCount: herd.animalCount - count,
-        weightKg: Math.max(0, herd.weightKg - movedKg),
-        lastTransactionDate: laterDate(herd.lastTransactionDate, date),
-      };
+      const stays: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
       const split: Herd = {
         id: await nextId('herd'),
         uuid: randomUUID(),
@@ -152,8 +141,8 @@ export function movePaddock(principal: Principal, input: PaddockMoveInput): Prom
         version: 1,
       };
       record.destination_herd_uuid = split.uuid;
-      ops.push(herdUpdate(remaining, herd), ...herdCreation(split), historyPut(herd.id, record), historyPut(split.id, record));
-      results.push(withVersion({ ...remaining, field: herd.field, farm: herd.farm }, herd.version + 1), { ...split, ...target });
+      ops.push(herdUpdate(stays, herd), ...herdCreation(split), historyPut(herd.id, record), historyPut(split.id, record));
+      results.push(withVersion({ ...stays, field: herd.field, farm: herd.farm }, herd.version + 1), { ...split, ...target });
     } else {
       const moved: Herd = {
         ...herd,
@@ -193,9 +182,7 @@ export function recordExit(principal: Principal, input: ExitInput): Promise<Tran
     const herd = await locateHerd(principal, input.originHerdUuid, 'write');
     const done = await replay(principal, herd.id, input.transactionUuid);
     if (done) return done;
-    if (input.animalCount > herd.animalCount) throw notEnoughAnimals(input.animalCount, herd.animalCount);
-    const kg = toKg(input.weight, input.weightUnit);
-    if (kg > herd.weightKg + WEIGHT_EPSILON_KG) throw notEnoughWeight();
+    const part = leaving(herd, input.animalCount, toKg(input.weight, input.weightUnit));
     const date = normalizeDate(input.transactionDate);
     const herdToHerd = input.destinationType === HERD_TO_HERD;
     const record: TransactionRecord = {
@@ -214,26 +201,14 @@ export function recordExit(principal: Principal, input: ExitInput): Promise<Tran
       note: null,
       created_at: new Date().toISOString(),
     };
-    const left = herd.animalCount - input.animalCount;
-    const origin: Herd = {
-      ...herd,
-      animalCount: left,
-      // When the last animals leave, no weight is left with them.
-      weightKg: left === 0 ? 0 : Math.max(0, herd.weightKg - kg),
-      lastTransactionDate: laterDate(herd.lastTransactionDate, date),
-    };
+    const origin: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
     const ops: TxOp[] = [herdUpdate(origin, herd), historyPut(herd.id, record)];
     const results: HerdView[] = [withVersion({ ...origin, field: herd.field, farm: herd.farm }, herd.version + 1)];
     if (herdToHerd) {
       if (record.destination_herd_uuid === herd.uuid) throw invalid('the destination herd is the origin herd');
       const destination = await locateHerd(principal, input.destinationHerdUuid, 'write');
       record.destination_paddock_uuid = destination.paddockUuid;
-      const received: Herd = {
-        ...destination,
-        animalCount: destination.animalCount + input.animalCount,
-        weightKg: destination.weightKg + kg,
-        lastTransactionDate: laterDate(destination.lastTransactionDate, date),
-      };
+      const received: Herd = { ...destination, ...joined(destination, part), lastTransactionDate: laterDate(destination.lastTransactionDate, date) };
       ops.push(herdUpdate(received, destination), historyPut(destination.id, record));
       results.push(withVersion({ ...received, field: destination.field, farm: destination.farm }, destination.version + 1));
     }

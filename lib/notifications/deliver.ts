@@ -3,6 +3,7 @@
 // stream (numbered without gaps: the SSE id), the pending count and a delivery marker; so a
 // redelivered event changes nothing, and a stream reader that sees entry n has seen every entry
 // before it.
+import { landing, pinnedAt } from './rules';
 import { v7 as uuidV7 } from 'uuid';
 import { z } from 'zod';
 import { keys } from '../db/keys';
@@ -88,16 +89,16 @@ async function deliveryOps(userId: number, definition: EventDefinition, data: No
   const stacked = stack ? await getItem(keys.inboxItem(userId, String(stack.item_id))) : undefined;
   const seq = Number(state?.seq ?? 0);
   const next = seq + 1;
-  const count = stacked ? Number(stacked.count ?? 1) + 1 : 1;
+  const { count, pendingDelta } = landing(stacked);
   const itemId = uuidV7();
   const now = new Date();
-  const pinned = data.pinned && (!data.pinned_until || Date.parse(data.pinned_until) > now.getTime());
+  const pinned = pinnedAt(data, now);
 
   const ops: TxOp[] = [
     // first, so that a redelivery is recognised before anything else is compared
     tx.put({ ...keys.inboxDelivery(userId, eventId), kind: 'inbox_delivery', item_id: itemId, ttl: ttl(DELIVERY_MARKER_SECONDS) }, NOT_EXISTS, duplicate),
     state
-      ? tx.update(stateKey, { expression: 'SET seq = :next ADD pending :delta', condition: 'seq = :seq', values: { ':next': next, ':seq': seq, ':delta': stacked ? 0 : 1 } }, race)
+      ? tx.update(stateKey, { expression: 'SET seq = :next ADD pending :delta', condition: 'seq = :seq', values: { ':next': next, ':seq': seq, ':delta': pendingDelta } }, race)
       : tx.put({ ...stateKey, kind: 'inbox_state', user_id: userId, seq: next, pending: 1 }, NOT_EXISTS, race),
     tx.put(
       {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
 import { LostRace, retryLostRace } from '../db/retry';
 import { getItem, nextId, NOT_EXISTS, putItem, queryAll, transact, tx, type Item } from '../db/table';
-import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import { can } from '../authz/access';
 import { fieldAmong, fieldFor, readableAmong } from '../authz/guard';
 import type { Principal } from '../auth/principal';
@@ -87,8 +87,8 @@ async function rotationsOfField(fieldId: number): Promise<Rotation[]> {
   return (await queryAll({ pk, skPrefix })).map(rotationFromItem);
 }
 
-/** Position of each rotation in its campaign, starting at 1. */
-function cropOrders(rotations: Rotation[]): Map<string, number> {
+/** Position of each rotation in its campaign (yeargroup), starting at 1: by start date, then creation. */
+export function cropOrders(rotations: Rotation[]): Map<string, number> {
   const orders = new Map<string, number>();
   const byCampaign = new Map<number, Rotation[]>();
   for (const r of rotations) byCampaign.set(r.yeargroup, [...(byCampaign.get(r.yeargroup) ?? []), r]);
@@ -275,6 +275,37 @@ export async function createRotation(principal: Principal, input: RotationInput)
 }
 
 // --- changes --------------------------------------------------------------------------------
+
+/** One item of a batch: its input when it was well formed, else why it was not. */
+export type RotationRequest = { input: RotationInput } | { malformed: string };
+
+export interface RotationBatch {
+  created: RotationView[];
+  /** The items not created, by position, with the reason. */
+  refused: Array<{ index: number; code: number | string; message: string }>;
+}
+
+/**
+ * Spec 2: a POST creates what it can and lists the rest with a reason. Each rotation is written on
+ * its own (a rotation is one record; a client uuid makes a retried item harmless); an item that
+ * breaks a rule is refused with the rule's code, a failure that is not the item's ends the call.
+ */
+export async function createRotations(principal: Principal, requests: RotationRequest[]): Promise<RotationBatch> {
+  const batch: RotationBatch = { created: [], refused: [] };
+  for (const [index, request] of requests.entries()) {
+    if ('malformed' in request) {
+      batch.refused.push({ index, code: ROTATION_CODES.WRONG_FORMAT, message: request.malformed });
+      continue;
+    }
+    try {
+      batch.created.push(await createRotation(principal, request.input));
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
+      batch.refused.push({ index, code: error.code ?? ROTATION_CODES.WRONG_FORMAT, message: error.message });
+    }
+  }
+  return batch;
+}
 
 export interface RotationChanges {
   ha?: number;

@@ -3,7 +3,7 @@
 // Storage, is an invalid extension version (code 4).
 import { Forbidden, Invalid } from '../errors';
 import { mapLimit } from '../util/map-limit';
-import { can, canOnUser } from '../authz/access';
+import { can, canOnUser, type Action } from '../authz/access';
 import { farmAccess, fieldAccess, relationsTo } from '../authz/resolve';
 import type { Principal } from '../auth/principal';
 import { getFarm, getFarmByUuid, getField, getFieldByUuid } from '../fields/repository';
@@ -43,6 +43,12 @@ export function storageCaller(principal: Principal): StorageCaller {
 
 export type Verdict = 'allowed' | 'denied' | 'missing';
 
+/**
+ * What a storage action needs on a field or farm (docs/authorization.md): retrieving needs view
+ * (100), creating and changing needs write data (110), deleting needs delete data (130).
+ */
+export const resourceAction = (action: StorageAction): Action => (action === 'read' ? 'read' : action === 'write' ? 'write' : 'deleteData');
+
 /** Whether the caller may do `action` on the resource `id` of `scope`, or it does not exist. */
 export async function verdict(principal: Principal, scope: Scope, id: number, action: StorageAction): Promise<Verdict> {
   const decide = (found: boolean, ok: () => Promise<boolean>) => (found ? ok().then((yes) => (yes ? 'allowed' : 'denied')) : 'missing');
@@ -50,7 +56,7 @@ export async function verdict(principal: Principal, scope: Scope, id: number, ac
     const target = id === principal.user.id ? principal.user : await getUser(id);
     return decide(Boolean(target), async () => canOnUser(await relationsTo(principal.user, target!), action));
   }
-  const wanted = action === 'read' ? 'read' : action === 'write' ? 'write' : 'deleteData';
+  const wanted = resourceAction(action);
   if (scope === 'fields') {
     const field = await getField(id);
     return decide(Boolean(field), async () => can(await fieldAccess(principal.user.id, field!), wanted));

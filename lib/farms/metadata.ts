@@ -1,6 +1,9 @@
 // Farm metadata (spec 3): a free-form JSON object per farm. PATCH merges the keys sent into the
 // stored object (a key sent as null is removed); concurrent PATCHes never lose each other's keys
 // (optimistic concurrency on a version number, retried).
+//
+// The service is built from its repositories (services take them as parameters): its rules run against
+// DynamoDB in the functions and against memory in tests/unit/farm-metadata.test.ts.
 import { keys } from '../db/keys';
 import { batchGet, itemKey, putVersioned } from '../db/table';
 import { Forbidden, Invalid } from '../errors';
@@ -11,24 +14,23 @@ import { farmFor } from '../authz/guard';
 export type Metadata = Record<string, unknown>;
 export const METADATA_MAX_BYTES = 64 * 1024;
 
-const accessDenied = (farmId: number) => new Forbidden(`the user cannot access farm ${farmId}`);
-
-export async function metadataOf(principal: Principal, farmIds?: number[]): Promise<Map<number, Metadata>> {
-  let ids: number[];
-  if (farmIds) {
-    ids = [...new Set(farmIds)];
-    await Promise.all(
-      ids.map(async (farmId) => {
-        await farmFor(principal, farmId, 'read', { notFound: () => accessDenied(farmId), forbidden: () => accessDenied(farmId) });
-      }),
-    );
-  } else {
-    ids = [...(await accessibleFarms(principal.user.id)).keys()].sort((a, b) => a - b);
-  }
-  const found = await batchGet(ids.map((id) => keys.farmMetadata(id)));
-  return new Map(ids.map((id) => [id, (found.get(itemKey(keys.farmMetadata(id)))?.metadata as Metadata | undefined) ?? {}]));
+/** Where the metadata of farms is kept. */
+export interface MetadataRepository {
+  /** The metadata of each farm ({} when it has none). */
+  read(farmIds: number[]): Promise<Map<number, Metadata>>;
+  /** Replaces a farm's metadata by `change(current)` atomically (re-applied if another write came first); answers what was stored. */
+  update(farmId: number, change: (current: Metadata) => Metadata, by: number): Promise<Metadata>;
 }
 
+/** Which farms a caller reaches. */
+export interface FarmGate {
+  /** Throws the area's refusal unless the caller may `action` the farm (a missing farm is refused alike). */
+  require(principal: Principal, farmId: number, action: 'read' | 'write'): Promise<void>;
+  /** Every farm the caller can read, by id. */
+  readable(principal: Principal): Promise<number[]>;
+}
+
+/** Keys sent as null are removed; others are set. */
 export function mergeMetadata(stored: Metadata, patch: Metadata): Metadata {
   const merged: Metadata = { ...stored };
   for (const [key, value] of Object.entries(patch)) {
@@ -38,15 +40,59 @@ export function mergeMetadata(stored: Metadata, patch: Metadata): Metadata {
   return merged;
 }
 
-export async function patchMetadata(principal: Principal, farmId: number, patch: Metadata): Promise<Metadata> {
-  await farmFor(principal, farmId, 'write', { notFound: () => accessDenied(farmId), forbidden: () => accessDenied(farmId) });
-  let merged: Metadata = {};
-  await putVersioned(keys.farmMetadata(farmId), (current) => {
-    merged = mergeMetadata((current?.metadata as Metadata | undefined) ?? {}, patch);
-    if (Buffer.byteLength(JSON.stringify(merged)) > METADATA_MAX_BYTES) {
-      throw new Invalid('Error could not update metadata', { extra: { detail: `metadata is limited to ${METADATA_MAX_BYTES} bytes` } });
-    }
-    return { kind: 'farm_metadata', farm_id: farmId, metadata: merged, updated_at: new Date().toISOString(), updated_by: principal.user.id };
-  });
-  return merged;
+export function farmMetadataService({ repository, farms }: { repository: MetadataRepository; farms: FarmGate }) {
+  return {
+    /** The metadata of the given farms (each must be readable), or of every farm the caller reads. */
+    async metadataOf(principal: Principal, farmIds?: number[]): Promise<Map<number, Metadata>> {
+      const ids = farmIds ? [...new Set(farmIds)] : (await farms.readable(principal)).sort((a, b) => a - b);
+      if (farmIds) await Promise.all(ids.map((farmId) => farms.require(principal, farmId, 'read')));
+      return repository.read(ids);
+    },
+
+    /** Merges `patch` into a farm's metadata (the caller must be able to write the farm). */
+    async patchMetadata(principal: Principal, farmId: number, patch: Metadata): Promise<Metadata> {
+      await farms.require(principal, farmId, 'write');
+      return repository.update(
+        farmId,
+        (current) => {
+          const merged = mergeMetadata(current, patch);
+          if (Buffer.byteLength(JSON.stringify(merged)) > METADATA_MAX_BYTES) {
+            throw new Invalid('Error could not update metadata', { extra: { detail: `metadata is limited to ${METADATA_MAX_BYTES} bytes` } });
+          }
+          return merged;
+        },
+        principal.user.id,
+      );
+    },
+  };
 }
+
+// --- the DynamoDB implementations ----------------------------------------------------------------
+
+export const dynamoMetadataRepository: MetadataRepository = {
+  async read(farmIds) {
+    const found = await batchGet(farmIds.map((id) => keys.farmMetadata(id)));
+    return new Map(farmIds.map((id) => [id, (found.get(itemKey(keys.farmMetadata(id)))?.metadata as Metadata | undefined) ?? {}]));
+  },
+  async update(farmId, change, by) {
+    let stored: Metadata = {};
+    await putVersioned(keys.farmMetadata(farmId), (current) => {
+      stored = change((current?.metadata as Metadata | undefined) ?? {});
+      return { kind: 'farm_metadata', farm_id: farmId, metadata: stored, updated_at: new Date().toISOString(), updated_by: by };
+    });
+    return stored;
+  },
+};
+
+const accessDenied = (farmId: number) => new Forbidden(`the user cannot access farm ${farmId}`);
+
+export const farmGate: FarmGate = {
+  async require(principal, farmId, action) {
+    await farmFor(principal, farmId, action, { notFound: () => accessDenied(farmId), forbidden: () => accessDenied(farmId) });
+  },
+  async readable(principal) {
+    return [...(await accessibleFarms(principal.user.id)).keys()];
+  },
+};
+
+export const { metadataOf, patchMetadata } = farmMetadataService({ repository: dynamoMetadataRepository, farms: farmGate });

@@ -11,10 +11,11 @@ import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { readableFields } from '../fields/list';
 import { fieldFor, fieldOfRefs, readableElsewhere, type FieldInScope } from './access';
-import { herdFromItem, herdToItem, isHerdCategory, laterDate, toKg, weightUnitOf, type Herd } from './model';
+import { Herd, isHerdCategory, laterDate, toKg, weightUnitOf } from './model';
 import { locatePaddock } from './paddocks';
 import { historyEntry, type TransactionRecord } from './records';
 import { isoSeconds } from '../util/time';
+import { joined } from './arithmetic';
 import { LIVESTOCK_CODES } from './codes';
 
 export interface HerdView extends Herd {
@@ -38,7 +39,7 @@ export function checkName(name: string): string {
 
 export async function herdsOfField(fieldId: number): Promise<Herd[]> {
   const { pk, skPrefix } = keys.herdsPrefix(fieldId);
-  return (await queryAll({ pk, skPrefix })).map(herdFromItem);
+  return (await queryAll({ pk, skPrefix })).map(Herd.fromItem);
 }
 
 /** A herd and its field for a caller who can read (or change) the field; 404 otherwise. */
@@ -46,7 +47,7 @@ export async function locateHerd(principal: Principal, uuid: string, action: 're
   const { field, farm } = await fieldOfRefs(principal, keys.herdRefs(uuid), action, () => herdNotFound(uuid));
   const item = await getItem(keys.herd(field.id, uuid));
   if (!item) throw herdNotFound(uuid);
-  return { ...herdFromItem(item), field, farm };
+  return { ...Herd.fromItem(item), field, farm };
 }
 
 export async function listHerds(principal: Principal): Promise<HerdView[]> {
@@ -59,14 +60,14 @@ export async function listHerds(principal: Principal): Promise<HerdView[]> {
 
 /** Writes the herd's new state over `previous` (same field), failing if it changed meanwhile. */
 export const herdUpdate = (next: Herd, previous: Herd): TxOp =>
-  tx.put({ ...keys.herd(next.fieldId, next.uuid), ...herdToItem({ ...next, version: previous.version + 1 }) }, 'version = :version', staleHerd, {
+  tx.put({ ...keys.herd(next.fieldId, next.uuid), ...Herd.toItem({ ...next, version: previous.version + 1 }) }, 'version = :version', staleHerd, {
     ':version': previous.version,
   });
 
 /** Moves a herd item to another field's partition (herds are stored with their field). */
 export const herdRelocation = (next: Herd, previous: Herd): TxOp[] => [
   tx.delete(keys.herd(previous.fieldId, previous.uuid), 'version = :version', staleHerd, { ':version': previous.version }),
-  tx.put({ ...keys.herd(next.fieldId, next.uuid), ...herdToItem({ ...next, version: previous.version + 1 }) }, NOT_EXISTS, () =>
+  tx.put({ ...keys.herd(next.fieldId, next.uuid), ...Herd.toItem({ ...next, version: previous.version + 1 }) }, NOT_EXISTS, () =>
     new Conflict(`a herd ${next.uuid} already exists in field ${next.fieldId}`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS }),
   ),
   tx.delete(keys.herdRef(previous.uuid, previous.fieldId)),
@@ -74,7 +75,7 @@ export const herdRelocation = (next: Herd, previous: Herd): TxOp[] => [
 ];
 
 export const herdCreation = (herd: Herd): TxOp[] => [
-  tx.put({ ...keys.herd(herd.fieldId, herd.uuid), ...herdToItem(herd) }, NOT_EXISTS),
+  tx.put({ ...keys.herd(herd.fieldId, herd.uuid), ...Herd.toItem(herd) }, NOT_EXISTS),
   tx.put({ ...keys.herdRef(herd.uuid, herd.fieldId), kind: 'herd_ref', field_id: herd.fieldId, herd_id: herd.id }, NOT_EXISTS, () =>
     new LostRace(`herd ${herd.uuid} already exists`),
   ),
@@ -194,8 +195,7 @@ export async function updateHerd(principal: Principal, uuid: string, input: Upda
       ...herd,
       name,
       typeId: input.typeId,
-      animalCount: herd.animalCount + input.newAnimals.count,
-      weightKg: herd.weightKg + addedKg,
+      ...joined(herd, { animalCount: input.newAnimals.count, weightKg: addedKg }),
       lastTransactionDate: laterDate(herd.lastTransactionDate, now),
     };
     await transact([herdUpdate(next, herd), historyPut(herd.id, record)]);

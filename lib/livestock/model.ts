@@ -1,5 +1,6 @@
 // Livestock (spec 1): paddocks, herds and their read-only catalogues; weight units.
 import { Invalid } from '../errors';
+import { as, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 
 /** Herd categories (spec 1, read-only list). */
 export const HERD_CATEGORIES = [
@@ -51,99 +52,40 @@ export const toKg = (weight: number, unit: string): number => weight * WEIGHT_UN
 
 export const fromKg = (kg: number, unit: WeightUnit): number => Number((kg / WEIGHT_UNITS[unit]).toFixed(3));
 
-/** Weights compare with this tolerance (unit conversions are not exact). */
-export const WEIGHT_EPSILON_KG = 1e-6;
-
-export interface Paddock {
-  id: number;
-  uuid: string;
-  fieldId: number;
-  name: string;
+/** A paddock: a polygon of a field where herds graze. */
+export const Paddock = entity('paddock', {
+  id: num('paddock_id'),
+  uuid: str('paddock_uuid'),
+  fieldId: num('field_id'),
+  name: str('name'),
   /** YYYY-MM-DD */
-  creationDate: string;
-  shape: string;
-  areaHa: number;
+  creationDate: str('creation_ts'),
+  shape: str('shape'),
+  areaHa: num('area_ha'),
   /** Herds located in the paddock (a paddock holding herds cannot be deleted). */
-  herdCount: number;
-  version: number;
-}
+  herdCount: numOr('herd_count', 0),
+  version: numOr('version', 1),
+});
+export type Paddock = EntityOf<typeof Paddock>;
 
-export interface Herd {
-  id: number;
-  uuid: string;
-  name: string;
-  typeId: number;
-  animalCount: number;
-  weightKg: number;
-  weightUnit: WeightUnit;
-  fieldId: number;
-  paddockUuid: string | null;
-  paddockId: number | null;
+/** A herd: animals of one category, in a paddock of a field (or in none yet). */
+export const Herd = entity('herd', {
+  id: num('herd_id'),
+  uuid: str('herd_uuid'),
+  name: str('herd_name'),
+  typeId: num('type_id'),
+  animalCount: num('animal_count'),
+  weightKg: num('weight_kg'),
+  weightUnit: as<WeightUnit>('weight_unit'),
+  fieldId: num('field_id'),
+  paddockUuid: nullable(str('paddock_uuid')),
+  paddockId: nullable(num('paddock_id')),
   /** YYYY-MM-DDTHH:MM:SSZ, or null without transactions. */
-  lastTransactionDate: string | null;
-  createdAt: string;
-  version: number;
-}
-
-type Item = Record<string, unknown>;
-
-export const paddockFromItem = (item: Item): Paddock => ({
-  id: Number(item.paddock_id),
-  uuid: String(item.paddock_uuid),
-  fieldId: Number(item.field_id),
-  name: String(item.name),
-  creationDate: String(item.creation_ts),
-  shape: String(item.shape),
-  areaHa: Number(item.area_ha),
-  herdCount: Number(item.herd_count ?? 0),
-  version: Number(item.version ?? 1),
+  lastTransactionDate: nullable(str('date_of_last_transaction')),
+  createdAt: str('created_at'),
+  version: numOr('version', 1),
 });
-
-export const paddockToItem = (p: Paddock): Item => ({
-  kind: 'paddock',
-  paddock_id: p.id,
-  paddock_uuid: p.uuid,
-  field_id: p.fieldId,
-  name: p.name,
-  creation_ts: p.creationDate,
-  shape: p.shape,
-  area_ha: p.areaHa,
-  herd_count: p.herdCount,
-  version: p.version,
-});
-
-export const herdFromItem = (item: Item): Herd => ({
-  id: Number(item.herd_id),
-  uuid: String(item.herd_uuid),
-  name: String(item.herd_name),
-  typeId: Number(item.type_id),
-  animalCount: Number(item.animal_count),
-  weightKg: Number(item.weight_kg),
-  weightUnit: item.weight_unit as WeightUnit,
-  fieldId: Number(item.field_id),
-  paddockUuid: (item.paddock_uuid as string | null | undefined) ?? null,
-  paddockId: item.paddock_id === null || item.paddock_id === undefined ? null : Number(item.paddock_id),
-  lastTransactionDate: (item.date_of_last_transaction as string | null | undefined) ?? null,
-  createdAt: String(item.created_at),
-  version: Number(item.version ?? 1),
-});
-
-export const herdToItem = (h: Herd): Item => ({
-  kind: 'herd',
-  herd_id: h.id,
-  herd_uuid: h.uuid,
-  herd_name: h.name,
-  type_id: h.typeId,
-  animal_count: h.animalCount,
-  weight_kg: h.weightKg,
-  weight_unit: h.weightUnit,
-  field_id: h.fieldId,
-  paddock_uuid: h.paddockUuid,
-  paddock_id: h.paddockId,
-  date_of_last_transaction: h.lastTransactionDate,
-  created_at: h.createdAt,
-  version: h.version,
-});
+export type Herd = EntityOf<typeof Herd>;
 
 /** The later of two YYYY-MM-DDTHH:MM:SSZ dates (null counts as earliest). */
 export const laterDate = (a: string | null, b: string): string => (a && a > b ? a : b);

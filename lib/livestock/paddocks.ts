@@ -12,7 +12,7 @@ import type { Field } from '../platform/model';
 import { shapeFor } from '../fields/current-shape';
 import { readableFields } from '../fields/list';
 import { fieldFor, fieldOfRefs, readableElsewhere } from './access';
-import { paddockFromItem, paddockToItem, type Paddock } from './model';
+import { Paddock } from './model';
 import { LIVESTOCK_CODES } from './codes';
 
 const paddockNotFound = (uuid: string) => new NotFound(`paddock ${uuid} not found`, { code: LIVESTOCK_CODES.PADDOCK_NOT_FOUND });
@@ -45,7 +45,7 @@ export const PADDOCK_MAX_VERTICES = 2000;
 
 export async function paddocksOfField(fieldId: number): Promise<Paddock[]> {
   const { pk, skPrefix } = keys.paddocksPrefix(fieldId);
-  return (await queryAll({ pk, skPrefix })).map(paddockFromItem).sort((a, b) => a.id - b.id);
+  return (await queryAll({ pk, skPrefix })).map(Paddock.fromItem).sort((a, b) => a.id - b.id);
 }
 
 /** A paddock and its field, for a caller who can read the field (404 otherwise). */
@@ -53,7 +53,7 @@ export async function locatePaddock(principal: Principal, uuid: string, action: 
   const { field } = await fieldOfRefs(principal, keys.paddockRefs(uuid), action, () => paddockNotFound(uuid));
   const item = await getItem(keys.paddock(field.id, uuid));
   if (!item) throw paddockNotFound(uuid);
-  return { paddock: paddockFromItem(item), field };
+  return { paddock: Paddock.fromItem(item), field };
 }
 
 export async function listPaddocks(principal: Principal, filter: { fieldId?: number; uuid?: string }): Promise<Paddock[]> {
@@ -103,7 +103,7 @@ export async function createPaddock(principal: Principal, input: CreatePaddockIn
   };
   try {
     await transact([
-      tx.put({ ...keys.paddock(field.id, paddock.uuid), ...paddockToItem(paddock) }, NOT_EXISTS),
+      tx.put({ ...keys.paddock(field.id, paddock.uuid), ...Paddock.toItem(paddock) }, NOT_EXISTS),
       tx.put({ ...keys.paddockRef(paddock.uuid, field.id), kind: 'paddock_ref', field_id: field.id }, NOT_EXISTS, () =>
         new LostRace(`paddock ${paddock.uuid} already exists`),
       ),

@@ -1,0 +1,52 @@
+// An entity defined once: each property names its item attribute and its type, and the
+// definition gives the TypeScript type, the item -> entity reading and the entity -> item writing.
+// Keys are not part of it (lib/db/keys.ts builds them); the wire shape stays explicit in schemas/.
+//
+//   export const Paddock = entity('paddock', { id: num('paddock_id'), name: str('name'), ... });
+//   export type Paddock = EntityOf<typeof Paddock>;
+//   Paddock.fromItem(item); Paddock.toItem(paddock)
+import type { Item } from './table';
+
+interface Attribute<T> {
+  attr: string;
+  read(value: unknown): T;
+}
+
+const attribute =
+  <T>(read: (value: unknown) => T) =>
+  (attr: string): Attribute<T> => ({ attr, read });
+
+/** A text attribute. */
+export const str = attribute((v) => String(v));
+/** A number attribute. */
+export const num = attribute((v) => Number(v));
+/** A boolean attribute (absent reads false). */
+export const bool = attribute((v) => v === true);
+/** A number attribute that defaults when absent (counters, versions). */
+export const numOr = (attr: string, fallback: number): Attribute<number> => ({ attr, read: (v) => (v === undefined || v === null ? fallback : Number(v)) });
+/** An attribute that may be null (absent reads null). */
+export const nullable = <T>(inner: Attribute<T>): Attribute<T | null> => ({
+  attr: inner.attr,
+  read: (v) => (v === undefined || v === null ? null : inner.read(v)),
+});
+/** An attribute kept as it is (a JSON value, a list); `T` is the caller's promise about it. */
+export const as = <T>(attr: string, fallback?: T): Attribute<T> => ({ attr, read: (v) => (v === undefined && fallback !== undefined ? fallback : (v as T)) });
+
+type Shape = Record<string, Attribute<unknown>>;
+export type EntityOf<E> = E extends Entity<infer S> ? { [K in keyof S]: S[K] extends Attribute<infer T> ? T : never } : never;
+
+export interface Entity<S extends Shape> {
+  /** The item's `kind` attribute. */
+  kind: string;
+  fromItem(item: Item): { [K in keyof S]: S[K] extends Attribute<infer T> ? T : never };
+  toItem(value: { [K in keyof S]: S[K] extends Attribute<infer T> ? T : never }): Item;
+}
+
+export function entity<S extends Shape>(kind: string, shape: S): Entity<S> {
+  const properties = Object.entries(shape);
+  return {
+    kind,
+    fromItem: (item) => Object.fromEntries(properties.map(([name, a]) => [name, a.read(item[a.attr])])) as ReturnType<Entity<S>['fromItem']>,
+    toItem: (value) => ({ kind, ...Object.fromEntries(properties.map(([name, a]) => [a.attr, (value as Record<string, unknown>)[name]])) }),
+  };
+}

@@ -2,7 +2,7 @@
 // through /nc-internal/events and /nc/events/test and the queue worker (translation, stacking,
 // idempotency, the dead-letter queue), and the live stream with a real EventSource client.
 import { randomUUID } from 'node:crypto';
-import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { EventSource } from 'eventsource';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
@@ -13,6 +13,17 @@ const sendInternal = (event_name: string, data: Record<string, unknown>, extra: 
 
 const inbox = (user: TestUser, query: Record<string, string | number | undefined> = {}, prefix = '') =>
   call('GET', `${prefix}/nc/inbox`, { token: user.token, query });
+/** Resolves once the events queue holds nothing (no message waiting, in flight or delayed): every event posted so far was handled. */
+async function eventsHandled(): Promise<void> {
+  const client = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials: LOCAL_CREDENTIALS });
+  const names = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+  await eventually(async () => {
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: stack().queues.EventsQueue!, AttributeNames: [...names] }));
+    return names.every((name) => Number(Attributes?.[name] ?? 0) === 0) ? true : undefined;
+  }, 30_000, 100);
+  client.destroy();
+}
+
 const count = async (user: TestUser) => (await call('GET', '/nc/inbox/count', { token: user.token })).body.data.count as number;
 const dismiss = (user: TestUser, query: Record<string, string>) => call('DELETE', '/nc/inbox', { token: user.token, query });
 
@@ -76,7 +87,7 @@ describe('POST /nc-internal/events', () => {
     for (let i = 0; i < 3; i++) expect((await sendInternal('TEST.V1', { user_ids: [user.id] }, { event_id })).status).toBe(200);
     await sendInternal('TEST.V1', { user_ids: [user.id] }); // a marker that the worker got this far
     await inboxWith(user, 2);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await eventsHandled();
     expect((await inbox(user)).body.data.items).toHaveLength(2);
     expect(await count(user)).toBe(2);
   });
@@ -149,7 +160,8 @@ describe('GET /nc/inbox', () => {
     const user = await newUser();
     await sendInternal('TEST.V1', { user_ids: [user.id], pinned: true });
     await inboxWith(user, 1);
-    await sendInternal('TEST.V1', { user_ids: [user.id], pinned: true, pinned_until: new Date(Date.now() + 4000).toISOString() });
+    const briefUntil = Date.now() + 4000;
+    await sendInternal('TEST.V1', { user_ids: [user.id], pinned: true, pinned_until: new Date(briefUntil).toISOString() });
     await inboxWith(user, 2);
     await sendInternal('TEST.V1', { user_ids: [user.id], pinned: true, pinned_until: new Date(Date.now() - 1000).toISOString() });
     for (let i = 0; i < 3; i++) await sendInternal('TEST.V1', { user_ids: [user.id] });
@@ -161,9 +173,11 @@ describe('GET /nc/inbox', () => {
     expect((await inbox(user, { page_size: 1 })).body.data.items[0].item_id).toBe(brief.item_id);
     expect((await inbox(user, { page_size: 2, page: 1 })).body.data.items.every((i: any) => !i.pinned)).toBe(true);
     // once its pin ends, the second item is listed by its time (older than the last four)
-    await new Promise((resolve) => setTimeout(resolve, 4500));
-    const later = (await inbox(user)).body.data.items;
-    expect(later[0].item_id).toBe(forever.item_id);
+    const later = await eventually(async () => {
+      const listed = (await inbox(user)).body.data.items;
+      return listed[0].item_id === forever.item_id && listed[1].item_id !== brief.item_id ? listed : undefined;
+    }, 10_000, 200);
+    expect(Date.now()).toBeGreaterThanOrEqual(briefUntil);
     expect(later.find((i: any) => i.item_id === brief.item_id).pinned).toBe(false);
     expect(later.map((i: any) => i.item_id).indexOf(brief.item_id)).toBe(5);
   });
@@ -312,8 +326,10 @@ describe('GET /nc/stream', () => {
     expect(event!.id).toMatch(/^\d+$/);
     const [item] = await inboxWith(user, 1);
     expect(event!.data.item_id).toBe(item.item_id);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(theirs.notifications()).toEqual([]);
+    // the other user's stream, in order, holds only what was sent to the other user afterwards
+    await sendInternal('STACKABLE_TEST.V1', { user_ids: [other.id] });
+    await eventually(async () => (theirs.notifications().length ? true : undefined), 5000, 20);
+    expect(theirs.notifications().map((e) => e.data.event_name)).toEqual(['STACKABLE_TEST.V1']);
   });
 
   it('sends PING.V1 keep-alives on the ping channel', async () => {
@@ -350,8 +366,9 @@ describe('GET /nc/stream', () => {
     expect(browser.notifications().map((e) => e.id)).toEqual(missed.map((e) => e.id));
     // a client without Last-Event-ID gets only what comes next
     const fresh = await listen(user);
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(fresh.notifications()).toEqual([]);
+    await sendInternal('TEST.V1', { user_ids: [user.id] });
+    await eventually(async () => (fresh.notifications().length ? true : undefined), 5000, 20);
+    expect(fresh.notifications().map((e) => [e.data.event_name, Number(e.id)])).toEqual([['TEST.V1', Number(lastId) + 3]]);
   });
 
   it('refuses a missing or invalid token in the general dialect', async () => {
@@ -403,7 +420,7 @@ describe('the events worker', () => {
     }
     await sendInternal('TEST.V1', { user_ids: [user.id] });
     await inboxWith(user, 2);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await eventsHandled();
     expect((await inbox(user)).body.data.items).toHaveLength(2);
     expect(await count(user)).toBe(2);
   });

@@ -2,7 +2,7 @@
 // all, messages, tags, variables, units; offline-first idempotency; refusals.
 import { v1 as uuidV1, v4 as uuidV4, version as uuidVersion } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, square, type TestUser } from './helpers/api';
+import { call, createField, internal, newUser, square, type TestUser, nextSecond } from './helpers/api';
 
 const FIELD = square(-60.5, -33.9, 0.02);
 const point = (i = 0) => `POINT(${-60.499 + i * 0.0005} -33.895)`;
@@ -127,9 +127,9 @@ describe('GET /spots/spot', () => {
     const group = uuidV4();
     const tag = uuidV1();
     const a = await spotOk(owner, { field_id: fieldId, shape: point(0), group_uuid: group });
-    await new Promise((r) => setTimeout(r, 1100));
+    await nextSecond();
     const b = await spotOk(owner, { field_id: fieldId, shape: point(1), tags: [{ tag: 'T', uuid: tag }] });
-    await new Promise((r) => setTimeout(r, 1100));
+    await nextSecond();
     const c = await spotOk(owner, { field_id: other.fieldId, shape: point(2), group_uuid: group });
     expect(uuids(await list(owner))).toEqual([c.spot_uuid, b.spot_uuid, a.spot_uuid]);
     expect(uuids(await list(owner, { uuid: `${a.spot_uuid},${c.spot_uuid}` }))).toEqual([c.spot_uuid, a.spot_uuid]);

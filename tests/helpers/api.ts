@@ -127,3 +127,9 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** Resolves once the wall clock is in a later second than when called (records store whole seconds). */
+export async function nextSecond(): Promise<void> {
+  const second = Math.floor(Date.now() / 1000);
+  await eventually(async () => (Math.floor(Date.now() / 1000) > second ? true : undefined), 2000, 20);
+}

@@ -99,10 +99,10 @@ export const keys = {
     sk: `TAG#${pad(userId)}#${pad(tagId)}`,
   }),
   fieldTagLinksPrefix: (fieldId: number, userId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: `TAG#${pad(userId)}#` }),
-  /** gsi1 of a tag link: every farm and field a tag is linked to. */
-  tagLinksIndex: (userId: number, tagId: number, target: string) => ({
+  /** The index entry of a tag's link to a farm or a field (lists a tag's links). */
+  tagLinksIndex: (userId: number, tagId: number, target: { farmId: number } | { fieldId: number }) => ({
     gsi1pk: `TAGLINKS#${userId}#${tagId}`,
-    gsi1sk: target,
+    gsi1sk: 'farmId' in target ? `FARM#${pad(target.farmId)}` : `FIELD#${pad(target.fieldId)}`,
   }),
   tagLinksIndexPk: (userId: number, tagId: number) => `TAGLINKS#${userId}#${tagId}`,
 

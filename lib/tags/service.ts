@@ -2,7 +2,7 @@
 // fields it can read. Tags belong to the user; links live in the farm's or field's partition (a
 // field's are deleted with it) and are indexed by tag (gsi1) so that deleting a tag removes them.
 import { randomBytes } from 'node:crypto';
-import { keys, normalizeName, pad, parseIdFromSk } from '../db/keys';
+import { keys, normalizeName, parseIdFromSk } from '../db/keys';
 import { batchDelete, batchGet, getItem, itemKey, nextId, NOT_EXISTS, EXISTS, queryAll, transact, tx, type Item, type TxOp } from '../db/table';
 import type { Key } from '../db/keys';
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
@@ -87,7 +87,7 @@ async function readableFarm(principal: Principal, farmId: number): Promise<Farm>
 
 const farmLink = (farmId: number, userId: number, tagId: number) => ({
   ...keys.farmTagLink(farmId, userId, tagId),
-  ...keys.tagLinksIndex(userId, tagId, `FARM#${pad(farmId)}`),
+  ...keys.tagLinksIndex(userId, tagId, { farmId }),
   kind: 'farm_tag_link',
   farm_id: farmId,
   tag_id: tagId,
@@ -200,7 +200,7 @@ export async function unlinkFarm(principal: Principal, tagId: number, farmId: nu
 
 const fieldLink = (fieldId: number, userId: number, tagId: number) => ({
   ...keys.fieldTagLink(fieldId, userId, tagId),
-  ...keys.tagLinksIndex(userId, tagId, `FIELD#${pad(fieldId)}`),
+  ...keys.tagLinksIndex(userId, tagId, { fieldId }),
   kind: 'field_tag_link',
   field_id: fieldId,
   tag_id: tagId,

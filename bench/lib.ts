@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, startStack, type RunningStack } from '../scripts/local/stack';
+import { freeStackPorts, startStack, type RunningStack } from '../scripts/local/stack';
 
 export const root = resolve(import.meta.dirname, '..');
 
@@ -20,7 +20,7 @@ export async function benchStack(): Promise<BenchStack> {
   const stack = await startStack({
     root,
     dataDir,
-    ports: { api: await freePort(), offline: await freePort(), lambda: await freePort(), dynamodb: await freePort(), s3: await freePort(), sqs: await freePort() },
+    ports: await freeStackPorts(),
     internalKey: randomBytes(18).toString('base64url'),
     signingSeed,
     inMemory: true,

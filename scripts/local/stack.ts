@@ -6,6 +6,7 @@
 // Used by scripts/start.ts (npm start) and tests/setup/stack.ts (npm test).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -140,16 +141,29 @@ async function checkPorts(ports: StackPorts, host: string): Promise<void> {
   }
 }
 
-/** A free TCP port chosen by the OS (tests). */
-export const freePort = (host = '127.0.0.1') =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ port: 0, host }, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+/**
+ * Free TCP ports, distinct, for a stack on chosen ports (tests, benchmarks). They are drawn from
+ * below the OS's ephemeral range (Linux 32768-60999, macOS 49152-65535), so that no outgoing
+ * connection made while the stack starts (its own, to DynamoDB Local or S3) can take one as its
+ * source port before the process meant to listen on it binds it.
+ */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const chosen = new Set<number>();
+  for (let tries = 0; chosen.size < count; tries += 1) {
+    if (tries > 2000) throw new StackError(`could not find ${count} free ports between ${FREE_PORT_LOW} and ${FREE_PORT_HIGH}`);
+    const port = FREE_PORT_LOW + Math.floor(Math.random() * (FREE_PORT_HIGH - FREE_PORT_LOW));
+    if (!chosen.has(port) && (await portFree(port, host))) chosen.add(port);
+  }
+  return [...chosen];
+}
+const FREE_PORT_LOW = 20_000;
+const FREE_PORT_HIGH = 32_000;
+
+/** The stack's six ports, free and distinct (tests, benchmarks). */
+export async function freeStackPorts(host = '127.0.0.1'): Promise<StackPorts> {
+  const [api, offline, lambda, dynamodb, s3, sqs] = (await freePorts(6, host)) as [number, number, number, number, number, number];
+  return { api, offline, lambda, dynamodb, s3, sqs };
+}
 
 // --- serverless.yml, resolved ---------------------------------------------------------------
 
@@ -226,16 +240,25 @@ function startChild(
   };
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, child: Child | undefined, timeoutMs: number, hint = ''): Promise<void> {
+async function waitFor(what: string, check: () => Promise<boolean>, child: Child | undefined, timeoutMs: number, logFile?: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && child.process.exitCode !== null) {
-      throw new StackError(`${what} exited with code ${child.process.exitCode}${hint}`);
+      throw new StackError(`${what} exited with code ${child.process.exitCode}${await logTail(logFile)}`);
     }
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new StackError(`${what} did not become ready within ${timeoutMs / 1000} s${hint}`);
+  throw new StackError(`${what} did not become ready within ${timeoutMs / 1000} s${await logTail(logFile)}`);
+}
+
+/** The end of a child's log, for an error that must be diagnosable where only the error is seen (CI). */
+async function logTail(logFile: string | undefined, lines = 40): Promise<string> {
+  if (!logFile) return '';
+  await new Promise((r) => setTimeout(r, 200)); // let the piped output reach the file
+  const text = await readFile(logFile, 'utf8').catch(() => '');
+  const tail = text.trimEnd().split('\n').slice(-lines).join('\n');
+  return `; the end of ${logFile}:\n${tail}`;
 }
 
 // --- provisioning from the CloudFormation resources ------------------------------------------
@@ -451,7 +474,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const servicePromise = printServiceConfig(options.root);
     const dynamo = new DynamoDBClient({ region: REGION, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS });
     stops.push(async () => dynamo.destroy());
-    await waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000);
+    await waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000, options.logDir ? join(options.logDir, 'dynamodb.log') : undefined);
     const service = await servicePromise;
 
     const resources = service.resources?.Resources ?? {};
@@ -464,7 +487,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const buckets = ofType('AWS::S3::Bucket').map(([id, r]) => ({ id, name: names.nameOf(id), cors: corsXml(r.Properties?.CorsConfiguration) }));
     // s3rver listens on an internal port; the policy proxy (which enforces presigned POST
     // policies as S3 does) takes the public one.
-    const s3rverPort = await freePort(host);
+    const [s3rverPort] = (await freePorts(1, host)) as [number];
     const s3 = new S3rver({
       port: s3rverPort,
       address: host,
@@ -572,8 +595,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       { cwd: options.root, env, log: apiLog },
     );
     stops.push(() => api.stop());
-    const hint = options.logDir ? ` (see ${join(options.logDir, 'api.log')})` : '';
-    await waitFor('the API (serverless-offline)', async () => (await fetch(`${offlineUrl}/openapi.json`)).ok, api, 180_000, hint);
+    const apiLogFile = options.logDir ? join(options.logDir, 'api.log') : undefined;
+    await waitFor('the API (serverless-offline)', async () => (await fetch(`${offlineUrl}/openapi.json`)).ok, api, 180_000, apiLogFile);
 
     // In front of it, the gateway that serves the streaming routes (docs/adr/0005).
     const gateway = startChild(
@@ -594,7 +617,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       { cwd: options.root, env, log: apiLog },
     );
     stops.push(() => gateway.stop());
-    await waitFor('the API gateway', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, gateway, 30_000, hint);
+    await waitFor('the API gateway', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, gateway, 30_000, apiLogFile);
 
     // The workers of every service, each polling its queue (as its event source mapping would).
     for (const worker of services.flatMap((service) => service.workers)) {

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort, startStack, type RunningStack } from '../../scripts/local/stack';
+import { freeStackPorts, startStack, type RunningStack } from '../../scripts/local/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,14 +29,7 @@ async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
   process.env.SURCO_STREAM_PING_S = '2';
   const root = resolve(import.meta.dirname, '..', '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
-  const ports = {
-    api: await freePort(),
-    offline: await freePort(),
-    lambda: await freePort(),
-    dynamodb: await freePort(),
-    s3: await freePort(),
-    sqs: await freePort(),
-  };
+  const ports = await freeStackPorts();
   const stack = await startStack({
     root,
     dataDir,

@@ -22,6 +22,8 @@ export const str = attribute((v) => String(v));
 export const num = attribute((v) => Number(v));
 /** A boolean attribute (absent reads false). */
 export const bool = attribute((v) => v === true);
+/** A text attribute that defaults when absent. */
+export const strOr = (attr: string, fallback: string): Attribute<string> => ({ attr, read: (v) => (v === undefined || v === null ? fallback : String(v)) });
 /** A number attribute that defaults when absent (counters, versions). */
 export const numOr = (attr: string, fallback: number): Attribute<number> => ({ attr, read: (v) => (v === undefined || v === null ? fallback : Number(v)) });
 /** An attribute that may be null (absent reads null). */

@@ -3,8 +3,9 @@
 // `crop_order` is the position of the rotation in its campaign by start date (then creation).
 import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
+import { as, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 import { LostRace, retryLostRace } from '../db/retry';
-import { getItem, nextId, NOT_EXISTS, putItem, queryAll, transact, tx, type Item } from '../db/table';
+import { getItem, nextId, NOT_EXISTS, putItem, queryAll, transact, tx } from '../db/table';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import { can } from '../authz/access';
 import { fieldAmong, fieldFor, readableAmong } from '../authz/guard';
@@ -22,22 +23,24 @@ const AREA_TOLERANCE = 1.005;
 
 export type RotationMetadata = Record<string, unknown>;
 
-export interface Rotation {
-  uuid: string;
-  fieldId: number;
-  yeargroup: number;
-  cycleId: number;
-  cropId: number;
-  startDate: string;
-  endDate: string;
-  ha: number;
-  yieldCrop: number | null;
-  mapId: number | null;
-  varietyIds: number[];
-  metadata: RotationMetadata | null;
-  createdAt: string;
-  version: number;
-}
+/** A crop of a field in a campaign (yeargroup). */
+export const Rotation = entity('rotation', {
+  uuid: str('rotation_uuid'),
+  fieldId: num('field_id'),
+  yeargroup: num('yeargroup'),
+  cycleId: num('cicle_id'),
+  cropId: num('crop_id'),
+  startDate: str('start_date'),
+  endDate: str('end_date'),
+  ha: num('ha'),
+  yieldCrop: nullable(num('yield_crop')),
+  mapId: nullable(num('map_id')),
+  varietyIds: as<number[]>('variety_ids', []),
+  metadata: as<RotationMetadata | null>('metadata', null),
+  createdAt: str('created_at'),
+  version: numOr('version', 1),
+});
+export type Rotation = EntityOf<typeof Rotation>;
 
 /** A rotation with what its wire form shows of its field, farm and crop. */
 export interface RotationView extends Rotation {
@@ -47,44 +50,9 @@ export interface RotationView extends Rotation {
   cropOrder: number;
 }
 
-const rotationFromItem = (item: Item): Rotation => ({
-  uuid: String(item.rotation_uuid),
-  fieldId: Number(item.field_id),
-  yeargroup: Number(item.yeargroup),
-  cycleId: Number(item.cicle_id),
-  cropId: Number(item.crop_id),
-  startDate: String(item.start_date),
-  endDate: String(item.end_date),
-  ha: Number(item.ha),
-  yieldCrop: item.yield_crop === null || item.yield_crop === undefined ? null : Number(item.yield_crop),
-  mapId: item.map_id === null || item.map_id === undefined ? null : Number(item.map_id),
-  varietyIds: ((item.variety_ids as number[] | undefined) ?? []).map(Number),
-  metadata: (item.metadata as RotationMetadata | null | undefined) ?? null,
-  createdAt: String(item.created_at),
-  version: Number(item.version ?? 1),
-});
-
-const rotationToItem = (rotation: Rotation): Item => ({
-  kind: 'rotation',
-  rotation_uuid: rotation.uuid,
-  field_id: rotation.fieldId,
-  yeargroup: rotation.yeargroup,
-  cicle_id: rotation.cycleId,
-  crop_id: rotation.cropId,
-  start_date: rotation.startDate,
-  end_date: rotation.endDate,
-  ha: rotation.ha,
-  yield_crop: rotation.yieldCrop,
-  map_id: rotation.mapId,
-  variety_ids: rotation.varietyIds,
-  metadata: rotation.metadata,
-  created_at: rotation.createdAt,
-  version: rotation.version,
-});
-
 async function rotationsOfField(fieldId: number): Promise<Rotation[]> {
   const { pk, skPrefix } = keys.rotationsPrefix(fieldId);
-  return (await queryAll({ pk, skPrefix })).map(rotationFromItem);
+  return (await queryAll({ pk, skPrefix })).map(Rotation.fromItem);
 }
 
 /** Position of each rotation in its campaign (yeargroup), starting at 1: by start date, then creation. */
@@ -162,7 +130,7 @@ async function locate(principal: Principal, uuid: string): Promise<Located> {
   const { field, farm, access } = await fieldAmong(principal, refs.map((r) => Number(r.field_id)), 'read', { notFound: refuse, forbidden: refuse });
   const item = await getItem(keys.rotation(field.id, uuid));
   if (!item) throw notFound(uuid);
-  return { rotation: rotationFromItem(item), field, farm, canWrite: can(access, 'write') };
+  return { rotation: Rotation.fromItem(item), field, farm, canWrite: can(access, 'write') };
 }
 
 export async function getRotation(principal: Principal, uuid: string): Promise<RotationView> {
@@ -260,7 +228,7 @@ export async function createRotation(principal: Principal, input: RotationInput)
   };
   try {
     await transact([
-      tx.put({ ...keys.rotation(field.id, rotation.uuid), ...rotationToItem(rotation) }, NOT_EXISTS),
+      tx.put({ ...keys.rotation(field.id, rotation.uuid), ...Rotation.toItem(rotation) }, NOT_EXISTS),
       tx.put({ ...keys.rotationRef(rotation.uuid, field.id), kind: 'rotation_ref', field_id: field.id }, NOT_EXISTS, () =>
         new Conflict(`rotation ${rotation.uuid} already exists`, { code: ROTATION_CODES.WRONG_FORMAT }),
       ),
@@ -317,7 +285,7 @@ export interface RotationChanges {
 /** Writes a new version of a rotation, failing if another write came first. */
 async function save(rotation: Rotation): Promise<void> {
   await putItem(
-    { ...keys.rotation(rotation.fieldId, rotation.uuid), ...rotationToItem({ ...rotation, version: rotation.version + 1 }) },
+    { ...keys.rotation(rotation.fieldId, rotation.uuid), ...Rotation.toItem({ ...rotation, version: rotation.version + 1 }) },
     { expression: 'version = :version', values: { ':version': rotation.version }, failure: () => new LostRace('rotation changed meanwhile') },
   );
 }

@@ -12,14 +12,12 @@ import { batchGet, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx,
 import { Conflict, Forbidden, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import {
-  groupFromItem,
-  groupToItem,
   nowSeconds,
   parameterError,
   variableFromItem,
   variableToItem,
   type Variable,
-  type VariableGroup,
+  VariableGroup,
 } from './model';
 
 export interface SensorCaller {
@@ -55,9 +53,9 @@ async function variablesOf(group: VariableGroup): Promise<Variable[]> {
 async function findGroup(caller: SensorCaller, uuid: string): Promise<VariableGroup | undefined> {
   if (caller.extensionId !== undefined) {
     const item = await getItem(keys.sensorGroup(caller.userId, caller.extensionId, uuid));
-    return item ? groupFromItem(item) : undefined;
+    return item ? VariableGroup.fromItem(item) : undefined;
   }
-  const found = (await queryAll(keys.sensorGroupsPrefix(caller.userId))).map(groupFromItem).filter((g) => g.uuid === uuid.toLowerCase());
+  const found = (await queryAll(keys.sensorGroupsPrefix(caller.userId))).map(VariableGroup.fromItem).filter((g) => g.uuid === uuid.toLowerCase());
   return found.sort((a, b) => a.id - b.id)[0];
 }
 
@@ -99,7 +97,7 @@ export async function locateVariables(caller: SensorCaller, uuids: string[]): Pr
     const group = groups.get(itemKey(keys.sensorGroup(caller.userId, String(ref.extension_id), String(ref.group_uuid))));
     const variable = variables.get(itemKey(keys.sensorVariable(Number(ref.group_id), uuid)));
     if (!group || !variable) throw variableNotFound(uuid);
-    located.set(uuid, { variable: variableFromItem(variable), group: groupFromItem(group) });
+    located.set(uuid, { variable: variableFromItem(variable), group: VariableGroup.fromItem(group) });
   }
   return located;
 }
@@ -109,7 +107,7 @@ export async function locateVariable(caller: SensorCaller, uuid: string): Promis
 }
 
 export async function listGroups(caller: SensorCaller, groupUuid?: string): Promise<GroupWithVariables[]> {
-  const groups = groupUuid ? [await locateGroup(caller, groupUuid)] : (await queryAll(keys.sensorGroupsPrefix(caller.userId, caller.extensionId))).map(groupFromItem);
+  const groups = groupUuid ? [await locateGroup(caller, groupUuid)] : (await queryAll(keys.sensorGroupsPrefix(caller.userId, caller.extensionId))).map(VariableGroup.fromItem);
   const sorted = groups.sort((a, b) => a.id - b.id);
   return Promise.all(sorted.map(async (group) => ({ group, variables: await variablesOf(group) })));
 }
@@ -210,7 +208,7 @@ export async function createGroup(caller: SensorCaller, input: GroupInput): Prom
     if (!group.groupName.trim()) throw parameterError('group_name is required');
     const variables = inputs.map((v) => newVariable(group, v));
     await transact([
-      tx.put({ ...keys.sensorGroup(caller.userId, extensionId, uuid), ...groupToItem(group) }, NOT_EXISTS, () => new LostRace('created meanwhile')),
+      tx.put({ ...keys.sensorGroup(caller.userId, extensionId, uuid), ...VariableGroup.toItem(group) }, NOT_EXISTS, () => new LostRace('created meanwhile')),
       ...variables.flatMap((v) => variableCreation({ userId: caller.userId, extensionId }, v)),
     ]);
     return { group, variables };
@@ -218,7 +216,7 @@ export async function createGroup(caller: SensorCaller, input: GroupInput): Prom
 }
 
 const groupWrite = (next: VariableGroup, previous: VariableGroup): TxOp =>
-  tx.put({ ...keys.sensorGroup(next.userId, next.extensionId, next.uuid), ...groupToItem({ ...next, version: previous.version + 1 }) }, 'version = :version', stale, {
+  tx.put({ ...keys.sensorGroup(next.userId, next.extensionId, next.uuid), ...VariableGroup.toItem({ ...next, version: previous.version + 1 }) }, 'version = :version', stale, {
     ':version': previous.version,
   });
 

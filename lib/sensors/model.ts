@@ -3,6 +3,7 @@
 // live in groups. Records are soft-deleted (deleted_at) and stay deleted.
 import { validate as isUuid } from 'uuid';
 import { Invalid } from '../errors';
+import { as, entity, nullable, num, numOr, str, strOr, type EntityOf } from '../db/entity';
 import { isoSeconds } from '../util/time';
 
 export const nowSeconds = () => isoSeconds();
@@ -28,22 +29,24 @@ export function checkUuid(value: unknown, what: string): string {
   return value.toLowerCase();
 }
 
-export interface VariableGroup {
-  uuid: string;
-  id: number;
-  userId: number;
-  extensionId: string;
-  createdAt: string;
-  deletedAt: string | null;
-  groupName: string;
-  userGroupName: string | null;
-  device: string;
-  position: string | null;
-  userPosition: string | null;
-  timezoneOffset: number;
-  metadata: Record<string, unknown>;
-  version: number;
-}
+/** A group of variables (a station, a device) of one user and extension. */
+export const VariableGroup = entity('sensor_group', {
+  uuid: str('group_uuid'),
+  id: num('group_id'),
+  userId: num('user_id'),
+  extensionId: str('extension_id'),
+  createdAt: str('created_at'),
+  deletedAt: nullable(str('deleted_at')),
+  groupName: str('group_name'),
+  userGroupName: nullable(str('user_group_name')),
+  device: strOr('device', ''),
+  position: nullable(str('position')),
+  userPosition: nullable(str('user_position')),
+  timezoneOffset: numOr('timezone_offset', 0),
+  metadata: as<Record<string, unknown>>('metadata', {}),
+  version: numOr('version', 1),
+});
+export type VariableGroup = EntityOf<typeof VariableGroup>;
 
 export interface Variable {
   uuid: string;
@@ -63,41 +66,8 @@ export interface Variable {
 type Item = Record<string, unknown>;
 const orNull = <T>(value: unknown, map: (v: unknown) => T): T | null => (value === null || value === undefined ? null : map(value));
 
-export const groupFromItem = (item: Item): VariableGroup => ({
-  uuid: String(item.group_uuid),
-  id: Number(item.group_id),
-  userId: Number(item.user_id),
-  extensionId: String(item.extension_id),
-  createdAt: String(item.created_at),
-  deletedAt: orNull(item.deleted_at, String),
-  groupName: String(item.group_name),
-  userGroupName: orNull(item.user_group_name, String),
-  device: String(item.device ?? ''),
-  position: orNull(item.position, String),
-  userPosition: orNull(item.user_position, String),
-  timezoneOffset: Number(item.timezone_offset ?? 0),
-  metadata: (item.metadata as Record<string, unknown> | undefined) ?? {},
-  version: Number(item.version ?? 1),
-});
-
-export const groupToItem = (g: VariableGroup): Item => ({
-  kind: 'sensor_group',
-  group_uuid: g.uuid,
-  group_id: g.id,
-  user_id: g.userId,
-  extension_id: g.extensionId,
-  created_at: g.createdAt,
-  deleted_at: g.deletedAt,
-  group_name: g.groupName,
-  user_group_name: g.userGroupName,
-  device: g.device,
-  position: g.position,
-  user_position: g.userPosition,
-  timezone_offset: g.timezoneOffset,
-  metadata: g.metadata,
-  version: g.version,
-});
-
+// A variable keeps its item mapping by hand: its user name falls back to its name and its last
+// value time is also written as seconds (last_value_ts), which one definition per attribute cannot say.
 export const variableFromItem = (item: Item): Variable => ({
   uuid: String(item.variable_uuid),
   groupUuid: String(item.group_uuid),

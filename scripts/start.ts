@@ -53,6 +53,7 @@ async function main() {
     internalKey,
     signingSeed,
     logDir: join(root, '.surco', 'logs'),
+    watch: process.env.SURCO_WATCH === '1',
     say: (message) => console.log(message),
   });
   let stopping = false;

@@ -85,6 +85,8 @@ export interface StackOptions {
    *  API's output is inherited and DynamoDB Local's is dropped. */
   logDir?: string;
   functionsLogLevel?: string;
+  /** Rebuild the functions when their sources change (`SURCO_WATCH=1 npm start`); off by default. */
+  watch?: boolean;
   say?: (message: string) => void;
 }
 
@@ -575,6 +577,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       SURCO_INTERNAL_KEY: options.internalKey,
       SURCO_SIGNING_SEED: options.signingSeed,
       SURCO_LOG_LEVEL: options.functionsLogLevel ?? process.env.SURCO_LOG_LEVEL ?? 'info',
+      SURCO_WATCH: options.watch ? '1' : '0',
     };
     const apiLog = openLog('api.log');
     const api = startChild(

@@ -3,12 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, createField, createUser, internal, newUser, square, tokenFor, unique, type TestUser } from './helpers/api';
 
-const EARTH_RADIUS_M = 6_371_008.8;
-/** Area of a lon/lat rectangle on the sphere, in hectares (independent of the service's formula). */
-const rectangleHectares = (lon: number, lat: number, size: number) => {
-  const rad = Math.PI / 180;
-  return (EARTH_RADIUS_M ** 2 * size * rad * Math.abs(Math.sin((lat + size) * rad) - Math.sin(lat * rad))) / 10_000;
-};
+import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
 
 const round = (value: number) => Number(value.toFixed(9));
 const coordinates = (wkt: string) =>
@@ -46,7 +41,7 @@ describe('POST /api/agregarlote', () => {
     const { fieldId } = await createField(user, { shape: square(-60.5, -33.9, 0.02) });
     const { field } = fieldOf((await getfields(user)).body, fieldId)!;
     const current = field.shapes.current;
-    expect(current.area).toBeCloseTo(rectangleHectares(-60.5, -33.9, 0.02), 0);
+    expect(relative(current.area, ellipsoidRectangleHectares(-33.9, 0.02))).toBeLessThan(0.0001);
     expect(current.centroid).toBe('POINT(-60.49 -33.89)');
     expect(current.bbox).toBe('POLYGON((-60.5 -33.9,-60.48 -33.9,-60.48 -33.88,-60.5 -33.88,-60.5 -33.9))');
     expect(coordinates(current.polygon)).toEqual(coordinates(square(-60.5, -33.9, 0.02)));

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, createField, internal, newUser, square, type TestUser } from './helpers/api';
+import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
 
 const FIELD_SHAPE = square(-60.5, -33.9, 0.02);
 const PADDOCK_A = square(-60.499, -33.899, 0.008);
@@ -98,8 +99,8 @@ describe('paddocks', () => {
       area: expect.any(Number),
       field_id: fieldId,
     });
-    expect(a.area).toBeGreaterThan(60);
-    expect(a.area).toBeLessThan(70);
+    // on the WGS84 ellipsoid (docs/decisions.md, General)
+    expect(relative(a.area, ellipsoidRectangleHectares(-33.899, 0.008))).toBeLessThan(0.0001);
     const byField = await call('GET', '/livestock/paddock', { token: owner.token, query: { field_id: fieldId } });
     expect(byField.body.data.map((p: any) => p.name)).toEqual(['Potrero A', 'Potrero B']);
     const one = await call('GET', `/api/livestock/paddock/${a.paddock_uuid}`, { token: owner.token });

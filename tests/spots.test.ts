@@ -3,6 +3,7 @@
 import { v1 as uuidV1, v4 as uuidV4, version as uuidVersion } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { call, createField, internal, newUser, square, type TestUser, nextSecond } from './helpers/api';
+import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
 
 const FIELD = square(-60.5, -33.9, 0.02);
 const point = (i = 0) => `POINT(${-60.499 + i * 0.0005} -33.895)`;
@@ -68,7 +69,7 @@ describe('POST /spots/spot', () => {
       sample_set: { sample_set_uuid: sampleSet, sample_set_type: 'soil_sampling' },
     });
     const [spot] = (await list(owner, { uuid: spot_uuid, sample_set_uuid: sampleSet })).body.data;
-    expect(spot.area).toBeGreaterThan(15);
+    expect(relative(spot.area, ellipsoidRectangleHectares(-33.899, 0.004))).toBeLessThan(0.0001);
     expect(spot.tags).toEqual([
       { tag: 'Bajo', uuid: tagUuid, translatable: false },
       { tag: 'Nuevo sin uuid', uuid: expect.any(String), translatable: false },

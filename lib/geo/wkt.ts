@@ -1,11 +1,11 @@
 // WKT geometry in EPSG 4326: parsing, validity, and the derived values the areas report
 // (area in hectares, centroid, bounding box). jsts (a port of JTS) parses and validates;
-// @turf/area gives geodesic area.
+// GeographicLib gives geodesic area on the WGS84 ellipsoid.
 import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
-import turfArea from '@turf/area';
+import { Geodesic } from 'geographiclib-geodesic';
 import { formatNumber, type Bounds } from './bounds';
 
 // jsts ships loose typings; this is the part of its Geometry API used here.
@@ -184,8 +184,29 @@ export const boundsOf = (geometry: JstsGeometry): Bounds => {
   return [e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY()];
 };
 
-/** Geodesic area in hectares (0 for a point). */
-export const areaHectares = (geometry: JstsGeometry): number =>
-  geometry.getGeometryType() === 'Point' ? 0 : turfArea(toGeoJson(geometry)) / 10_000;
+/**
+ * Geodesic area in hectares on the WGS84 ellipsoid (GeographicLib, as PostGIS's geography type
+ * computes it): each polygon's outer ring less its holes; 0 for a point.
+ */
+export function areaHectares(geometry: JstsGeometry): number {
+  const type = geometry.getGeometryType();
+  if (type === 'Point') return 0;
+  let squareMetres = 0;
+  const polygons = type === 'MultiPolygon' ? Array.from({ length: geometry.getNumGeometries() }, (_, i) => geometry.getGeometryN(i)) : [geometry];
+  for (const polygon of polygons) {
+    squareMetres += ringArea(polygon.getExteriorRing().getCoordinates());
+    for (let i = 0; i < polygon.getNumInteriorRing(); i++) squareMetres -= ringArea(polygon.getInteriorRingN(i).getCoordinates());
+  }
+  return squareMetres / 10_000;
+}
+
+/** The area a ring encloses, in square metres, whatever its orientation. */
+function ringArea(ring: JstsCoordinate[]): number {
+  const polygon = Geodesic.WGS84.Polygon(false);
+  const closed = ring.length > 1 && ring[0]!.x === ring[ring.length - 1]!.x && ring[0]!.y === ring[ring.length - 1]!.y;
+  const count = closed ? ring.length - 1 : ring.length;
+  for (let i = 0; i < count; i++) polygon.AddPoint(ring[i]!.y, ring[i]!.x);
+  return Math.abs(polygon.Compute(false, true).area ?? 0);
+}
 
 export const centroidWkt = (geometry: JstsGeometry): string => toWkt(geometry.getCentroid());

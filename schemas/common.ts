@@ -27,5 +27,37 @@ export const okData = <T extends z.ZodType>(data: T) => z.object({ code: z.liter
 /** YYYY-MM-DDTHH:MM:SSZ naming a real instant (lib/util/time.ts). */
 export const dateTimeZ = () => z.string().refine(isDateTimeZ, 'expected a real date-time YYYY-MM-DDTHH:MM:SSZ');
 
+/** An ISO 8601 date-time with a zone (Z or an offset), naming a real instant (zod's own check). */
+export const isoDateTime = () => z.iso.datetime({ offset: true });
+
 /** A real calendar date in the given form. */
 export const calendarDate = (format: DateFormat = 'YYYY-MM-DD') => z.string().refine((v) => isDate(v, format), `expected a real date ${format}`);
+
+/**
+ * Bounds of a free-form JSON object a record keeps as a DynamoDB map (docs/decisions.md, Bounds):
+ * DynamoDB refuses map keys that are empty and values nested more than 32 levels, so the API
+ * refuses them first, with the area's 400.
+ */
+export const JSON_OBJECT_LIMITS = { DEPTH: 16, KEY_CHARS: 200 } as const;
+
+/** Why a JSON value breaks JSON_OBJECT_LIMITS, or undefined. Stops at the first problem (and at the depth bound). */
+export function jsonShapeProblem(value: unknown, path = '', depth = 1): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth > JSON_OBJECT_LIMITS.DEPTH) return `${path || 'the object'} nests deeper than ${JSON_OBJECT_LIMITS.DEPTH} levels`;
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  for (const [key, child] of entries) {
+    if (!Array.isArray(value) && (key.length === 0 || key.length > JSON_OBJECT_LIMITS.KEY_CHARS)) {
+      return `${path || 'the object'} has a key of ${key.length} characters (1 to ${JSON_OBJECT_LIMITS.KEY_CHARS})`;
+    }
+    const problem = jsonShapeProblem(child, path ? `${path}.${key}` : key, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** A JSON object within JSON_OBJECT_LIMITS. */
+export const jsonObject = () =>
+  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    const problem = jsonShapeProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { metadataDialect } from '../lib/http/dialects';
+import { JSON_OBJECT_LIMITS, jsonObject } from './common';
 
 const metadataRoute = { tags: ['farm metadata'], auth: 'bearer', dialect: metadataDialect } as const;
 
@@ -18,7 +19,7 @@ export const GetMetadataQuery = z.object({
 
 export const PatchMetadataBody = z.object({
   farm_id: z.number().int().positive(),
-  metadata: z.record(z.string(), z.unknown()).describe('keys to set; a key sent as null is removed'),
+  metadata: jsonObject().describe(`keys to set; a key sent as null is removed. Keys of 1 to ${JSON_OBJECT_LIMITS.KEY_CHARS} characters, at most ${JSON_OBJECT_LIMITS.DEPTH} levels of nesting`),
 });
 
 export const getMetadataRoute = defineRoute({

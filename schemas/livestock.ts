@@ -7,7 +7,7 @@ import type { Paddock } from '../lib/livestock/model';
 import { fromKg } from '../lib/livestock/model';
 import type { HerdView } from '../lib/livestock/herds';
 import type { TransactionResult } from '../lib/livestock/transactions';
-import { positiveInteger } from './common';
+import { isoDateTime, positiveInteger } from './common';
 import { Forbidden } from '../lib/errors';
 import { LIVESTOCK_CODES } from '../lib/livestock/codes';
 
@@ -22,7 +22,7 @@ const livestockRoute = {
 const both = (path: string) => [`/livestock${path}`, `/api/livestock${path}`];
 
 const uuid = z.string().uuid();
-const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time');
+const dateTime = isoDateTime().describe('ISO 8601 date-time');
 const weightUnit = z.string().max(20).describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)');
 const count = z.number().int().nonnegative();
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { RotationView, VarietyChoice } from '../lib/rotations/service';
-import { integer, positiveInteger } from './common';
+import { calendarDate, dateTimeZ, integer, positiveInteger } from './common';
 import { Forbidden } from '../lib/errors';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from '../lib/rotations/codes';
 
@@ -18,12 +18,8 @@ const rotationsRoute = {
 } as const;
 const both = (path: string) => [`/api${path}`, path];
 
-export const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const datetime = z
-  .string()
-  .regex(DATETIME, 'expected YYYY-MM-DDTHH:mm:ssZ')
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'not a valid date');
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'not a valid date');
+const datetime = dateTimeZ();
+const date = calendarDate();
 const meters = z.enum(['m', 'meters']);
 const lengthUnit = z.enum(['m', 'cm']);
 
@@ -71,13 +67,37 @@ const list = <T extends z.ZodType<unknown, string>>(item: T) =>
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(item).min(1).max(LIST_MAX));
 
-export const RotationFilters = z.object({
-  yeargroup: integer().optional(),
-  fields_id: list(z.string().regex(/^\d+$/).transform(Number)).optional(),
-  fields_uuid: list(z.string().uuid()).optional(),
-  farms_id: list(z.string().regex(/^\d+$/).transform(Number)).optional(),
-  farms_uuid: list(z.string().uuid()).optional(),
-});
+/** The spec's filter priority: the first of these sent is applied, the others are ignored (not even checked). */
+const FILTERS = {
+  fields_id: list(z.string().regex(/^\d+$/, 'expected field ids').transform(Number)),
+  fields_uuid: list(z.string().uuid()),
+  farms_id: list(z.string().regex(/^\d+$/, 'expected farm ids').transform(Number)),
+  farms_uuid: list(z.string().uuid()),
+} as const;
+type FilterName = keyof typeof FILTERS;
+const PRIORITY = Object.keys(FILTERS) as FilterName[];
+
+export const RotationFilters = z
+  .object({
+    yeargroup: integer().optional(),
+    fields_id: z.string().optional().describe('comma-separated field ids; when sent, the filters below are ignored'),
+    fields_uuid: z.string().optional().describe('comma-separated field uuids; when sent (without fields_id), the filters below are ignored'),
+    farms_id: z.string().optional().describe('comma-separated farm ids; when sent (without field filters), farms_uuid is ignored'),
+    farms_uuid: z.string().optional().describe('comma-separated farm uuids'),
+  })
+  .transform((query, ctx) => {
+    const name = PRIORITY.find((filter) => query[filter] !== undefined);
+    const chosen: { fields_id?: number[]; fields_uuid?: string[]; farms_id?: number[]; farms_uuid?: string[] } = {};
+    if (name) {
+      const parsed = FILTERS[name].safeParse(query[name]);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, path: [name, ...issue.path], input: query[name] } as never);
+        return z.NEVER;
+      }
+      Object.assign(chosen, { [name]: parsed.data });
+    }
+    return { yeargroup: query.yeargroup, ...chosen };
+  });
 
 const Variety = z.object({ crop_variety_id: z.number().int(), id: z.number().int(), crop_variety_name: z.string() });
 

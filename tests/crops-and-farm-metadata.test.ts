@@ -93,6 +93,26 @@ describe('/api/farms/metadata', () => {
     expect((await get(user, { farms_id: 'abc' })).status).toBe(400);
   });
 
+  it('bounds key shape and depth explicitly: an empty key or 40 levels is 400, 16 levels is kept, nothing is stored on error', async () => {
+    const user = await newUser();
+    const { farmId } = await createField(user);
+    const nest = (levels: number): Record<string, unknown> => (levels === 1 ? { leaf: 1 } : { n: nest(levels - 1) });
+    const kept = await patch(user, { farm_id: farmId, metadata: { deep: nest(15) } });
+    expect(kept.status).toBe(200);
+    for (const metadata of [{ '': 1 }, { a: { '': 1 } }, { a: [{ '': 1 }] }, { deep: nest(40) }, { deep: nest(16) }, { ['k'.repeat(201)]: 1 }]) {
+      const response = await patch(user, { farm_id: farmId, metadata });
+      expect([response.status, response.body.info], JSON.stringify(metadata).slice(0, 60)).toEqual([400, 'Error could not update metadata']);
+    }
+    expect((await get(user, { farms_id: String(farmId) })).body.data[farmId].metadata).toEqual({ deep: nest(15) });
+  });
+
+  it('reads an empty farms_id as absent: every accessible farm', async () => {
+    const user = await newUser();
+    const { farmId } = await createField(user);
+    const response = await get(user, { farms_id: '' });
+    expect([response.status, response.body.data]).toEqual([200, { [farmId]: { metadata: {} } }]);
+  });
+
   it('answers 401 without a token and 403 for farms the user cannot change or reach', async () => {
     const owner = await newUser();
     const { farmId } = await createField(owner);

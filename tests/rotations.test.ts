@@ -85,6 +85,44 @@ describe('POST /rotations', () => {
     expect(listed.map((r: any) => [r.crop_id, r.crop_order])).toEqual([[3, 1], [2, 2]]);
   });
 
+  it('answers in the creation response the positions a list shows, for a batch given out of order', async () => {
+    const user = await newUser();
+    const { fieldId } = await createField(user);
+    const response = await create(user, [
+      rotation(fieldId, { crop_id: 1, start_date: `${YEAR}-12-01T00:00:00Z` }),
+      rotation(fieldId, { crop_id: 2, start_date: `${YEAR}-11-01T00:00:00Z` }),
+      rotation(fieldId, { crop_id: 3, start_date: `${YEAR}-10-01T00:00:00Z` }),
+    ]);
+    const created = response.body.data.created_ones.map((r: any) => [r.crop_id, r.crop_order]);
+    expect(created).toEqual([[1, 3], [2, 2], [3, 1]]);
+    const listed = (await list(user, { fields_id: fieldId })).body.data.map((r: any) => [r.crop_id, r.crop_order]);
+    expect(listed.sort()).toEqual(created.sort());
+  });
+
+  it('refuses dates that are not real calendar dates (February 30, April 31, February 29 of 2027) and keeps a real leap day', async () => {
+    const user = await newUser();
+    const { fieldId } = await createField(user);
+    const bad = [
+      { start_date: '2025-02-30T00:00:00Z' },
+      { end_date: '2027-04-31T00:00:00Z' },
+      { end_date: '2027-02-29T00:00:00Z' },
+      { metadata: { cover_date: '2025-02-30' } },
+      { metadata: { flooding_date: '2026-04-31' } },
+    ];
+    const response = await create(user, bad.map((extra) => rotation(fieldId, extra)));
+    expect(response.body.data.created_ones).toEqual([]);
+    expect(response.body.data.unabled_to_be_created.map((r: any) => r.reason.error_code)).toEqual([-4, -4, -4, -4, -4]);
+    const leap = await createOne(user, rotation(fieldId, { yeargroup: 2028, start_date: '2028-02-29T00:00:00Z', end_date: '2028-06-01T00:00:00Z', metadata: { cover_date: '2028-02-29' } }));
+    expect([leap.start_date, leap.metadata.cover_date]).toEqual(['2028-02-29T00:00:00Z', '2028-02-29']);
+    const path = `/rotations/${leap.rotation_uuid}`;
+    for (const json of [{ start_date: '2028-02-30T00:00:00Z' }, { end_date: '2028-04-31T00:00:00Z' }]) {
+      const patched = await call('PATCH', path, { token: user.token, json });
+      expect([patched.status, patched.body.code]).toEqual([400, -4]);
+    }
+    const [stored] = (await list(user, { fields_id: fieldId })).body.data;
+    expect([stored.start_date, stored.end_date]).toEqual(['2028-02-29T00:00:00Z', '2028-06-01T00:00:00Z']);
+  });
+
   it('creates what it can and lists the rest with reason codes', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user);
@@ -188,6 +226,35 @@ describe('GET /api/rotations', () => {
     expect((await list(user, {}, '/rotations')).body).toEqual((await list(user)).body);
     const bad = await list(user, { fields_id: 'abc' });
     expect([bad.status, bad.body.code]).toEqual([400, -4]);
+  });
+
+  it('checks only the filter it applies: a malformed filter below it in the priority is ignored', async () => {
+    const user = await newUser();
+    const { fieldId } = await createField(user);
+    const created = await createOne(user, rotation(fieldId));
+    const only = async (query: Record<string, string | number>) => {
+      const response = await list(user, query);
+      expect(response.status, JSON.stringify(query)).toBe(200);
+      return response.body.data.map((r: any) => r.rotation_uuid);
+    };
+    expect(await only({ fields_id: fieldId, fields_uuid: 'x', farms_id: 'not-ids', farms_uuid: '1' })).toEqual([created.rotation_uuid]);
+    expect(await only({ fields_uuid: created.field_uuid, farms_id: 'not-ids', farms_uuid: 'x' })).toEqual([created.rotation_uuid]);
+    expect(await only({ farms_id: created.farm_id, farms_uuid: 'x' })).toEqual([created.rotation_uuid]);
+    // the filter applied is still checked
+    for (const query of [{ fields_id: 'x', farms_id: 1 }, { fields_uuid: 'x', farms_id: 1 }, { farms_id: 'x' }, { farms_uuid: 'x' }] as Array<Record<string, string | number>>) {
+      const response = await list(user, query);
+      expect([response.status, response.body.code], JSON.stringify(query)).toEqual([400, -4]);
+    }
+  });
+
+  it('reads an empty filter value (fields_id=) as absent', async () => {
+    const user = await newUser();
+    const { fieldId, farmId } = await createField(user);
+    const created = await createOne(user, rotation(fieldId));
+    for (const query of [{ fields_id: '' }, { farms_id: '' }, { fields_id: '', farms_id: farmId }, { yeargroup: '' }] as Array<Record<string, string | number>>) {
+      const response = await list(user, query);
+      expect([response.status, response.body.data?.map((r: any) => r.rotation_uuid)], JSON.stringify(query)).toEqual([200, [created.rotation_uuid]]);
+    }
   });
 });
 

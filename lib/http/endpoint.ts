@@ -150,7 +150,7 @@ export function endpoint<
           ? (bodyObject as Record<string, unknown>)
           : {};
       const rawInput = {
-        query: { ...bodyParams, ...(event.queryStringParameters ?? {}) },
+        query: { ...bodyParams, ...presentQuery(event.queryStringParameters) },
         body: bodyObject,
         path: event.pathParameters ?? {},
       };
@@ -252,4 +252,11 @@ export function endpoint<
     .handler(run);
   // the route it serves, for the registry's checks (tests/infrastructure.test.ts)
   return Object.assign(handler, { route });
+}
+
+/** Query parameters sent with a value: `?fields_id=` is absent, in every area (docs/decisions.md, General). */
+function presentQuery(query: Record<string, string | undefined> | null | undefined): Record<string, string> {
+  const present: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') present[name] = value;
+  return present;
 }

@@ -272,6 +272,13 @@ export async function createRotations(principal: Principal, requests: RotationRe
       batch.refused.push({ index, code: error.code ?? ROTATION_CODES.WRONG_FORMAT, message: error.message });
     }
   }
+  // A later item may start before an earlier one: each created rotation answers its position
+  // among all of its field's rotations once the whole batch is written, as a list would show it.
+  const orders = new Map<string, number>();
+  for (const fieldId of new Set(batch.created.map((view) => view.fieldId))) {
+    for (const [uuid, order] of cropOrders(await rotationsOfField(fieldId))) orders.set(uuid, order);
+  }
+  batch.created = batch.created.map((view) => ({ ...view, cropOrder: orders.get(view.uuid) ?? view.cropOrder }));
   return batch;
 }
 

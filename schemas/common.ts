@@ -1,6 +1,7 @@
 // Schema helpers shared by every area.
 import { z } from 'zod';
 import { isDate, isDateTimeZ, type DateFormat } from '../lib/util/time';
+import { characters } from '../lib/util/text';
 
 /** An integer sent as a JSON number or as text (query strings, forms). */
 export const integer = () =>
@@ -61,3 +62,13 @@ export const jsonObject = () =>
     const problem = jsonShapeProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
+
+/**
+ * A text of `min` to `max` characters, counted as code points (an emoji is one), as JSON Schema's
+ * maxLength counts them; `trim` removes surrounding blanks first.
+ */
+export const text = (max: number, min = 0, options: { trim?: boolean } = {}) =>
+  (options.trim ? z.string().trim() : z.string())
+    .refine((v) => characters(v) <= max, `at most ${max} characters`)
+    .refine((v) => characters(v) >= min, `at least ${min} characters`)
+    .meta({ maxLength: max, ...(min ? { minLength: min } : {}) });

@@ -6,12 +6,12 @@ import { internalDialect } from '../lib/http/dialects';
 import { SHARE_LEVELS, SUPERVISION_LEVELS } from '../lib/authz/access';
 import { ALL_CLAIMS, CLAIMS } from '../lib/auth/claims';
 import { LOCALES } from '../lib/platform/model';
-import { okData } from './common';
+import { okData, text } from './common';
 
 const id = z.number().int().positive();
 
 export const CreateUserBody = z.object({
-  user_name: z.string().trim().min(1).max(200),
+  user_name: text(200, 1, { trim: true }),
   locale: z.enum(LOCALES).default('es'),
   features: z.array(z.string().min(1).max(100)).max(100).optional().describe("plan features (claim names); default all ('*')"),
   hectare_quota: z.number().nonnegative().nullable().optional().describe('hectares the user may own; default no limit'),

@@ -7,7 +7,7 @@ import type { Paddock } from '../lib/livestock/model';
 import { fromKg } from '../lib/livestock/model';
 import type { HerdView } from '../lib/livestock/herds';
 import type { TransactionResult } from '../lib/livestock/transactions';
-import { isoDateTime, positiveInteger } from './common';
+import { isoDateTime, positiveInteger, text } from './common';
 import { Forbidden } from '../lib/errors';
 import { LIVESTOCK_CODES } from '../lib/livestock/codes';
 
@@ -278,7 +278,7 @@ export const PaddockMoveBody = z.object({
   animal_count: z.number().int().min(1).optional().describe('animals to move; all when absent; a part moves as a new herd'),
   weight: z.number().nonnegative().optional().describe('weight of the animals moved; a proportional share when absent'),
   weight_unit: weightUnit.optional(),
-  note: z.string().max(1000).optional(),
+  note: text(1000).optional(),
   destination_field: z.union([z.string(), z.number().int()]).transform(String).optional().describe('id of the destination field'),
   transaction_uuid: uuid.optional().describe('client uuid: sending the same move again returns the first result'),
 });

@@ -5,7 +5,7 @@ import { defineRoute } from '../lib/http/route';
 import { sensorsDialect } from '../lib/http/dialects';
 import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';
 import type { GroupWithVariables } from '../lib/sensors/groups';
-import { dateTimeZ } from './common';
+import { dateTimeZ, text as textOf } from './common';
 
 const sensorsRoute = { tags: ['sensors'], auth: 'bearer', dialect: sensorsDialect } as const;
 const path = (p: string) => [`/sensors/v2${p}`];
@@ -71,7 +71,7 @@ export const wireGroup = ({ group: g, variables }: GroupWithVariables): z.infer<
 
 // --- requests: the shapes of rule 1 (create) and rule 2 (update, only the changed properties) -----
 
-const text = () => z.string().max(SENSOR_LIMITS.TEXT);
+const text = () => textOf(SENSOR_LIMITS.TEXT);
 const metadata = () =>
   z
     .record(z.string(), z.unknown())

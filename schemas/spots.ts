@@ -7,7 +7,7 @@ import { spotsDialect } from '../lib/http/dialects';
 import { SPOT_CODES, SPOT_LIMITS, tagRefKey, type Spot, type SpotMessage } from '../lib/spots/model';
 import type { SpotPage } from '../lib/spots/list';
 import type { SpotTag } from '../lib/spots/tags';
-import { dateTimeZ, integer } from './common';
+import { dateTimeZ, integer, text } from './common';
 import { Forbidden } from '../lib/errors';
 
 const spotsRoute = { tags: ['spots'], auth: 'bearer', dialect: spotsDialect } as const;
@@ -23,7 +23,7 @@ const uuid = z.string().uuid();
 
 // --- wire objects ------------------------------------------------------------------------------
 
-export const Variable = z.object({ name: z.string().min(1).max(SPOT_LIMITS.VARIABLE_NAME), unit_id: z.number().int().min(0), value: z.number() }).strict();
+export const Variable = z.object({ name: text(SPOT_LIMITS.VARIABLE_NAME, 1), unit_id: z.number().int().min(0), value: z.number() }).strict();
 const TagRef = z.object({ tag: z.string(), uuid: z.string(), translatable: z.boolean() });
 const ImageRef = z.object({ coordinate: z.string(), uuid: z.string() });
 
@@ -112,22 +112,22 @@ export function legacySpotRecord(spot: Spot, deletedAt: string) {
 
 const TextItem = z.object({
   uuid: z.string().describe('UUID v1'),
-  text: z.string().max(SPOT_LIMITS.TEXT),
+  text: text(SPOT_LIMITS.TEXT),
   timestamp_usr: z.string().describe("the user's local time, YYYY-MM-DDTHH:MM:SSZ"),
   imgs: z.array(z.object({ coordinate: z.string().describe('WKT POINT'), uuid: z.string().describe('UUID v1') })).max(SPOT_LIMITS.IMAGES_PER_TEXT).optional(),
 });
 
 const spotFields = {
-  name: z.string().max(SPOT_LIMITS.NAME).nullable().optional(),
+  name: text(SPOT_LIMITS.NAME).nullable().optional(),
   tags: z
-    .array(z.object({ uuid: z.string().optional(), tag: z.string().max(SPOT_LIMITS.TAG_NAME).optional() }))
+    .array(z.object({ uuid: z.string().optional(), tag: text(SPOT_LIMITS.TAG_NAME).optional() }))
     .max(SPOT_LIMITS.TAGS)
     .optional()
     .describe('common tags, your own tags (created with the uuid and name sent when new), or tags the spot carries; without uuid, a new tag'),
   group_uuid: uuid.nullable().optional(),
   texts: z.array(TextItem).max(SPOT_LIMITS.TEXTS).optional(),
   sample_set: z
-    .object({ sample_set_uuid: uuid, sample_set_type: z.string().trim().min(1).max(SPOT_LIMITS.SAMPLE_SET_TYPE) })
+    .object({ sample_set_uuid: uuid, sample_set_type: text(SPOT_LIMITS.SAMPLE_SET_TYPE, 1, { trim: true }) })
     .nullable()
     .optional(),
   data: z.object({ variables: z.array(Variable).max(SPOT_LIMITS.VARIABLES) }).strict().nullable().optional(),
@@ -156,7 +156,7 @@ const filterFields = {
   group_uuid: uuid.optional(),
   farm_id: integer().optional(),
   field_id: integer().optional(),
-  sample_set_type: z.string().max(SPOT_LIMITS.SAMPLE_SET_TYPE).optional(),
+  sample_set_type: text(SPOT_LIMITS.SAMPLE_SET_TYPE).optional(),
   sample_set_uuid: uuid.optional(),
   date_from: timestamp.optional(),
   date_to: timestamp.optional(),

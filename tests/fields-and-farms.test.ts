@@ -83,12 +83,13 @@ describe('POST /api/agregarlote', () => {
 
   it('code 6: the farm name has more than 50 or fewer than 2 characters', async () => {
     const user = await newUser();
-    for (const name of ['A'.repeat(51), 'A']) {
+    for (const name of ['A'.repeat(51), 'A', '🌾'.repeat(51), '🌾']) {
       const response = await agregar(user, { nombre: 'x', shape: square(-60, -34), nombrecampo: name });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe(6);
     }
-    for (const name of [unique('B').padEnd(50, 'b').slice(0, 50), 'Ab']) {
+    // characters are code points: 26 emoji (52 UTF-16 units) are 26 characters
+    for (const name of [unique('B').padEnd(50, 'b').slice(0, 50), 'Ab', `${'🌾'.repeat(26)}${unique('').slice(-6)}`, '🌾🐄']) {
       const response = await agregar(user, { nombre: unique('x'), shape: square(-60, -34), nombrecampo: name });
       expect(response.status).toBe(200);
     }
@@ -115,6 +116,20 @@ describe('POST /api/agregarlote', () => {
       expect(response.status).toBe(400);
       expect(response.body.code).toBe(2);
     }
+  });
+
+  it('reads a MULTIPOLYGON of one part as that polygon; one of several parts is code 2', async () => {
+    const user = await newUser();
+    const polygon = square(-60.5, -33.9, 0.01);
+    const single = `MULTIPOLYGON((${polygon.slice('POLYGON('.length, -1)}))`;
+    const created = await agregar(user, { nombre: unique('multi'), shape: single, nombrecampo: 'Farm' });
+    expect(created.status).toBe(200);
+    const { field } = fieldOf((await getfields(user)).body, Number(created.body.id_lote))!;
+    expect(field.shapes.current.polygon).toMatch(/^POLYGON\(\(/);
+    expect(coordinates(field.shapes.current.polygon)).toEqual(coordinates(polygon));
+    const two = `MULTIPOLYGON((${polygon.slice('POLYGON('.length, -1)}),(${square(-60.3, -33.9, 0.01).slice('POLYGON('.length, -1)}))`;
+    const refused = await agregar(user, { nombre: unique('multi'), shape: two, nombrecampo: 'Farm' });
+    expect([refused.status, refused.body.code]).toEqual([400, 2]);
   });
 
   it('code 10: the polygon is invalid (self-intersecting, open ring, outside EPSG 4326, empty)', async () => {

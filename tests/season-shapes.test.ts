@@ -115,6 +115,18 @@ describe('POST /api/fields/v2/shapes', () => {
     }
   });
 
+  it('takes a MULTIPOLYGON of one part as that polygon (the form shape/limits answers); several parts are INVALID_GEOMETRY', async () => {
+    const user = await newUser();
+    const { fieldId } = await createField(user, { shape: BASE });
+    const inner = (wkt: string) => wkt.slice('POLYGON('.length, -1);
+    const applied = await post(user, { field_id: fieldId, campaign: YEAR, shape: `MULTIPOLYGON((${inner(SHRUNK)}))` });
+    expect(applied.status).toBe(200);
+    expect(coordinatesOf((await currentPolygon(user, fieldId)).polygon)).toEqual(coordinatesOf(SHRUNK));
+    const parts = `MULTIPOLYGON((${inner(SHRUNK)}),(${inner(square(-60.4995, -33.8995, 0.0005))}))`;
+    const refused = await post(user, { field_id: fieldId, campaign: YEAR, shape: parts });
+    expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_GEOMETRY']);
+  });
+
   it('SHAPE_EXPANSION_LIMIT for a shape beyond 1 km of the field', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: BASE });

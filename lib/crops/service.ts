@@ -4,6 +4,7 @@ import { getItem, nextId, NOT_EXISTS, queryAll, transact, tx } from '../db/table
 import { Conflict, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
 import { PLATFORM_CROPS, platformCrop, USER_CROP_ID_OFFSET, type Crop } from './catalogue';
+import { characters } from '../util/text';
 
 export const CROP_NAME_MAX = 80;
 
@@ -33,7 +34,7 @@ export async function cropById(userId: number, cropId: number): Promise<Crop | u
 
 export async function registerCrop(principal: Principal, rawName: string): Promise<Crop> {
   const name = rawName.trim();
-  if (!name || name.length > CROP_NAME_MAX) throw new Invalid(`the crop name must have 1 to ${CROP_NAME_MAX} characters`);
+  if (!name || characters(name) > CROP_NAME_MAX) throw new Invalid(`the crop name must have 1 to ${CROP_NAME_MAX} characters`);
   const taken = () => new Conflict(`a crop named '${name}' already exists`);
   if (PLATFORM_CROPS.some((crop) => normalizeName(crop.name) === normalizeName(name))) throw taken();
   const userId = principal.user.id;

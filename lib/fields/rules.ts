@@ -1,6 +1,7 @@
 // Rules of field creation (spec 2, Fields; error codes from its table). Pure functions, no
 // geometry library (lib/fields/shape.ts measures polygons).
 import { Forbidden, Invalid } from '../errors';
+import { characters } from '../util/text';
 
 export const FIELD_CODES = {
   GENERAL: 1,
@@ -23,7 +24,7 @@ export const FIELD_NAME_MAX = 100;
 /** "length of the farm name exceeds 50 characters or does not exceed 1 character" (code 6). */
 export function checkFarmName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length > FARM_NAME_MAX || trimmed.length < FARM_NAME_MIN) {
+  if (characters(trimmed) > FARM_NAME_MAX || characters(trimmed) < FARM_NAME_MIN) {
     throw new Invalid(`the farm name must have between ${FARM_NAME_MIN} and ${FARM_NAME_MAX} characters`, {
       code: FIELD_CODES.FARM_NAME_LENGTH,
     });
@@ -34,7 +35,7 @@ export function checkFarmName(name: string): string {
 export function checkFieldName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw new Invalid('missing parameters: nombre', { code: FIELD_CODES.MISSING_PARAMETERS });
-  if (trimmed.length > FIELD_NAME_MAX) {
+  if (characters(trimmed) > FIELD_NAME_MAX) {
     throw new Invalid(`the field name must have at most ${FIELD_NAME_MAX} characters`, { code: -4 });
   }
   return trimmed;

@@ -79,6 +79,15 @@ export function parseGeometry(text: string, allowed: readonly GeometryKind[], ma
     }
     throw new GeometryError('unreadable', `the shape is not well-known text: ${message}`);
   }
+  // A MULTIPOLYGON of one part is that polygon (GET shape/limits itself answers MULTIPOLYGON);
+  // one of several parts is not one polygon (docs/decisions.md, General).
+  if (geometry.getGeometryType() === 'MultiPolygon' && allowed.includes('Polygon') && !allowed.includes('MultiPolygon')) {
+    const parts = geometry.getNumGeometries();
+    if (parts !== 1) {
+      throw new GeometryError('wrong_type', `expected one polygon, got a MULTIPOLYGON of ${parts} parts: send each part on its own`);
+    }
+    geometry = geometry.getGeometryN(0);
+  }
   const type = geometry.getGeometryType() as GeometryKind;
   if (!allowed.includes(type)) {
     throw new GeometryError('wrong_type', `expected ${allowed.join(' or ')}, got ${geometry.getGeometryType()}`);

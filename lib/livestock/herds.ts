@@ -17,6 +17,7 @@ import { historyEntry, type TransactionRecord } from './records';
 import { isoSeconds } from '../util/time';
 import { joined } from './arithmetic';
 import { LIVESTOCK_CODES } from './codes';
+import { characters } from '../util/text';
 
 export interface HerdView extends Herd {
   field: Field;
@@ -33,7 +34,7 @@ export function checkCategory(typeId: number): void {
 
 export function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 100) throw invalid('herd_name must have 1 to 100 characters');
+  if (!trimmed || characters(trimmed) > 100) throw invalid('herd_name must have 1 to 100 characters');
   return trimmed;
 }
 

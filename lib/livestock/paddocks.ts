@@ -14,6 +14,7 @@ import { readableFields } from '../fields/list';
 import { fieldFor, fieldOfRefs, readableElsewhere } from './access';
 import { Paddock } from './model';
 import { LIVESTOCK_CODES } from './codes';
+import { characters } from '../util/text';
 
 const paddockNotFound = (uuid: string) => new NotFound(`paddock ${uuid} not found`, { code: LIVESTOCK_CODES.PADDOCK_NOT_FOUND });
 const nameTaken = (name: string) => new Conflict(`a paddock named '${name}' already exists in the field`, { code: LIVESTOCK_CODES.NAME_TAKEN });
@@ -36,7 +37,7 @@ async function paddockShape(field: Field, wkt: string): Promise<{ shape: string;
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 100) throw new Invalid('the paddock name must have 1 to 100 characters', { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
+  if (!trimmed || characters(trimmed) > 100) throw new Invalid('the paddock name must have 1 to 100 characters', { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
   return trimmed;
 }
 

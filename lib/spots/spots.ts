@@ -22,6 +22,7 @@ import { checkTexts, messagesOf, textChanges, type TextInput } from './messages'
 import { deleteImageObjects } from './images';
 import { locateSpot, noPermission, type SpotScope } from './locate';
 import { SPOT_DELETED_JOB } from './jobs';
+import { characters } from '../util/text';
 
 export { locateSpot, type SpotScope };
 
@@ -55,7 +56,7 @@ export function checkVariables(variables: SpotVariable[]): SpotVariable[] {
 }
 
 function checkName(name: string | null | undefined): string | null | undefined {
-  if (typeof name === 'string' && name.length > SPOT_LIMITS.NAME) throw wrongFormat(`name has at most ${SPOT_LIMITS.NAME} characters`);
+  if (typeof name === 'string' && characters(name) > SPOT_LIMITS.NAME) throw wrongFormat(`name has at most ${SPOT_LIMITS.NAME} characters`);
   return name;
 }
 

@@ -12,6 +12,7 @@ import { Conflict, Forbidden, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import { COMMON_TAGS, commonTag } from './catalogue';
 import { checkUuidV1, SPOT_CODES, SPOT_LIMITS, tagRefKey, wrongFormat, type TagRef } from './model';
+import { characters } from '../util/text';
 
 export { tagRefKey };
 
@@ -41,7 +42,7 @@ const fromCommon = (uuid: string): SpotTag | undefined => {
 
 export function checkTagName(tag: unknown): string {
   const name = typeof tag === 'string' ? tag.trim() : '';
-  if (!name || name.length > SPOT_LIMITS.TAG_NAME) throw wrongFormat(`tag must have 1 to ${SPOT_LIMITS.TAG_NAME} characters`);
+  if (!name || characters(name) > SPOT_LIMITS.TAG_NAME) throw wrongFormat(`tag must have 1 to ${SPOT_LIMITS.TAG_NAME} characters`);
   return name;
 }
 

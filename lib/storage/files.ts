@@ -21,6 +21,7 @@ import { isoSeconds } from '../util/time';
 import { authorisedResource, FILE_MAX_KB, readableResources, resourcePk, type Scope } from './access';
 import type { StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
+import { characters } from '../util/text';
 
 export const UPLOAD_URL_SECONDS = 10;
 export const DOWNLOAD_URL_SECONDS = 10;
@@ -68,7 +69,7 @@ function checkDeclaration(input: FileDeclaration): void {
     });
   }
   const name = input.fileName.trim();
-  if (!name || name.length > 255 || /[\u0000-\u001f]/.test(name)) {
+  if (!name || characters(name) > 255 || /[\u0000-\u001f]/.test(name)) {
     throw new Invalid('original_file_name must be 1 to 255 characters without control characters', { code: GENERAL_CODES.WRONG_FORMAT });
   }
 }

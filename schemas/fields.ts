@@ -1,6 +1,7 @@
 // Fields and farms (spec 2, "Fields"): POST /api/agregarlote, GET /api/getfields,
 // GET /api/borrarlotes. Wire names are the spec's; lib/fields uses English names.
 import { z } from 'zod';
+import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { Access } from '../lib/authz/access';
@@ -48,6 +49,7 @@ export const createFieldRoute = defineRoute({
   summary: 'Create a field in an existing farm (idcampo) or in a farm found or created by name (nombrecampo)',
   description: 'Requires the Create Fields feature (claim FIELDS_CREATE). Error codes: see the field-creation table.',
   request: { body: CreateFieldForm, bodyType: 'form' },
+  maxBodyBytes: GEOMETRY_ROUTE_MAX_BYTES,
   responses: { 200: { description: 'the field was created', schema: CreateFieldResponse } },
 });
 

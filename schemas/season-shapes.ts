@@ -1,6 +1,7 @@
 // Season shapes (spec 2): POST /api/fields/v2/shapes, GET /api/fields/v2/shape/lock,
 // GET /api/fields/v2/shape/limits. Errors: `{code, msg}` with the spec's codes.
 import { z } from 'zod';
+import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
 import { defineRoute } from '../lib/http/route';
 import { shapesDialect } from '../lib/http/dialects';
 import { positiveInteger } from './common';
@@ -29,6 +30,7 @@ export const postShapeRoute = defineRoute({
   description:
     'Needs permission 220 (modify field shape) over the field and the claim SHAPES_EDIT. While the images of a previous shape are reprocessed the answer is REPROCESSING.',
   request: { body: PostShapeBody },
+  maxBodyBytes: GEOMETRY_ROUTE_MAX_BYTES,
   responses: {
     200: {
       description: 'the shape was saved',

@@ -5,9 +5,13 @@
 // bounds shared by every area and the list bounds of filters.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { GEOMETRY_LIMITS } from '../lib/geo/wkt';
+import { formatNumber } from '../lib/geo/bounds';
+import { keys } from '../lib/db/keys';
 import { PADDOCK_MAX_VERTICES } from '../lib/livestock/paddocks';
-import { call, createField, internal, newUser, square, type TestUser } from './helpers/api';
+import { call, createField, internal, newUser, square, stack, type TestUser } from './helpers/api';
 
 /** A polygon of `vertices` vertices (the closing one counted, as the bound counts them) around (lon, lat). */
 function ring(vertices: number, lon: number, lat: number, radius: number, digits = 13): string {
@@ -19,13 +23,24 @@ function ring(vertices: number, lon: number, lat: number, radius: number, digits
   return `POLYGON((${[...points, points[0]].join(',')}))`;
 }
 
+/** A WKT as the API writes it back: numbers with at most 12 decimals. */
+const asWritten = (wkt: string) => wkt.replace(/-?\d+\.\d+/g, (n) => formatNumber(Number(n)));
+
+async function fieldItem(fieldId: number): Promise<Record<string, any>> {
+  const { endpoints, table } = stack();
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  return (await db.send(new GetCommand({ TableName: table, Key: keys.field(fieldId) }))).Item!;
+}
+
 const agregar = (user: TestUser, shape: string) =>
   call('POST', '/api/agregarlote', { token: user.token, form: { nombre: 'bounded', shape, nombrecampo: 'Bounds farm' } });
 
 describe('geometry bounds', () => {
-  it(`fields: ${GEOMETRY_LIMITS.VERTICES} vertices at full precision are stored; one more is code 10; nothing is left behind`, async () => {
+  it(`fields: a GPS-traced boundary of ${GEOMETRY_LIMITS.VERTICES} vertices at full precision is stored whole (packed, in one record); one more is code 10; nothing is left behind`, async () => {
     const user = await newUser();
-    const largest = await agregar(user, ring(GEOMETRY_LIMITS.VERTICES, -60.5, -33.9, 0.005));
+    const detailed = ring(GEOMETRY_LIMITS.VERTICES, -60.5, -33.9, 0.005);
+    expect(detailed.length).toBeGreaterThan(1_500_000);
+    const largest = await agregar(user, detailed);
     expect(largest.status).toBe(200);
     const over = await agregar(user, ring(GEOMETRY_LIMITS.VERTICES + 1, -60.5, -33.9, 0.005));
     expect([over.status, over.body.code]).toEqual([400, 10]);
@@ -33,8 +48,16 @@ describe('geometry bounds', () => {
     const long = await agregar(user, `POLYGON((${'-60.5 -33.9,'.repeat(GEOMETRY_LIMITS.CHARS / 10)}-60.5 -33.9))`);
     expect([long.status, long.body.code]).toEqual([400, 10]);
     const listing = (await call('GET', '/api/getfields', { token: user.token })).body;
-    const fields = Object.values(listing.user.farms as Record<string, { fields: object }>).flatMap((farm) => Object.keys(farm.fields));
+    const farms = Object.values(listing.user.farms as Record<string, { fields: Record<string, any> }>);
+    const fields = farms.flatMap((farm) => Object.keys(farm.fields));
     expect(fields).toEqual([String(largest.body.id_lote)]);
+    // every vertex comes back as sent (to the 12 decimals the API writes)
+    const polygon: string = farms.flatMap((farm) => Object.values(farm.fields))[0].shapes.current.polygon;
+    expect(polygon).toBe(asWritten(detailed));
+    // kept in one record, packed
+    const item = await fieldItem(Number(largest.body.id_lote));
+    expect(item.polygon).toBeUndefined();
+    expect(item.polygon_packed.byteLength).toBeLessThan(350_000);
   });
 
   it(`season shapes: ${GEOMETRY_LIMITS.VERTICES} vertices are stored, one more is INVALID_GEOMETRY (never a 500)`, async () => {
@@ -43,10 +66,12 @@ describe('geometry bounds', () => {
     const campaign = new Date().getUTCFullYear();
     const post = (shape: string) => call('POST', '/api/fields/v2/shapes', { token: user.token, json: { field_id: fieldId, campaign, shape } });
     // inside the field: no reprocessing lock in the way of the second request
-    const over = await post(ring(30_000, -60.495, -33.895, 0.004, 6));
-    expect([over.status, over.body.code]).toEqual([400, 'INVALID_GEOMETRY']);
     expect((await post(ring(GEOMETRY_LIMITS.VERTICES + 1, -60.495, -33.895, 0.004))).body.code).toBe('INVALID_GEOMETRY');
-    expect((await post(ring(GEOMETRY_LIMITS.VERTICES, -60.495, -33.895, 0.004))).status).toBe(200);
+    const detailed = ring(GEOMETRY_LIMITS.VERTICES, -60.495, -33.895, 0.004);
+    expect((await post(detailed)).status).toBe(200);
+    const listing = (await call('GET', '/api/getfields', { token: user.token })).body;
+    const [field] = Object.values(listing.user.farms as Record<string, { fields: Record<string, any> }>).flatMap((farm) => Object.values(farm.fields));
+    expect(field.shapes.current.polygon).toBe(asWritten(detailed));
   });
 
   it(`paddocks: at most ${PADDOCK_MAX_VERTICES} vertices (INVALID_GEOMETRY beyond)`, async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { call, newUser, square, stack, unique } from './helpers/api';
 import { openApiDocument, allRoutes } from '../schemas/index';
+import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
 
 describe('errors never reach the client as 500s or stack traces', () => {
   it('answers unknown routes with 404 in the general dialect', async () => {
@@ -31,15 +32,22 @@ describe('errors never reach the client as 500s or stack traces', () => {
     expect(response.body.info).toContain('user_name');
   });
 
-  it('answers a body over 1 MiB with 413', async () => {
+  it('answers a body over its route\'s limit with 413: 1 MiB by default, 4 MiB where a detailed boundary is sent', async () => {
     const user = await newUser();
-    const response = await call('POST', '/api/agregarlote', {
+    const rotations = await call('POST', '/rotations', {
       token: user.token,
-      body: `nombre=x&shape=${'0'.repeat(1_100_000)}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: JSON.stringify([{ note: 'x'.repeat(1_100_000) }]),
+      headers: { 'content-type': 'application/json' },
     });
-    expect(response.status).toBe(413);
-    expect(response.body).toEqual({ res: 'error', code: -4, info: expect.any(String) });
+    expect(rotations.status).toBe(413);
+    expect(rotations.body).toEqual({ res: 'error', code: -4, info: expect.any(String) });
+    const field = (shape: string) =>
+      call('POST', '/api/agregarlote', { token: user.token, body: `nombre=x&nombrecampo=Farm&shape=${shape}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    // over 1 MiB but under 4 MiB: read, and refused for what it says (not a polygon), not for its size
+    expect((await field('0'.repeat(1_100_000))).body.code).toBe(2);
+    const over = await field('0'.repeat(GEOMETRY_ROUTE_MAX_BYTES));
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({ res: 'error', code: -4, info: expect.any(String) });
   });
 
   it('reads multipart/form-data bodies as forms', async () => {

@@ -14,3 +14,6 @@ export const boundsToWkt = ([minX, minY, maxX, maxY]: Bounds): string => {
   const n = formatNumber;
   return `POLYGON((${n(minX)} ${n(minY)},${n(maxX)} ${n(minY)},${n(maxX)} ${n(maxY)},${n(minX)} ${n(maxY)},${n(minX)} ${n(minY)}))`;
 };
+
+/** The largest body of a request that carries a detailed boundary (fields, season shapes): 50,000 vertices at full precision, form-encoded, with room. */
+export const GEOMETRY_ROUTE_MAX_BYTES = 4 * 1024 * 1024;

@@ -50,10 +50,11 @@ const factory = new GeometryFactory();
 const reader = new WKTReader(factory);
 
 /**
- * Bounds of every geometry a client sends (docs/decisions.md, General): its text and its vertices.
- * A record holding a geometry stays well under DynamoDB's 400 KB item limit.
+ * Bounds of every geometry a client sends (docs/decisions.md, Bounds): its text and its vertices
+ * (spots and paddocks pass a lower vertex bound). A GPS-traced field boundary of 50,000 vertices
+ * is accepted; beyond 64 KB of WKT it is stored packed (lib/geo/packed.ts) to fit one record.
  */
-export const GEOMETRY_LIMITS = { CHARS: 200_000, VERTICES: 5_000 } as const;
+export const GEOMETRY_LIMITS = { CHARS: 2_500_000, VERTICES: 50_000 } as const;
 
 /** Parses WKT (an `SRID=4326;` prefix is accepted) and checks size, type, coordinates and validity. */
 export function parseGeometry(text: string, allowed: readonly GeometryKind[], maxVertices: number = GEOMETRY_LIMITS.VERTICES): JstsGeometry {

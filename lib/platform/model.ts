@@ -2,6 +2,7 @@
 // supervisions, farms, fields and shares. Stored items use these names; the wire names of each
 // area are mapped in its schemas.
 import type { ShareLevel, SupervisionLevel } from '../authz/access';
+import { packWkt, unpackWkt } from '../geo/packed';
 
 export const LOCALES = ['es', 'en', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -165,7 +166,7 @@ export const fieldToItem = (field: Field): Item => ({
 
 /** Shape items of season shapes (one per field and campaign). */
 export const shapeFromItem = (item: Item): FieldShape => ({
-  polygon: String(item.polygon),
+  polygon: item.polygon_packed instanceof Uint8Array ? unpackWkt(item.polygon_packed) : String(item.polygon),
   centroid: String(item.centroid),
   areaHa: Number(item.area_ha),
   bbox: String(item.bbox),
@@ -173,8 +174,11 @@ export const shapeFromItem = (item: Item): FieldShape => ({
   startDate: String(item.start_date),
 });
 
+/** A polygon of more WKT than this is kept packed (lib/geo/packed.ts; docs/data-model.md). */
+export const POLYGON_INLINE_MAX_CHARS = 64 * 1024;
+
 export const shapeToItem = (shape: FieldShape): Item => ({
-  polygon: shape.polygon,
+  ...(shape.polygon.length > POLYGON_INLINE_MAX_CHARS ? { polygon_packed: packWkt(shape.polygon) } : { polygon: shape.polygon }),
   centroid: shape.centroid,
   area_ha: shape.areaHa,
   bbox: shape.bbox,

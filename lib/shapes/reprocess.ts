@@ -7,6 +7,7 @@ import { keys } from '../db/keys';
 import { deleteItem, getItem, updateItem } from '../db/table';
 import { boundsOf, mapCoordinates, readWkt } from '../geo/wkt';
 import { log } from '../log';
+import { shapeFromItem } from '../platform/model';
 
 export const PIXEL_M = 10;
 export const MARGIN_PIXELS = 2;
@@ -37,7 +38,8 @@ export async function reprocessShape(job: { field_id: number; campaign: number; 
   const shapeKey = keys.fieldShape(job.field_id, job.campaign);
   const shape = await getItem(shapeKey);
   if (shape) {
-    const grid = imageryGrid(String(shape.polygon), Number(shape.area_ha));
+    const { polygon, areaHa } = shapeFromItem(shape);
+    const grid = imageryGrid(polygon, areaHa);
     await updateItem(shapeKey, {
       expression: 'SET imagery_grid = :grid, reprocessed_at = :at',
       condition: 'attribute_exists(pk)',

@@ -5,7 +5,7 @@ import { defineRoute } from '../lib/http/route';
 import { sensorsDialect } from '../lib/http/dialects';
 import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';
 import type { GroupWithVariables } from '../lib/sensors/groups';
-import { dateTimeZ, text as textOf } from './common';
+import { dateTimeZ, jsonObject, text as textOf } from './common';
 
 const sensorsRoute = { tags: ['sensors'], auth: 'bearer', dialect: sensorsDialect } as const;
 const path = (p: string) => [`/sensors/v2${p}`];
@@ -73,8 +73,7 @@ export const wireGroup = ({ group: g, variables }: GroupWithVariables): z.infer<
 
 const text = () => textOf(SENSOR_LIMITS.TEXT);
 const metadata = () =>
-  z
-    .record(z.string(), z.unknown())
+  jsonObject()
     .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= SENSOR_LIMITS.METADATA_BYTES, `metadata is at most ${SENSOR_LIMITS.METADATA_BYTES} bytes of JSON`);
 const dateTime = dateTimeZ();
 

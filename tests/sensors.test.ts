@@ -89,7 +89,18 @@ describe('variable groups', () => {
     expect(created).toMatchObject({ group_uuid: uuid, created_at: '2026-01-02T03:04:05Z', user_group_name: 'Mi estación', timezone_offset: -180, metadata: { licenses: { soy: true } } });
     expect(created.variables).toHaveLength(1);
     expect(created.variables[0]).toMatchObject({ variable_name: 'humidity', group_uuid: uuid, last_value: null, last_value_time: null, deleted_at: null });
-    for (const body of [{ device: 'x' }, { group_name: 'x', color: 'red' }, { group_name: 'x', timezone_offset: null }, { group_name: 'x', created_at: 'yesterday' }]) {
+    const deep = (levels: number): Record<string, unknown> => (levels === 0 ? { leaf: 1 } : { n: deep(levels - 1) });
+    for (const body of [
+      { device: 'x' },
+      { group_name: 'x', color: 'red' },
+      { group_name: 'x', timezone_offset: null },
+      { group_name: 'x', created_at: 'yesterday' },
+      { group_name: 'x', created_at: '2026-02-30T00:00:00Z' },
+      // free-form objects within docs/decisions.md's bounds: no empty keys, 16 levels
+      { group_name: 'x', metadata: { '': 1 } },
+      { group_name: 'x', metadata: { a: [{ '': 1 }] } },
+      { group_name: 'x', metadata: deep(40) },
+    ]) {
       const response = await api(ext, 'POST', '/variablegroups', body);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ res: 'error', code: 'PARAMETER_ERROR', info: 'Parameters error' });

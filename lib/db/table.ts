@@ -48,6 +48,9 @@ async function send<T>(command: object): Promise<T> {
       if (/number (overflow|underflow)|magnitude/i.test(message)) {
         throw new Invalid('a number is outside the range that can be stored (magnitudes from 1e-130 to 1e125)');
       }
+      if (/levels of nesting|nesting levels|empty attribute name|empty key|attribute name.*empty/i.test(message)) {
+        throw new Invalid('an object nests too deep or has an empty key (docs/decisions.md, Bounds)');
+      }
     }
     throw error;
   }

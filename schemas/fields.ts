@@ -191,4 +191,46 @@ export const deleteFieldRoute = defineRoute({
   responses: { 200: { description: 'the field was deleted', schema: DeleteFieldResponse } },
 });
 
-export const fieldsRoutes = [createFieldRoute, getFieldsRoute, deleteFieldRoute];
+// --- POST /api/fields/convert (KML/KMZ/shapefile to WKT; path and answer not shown in the spec) ---
+
+export const ConvertBoundaryQuery = z.object({
+  name_field: z.string().max(100).optional().describe('the .dbf attribute that names a shapefile\'s shapes; by default the first of name, nombre, nome, lote, field, campo'),
+});
+
+const BoundaryPolygonWire = z.object({
+  name: z.string().nullable(),
+  part: z.number().int().nullable().describe('the part of a multi-polygon (1, 2, ...); null for a polygon on its own'),
+  wkt: z.string().describe('POLYGON in EPSG 4326, ready for agregarlote'),
+  area: z.number().nullable().describe('hectares on the WGS84 ellipsoid'),
+  valid: z.boolean(),
+  code: z.number().int().describe('what agregarlote would answer: 0 accepted, 2 not a polygon, 10 invalid polygon, 11 too large'),
+  info: z.string().optional(),
+});
+
+export const ConvertBoundaryResponse = z.object({
+  res: z.literal('ok'),
+  code: z.literal(0),
+  info: z.string(),
+  data: z.object({
+    format: z.enum(['kml', 'kmz', 'shapefile']),
+    polygons: z.array(BoundaryPolygonWire),
+    skipped: z.array(z.object({ name: z.string().nullable(), type: z.string(), reason: z.string() })).describe('points, lines and empty features'),
+  }),
+});
+
+export const convertBoundaryRoute = defineRoute({
+  ...fieldsRoute,
+  operationId: 'convertFieldBoundary',
+  handler: 'functions/fields/convert.post',
+  method: 'post',
+  paths: ['/api/fields/convert'],
+  summary: 'Read the polygons of a KML, KMZ or zipped shapefile as WKT for field creation (multipart field file)',
+  description:
+    'Each polygon comes back as WKT in EPSG 4326 (reprojected from the .prj), with its name, area and the code agregarlote would answer. ' +
+    'Multi-polygons are split into their parts. Files of at most 4 MiB; zips of at most 100 entries and 64 MiB uncompressed; 200,000 vertices; KML without a DTD.',
+  request: { query: ConvertBoundaryQuery, bodyType: 'multipart' },
+  maxBodyBytes: GEOMETRY_ROUTE_MAX_BYTES + 64 * 1024,
+  responses: { 200: { description: 'the polygons found', schema: ConvertBoundaryResponse } },
+});
+
+export const fieldsRoutes = [createFieldRoute, getFieldsRoute, deleteFieldRoute, convertBoundaryRoute];

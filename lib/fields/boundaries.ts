@@ -1,0 +1,236 @@
+// Field boundaries from files (spec 2, Fields: "KML/KMZ/Shapefile to WKT conversion"; the path and
+// answer are ours, docs/decisions.md "Boundary files"). A .kml, a .kmz (a zip holding a KML) or a
+// .zip holding a shapefile becomes the list of polygons it holds, as WKT in EPSG 4326, each checked
+// as agregarlote would check it. The files are untrusted: sizes, zip entries, XML declarations and
+// vertices are bounded before anything is parsed at length.
+import { kml } from '@tmcw/togeojson';
+import { DOMParser } from '@xmldom/xmldom';
+import { unzipSync } from 'fflate';
+import { parseDbf, parseShp } from 'shpjs';
+import { DomainError, Invalid } from '../errors';
+import { formatNumber } from '../geo/bounds';
+import { areaHectares, readWkt } from '../geo/wkt';
+import { fieldShapeFrom } from './shape';
+import { checkFieldArea } from './rules';
+
+export const BOUNDARY_LIMITS = {
+  /** The file as sent. */
+  FILE_BYTES: 4 * 1024 * 1024,
+  /** Entries of a zip (a shapefile has 3 to 8 files; a KMZ a KML and its images). */
+  ZIP_ENTRIES: 100,
+  /** What a zip's entries hold, uncompressed, all together. */
+  UNZIPPED_BYTES: 64 * 1024 * 1024,
+  /** Vertices in the whole file. */
+  VERTICES: 200_000,
+  /** Polygons answered. */
+  POLYGONS: 1_000,
+} as const;
+
+export interface BoundaryPolygon {
+  name: string | null;
+  /** Part of a multi-polygon (1, 2, ...), or null for a polygon on its own. */
+  part: number | null;
+  wkt: string;
+  /** Hectares on the WGS84 ellipsoid; null when the ring cannot be measured. */
+  area: number | null;
+  /** As agregarlote would answer: 0 accepted, else its field-creation code (2, 10, 11). */
+  code: number;
+  valid: boolean;
+  info?: string;
+}
+
+export interface BoundarySkipped {
+  name: string | null;
+  type: string;
+  reason: string;
+}
+
+export interface Boundaries {
+  format: 'kml' | 'kmz' | 'shapefile';
+  polygons: BoundaryPolygon[];
+  skipped: BoundarySkipped[];
+}
+
+type Position = number[];
+interface Feature {
+  geometry: { type: string; coordinates?: unknown; geometries?: Feature['geometry'][] } | null;
+  properties: Record<string, unknown> | null;
+}
+
+const refuse = (message: string) => new Invalid(message);
+
+/** The polygons a boundary file holds. `nameField` chooses the .dbf attribute that names a shapefile's shapes. */
+export function readBoundaries(file: { content: Buffer; filename: string }, options: { nameField?: string; maxHectares: number }): Boundaries {
+  if (file.content.length === 0) throw refuse('the file is empty');
+  if (file.content.length > BOUNDARY_LIMITS.FILE_BYTES) throw refuse(`the file is larger than ${BOUNDARY_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
+  const isZip = file.content.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  let format: Boundaries['format'];
+  let features: Feature[];
+  let names: (properties: Record<string, unknown>) => string | null;
+  if (isZip) {
+    const entries = unzipBounded(file.content);
+    const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
+    if (kmlEntry) {
+      format = 'kmz';
+      features = readKml(Buffer.from(entries[kmlEntry]!).toString('utf8'));
+      names = kmlName;
+    } else {
+      format = 'shapefile';
+      features = readShapefile(entries);
+      names = shapefileName(options.nameField);
+    }
+  } else if (/^\s*(<\?xml|<kml)/i.test(file.content.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, ''))) {
+    format = 'kml';
+    features = readKml(file.content.toString('utf8'));
+    names = kmlName;
+  } else {
+    throw refuse('the file is not a KML, a KMZ or a zipped shapefile');
+  }
+  return { format, ...polygonsOf(features, names, options.maxHectares) };
+}
+
+// --- zips -------------------------------------------------------------------------------------
+
+function unzipBounded(content: Buffer): Record<string, Uint8Array> {
+  let count = 0;
+  let declared = 0;
+  try {
+    return unzipSync(new Uint8Array(content.buffer, content.byteOffset, content.byteLength), {
+      filter: (entry) => {
+        count += 1;
+        declared += entry.originalSize;
+        if (count > BOUNDARY_LIMITS.ZIP_ENTRIES) throw refuse(`the zip holds more than ${BOUNDARY_LIMITS.ZIP_ENTRIES} entries`);
+        if (declared > BOUNDARY_LIMITS.UNZIPPED_BYTES) throw refuse(`the zip holds more than ${BOUNDARY_LIMITS.UNZIPPED_BYTES / 1024 / 1024} MiB uncompressed`);
+        if (entry.name.startsWith('/') || entry.name.startsWith('\\') || /(^|[\\/])\.\.([\\/]|$)/.test(entry.name) || /^[a-z]:/i.test(entry.name)) {
+          throw refuse(`the zip holds an entry outside its folder: ${JSON.stringify(entry.name.slice(0, 100))}`);
+        }
+        return !entry.name.endsWith('/') && !entry.name.includes('__MACOSX');
+      },
+    });
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    // fflate inflates each entry into a buffer of its declared size: one that holds more fails here
+    throw refuse(`the zip cannot be read: ${(error as Error).message}`);
+  }
+}
+
+// --- KML --------------------------------------------------------------------------------------
+
+function readKml(text: string): Feature[] {
+  // KML needs no document type: refusing any DTD rules out entity expansion and external entities.
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw refuse('the KML declares a document type or entities, which KML does not use');
+  const problems: string[] = [];
+  let document;
+  try {
+    document = new DOMParser({
+      onError: (level, message) => {
+        if (level !== 'warning') problems.push(message);
+      },
+    }).parseFromString(text, 'text/xml');
+  } catch (error) {
+    problems.push((error as Error).message); // a fatal error ends the parse
+  }
+  if (problems.length || !document) throw refuse(`the KML is not well-formed XML: ${problems[0]?.slice(0, 200)}`);
+  return kml(document as never).features as Feature[];
+}
+
+const kmlName = (properties: Record<string, unknown>) => (typeof properties.name === 'string' && properties.name.trim() ? properties.name.trim() : null);
+
+// --- shapefiles -------------------------------------------------------------------------------
+
+function readShapefile(entries: Record<string, Uint8Array>): Feature[] {
+  const byExtension = (ext: string) => Object.keys(entries).filter((name) => name.toLowerCase().endsWith(ext));
+  const shps = byExtension('.shp');
+  if (shps.length === 0) throw refuse('the zip holds no KML and no shapefile (.shp)');
+  const features: Feature[] = [];
+  for (const shp of shps) {
+    const base = shp.slice(0, -4);
+    const sibling = (ext: string) => Object.keys(entries).find((name) => name.slice(0, -4) === base && name.toLowerCase().endsWith(ext));
+    const text = (name: string | undefined) => (name ? Buffer.from(entries[name]!).toString('utf8') : undefined);
+    const prj = text(sibling('.prj'));
+    const dbf = sibling('.dbf');
+    try {
+      const geometries = parseShp(entries[shp]!, prj) as Feature['geometry'][];
+      const records = dbf ? (parseDbf(entries[dbf]!, text(sibling('.cpg'))) as Record<string, unknown>[]) : [];
+      geometries.forEach((geometry, i) => features.push({ geometry, properties: records[i] ?? {} }));
+    } catch (error) {
+      throw refuse(`the shapefile ${JSON.stringify(base.slice(0, 100))} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  return features;
+}
+
+const NAME_ATTRIBUTES = ['name', 'nombre', 'nome', 'lote', 'field', 'campo'];
+
+const shapefileName = (chosen: string | undefined) => (properties: Record<string, unknown>) => {
+  const key = chosen
+    ? Object.keys(properties).find((k) => k.toLowerCase() === chosen.toLowerCase())
+    : Object.keys(properties).find((k) => NAME_ATTRIBUTES.includes(k.toLowerCase()));
+  const value = key === undefined ? undefined : properties[key];
+  return value === undefined || value === null || String(value).trim() === '' ? null : String(value).trim();
+};
+
+// --- polygons ---------------------------------------------------------------------------------
+
+function polygonsOf(features: Feature[], nameOf: (properties: Record<string, unknown>) => string | null, maxHectares: number) {
+  const polygons: BoundaryPolygon[] = [];
+  const skipped: BoundarySkipped[] = [];
+  let vertices = 0;
+  // every polygon of a feature (a multi-polygon's parts, a KML MultiGeometry's polygons)
+  const collect = (geometry: Feature['geometry'], name: string | null, found: Position[][][]): void => {
+    if (!geometry) {
+      skipped.push({ name, type: 'none', reason: 'the feature has no geometry' });
+      return;
+    }
+    switch (geometry.type) {
+      case 'Polygon':
+        found.push(geometry.coordinates as Position[][]);
+        break;
+      case 'MultiPolygon':
+        found.push(...(geometry.coordinates as Position[][][]));
+        break;
+      case 'GeometryCollection':
+        for (const child of geometry.geometries ?? []) collect(child, name, found);
+        break;
+      default:
+        skipped.push({ name, type: geometry.type, reason: 'not a polygon' });
+    }
+  };
+  for (const feature of features) {
+    const name = nameOf(feature.properties ?? {});
+    const found: Position[][][] = [];
+    collect(feature.geometry, name, found);
+    // a field is one polygon: the parts of one feature are answered each on its own (docs/decisions.md)
+    found.forEach((rings, i) => {
+      vertices += rings.reduce((sum, ring) => sum + ring.length, 0);
+      if (vertices > BOUNDARY_LIMITS.VERTICES) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.VERTICES} vertices`);
+      if (polygons.length >= BOUNDARY_LIMITS.POLYGONS) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.POLYGONS} polygons`);
+      polygons.push(checked(name, found.length > 1 ? i + 1 : null, polygonWkt(rings), maxHectares));
+    });
+  }
+  return { polygons, skipped };
+}
+
+/** WKT of a polygon's rings, longitude and latitude only (a KML altitude is dropped). */
+function polygonWkt(rings: Position[][]): string {
+  const ring = (positions: Position[]) => `(${positions.map((p) => `${formatNumber(Number(p[0]))} ${formatNumber(Number(p[1]))}`).join(',')})`;
+  return `POLYGON(${rings.map(ring).join(',')})`;
+}
+
+/** The polygon as agregarlote would take it: its code, and its area when it can be measured. */
+function checked(name: string | null, part: number | null, wkt: string, maxHectares: number): BoundaryPolygon {
+  let area: number | null = null;
+  try {
+    area = Number(areaHectares(readWkt(wkt)).toFixed(4));
+  } catch {
+    area = null;
+  }
+  try {
+    const shape = fieldShapeFrom(wkt, '1970-01-01');
+    checkFieldArea(shape.areaHa, maxHectares);
+    return { name, part, wkt: shape.polygon, area: Number(shape.areaHa.toFixed(4)), code: 0, valid: true };
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
+    return { name, part, wkt, area, code: Number(error.code ?? 2), valid: false, info: error.message };
+  }
+}

@@ -1,6 +1,10 @@
 // Key-value storage (spec 3): JSON objects under a key, per extension, in the partition of the
 // user, field or farm they belong to (docs/data-model.md). The object is kept as JSON text, so any
 // JSON (deeply nested too) comes back exactly as sent.
+//
+// The service is built from its repositories (services take them as parameters, as
+// lib/farms/metadata.ts): its rules run against DynamoDB in the functions and against memory in
+// tests/unit/key-value.test.ts.
 import type { Principal } from '../auth/principal';
 import { keys as keyOf } from '../db/keys';
 import { batchDelete, batchGet, itemKey, putItem, putVersioned, queryAll, NOT_EXISTS, type Item } from '../db/table';
@@ -44,100 +48,166 @@ function serialise(data: unknown): string {
   return text;
 }
 
-interface Target {
+/** One stored value: where it is (a resource of a scope, an extension, a key) and what it holds. */
+export interface ValueSlot {
   scope: Scope;
   id: number;
   extension: string;
   key: string;
 }
 
-const valueKey = (t: Target) => keyOf.storageValue(resourcePk(t.scope, t.id), t.extension, t.key);
+export interface StoredValue {
+  /** The object as JSON text (kept as text: any JSON, deeply nested too, comes back exactly as sent). */
+  json: string;
+  createdAt: string;
+  updatedAt: string;
+  updatedBy: number;
+}
 
-function valueItem(t: Target, json: string, principal: Principal, createdAt?: string): Item {
-  const now = new Date().toISOString();
-  return {
-    kind: 'storage_value',
-    scope: t.scope,
-    resource_id: t.id,
-    extension_id: t.extension,
-    key: t.key,
-    data_json: json,
-    created_at: createdAt ?? now,
-    updated_at: now,
-    updated_by: principal.user.id,
-  };
+/** Where values are kept. */
+export interface ValueRepository {
+  /** Stores a value unless one is there; false when one was. */
+  create(slot: ValueSlot, value: StoredValue): Promise<boolean>;
+  /** Replaces a value by `change(current)` atomically (re-applied if another write came first). */
+  update(slot: ValueSlot, change: (current: StoredValue | undefined) => StoredValue): Promise<void>;
+  /** The values of these slots that exist. */
+  read(slots: ValueSlot[]): Promise<Map<ValueSlot, StoredValue>>;
+  /** Every value of an extension in one resource, by key. */
+  list(scope: Scope, id: number, extension: string): Promise<Map<string, StoredValue>>;
+  remove(slots: ValueSlot[]): Promise<void>;
+}
+
+/** Which resources a caller reaches (lib/storage/access.ts in the functions). */
+export interface ResourceGate {
+  /** The id a reference names, when the caller may `action` it; else the storage refusal (code 3). */
+  authorise(principal: Principal, scope: Scope, ref: unknown, action: 'read' | 'write' | 'delete'): Promise<number>;
+  /** The readable resources among `refs` (every readable one when absent), each with the label it was asked by. */
+  readable(principal: Principal, scope: Scope, refs: readonly unknown[] | undefined): Promise<Array<{ label: string; id: number }>>;
 }
 
 const keyExists = (key: string) => new Conflict(`the key ${key} already exists (send overwrite=true to replace it)`, { code: STORAGE_CODES.KEY_STATE });
+const keyAbsent = (key: string) => new Conflict(`the key ${key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
 
-export async function putValue(caller: StorageCaller, scope: Scope, input: { id: unknown; key: string; data: JsonObject; overwrite: boolean }): Promise<void> {
-  const { principal, extension } = caller;
-  const json = serialise(input.data);
-  const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.id, 'write') };
-  if (!input.overwrite) {
-    await putItem({ ...valueKey(target), ...valueItem(target, json, principal), version: 1 }, { expression: NOT_EXISTS, failure: () => keyExists(input.key) });
-    return;
-  }
-  // Versioned, so that a PATCH in flight never writes over this value with one built on the old.
-  await putVersioned(valueKey(target), () => valueItem(target, json, principal));
-}
-
-export async function patchValue(
-  caller: StorageCaller,
-  scope: Scope,
-  input: { id: unknown; key: string; data: JsonObject; append: boolean; create: boolean },
-): Promise<void> {
-  const { principal, extension } = caller;
-  serialise(input.data);
-  const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.id, 'write') };
-  await putVersioned(valueKey(target), (current) => {
-    if (!current && !input.create) {
-      throw new Conflict(`the key ${input.key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
-    }
-    const next = current && input.append ? combine(JSON.parse(String(current.data_json)), input.data) : input.data;
-    return valueItem(target, serialise(next), principal, current?.created_at as string | undefined);
-  });
-}
-
-/** objects[<id>][<key>] = stored object. An empty `keys` reads every key of the extension. */
-export async function getValues(caller: StorageCaller, scope: Scope, input: { ids?: readonly unknown[]; keys: readonly string[] }): Promise<Record<string, Record<string, JsonObject>>> {
-  const { principal, extension } = caller;
-  const explicit = Boolean(input.ids?.length);
-  const resources = await readableResources(principal, scope, input.ids);
-  const wanted = [...new Set(input.keys)];
-  const found = new Map<number, Record<string, JsonObject>>();
-  const add = (id: number, item: Item) => {
-    const entry = found.get(id) ?? {};
-    entry[String(item.key)] = JSON.parse(String(item.data_json)) as JsonObject;
-    found.set(id, entry);
+export function keyValueService({ values, resources }: { values: ValueRepository; resources: ResourceGate }) {
+  const stored = (json: string, principal: Principal, createdAt?: string): StoredValue => {
+    const now = new Date().toISOString();
+    return { json, createdAt: createdAt ?? now, updatedAt: now, updatedBy: principal.user.id };
   };
-  const ids = [...new Set(resources.map((r) => r.id))];
-  if (wanted.length === 0) {
-    await mapLimit(ids, 8, async (id) => {
-      const prefix = keyOf.storageValue(resourcePk(scope, id), extension, '');
-      for (const item of await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })) add(id, item);
-    });
-  } else {
-    const itemKeys = ids.flatMap((id) => wanted.map((key) => ({ id, key: keyOf.storageValue(resourcePk(scope, id), extension, key) })));
-    const items = await batchGet(itemKeys.map((entry) => entry.key));
-    for (const entry of itemKeys) {
-      const item = items.get(itemKey(entry.key));
-      if (item) add(entry.id, item);
-    }
-  }
-  const objects: Record<string, Record<string, JsonObject>> = {};
-  for (const { label, id } of resources) {
-    const entry = found.get(id);
-    if (entry || explicit) objects[label] = entry ?? {};
-  }
-  if (Buffer.byteLength(JSON.stringify(objects)) > ANSWER_MAX_BYTES) {
-    throw new DomainError('invalid', `the answer would exceed ${ANSWER_MAX_BYTES / 1024 / 1024} MB: ask for fewer ids or keys`, { code: STORAGE_CODES.ERROR });
-  }
-  return objects;
+
+  return {
+    async putValue(caller: StorageCaller, scope: Scope, input: { id: unknown; key: string; data: JsonObject; overwrite: boolean }): Promise<void> {
+      const { principal, extension } = caller;
+      const json = serialise(input.data);
+      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.id, 'write') };
+      if (!input.overwrite) {
+        if (!(await values.create(slot, stored(json, principal)))) throw keyExists(input.key);
+        return;
+      }
+      // Versioned, so that a PATCH in flight never writes over this value with one built on the old.
+      await values.update(slot, () => stored(json, principal));
+    },
+
+    async patchValue(caller: StorageCaller, scope: Scope, input: { id: unknown; key: string; data: JsonObject; append: boolean; create: boolean }): Promise<void> {
+      const { principal, extension } = caller;
+      serialise(input.data);
+      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.id, 'write') };
+      await values.update(slot, (current) => {
+        if (!current && !input.create) throw keyAbsent(input.key);
+        const next = current && input.append ? combine(JSON.parse(current.json), input.data) : input.data;
+        return stored(serialise(next), principal, current?.createdAt);
+      });
+    },
+
+    /** objects[<id>][<key>] = stored object. An empty `keys` reads every key of the extension. */
+    async getValues(caller: StorageCaller, scope: Scope, input: { ids?: readonly unknown[]; keys: readonly string[] }): Promise<Record<string, Record<string, JsonObject>>> {
+      const { principal, extension } = caller;
+      const explicit = Boolean(input.ids?.length);
+      const readable = await resources.readable(principal, scope, input.ids);
+      const wanted = [...new Set(input.keys)];
+      const ids = [...new Set(readable.map((r) => r.id))];
+      const found = new Map<number, Record<string, JsonObject>>();
+      const add = (id: number, key: string, value: StoredValue) => found.set(id, { ...found.get(id), [key]: JSON.parse(value.json) as JsonObject });
+      if (wanted.length === 0) {
+        await mapLimit(ids, 8, async (id) => {
+          for (const [key, value] of await values.list(scope, id, extension)) add(id, key, value);
+        });
+      } else {
+        const slots = ids.flatMap((id) => wanted.map((key) => ({ scope, id, extension, key })));
+        for (const [slot, value] of await values.read(slots)) add(slot.id, slot.key, value);
+      }
+      const objects: Record<string, Record<string, JsonObject>> = {};
+      for (const { label, id } of readable) {
+        const entry = found.get(id);
+        if (entry || explicit) objects[label] = entry ?? {};
+      }
+      if (Buffer.byteLength(JSON.stringify(objects)) > ANSWER_MAX_BYTES) {
+        throw new DomainError('invalid', `the answer would exceed ${ANSWER_MAX_BYTES / 1024 / 1024} MB: ask for fewer ids or keys`, { code: STORAGE_CODES.ERROR });
+      }
+      return objects;
+    },
+
+    async deleteValues(caller: StorageCaller, scope: Scope, input: { id: unknown; keys: readonly string[] }): Promise<void> {
+      const { principal, extension } = caller;
+      const id = await resources.authorise(principal, scope, input.id, 'delete');
+      await values.remove([...new Set(input.keys)].map((key) => ({ scope, id, extension, key })));
+    },
+  };
 }
 
-export async function deleteValues(caller: StorageCaller, scope: Scope, input: { id: unknown; keys: readonly string[] }): Promise<void> {
-  const { principal, extension } = caller;
-  const id = await authorisedResource(principal, scope, input.id, 'delete');
-  await batchDelete([...new Set(input.keys)].map((key) => keyOf.storageValue(resourcePk(scope, id), extension, key)));
-}
+// --- the DynamoDB implementations ----------------------------------------------------------------
+
+const slotKey = (slot: ValueSlot) => keyOf.storageValue(resourcePk(slot.scope, slot.id), slot.extension, slot.key);
+
+const toItem = (slot: ValueSlot, value: StoredValue): Item => ({
+  kind: 'storage_value',
+  scope: slot.scope,
+  resource_id: slot.id,
+  extension_id: slot.extension,
+  key: slot.key,
+  data_json: value.json,
+  created_at: value.createdAt,
+  updated_at: value.updatedAt,
+  updated_by: value.updatedBy,
+});
+
+const fromItem = (item: Item): StoredValue => ({
+  json: String(item.data_json),
+  createdAt: String(item.created_at),
+  updatedAt: String(item.updated_at),
+  updatedBy: Number(item.updated_by),
+});
+
+export const dynamoValueRepository: ValueRepository = {
+  async create(slot, value) {
+    try {
+      await putItem({ ...slotKey(slot), ...toItem(slot, value), version: 1 }, { expression: NOT_EXISTS, failure: () => keyExists(slot.key) });
+      return true;
+    } catch (error) {
+      if (error instanceof Conflict) return false;
+      throw error;
+    }
+  },
+  async update(slot, change) {
+    await putVersioned(slotKey(slot), (current) => toItem(slot, change(current ? fromItem(current) : undefined)));
+  },
+  async read(slots) {
+    const items = await batchGet(slots.map(slotKey));
+    const found = new Map<ValueSlot, StoredValue>();
+    for (const slot of slots) {
+      const item = items.get(itemKey(slotKey(slot)));
+      if (item) found.set(slot, fromItem(item));
+    }
+    return found;
+  },
+  async list(scope, id, extension) {
+    const prefix = keyOf.storageValue(resourcePk(scope, id), extension, '');
+    return new Map((await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map((item) => [String(item.key), fromItem(item)]));
+  },
+  async remove(slots) {
+    await batchDelete(slots.map(slotKey));
+  },
+};
+
+export const storageResourceGate: ResourceGate = { authorise: authorisedResource, readable: readableResources };
+
+export const { putValue, patchValue, getValues, deleteValues } = keyValueService({ values: dynamoValueRepository, resources: storageResourceGate });

@@ -1,0 +1,123 @@
+// lib/storage/kv.ts against memory: the key-value rules without DynamoDB (its repositories are
+// parameters; tests/storage.test.ts runs the same rules through the API).
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../lib/auth/principal';
+import { DomainError, Forbidden } from '../../lib/errors';
+import { ANSWER_MAX_BYTES, keyValueService, VALUE_MAX_BYTES, type ResourceGate, type StoredValue, type ValueRepository, type ValueSlot } from '../../lib/storage/kv';
+import { STORAGE_CODES } from '../../lib/storage/codes';
+
+const slotName = (s: ValueSlot) => `${s.scope}/${s.id}/${s.extension}/${s.key}`;
+
+function memory() {
+  const stored = new Map<string, StoredValue>();
+  const values: ValueRepository = {
+    create: async (slot, value) => {
+      if (stored.has(slotName(slot))) return false;
+      stored.set(slotName(slot), value);
+      return true;
+    },
+    update: async (slot, change) => {
+      stored.set(slotName(slot), change(stored.get(slotName(slot))));
+    },
+    read: async (slots) => new Map(slots.filter((s) => stored.has(slotName(s))).map((s) => [s, stored.get(slotName(s))!])),
+    list: async (scope, id, extension) =>
+      new Map(
+        [...stored.entries()]
+          .filter(([name]) => name.startsWith(`${scope}/${id}/${extension}/`))
+          .map(([name, value]) => [name.split('/').slice(3).join('/'), value]),
+      ),
+    remove: async (slots) => {
+      for (const slot of slots) stored.delete(slotName(slot));
+    },
+  };
+  return { values, stored };
+}
+
+/** Fields 1 and 2 are readable; only field 1 can be written or deleted from. */
+const resources: ResourceGate = {
+  authorise: async (_principal, scope, ref, action) => {
+    const id = Number(ref);
+    if (scope === 'fields' && (id === 1 || (id === 2 && action === 'read'))) return id;
+    throw new Forbidden(`no permission on ${scope} ${ref}`, { code: STORAGE_CODES.NO_PERMISSION });
+  },
+  readable: async (_principal, _scope, refs) =>
+    (refs?.length ? refs.map((ref) => ({ label: String(ref), id: Number(ref) })) : [{ label: '1', id: 1 }, { label: '2', id: 2 }]).filter((r) => r.id === 1 || r.id === 2),
+};
+
+const caller = (extension = 'ext-a') => ({ principal: { user: { id: 7 } } as Principal, extension });
+
+const codeOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return error instanceof DomainError ? error.code : 'thrown';
+  }
+};
+
+describe('key-value storage rules', () => {
+  it('PUT without overwrite refuses an existing key (5); with overwrite replaces it', async () => {
+    const { values, stored } = memory();
+    const kv = keyValueService({ values, resources });
+    await kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 1 }, overwrite: false });
+    expect(await codeOf(kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 2 }, overwrite: false }))).toBe(STORAGE_CODES.KEY_STATE);
+    await kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 3 }, overwrite: true });
+    expect(JSON.parse(stored.get('fields/1/ext-a/k')!.json)).toEqual({ a: 3 });
+  });
+
+  it('PATCH: absent key is 5 without create; append merges objects and concatenates arrays; created_at is kept', async () => {
+    const { values, stored } = memory();
+    const kv = keyValueService({ values, resources });
+    expect(await codeOf(kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 1 }, append: false, create: false }))).toBe(STORAGE_CODES.KEY_STATE);
+    expect(stored.size).toBe(0);
+    await kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { a: { x: 1 }, list: [1] }, append: false, create: true });
+    const createdAt = stored.get('fields/1/ext-a/k')!.createdAt;
+    await kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { a: { y: 2 }, list: [2], n: null }, append: true, create: false });
+    expect(JSON.parse(stored.get('fields/1/ext-a/k')!.json)).toEqual({ a: { x: 1, y: 2 }, list: [1, 2], n: null });
+    expect(stored.get('fields/1/ext-a/k')!.createdAt).toBe(createdAt);
+    await kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { b: 1 }, append: false, create: false });
+    expect(JSON.parse(stored.get('fields/1/ext-a/k')!.json)).toEqual({ b: 1 });
+  });
+
+  it('refuses objects over the size bound before writing anything', async () => {
+    const { values, stored } = memory();
+    const kv = keyValueService({ values, resources });
+    const big = { text: 'x'.repeat(VALUE_MAX_BYTES) };
+    expect(await codeOf(kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: big, overwrite: true }))).toBe(STORAGE_CODES.ERROR);
+    expect(stored.size).toBe(0);
+  });
+
+  it('GET: explicit ids are always present ({} without keys); without ids only resources holding a key; empty keys read every key', async () => {
+    const { values } = memory();
+    const kv = keyValueService({ values, resources });
+    await kv.putValue(caller(), 'fields', { id: 1, key: 'a', data: { v: 1 }, overwrite: false });
+    await kv.putValue(caller(), 'fields', { id: 1, key: 'b', data: { v: 2 }, overwrite: false });
+    await kv.putValue(caller('ext-b'), 'fields', { id: 1, key: 'a', data: { other: true }, overwrite: false });
+    expect(await kv.getValues(caller(), 'fields', { ids: [1, 2], keys: ['a'] })).toEqual({ 1: { a: { v: 1 } }, 2: {} });
+    expect(await kv.getValues(caller(), 'fields', { keys: ['a'] })).toEqual({ 1: { a: { v: 1 } } });
+    expect(await kv.getValues(caller(), 'fields', { keys: [] })).toEqual({ 1: { a: { v: 1 }, b: { v: 2 } } });
+    // another extension's values are another extension's
+    expect(await kv.getValues(caller('ext-b'), 'fields', { keys: [] })).toEqual({ 1: { a: { other: true } } });
+    expect(await kv.getValues(caller('ext-c'), 'fields', { ids: ['1'], keys: ['a'] })).toEqual({ 1: {} });
+  });
+
+  it('GET refuses an answer over its bound', async () => {
+    const { values } = memory();
+    const kv = keyValueService({ values, resources });
+    const chunk = { text: 'x'.repeat(300 * 1024) };
+    const count = Math.ceil(ANSWER_MAX_BYTES / (300 * 1024)) + 1;
+    for (let i = 0; i < count; i++) await kv.putValue(caller(), 'fields', { id: 1, key: `k${i}`, data: chunk, overwrite: false });
+    expect(await codeOf(kv.getValues(caller(), 'fields', { keys: [] }))).toBe(STORAGE_CODES.ERROR);
+  });
+
+  it('writes and deletes only where the gate allows it; a refusal changes nothing', async () => {
+    const { values, stored } = memory();
+    const kv = keyValueService({ values, resources });
+    await expect(kv.putValue(caller(), 'fields', { id: 2, key: 'k', data: {}, overwrite: false })).rejects.toBeInstanceOf(Forbidden);
+    await kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: {}, overwrite: false });
+    await expect(kv.deleteValues(caller(), 'fields', { id: 2, keys: ['k'] })).rejects.toBeInstanceOf(Forbidden);
+    expect(stored.size).toBe(1);
+    await kv.deleteValues(caller(), 'fields', { id: 1, keys: ['k', 'k', 'absent'] });
+    expect(stored.size).toBe(0);
+  });
+});

@@ -10,6 +10,8 @@ import type { Item } from './table';
 interface Attribute<T> {
   attr: string;
   read(value: unknown): T;
+  /** How the value is written (as it is, when absent). */
+  write?(value: T): unknown;
 }
 
 const attribute =
@@ -31,6 +33,13 @@ export const nullable = <T>(inner: Attribute<T>): Attribute<T | null> => ({
   attr: inner.attr,
   read: (v) => (v === undefined || v === null ? null : inner.read(v)),
 });
+/** An attribute read and written by the given functions (a list of objects with their own attribute names, a fallback to another attribute). */
+export const mapped = <T>(attr: string, read: (value: unknown, item: Item) => T, write: (value: T) => unknown): Attribute<T> & { readItem: (item: Item) => T } => ({
+  attr,
+  read: (v) => read(v, {}),
+  readItem: (item) => read(item[attr], item),
+  write,
+});
 /** An attribute kept as it is (a JSON value, a list); `T` is the caller's promise about it. */
 export const as = <T>(attr: string, fallback?: T): Attribute<T> => ({ attr, read: (v) => (v === undefined && fallback !== undefined ? fallback : (v as T)) });
 
@@ -44,11 +53,20 @@ export interface Entity<S extends Shape> {
   toItem(value: { [K in keyof S]: S[K] extends Attribute<infer T> ? T : never }): Item;
 }
 
-export function entity<S extends Shape>(kind: string, shape: S): Entity<S> {
-  const properties = Object.entries(shape);
+/**
+ * `derived` adds attributes computed from the entity when it is written (an attribute an index
+ * reads, say); they are not read back.
+ */
+export function entity<S extends Shape>(kind: string, shape: S, options: { derived?: (value: EntityOf<Entity<S>>) => Item } = {}): Entity<S> {
+  const properties = Object.entries(shape) as Array<[string, Attribute<unknown> & { readItem?: (item: Item) => unknown }]>;
   return {
     kind,
-    fromItem: (item) => Object.fromEntries(properties.map(([name, a]) => [name, a.read(item[a.attr])])) as ReturnType<Entity<S>['fromItem']>,
-    toItem: (value) => ({ kind, ...Object.fromEntries(properties.map(([name, a]) => [a.attr, (value as Record<string, unknown>)[name]])) }),
+    fromItem: (item) =>
+      Object.fromEntries(properties.map(([name, a]) => [name, a.readItem ? a.readItem(item) : a.read(item[a.attr])])) as ReturnType<Entity<S>['fromItem']>,
+    toItem: (value) => ({
+      kind,
+      ...Object.fromEntries(properties.map(([name, a]) => [a.attr, a.write ? a.write((value as Record<string, unknown>)[name]) : (value as Record<string, unknown>)[name]])),
+      ...options.derived?.(value as EntityOf<Entity<S>>),
+    }),
   };
 }

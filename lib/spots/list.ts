@@ -12,7 +12,7 @@ import { Invalid } from '../errors';
 import { readWkt, toWkt, type JstsGeometry } from '../geo/wkt';
 import type { Principal } from '../auth/principal';
 import { readableFields, type ReadableField } from '../fields/list';
-import { SPOT_CODES, spotFromItem, type Spot } from './model';
+import { SPOT_CODES, Spot } from './model';
 import { tagsOf, type SpotTag } from './tags';
 
 export interface SpotFilters {
@@ -81,7 +81,7 @@ async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | 
   const lower = filters.dateFrom ? `${filters.dateFrom.slice(0, 19)}.000Z` : '0000';
   const pageSize = need ? Math.min(Math.max(need * 2, 25), 500) : undefined;
   for await (const item of queryItems({ ...keys.spotsByTime(fieldId, lower, upper), descending: true, pageSize })) {
-    const spot = spotFromItem(item);
+    const spot = Spot.fromItem(item);
     if (before && sortKey(spot) >= before) continue;
     if (matches(spot, filters)) found.push(spot);
     if (need !== undefined && found.length >= need) break;
@@ -97,7 +97,7 @@ function fieldsInScope(fields: ReadableField[], filters: SpotFilters): ReadableF
 async function groupShapes(spots: Spot[], readable: Set<number>): Promise<Map<string, string>> {
   const shapes = new Map<string, string>();
   for (const group of new Set(spots.flatMap((s) => (s.groupUuid ? [s.groupUuid] : [])))) {
-    const members = (await queryAll({ pk: keys.spotGroupIndexPk(group), index: 'gsi2' })).map(spotFromItem).filter((s) => readable.has(s.fieldId));
+    const members = (await queryAll({ pk: keys.spotGroupIndexPk(group), index: 'gsi2' })).map(Spot.fromItem).filter((s) => readable.has(s.fieldId));
     if (!members.length) continue;
     const union = members.map((m) => readWkt(m.shape)).reduce((a: JstsGeometry, b: JstsGeometry) => (a as unknown as { union(o: JstsGeometry): JstsGeometry }).union(b));
     shapes.set(group, toWkt((union as unknown as { convexHull(): JstsGeometry }).convexHull()));
@@ -119,7 +119,7 @@ export async function listSpots(principal: Principal, filters: SpotFilters, pagi
     const refs = (await Promise.all(wanted.map((u) => queryAll(keys.spotRefs(u))))).flat();
     const spotKeys = refs.filter((ref) => readable.has(Number(ref.field_id))).map((ref) => keys.spot(Number(ref.field_id), String(ref.uuid)));
     const items = await batchGet(spotKeys);
-    candidates = [...items.values()].map(spotFromItem).filter((s) => matches(s, filters) && (!before || sortKey(s) < before));
+    candidates = [...items.values()].map(Spot.fromItem).filter((s) => matches(s, filters) && (!before || sortKey(s) < before));
   } else {
     const perField: Spot[][] = [];
     for (let i = 0; i < fields.length; i += 8) {

@@ -10,7 +10,7 @@ import { can } from '../authz/access';
 import { fieldAmong, type FieldInScope } from '../authz/guard';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
-import { SPOT_CODES, spotFromItem, type Spot } from './model';
+import { SPOT_CODES, Spot } from './model';
 
 export interface SpotScope {
   spot: Spot;
@@ -36,14 +36,14 @@ export async function locateSpot(principal: Principal, uuid: string, action: Spo
   const field = await reachableField(principal, refs.map((r) => Number(r.field_id)), action, () => spotNotFound(uuid));
   const item = await getItem(keys.spot(field.field.id, uuid));
   if (!item) throw spotNotFound(uuid);
-  return toScope(spotFromItem(item), field);
+  return toScope(Spot.fromItem(item), field);
 }
 
 /** The spot with this numeric id, when the caller can reach it. */
 async function spotById(spotId: number): Promise<Spot | undefined> {
   const where = await getItem(keys.spotById(spotId));
   const item = where ? await getItem(keys.spot(Number(where.field_id), String(where.uuid))) : undefined;
-  return item ? spotFromItem(item) : undefined;
+  return item ? Spot.fromItem(item) : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { NotFound } from '../errors';
 import { GeometryError, parseGeometry, toWkt } from '../geo/wkt';
 import { isDateTimeZ } from '../util/time';
 import type { Principal } from '../auth/principal';
-import { checkUuidV1, messageFromItem, messageToItem, SPOT_CODES, SPOT_LIMITS, wrongFormat, type ImageDeclaration, type Spot, type SpotMessage } from './model';
+import { checkUuidV1, SpotMessage, SPOT_CODES, SPOT_LIMITS, wrongFormat, type ImageDeclaration, Spot } from './model';
 import { deleteImageObjects } from './images';
 import { locateByRefs, type SpotScope } from './locate';
 
@@ -69,7 +69,7 @@ const taken = (what: string) => () => new LostRace(`${what} was stored meanwhile
 /** The text's item and its ref; a new text's ref must not exist yet (the guard against a concurrent add). */
 function putText(spot: Spot, text: CheckedText, author: number, createdAt: string, isNew: boolean): TxOp[] {
   const message: SpotMessage = { ...text, spotId: spot.id, createdAt, createdBy: author };
-  const item = { ...keys.spotMessage(spot.id, text.timestampUsr, text.uuid), ...messageToItem(message) };
+  const item = { ...keys.spotMessage(spot.id, text.timestampUsr, text.uuid), ...SpotMessage.toItem(message) };
   const ref = { ...keys.messageRef(text.uuid, spot.id), kind: 'message_ref', spot_id: spot.id, message_sk: item.sk };
   return [tx.put(item), isNew ? tx.put(ref, NOT_EXISTS, taken(`text ${text.uuid}`)) : tx.put(ref)];
 }
@@ -158,7 +158,7 @@ export interface MessagePage {
 export async function listMessages(spotId: number, offset: number, pageSize: number): Promise<MessagePage> {
   const all = pageSize < 0;
   const wanted = all ? undefined : offset + pageSize + 1;
-  const messages = (await queryAll({ ...keys.spotMessagesPrefix(spotId), descending: true, limit: wanted })).map(messageFromItem);
+  const messages = (await queryAll({ ...keys.spotMessagesPrefix(spotId), descending: true, limit: wanted })).map(SpotMessage.fromItem);
   if (all) return { messages, continues: false };
   return { messages: messages.slice(offset, offset + pageSize), continues: messages.length > offset + pageSize };
 }
@@ -170,7 +170,7 @@ export async function deleteMessage(principal: Principal, messageUuid: string): 
   const { scope, ref } = await locateByRefs(principal, keys.messageRefs(messageUuid), 'write', () => messageNotFound(messageUuid));
   const item = await getItem({ pk: keys.spotMessagesPrefix(scope.spot.id).pk, sk: String(ref.message_sk) });
   if (!item) throw messageNotFound(messageUuid);
-  const message = messageFromItem(item);
+  const message = SpotMessage.fromItem(item);
   await transact([
     tx.delete({ pk: String(item.pk), sk: String(item.sk) }, EXISTS, () => messageNotFound(messageUuid)),
     tx.delete(keys.messageRef(messageUuid, scope.spot.id)),
@@ -181,6 +181,6 @@ export async function deleteMessage(principal: Principal, messageUuid: string): 
 }
 
 export async function messagesOf(spotId: number): Promise<SpotMessage[]> {
-  return (await queryAll({ ...keys.spotMessagesPrefix(spotId), descending: true })).map(messageFromItem);
+  return (await queryAll({ ...keys.spotMessagesPrefix(spotId), descending: true })).map(SpotMessage.fromItem);
 }
 

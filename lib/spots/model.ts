@@ -6,6 +6,7 @@
 // records by choosing the same uuid (docs/decisions.md, "Client uuids").
 import { validate as isUuid, version as uuidVersion } from 'uuid';
 import { Invalid } from '../errors';
+import { as, entity, mapped, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 
 /** Spots error codes (spec 1, Errors, spots) and the ones this service adds (docs/decisions.md). */
 export const SPOT_CODES = {
@@ -62,91 +63,45 @@ export interface TagRef {
 /** One key per tag: a common tag's uuid, or an owner's. */
 export const tagRefKey = (ref: TagRef) => `${ref.ownerId ?? 'common'}:${ref.uuid}`;
 
-export interface Spot {
-  id: number;
-  uuid: string;
-  code: string;
-  fieldId: number;
-  farmId: number;
-  /** Owner of the field (the tenant the spot's data belongs to). */
-  ownerId: number;
-  name: string | null;
-  shape: string;
-  kind: 'point' | 'polygon';
-  areaHa: number;
-  /** YYYY-MM-DDTHH:MM:SSZ */
-  creationTs: string;
-  /** YYYY-MM-DDTHH:MM:SS.mmmZ: orders spots created within one second. */
-  createdAt: string;
-  groupUuid: string | null;
-  sampleSetType: string | null;
-  sampleSetUuid: string | null;
-  sampleSetTypeId: number | null;
-  sampleSetId: number | null;
-  variables: SpotVariable[] | null;
-  tags: TagRef[];
-  totalImgs: number;
-  totalMsgs: number;
-  createdBy: number;
-  version: number;
-}
-
-type Item = Record<string, unknown>;
-const nullable = <T>(value: unknown, map: (v: unknown) => T): T | null => (value === null || value === undefined ? null : map(value));
-
-export const spotFromItem = (item: Item): Spot => ({
-  id: Number(item.id),
-  uuid: String(item.uuid),
-  code: String(item.code),
-  fieldId: Number(item.field_id),
-  farmId: Number(item.farm_id),
-  ownerId: Number(item.owner_id),
-  name: nullable(item.name, String),
-  shape: String(item.shape),
-  kind: item.spot_kind === 'point' ? 'point' : 'polygon',
-  areaHa: Number(item.area_ha),
-  creationTs: String(item.creation_ts),
-  createdAt: String(item.created_at ?? item.creation_ts),
-  groupUuid: nullable(item.group_uuid, String),
-  sampleSetType: nullable(item.sample_set_type, String),
-  sampleSetUuid: nullable(item.sample_set_uuid, String),
-  sampleSetTypeId: nullable(item.sample_set_type_id, Number),
-  sampleSetId: nullable(item.sample_set_id, Number),
-  variables: (item.variables as SpotVariable[] | null | undefined) ?? null,
-  tags: ((item.tags as Array<{ uuid: string; owner_id: number | null }> | undefined) ?? []).map((t) => ({ uuid: t.uuid, ownerId: t.owner_id })),
-  totalImgs: Number(item.total_imgs ?? 0),
-  totalMsgs: Number(item.total_msgs ?? 0),
-  createdBy: Number(item.created_by),
-  version: Number(item.version ?? 1),
-});
-
-export const spotToItem = (spot: Spot): Item => ({
-  kind: 'spot',
-  id: spot.id,
-  uuid: spot.uuid,
-  code: spot.code,
-  field_id: spot.fieldId,
-  farm_id: spot.farmId,
-  owner_id: spot.ownerId,
-  name: spot.name,
-  shape: spot.shape,
-  spot_kind: spot.kind,
-  area_ha: spot.areaHa,
-  creation_ts: spot.creationTs,
-  created_at: spot.createdAt,
-  group_uuid: spot.groupUuid,
-  sample_set_type: spot.sampleSetType,
-  sample_set_uuid: spot.sampleSetUuid,
-  sample_set_type_id: spot.sampleSetTypeId,
-  sample_set_id: spot.sampleSetId,
-  has_sample_set: spot.sampleSetUuid !== null,
-  variables: spot.variables,
-  tags: spot.tags.map((t) => ({ uuid: t.uuid, owner_id: t.ownerId })),
-  total_imgs: spot.totalImgs,
-  total_msgs: spot.totalMsgs,
-  created_by: spot.createdBy,
-  version: spot.version,
-});
+/** A spot, defined once: its item attributes and types (lib/db/entity.ts). */
+export const Spot = entity(
+  'spot',
+  {
+    id: num('id'),
+    uuid: str('uuid'),
+    code: str('code'),
+    fieldId: num('field_id'),
+    farmId: num('farm_id'),
+    /** Owner of the field (the tenant the spot's data belongs to). */
+    ownerId: num('owner_id'),
+    name: nullable(str('name')),
+    shape: str('shape'),
+    kind: mapped<'point' | 'polygon'>('spot_kind', (v) => (v === 'point' ? 'point' : 'polygon'), (v) => v),
+    areaHa: num('area_ha'),
+    /** YYYY-MM-DDTHH:MM:SSZ */
+    creationTs: str('creation_ts'),
+    /** YYYY-MM-DDTHH:MM:SS.mmmZ: orders spots created within one second (older items: creation_ts). */
+    createdAt: mapped('created_at', (v, item) => String(v ?? item.creation_ts), (v: string) => v),
+    groupUuid: nullable(str('group_uuid')),
+    sampleSetType: nullable(str('sample_set_type')),
+    sampleSetUuid: nullable(str('sample_set_uuid')),
+    sampleSetTypeId: nullable(num('sample_set_type_id')),
+    sampleSetId: nullable(num('sample_set_id')),
+    variables: as<SpotVariable[] | null>('variables', null),
+    tags: mapped<TagRef[]>(
+      'tags',
+      (v) => ((v as Array<{ uuid: string; owner_id: number | null }> | undefined) ?? []).map((t) => ({ uuid: t.uuid, ownerId: t.owner_id })),
+      (tags) => tags.map((t) => ({ uuid: t.uuid, owner_id: t.ownerId })),
+    ),
+    totalImgs: numOr('total_imgs', 0),
+    totalMsgs: numOr('total_msgs', 0),
+    createdBy: num('created_by'),
+    version: numOr('version', 1),
+  },
+  // the sparse index of sample sets reads this
+  { derived: (spot) => ({ has_sample_set: spot.sampleSetUuid !== null }) },
+);
+export type Spot = EntityOf<typeof Spot>;
 
 export interface ImageDeclaration {
   uuid: string;
@@ -154,37 +109,17 @@ export interface ImageDeclaration {
   coordinate: string;
 }
 
-export interface SpotMessage {
-  uuid: string;
-  spotId: number;
-  text: string;
+export const SpotMessage = entity('spot_message', {
+  uuid: str('uuid'),
+  spotId: num('spot_id'),
+  text: str('text'),
   /** The user's local time, kept as sent (YYYY-MM-DDTHH:MM:SSZ). */
-  timestampUsr: string;
-  imgs: ImageDeclaration[];
-  createdAt: string;
-  createdBy: number;
-}
-
-export const messageFromItem = (item: Item): SpotMessage => ({
-  uuid: String(item.uuid),
-  spotId: Number(item.spot_id),
-  text: String(item.text),
-  timestampUsr: String(item.timestamp_usr),
-  imgs: (item.imgs as ImageDeclaration[] | undefined) ?? [],
-  createdAt: String(item.created_at),
-  createdBy: Number(item.created_by),
+  timestampUsr: str('timestamp_usr'),
+  imgs: as<ImageDeclaration[]>('imgs', []),
+  createdAt: str('created_at'),
+  createdBy: num('created_by'),
 });
-
-export const messageToItem = (m: SpotMessage): Item => ({
-  kind: 'spot_message',
-  uuid: m.uuid,
-  spot_id: m.spotId,
-  text: m.text,
-  timestamp_usr: m.timestampUsr,
-  imgs: m.imgs,
-  created_at: m.createdAt,
-  created_by: m.createdBy,
-});
+export type SpotMessage = EntityOf<typeof SpotMessage>;
 
 /** A short code of three hyphen-separated alphanumeric groups (Crockford's alphabet: no I, L, O, U). */
 export function newSpotCode(random: () => number = Math.random): string {

@@ -5,7 +5,7 @@ import { batchDelete, EXISTS, queryAll, transact, tx, type Item } from '../db/ta
 import type { Key } from '../db/keys';
 import { DomainError } from '../errors';
 import { deleteImageObjects } from './images';
-import { messageFromItem, spotFromItem } from './model';
+import { SpotMessage, Spot } from './model';
 import { spotDeletion } from './spots';
 
 /** Deletes the messages, their refs, the image records and image files of a spot, and where it was. */
@@ -14,7 +14,7 @@ export async function purgeSpotContents(spotId: number): Promise<void> {
   const images: string[] = [];
   const toDelete: Key[] = [];
   for (const item of items) {
-    const message = messageFromItem(item);
+    const message = SpotMessage.fromItem(item);
     toDelete.push({ pk: item.pk, sk: item.sk }, keys.messageRef(message.uuid, spotId));
     for (const img of message.imgs) {
       images.push(img.uuid);
@@ -27,7 +27,7 @@ export async function purgeSpotContents(spotId: number): Promise<void> {
 
 /** Deletes a spot of a deleted field with its code, ref and tag counts, then its contents. */
 export async function purgeSpot(spotItem: Item): Promise<void> {
-  const spot = spotFromItem(spotItem);
+  const spot = Spot.fromItem(spotItem);
   try {
     // Only if the spot is still there: a spot already deleted gave its tag counts back then.
     await transact(spotDeletion(spot, tx.delete(keys.spot(spot.fieldId, spot.uuid), EXISTS, () => new DomainError('not_found', 'gone'))));

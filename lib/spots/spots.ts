@@ -16,7 +16,7 @@ import { shapeFor } from '../fields/current-shape';
 import { publishEvent } from '../events/publish';
 import { isoMillis, isoSeconds } from '../util/time';
 import { SAMPLE_SET_TYPES, unitById } from './catalogue';
-import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, spotToItem, wrongFormat, type Spot, type SpotVariable } from './model';
+import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, Spot, wrongFormat, type SpotVariable } from './model';
 import { resolveSpotTags, tagCountChanges, type TagInput } from './tags';
 import { checkTexts, messagesOf, textChanges, type TextInput } from './messages';
 import { deleteImageObjects } from './images';
@@ -104,7 +104,7 @@ const spotItem = (spot: Spot) => ({
   ...keys.spot(spot.fieldId, spot.uuid),
   ...keys.spotByTimeIndex(spot.fieldId, spot.createdAt, spot.uuid),
   ...(spot.groupUuid ? keys.spotGroupIndex(spot.groupUuid, spot.id) : {}),
-  ...spotToItem(spot),
+  ...Spot.toItem(spot),
 });
 
 const spotPlace = (spot: Spot) => tx.put({ ...keys.spotById(spot.id), kind: 'spot_place', field_id: spot.fieldId, uuid: spot.uuid });

@@ -12,6 +12,10 @@ interface Attribute<T> {
   read(value: unknown): T;
   /** How the value is written (as it is, when absent). */
   write?(value: T): unknown;
+  /** Reads from the whole item (attributes that fall back to others, or span several). */
+  readItem?(item: Item): T;
+  /** Writes several attributes at once (a value embedded in the item). */
+  spread?(value: T): Item;
 }
 
 const attribute =
@@ -34,11 +38,18 @@ export const nullable = <T>(inner: Attribute<T>): Attribute<T | null> => ({
   read: (v) => (v === undefined || v === null ? null : inner.read(v)),
 });
 /** An attribute read and written by the given functions (a list of objects with their own attribute names, a fallback to another attribute). */
-export const mapped = <T>(attr: string, read: (value: unknown, item: Item) => T, write: (value: T) => unknown): Attribute<T> & { readItem: (item: Item) => T } => ({
+export const mapped = <T>(attr: string, read: (value: unknown, item: Item) => T, write: (value: T) => unknown): Attribute<T> => ({
   attr,
   read: (v) => read(v, {}),
   readItem: (item) => read(item[attr], item),
   write,
+});
+/** A value held in several attributes of the item (a field's shape): read from the whole item, written spread into it. */
+export const embedded = <T>(read: (item: Item) => T, write: (value: T) => Item): Attribute<T> => ({
+  attr: '',
+  read: () => read({}),
+  readItem: read,
+  spread: write,
 });
 /** An attribute kept as it is (a JSON value, a list); `T` is the caller's promise about it. */
 export const as = <T>(attr: string, fallback?: T): Attribute<T> => ({ attr, read: (v) => (v === undefined && fallback !== undefined ? fallback : (v as T)) });
@@ -58,15 +69,18 @@ export interface Entity<S extends Shape> {
  * reads, say); they are not read back.
  */
 export function entity<S extends Shape>(kind: string, shape: S, options: { derived?: (value: EntityOf<Entity<S>>) => Item } = {}): Entity<S> {
-  const properties = Object.entries(shape) as Array<[string, Attribute<unknown> & { readItem?: (item: Item) => unknown }]>;
+  const properties = Object.entries(shape);
   return {
     kind,
-    fromItem: (item) =>
-      Object.fromEntries(properties.map(([name, a]) => [name, a.readItem ? a.readItem(item) : a.read(item[a.attr])])) as ReturnType<Entity<S>['fromItem']>,
-    toItem: (value) => ({
-      kind,
-      ...Object.fromEntries(properties.map(([name, a]) => [a.attr, a.write ? a.write((value as Record<string, unknown>)[name]) : (value as Record<string, unknown>)[name]])),
-      ...options.derived?.(value as EntityOf<Entity<S>>),
-    }),
+    fromItem: (item) => Object.fromEntries(properties.map(([name, a]) => [name, a.readItem ? a.readItem(item) : a.read(item[a.attr])])) as ReturnType<Entity<S>['fromItem']>,
+    toItem: (value) => {
+      const item: Item = { kind };
+      for (const [name, a] of properties) {
+        const v = (value as Record<string, unknown>)[name];
+        if (a.spread) Object.assign(item, a.spread(v));
+        else item[a.attr] = a.write ? a.write(v) : v;
+      }
+      return { ...item, ...options.derived?.(value as EntityOf<Entity<S>>) };
+    },
   };
 }

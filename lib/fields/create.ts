@@ -9,7 +9,7 @@ import { LostRace, retryLostRace } from '../db/retry';
 import { EXISTS, NOT_EXISTS, nextId, transact, tx, type TxOp } from '../db/table';
 import { Conflict, Forbidden } from '../errors';
 import type { Principal } from '../auth/principal';
-import { fieldToItem, farmToItem, type Farm, type Field, type User } from '../platform/model';
+import { Field, Farm, User } from '../platform/model';
 import { getSpace, getUser } from '../platform/users';
 import { farmIdByName, getFarm } from './repository';
 import { hectaresUpdate } from './quota';
@@ -84,7 +84,7 @@ export async function createField(principal: Principal, input: CreateFieldInput)
     } else {
       const newFarm: Farm = { id: farmId, uuid: randomUUID(), name: newFarmName!, ownerId: owner.id, createdAt: now };
       ops.push(
-        tx.put({ ...keys.farm(farmId), ...farmToItem(newFarm) }, NOT_EXISTS),
+        tx.put({ ...keys.farm(farmId), ...Farm.toItem(newFarm) }, NOT_EXISTS),
         tx.put({ ...keys.farmByUuid(newFarm.uuid), kind: 'farm_uuid', farm_id: farmId }, NOT_EXISTS),
         // Another request created a farm with this name meanwhile: join it on the next attempt.
         tx.put({ ...keys.userFarmName(owner.id, newFarm.name), kind: 'farm_name', farm_id: farmId }, NOT_EXISTS, () =>
@@ -102,7 +102,7 @@ export async function createField(principal: Principal, input: CreateFieldInput)
       );
     }
     ops.push(
-      tx.put({ ...keys.field(fieldId), ...fieldToItem(field) }, NOT_EXISTS),
+      tx.put({ ...keys.field(fieldId), ...Field.toItem(field) }, NOT_EXISTS),
       tx.put({ ...keys.farmField(farmId, fieldId), kind: 'farm_field', farm_id: farmId, field_id: fieldId }),
       tx.put({ ...keys.fieldByUuid(field.uuid), kind: 'field_uuid', field_id: fieldId }, NOT_EXISTS),
       tx.put({ ...keys.farmFieldName(farmId, name), kind: 'field_name', field_id: fieldId }, NOT_EXISTS, () =>

@@ -1,11 +1,11 @@
 // Farms and fields in the main table (docs/data-model.md, "Farms and fields").
 import { keys, parseIdFromSk } from '../db/keys';
 import { batchGet, getItem, itemKey, queryAll } from '../db/table';
-import { farmFromItem, fieldFromItem, type Farm, type Field } from '../platform/model';
+import { Farm, Field } from '../platform/model';
 
 export async function getField(fieldId: number): Promise<Field | undefined> {
   const item = await getItem(keys.field(fieldId));
-  return item ? fieldFromItem(item) : undefined;
+  return item ? Field.fromItem(item) : undefined;
 }
 
 export async function getFieldByUuid(uuid: string): Promise<Field | undefined> {
@@ -18,14 +18,14 @@ export async function getFields(fieldIds: number[]): Promise<Map<number, Field>>
   const fields = new Map<number, Field>();
   for (const id of fieldIds) {
     const item = found.get(itemKey(keys.field(id)));
-    if (item) fields.set(id, fieldFromItem(item));
+    if (item) fields.set(id, Field.fromItem(item));
   }
   return fields;
 }
 
 export async function getFarm(farmId: number): Promise<Farm | undefined> {
   const item = await getItem(keys.farm(farmId));
-  return item ? farmFromItem(item) : undefined;
+  return item ? Farm.fromItem(item) : undefined;
 }
 
 export async function getFarmByUuid(uuid: string): Promise<Farm | undefined> {
@@ -38,7 +38,7 @@ export async function getFarms(farmIds: number[]): Promise<Map<number, Farm>> {
   const farms = new Map<number, Farm>();
   for (const id of farmIds) {
     const item = found.get(itemKey(keys.farm(id)));
-    if (item) farms.set(id, farmFromItem(item));
+    if (item) farms.set(id, Farm.fromItem(item));
   }
   return farms;
 }

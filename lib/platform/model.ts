@@ -3,44 +3,15 @@
 // area are mapped in its schemas.
 import type { ShareLevel, SupervisionLevel } from '../authz/access';
 import { packWkt, unpackWkt } from '../geo/packed';
+import { as, embedded, entity, mapped, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 
 export const LOCALES = ['es', 'en', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
-
-export interface User {
-  id: number;
-  uid: string;
-  userName: string;
-  locale: Locale;
-  /** Plan features (claim names, or '*'). */
-  features: string[];
-  /** Hectares the user may own in fields; null = no limit. */
-  hectareQuota: number | null;
-  hectaresUsed: number;
-  spaceId: number;
-  createdAt: string;
-}
-
-export interface Space {
-  id: number;
-  adminUserId: number;
-  /** Hectares all members together may own; the administrator's quota. null = no limit. */
-  hectareQuota: number | null;
-  hectaresUsed: number;
-}
 
 export interface Supervision {
   supervisorId: number;
   userId: number;
   level: SupervisionLevel;
-}
-
-export interface Farm {
-  id: number;
-  uuid: string;
-  name: string;
-  ownerId: number;
-  createdAt: string;
 }
 
 export interface FieldShape {
@@ -57,23 +28,6 @@ export interface FieldShape {
   startDate: string;
 }
 
-export interface Field {
-  id: number;
-  uuid: string;
-  farmId: number;
-  ownerId: number;
-  name: string;
-  country: string | null;
-  /** The shape drawn when the field was created. */
-  shape: FieldShape;
-  /** Campaigns that have a season shape of their own (spec 2, Season shapes). */
-  shapeCampaigns: number[];
-  /** Hectares counted against quotas: the largest of the field's shapes. */
-  hectaresCharged: number;
-  createdAt: string;
-  createdBy: number;
-}
-
 export type ShareTarget = { kind: 'farm'; farmId: number } | { kind: 'field'; fieldId: number; farmId: number };
 
 export interface Share {
@@ -86,83 +40,60 @@ export interface Share {
 
 type Item = Record<string, unknown>;
 
-export const userFromItem = (item: Item): User => ({
-  id: Number(item.id),
-  uid: String(item.uid),
-  userName: String(item.user_name),
-  locale: item.locale as Locale,
-  features: (item.features as string[] | undefined) ?? ['*'],
-  hectareQuota: item.hectare_quota === null || item.hectare_quota === undefined ? null : Number(item.hectare_quota),
-  hectaresUsed: Number(item.hectares_used ?? 0),
-  spaceId: Number(item.space_id),
-  createdAt: String(item.created_at),
+export const User = entity('user', {
+  id: num('id'),
+  uid: str('uid'),
+  userName: str('user_name'),
+  locale: as<Locale>('locale'),
+  /** Plan features (claim names, or '*'). */
+  features: as<string[]>('features', ['*']),
+  /** Hectares the user may own in fields; null = no limit. */
+  hectareQuota: nullable(num('hectare_quota')),
+  hectaresUsed: numOr('hectares_used', 0),
+  spaceId: num('space_id'),
+  createdAt: str('created_at'),
 });
+export type User = EntityOf<typeof User>;
 
-export const userToItem = (user: User): Item => ({
-  kind: 'user',
-  id: user.id,
-  uid: user.uid,
-  user_name: user.userName,
-  locale: user.locale,
-  features: user.features,
-  hectare_quota: user.hectareQuota,
-  hectares_used: user.hectaresUsed,
-  space_id: user.spaceId,
-  created_at: user.createdAt,
+export const Space = entity('space', {
+  id: num('id'),
+  adminUserId: num('admin_user_id'),
+  /** Hectares all members together may own; the administrator's quota. null = no limit. */
+  hectareQuota: nullable(num('hectare_quota')),
+  hectaresUsed: numOr('hectares_used', 0),
 });
+export type Space = EntityOf<typeof Space>;
 
-export const spaceFromItem = (item: Item): Space => ({
-  id: Number(item.id),
-  adminUserId: Number(item.admin_user_id),
-  hectareQuota: item.hectare_quota === null || item.hectare_quota === undefined ? null : Number(item.hectare_quota),
-  hectaresUsed: Number(item.hectares_used ?? 0),
+export const Farm = entity('farm', {
+  id: num('id'),
+  uuid: str('uuid'),
+  name: str('name'),
+  ownerId: num('owner_id'),
+  createdAt: str('created_at'),
 });
+export type Farm = EntityOf<typeof Farm>;
 
-export const farmFromItem = (item: Item): Farm => ({
-  id: Number(item.id),
-  uuid: String(item.uuid),
-  name: String(item.name),
-  ownerId: Number(item.owner_id),
-  createdAt: String(item.created_at),
+export const Field = entity('field', {
+  id: num('id'),
+  uuid: str('uuid'),
+  farmId: num('farm_id'),
+  ownerId: num('owner_id'),
+  name: str('name'),
+  country: nullable(str('country')),
+  /** The shape drawn when the field was created (its attributes are the field item's own). */
+  shape: embedded((item) => shapeFromItem(item), (shape: FieldShape) => shapeToItem(shape)),
+  /** Campaigns that have a season shape of their own (spec 2, Season shapes). */
+  shapeCampaigns: mapped(
+    'shape_campaigns',
+    (v) => ((v as number[] | undefined) ?? []).map(Number).sort((a, b) => a - b),
+    (v: number[]) => v,
+  ),
+  /** Hectares counted against quotas: the largest of the field's shapes (older items: the shape's area). */
+  hectaresCharged: mapped('hectares_charged', (v, item) => Number(v ?? item.area_ha), (v: number) => v),
+  createdAt: str('created_at'),
+  createdBy: num('created_by'),
 });
-
-export const farmToItem = (farm: Farm): Item => ({
-  kind: 'farm',
-  id: farm.id,
-  uuid: farm.uuid,
-  name: farm.name,
-  owner_id: farm.ownerId,
-  created_at: farm.createdAt,
-});
-
-export const fieldFromItem = (item: Item): Field => ({
-  id: Number(item.id),
-  uuid: String(item.uuid),
-  farmId: Number(item.farm_id),
-  ownerId: Number(item.owner_id),
-  name: String(item.name),
-  country: (item.country as string | null | undefined) ?? null,
-  shape: shapeFromItem(item),
-  shapeCampaigns: ((item.shape_campaigns as number[] | undefined) ?? []).map(Number).sort((a, b) => a - b),
-  hectaresCharged: Number(item.hectares_charged ?? item.area_ha),
-  createdAt: String(item.created_at),
-  createdBy: Number(item.created_by),
-});
-
-export const fieldToItem = (field: Field): Item => ({
-  kind: 'field',
-  id: field.id,
-  uuid: field.uuid,
-  farm_id: field.farmId,
-  owner_id: field.ownerId,
-  name: field.name,
-  country: field.country,
-  ...shapeToItem(field.shape),
-  shape_campaigns: field.shapeCampaigns,
-  hectares_charged: field.hectaresCharged,
-  created_at: field.createdAt,
-  created_by: field.createdBy,
-});
+export type Field = EntityOf<typeof Field>;
 
 /** Shape items of season shapes (one per field and campaign). */
 export const shapeFromItem = (item: Item): FieldShape => ({

@@ -4,14 +4,14 @@ import { keys } from '../db/keys';
 import { EXISTS, NOT_EXISTS, batchGet, getItem, itemKey, nextId, putItem, queryAll, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
 import type { SupervisionLevel } from '../authz/access';
-import { spaceFromItem, userFromItem, userToItem, type Locale, type Space, type Supervision, type User } from './model';
+import { Space, User, type Locale, type Supervision } from './model';
 
 /** Internal API codes (docs/internal-api.md). */
 export const INTERNAL_CODES = { NOT_FOUND: 1, INVALID_RELATION: 2 } as const;
 
 export async function getUser(userId: number): Promise<User | undefined> {
   const item = await getItem(keys.user(userId));
-  return item ? userFromItem(item) : undefined;
+  return item ? User.fromItem(item) : undefined;
 }
 
 export async function getUsers(userIds: number[]): Promise<Map<number, User>> {
@@ -19,7 +19,7 @@ export async function getUsers(userIds: number[]): Promise<Map<number, User>> {
   const users = new Map<number, User>();
   for (const id of userIds) {
     const item = found.get(itemKey(keys.user(id)));
-    if (item) users.set(id, userFromItem(item));
+    if (item) users.set(id, User.fromItem(item));
   }
   return users;
 }
@@ -37,7 +37,7 @@ export async function getUserByUid(uid: string): Promise<User | undefined> {
 
 export async function getSpace(spaceId: number): Promise<Space | undefined> {
   const item = await getItem(keys.space(spaceId));
-  return item ? spaceFromItem(item) : undefined;
+  return item ? Space.fromItem(item) : undefined;
 }
 
 export interface CreateUserInput {
@@ -78,7 +78,7 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   };
   await transact([
     input.spaceId === undefined ? tx.put(space, NOT_EXISTS) : tx.check(keys.space(spaceId), EXISTS),
-    tx.put({ ...keys.user(id), ...userToItem(user) }, NOT_EXISTS),
+    tx.put({ ...keys.user(id), ...User.toItem(user) }, NOT_EXISTS),
     tx.put({ ...keys.userByUid(user.uid), kind: 'user_uid', user_id: id }, NOT_EXISTS),
     tx.put({ ...keys.spaceMember(spaceId, id), kind: 'space_member', space_id: spaceId, user_id: id }),
   ]);

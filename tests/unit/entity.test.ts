@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Herd, Paddock } from '../../lib/livestock/model';
 import { Spot } from '../../lib/spots/model';
+import { Field, POLYGON_INLINE_MAX_CHARS } from '../../lib/platform/model';
 
 describe('entities defined once', () => {
   it('writes every property under its attribute, with the kind, and reads it back', () => {
@@ -45,5 +46,23 @@ describe('entities defined once', () => {
     const { created_at: _dropped, ...older } = item;
     expect(Spot.fromItem(older).createdAt).toBe('2026-05-10T09:30:00Z');
     expect(Spot.toItem({ ...spot, sampleSetUuid: null }).has_sample_set).toBe(false);
+  });
+
+  it('embeds a value held in several attributes (a field\'s shape, packed when long) and reads fallbacks from the item', () => {
+    const ring = Array.from({ length: 4_000 }, (_, i) => `${(-60.5 + Math.cos(i / 636.6) * 0.01).toFixed(9)} ${(-33.9 + Math.sin(i / 636.6) * 0.01).toFixed(9)}`);
+    const polygon = `POLYGON((${[...ring, ring[0]].join(',')}))`;
+    expect(polygon.length).toBeGreaterThan(POLYGON_INLINE_MAX_CHARS);
+    const field: Field = {
+      id: 3, uuid: 'u', farmId: 2, ownerId: 1, name: 'Lote', country: null,
+      shape: { polygon, centroid: 'POINT(-60.5 -33.9)', areaHa: 314.1, bbox: 'POLYGON EMPTY', bounds: [-60.51, -33.91, -60.49, -33.89], startDate: '2026-01-01' },
+      shapeCampaigns: [2025, 2024], hectaresCharged: 320, createdAt: '2026-01-01T00:00:00Z', createdBy: 1,
+    };
+    const item = Field.toItem(field);
+    expect(item).toMatchObject({ kind: 'field', area_ha: 314.1, start_date: '2026-01-01', shape_campaigns: [2025, 2024] });
+    expect(item.polygon).toBeUndefined();
+    expect(item.polygon_packed).toBeInstanceOf(Uint8Array);
+    expect(Field.fromItem(item)).toEqual({ ...field, shapeCampaigns: [2024, 2025] });
+    const { hectares_charged: _dropped, ...older } = item;
+    expect(Field.fromItem(older).hectaresCharged).toBe(314.1);
   });
 });

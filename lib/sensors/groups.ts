@@ -14,9 +14,7 @@ import type { Principal } from '../auth/principal';
 import {
   nowSeconds,
   parameterError,
-  variableFromItem,
-  variableToItem,
-  type Variable,
+  Variable,
   VariableGroup,
 } from './model';
 
@@ -46,7 +44,7 @@ export interface GroupWithVariables {
 }
 
 async function variablesOf(group: VariableGroup): Promise<Variable[]> {
-  return (await queryAll(keys.sensorVariablesPrefix(group.id))).map(variableFromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid));
+  return (await queryAll(keys.sensorVariablesPrefix(group.id))).map(Variable.fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid));
 }
 
 /** The caller's group of this uuid (an extension's own; in the user's session, any of its extensions'). */
@@ -97,7 +95,7 @@ export async function locateVariables(caller: SensorCaller, uuids: string[]): Pr
     const group = groups.get(itemKey(keys.sensorGroup(caller.userId, String(ref.extension_id), String(ref.group_uuid))));
     const variable = variables.get(itemKey(keys.sensorVariable(Number(ref.group_id), uuid)));
     if (!group || !variable) throw variableNotFound(uuid);
-    located.set(uuid, { variable: variableFromItem(variable), group: VariableGroup.fromItem(group) });
+    located.set(uuid, { variable: Variable.fromItem(variable), group: VariableGroup.fromItem(group) });
   }
   return located;
 }
@@ -159,7 +157,7 @@ function newVariable(group: VariableGroup, input: VariableInput): Variable {
 
 /** A variable's item and its ref, both new: an existing uuid (even deleted) is not created again. */
 const variableCreation = (caller: { userId: number; extensionId: string }, variable: Variable): TxOp[] => [
-  tx.put({ ...keys.sensorVariable(variable.groupId, variable.uuid), ...variableToItem(variable) }, NOT_EXISTS),
+  tx.put({ ...keys.sensorVariable(variable.groupId, variable.uuid), ...Variable.toItem(variable) }, NOT_EXISTS),
   tx.put(
     { ...keys.sensorVariableRef(caller.userId, caller.extensionId, variable.uuid), kind: 'sensor_variable_ref', extension_id: caller.extensionId, group_uuid: variable.groupUuid, group_id: variable.groupId },
     NOT_EXISTS,
@@ -221,7 +219,7 @@ const groupWrite = (next: VariableGroup, previous: VariableGroup): TxOp =>
   });
 
 const variableWrite = (next: Variable, previous: Variable): TxOp =>
-  tx.put({ ...keys.sensorVariable(next.groupId, next.uuid), ...variableToItem({ ...next, version: previous.version + 1 }) }, 'version = :version', stale, {
+  tx.put({ ...keys.sensorVariable(next.groupId, next.uuid), ...Variable.toItem({ ...next, version: previous.version + 1 }) }, 'version = :version', stale, {
     ':version': previous.version,
   });
 

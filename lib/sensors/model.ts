@@ -3,7 +3,7 @@
 // live in groups. Records are soft-deleted (deleted_at) and stay deleted.
 import { validate as isUuid } from 'uuid';
 import { Invalid } from '../errors';
-import { as, entity, nullable, num, numOr, str, strOr, type EntityOf } from '../db/entity';
+import { as, entity, mapped, nullable, num, numOr, str, strOr, type EntityOf } from '../db/entity';
 import { isoSeconds } from '../util/time';
 
 export const nowSeconds = () => isoSeconds();
@@ -48,54 +48,25 @@ export const VariableGroup = entity('sensor_group', {
 });
 export type VariableGroup = EntityOf<typeof VariableGroup>;
 
-export interface Variable {
-  uuid: string;
-  groupUuid: string;
-  groupId: number;
-  createdAt: string;
-  deletedAt: string | null;
-  variableName: string;
-  userVariableName: string;
-  device: string;
-  metadata: Record<string, unknown>;
-  lastValue: number | null;
-  lastValueTime: string | null;
-  version: number;
-}
 
-type Item = Record<string, unknown>;
-const orNull = <T>(value: unknown, map: (v: unknown) => T): T | null => (value === null || value === undefined ? null : map(value));
-
-// A variable keeps its item mapping by hand: its user name falls back to its name and its last
-// value time is also written as seconds (last_value_ts), which one definition per attribute cannot say.
-export const variableFromItem = (item: Item): Variable => ({
-  uuid: String(item.variable_uuid),
-  groupUuid: String(item.group_uuid),
-  groupId: Number(item.group_id),
-  createdAt: String(item.created_at),
-  deletedAt: orNull(item.deleted_at, String),
-  variableName: String(item.variable_name),
-  userVariableName: String(item.user_variable_name ?? item.variable_name),
-  device: String(item.device ?? ''),
-  metadata: (item.metadata as Record<string, unknown> | undefined) ?? {},
-  lastValue: orNull(item.last_value, Number),
-  lastValueTime: orNull(item.last_value_time, String),
-  version: Number(item.version ?? 1),
-});
-
-export const variableToItem = (v: Variable): Item => ({
-  kind: 'sensor_variable',
-  variable_uuid: v.uuid,
-  group_uuid: v.groupUuid,
-  group_id: v.groupId,
-  created_at: v.createdAt,
-  deleted_at: v.deletedAt,
-  variable_name: v.variableName,
-  user_variable_name: v.userVariableName,
-  device: v.device,
-  metadata: v.metadata,
-  last_value: v.lastValue,
-  last_value_time: v.lastValueTime,
-  ...(v.lastValueTime ? { last_value_ts: Date.parse(v.lastValueTime) / 1000 } : {}),
-  version: v.version,
-});
+export const Variable = entity(
+  'sensor_variable',
+  {
+    uuid: str('variable_uuid'),
+    groupUuid: str('group_uuid'),
+    groupId: num('group_id'),
+    createdAt: str('created_at'),
+    deletedAt: nullable(str('deleted_at')),
+    variableName: str('variable_name'),
+    /** The user's name for it; the variable's name until the user gives one. */
+    userVariableName: mapped('user_variable_name', (v, item) => String(v ?? item.variable_name), (v: string) => v),
+    device: strOr('device', ''),
+    metadata: as<Record<string, unknown>>('metadata', {}),
+    lastValue: nullable(num('last_value')),
+    lastValueTime: nullable(str('last_value_time')),
+    version: numOr('version', 1),
+  },
+  // the last value's time also in seconds, for reads that compare it
+  { derived: (v) => (v.lastValueTime ? { last_value_ts: Date.parse(v.lastValueTime) / 1000 } : {}) },
+);
+export type Variable = EntityOf<typeof Variable>;

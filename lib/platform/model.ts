@@ -8,11 +8,12 @@ import { as, embedded, entity, mapped, nullable, num, numOr, str, type EntityOf 
 export const LOCALES = ['es', 'en', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-export interface Supervision {
-  supervisorId: number;
-  userId: number;
-  level: SupervisionLevel;
-}
+export const Supervision = entity('supervision', {
+  supervisorId: num('supervisor_id'),
+  userId: num('user_id'),
+  level: as<SupervisionLevel>('permission'),
+});
+export type Supervision = EntityOf<typeof Supervision>;
 
 export interface FieldShape {
   /** WKT POLYGON, EPSG 4326. */

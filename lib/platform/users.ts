@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
 import { EXISTS, NOT_EXISTS, batchGet, getItem, itemKey, nextId, putItem, queryAll, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
-import type { SupervisionLevel } from '../authz/access';
-import { Space, User, type Locale, type Supervision } from './model';
+import { Space, Supervision, User, type Locale } from './model';
 
 /** Internal API codes (docs/internal-api.md). */
 export const INTERNAL_CODES = { NOT_FOUND: 1, INVALID_RELATION: 2 } as const;
@@ -94,28 +93,20 @@ export async function addSupervision(input: Supervision): Promise<Supervision> {
   await putItem({
     ...keys.supervision(input.supervisorId, input.userId),
     ...keys.supervisedByIndex(input.userId, input.supervisorId),
-    kind: 'supervision',
-    supervisor_id: input.supervisorId,
-    user_id: input.userId,
-    permission: input.level,
+    ...Supervision.toItem(input),
     created_at: new Date().toISOString(),
   });
   return input;
 }
 
-const supervisionFromItem = (item: Record<string, unknown>): Supervision => ({
-  supervisorId: Number(item.supervisor_id),
-  userId: Number(item.user_id),
-  level: item.permission as SupervisionLevel,
-});
 
 /** The users a supervisor supervises. */
 export async function supervisionsOf(supervisorId: number): Promise<Supervision[]> {
   const { pk, skPrefix } = keys.supervisionsPrefix(supervisorId);
-  return (await queryAll({ pk, skPrefix })).map(supervisionFromItem);
+  return (await queryAll({ pk, skPrefix })).map(Supervision.fromItem);
 }
 
 export async function getSupervision(supervisorId: number, userId: number): Promise<Supervision | undefined> {
   const item = await getItem(keys.supervision(supervisorId, userId));
-  return item ? supervisionFromItem(item) : undefined;
+  return item ? Supervision.fromItem(item) : undefined;
 }

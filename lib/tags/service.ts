@@ -9,16 +9,13 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { farmFor, fieldFor } from '../authz/guard';
+import { entity, num, str, type EntityOf } from '../db/entity';
 
 /** Farm tag codes (spec 2, Errors, farm tags). */
 export const TAG_CODES = { MISSING: 1, INVALID_COLOR: 2, EXISTS_OR_UNKNOWN: 3, NAME_TAKEN_ON_UPDATE: -6 } as const;
 
-export interface Tag {
-  id: number;
-  userId: number;
-  tag: string;
-  color: string;
-}
+export const Tag = entity('farm_tag', { id: num('id'), userId: num('user_id'), tag: str('tag'), color: str('color') });
+export type Tag = EntityOf<typeof Tag>;
 
 const COLOR = /^[0-9A-Fa-f]{6}$/;
 export const TAG_MAX = 100;
@@ -40,18 +37,12 @@ function checkText(desc: string): string {
   return text;
 }
 
-const tagFromItem = (item: Item): Tag => ({
-  id: Number(item.id),
-  userId: Number(item.user_id),
-  tag: String(item.tag),
-  color: String(item.color),
-});
 
 const unknownTag = (tagId: number) => new NotFound(`La etiqueta ${tagId} no existe`, { code: TAG_CODES.EXISTS_OR_UNKNOWN });
 
 export async function getTag(userId: number, tagId: number): Promise<Tag | undefined> {
   const item = await getItem(keys.farmTag(userId, tagId));
-  return item ? tagFromItem(item) : undefined;
+  return item ? Tag.fromItem(item) : undefined;
 }
 
 export async function requireTag(userId: number, tagId: number): Promise<Tag> {
@@ -62,7 +53,7 @@ export async function requireTag(userId: number, tagId: number): Promise<Tag> {
 
 export async function tagsOfUser(userId: number): Promise<Tag[]> {
   const { pk, skPrefix } = keys.farmTagsPrefix(userId);
-  return (await queryAll({ pk, skPrefix })).map(tagFromItem);
+  return (await queryAll({ pk, skPrefix })).map(Tag.fromItem);
 }
 
 /** The caller's tags among the given ids (links to deleted tags are skipped). */
@@ -70,7 +61,7 @@ async function tagsByIds(userId: number, tagIds: number[]): Promise<Tag[]> {
   const found = await batchGet(tagIds.map((id) => keys.farmTag(userId, id)));
   return tagIds.flatMap((id) => {
     const item = found.get(itemKey(keys.farmTag(userId, id)));
-    return item ? [tagFromItem(item)] : [];
+    return item ? [Tag.fromItem(item)] : [];
   });
 }
 
@@ -124,7 +115,7 @@ export async function createTag(principal: Principal, input: CreateTagInput): Pr
   const id = await nextId('farm_tag');
   const tag: Tag = { id, userId, tag: text, color };
   const ops: TxOp[] = [
-    tx.put({ ...keys.farmTag(userId, id), kind: 'farm_tag', id, user_id: userId, tag: text, color }, NOT_EXISTS),
+    tx.put({ ...keys.farmTag(userId, id), ...Tag.toItem(tag) }, NOT_EXISTS),
     tx.put({ ...keys.farmTagName(userId, text), kind: 'farm_tag_name', tag_id: id }, NOT_EXISTS, () =>
       new Conflict(`Ya existe una etiqueta con el nombre '${text}'`, { code: TAG_CODES.EXISTS_OR_UNKNOWN }),
     ),

@@ -16,6 +16,7 @@ import { spotRoutes } from './spots';
 import { sensorRoutes } from './sensors';
 import { storageRoutes } from './storage';
 import { notificationRoutes } from './notifications';
+import { mapRoutes } from './maps';
 import { eventsWorker, sensorBulkWorker } from './workers';
 
 export const services: readonly ServiceDef[] = [
@@ -38,8 +39,8 @@ export const services: readonly ServiceDef[] = [
   },
   {
     name: 'records',
-    summary: 'livestock, spots, sensors, extension storage',
-    routes: [...livestockRoutes, ...spotRoutes, ...sensorRoutes, ...storageRoutes],
+    summary: 'livestock, spots, sensors, extension storage, user maps',
+    routes: [...livestockRoutes, ...spotRoutes, ...sensorRoutes, ...storageRoutes, ...mapRoutes],
     workers: [sensorBulkWorker],
   },
 ];

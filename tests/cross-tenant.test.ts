@@ -75,6 +75,11 @@ const INBOX_SECRET = `yk${randomBytes(6).toString('hex')}`;
 const YEAR = new Date().getUTCFullYear();
 const FIELD = square(-60.5, -33.9, 0.02);
 const POINT = 'POINT(-60.495 -33.895)';
+/** A zoning inside FIELD, its zone named with the secret. */
+const MAP_GEOJSON = {
+  type: 'FeatureCollection',
+  features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[-60.499, -33.899], [-60.49, -33.899], [-60.49, -33.89], [-60.499, -33.89], [-60.499, -33.899]]] }, properties: { nombre: `zona ${SECRET}`, id: 0 } }],
+};
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from(`owner image ${SECRET}`), randomBytes(64)]);
 const md5 = (content: Buffer | string) => createHash('md5').update(content).digest('base64');
 const SENSORS = '/sensors/v2/providers';
@@ -100,6 +105,7 @@ interface Owner {
   jobUuid: string;
   inboxItemId: string;
   sheet: string;
+  mapId: number;
 }
 
 /** What an attacker owns: its own field, farm tag, paddock, herd and spot, to mix with A's ids. */
@@ -161,6 +167,7 @@ async function setUpOwner(): Promise<Owner> {
   const rotationUuid = rotation.data.created_ones[0].rotation_uuid as string;
   await ok(call('POST', `/rotations/variety/${rotationUuid}`, { token, json: { varieties: [101] } }), 'variety');
   const livestock = await paddockAndHerd(token, fieldId, SECRET);
+  const map = await ok(call('POST', '/api/users/me/maps', { token, json: { nombre: `Mapa ${SECRET}`, id_lote: fieldId, id_tipo: 1, geojson: MAP_GEOJSON } }), 'map');
 
   const spotTagUuid = uuidV1();
   await ok(call('POST', '/spots/tags', { token, json: { tag: `T ${SECRET}`, uuid: spotTagUuid } }), 'spot tag');
@@ -234,6 +241,7 @@ async function setUpOwner(): Promise<Owner> {
     jobUuid: job.data.job_uuid,
     inboxItemId,
     sheet: (await sheet.text()).replace(/6\.1/g, '9.9'),
+    mapId: map.id as number,
   };
 }
 
@@ -430,6 +438,22 @@ const PROBES: Record<string, Probe> = {
   renameSpotTag: (a) => [write('user', { json: { uuid: a.spotTagUuid, tag: 'changed' } })],
   deleteSpotTag: (a) => [write('user', { query: { uuid: a.spotTagUuid } })],
   replaceSpotVariables: (a) => [write('field', { json: { uuid: a.spotUuid, variables: [{ name: 'pH', unit_id: 8, value: 1 }] } })],
+  // maps
+  listMaps: (a) => [read('field', { query: { id_lote: a.fieldId } }), read('field', { query: { id: a.mapId } })],
+  createMap: (a) => [write('field', { json: { nombre: 'intruder', id_lote: a.fieldId, id_tipo: 1, geojson: MAP_GEOJSON } })],
+  replaceMap: (a) => [write('field', { json: { id: a.mapId, nombre: 'changed', id_lote: a.fieldId, id_tipo: 2, geojson: MAP_GEOJSON } })],
+  patchMap: (a) => [write('field', { json: { id: a.mapId, nombre: 'changed' } })],
+  deleteMap: (a) => [write('field', { query: { id: a.mapId } })],
+  downloadMap: (a) => [
+    read('field', {
+      body: () => {
+        const form = new FormData();
+        form.set('id_mapa', String(a.mapId));
+        form.set('nombre', 'intruder');
+        return form;
+      },
+    }),
+  ],
   // sensors
   getValuesBulkJob: (a) => [read('extension', { path: { job_uuid: a.jobUuid } })],
   insertValues: (a) => [write('extension', { json: { data: [{ variable_uuid: a.variableUuid, values: [1], timestamps: ['2026-05-10T10:00:00Z'] }] } })],

@@ -127,6 +127,16 @@ export const keys = {
   // --- livestock (spec 1): paddocks and herds live in their field's partition ------------------
   paddock: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCK#${uuid.toLowerCase()}` }),
   paddocksPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'PADDOCK#' }),
+  /** A user map lives in its field's partition (deleted with the field); the keys below point to it. */
+  map: (fieldId: number, mapId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: `MAP#${pad(mapId)}` }),
+  mapsOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'MAP#' }),
+  /** Where map `mapId` is: its field and owner. */
+  mapRef: (mapId: number): Key => ({ pk: `MAP#${mapId}`, sk: 'REF' }),
+  /** A user's maps, by id (`map_id`, `field_id`). */
+  userMap: (userId: number, mapId: number): Key => ({ pk: `USER#${userId}`, sk: `MAP#${pad(mapId)}` }),
+  userMapsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'MAP#' }),
+  /** Map names are unique per user. */
+  userMapName: (userId: number, name: string): Key => ({ pk: `USER#${userId}`, sk: `MAPNAME#${normalizeName(name)}` }),
   paddockName: (fieldId: number, name: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCKNAME#${normalizeName(name)}` }),
   /** The paddock of a uuid in one field; paddockRefs lists every field whose paddock carries the uuid. */
   paddockRef: (uuid: string, fieldId: number): Key => ({ pk: `PADDOCKREF#${uuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),

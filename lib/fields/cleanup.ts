@@ -7,6 +7,7 @@ import type { Key } from '../db/keys';
 import { purgeSpot } from '../spots/purge';
 import { deleteHistory } from '../livestock/herds';
 import { deleteObjects, objectKeysOf } from '../storage/files';
+import { mapPointers } from '../maps/service';
 
 /** Job put on the events queue when a field is deleted. */
 export const FIELD_DELETED_JOB = 'FIELD_DELETED.V1';
@@ -22,6 +23,8 @@ function pointersTo(item: Item, fieldId: number): Key[] {
       return [keys.paddockRef(String(item.paddock_uuid), fieldId)];
     case 'herd':
       return [keys.herdRef(String(item.herd_uuid), fieldId)];
+    case 'map':
+      return mapPointers(item);
     default:
       return [];
   }

@@ -2,6 +2,7 @@
 // named dialect; the handler factory renders every DomainError through the route's dialect.
 import { z } from 'zod';
 import { GENERAL_CODES, STATUS_BY_KIND, type DomainError, type ErrorCode, type ErrorKind } from '../errors';
+import { MAP_INFOS } from '../maps/codes';
 
 export { GENERAL_CODES };
 
@@ -216,6 +217,29 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   SHAPE_EXPANSION_LIMIT: 'The provided shape exceeds the defined expansion limits',
 };
 
+/** User maps: `{res:'Error', info}` with the spec's infos; `detail` says more when the info is a category. */
+export const mapsDialect = defineDialect({
+  name: 'maps',
+  errorSchema: z.object({ res: z.literal('Error'), info: z.string(), detail: z.string().optional(), request_id: z.string().optional() }),
+  defaults: generalDefaults,
+  body: (_code, info, error, requestId) => {
+    const spec = (Object.values(MAP_INFOS) as string[]).includes(info);
+    const byKind: Partial<Record<ErrorKind, string>> = {
+      invalid: MAP_INFOS.INVALID_PARAMETERS,
+      too_large: MAP_INFOS.INVALID_PARAMETERS,
+      unsupported: MAP_INFOS.INVALID_PARAMETERS,
+      not_found: MAP_INFOS.NOT_FOUND,
+      forbidden: MAP_INFOS.NO_PERMISSION,
+      conflict: MAP_INFOS.NAME_TAKEN,
+      unauthenticated: 'Unauthorized',
+      invalid_token: 'Unauthorized',
+      expired_token: 'Unauthorized',
+    };
+    const text = spec ? info : (byKind[error.kind] ?? info);
+    return { res: 'Error', info: text, ...(text !== info ? { detail: info } : {}), ...withRequestId(error, requestId) };
+  },
+});
+
 export const shapesDialect = defineDialect({
   name: 'season shapes',
   errorSchema: z.object({ code: z.string(), msg: z.string(), detail: z.string().optional() }),
@@ -281,5 +305,6 @@ export function unknownRouteDialect(path: string): Dialect {
   if (/^\/sensors\//.test(path)) return sensorsDialect;
   if (/^(\/api)?\/livestock\//.test(path)) return livestockDialect;
   if (/^(\/api)?\/spots\//.test(path)) return spotsDialect;
+  if (/^\/api\/users\/me\/maps/.test(path)) return mapsDialect;
   return generalDialect;
 }

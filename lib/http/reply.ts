@@ -23,7 +23,7 @@ export class Reply {
   static file(content: Buffer, contentType: string, fileName?: string): Reply {
     return new Reply(200, content, {
       'content-type': contentType,
-      ...(fileName ? { 'content-disposition': `attachment; filename="${fileName.replace(/"/g, '')}"` } : {}),
+      ...(fileName ? { 'content-disposition': contentDisposition(fileName) } : {}),
     });
   }
 }
@@ -66,4 +66,10 @@ export function toResult(reply: Reply, requestId: string, origin?: string): APIG
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
     body: JSON.stringify(reply.body),
   };
+}
+
+/** An attachment's name: an ASCII fallback, and the name itself in UTF-8 (RFC 6266, RFC 5987). */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '').trim() || 'download';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

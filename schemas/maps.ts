@@ -1,0 +1,142 @@
+// User maps (spec 2, Maps): /api/users/me/maps (GET, POST, PUT, PATCH, DELETE) and the shapefile
+// download. Wire names are the spec's; lib/maps uses English names. docs/decisions.md, "Maps".
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { mapsDialect } from '../lib/http/dialects';
+import { fechaIni, MAP_LIMITS } from '../lib/maps/limits';
+import type { MapRecord } from '../lib/maps/model';
+import { booleanLike, positiveInteger } from './common';
+
+const mapsRoute = { tags: ['maps'], auth: 'bearer', dialect: mapsDialect } as const;
+const PATH = '/api/users/me/maps';
+
+const byte = z.number().int().min(0).max(255);
+const Zone = z.object({ color: z.tuple([byte, byte, byte, byte]).describe('[R, G, B, A]'), nombre: z.string().max(MAP_LIMITS.NAME) });
+const Metadata = z
+  .object({ capas: z.record(z.string().regex(/^\d{1,6}$/, 'capas is keyed by zone index'), Zone).optional() })
+  .strict()
+  .describe('capas: the zones, keyed by zone index (the features\' properties.id)');
+
+const Feature = z.object({
+  type: z.literal('Feature'),
+  geometry: z.object({ type: z.enum(['Polygon', 'MultiPolygon']), coordinates: z.array(z.any()) }),
+  properties: z.record(z.string(), z.unknown()).nullable().optional().describe('nombre, id (the zone index); _featid is given by position'),
+});
+const GeoJson = z
+  .object({ type: z.literal('FeatureCollection'), features: z.array(Feature).min(1).max(MAP_LIMITS.FEATURES) })
+  .describe(`EPSG 4326; every feature intersects the field; at most ${MAP_LIMITS.VERTICES} vertices in all`);
+/** The GeoJSON as an object, or as JSON text (form-minded clients send it so). */
+const geojson = z.union([GeoJson, z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'geojson is not JSON' });
+    return z.NEVER;
+  }
+}).pipe(GeoJson)]);
+
+export const MapBody = z.object({
+  nombre: z.string().optional().describe(`1 to ${MAP_LIMITS.NAME} characters, unique among the caller's maps`),
+  id_lote: positiveInteger().optional(),
+  id_tipo: z.number().int().min(1).max(6).optional().describe('1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription'),
+  geojson: geojson.optional(),
+  metadata: Metadata.optional(),
+  create_application: booleanLike().optional().describe('asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps)'),
+  id: positiveInteger().optional().describe('PUT and PATCH: the map'),
+});
+
+export const WireMap = z.object({
+  id: z.number().int(),
+  nombre: z.string(),
+  id_lote: z.number().int(),
+  id_tipo: z.number().int(),
+  id_usuario: z.number().int(),
+  fecha_ini: z.string().describe("'YYYY-MM-DD HH:MM:SS.ffffff'"),
+  metadata: z.object({ capas: z.record(z.string(), Zone).optional() }),
+  geojson: z.unknown().optional().describe('only when one map is read'),
+});
+
+export const wireMap = (map: MapRecord, withGeoJson: boolean): z.infer<typeof WireMap> => ({
+  id: map.id,
+  nombre: map.name,
+  id_lote: map.fieldId,
+  id_tipo: map.typeId,
+  id_usuario: map.ownerId,
+  fecha_ini: fechaIni(map.createdAt),
+  metadata: map.metadata,
+  ...(withGeoJson ? { geojson: map.geojson } : {}),
+});
+
+const valid = z.object({ info: z.literal('Valid data'), res: z.literal('OK'), code: z.literal(0), id: z.number().int().describe('the map (ours: the contract shows no id)') });
+
+export const listMapsRoute = defineRoute({
+  ...mapsRoute,
+  operationId: 'listMaps',
+  handler: 'functions/maps/maps.get',
+  method: 'get',
+  paths: [PATH],
+  summary: "The maps of a field (id_lote), one map with its GeoJSON (id), or the caller's maps",
+  request: { query: z.object({ id_lote: positiveInteger().optional(), id: positiveInteger().optional().describe('wins over id_lote') }) },
+  responses: { 200: { description: 'a list without geojson, or one map with it', schema: z.object({ data: z.union([z.array(WireMap), WireMap]) }) } },
+});
+
+export const createMapRoute = defineRoute({
+  ...mapsRoute,
+  operationId: 'createMap',
+  handler: 'functions/maps/maps.post',
+  touches: { table: 'write' },
+  method: 'post',
+  paths: [PATH],
+  summary: 'Create a map on a field the caller can change',
+  request: { body: MapBody },
+  responses: { 200: { description: 'created', schema: valid } },
+});
+
+export const replaceMapRoute = defineRoute({
+  ...mapsRoute,
+  operationId: 'replaceMap',
+  handler: 'functions/maps/maps.put',
+  touches: { table: 'write' },
+  method: 'put',
+  paths: [PATH],
+  summary: 'Overwrite a map of the caller (id required; every member as POST)',
+  request: { body: MapBody },
+  responses: { 200: { description: 'overwritten', schema: valid } },
+});
+
+export const patchMapRoute = defineRoute({
+  ...mapsRoute,
+  operationId: 'patchMap',
+  handler: 'functions/maps/maps.patch',
+  touches: { table: 'write' },
+  method: 'patch',
+  paths: [PATH],
+  summary: 'Change what is sent of a map of the caller (id required)',
+  request: { body: MapBody },
+  responses: { 200: { description: 'changed', schema: valid } },
+});
+
+export const deleteMapRoute = defineRoute({
+  ...mapsRoute,
+  operationId: 'deleteMap',
+  handler: 'functions/maps/maps.del',
+  touches: { table: 'write' },
+  method: 'delete',
+  paths: [PATH],
+  summary: 'Delete a map of the caller (not shown in the contract: designed with the rules of PUT)',
+  request: { query: z.object({ id: positiveInteger() }) },
+  responses: { 200: { description: 'deleted', schema: z.object({ info: z.literal('Map deleted'), res: z.literal('OK'), code: z.literal(0) }) } },
+});
+
+export const downloadMapRoute = defineRoute({
+  ...mapsRoute,
+  operationId: 'downloadMap',
+  handler: 'functions/maps/download.post',
+  method: 'post',
+  paths: [`${PATH}/download`],
+  summary: 'The map as a zipped shapefile (.shp, .shx, .dbf, .prj, .cpg) named after nombre',
+  request: { body: z.object({ id_mapa: positiveInteger(), nombre: z.string().min(1).max(MAP_LIMITS.NAME) }), bodyType: 'multipart' },
+  responses: { 200: { description: 'application/zip', schema: z.string().describe('binary') } },
+});
+
+export const mapRoutes = [listMapsRoute, createMapRoute, replaceMapRoute, patchMapRoute, deleteMapRoute, downloadMapRoute];

@@ -1,0 +1,166 @@
+// Spec 2, "Maps": /api/users/me/maps (GET, POST, PUT, PATCH, and our DELETE) and the shapefile
+// download, read back with an independent library (shpjs); every error info of the contract.
+import JSZip from 'jszip';
+import { combine, parseDbf, parseShp } from 'shpjs';
+import { describe, expect, it } from 'vitest';
+import { call, createField, internal, newUser, square, stack, type TestUser } from './helpers/api';
+
+const PATH = '/api/users/me/maps';
+const ring = (lon: number, lat: number, size: number) => [
+  [lon, lat],
+  [lon + size, lat],
+  [lon + size, lat + size],
+  [lon, lat + size],
+  [lon, lat],
+];
+const zoning = (lon = -60.5, lat = -33.9) => ({
+  type: 'FeatureCollection',
+  features: [
+    { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring(lon, lat, 0.005)] }, properties: { nombre: 'Zona baja', id: 0 } },
+    { type: 'Feature', geometry: { type: 'MultiPolygon', coordinates: [[ring(lon + 0.005, lat, 0.005)], [ring(lon, lat + 0.005, 0.005)]] }, properties: { id: 1 } },
+  ],
+});
+const metadata = { capas: { 0: { color: [255, 0, 0, 255], nombre: 'Zona baja' }, 1: { color: [0, 128, 0, 255], nombre: 'Zona alta ñandú' } } };
+
+const send = (user: TestUser, method: string, json: unknown) => call(method, PATH, { token: user.token, json });
+const list = (user: TestUser, query: Record<string, number> = {}) => call('GET', PATH, { token: user.token, query });
+
+async function setup() {
+  const owner = await newUser();
+  const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
+  const created = await send(owner, 'POST', { nombre: 'Ambientes 2026', id_lote: fieldId, id_tipo: 1, geojson: zoning(), metadata });
+  expect(created.status).toBe(200);
+  return { owner, fieldId, mapId: created.body.id as number };
+}
+
+const expectError = (response: { status: number; body: any }, status: number, info: string) =>
+  expect([response.status, response.body.res, response.body.info]).toEqual([status, 'Error', info]);
+
+describe('/api/users/me/maps', () => {
+  it("creates a map ({info:'Valid data', res:'OK', code:0}); lists carry no geojson, one map carries it with every field of the Map table", async () => {
+    const { owner, fieldId, mapId } = await setup();
+    const listed = await list(owner, { id_lote: fieldId });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const [summary] = listed.body.data;
+    expect(summary).toEqual({
+      id: mapId,
+      nombre: 'Ambientes 2026',
+      id_lote: fieldId,
+      id_tipo: 1,
+      id_usuario: owner.id,
+      fecha_ini: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/),
+      metadata,
+    });
+    expect((await list(owner)).body.data.map((m: any) => m.id)).toEqual([mapId]);
+    const one = await list(owner, { id: mapId });
+    expect(one.body.data).toMatchObject({ ...summary, geojson: { type: 'FeatureCollection' } });
+    expect(one.body.data.geojson.features.map((f: any) => [f.geometry.type, f.properties])).toEqual([
+      ['Polygon', { nombre: 'Zona baja', _featid: 0, id: 0 }],
+      ['MultiPolygon', { nombre: 'Zona alta ñandú', _featid: 1, id: 1 }],
+    ]);
+    expect(one.body.data.geojson.features[0].geometry.coordinates).toEqual([ring(-60.5, -33.9, 0.005)]);
+  });
+
+  it('refuses a name the caller already uses (409), bad parameters (400) and a field it cannot use (Invalid field / permissions)', async () => {
+    const { owner, fieldId } = await setup();
+    expectError(await send(owner, 'POST', { nombre: ' ambientes  2026 ', id_lote: fieldId, id_tipo: 2, geojson: zoning() }), 409, 'The map name is already used');
+    const bad = [
+      { nombre: '', id_lote: fieldId, id_tipo: 1, geojson: zoning() },
+      { nombre: 'x', id_lote: fieldId, id_tipo: 7, geojson: zoning() },
+      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [] } },
+      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-60.5, -33.9] } }] } },
+      // a bow tie is not a valid polygon; a zone far from the field does not intersect it
+      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[-60.5, -33.9], [-60.49, -33.89], [-60.49, -33.9], [-60.5, -33.89], [-60.5, -33.9]]] } }] } },
+      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning(10, 10) },
+      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning(), metadata: { capas: { 0: { color: [300, 0, 0, 1], nombre: 'a' } } } },
+      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning(), metadata: { otra: 1 } },
+      { nombre: 'x', id_tipo: 1, geojson: zoning() },
+    ];
+    for (const body of bad) expectError(await send(owner, 'POST', body), 400, 'Invalid parameters');
+    expectError(await send(owner, 'POST', { nombre: 'x', id_lote: 999_999_999, id_tipo: 1, geojson: zoning() }), 400, 'Invalid field');
+    const stranger = await newUser();
+    expectError(await send(stranger, 'POST', { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning() }), 400, 'Invalid field');
+    const reader = await newUser();
+    await internal('/internal/shares', { user_id: reader.id, field_id: fieldId, permission: 'read' });
+    expectError(await send(reader, 'POST', { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning() }), 403, 'User does not have enough permissions');
+    expect((await list(owner)).body.data).toHaveLength(1);
+  });
+
+  it('PUT overwrites, PATCH changes only what is sent; only the creator may (Denied access); names stay unique', async () => {
+    const { owner, fieldId, mapId } = await setup();
+    const other = await send(owner, 'POST', { nombre: 'Rinde', id_lote: fieldId, id_tipo: 2, geojson: zoning() });
+    const patched = await send(owner, 'PATCH', { id: mapId, nombre: 'Ambientes corregidos' });
+    expect(patched.body).toMatchObject({ info: 'Valid data', res: 'OK', code: 0 });
+    const afterPatch = (await list(owner, { id: mapId })).body.data;
+    expect([afterPatch.nombre, afterPatch.id_tipo, afterPatch.metadata]).toEqual(['Ambientes corregidos', 1, metadata]);
+    // the old name is free again, the other map's is not
+    expectError(await send(owner, 'PATCH', { id: mapId, nombre: 'rinde' }), 409, 'The map name is already used');
+    expect((await send(owner, 'POST', { nombre: 'Ambientes 2026', id_lote: fieldId, id_tipo: 1, geojson: zoning() })).status).toBe(200);
+    const replaced = await send(owner, 'PUT', { id: mapId, nombre: 'Prescripción', id_lote: fieldId, id_tipo: 6, geojson: { type: 'FeatureCollection', features: [zoning().features[0]] } });
+    expect(replaced.status).toBe(200);
+    const afterPut = (await list(owner, { id: mapId })).body.data;
+    expect([afterPut.nombre, afterPut.id_tipo, afterPut.metadata, afterPut.geojson.features.length]).toEqual(['Prescripción', 6, {}, 1]);
+    expectError(await send(owner, 'PUT', { id: mapId, nombre: 'x', id_lote: fieldId, id_tipo: 1 }), 400, 'Invalid parameters');
+    expectError(await send(owner, 'PATCH', { nombre: 'sin id' }), 400, 'Invalid parameters');
+    expectError(await send(owner, 'PATCH', { id: 999_999_999, nombre: 'x' }), 404, 'Map not found');
+    // another user who edits the field may read the map, not change it
+    const editor = await newUser();
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
+    expect((await list(editor, { id: mapId })).status).toBe(200);
+    expectError(await send(editor, 'PUT', { id: mapId, nombre: 'Mío', id_lote: fieldId, id_tipo: 1, geojson: zoning() }), 403, 'Denied access');
+    expectError(await send(editor, 'PATCH', { id: other.body.id, nombre: 'Mío' }), 403, 'Denied access');
+    // a stranger does not even see it
+    expectError(await list(await newUser(), { id: mapId }), 404, 'Map not found');
+  });
+
+  it('deletes a map (the creator only), and deletes the maps of a deleted field', async () => {
+    const { owner, fieldId, mapId } = await setup();
+    const editor = await newUser();
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
+    expectError(await call('DELETE', PATH, { token: editor.token, query: { id: mapId } }), 403, 'Denied access');
+    expect((await call('DELETE', PATH, { token: owner.token, query: { id: mapId } })).body).toEqual({ info: 'Map deleted', res: 'OK', code: 0 });
+    expectError(await list(owner, { id: mapId }), 404, 'Map not found');
+    // its name is free again
+    const again = await send(owner, 'POST', { nombre: 'Ambientes 2026', id_lote: fieldId, id_tipo: 1, geojson: zoning() });
+    expect(again.status).toBe(200);
+    expect((await call('GET', '/api/borrarlotes', { token: owner.token, query: { lote: fieldId } })).status).toBe(200);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (await list(owner)).body.data.length > 0) await new Promise((r) => setTimeout(r, 250));
+    expect((await list(owner)).body.data).toEqual([]);
+    expectError(await list(owner, { id: again.body.id }), 404, 'Map not found');
+  });
+
+  it('downloads the map as a zipped shapefile: .shp .shx .dbf .prj .cpg named after nombre, read back by shpjs with the same geometries and accented names', async () => {
+    const { owner, mapId } = await setup();
+    const form = new FormData();
+    form.set('id_mapa', String(mapId));
+    form.set('nombre', 'Ambientes Ñandú');
+    const response = await fetch(new URL(`${PATH}/download`, stack().baseUrl), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    expect(response.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Ambientes Ñandú.zip')}`);
+    const zip = await JSZip.loadAsync(Buffer.from(await response.arrayBuffer()));
+    expect(Object.keys(zip.files).sort(), JSON.stringify(Object.keys(zip.files))).toEqual(['Ambientes Ñandú.cpg', 'Ambientes Ñandú.dbf', 'Ambientes Ñandú.prj', 'Ambientes Ñandú.shp', 'Ambientes Ñandú.shx']);
+    const file = async (ext: string) => zip.file(`Ambientes Ñandú.${ext}`)!.async('uint8array');
+    const cpg = new TextDecoder().decode(await file('cpg'));
+    const read = combine([parseShp(await file('shp'), new TextDecoder().decode(await file('prj'))), parseDbf(await file('dbf'), cpg)]);
+    expect(read.features.map((f: any) => [f.properties.nombre, f.properties.id, f.geometry.type])).toEqual([
+      ['Zona baja', 0, 'Polygon'],
+      ['Zona alta ñandú', 1, 'MultiPolygon'],
+    ]);
+    const sorted = (r: number[][]) => r.slice(0, -1).map(([x, y]) => [Number(x!.toFixed(9)), Number(y!.toFixed(9))]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+    const [first, second] = read.features as any[];
+    expect(sorted(first.geometry.coordinates[0])).toEqual(sorted(ring(-60.5, -33.9, 0.005)));
+    expect(second.geometry.coordinates.map((p: number[][][]) => sorted(p[0]!))).toEqual([sorted(ring(-60.495, -33.9, 0.005)), sorted(ring(-60.5, -33.895, 0.005))]);
+    const stranger = new FormData();
+    stranger.set('id_mapa', String(mapId));
+    stranger.set('nombre', 'x');
+    expectError(await call('POST', `${PATH}/download`, { token: (await newUser()).token, body: stranger }), 404, 'Map not found');
+  });
+
+  it('answers 401 without a token, in the maps dialect', async () => {
+    const response = await call('GET', PATH);
+    expect([response.status, response.body.res]).toEqual([401, 'Error']);
+  });
+});

@@ -17,13 +17,14 @@ import { sensorRoutes } from './sensors';
 import { storageRoutes } from './storage';
 import { notificationRoutes } from './notifications';
 import { mapRoutes } from './maps';
+import { samplingRoutes } from './samplings';
 import { eventsWorker, sensorBulkWorker } from './workers';
 
 export const services: readonly ServiceDef[] = [
   {
     name: 'platform',
     summary:
-      'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker',
+      'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker; samplings',
     routes: [
       ...systemRoutes,
       ...internalRoutes,
@@ -34,6 +35,7 @@ export const services: readonly ServiceDef[] = [
       ...cropRoutes,
       ...farmMetadataRoutes,
       ...notificationRoutes,
+      ...samplingRoutes,
     ],
     workers: [eventsWorker],
   },

@@ -106,6 +106,7 @@ interface Owner {
   inboxItemId: string;
   sheet: string;
   mapId: number;
+  samplingUuid: string;
 }
 
 /** What an attacker owns: its own field, farm tag, paddock, herd and spot, to mix with A's ids. */
@@ -167,6 +168,10 @@ async function setUpOwner(): Promise<Owner> {
   const rotationUuid = rotation.data.created_ones[0].rotation_uuid as string;
   await ok(call('POST', `/rotations/variety/${rotationUuid}`, { token, json: { varieties: [101] } }), 'variety');
   const livestock = await paddockAndHerd(token, fieldId, SECRET);
+  const sampling = await ok(
+    internal('/internal/samplings', { sampling_name: `Muestreo ${SECRET}`, field_id: fieldId, yeargroup: YEAR, zoning: { info: {}, type: 'none' }, analysis: { [`A ${SECRET}`]: [] }, groups: [], points: [] }),
+    'sampling',
+  );
   const map = await ok(call('POST', '/api/users/me/maps', { token, json: { nombre: `Mapa ${SECRET}`, id_lote: fieldId, id_tipo: 1, geojson: MAP_GEOJSON } }), 'map');
 
   const spotTagUuid = uuidV1();
@@ -242,6 +247,7 @@ async function setUpOwner(): Promise<Owner> {
     inboxItemId,
     sheet: (await sheet.text()).replace(/6\.1/g, '9.9'),
     mapId: map.id as number,
+    samplingUuid: sampling.data.sampling_uuid as string,
   };
 }
 
@@ -454,6 +460,15 @@ const PROBES: Record<string, Probe> = {
       },
     }),
   ],
+  // samplings
+  listSamplings: (a) => [read('field', { query: { field_id: a.fieldId } }), read('field', { query: { sampling_uuid: a.samplingUuid } })],
+  listSamplingAnalyses: (a) => [
+    read('field', { query: { field_id: a.fieldId } }),
+    read('field', { query: { farm_id: a.farmId } }),
+    read('field', { query: { sampling_uuid: a.samplingUuid } }),
+  ],
+  internalCreateSampling: (a) => [write('internal', { json: { sampling_name: 'intruder', field_id: a.fieldId, yeargroup: YEAR, zoning: { info: {}, type: 'none' }, analysis: {}, groups: [], points: [] } })],
+  internalCloseSampling: (a) => [write('internal', { path: { sampling_uuid: a.samplingUuid }, json: { closed_at: '2026-06-01T00:00:00Z' } })],
   // sensors
   getValuesBulkJob: (a) => [read('extension', { path: { job_uuid: a.jobUuid } })],
   insertValues: (a) => [write('extension', { json: { data: [{ variable_uuid: a.variableUuid, values: [1], timestamps: ['2026-05-10T10:00:00Z'] }] } })],

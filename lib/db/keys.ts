@@ -127,6 +127,10 @@ export const keys = {
   // --- livestock (spec 1): paddocks and herds live in their field's partition ------------------
   paddock: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCK#${uuid.toLowerCase()}` }),
   paddocksPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'PADDOCK#' }),
+  /** A sampling lives in its field's partition (deleted with it); its ref finds it by uuid. */
+  sampling: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `SAMPLING#${uuid.toLowerCase()}` }),
+  samplingsOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'SAMPLING#' }),
+  samplingRef: (uuid: string): Key => ({ pk: `SAMPLINGREF#${uuid.toLowerCase()}`, sk: 'REF' }),
   /** A user map lives in its field's partition (deleted with the field); the keys below point to it. */
   map: (fieldId: number, mapId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: `MAP#${pad(mapId)}` }),
   mapsOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'MAP#' }),

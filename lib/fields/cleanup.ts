@@ -8,6 +8,7 @@ import { purgeSpot } from '../spots/purge';
 import { deleteHistory } from '../livestock/herds';
 import { deleteObjects, objectKeysOf } from '../storage/files';
 import { mapPointers } from '../maps/service';
+import { samplingPointers } from '../samplings/service';
 
 /** Job put on the events queue when a field is deleted. */
 export const FIELD_DELETED_JOB = 'FIELD_DELETED.V1';
@@ -25,6 +26,8 @@ function pointersTo(item: Item, fieldId: number): Key[] {
       return [keys.herdRef(String(item.herd_uuid), fieldId)];
     case 'map':
       return mapPointers(item);
+    case 'sampling':
+      return samplingPointers(item);
     default:
       return [];
   }

@@ -217,6 +217,14 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   SHAPE_EXPANSION_LIMIT: 'The provided shape exceeds the defined expansion limits',
 };
 
+/** Samplings: `{code, msg}` (spec 3: insufficient permissions are code -11, msg 'insufficient permissions'). */
+export const samplingDialect = defineDialect({
+  name: 'samplings',
+  errorSchema: z.object({ code: z.number().int(), msg: z.string(), request_id: z.string().optional() }),
+  defaults: generalDefaults,
+  body: (code, info, error, requestId) => ({ code, msg: info, ...withRequestId(error, requestId) }),
+});
+
 /** User maps: `{res:'Error', info}` with the spec's infos; `detail` says more when the info is a category. */
 export const mapsDialect = defineDialect({
   name: 'maps',

@@ -1,5 +1,6 @@
 // Seeds a demo workspace through the internal API, once: a workspace administrator with a farm of
-// two fields, a member of her workspace with one field shared, and a supervisor. A marker item
+// two fields, a member of her workspace with one field shared, a supervisor, and on the first field a
+// zoning map with a soil sampling of it (groups, points, two analysed samples). A marker item
 // keeps the ids, so a restart reuses them (data is kept across restarts) and only mints a token.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -77,6 +78,7 @@ export async function seedDemo(stack: RunningStack): Promise<DemoWorkspace> {
     }
     await internalCall(stack, '/internal/shares', { user_id: member.id, field_id: fieldIds[1], permission: 'read' });
     await internalCall(stack, '/internal/supervisions', { supervisor_id: supervisor.id, user_id: admin.id, permission: 'read' });
+    await seedSampling(stack, access_token, fieldIds[0]!);
     const workspace: DemoWorkspace = {
       admin: { id: admin.id, user_name: admin.user_name },
       member: { id: member.id, user_name: member.user_name },
@@ -88,5 +90,61 @@ export async function seedDemo(stack: RunningStack): Promise<DemoWorkspace> {
     return workspace;
   } finally {
     db.destroy();
+  }
+}
+
+async function api(stack: { baseUrl: string }, token: string, method: string, path: string, body: unknown) {
+  const response = await fetch(`${stack.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const payload = (await response.json()) as Record<string, any>;
+  if (!response.ok) throw new Error(`seeding ${method} ${path}: ${response.status} ${JSON.stringify(payload)}`);
+  return payload;
+}
+
+/** A zoning map of the field (two environments) and a soil sampling of it with two analysed samples. */
+async function seedSampling(stack: RunningStack, token: string, fieldId: number): Promise<void> {
+  const zone = (lon: number, id: number, nombre: string) => ({
+    type: 'Feature',
+    geometry: { type: 'Polygon', coordinates: [[[lon, -33.89], [lon + 0.005, -33.89], [lon + 0.005, -33.88], [lon, -33.88], [lon, -33.89]]] },
+    properties: { id, nombre },
+  });
+  const map = await api(stack, token, 'POST', '/api/users/me/maps', {
+    nombre: 'Ambientes Lote Norte',
+    id_lote: fieldId,
+    id_tipo: 1,
+    geojson: { type: 'FeatureCollection', features: [zone(-60.57, 0, 'Ambiente bajo'), zone(-60.565, 1, 'Ambiente alto')] },
+    metadata: { capas: { 0: { color: [215, 25, 28, 255], nombre: 'Ambiente bajo' }, 1: { color: [26, 150, 65, 255], nombre: 'Ambiente alto' } } },
+  });
+  const [low, high] = ['3f7d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e01', '3f7d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e02'];
+  const sampling = await internalCall<{ sample_set_uuid: string }>(stack, '/internal/samplings', {
+    sampling_name: 'Muestreo de suelo 2026',
+    field_id: fieldId,
+    yeargroup: 2026,
+    zoning: { info: { map_id: String(map.id) }, type: 'map' },
+    analysis: { 'Suelo 0-20': [{ name: 'P', unit_id: 7 }, { name: 'MO', unit_id: 2 }, { name: 'pH', unit_id: 8 }] },
+    groups: [
+      { group_uuid: low, color: '#D7191C', name: 'Ambiente bajo' },
+      { group_uuid: high, color: '#1A9641', name: 'Ambiente alto' },
+    ],
+    points: [
+      { geometry: 'POINT(-60.5675 -33.885)', group_uuid: low, checked: 1 },
+      { geometry: 'POINT(-60.5625 -33.885)', group_uuid: high, checked: 1 },
+    ],
+  });
+  for (const [group, point, values] of [
+    [low, 'POINT(-60.5675 -33.885)', [9.8, 2.6, 6.1]],
+    [high, 'POINT(-60.5625 -33.885)', [18.4, 3.4, 6.4]],
+  ] as const) {
+    await api(stack, token, 'POST', '/spots/spot', {
+      field_id: fieldId,
+      shape: point,
+      name: 'Suelo 0-20',
+      group_uuid: group,
+      sample_set: { sample_set_uuid: sampling.sample_set_uuid, sample_set_type: 'soil_sampling' },
+      data: { variables: [{ name: 'P', unit_id: 7, value: values[0] }, { name: 'MO', unit_id: 2, value: values[1] }, { name: 'pH', unit_id: 8, value: values[2] }] },
+    });
   }
 }

@@ -1,0 +1,20 @@
+// /api/sampling, /api/sampling/analysis, /api/sampling/variablelist (spec 3, Samplings).
+import { endpoint } from '../../lib/http/endpoint';
+import { VARIABLE_LISTS } from '../../lib/samplings/model';
+import { readSamplings, samplingAnalyses } from '../../lib/samplings/service';
+import { listSamplingsRoute, samplingAnalysisRoute, variableListRoute } from '../../schemas/samplings';
+
+export const get = endpoint(listSamplingsRoute, {
+  handler: async ({ query, principal }) => ({ code: 0 as const, data: await readSamplings(principal, { fieldId: query.field_id, samplingUuid: query.sampling_uuid }) }),
+});
+
+export const analysis = endpoint(samplingAnalysisRoute, {
+  handler: async ({ query, principal }) => ({
+    code: 0 as const,
+    data: await samplingAnalyses(principal, { fieldId: query.field_id, farmId: query.farm_id, samplingUuid: query.sampling_uuid }),
+  }),
+});
+
+export const variablelist = endpoint(variableListRoute, {
+  handler: async () => ({ code: 0 as const, variablelist: VARIABLE_LISTS.map((list) => ({ ...list, items: [...list.items] })) }),
+});

@@ -1,0 +1,98 @@
+// Soil samplings (spec 3, Samplings): GET /api/sampling, /api/sampling/analysis and
+// /api/sampling/variablelist for extensions; POST /internal/samplings and PATCH
+// /internal/samplings/{sampling_uuid} for the platform. docs/decisions.md, "Samplings".
+import { z } from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { internalDialect, samplingDialect } from '../lib/http/dialects';
+import { isoDateTime, okData, positiveInteger } from './common';
+
+const samplingRoute = { tags: ['samplings'], auth: 'bearer', dialect: samplingDialect } as const;
+const internalRoute = { tags: ['internal'], auth: 'internal', dialect: internalDialect } as const;
+const uuid = z.string().uuid();
+
+const Zoning = z.object({ info: z.record(z.string(), z.string()).describe('map_id, or date, layer, operation, hour, provider of a layer'), type: z.string() });
+const Analysis = z.record(z.string(), z.array(z.object({ name: z.string(), unit_id: z.number().int() }))).describe('analysis name -> its variables');
+
+export const listSamplingsRoute = defineRoute({
+  ...samplingRoute,
+  operationId: 'listSamplings',
+  handler: 'functions/samplings/samplings.get',
+  method: 'get',
+  paths: ['/api/sampling'],
+  summary: 'The samplings of a field, or one by uuid, with groups, samples (spots of the sample set) and points',
+  request: { query: z.object({ field_id: positiveInteger().optional(), sampling_uuid: uuid.optional().describe('wins over field_id') }) },
+  responses: { 200: { description: 'samplings', schema: z.object({ code: z.literal(0), data: z.array(z.record(z.string(), z.unknown())) }) } },
+});
+
+export const samplingAnalysisRoute = defineRoute({
+  ...samplingRoute,
+  operationId: 'listSamplingAnalyses',
+  handler: 'functions/samplings/samplings.analysis',
+  method: 'get',
+  paths: ['/api/sampling/analysis'],
+  summary: 'What the samplings of a field, a farm or one sampling analyse',
+  request: { query: z.object({ field_id: positiveInteger().optional(), farm_id: positiveInteger().optional(), sampling_uuid: uuid.optional() }) },
+  responses: {
+    200: {
+      description: 'analyses',
+      schema: z.object({
+        code: z.literal(0),
+        data: z.array(z.object({ farm_id: z.number().int(), field_id: z.number().int(), sampling_name: z.string(), sampling_uuid: z.string(), sample_set_uuid: z.string(), zoning: Zoning, analysis: Analysis })),
+      }),
+    },
+  },
+});
+
+export const variableListRoute = defineRoute({
+  ...samplingRoute,
+  operationId: 'listSamplingVariableLists',
+  handler: 'functions/samplings/samplings.variablelist',
+  method: 'get',
+  paths: ['/api/sampling/variablelist'],
+  summary: "The platform's variable lists (values a sample variable may take)",
+  responses: {
+    200: {
+      description: 'variable lists',
+      schema: z.object({ code: z.literal(0), variablelist: z.array(z.object({ list_name: z.string(), variablelist_uuid: z.string(), items: z.array(z.object({ name: z.string(), value: z.number() })) })) }),
+    },
+  },
+});
+
+export const CreateSamplingBody = z.object({
+  sampling_uuid: uuid.optional().describe('makes the call idempotent'),
+  sampling_name: z.string().trim().min(1).max(200),
+  field_id: positiveInteger(),
+  yeargroup: z.number().int().min(1900).max(2200),
+  sample_set_uuid: uuid.optional().describe('the sample set whose spots are the samples; generated when absent'),
+  group_assigned_id: z.number().int().optional(),
+  zoning: Zoning,
+  analysis: Analysis,
+  groups: z.array(z.object({ group_uuid: uuid.optional(), color: z.string().max(20), name: z.string().max(200) })).max(200),
+  points: z.array(z.object({ point_uuid: uuid.optional(), geometry: z.string().max(200).describe('WKT POINT'), group_uuid: uuid, checked: z.number().optional() })).max(2000),
+});
+
+export const createSamplingRoute = defineRoute({
+  ...internalRoute,
+  operationId: 'internalCreateSampling',
+  handler: 'functions/samplings/internal.post',
+  touches: { table: 'write' },
+  method: 'post',
+  paths: ['/internal/samplings'],
+  summary: 'Create a sampling of a field (the platform creates samplings, not extensions)',
+  request: { body: CreateSamplingBody },
+  responses: { 200: { description: 'the sampling', schema: okData(z.object({ sampling_uuid: z.string(), sample_set_uuid: z.string(), groups: z.array(z.object({ group_uuid: z.string() }).passthrough()) })) } },
+});
+
+export const closeSamplingRoute = defineRoute({
+  ...internalRoute,
+  operationId: 'internalCloseSampling',
+  handler: 'functions/samplings/internal.patch',
+  touches: { table: 'write' },
+  method: 'patch',
+  paths: ['/internal/samplings/{sampling_uuid}'],
+  summary: 'Close a sampling (closed_at), or open it again (null)',
+  request: { path: z.object({ sampling_uuid: uuid }), body: z.object({ closed_at: isoDateTime().nullable() }) },
+  responses: { 200: { description: 'the sampling', schema: okData(z.object({ sampling_uuid: z.string(), closed_at: z.string().nullable() })) } },
+});
+
+export const samplingRoutes = [listSamplingsRoute, samplingAnalysisRoute, variableListRoute, createSamplingRoute, closeSamplingRoute];

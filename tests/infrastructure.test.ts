@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stack } from './helpers/api';
 import { allRoutes, openApiDocument, services } from '../schemas/index';
@@ -268,6 +269,22 @@ describe('what the templates keep safe', () => {
         expect(readFileSync(zip).length).toBeLessThan(5 * 1024 * 1024);
       }
     }
+  });
+
+  it('keeps every bundle within its budget (bench/bundle-budgets.json; npm run bench -- cold-start measures their import)', () => {
+    const budgets = JSON.parse(readFileSync(join(root, 'bench', 'bundle-budgets.json'), 'utf8')) as { defaultKb: number; modules: Record<string, { kb: number; why: string }> };
+    const over: string[] = [];
+    for (const p of packaged) {
+      for (const [name] of ofType(p.template, 'AWS::Lambda::Function')) {
+        const zip = join(p.dir, `${name.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase())}.zip`);
+        const sizes: Record<string, number> = {};
+        unzipSync(readFileSync(zip), { filter: (entry) => ((sizes[entry.name] = entry.originalSize), false) });
+        const [module, bytes] = Object.entries(sizes).find(([file]) => file.endsWith('.mjs'))!;
+        const budget = budgets.modules[module]?.kb ?? budgets.defaultKb;
+        if (bytes > budget * 1024) over.push(`${module}: ${Math.round(bytes / 1024)} KB > ${budget} KB`);
+      }
+    }
+    expect(over).toEqual([]);
   });
 
   it('streams the notification stream: integration transfer mode STREAM through response-streaming invocations', () => {

@@ -1,6 +1,6 @@
 // Configuration, parsed once from the environment. The same code runs locally and in AWS; only
 // endpoints and where secrets come from differ (docs/configuration.md).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const optionalUrl = z
   .string()

@@ -1,5 +1,5 @@
 // Schema helpers shared by every area.
-import { z } from 'zod';
+import * as z from 'zod';
 import { isDate, isDateTimeZ, type DateFormat } from '../lib/util/time';
 import { characters } from '../lib/util/text';
 

@@ -1,6 +1,6 @@
 // Crops (spec 3): GET /getcultivos (with or without /api), and POST /api/crops, which registers a
 // crop of the user's own (the spec lists "crops registered manually by users" without a path).
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { Crop } from '../lib/crops/catalogue';

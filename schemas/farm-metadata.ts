@@ -1,5 +1,5 @@
 // Farm metadata (spec 3): GET/PATCH /api/farms/metadata.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { metadataDialect } from '../lib/http/dialects';
 import { JSON_OBJECT_LIMITS, jsonObject } from './common';

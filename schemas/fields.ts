@@ -1,6 +1,6 @@
 // Fields and farms (spec 2, "Fields"): POST /api/agregarlote, GET /api/getfields,
 // GET /api/borrarlotes. Wire names are the spec's; lib/fields uses English names.
-import { z } from 'zod';
+import * as z from 'zod';
 import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';

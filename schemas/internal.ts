@@ -1,6 +1,6 @@
 // The platform's internal API (docs/internal-api.md): users, supervisions, shares, tokens.
 // Called by internal services and black-box tests with the x-internal-key header.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { internalDialect } from '../lib/http/dialects';
 import { SHARE_LEVELS, SUPERVISION_LEVELS } from '../lib/authz/access';

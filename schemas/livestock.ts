@@ -1,6 +1,6 @@
 // Livestock (spec 1): paddocks, herds, categories, transactions, exit types, and a herd's
 // history. Served under /livestock and /api/livestock. Requires the livestock module.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { livestockDialect } from '../lib/http/dialects';
 import type { Paddock } from '../lib/livestock/model';

@@ -1,6 +1,6 @@
 // User maps (spec 2, Maps): /api/users/me/maps (GET, POST, PUT, PATCH, DELETE) and the shapefile
 // download. Wire names are the spec's; lib/maps uses English names. docs/decisions.md, "Maps".
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { mapsDialect } from '../lib/http/dialects';
 import { fechaIni, MAP_LIMITS } from '../lib/maps/limits';

@@ -1,7 +1,7 @@
 // Notifications (spec 3): the inbox, its count, dismissals, the live stream, test events and the
 // internal event endpoint. Served under /nc and /api/nc (the spec leaves the prefix open).
 // Bodies `{res:'ok', ...}`; errors `{res:'error', code, info}` (general dialect).
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import { booleanLike, integer } from './common';

@@ -1,6 +1,6 @@
 // Rotations (spec 2): /api/rotations and /rotations (both forms are served), varieties.
 // Requires the Campaign permissions (claim CAMPAIGN); refusals carry code -11.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { RotationView, VarietyChoice } from '../lib/rotations/service';

@@ -1,7 +1,7 @@
 // Soil samplings (spec 3, Samplings): GET /api/sampling, /api/sampling/analysis and
 // /api/sampling/variablelist for extensions; POST /internal/samplings and PATCH
 // /internal/samplings/{sampling_uuid} for the platform. docs/decisions.md, "Samplings".
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { internalDialect, samplingDialect } from '../lib/http/dialects';
 import { isoDateTime, okData, positiveInteger } from './common';

@@ -1,6 +1,6 @@
 // Season shapes (spec 2): POST /api/fields/v2/shapes, GET /api/fields/v2/shape/lock,
 // GET /api/fields/v2/shape/limits. Errors: `{code, msg}` with the spec's codes.
-import { z } from 'zod';
+import * as z from 'zod';
 import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
 import { defineRoute } from '../lib/http/route';
 import { shapesDialect } from '../lib/http/dialects';

@@ -1,6 +1,6 @@
 // Sensors v2 (spec 1): variable groups, variables, values; plus reading values and the bulk path
 // (docs/sensors-storage.md). Under /sensors/v2; bodies `{res:'ok'|'error', ...}`.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { sensorsDialect } from '../lib/http/dialects';
 import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';

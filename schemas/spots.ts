@@ -1,6 +1,6 @@
 // Spots (spec 1): spots, lists, messages, images, tags, variables, sheets, units. Every path is
 // served with and without the /api prefix. Errors: `{code, info}`.
-import { z } from 'zod';
+import * as z from 'zod';
 import wkx from 'wkx';
 import { defineRoute } from '../lib/http/route';
 import { spotsDialect } from '../lib/http/dialects';

@@ -2,7 +2,7 @@
 // extension. Every operation is a POST to the scope's path with `?operation=PUT|PATCH|GET|DELETE`;
 // the body depends on the operation, so the service parses it with the schema of its operation
 // (lib/storage/input.ts maps the issues to the storage codes).
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { fileStorageDialect, storageDialect } from '../lib/http/dialects';
 import { booleanLike } from './common';

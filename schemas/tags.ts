@@ -1,5 +1,5 @@
 // Farm tags (/api/tags_campos/...) and field tags (/api/fields/v2/tag), spec 2.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { farmTagsDialect, fieldTagsDialect } from '../lib/http/dialects';
 import type { Tag } from '../lib/tags/service';

@@ -4,7 +4,7 @@ import { Invalid } from '../../lib/errors';
 import { MAP_INFOS } from '../../lib/maps/codes';
 import { changeMap, createMap, deleteMap, getMap, listMaps, type MapInput } from '../../lib/maps/service';
 import { createMapRoute, deleteMapRoute, listMapsRoute, MapBody, patchMapRoute, replaceMapRoute, wireMap } from '../../schemas/maps';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 type Body = z.output<typeof MapBody>;
 

@@ -16,7 +16,7 @@ import {
   type JWSHeaderParameters,
   type FlattenedJWSInput,
 } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { config } from '../config';
 import { secretValue } from '../aws/secrets';
 import { getItem, putItem } from '../db/table';

@@ -1,6 +1,6 @@
 // The spec's areas answer errors in different body shapes. Each shape is modelled once here as a
 // named dialect; the handler factory renders every DomainError through the route's dialect.
-import { z } from 'zod';
+import * as z from 'zod';
 import { GENERAL_CODES, STATUS_BY_KIND, type DomainError, type ErrorCode, type ErrorKind } from '../errors';
 import { MAP_INFOS } from '../maps/codes';
 

@@ -11,7 +11,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { PassThrough } from 'node:stream';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { hasClaims, principalFromToken, type Principal } from '../auth/principal';

@@ -1,6 +1,6 @@
 // Builds the OpenAPI 3.1 document from the route definitions (their zod schemas are the
 // contract). Served at GET /openapi.json and written to docs/openapi.json by scripts/openapi.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteDef } from './route';
 
 type JsonSchema = Record<string, unknown>;

@@ -4,7 +4,7 @@
 // factory validates against them, scripts/openapi.ts documents them and the serverless plugin
 // (scripts/serverless/surco-plugin.cjs) generates each function, its events and its
 // least-privilege role from them. Nothing about a route is written anywhere else.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Claim } from '../auth/claims';
 import type { DomainError } from '../errors';
 import type { Dialect } from './dialects';

@@ -1,7 +1,7 @@
 // The events the notifications know (spec 3, "Events"): versioned names (`NAME.V<n>`), the
 // payload each carries, whether it stacks, and its message in every locale (es, en, pt). An event
 // is resolved by name and version; an unknown name or version is refused where it is posted.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Locale } from '../platform/model';
 
 export interface EventDefinition {

@@ -5,7 +5,7 @@
 // before it.
 import { landing, pinnedAt } from './rules';
 import { v7 as uuidV7 } from 'uuid';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../db/keys';
 import { LostRace, retryLostRace } from '../db/retry';
 import { batchGet, getItem, itemKey, transact, tx, NOT_EXISTS, EXISTS, type TxOp } from '../db/table';

@@ -5,7 +5,7 @@
 //   key or keys not matching ^\w+$ -> 2
 //   ids holding something that is no id -> 5
 //   anything else of the wrong type or format, more than 100 ids or keys -> -4 (the general wrong-format code)
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { GENERAL_CODES, Invalid } from '../errors';
 import { describeIssues } from '../util/issues';
 import { KEY_MAX_LENGTH, validKey } from './access';

@@ -1,5 +1,5 @@
 // zod issues as one line of text, for error messages.
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** The first issues of a failed parse, as one line (`path: message; ...`). */
 export const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>

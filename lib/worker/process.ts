@@ -3,7 +3,7 @@
 // so SQS retries it and, after the queue's maxReceiveCount, moves it to the dead-letter queue.
 // Handlers are idempotent; a processed-marker also skips redeliveries of finished events.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../db/keys';
 import { getItem, putItem } from '../db/table';
 import { log } from '../log';

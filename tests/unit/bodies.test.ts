@@ -2,7 +2,7 @@
 // malformed is a 400 in the route's dialect, never a thrown error or a crashed process; an
 // anonymous caller never reaches the parser (401 first).
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../lib/http/endpoint';
 import { defineRoute } from '../../lib/http/route';

@@ -1,15 +1,8 @@
 // npm run bench -- foundation
-// 1. Latency of GET /api/getfields and POST /api/agregarlote through serverless-offline, and of
-//    the same getfields handler called in process, in one run (their ratio is what to compare).
-// 2. Minified bundle size of every function and the time a fresh Node process takes to load it
-//    (the module-init part of a Lambda cold start).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'esbuild';
-import { parse } from 'yaml';
-import { benchStack, internalApi, json, root, round, stats, timed } from './lib';
+// Latency of GET /api/getfields and POST /api/agregarlote through serverless-offline, and of the
+// same getfields handler called in process, in one run (their ratio is what to compare). Bundle
+// sizes and cold-start imports of every function: npm run bench -- cold-start.
+import { benchStack, internalApi, json, round, stats, timed } from './lib';
 
 const square = (lon: number, lat: number, size = 0.005) =>
   `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
@@ -74,46 +67,9 @@ async function latency() {
   }
 }
 
-async function bundles() {
-  const config = parse(readFileSync(join(root, 'serverless.yml'), 'utf8').replace(/!\w+/g, ''), { uniqueKeys: false, maxAliasCount: -1 }) as {
-    functions: Record<string, { handler: string }>;
-  };
-  const out = mkdtempSync(join(tmpdir(), 'surco-bundles-'));
-  const rows: Record<string, { kb: number; init_ms: number }> = {};
-  try {
-    for (const [name, fn] of Object.entries(config.functions)) {
-      const file = fn.handler.slice(0, fn.handler.lastIndexOf('.'));
-      const outfile = join(out, `${name}.mjs`);
-      await build({
-        entryPoints: [join(root, `${file}.ts`)],
-        outfile,
-        bundle: true,
-        minify: true,
-        format: 'esm',
-        platform: 'node',
-        target: 'node20',
-        logLevel: 'error',
-        banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-      });
-      const samples: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const ms = execFileSync(
-          process.execPath,
-          ['--input-type=module', '-e', `const t=process.hrtime.bigint(); await import(${JSON.stringify(outfile)}); console.log(Number(process.hrtime.bigint()-t)/1e6)`],
-          { env: { ...process.env, SURCO_LOG_LEVEL: 'silent' }, encoding: 'utf8' },
-        );
-        samples.push(Number(ms.trim()));
-      }
-      rows[name] = { kb: round(statSync(outfile).size / 1024, 0), init_ms: stats(samples).p50 };
-    }
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-  return rows;
-}
-
 export async function run() {
   const started = new Date().toISOString();
-  const results = { latency: await latency(), bundles: await bundles() };
+  // bundle sizes and import times of every function: npm run bench -- cold-start
+  const results = { latency: await latency() };
   console.log(JSON.stringify({ suite: 'foundation', started, node: process.version, results }, null, 2));
 }

@@ -8,8 +8,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { unzipSync } from 'fflate';
 import { parseDbf, parseShp } from 'shpjs';
 import { DomainError, Invalid } from '../errors';
-import { formatNumber } from '../geo/bounds';
-import { areaHectares, readWkt } from '../geo/wkt';
+import { areaHectares, geoJsonToWkt, readWkt } from '../geo/wkt';
 import { fieldShapeFrom } from './shape';
 import { checkFieldArea } from './rules';
 
@@ -205,32 +204,36 @@ function polygonsOf(features: Feature[], nameOf: (properties: Record<string, unk
       vertices += rings.reduce((sum, ring) => sum + ring.length, 0);
       if (vertices > BOUNDARY_LIMITS.VERTICES) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.VERTICES} vertices`);
       if (polygons.length >= BOUNDARY_LIMITS.POLYGONS) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.POLYGONS} polygons`);
-      polygons.push(checked(name, found.length > 1 ? i + 1 : null, polygonWkt(rings), maxHectares));
+      polygons.push(checked(name, found.length > 1 ? i + 1 : null, geoJsonToWkt({ type: 'Polygon', coordinates: rings }), maxHectares));
     });
   }
   return { polygons, skipped };
 }
 
-/** WKT of a polygon's rings, longitude and latitude only (a KML altitude is dropped). */
-function polygonWkt(rings: Position[][]): string {
-  const ring = (positions: Position[]) => `(${positions.map((p) => `${formatNumber(Number(p[0]))} ${formatNumber(Number(p[1]))}`).join(',')})`;
-  return `POLYGON(${rings.map(ring).join(',')})`;
-}
-
 /** The polygon as agregarlote would take it: its code, and its area when it can be measured. */
 function checked(name: string | null, part: number | null, wkt: string, maxHectares: number): BoundaryPolygon {
-  let area: number | null = null;
+  let shape;
   try {
-    area = Number(areaHectares(readWkt(wkt)).toFixed(4));
-  } catch {
-    area = null;
-  }
-  try {
-    const shape = fieldShapeFrom(wkt, '1970-01-01');
-    checkFieldArea(shape.areaHa, maxHectares);
-    return { name, part, wkt: shape.polygon, area: Number(shape.areaHa.toFixed(4)), code: 0, valid: true };
+    shape = fieldShapeFrom(wkt, '1970-01-01');
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
-    return { name, part, wkt, area, code: Number(error.code ?? 2), valid: false, info: error.message };
+    return { name, part, wkt, area: measurable(wkt), code: Number(error.code ?? 2), valid: false, info: error.message };
+  }
+  const area = Number(shape.areaHa.toFixed(4));
+  try {
+    checkFieldArea(shape.areaHa, maxHectares);
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
+    return { name, part, wkt: shape.polygon, area, code: Number(error.code ?? 11), valid: false, info: error.message };
+  }
+  return { name, part, wkt: shape.polygon, area, code: 0, valid: true };
+}
+
+/** The area of a shape agregarlote refuses, when its rings can still be measured. */
+function measurable(wkt: string): number | null {
+  try {
+    return Number(areaHectares(readWkt(wkt)).toFixed(4));
+  } catch {
+    return null;
   }
 }

@@ -145,21 +145,28 @@ export function toWkt(geometry: JstsGeometry): string {
 type Position = number[];
 type Coordinates = Position | Position[] | Position[][] | Position[][][];
 
+/**
+ * WKT of GeoJSON coordinates (longitude and latitude; a third value, an altitude, is dropped),
+ * written as toWkt writes: POINT, POLYGON or MULTIPOLYGON.
+ */
+export function geoJsonToWkt(geometry: { type: 'Point'; coordinates: Position } | { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] }): string {
+  const ring = (r: Position[]) => `(${r.map((p) => `${num(Number(p[0]))} ${num(Number(p[1]))}`).join(',')})`;
+  switch (geometry.type) {
+    case 'Point':
+      return `POINT(${num(Number(geometry.coordinates[0]))} ${num(Number(geometry.coordinates[1]))})`;
+    case 'Polygon':
+      return `POLYGON(${geometry.coordinates.map(ring).join(',')})`;
+    default:
+      return `MULTIPOLYGON(${geometry.coordinates.map((p) => `(${p.map(ring).join(',')})`).join(',')})`;
+  }
+}
+
 /** Applies `fn` to every coordinate of a point, polygon or multipolygon (e.g. a reprojection). */
 export function mapCoordinates(geometry: JstsGeometry, fn: (x: number, y: number) => [number, number]): JstsGeometry {
   const json = toGeoJson(geometry);
   const walk = (c: Coordinates): Coordinates =>
     typeof c[0] === 'number' ? fn(c[0] as number, c[1] as number) : (c as Coordinates[]).map(walk) as Coordinates;
-  const moved = walk(json.coordinates as Coordinates);
-  const ring = (r: Position[]) => `(${r.map(([x, y]) => `${num(x!)} ${num(y!)}`).join(',')})`;
-  switch (json.type) {
-    case 'Point':
-      return readWkt(`POINT(${num((moved as Position)[0]!)} ${num((moved as Position)[1]!)})`);
-    case 'Polygon':
-      return readWkt(`POLYGON(${(moved as Position[][]).map(ring).join(',')})`);
-    default:
-      return readWkt(`MULTIPOLYGON(${(moved as Position[][][]).map((p) => `(${p.map(ring).join(',')})`).join(',')})`);
-  }
+  return readWkt(geoJsonToWkt({ type: json.type, coordinates: walk(json.coordinates as Coordinates) } as Parameters<typeof geoJsonToWkt>[0]));
 }
 
 /** A polygon or multipolygon as a MULTIPOLYGON. */

@@ -3,11 +3,11 @@
 import { as, bool, entity, mapped, num, numOr, str, type EntityOf } from '../db/entity';
 import { Invalid } from '../errors';
 import { MAP_INFOS } from './codes';
+import { characters } from '../util/text';
 import { MAP_LIMITS, MAP_TYPES } from './limits';
 
 export { fechaIni, MAP_LIMITS, MAP_TYPES } from './limits';
-import { GeometryError, parseGeometry, readWkt } from '../geo/wkt';
-import { formatNumber } from '../geo/bounds';
+import { geoJsonToWkt, GeometryError, parseGeometry, readWkt } from '../geo/wkt';
 
 export interface Zone {
   color: [number, number, number, number];
@@ -69,8 +69,6 @@ export function checkMetadata(metadata: unknown): MapMetadata {
   return { capas: checked };
 }
 
-const ringWkt = (ring: number[][]) => `(${ring.map((p) => `${formatNumber(Number(p[0]))} ${formatNumber(Number(p[1]))}`).join(',')})`;
-
 /**
  * The GeoJSON as the map keeps it: a FeatureCollection of valid Polygons or MultiPolygons in EPSG
  * 4326 that each intersect the field; every feature's properties carry nombre, _featid and id.
@@ -90,7 +88,7 @@ export function checkGeoJson(geojson: unknown, fieldPolygon: string, metadata: M
     if ((type !== 'Polygon' && type !== 'MultiPolygon') || !Array.isArray(coordinates)) throw invalid(`feature ${position}: the geometry must be a Polygon or MultiPolygon`);
     let wkt: string;
     try {
-      wkt = type === 'Polygon' ? `POLYGON(${(coordinates as number[][][]).map(ringWkt).join(',')})` : `MULTIPOLYGON(${(coordinates as number[][][][]).map((p) => `(${p.map(ringWkt).join(',')})`).join(',')})`;
+      wkt = geoJsonToWkt({ type, coordinates } as Parameters<typeof geoJsonToWkt>[0]);
     } catch {
       throw invalid(`feature ${position}: the coordinates are not rings of [longitude, latitude]`);
     }
@@ -113,7 +111,7 @@ export function checkGeoJson(geojson: unknown, fieldPolygon: string, metadata: M
 }
 
 export function checkName(name: unknown): string {
-  if (typeof name !== 'string' || !name.trim() || [...name.trim()].length > MAP_LIMITS.NAME) throw invalid(`nombre is a text of 1 to ${MAP_LIMITS.NAME} characters`);
+  if (typeof name !== 'string' || !name.trim() || characters(name.trim()) > MAP_LIMITS.NAME) throw invalid(`nombre is a text of 1 to ${MAP_LIMITS.NAME} characters`);
   return name.trim();
 }
 

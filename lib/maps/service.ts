@@ -39,13 +39,13 @@ async function fieldPolygon(field: Parameters<typeof shapeFor>[0]): Promise<stri
 }
 
 /** The map of an id, when the caller can read its field; 'Map not found' otherwise. */
-async function locate(principal: Principal, mapId: number): Promise<{ map: MapRecord; canWrite: boolean }> {
+async function locate(principal: Principal, mapId: number) {
   const ref = await getItem(keys.mapRef(mapId));
   if (!ref) throw notFound();
-  const { access } = await fieldFor(principal, Number(ref.field_id), 'read', { notFound, forbidden: notFound });
-  const item = await getItem(keys.map(Number(ref.field_id), mapId));
+  const { field, access } = await fieldFor(principal, Number(ref.field_id), 'read', { notFound, forbidden: notFound });
+  const item = await getItem(keys.map(field.id, mapId));
   if (!item) throw notFound();
-  return { map: MapRecord.fromItem(item), canWrite: can(access, 'write') };
+  return { map: MapRecord.fromItem(item), field, canWrite: can(access, 'write') };
 }
 
 const mapItem = (map: MapRecord) => ({ ...keys.map(map.fieldId, map.id), ...MapRecord.toItem(map) });
@@ -103,7 +103,7 @@ export async function createMap(principal: Principal, input: MapInput): Promise<
  */
 export async function changeMap(principal: Principal, mapId: number, input: MapInput, mode: 'replace' | 'patch'): Promise<MapRecord> {
   return retryLostRace(async () => {
-    const { map, canWrite } = await locate(principal, mapId);
+    const { map, field, canWrite } = await locate(principal, mapId);
     if (map.ownerId !== principal.user.id) throw denied();
     if (!canWrite) throw noPermission();
     const sent = (value: unknown) => mode === 'replace' || value !== undefined;
@@ -115,7 +115,6 @@ export async function changeMap(principal: Principal, mapId: number, input: MapI
     if (sent(input.typeId)) next.typeId = checkType(input.typeId);
     if (sent(input.metadata)) next.metadata = checkMetadata(input.metadata);
     if (sent(input.geojson) || sent(input.metadata)) {
-      const { field } = await writableField(principal, map.fieldId);
       next.geojson = checkGeoJson(sent(input.geojson) ? input.geojson : map.geojson, await fieldPolygon(field), next.metadata);
     }
     if (input.createApplication === true) next.applicationRequested = true;

@@ -11,6 +11,7 @@ import { getField } from '../fields/repository';
 import { readableFields } from '../fields/list';
 import { listSpots } from '../spots/list';
 import type { Spot } from '../spots/model';
+import type { Field } from '../platform/model';
 import { Sampling, type AnalysisVariable, type SamplingGroup, type SamplingPoint, type SamplingZoning } from './model';
 
 export const SAMPLING_CODES = { INSUFFICIENT_PERMISSIONS: -11, WRONG_FORMAT: -4 } as const;
@@ -35,7 +36,7 @@ export async function createSampling(input: SamplingInput): Promise<Sampling> {
   if (!field) throw new NotFound(`field ${input.fieldId} not found`);
   const uuid = (input.uuid ?? randomUUID()).toLowerCase();
   const existing = await getItem(keys.samplingRef(uuid));
-  if (existing) return located(uuid);
+  if (existing) return located(uuid, Number(existing.field_id));
   const groups: SamplingGroup[] = input.groups.map((g) => ({ group_uuid: (g.group_uuid ?? randomUUID()).toLowerCase(), group_data: { sampling: { color: g.color, name: g.name } } }));
   const groupUuids = new Set(groups.map((g) => g.group_uuid));
   const now = new Date().toISOString();
@@ -63,15 +64,16 @@ export async function createSampling(input: SamplingInput): Promise<Sampling> {
       tx.put({ ...keys.samplingRef(uuid), kind: 'sampling_ref', field_id: field.id }, NOT_EXISTS, () => new Conflict(`sampling ${uuid} exists`)),
     ]);
   } catch (error) {
-    if (error instanceof Conflict) return located(uuid); // the same uuid sent twice at once
+    if (error instanceof Conflict) return located(uuid, field.id); // the same uuid sent twice at once
     throw error;
   }
   return sampling;
 }
 
-async function located(uuid: string): Promise<Sampling> {
-  const ref = await getItem(keys.samplingRef(uuid));
-  const item = ref ? await getItem(keys.sampling(Number(ref.field_id), uuid)) : undefined;
+/** The sampling of a uuid; `fieldId` when its ref was already read. */
+async function located(uuid: string, fieldId?: number): Promise<Sampling> {
+  const field = fieldId ?? Number((await getItem(keys.samplingRef(uuid)))?.field_id);
+  const item = Number.isInteger(field) ? await getItem(keys.sampling(field, uuid)) : undefined;
   if (!item) throw new NotFound(`sampling ${uuid} not found`);
   return Sampling.fromItem(item);
 }
@@ -83,17 +85,19 @@ export async function closeSampling(uuid: string, closedAt: string | null): Prom
   return { ...sampling, closedAt };
 }
 
-/** The samplings of a field (or the one of a uuid) the caller can read; -11 for a field it cannot. */
-async function samplingsFor(principal: Principal, filter: { fieldId?: number; samplingUuid?: string }): Promise<Sampling[]> {
+/** The samplings of a field (or the one of a uuid) the caller can read, with that field; -11 for a field it cannot. */
+async function samplingsFor(principal: Principal, filter: { fieldId?: number; samplingUuid?: string }): Promise<{ field?: Field; samplings: Sampling[] }> {
+  const readable = (fieldId: number) => fieldFor(principal, fieldId, 'read', { notFound: insufficient, forbidden: insufficient });
   if (filter.samplingUuid !== undefined) {
-    const ref = await getItem(keys.samplingRef(filter.samplingUuid.toLowerCase()));
-    if (!ref) return [];
-    await fieldFor(principal, Number(ref.field_id), 'read', { notFound: insufficient, forbidden: insufficient });
-    return [await located(filter.samplingUuid.toLowerCase())];
+    const uuid = filter.samplingUuid.toLowerCase();
+    const ref = await getItem(keys.samplingRef(uuid));
+    if (!ref) return { samplings: [] };
+    const { field } = await readable(Number(ref.field_id));
+    return { field, samplings: [await located(uuid, field.id)] };
   }
   if (filter.fieldId === undefined) throw new Invalid('send field_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });
-  await fieldFor(principal, filter.fieldId, 'read', { notFound: insufficient, forbidden: insufficient });
-  return (await queryAll(keys.samplingsOfField(filter.fieldId))).map(Sampling.fromItem);
+  const { field } = await readable(filter.fieldId);
+  return { field, samplings: (await queryAll(keys.samplingsOfField(field.id))).map(Sampling.fromItem) };
 }
 
 const sample = (spot: Spot, analysis: Record<string, AnalysisVariable[]>) => {
@@ -111,10 +115,9 @@ const sample = (spot: Spot, analysis: Record<string, AnalysisVariable[]>) => {
 
 /** GET /api/sampling: each sampling with its groups' samples (the spots of its sample set). */
 export async function readSamplings(principal: Principal, filter: { fieldId?: number; samplingUuid?: string }) {
-  const samplings = await samplingsFor(principal, filter);
+  const { field, samplings } = await samplingsFor(principal, filter);
   return Promise.all(
     samplings.map(async (s) => {
-      const field = await getField(s.fieldId);
       const { spots } = await listSpots(principal, { fieldId: s.fieldId, sampleSetUuid: s.sampleSetUuid }, { page: 0, pageSize: -1 });
       return {
         sampling_uuid: s.uuid,
@@ -138,19 +141,22 @@ export async function readSamplings(principal: Principal, filter: { fieldId?: nu
 /** GET /api/sampling/analysis: what each sampling analyses, by field, farm or uuid. */
 export async function samplingAnalyses(principal: Principal, filter: { fieldId?: number; farmId?: number; samplingUuid?: string }) {
   let samplings: Sampling[];
+  let farmId: number;
   if (filter.samplingUuid !== undefined || filter.fieldId !== undefined) {
-    samplings = await samplingsFor(principal, filter);
+    const found = await samplingsFor(principal, filter);
+    samplings = found.samplings;
+    farmId = found.field?.farmId ?? 0;
   } else if (filter.farmId !== undefined) {
     await farmFor(principal, filter.farmId, 'read', { notFound: insufficient, forbidden: insufficient });
     const fieldIds = (await readableFields(principal)).filter((entry) => entry.farm.id === filter.farmId).map((entry) => entry.field.id);
     samplings = (await Promise.all(fieldIds.map((id) => queryAll(keys.samplingsOfField(id))))).flat().map(Sampling.fromItem);
+    farmId = filter.farmId;
   } else {
     throw new Invalid('send field_id, farm_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });
   }
-  const farmOf = new Map<number, number>();
-  for (const s of samplings) if (!farmOf.has(s.fieldId)) farmOf.set(s.fieldId, (await getField(s.fieldId))?.farmId ?? 0);
+  // one field, or the fields of one farm: every sampling is of that farm
   return samplings.map((s) => ({
-    farm_id: farmOf.get(s.fieldId)!,
+    farm_id: farmId,
     field_id: s.fieldId,
     sampling_name: s.name,
     sampling_uuid: s.uuid,

@@ -72,3 +72,25 @@ export const text = (max: number, min = 0, options: { trim?: boolean } = {}) =>
     .refine((v) => characters(v) <= max, `at most ${max} characters`)
     .refine((v) => characters(v) >= min, `at least ${min} characters`)
     .meta({ maxLength: max, ...(min ? { minLength: min } : {}) });
+
+/**
+ * Items of a batch that processes each item on its own (inputs, rotations): each raw item parsed
+ * by `schema` and mapped, or kept with the reason it is malformed.
+ */
+export function parseEach<S extends z.ZodType, T>(schema: S, items: unknown[], map: (value: z.output<S>) => T): Array<{ input: T } | { malformed: string; raw: unknown }> {
+  return items.map((raw) => {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return { input: map(parsed.data) };
+    return { malformed: parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '), raw };
+  });
+}
+
+/** Ids or uuids in one comma-separated filter (docs/decisions.md, Bounds). */
+export const COMMA_LIST_MAX = 100;
+
+/** A comma-separated query value, each part parsed by `item`. */
+export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1).max(COMMA_LIST_MAX));

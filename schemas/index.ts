@@ -18,6 +18,9 @@ import { storageRoutes } from './storage';
 import { notificationRoutes } from './notifications';
 import { mapRoutes } from './maps';
 import { samplingRoutes } from './samplings';
+import { inputRoutes } from './inputs';
+import { labourRoutes } from './labours';
+import { workOrderRoutes } from './work-orders';
 import { eventsWorker, sensorBulkWorker } from './workers';
 
 export const services: readonly ServiceDef[] = [
@@ -44,6 +47,12 @@ export const services: readonly ServiceDef[] = [
     summary: 'livestock, spots, sensors, extension storage, user maps',
     routes: [...livestockRoutes, ...spotRoutes, ...sensorRoutes, ...storageRoutes, ...mapRoutes],
     workers: [sensorBulkWorker],
+  },
+  {
+    name: 'agronomy',
+    summary: 'inputs, labours and work orders (their PDF and Excel documents)',
+    routes: [...inputRoutes, ...labourRoutes, ...workOrderRoutes],
+    workers: [],
   },
 ];
 

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { RotationView, VarietyChoice } from '../lib/rotations/service';
-import { calendarDate, dateTimeZ, integer, positiveInteger } from './common';
+import { calendarDate, commaList, dateTimeZ, integer, positiveInteger } from './common';
 import { Forbidden } from '../lib/errors';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from '../lib/rotations/codes';
 
@@ -58,14 +58,7 @@ export const RotationItem = z.object({
   rotation_uuid: z.string().uuid().optional().describe('client uuid: sending the same rotation again returns it'),
 });
 
-/** Ids or uuids in one filter (docs/decisions.md, Bounds). */
-const LIST_MAX = 100;
-
-const list = <T extends z.ZodType<unknown, string>>(item: T) =>
-  z
-    .string()
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(item).min(1).max(LIST_MAX));
+const list = commaList;
 
 /** The spec's filter priority: the first of these sent is applied, the others are ignored (not even checked). */
 const FILTERS = {

@@ -107,6 +107,10 @@ interface Owner {
   sheet: string;
   mapId: number;
   samplingUuid: string;
+  inputUuid: string;
+  inputId: number;
+  labourUuid: string;
+  workOrderUuid: string;
 }
 
 /** What an attacker owns: its own field, farm tag, paddock, herd and spot, to mix with A's ids. */
@@ -173,6 +177,16 @@ async function setUpOwner(): Promise<Owner> {
     'sampling',
   );
   const map = await ok(call('POST', '/api/users/me/maps', { token, json: { nombre: `Mapa ${SECRET}`, id_lote: fieldId, id_tipo: 1, geojson: MAP_GEOJSON } }), 'map');
+  const input = (await ok(call('POST', '/registro_campo/insumo', { token, json: [{ name: `Insumo ${SECRET}` }] }), 'input')).created[0];
+  const labour = await ok(
+    call('POST', '/activities/labour', {
+      token,
+      json: { labour_type_id: 1, yeargroup: YEAR, date: `${YEAR}-11-20`, field_id: fieldId, rotation_uuid: rotationUuid, observations: `L ${SECRET}`, inputs: [{ uuid: input.uuid, dose: 1, unit: 'L/ha' }] },
+    }),
+    'labour',
+  );
+  const workOrderUuid = uuidV1();
+  await ok(call('POST', '/api/work_orders', { token, json: { uuid: workOrderUuid, labours: [labour.data.uuid], date: `${YEAR}-11-21`, yeargroup: YEAR, name: `OT ${SECRET}` } }), 'work order');
 
   const spotTagUuid = uuidV1();
   await ok(call('POST', '/spots/tags', { token, json: { tag: `T ${SECRET}`, uuid: spotTagUuid } }), 'spot tag');
@@ -248,6 +262,10 @@ async function setUpOwner(): Promise<Owner> {
     sheet: (await sheet.text()).replace(/6\.1/g, '9.9'),
     mapId: map.id as number,
     samplingUuid: sampling.data.sampling_uuid as string,
+    inputUuid: input.uuid as string,
+    inputId: input.id as number,
+    labourUuid: labour.data.uuid as string,
+    workOrderUuid,
   };
 }
 
@@ -460,6 +478,35 @@ const PROBES: Record<string, Probe> = {
       },
     }),
   ],
+  // inputs, labours, work orders
+  modifyInputs: (a) => [write('user', { json: [{ uuid: a.inputUuid, name: 'changed' }, { id: a.inputId, name: 'changed' }] })],
+  deleteInputs: (a) => [write('user', { json: [{ uuid: a.inputUuid }, { id: a.inputId }] })],
+  createInputs: (a) => [write('user', { json: [{ uuid: a.inputUuid, name: 'intruder' }] })],
+  listLabours: (a) => [
+    read('field', { query: { yeargroup: YEAR, fields_id: String(a.fieldId) } }),
+    read('field', { query: { yeargroup: YEAR, farm_id: a.farmId } }),
+    read('field', { query: { yeargroup: YEAR, field_uuid: a.fieldUuid } }),
+    read('field', { query: { yeargroup: YEAR, farm_uuid: a.farmUuid } }),
+  ],
+  getLabour: (a) => [read('field', { path: { labour_uuid: a.labourUuid } })],
+  createLabour: (a, own) => [
+    write('field', { json: { labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: a.fieldId, name: 'intruder' } }),
+    write('field', { json: { labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_uuid: a.fieldUuid, name: 'intruder' } }),
+    write('field', { json: { labour_type_id: 1, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: own.fieldId, rotation_uuid: a.rotationUuid } }),
+    write('field', { json: { labour_type_id: 1, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: own.fieldId, inputs: [{ uuid: a.inputUuid, name: 'intruder', dose: 1, unit: 'L/ha' }] } }),
+    write('field', { json: { uuid: a.labourUuid, labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: own.fieldId } }),
+  ],
+  patchLabour: (a) => [write('field', { path: { labour_uuid: a.labourUuid }, json: { observations: 'changed', status: 2 } })],
+  deleteLabour: (a) => [write('field', { path: { labour_uuid: a.labourUuid } })],
+  createWorkOrder: (a) => [
+    // a work order over labours the caller reads is its own record: readers of A's field may
+    read('field', { json: { uuid: uuidV1(), labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR } }),
+    write('user', { json: { uuid: a.workOrderUuid, labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR, name: 'intruder' } }),
+  ],
+  replaceWorkOrder: (a) => [write('user', { path: { work_order_uuid: a.workOrderUuid }, json: { labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR } })],
+  deleteWorkOrder: (a) => [write('user', { path: { work_order_uuid: a.workOrderUuid } })],
+  downloadWorkOrder: (a) => [read('user', { path: { work_order_uuid: a.workOrderUuid }, query: { type: 'pdf' } }), read('user', { path: { work_order_uuid: a.workOrderUuid }, query: { type: 'excel' } })],
+  listWorkOrders: () => [read('user', { query: { yeargroup: YEAR } })],
   // samplings
   listSamplings: (a) => [read('field', { query: { field_id: a.fieldId } }), read('field', { query: { sampling_uuid: a.samplingUuid } })],
   listSamplingAnalyses: (a) => [
@@ -559,6 +606,9 @@ async function snapshot(a: Owner): Promise<Record<string, unknown>> {
     kvFarms: await post('/api/mktplace/storage/farms', { keys: [] }, { operation: 'GET' }),
     kvUser: await post('/api/mktplace/storage/users', { keys: [] }, { operation: 'GET' }),
     files: await post('/api/mktplace/filestorage/fields', { keys: [] }, { operation: 'GET' }),
+    inputs: await get('/api/registro_campo/insumos', { user_input: 'true' }),
+    labours: await get('/activities/labour', { yeargroup: YEAR }),
+    workOrders: await get('/api/work_orders', { yeargroup: YEAR }),
     inbox: await get('/nc/inbox', { page_size: 100 }),
     inboxCount: await get('/nc/inbox/count'),
   };
@@ -632,7 +682,7 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     for (const key of Object.keys(before)) expect({ [key]: after[key] }).toEqual({ [key]: before[key] });
     // and the snapshot holds A's records (it would also pass on an empty world otherwise)
     expect(JSON.stringify(before)).toContain(SECRET);
-    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'sampleSpots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files']) {
+    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'sampleSpots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files', 'inputs', 'labours', 'workOrders']) {
       expect(JSON.stringify(before[key]), key).toContain(SECRET);
     }
     expect(JSON.stringify(before.inbox)).toContain(INBOX_SECRET);

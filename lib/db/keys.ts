@@ -124,6 +124,24 @@ export const keys = {
   rotationRef: (rotationUuid: string, fieldId: number): Key => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
   rotationRefs: (rotationUuid: string) => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
 
+  // --- inputs, labours and work orders (spec 3) --------------------------------------------------
+  /** A user's personal input (master inputs are in code); inputRef keeps a uuid to one owner. */
+  userInput: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `INPUT#${uuid.toLowerCase()}` }),
+  userInputsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'INPUT#' }),
+  inputRef: (uuid: string): Key => ({ pk: `INPUTREF#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** A labour lives in its field's partition, under its campaign (yeargroup); labourRef finds it by uuid. */
+  labour: (fieldId: number, yeargroup: number, uuid: string): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `LABOUR#${yeargroup}#${uuid.toLowerCase()}`,
+  }),
+  laboursOfCampaign: (fieldId: number, yeargroup: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: `LABOUR#${yeargroup}#` }),
+  laboursOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'LABOUR#' }),
+  labourRef: (uuid: string): Key => ({ pk: `LABOURREF#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** A user's work order; workOrderRef keeps a uuid to one owner. */
+  workOrder: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `WORKORDER#${uuid.toLowerCase()}` }),
+  workOrdersPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'WORKORDER#' }),
+  workOrderRef: (uuid: string): Key => ({ pk: `WORKORDERREF#${uuid.toLowerCase()}`, sk: 'REF' }),
+
   // --- livestock (spec 1): paddocks and herds live in their field's partition ------------------
   paddock: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCK#${uuid.toLowerCase()}` }),
   paddocksPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'PADDOCK#' }),

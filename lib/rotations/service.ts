@@ -5,13 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
 import { as, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 import { LostRace, retryLostRace } from '../db/retry';
-import { getItem, nextId, NOT_EXISTS, putItem, queryAll, transact, tx } from '../db/table';
+import { getItem, NOT_EXISTS, putItem, queryAll, transact, tx } from '../db/table';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import { can } from '../authz/access';
 import { fieldAmong, fieldFor, readableAmong } from '../authz/guard';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
 import { shapeFor } from '../fields/current-shape';
+import { campaignOf } from '../fields/campaigns';
 import { readableFields, type ReadableField } from '../fields/list';
 import { cropById } from '../crops/service';
 import type { Crop } from '../crops/catalogue';
@@ -154,21 +155,6 @@ export interface RotationInput {
   uuid?: string;
 }
 
-/** The campaign of a field and yeargroup, created on first use. */
-async function campaignId(fieldId: number, yeargroup: number): Promise<number> {
-  const key = keys.campaign(fieldId, yeargroup);
-  return retryLostRace(async () => {
-    const existing = await getItem(key);
-    if (existing) return Number(existing.cicle_id);
-    const id = await nextId('cycle');
-    await putItem(
-      { ...key, kind: 'campaign', cicle_id: id, field_id: fieldId, yeargroup },
-      { expression: NOT_EXISTS, failure: () => new LostRace('campaign created meanwhile') },
-    );
-    return id;
-  });
-}
-
 function checkDates(startDate: string, endDate: string): void {
   if (Date.parse(endDate) < Date.parse(startDate)) {
     throw new Invalid('end_date is before start_date', { code: ROTATION_CODES.INVALID_DATES });
@@ -214,7 +200,7 @@ export async function createRotation(principal: Principal, input: RotationInput)
     uuid: (input.uuid ?? randomUUID()).toLowerCase(),
     fieldId: field.id,
     yeargroup: input.yeargroup,
-    cycleId: await campaignId(field.id, input.yeargroup),
+    cycleId: (await campaignOf(field.id, input.yeargroup)).id,
     cropId: input.cropId,
     startDate: input.startDate,
     endDate: input.endDate,

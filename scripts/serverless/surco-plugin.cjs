@@ -498,6 +498,8 @@ class SurcoPlugin {
       sourcemap: true,
       mainFields: options.mainFields,
       banner: options.banner,
+      loader: options.loader,
+      alias: options.alias,
       outExtension: { '.js': '.mjs' },
       chunkNames: 'chunks/[name]-[hash]',
       logLevel: 'warning',

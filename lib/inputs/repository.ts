@@ -1,0 +1,66 @@
+// Personal inputs in DynamoDB: one item per input in its owner's partition, and a ref per uuid
+// that keeps a uuid to one owner (created in the same transaction).
+import { keys } from '../db/keys';
+import { as, bool, entity, nullable, num, str, type EntityOf } from '../db/entity';
+import { LostRace } from '../db/retry';
+import { getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { PERSONAL_INPUT_ID_OFFSET, type Component } from './catalogue';
+import type { InputRepository, InputWrite, PersonalInput } from './service';
+
+const PersonalInputItem = entity('input', {
+  id: num('input_id'),
+  uuid: str('input_uuid'),
+  name: str('name'),
+  ownerId: num('owner_id'),
+  code: nullable(str('code')),
+  country: nullable(str('country')),
+  company: nullable(str('company')),
+  type: nullable(str('type')),
+  state: nullable(str('state')),
+  density: nullable(num('density')),
+  composition: as<unknown>('composition', null),
+  components: as<Component[]>('components', []),
+  deleted: bool('deleted'),
+  createdAt: str('created_at'),
+  version: num('version'),
+});
+type Check = EntityOf<typeof PersonalInputItem> extends PersonalInput ? true : never;
+const _typesAgree: Check = true;
+void _typesAgree;
+
+export const personalInputFromItem = (item: Record<string, unknown>): PersonalInput => PersonalInputItem.fromItem(item);
+
+/** The transaction items of input writes (a labour adds them to its own transaction). */
+export function inputWriteOps(writes: InputWrite[]): TxOp[] {
+  return writes.flatMap((write): TxOp[] => {
+    if ('create' in write) {
+      const input = write.create;
+      return [
+        tx.put({ ...keys.userInput(input.ownerId, input.uuid), ...PersonalInputItem.toItem(input) }, NOT_EXISTS, () => new LostRace('input created meanwhile')),
+        tx.put({ ...keys.inputRef(input.uuid), kind: 'input_ref', owner_id: input.ownerId, input_id: input.id }, NOT_EXISTS, () => new LostRace('uuid taken meanwhile')),
+      ];
+    }
+    const input = write.change;
+    return [
+      tx.put({ ...keys.userInput(input.ownerId, input.uuid), ...PersonalInputItem.toItem(input) }, 'version = :v', () => new LostRace('input changed meanwhile'), {
+        ':v': write.version,
+      }),
+    ];
+  });
+}
+
+export const dynamoInputRepository: InputRepository = {
+  async personalInputs(userId) {
+    return (await queryAll(keys.userInputsPrefix(userId))).map(personalInputFromItem);
+  },
+  async holderOf(uuid) {
+    const item = await getItem(keys.inputRef(uuid));
+    return item ? Number(item.owner_id) : undefined;
+  },
+  async newId() {
+    return PERSONAL_INPUT_ID_OFFSET + (await nextId('input'));
+  },
+  async save(writes) {
+    if (writes.length) await transact(inputWriteOps(writes));
+  },
+};

@@ -1,0 +1,144 @@
+// Labours (spec 3): field activities of four types in a campaign. The pure rules live here (types,
+// status transitions, which fields each type takes, totals of inputs); lib/labours/service.ts
+// reads and writes them. docs/decisions.md, "Labours".
+import { as, entity, nullable, num, str, type EntityOf } from '../db/entity';
+
+export const LABOUR_TYPE = { APPLICATION: 1, HARVEST: 2, SOWING: 3, OTHER: 4 } as const;
+export type LabourTypeId = (typeof LABOUR_TYPE)[keyof typeof LABOUR_TYPE];
+export const LABOUR_TYPE_NAMES: Record<number, string> = { 1: 'Aplicación', 2: 'Cosecha', 3: 'Siembra', 4: 'Otra labor' };
+
+export const STATUS = { PLANNED: 1, EXECUTED: 2, CANCELLED: 3 } as const;
+export type Status = (typeof STATUS)[keyof typeof STATUS];
+export const STATUS_NAMES: Record<number, string> = { 1: 'Planificada', 2: 'Ejecutada', 3: 'Cancelada' };
+
+/**
+ * Allowed status changes (docs/decisions.md): a planned labour is executed or cancelled; a
+ * cancelled one may be planned again; an executed one stays executed (what was done is a record).
+ * Keeping the same status is always allowed.
+ */
+const TRANSITIONS: Record<Status, readonly Status[]> = {
+  [STATUS.PLANNED]: [STATUS.EXECUTED, STATUS.CANCELLED],
+  [STATUS.EXECUTED]: [],
+  [STATUS.CANCELLED]: [STATUS.PLANNED],
+};
+export const canMove = (from: Status, to: Status): boolean => from === to || TRANSITIONS[from].includes(to);
+
+/** application_type_id and seeding_type_id (values not shown by the spec; docs/decisions.md). */
+export const APPLICATION_TYPES: Record<number, string> = { 1: 'Terrestre', 2: 'Aérea', 3: 'Quimigación (por riego)', 4: 'Tratamiento de semillas' };
+export const SEEDING_TYPES: Record<number, string> = { 1: 'Siembra directa', 2: 'Siembra convencional', 3: 'Siembra al voleo', 4: 'Trasplante' };
+
+/** The type fields of each labour type (the spec's names); others sent with that type are refused. */
+export const TYPE_FIELDS: Record<LabourTypeId, readonly string[]> = {
+  [LABOUR_TYPE.APPLICATION]: ['application_type_id', 'end_cycle', 'map_id', 'inputs'],
+  [LABOUR_TYPE.HARVEST]: ['end_cycle', 'layer', 'expected_unit', 'harvested_unit', 'expected_yield', 'harvested_yield', 'quality', 'humidity', 'yield_zones'],
+  [LABOUR_TYPE.SOWING]: ['seed_total', 'seed_rate', 'actual_seed_rate', 'row_width', 'seeding_type_id', 'variety_id', 'variety_name', 'inputs'],
+  [LABOUR_TYPE.OTHER]: ['name'],
+};
+export const ALL_TYPE_FIELDS = [...new Set(Object.values(TYPE_FIELDS).flat())];
+export const takesInputs = (typeId: LabourTypeId) => TYPE_FIELDS[typeId].includes('inputs');
+
+/** The type fields sent that the type does not take. */
+export const foreignTypeFields = (typeId: LabourTypeId, sent: readonly string[]): string[] => sent.filter((name) => !TYPE_FIELDS[typeId].includes(name));
+
+export interface Amount {
+  unit: string;
+  value: number;
+}
+
+export interface Costs {
+  labour: Amount | null;
+  /** By input uuid. */
+  inputs: Record<string, Amount>;
+  /** Sowings only. */
+  seed: Amount | null;
+}
+
+/** An input of an application or sowing, as kept in the labour. */
+export interface LabourInput {
+  labourInputUuid: string;
+  inputUuid: string;
+  inputId: number;
+  /** Owner of a personal input (null for a master input): where its current name is read. */
+  ownerId: number | null;
+  /** The input's name when the labour was written (shown if the input is gone). */
+  name: string;
+  dose: number;
+  unit: string;
+  observations: string | null;
+  pestUuid: string | null;
+  warehouseUuid: string | null;
+  justifyId: number | null;
+  stock: unknown;
+}
+
+export const Labour = entity('labour', {
+  uuid: str('labour_uuid'),
+  typeId: as<LabourTypeId>('labour_type_id'),
+  status: as<Status>('status'),
+  yeargroup: num('yeargroup'),
+  date: str('date'),
+  fieldId: num('field_id'),
+  farmId: num('farm_id'),
+  campaignId: num('cicle_id'),
+  rotationUuid: nullable(str('rotation_uuid')),
+  mapId: nullable(num('map_id')),
+  surface: num('surface'),
+  observations: str('observations'),
+  attachments: as<string[]>('attachments', []),
+  stock: as<unknown[]>('stock', []),
+  resources: as<unknown[]>('resources', []),
+  staff: as<string[]>('staff', []),
+  costs: as<Costs>('costs', { labour: null, inputs: {}, seed: null }),
+  inputs: as<LabourInput[]>('inputs', []),
+  /** The type fields other than inputs and map_id, under the spec's names. */
+  details: as<Record<string, unknown>>('details', {}),
+  createdBy: num('created_by'),
+  createdAt: str('created_at'),
+  updatedAt: str('updated_at'),
+  version: num('version'),
+});
+export type Labour = EntityOf<typeof Labour>;
+
+/** The unit of an input's total: a dose per hectare totals in the unit without "/ha". */
+export const totalUnit = (unit: string): string => unit.replace(/\s*\/\s*ha$/i, '').trim() || unit;
+
+/** How much of an input the labour uses: dose x surface for a dose per hectare, else the dose. */
+export const inputTotal = (dose: number, unit: string, surfaceHa: number): number =>
+  /\/\s*ha$/i.test(unit) ? Math.round(dose * surfaceHa * 1000) / 1000 : dose;
+
+/** Query filters of GET /activities/labour (spec 3), combined with AND. */
+export interface LabourFilters {
+  yeargroup: number;
+  farmIds?: number[];
+  fieldIds?: number[];
+  fieldUuids?: string[];
+  farmUuids?: string[];
+  status?: number;
+  /** YYYY-MM-DD, both included. */
+  dateFrom?: string;
+  dateTo?: string;
+  cropIds?: number[];
+  typeId?: number;
+}
+
+/** Whether a labour passes the filters that read the labour itself (crop filters need its rotation's crop). */
+export function matches(labour: Labour, filters: LabourFilters, cropId: number | undefined): boolean {
+  return (
+    labour.yeargroup === filters.yeargroup &&
+    (filters.status === undefined || labour.status === filters.status) &&
+    (filters.typeId === undefined || labour.typeId === filters.typeId) &&
+    (filters.dateFrom === undefined || labour.date >= filters.dateFrom) &&
+    (filters.dateTo === undefined || labour.date <= filters.dateTo) &&
+    (filters.cropIds === undefined || (cropId !== undefined && filters.cropIds.includes(cropId)))
+  );
+}
+
+export const LABOUR_PAGE_SIZE = { DEFAULT: 50, MAX: 500 } as const;
+
+/** Page `page` (from 1) of `items`, and how many pages there are. */
+export function paginate<T>(items: T[], page: number, pageSize: number): { items: T[]; totalPages: number } {
+  return { items: items.slice((page - 1) * pageSize, page * pageSize), totalPages: Math.ceil(items.length / pageSize) };
+}
+
+/** List order: by date, then creation, then uuid. */
+export const byDate = (a: Labour, b: Labour) => a.date.localeCompare(b.date) || a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid);

@@ -1,0 +1,145 @@
+// Inputs (spec 3): GET /api/registro_campo/insumos; POST, PATCH, DELETE /registro_campo/insumo
+// (served with and without /api). Changes take arrays; each item is processed on its own.
+// docs/decisions.md, "Inputs".
+import * as z from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { generalDialect } from '../lib/http/dialects';
+import type { InputRecord } from '../lib/inputs/catalogue';
+import { INPUT_BATCH_MAX, INPUT_NAME_MAX, type Denied, type InputRef } from '../lib/inputs/service';
+import { booleanLike, text } from './common';
+
+const inputsRoute = { tags: ['inputs'], auth: 'bearer', dialect: generalDialect } as const;
+const both = (path: string) => [`/api${path}`, path];
+
+const uuid = z.uuid().transform((v) => v.toLowerCase());
+const country = z.string().regex(/^[A-Za-z]{2}$/, 'a 2-letter country code').transform((v) => v.toUpperCase());
+
+/** What a personal input may carry besides its name (all optional). */
+const Attributes = {
+  code: z.union([z.string().max(40), z.number().int().transform(String)]).nullable().optional(),
+  country: country.nullable().optional(),
+  company: text(200).nullable().optional(),
+  type: text(100).nullable().optional(),
+  state: text(100).nullable().optional(),
+  density: z.number().positive().max(100).nullable().optional().describe('kg/L'),
+};
+
+export const NewInputItem = z.object({ name: text(INPUT_NAME_MAX, 1, { trim: true }), uuid: uuid.optional(), ...Attributes });
+export const InputChangeItem = z.object({ uuid: uuid.optional(), id: z.number().int().positive().optional(), name: text(INPUT_NAME_MAX, 1, { trim: true }).optional(), ...Attributes });
+export const InputSelectorItem = z.object({ uuid: uuid.optional(), id: z.number().int().positive().optional() });
+
+const batch = (item: string) => z.array(z.unknown()).min(1).max(INPUT_BATCH_MAX).describe(`items as ${item}; an item that is not is listed under denied`);
+
+export const WireInput = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  user_input: z.boolean(),
+  code: z.string().nullable(),
+  country: z.string().nullable(),
+  company: z.string().nullable(),
+  type: z.string().nullable(),
+  state: z.string().nullable(),
+  density: z.number().nullable(),
+  composition: z.unknown(),
+  components: z.array(
+    z.object({ uuid: z.string(), id: z.number().int(), name: z.string(), active_principle: z.boolean(), eiq_1: z.number().nullable(), concentration: z.number() }),
+  ),
+});
+
+export const wireInput = (input: InputRecord): z.infer<typeof WireInput> => ({
+  id: input.id,
+  uuid: input.uuid,
+  name: input.name,
+  user_input: input.ownerId !== null,
+  code: input.code,
+  country: input.country,
+  company: input.company,
+  type: input.type,
+  state: input.state,
+  density: input.density,
+  composition: input.composition ?? null,
+  components: input.components.map((c) => ({ uuid: c.uuid, id: c.id, name: c.name, active_principle: c.activePrinciple, eiq_1: c.eiq, concentration: c.concentration })),
+});
+
+const DeniedItem = z.record(z.string(), z.unknown()).describe('the item as sent, with `reason`');
+/** A denied item as sent, with the reason. */
+export const wireDenied = ({ item, reason }: Denied<unknown>) => ({ ...(item && typeof item === 'object' && !Array.isArray(item) ? item : { item }), reason });
+const Ref = z.object({ id: z.number().int(), name: z.string(), uuid: z.string() });
+export const wireRef = (ref: InputRef) => ({ id: ref.id, name: ref.name, uuid: ref.uuid });
+
+export const listInputsRoute = defineRoute({
+  ...inputsRoute,
+  operationId: 'listInputs',
+  handler: 'functions/inputs/inputs.list',
+  method: 'get',
+  paths: both('/registro_campo/insumos'),
+  summary: "The master inputs and the caller's personal inputs",
+  description: 'Filters combine with AND. Answers whatever Content-Type the request names (clients send text/plain).',
+  request: {
+    query: z.object({
+      user_input: booleanLike().optional().describe("true: only the caller's inputs; false: only the master list"),
+      code: z.union([z.string().max(40)]).optional(),
+      country: country.optional().describe("that country's inputs and those of no country"),
+    }),
+  },
+  responses: { 200: { description: 'inputs', schema: z.array(WireInput) } },
+});
+
+export const createInputsRoute = defineRoute({
+  ...inputsRoute,
+  operationId: 'createInputs',
+  handler: 'functions/inputs/inputs.post',
+  touches: { table: 'write' },
+  method: 'post',
+  paths: both('/registro_campo/insumo'),
+  summary: 'Create personal inputs; a repeated uuid answers the input it made',
+  request: { body: batch('{name, uuid?, code?, country?, company?, type?, state?, density?}') },
+  responses: {
+    200: {
+      description: 'created and denied items',
+      schema: z.object({
+        status: z.literal('successful inputs creation'),
+        res: z.literal('OK'),
+        denied: z.array(DeniedItem),
+        created: z.array(z.object({ nombre: z.string(), id: z.number().int(), uuid: z.string() })),
+      }),
+    },
+  },
+});
+
+export const modifyInputsRoute = defineRoute({
+  ...inputsRoute,
+  operationId: 'modifyInputs',
+  handler: 'functions/inputs/inputs.patch',
+  touches: { table: 'write' },
+  method: 'patch',
+  paths: both('/registro_campo/insumo'),
+  summary: "Change the caller's own inputs (by uuid or id); master and others' inputs are denied",
+  request: { body: batch('{uuid?, id?, name?, code?, country?, company?, type?, state?, density?}') },
+  responses: {
+    200: {
+      description: 'changed and denied items',
+      schema: z.object({ status: z.literal('successful inputs modification'), res: z.literal('OK'), modificated: z.array(Ref), denied: z.array(DeniedItem) }),
+    },
+  },
+});
+
+export const deleteInputsRoute = defineRoute({
+  ...inputsRoute,
+  operationId: 'deleteInputs',
+  handler: 'functions/inputs/inputs.del',
+  touches: { table: 'write' },
+  method: 'delete',
+  paths: both('/registro_campo/insumo'),
+  summary: "Delete the caller's own inputs (they stay readable inside the labours that use them)",
+  request: { body: batch('{uuid?, id?}') },
+  responses: {
+    200: {
+      description: 'deleted and denied items',
+      schema: z.object({ status: z.literal('successful inputs deletion'), res: z.literal('OK'), deleted: z.array(Ref), denied: z.array(DeniedItem) }),
+    },
+  },
+});
+
+export const inputRoutes = [listInputsRoute, createInputsRoute, modifyInputsRoute, deleteInputsRoute];

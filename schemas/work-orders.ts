@@ -1,0 +1,146 @@
+// Work orders (spec 3): /api/work_orders (list, create), /api/work_orders/<uuid> (replace,
+// delete), /api/work_orders/recomendations/types and /api/work_orders/<uuid>/download. Success
+// bodies carry no top-level code (spec README); errors use the general dialect. They read labours,
+// so they need the View season feature, like the labours (docs/decisions.md, "Work orders").
+import * as z from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { generalDialect } from '../lib/http/dialects';
+import { Forbidden } from '../lib/errors';
+import { LABOUR_CODES } from '../lib/labours/codes';
+import { RECOMMENDATION_TYPES, recommendationType, WORK_ORDER_LIMITS } from '../lib/workorders/model';
+import type { WorkOrderInput, WorkOrderView } from '../lib/workorders/service';
+import { calendarDate, integer, text } from './common';
+
+const workOrdersRoute = {
+  tags: ['work orders'],
+  auth: 'bearer',
+  dialect: generalDialect,
+  claims: ['SEASON_VIEW'],
+  missingClaim: () => new Forbidden('the View season feature is required', { code: LABOUR_CODES.SEASON_VIEW_REQUIRED }),
+} as const;
+const PATH = '/api/work_orders';
+
+const Recommendation = z.object({
+  type_id: z.union([z.string().regex(/^\d+$/, 'a recommendation type id').transform(Number), z.number().int()]).describe('GET /api/work_orders/recomendations/types'),
+  value: text(WORK_ORDER_LIMITS.VALUE, 1, { trim: true }),
+});
+
+const bodyMembers = {
+  labours: z.array(z.uuid()).min(1).max(WORK_ORDER_LIMITS.LABOURS).describe('labour uuids the caller reads, of the campaign `yeargroup`'),
+  date: calendarDate(),
+  yeargroup: integer().pipe(z.number().int().min(1900).max(2200)),
+  recomendations: z.array(Recommendation).max(WORK_ORDER_LIMITS.RECOMMENDATIONS).nullable().optional().describe('each accepted only when a selected labour has one of its labourTypeIds'),
+  notes: text(WORK_ORDER_LIMITS.NOTES).nullable().optional(),
+  name: text(WORK_ORDER_LIMITS.NAME).nullable().optional(),
+};
+export const CreateWorkOrderBody = z.object({ uuid: z.uuid(), ...bodyMembers });
+export const ReplaceWorkOrderBody = z.object({ uuid: z.uuid().optional().describe("the path's uuid, when sent"), ...bodyMembers });
+
+export const workOrderInput = (body: z.output<typeof ReplaceWorkOrderBody>): WorkOrderInput => ({
+  name: body.name ?? null,
+  notes: body.notes ?? null,
+  date: body.date,
+  yeargroup: body.yeargroup,
+  labourUuids: body.labours,
+  recommendations: body.recomendations?.map((r) => ({ typeId: r.type_id, value: r.value })) ?? null,
+});
+
+const WireType = z.object({ id: z.number().int(), name: z.string(), labourTypeIds: z.array(z.number().int()) });
+export const WireWorkOrder = z.object({
+  uuid: z.string(),
+  name: z.string().nullable(),
+  notes: z.string().nullable(),
+  date: z.string().describe('ISO date-time with offset, e.g. 2022-02-03T00:00:00+00:00'),
+  yeargroup: z.number().int(),
+  labours: z.array(z.object({ uuid: z.string(), yeargroup: z.number().int(), idLabourType: z.number().int(), fieldName: z.string(), farmName: z.string() })),
+  recomendations: z.array(z.object({ type: z.object({ id: z.number().int(), name: z.string() }), value: z.string() })),
+});
+
+export const wireWorkOrder = ({ order, labours }: WorkOrderView): z.infer<typeof WireWorkOrder> => ({
+  uuid: order.uuid,
+  name: order.name,
+  notes: order.notes,
+  date: `${order.date}T00:00:00+00:00`,
+  yeargroup: order.yeargroup,
+  labours: labours.map(({ labour, field, farm }) => ({ uuid: labour.uuid, yeargroup: labour.yeargroup, idLabourType: labour.typeId, fieldName: field.name, farmName: farm.name })),
+  recomendations: (order.recommendations ?? []).map((r) => ({ type: { id: r.typeId, name: recommendationType(r.typeId)?.name ?? String(r.typeId) }, value: r.value })),
+});
+
+export const wireTypes = () => RECOMMENDATION_TYPES.map((t) => ({ id: t.id, name: t.name, labourTypeIds: [...t.labourTypeIds] }));
+
+const saved = z.object({ data: z.object({ uuid: z.string() }) });
+const byUuid = z.object({ work_order_uuid: z.uuid() });
+
+export const listWorkOrdersRoute = defineRoute({
+  ...workOrdersRoute,
+  operationId: 'listWorkOrders',
+  handler: 'functions/work-orders/work-orders.list',
+  method: 'get',
+  paths: [PATH],
+  summary: "The caller's work orders of a campaign",
+  request: { query: z.object({ yeargroup: integer().pipe(z.number().int().min(1900).max(2200)) }) },
+  responses: { 200: { description: 'work orders, by date', schema: z.object({ data: z.array(WireWorkOrder) }) } },
+});
+
+export const recommendationTypesRoute = defineRoute({
+  ...workOrdersRoute,
+  claims: [],
+  operationId: 'listRecommendationTypes',
+  handler: 'functions/work-orders/work-orders.types',
+  method: 'get',
+  paths: [`${PATH}/recomendations/types`],
+  summary: 'Recommendation types, with the labour types each applies to (a bare array)',
+  responses: { 200: { description: 'the types', schema: z.array(WireType) } },
+});
+
+export const createWorkOrderRoute = defineRoute({
+  ...workOrdersRoute,
+  operationId: 'createWorkOrder',
+  handler: 'functions/work-orders/work-orders.post',
+  touches: { table: 'write' },
+  method: 'post',
+  paths: [PATH],
+  summary: 'Create a work order (a repeated uuid answers the one it made)',
+  request: { body: CreateWorkOrderBody },
+  responses: { 200: { description: 'created', schema: saved } },
+});
+
+export const replaceWorkOrderRoute = defineRoute({
+  ...workOrdersRoute,
+  operationId: 'replaceWorkOrder',
+  handler: 'functions/work-orders/work-orders.put',
+  touches: { table: 'write' },
+  method: 'put',
+  paths: [`${PATH}/{work_order_uuid}`],
+  summary: 'Replace a work order of the caller; optional members not sent are stored as null',
+  request: { path: byUuid, body: ReplaceWorkOrderBody },
+  responses: { 200: { description: 'replaced', schema: saved } },
+});
+
+export const deleteWorkOrderRoute = defineRoute({
+  ...workOrdersRoute,
+  operationId: 'deleteWorkOrder',
+  handler: 'functions/work-orders/work-orders.del',
+  touches: { table: 'write' },
+  method: 'delete',
+  paths: [`${PATH}/{work_order_uuid}`],
+  summary: 'Delete a work order of the caller',
+  request: { path: byUuid },
+  responses: { 200: { description: 'deleted', schema: saved } },
+});
+
+export const downloadWorkOrderRoute = defineRoute({
+  ...workOrdersRoute,
+  operationId: 'downloadWorkOrder',
+  handler: 'functions/work-orders/download.get',
+  method: 'get',
+  paths: [`${PATH}/{work_order_uuid}/download`],
+  summary: 'The work order as a PDF or an Excel workbook, to take to the field',
+  request: { path: byUuid, query: z.object({ type: z.enum(['pdf', 'excel']) }) },
+  lambda: { memorySize: 1024, timeout: 20 },
+  responses: {
+    200: { description: 'application/pdf, or an xlsx workbook; Content-Disposition names the file', contentType: 'application/octet-stream' },
+  },
+});
+
+export const workOrderRoutes = [listWorkOrdersRoute, recommendationTypesRoute, createWorkOrderRoute, replaceWorkOrderRoute, deleteWorkOrderRoute, downloadWorkOrderRoute];

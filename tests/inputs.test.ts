@@ -1,0 +1,134 @@
+// Spec 3, "Inputs": the master list plus personal inputs (GET /api/registro_campo/insumos) and the
+// array changes POST, PATCH, DELETE /registro_campo/insumo (with and without /api): each item is
+// processed on its own; only the owner's personal inputs change.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call, newUser, type TestUser } from './helpers/api';
+
+const LIST = '/api/registro_campo/insumos';
+const send = (user: TestUser, method: string, json: unknown, path = '/registro_campo/insumo') => call(method, path, { token: user.token, json });
+const list = (user: TestUser, query: Record<string, string> = {}) => call('GET', LIST, { token: user.token, query, headers: { 'content-type': 'text/plain' } });
+
+describe('inputs', () => {
+  it('lists the master catalogue with every field of the Input table, and the caller\'s inputs after it', async () => {
+    const user = await newUser();
+    const created = await send(user, 'POST', [{ name: 'Caldo bordelés casero', type: 'Fungicida', country: 'es' }]);
+    const response = await list(user);
+    expect(response.status).toBe(200);
+    const master = response.body.filter((i: any) => !i.user_input);
+    expect(master.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(master.map((i: any) => i.type))).toEqual(
+      new Set(['Fertilizante', 'Herbicida', 'Fungicida', 'Insecticida', 'Semilla', 'Fertilizante orgánico', 'Coadyuvante']),
+    );
+    const glyphosate = master.find((i: any) => i.name.startsWith('Glifosato'));
+    expect(glyphosate).toEqual({
+      id: expect.any(Number),
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Glifosato 66,2% sal potásica',
+      user_input: false,
+      code: expect.any(String),
+      country: 'AR',
+      company: 'Bayer',
+      type: 'Herbicida',
+      state: 'Líquido',
+      density: 1.35,
+      composition: null,
+      components: [{ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), id: expect.any(Number), name: 'Glifosato', active_principle: true, eiq_1: 15.33, concentration: 66.2 }],
+    });
+    expect(master.some((i: any) => i.country === null)).toBe(true);
+    const own = response.body.filter((i: any) => i.user_input);
+    expect(own).toEqual([
+      expect.objectContaining({ id: created.body.created[0].id, uuid: created.body.created[0].uuid, name: 'Caldo bordelés casero', type: 'Fungicida', country: 'ES', components: [] }),
+    ]);
+    // another user does not see it
+    const other = await newUser();
+    expect((await list(other)).body.filter((i: any) => i.user_input)).toEqual([]);
+  });
+
+  it('filters with AND: user_input, code, country (that country and those of no country)', async () => {
+    const user = await newUser();
+    await send(user, 'POST', [{ name: 'Propio AR', country: 'AR', code: '9001' }, { name: 'Propio sin país' }]);
+    const mine = await list(user, { user_input: 'true' });
+    expect(mine.body.map((i: any) => i.name).sort()).toEqual(['Propio AR', 'Propio sin país']);
+    expect((await list(user, { user_input: 'false' })).body.every((i: any) => !i.user_input)).toBe(true);
+    const spain = await list(user, { country: 'ES' });
+    expect(spain.body.length).toBeGreaterThan(0);
+    expect(spain.body.every((i: any) => i.country === 'ES' || i.country === null)).toBe(true);
+    expect(spain.body.some((i: any) => i.country === 'ES')).toBe(true);
+    expect(spain.body.some((i: any) => i.name === 'Propio sin país')).toBe(true);
+    expect(spain.body.some((i: any) => i.name === 'Propio AR')).toBe(false);
+    expect((await list(user, { code: '9001' })).body.map((i: any) => i.name)).toEqual(['Propio AR']);
+    expect((await list(user, { code: '9001', country: 'ES' })).body).toEqual([]);
+    expect((await list(user, { user_input: 'true', country: 'AR' })).body.map((i: any) => i.name).sort()).toEqual(['Propio AR', 'Propio sin país']);
+    expect((await list(user, { country: 'ARG' })).status).toBe(400);
+  });
+
+  it('POST creates each item it can and denies the others with a reason; a repeated uuid is idempotent; names may repeat', async () => {
+    const user = await newUser();
+    const uuid = randomUUID();
+    const masterUuid = (await list(user)).body[0].uuid;
+    const response = await send(user, 'POST', [{ name: 'Urea propia', uuid }, { uuid: randomUUID() }, { name: 'Urea propia' }, { name: 'copia maestra', uuid: masterUuid }, 'no es un objeto']);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: 'successful inputs creation', res: 'OK' });
+    expect(response.body.created).toEqual([
+      { nombre: 'Urea propia', id: expect.any(Number), uuid },
+      { nombre: 'Urea propia', id: expect.any(Number), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    ]);
+    expect(response.body.denied).toEqual([
+      { uuid: expect.any(String), reason: expect.stringContaining('name') },
+      { name: 'copia maestra', uuid: masterUuid, reason: 'the uuid is a master input' },
+      { item: 'no es un objeto', reason: expect.any(String) },
+    ]);
+    // the same uuid again answers the same input, and makes no second one
+    const again = await send(user, 'POST', [{ name: 'Urea propia', uuid }], '/api/registro_campo/insumo');
+    expect(again.body.created).toEqual([response.body.created[0]]);
+    expect((await list(user, { user_input: 'true' })).body).toHaveLength(2);
+    // a uuid another user holds is denied
+    const other = await newUser();
+    const taken = await send(other, 'POST', [{ name: 'robado', uuid }]);
+    expect(taken.body.created).toEqual([]);
+    expect(taken.body.denied).toEqual([{ name: 'robado', uuid, reason: 'the uuid is already used by another input' }]);
+  });
+
+  it("PATCH and DELETE change only the caller's own inputs: master and others' inputs are denied", async () => {
+    const [owner, other] = [await newUser(), await newUser()];
+    const created = (await send(owner, 'POST', [{ name: 'Fungicida A' }, { name: 'Fungicida B' }])).body.created;
+    const foreign = (await send(other, 'POST', [{ name: 'Ajeno' }])).body.created[0];
+    const master = (await list(owner, { user_input: 'false' })).body[0];
+    const patched = await send(owner, 'PATCH', [
+      { uuid: created[0].uuid, name: 'Fungicida A (renombrado)', company: 'Propia' },
+      { id: created[1].id, name: 'Fungicida B2' },
+      { uuid: master.uuid, name: 'maestro cambiado' },
+      { uuid: foreign.uuid, name: 'ajeno cambiado' },
+      { name: 'sin identificar' },
+    ]);
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ status: 'successful inputs modification', res: 'OK' });
+    expect(patched.body.modificated).toEqual([
+      { id: created[0].id, name: 'Fungicida A (renombrado)', uuid: created[0].uuid },
+      { id: created[1].id, name: 'Fungicida B2', uuid: created[1].uuid },
+    ]);
+    expect(patched.body.denied.map((d: any) => d.reason)).toEqual([
+      'master inputs cannot be changed',
+      'no input of yours has this uuid or id',
+      'uuid or id is required',
+    ]);
+    expect((await list(other, { user_input: 'true' })).body.map((i: any) => i.name)).toEqual(['Ajeno']);
+    expect((await list(owner)).body.find((i: any) => i.uuid === master.uuid).name).toBe(master.name);
+
+    const deleted = await send(owner, 'DELETE', [{ uuid: created[0].uuid }, { id: master.id }, { uuid: foreign.uuid, id: foreign.id }], '/api/registro_campo/insumo');
+    expect(deleted.body).toMatchObject({ status: 'successful inputs deletion', res: 'OK' });
+    expect(deleted.body.deleted).toEqual([{ id: created[0].id, name: 'Fungicida A (renombrado)', uuid: created[0].uuid }]);
+    expect(deleted.body.denied.map((d: any) => d.reason)).toEqual(['master inputs cannot be deleted', 'no input of yours has this uuid or id']);
+    expect((await list(owner, { user_input: 'true' })).body.map((i: any) => i.name)).toEqual(['Fungicida B2']);
+    expect((await list(other, { user_input: 'true' })).body).toHaveLength(1);
+  });
+
+  it('refuses a body that is not an array, and callers without a token', async () => {
+    const user = await newUser();
+    const notArray = await send(user, 'POST', { name: 'x' });
+    expect([notArray.status, notArray.body.res, notArray.body.code]).toEqual([400, 'error', -4]);
+    expect((await call('GET', LIST)).status).toBe(401);
+    expect((await call('POST', '/registro_campo/insumo', { json: [{ name: 'x' }] })).status).toBe(401);
+  });
+});

@@ -1,0 +1,148 @@
+// Rules of inputs, labours and work orders without the stack: the input service against a
+// repository in memory, the inputs-inside-a-labour plan, status transitions, type fields, totals,
+// paging and the recommendation rule.
+import { describe, expect, it } from 'vitest';
+import { LostRace } from '../../lib/db/retry';
+import { MASTER_INPUTS, PERSONAL_INPUT_ID_OFFSET } from '../../lib/inputs/catalogue';
+import { inputsService, InputRuleBroken, planLabourInputs, filterInputs, type InputRepository, type InputWrite, type PersonalInput } from '../../lib/inputs/service';
+import { canMove, foreignTypeFields, inputTotal, paginate, STATUS, totalUnit, LABOUR_TYPE } from '../../lib/labours/model';
+import { recommendationProblems } from '../../lib/workorders/model';
+import type { Principal } from '../../lib/auth/principal';
+
+function memoryRepository(): InputRepository & { rows: Map<string, PersonalInput>; conflicts: number } {
+  const rows = new Map<string, PersonalInput>();
+  let next = PERSONAL_INPUT_ID_OFFSET;
+  const repository = {
+    rows,
+    conflicts: 0,
+    async personalInputs(userId: number) {
+      return [...rows.values()].filter((r) => r.ownerId === userId).map((r) => ({ ...r }));
+    },
+    async holderOf(uuid: string) {
+      return rows.get(uuid)?.ownerId;
+    },
+    async newId() {
+      return ++next;
+    },
+    async save(writes: InputWrite[]) {
+      for (const write of writes) {
+        if ('create' in write && rows.has(write.create.uuid)) throw new LostRace();
+        if ('change' in write && rows.get(write.change.uuid)?.version !== write.version) throw new LostRace();
+      }
+      for (const write of writes) {
+        const input = 'create' in write ? write.create : write.change;
+        rows.set(input.uuid, input);
+      }
+    },
+  };
+  return repository;
+}
+
+const principal = (id: number) => ({ user: { id } }) as unknown as Principal;
+const UUID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+describe('inputs service (repository in memory)', () => {
+  it('creates per item, answers a repeated uuid with the same input, and denies a uuid of a master or of another user', async () => {
+    const repository = memoryRepository();
+    const inputs = inputsService({ repository, now: () => new Date('2026-11-23T00:00:00Z') });
+    const first = await inputs.create(principal(1), [{ input: { name: 'A', uuid: UUID(1) } }, { malformed: 'name: required', raw: {} }, { input: { name: 'M', uuid: MASTER_INPUTS[0]!.uuid } }]);
+    expect(first.done).toEqual([{ id: PERSONAL_INPUT_ID_OFFSET + 1, name: 'A', uuid: UUID(1) }]);
+    expect(first.denied.map((d) => d.reason)).toEqual(['name: required', 'the uuid is a master input']);
+    expect((await inputs.create(principal(1), [{ input: { name: 'A again', uuid: UUID(1) } }])).done).toEqual(first.done);
+    expect((await inputs.create(principal(2), [{ input: { name: 'B', uuid: UUID(1) } }])).denied[0]!.reason).toBe('the uuid is already used by another input');
+    expect(repository.rows.size).toBe(1);
+  });
+
+  it('changes and deletes only own inputs; a deleted input leaves the list and comes back when created again', async () => {
+    const repository = memoryRepository();
+    const inputs = inputsService({ repository });
+    await inputs.create(principal(1), [{ input: { name: 'A', uuid: UUID(1) } }]);
+    const master = MASTER_INPUTS[0]!;
+    const changed = await inputs.modify(principal(1), [{ input: { uuid: UUID(1), name: 'A2' } }, { input: { id: master.id, name: 'x' } }]);
+    expect(changed.done.map((d) => d.name)).toEqual(['A2']);
+    expect(changed.denied.map((d) => d.reason)).toEqual(['master inputs cannot be changed']);
+    expect((await inputs.modify(principal(2), [{ input: { uuid: UUID(1), name: 'stolen' } }])).denied[0]!.reason).toBe('no input of yours has this uuid or id');
+    expect((await inputs.remove(principal(1), [{ input: { uuid: UUID(1) } }])).done).toHaveLength(1);
+    expect((await inputs.list(principal(1), { userInput: true }))).toEqual([]);
+    expect((await inputs.remove(principal(1), [{ input: { uuid: UUID(1) } }])).done).toHaveLength(1);
+    await inputs.create(principal(1), [{ input: { name: 'A3', uuid: UUID(1) } }]);
+    expect((await inputs.list(principal(1), { userInput: true })).map((i) => i.name)).toEqual(['A3']);
+  });
+
+  it('filters with AND; country keeps inputs of no country', () => {
+    const spain = filterInputs([...MASTER_INPUTS], { country: 'es' });
+    expect(spain.every((i) => i.country === 'ES' || i.country === null)).toBe(true);
+    expect(filterInputs([...MASTER_INPUTS], { userInput: true })).toEqual([]);
+    expect(filterInputs([...MASTER_INPUTS], { code: '2001' }).map((i) => i.name)).toEqual(['Glifosato 66,2% sal potásica']);
+  });
+});
+
+describe('inputs inside a labour', () => {
+  const own = (uuid: string, name: string, deleted = false): PersonalInput => ({
+    id: PERSONAL_INPUT_ID_OFFSET + Number(uuid.slice(-3)), uuid, name, ownerId: 1, code: null, country: null, company: null, type: null, state: null,
+    density: null, composition: null, components: [], deleted, createdAt: '2026-01-01T00:00:00.000Z', version: 3,
+  });
+  let id = 500_000;
+  const plan = (items: Parameters<typeof planLabourInputs>[1], personal: PersonalInput[] = [], holders = new Map<string, number>()) =>
+    planLabourInputs(1, items, personal, holders, async () => ++id, new Date('2026-11-23T00:00:00Z'));
+
+  it('uses master inputs as they are, renames own inputs whose name differs, creates the rest (with the uuid sent)', async () => {
+    const master = MASTER_INPUTS[5]!;
+    const { resolved, writes } = await plan(
+      [{ id: master.id, name: 'ignored' }, { uuid: UUID(7), name: 'Renamed' }, { uuid: UUID(8), name: 'Same' }, { uuid: UUID(9), name: 'New' }, { name: 'No uuid' }],
+      [own(UUID(7), 'Old'), own(UUID(8), 'Same')],
+    );
+    expect(resolved.map((r) => [r.input.name, r.personal])).toEqual([[master.name, false], ['Renamed', true], ['Same', true], ['New', true], ['No uuid', true]]);
+    expect(writes.map((w) => ('create' in w ? ['create', w.create.name] : ['change', w.change.name, w.version]))).toEqual([
+      ['change', 'Renamed', 3],
+      ['create', 'New'],
+      ['create', 'No uuid'],
+    ]);
+    expect(resolved[3]!.input.uuid).toBe(UUID(9));
+  });
+
+  it('brings back a deleted own input; refuses unknown ids, uuids of others, repeated inputs and creations without a name', async () => {
+    const { writes } = await plan([{ uuid: UUID(7) }], [own(UUID(7), 'Gone', true)]);
+    expect(writes).toEqual([{ change: expect.objectContaining({ uuid: UUID(7), deleted: false, version: 4 }), version: 3 }]);
+    await expect(plan([{ id: 99_999_999 }])).rejects.toThrow(InputRuleBroken);
+    await expect(plan([{ uuid: UUID(5), name: 'x' }], [], new Map([[UUID(5), 2]]))).rejects.toThrow(/already used/);
+    await expect(plan([{ id: MASTER_INPUTS[0]!.id }, { uuid: MASTER_INPUTS[0]!.uuid }])).rejects.toThrow(/listed twice/);
+    await expect(plan([{ uuid: UUID(6) }])).rejects.toThrow(/name is required/);
+    await expect(plan([{ id: MASTER_INPUTS[0]!.id, uuid: MASTER_INPUTS[1]!.uuid }])).rejects.toThrow(/different inputs/);
+  });
+});
+
+describe('labour rules', () => {
+  it('allows planned -> executed or cancelled, cancelled -> planned, and nothing out of executed', () => {
+    const { PLANNED, EXECUTED, CANCELLED } = STATUS;
+    expect([canMove(PLANNED, EXECUTED), canMove(PLANNED, CANCELLED), canMove(CANCELLED, PLANNED), canMove(EXECUTED, EXECUTED)]).toEqual([true, true, true, true]);
+    expect([canMove(EXECUTED, PLANNED), canMove(EXECUTED, CANCELLED), canMove(CANCELLED, EXECUTED)]).toEqual([false, false, false]);
+  });
+
+  it('takes each type\'s own fields only', () => {
+    expect(foreignTypeFields(LABOUR_TYPE.APPLICATION, ['inputs', 'map_id', 'end_cycle'])).toEqual([]);
+    expect(foreignTypeFields(LABOUR_TYPE.HARVEST, ['inputs', 'humidity', 'seed_rate'])).toEqual(['inputs', 'seed_rate']);
+    expect(foreignTypeFields(LABOUR_TYPE.OTHER, ['name', 'end_cycle'])).toEqual(['end_cycle']);
+  });
+
+  it('totals a dose per hectare over the surface, in the unit without /ha', () => {
+    expect([inputTotal(2.5, 'L/ha', 40), totalUnit('L/ha')]).toEqual([100, 'L']);
+    expect([inputTotal(150, 'cc / ha', 40), totalUnit('cc / ha')]).toEqual([6000, 'cc']);
+    expect([inputTotal(30, 'kg', 40), totalUnit('kg')]).toEqual([30, 'kg']);
+  });
+
+  it('pages from 1 and counts the pages', () => {
+    expect(paginate([1, 2, 3, 4, 5], 2, 2)).toEqual({ items: [3, 4], totalPages: 3 });
+    expect(paginate([], 1, 50)).toEqual({ items: [], totalPages: 0 });
+    expect(paginate([1], 3, 50).items).toEqual([]);
+  });
+});
+
+describe('work-order recommendations', () => {
+  it('accepts a recommendation only when a selected labour has one of its labour types', () => {
+    expect(recommendationProblems([{ typeId: 1, value: '20 °C' }, { typeId: 5, value: '60%' }], [1])).toEqual([]);
+    expect(recommendationProblems([{ typeId: 6, value: '3 cm' }], [1, 2])).toHaveLength(1);
+    expect(recommendationProblems([{ typeId: 2, value: '6 km/h' }], [3])).toEqual([]);
+    expect(recommendationProblems([{ typeId: 7, value: 'x' }], [1, 2, 3])[0]).toContain('no recommendation type 7');
+  });
+});

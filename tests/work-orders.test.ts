@@ -1,0 +1,220 @@
+// Spec 3, "Work orders": list by yeargroup (ISO date-time with offset, no top-level code), the
+// recommendation types (a bare array), create (uuid, idempotent), replace (optional members not
+// sent become null), delete, and the PDF and Excel downloads, read back by independent parsers
+// (pdfjs-dist, exceljs).
+import { randomUUID } from 'node:crypto';
+import ExcelJS from 'exceljs';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { describe, expect, it } from 'vitest';
+import { call, createField, internal, newUser, type TestUser } from './helpers/api';
+
+const PATH = '/api/work_orders';
+const send = (user: TestUser, method: string, path: string, json?: unknown) => call(method, path, { token: user.token, json });
+
+async function labour(user: TestUser, fieldId: number, json: Record<string, unknown>): Promise<string> {
+  const response = await send(user, 'POST', '/activities/labour', { yeargroup: 2026, date: '2026-11-20', field_id: fieldId, ...json });
+  expect(response.status, response.text).toBe(200);
+  return response.body.data.uuid;
+}
+
+async function setup() {
+  const owner = await newUser();
+  const { fieldId } = await createField(owner, { name: 'Lote Ñandú', farmName: 'Estancia San José' });
+  const application = await labour(owner, fieldId, {
+    labour_type_id: 1,
+    surface: 40,
+    inputs: [{ id: 20, dose: 2.5, unit: 'L/ha' }, { name: 'Coadyuvante orgánico', dose: 150, unit: 'cc/ha' }],
+  });
+  const sowing = await labour(owner, fieldId, { labour_type_id: 3, surface: 40, inputs: [{ id: 81, dose: 20, unit: 'kg/ha' }] });
+  return { owner, fieldId, application, sowing };
+}
+
+const order = (labours: string[], extra: Record<string, unknown> = {}) => ({
+  uuid: randomUUID(),
+  labours,
+  date: '2026-11-25',
+  yeargroup: 2026,
+  recomendations: [{ type_id: '1', value: 'Menos de 25 °C' }, { type_id: '4', value: 'Entre 5 y 15 km/h' }],
+  notes: 'Aplicar temprano a la mañana; revisar los picos.',
+  name: 'Aplicación de presiembra',
+  ...extra,
+});
+
+async function pdfText(content: Buffer): Promise<string> {
+  const doc = await getDocument({ data: new Uint8Array(content) }).promise;
+  let text = '';
+  for (let p = 1; p <= doc.numPages; p++) {
+    const items = (await (await doc.getPage(p)).getTextContent()).items as Array<{ str: string; hasEOL: boolean }>;
+    text += items.map((i) => i.str + (i.hasEOL ? '\n' : ' ')).join('');
+  }
+  return text;
+}
+
+describe('work orders', () => {
+  it('answers the recommendation types as the bare array of the spec', async () => {
+    const user = await newUser();
+    const response = await send(user, 'GET', `${PATH}/recomendations/types`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      { id: 1, name: 'Temperatura', labourTypeIds: [1] },
+      { id: 2, name: 'Velocidad de avance', labourTypeIds: [2, 3] },
+      { id: 3, name: 'Dirección del viento', labourTypeIds: [1] },
+      { id: 4, name: 'Velocidad del viento', labourTypeIds: [1] },
+      { id: 5, name: 'Humedad', labourTypeIds: [1, 2, 3] },
+      { id: 6, name: 'Profundidad', labourTypeIds: [3] },
+    ]);
+  });
+
+  it('creates (idempotent by uuid), lists by yeargroup with the spec\'s shapes, replaces with nulls, deletes', async () => {
+    const { owner, application, sowing } = await setup();
+    const body = order([application, sowing], { recomendations: [{ type_id: '1', value: 'Menos de 25 °C' }, { type_id: 6, value: '3 cm' }] });
+    const created = await send(owner, 'POST', PATH, body);
+    expect([created.status, created.body]).toEqual([200, { data: { uuid: body.uuid } }]);
+    expect((await send(owner, 'POST', PATH, body)).body).toEqual({ data: { uuid: body.uuid } });
+    const listed = await send(owner, 'GET', `${PATH}?yeargroup=2026`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      data: [
+        {
+          uuid: body.uuid,
+          name: 'Aplicación de presiembra',
+          notes: 'Aplicar temprano a la mañana; revisar los picos.',
+          date: '2026-11-25T00:00:00+00:00',
+          yeargroup: 2026,
+          labours: [
+            { uuid: application, yeargroup: 2026, idLabourType: 1, fieldName: 'Lote Ñandú', farmName: 'Estancia San José' },
+            { uuid: sowing, yeargroup: 2026, idLabourType: 3, fieldName: 'Lote Ñandú', farmName: 'Estancia San José' },
+          ],
+          recomendations: [
+            { type: { id: 1, name: 'Temperatura' }, value: 'Menos de 25 °C' },
+            { type: { id: 6, name: 'Profundidad' }, value: '3 cm' },
+          ],
+        },
+      ],
+    });
+    expect((await send(owner, 'GET', `${PATH}?yeargroup=2025`)).body).toEqual({ data: [] });
+    // PUT: optional members not sent are stored as null
+    const replaced = await send(owner, 'PUT', `${PATH}/${body.uuid}`, { labours: [sowing], date: '2026-11-26', yeargroup: 2026 });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body.data[0]).toEqual({
+      uuid: body.uuid, name: null, notes: null, date: '2026-11-26T00:00:00+00:00', yeargroup: 2026,
+      labours: [expect.objectContaining({ uuid: sowing })], recomendations: [],
+    });
+    expect((await send(owner, 'DELETE', `${PATH}/${body.uuid}`)).status).toBe(200);
+    expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual({ data: [] });
+    expect((await send(owner, 'DELETE', `${PATH}/${body.uuid}`)).status).toBe(404);
+  });
+
+  it('refuses a recommendation no selected labour accepts, unknown or foreign labours, labours of another campaign and malformed members', async () => {
+    const { owner, fieldId, application, sowing } = await setup();
+    const depth = await send(owner, 'POST', PATH, order([application], { recomendations: [{ type_id: '6', value: '3 cm' }] }));
+    expect([depth.status, depth.body.res, depth.body.code]).toEqual([400, 'error', 3]);
+    expect(depth.body.info).toContain('Profundidad');
+    expect((await send(owner, 'POST', PATH, order([sowing], { recomendations: [{ type_id: '1', value: '20 °C' }] }))).body.code).toBe(3);
+    expect((await send(owner, 'POST', PATH, order([application], { recomendations: [{ type_id: '9', value: 'x' }] }))).body.code).toBe(3);
+    const stranger = await newUser();
+    const { fieldId: strangerField } = await createField(stranger);
+    const foreign = await labour(stranger, strangerField, { labour_type_id: 1 });
+    const refused = await send(owner, 'POST', PATH, order([application, foreign], { recomendations: [] }));
+    expect([refused.status, refused.body.code]).toEqual([400, 2]);
+    expect(refused.body.info).toContain(foreign);
+    expect((await send(owner, 'POST', PATH, order([randomUUID()]))).body.code).toBe(2);
+    const older = await labour(owner, fieldId, { labour_type_id: 1, yeargroup: 2025, date: '2025-11-20' });
+    expect((await send(owner, 'POST', PATH, order([application, older]))).body.code).toBe(2);
+    for (const bad of [{ date: '25/11/2026' }, { date: '2026-02-30' }, { yeargroup: 'dos mil' }, { labours: [] }, { uuid: 'not-a-uuid' }, { uuid: undefined }]) {
+      const response = await send(owner, 'POST', PATH, order([application], bad));
+      expect([response.status, response.body.res, response.body.code]).toEqual([400, 'error', -4]);
+    }
+    expect((await send(owner, 'GET', PATH)).status).toBe(400);
+    expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body.data).toEqual([]);
+  });
+
+  it("keeps another user's work orders invisible, and needs the View season feature", async () => {
+    const { owner, fieldId, application } = await setup();
+    const body = order([application]);
+    await send(owner, 'POST', PATH, body);
+    const other = await newUser();
+    await internal('/internal/shares', { user_id: other.id, field_id: fieldId, permission: 'edit' });
+    expect((await send(other, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual({ data: [] });
+    for (const response of [
+      await send(other, 'PUT', `${PATH}/${body.uuid}`, { labours: [application], date: '2026-11-25', yeargroup: 2026 }),
+      await send(other, 'DELETE', `${PATH}/${body.uuid}`),
+      await send(other, 'GET', `${PATH}/${body.uuid}/download?type=pdf`),
+    ]) {
+      expect([response.status, response.body.code]).toEqual([404, 1]);
+    }
+    // its uuid is the owner's: another user cannot take it
+    expect((await send(other, 'POST', PATH, { ...order([application]), uuid: body.uuid })).status).toBe(409);
+    const noClaim = await newUser({ claims: ['FIELDS_CREATE'] });
+    expect((await send(noClaim, 'GET', `${PATH}?yeargroup=2026`)).status).toBe(403);
+    expect((await send(noClaim, 'GET', `${PATH}/recomendations/types`)).status).toBe(200);
+    expect((await call('GET', `${PATH}?yeargroup=2026`)).status).toBe(401);
+    expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body.data).toHaveLength(1);
+  });
+
+  it('downloads a PDF an operator takes to the field, read back by pdfjs-dist, accents and ñ included', async () => {
+    const { owner, application, sowing } = await setup();
+    const body = order([application, sowing], { recomendations: [{ type_id: '1', value: 'Menos de 25 °C' }, { type_id: '2', value: '6 km/h' }] });
+    await send(owner, 'POST', PATH, body);
+    const response = await fetchFile(owner, `${PATH}/${body.uuid}/download?type=pdf`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toContain('filename="orden-de-trabajo-aplicacion-de-presiembra.pdf"');
+    expect(response.content.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = (await pdfText(response.content)).replace(/\s+/g, ' ');
+    for (const expected of [
+      'Orden de trabajo: Aplicación de presiembra',
+      'Fecha: 25/11/2026',
+      'Campaña: 2026',
+      'Estancia San José',
+      'Lote Ñandú',
+      '1. Aplicación: Lote Ñandú (Estancia San José)',
+      '2. Siembra: Lote Ñandú (Estancia San José)',
+      'Superficie: 40 ha',
+      'Glifosato 66,2% sal potásica 2,5 L/ha 100 L',
+      'Coadyuvante orgánico 150 cc/ha 6.000 cc',
+      'Semilla de maíz DK 72-10 20 kg/ha 800 kg',
+      'Temperatura: Menos de 25 °C',
+      'Velocidad de avance: 6 km/h',
+      'Aplicar temprano a la mañana; revisar los picos.',
+      'Firma del responsable',
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('downloads an Excel workbook, read back by exceljs', async () => {
+    const { owner, application, sowing } = await setup();
+    const body = order([application, sowing]);
+    await send(owner, 'POST', PATH, body);
+    const response = await fetchFile(owner, `${PATH}/${body.uuid}/download?type=excel`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers.get('content-disposition')).toContain('.xlsx"');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(response.content as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Orden de trabajo')!;
+    const rows: unknown[][] = [];
+    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows[0]).toEqual(['Orden de trabajo: Aplicación de presiembra']);
+    expect(rows).toContainEqual(['Campaña', '2026']);
+    const header = rows.findIndex((r) => r[0] === 'Labor');
+    expect(rows[header]).toEqual(['Labor', 'Tipo', 'Estado', 'Fecha', 'Establecimiento', 'Lote', 'Cultivo', 'Superficie (ha)', 'Insumo', 'Dosis', 'Unidad', 'Total', 'Unidad total', 'Observaciones']);
+    const lines = rows.slice(header + 1, header + 4);
+    expect(lines.map((r) => [r[1], r[5], r[7], r[8], r[9], r[10], r[11], r[12]])).toEqual([
+      ['Aplicación', 'Lote Ñandú', 40, 'Glifosato 66,2% sal potásica', 2.5, 'L/ha', 100, 'L'],
+      [undefined, undefined, undefined, 'Coadyuvante orgánico', 150, 'cc/ha', 6000, 'cc'],
+      ['Siembra', 'Lote Ñandú', 40, 'Semilla de maíz DK 72-10', 20, 'kg/ha', 800, 'kg'],
+    ]);
+    expect(rows).toContainEqual(['Temperatura', 'Menos de 25 °C']);
+    expect(rows).toContainEqual(['Notas', 'Aplicar temprano a la mañana; revisar los picos.']);
+    expect(rows.some((r) => r[0] === 'Firma del responsable')).toBe(true);
+    expect((await fetchFile(owner, `${PATH}/${body.uuid}/download?type=doc`)).status).toBe(400);
+  });
+});
+
+async function fetchFile(user: TestUser, path: string) {
+  const { stack } = await import('./helpers/api');
+  const response = await fetch(new URL(path, stack().baseUrl), { headers: { authorization: `Bearer ${user.token}` } });
+  return { status: response.status, headers: response.headers, content: Buffer.from(await response.arrayBuffer()) };
+}

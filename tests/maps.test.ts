@@ -114,6 +114,29 @@ describe('/api/users/me/maps', () => {
     expectError(await list(await newUser(), { id: mapId }), 404, 'Map not found');
   });
 
+  it('create_application: true records a planned application of the field\'s current campaign that references the map, once', async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
+    const campaign = new Date().getUTCFullYear();
+    const labours = async () =>
+      (await call('GET', '/activities/labour', { token: owner.token, query: { yeargroup: campaign, fields_id: fieldId } })).body.data as any[];
+    const created = await send(owner, 'POST', { nombre: 'Prescripción N', id_lote: fieldId, id_tipo: 6, geojson: zoning(), create_application: true });
+    expect(created.status).toBe(200);
+    const [application] = await labours();
+    expect(application).toMatchObject({ labour_type_id: 1, status: 1, yeargroup: campaign, field_id: fieldId, map_id: created.body.id, inputs: [] });
+    // a map without it records none; a change that asks again does not record a second one
+    const plain = await send(owner, 'POST', { nombre: 'Ambientes', id_lote: fieldId, id_tipo: 1, geojson: zoning() });
+    await send(owner, 'PATCH', { id: created.body.id, create_application: true });
+    expect((await labours()).map((l) => l.map_id)).toEqual([created.body.id]);
+    // asked later on a change, once
+    await send(owner, 'PATCH', { id: plain.body.id, create_application: 'true' });
+    await send(owner, 'PATCH', { id: plain.body.id, create_application: true });
+    expect((await labours()).map((l) => l.map_id).sort()).toEqual([created.body.id, plain.body.id].sort());
+    // a map refused (name taken) records no labour
+    expect((await send(owner, 'POST', { nombre: 'prescripción n', id_lote: fieldId, id_tipo: 6, geojson: zoning(), create_application: true })).status).toBe(409);
+    expect(await labours()).toHaveLength(2);
+  });
+
   it('deletes a map (the creator only), and deletes the maps of a deleted field', async () => {
     const { owner, fieldId, mapId } = await setup();
     const editor = await newUser();

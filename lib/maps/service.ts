@@ -7,7 +7,8 @@ import { keys } from '../db/keys';
 import { LostRace, retryLostRace } from '../db/retry';
 import { batchGet, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
-import { shapeFor } from '../fields/current-shape';
+import { currentCampaign, shapeFor } from '../fields/current-shape';
+import { plannedApplicationOfMap } from '../labours/service';
 import { can } from '../authz/access';
 import { MAP_INFOS } from './codes';
 import { checkGeoJson, checkMetadata, checkName, checkType, MapRecord, type MapGeoJson, type MapMetadata } from './model';
@@ -88,7 +89,13 @@ export async function createMap(principal: Principal, input: MapInput): Promise<
     applicationRequested: input.createApplication === true,
     version: 1,
   };
+  // create_application: a planned application of the field's current campaign that references the
+  // map, written in the same transaction (docs/decisions.md, Maps)
+  const application = input.createApplication
+    ? await plannedApplicationOfMap(principal.user.id, field, map.id, currentCampaign(), map.createdAt.slice(0, 10))
+    : undefined;
   await transact([
+    ...(application?.ops ?? []),
     tx.put(mapItem(map), NOT_EXISTS),
     tx.put({ ...keys.mapRef(map.id), kind: 'map_ref', map_id: map.id, field_id: map.fieldId, owner_id: map.ownerId }, NOT_EXISTS),
     tx.put({ ...keys.userMap(map.ownerId, map.id), kind: 'user_map', map_id: map.id, field_id: map.fieldId }, NOT_EXISTS),
@@ -117,8 +124,14 @@ export async function changeMap(principal: Principal, mapId: number, input: MapI
     if (sent(input.geojson) || sent(input.metadata)) {
       next.geojson = checkGeoJson(sent(input.geojson) ? input.geojson : map.geojson, await fieldPolygon(field), next.metadata);
     }
+    // create_application on a change: the map's planned application, unless it has one already
+    const application =
+      input.createApplication === true && !map.applicationRequested
+        ? await plannedApplicationOfMap(principal.user.id, field, map.id, currentCampaign(), new Date().toISOString().slice(0, 10))
+        : undefined;
     if (input.createApplication === true) next.applicationRequested = true;
     const ops: TxOp[] = [
+      ...(application?.ops ?? []),
       tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), { ':version': map.version }),
     ];
     if (next.name !== map.name) {

@@ -1,6 +1,7 @@
 // Seeds a demo workspace through the internal API, once: a workspace administrator with a farm of
 // two fields, a member of her workspace with one field shared, a supervisor, and on the first field a
-// zoning map with a soil sampling of it (groups, points, two analysed samples). A marker item
+// zoning map with a soil sampling of it (groups, points, two analysed samples), and a season of
+// soybean there: its rotation, a sowing, a planned application and a work order. A marker item
 // keeps the ids, so a restart reuses them (data is kept across restarts) and only mints a token.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -79,6 +80,7 @@ export async function seedDemo(stack: RunningStack): Promise<DemoWorkspace> {
     await internalCall(stack, '/internal/shares', { user_id: member.id, field_id: fieldIds[1], permission: 'read' });
     await internalCall(stack, '/internal/supervisions', { supervisor_id: supervisor.id, user_id: admin.id, permission: 'read' });
     await seedSampling(stack, access_token, fieldIds[0]!);
+    await seedSeason(stack, access_token, fieldIds[0]!);
     const workspace: DemoWorkspace = {
       admin: { id: admin.id, user_name: admin.user_name },
       member: { id: member.id, user_name: member.user_name },
@@ -147,4 +149,46 @@ async function seedSampling(stack: RunningStack, token: string, fieldId: number)
       data: { variables: [{ name: 'P', unit_id: 7, value: values[0] }, { name: 'MO', unit_id: 2, value: values[1] }, { name: 'pH', unit_id: 8, value: values[2] }] },
     });
   }
+}
+
+/** The 2026 soybean campaign of the field: its rotation, a sowing, a planned application and their work order. */
+async function seedSeason(stack: RunningStack, token: string, fieldId: number): Promise<void> {
+  const rotation = await api(stack, token, 'POST', '/api/rotations', [
+    { field_id: fieldId, crop_id: 1, yeargroup: 2026, start_date: '2026-11-01T00:00:00Z', end_date: '2027-04-15T00:00:00Z' },
+  ]);
+  const rotationUuid = rotation.data.created_ones[0].rotation_uuid as string;
+  const common = { yeargroup: 2026, field_id: fieldId, rotation_uuid: rotationUuid, surface: 95 };
+  const sowing = await api(stack, token, 'POST', '/activities/labour', {
+    ...common,
+    labour_type_id: 3,
+    status: 2,
+    date: '2026-11-10',
+    seeding_type_id: 1,
+    variety_name: 'DM 46i20',
+    seed_rate: { unit: 'semillas/m', value: 18 },
+    row_width: { unit: 'cm', value: 52.5 },
+    inputs: [{ id: 80, dose: 75, unit: 'kg/ha' }],
+    costs: { labour: { unit: 'USD/ha', value: 45 }, seed: { unit: 'USD/kg', value: 0.85 } },
+  });
+  const application = await api(stack, token, 'POST', '/activities/labour', {
+    ...common,
+    labour_type_id: 1,
+    status: 1,
+    date: '2026-12-05',
+    application_type_id: 1,
+    inputs: [{ id: 20, dose: 2, unit: 'L/ha' }, { id: 60, dose: 0.05, unit: 'L/ha' }, { id: 120, dose: 0.5, unit: 'L/ha' }],
+    observations: 'Control de malezas y orugas en V4',
+  });
+  await api(stack, token, 'POST', '/api/work_orders', {
+    uuid: '5b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a41',
+    name: 'Aplicación V4 Lote Norte',
+    labours: [application.data.uuid, sowing.data.uuid],
+    date: '2026-12-04',
+    yeargroup: 2026,
+    recomendations: [
+      { type_id: '1', value: 'Menos de 28 °C' },
+      { type_id: '4', value: 'Entre 5 y 15 km/h' },
+    ],
+    notes: 'Aplicar a primera hora; no aplicar con rocío.',
+  });
 }

@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LOG_LEVEL: 'silent' };
 
-/** Files that load the stack heavily (docs/security.md). */
-const HEAVY = ['tests/cross-tenant.test.ts', 'tests/fuzz.test.ts'];
+/** Files that load the stack heavily (docs/security.md; concurrent writers, tests/contention.test.ts). */
+const HEAVY = ['tests/cross-tenant.test.ts', 'tests/fuzz.test.ts', 'tests/contention.test.ts'];
 
 export default defineConfig({
   test: {

@@ -5,10 +5,11 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sensors: () => import('./sensors'),
   notifications: () => import('./notifications'),
   'cold-start': () => import('./cold-start'),
+  load: () => import('./load'),
 };
 
-// cold-start packages and spawns ~400 processes: run it by name
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites).filter((name) => name !== 'cold-start');
+// cold-start packages and spawns ~400 processes, load runs a minute of traffic: run them by name
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites).filter((name) => name !== 'cold-start' && name !== 'load');
 for (const name of wanted) {
   const load = suites[name];
   if (!load) {

@@ -3,7 +3,7 @@
 // the resource budget; every route served by exactly one function in exactly one service, with a
 // role that grants exactly what the route declares; the shared REST API without duplicate path
 // parts; encryption, dead-letter queue, alarms, access logs, throttling, tracing switch, CORS.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -245,6 +245,37 @@ describe('what the templates keep safe', () => {
       for (const [, mapping] of ofType(p.template, 'AWS::Lambda::EventSourceMapping')) {
         expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
       }
+    }
+  });
+
+  it('answers before API Gateway gives up (29 s), lets workers finish before their messages reappear, and bounds every AWS call', () => {
+    const queues = new Map<string, number>();
+    for (const [id, queue] of ofType(platform(), 'AWS::SQS::Queue')) queues.set(id, Number(queue.Properties.VisibilityTimeout ?? 30));
+    const queueOf = (arn: unknown): string => {
+      const text = JSON.stringify(arn);
+      const id = [...queues.keys()].find((name) => text.includes(`"${name}"`) || text.includes(`-${name}-`));
+      if (!id) throw new Error(`event source ${text} is not a platform queue`);
+      return id;
+    };
+    for (const p of packaged) {
+      const functions = new Map(ofType(p.template, 'AWS::Lambda::Function'));
+      const workers = new Set<string>();
+      for (const [, mapping] of ofType(p.template, 'AWS::Lambda::EventSourceMapping')) {
+        const fnId = (mapping.Properties.FunctionName['Fn::GetAtt'] as string[])[0]!;
+        workers.add(fnId);
+        const timeout = Number(functions.get(fnId)!.Properties.Timeout);
+        // AWS's rule for queue-fed functions: visibility at least six times the function's timeout
+        expect(queues.get(queueOf(mapping.Properties.EventSourceArn))!, `${p.service} ${fnId}`).toBeGreaterThanOrEqual(6 * timeout);
+      }
+      for (const [id, fn] of functions) {
+        if (workers.has(id) || id === 'NotificationStreamLambdaFunction' || !fn.Properties.Handler) continue;
+        expect(Number(fn.Properties.Timeout), `${p.service} ${id}`).toBeLessThan(29);
+      }
+    }
+    // every AWS client waits at most AWS_REQUEST_HANDLER's connection and request timeouts per attempt
+    for (const file of readdirSync(join(root, 'lib/aws')).filter((f) => f.endsWith('.ts'))) {
+      const source = readFileSync(join(root, 'lib/aws', file), 'utf8');
+      for (const created of source.match(/new \w+Client\(\{[^)]*\}\)/g) ?? []) expect(created, file).toContain('requestHandler: AWS_REQUEST_HANDLER');
     }
   });
 

@@ -23,6 +23,10 @@ import type { RouteDef } from './route';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
+/** How long before its timeout a function stops waiting for its work and answers 503 (docs/reliability.md). */
+export const TIMEOUT_MARGIN_MS = 1_000;
+export const TIMED_OUT = 'The request did not finish in time; send it again (creates with a client uuid and transactions with a transaction_uuid are safe to repeat)';
+
 export interface HandlerContext<Q, B, P> {
   query: Q;
   body: B;
@@ -241,7 +245,15 @@ export function endpoint<
   }
   // middy's onError handlers run from the last registered to the first: the error mapper is
   // registered first so that it runs last, after any other middleware's onError.
-  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({ streamifyResponse: Boolean(route.stream) })
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({
+    streamifyResponse: Boolean(route.stream),
+    // a request whose work has not finished TIMEOUT_MARGIN_MS before the function's timeout is
+    // answered 503 with its request id, instead of the gateway's timeout (streams run to their end)
+    timeoutEarlyInMillis: route.stream ? 0 : TIMEOUT_MARGIN_MS,
+    timeoutEarlyResponse: () => {
+      throw new DomainError('internal', TIMED_OUT, { status: 503, publicMessage: true });
+    },
+  })
     .use(errors)
     .use(httpHeaderNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
     .use(httpEventNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)

@@ -6,10 +6,11 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   notifications: () => import('./notifications'),
   'cold-start': () => import('./cold-start'),
   load: () => import('./load'),
+  faults: () => import('./faults'),
 };
 
-// cold-start packages and spawns ~400 processes, load runs a minute of traffic: run them by name
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites).filter((name) => name !== 'cold-start' && name !== 'load');
+// cold-start packages and spawns ~400 processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites).filter((name) => !['cold-start', 'load', 'faults'].includes(name));
 for (const name of wanted) {
   const load = suites[name];
   if (!load) {

@@ -245,15 +245,9 @@ export function endpoint<
   }
   // middy's onError handlers run from the last registered to the first: the error mapper is
   // registered first so that it runs last, after any other middleware's onError.
-  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({
-    streamifyResponse: Boolean(route.stream),
-    // a request whose work has not finished TIMEOUT_MARGIN_MS before the function's timeout is
-    // answered 503 with its request id, instead of the gateway's timeout (streams run to their end)
-    timeoutEarlyInMillis: route.stream ? 0 : TIMEOUT_MARGIN_MS,
-    timeoutEarlyResponse: () => {
-      throw new DomainError('internal', TIMED_OUT, { status: 503, publicMessage: true });
-    },
-  })
+  // middy's own early timeout covers the handler only; answerInTime() below covers the whole chain
+  // (authentication reads the table too)
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({ streamifyResponse: Boolean(route.stream), timeoutEarlyInMillis: 0 })
     .use(errors)
     .use(httpHeaderNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
     .use(httpEventNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
@@ -263,7 +257,33 @@ export function endpoint<
     .use(validate)
     .handler(run);
   // the route it serves, for the registry's checks (tests/infrastructure.test.ts)
-  return Object.assign(handler, { route });
+  return Object.assign(route.stream ? handler : answerInTime(route, handler), { route });
+}
+
+/**
+ * A request whose work (authentication included) has not finished TIMEOUT_MARGIN_MS before the
+ * function's timeout is answered 503 in the route's dialect with its request id, instead of the
+ * gateway's timeout without a body. Streams run to their end.
+ */
+function answerInTime(route: RouteDef, handler: (event: Event, context: Context) => Promise<APIGatewayProxyResult>) {
+  return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
+    const remaining = context?.getRemainingTimeInMillis?.();
+    if (!remaining) return handler(event, context);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<APIGatewayProxyResult>((resolve) => {
+      timer = setTimeout(() => {
+        const requestId = context.awsRequestId ?? event?.requestContext?.requestId ?? 'local';
+        createLogger({ requestId, route: route.operationId }).error('answered 503: the function is about to time out');
+        const rendered = route.dialect.render(new DomainError('internal', TIMED_OUT, { status: 503, publicMessage: true }), requestId);
+        resolve(toResult(new Reply(rendered.status, rendered.body), requestId, originOf(event)));
+      }, Math.max(0, remaining - TIMEOUT_MARGIN_MS));
+    });
+    try {
+      return await Promise.race([handler(event, context), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 /** Query parameters sent with a value: `?fields_id=` is absent, in every area (docs/decisions.md, General). */

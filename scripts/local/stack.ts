@@ -99,6 +99,8 @@ export interface RunningStack {
   bucket: string;
   queues: Record<string, string>;
   endpoints: { dynamodb: string; s3: string; sqs: string };
+  /** Fault injection (bench/faults.ts): DynamoDB Local stops answering until resumed (SIGSTOP/SIGCONT). */
+  faults: { pauseDynamoDb(): void; resumeDynamoDb(): void };
   stop(): Promise<void>;
 }
 
@@ -240,6 +242,14 @@ function startChild(
       clearTimeout(timer);
     },
   };
+}
+
+function signalGroup(child: Child, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.process.pid!, signal);
+  } catch {
+    /* already gone */
+  }
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, child: Child | undefined, timeoutMs: number, logFile?: string): Promise<void> {
@@ -472,7 +482,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       // its working directory receives a metadata file: keep it with the data
       { cwd: dynamoDir, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' },
     );
+    // a paused process group must be resumed to be stopped
     stops.push(() => java.stop());
+    stops.push(async () => signalGroup(java, 'SIGCONT'));
     const servicePromise = printServiceConfig(options.root);
     const dynamo = new DynamoDBClient({ region: REGION, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS });
     stops.push(async () => dynamo.destroy());
@@ -649,6 +661,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       bucket: buckets[0]?.name ?? '',
       queues,
       endpoints,
+      faults: { pauseDynamoDb: () => signalGroup(java, 'SIGSTOP'), resumeDynamoDb: () => signalGroup(java, 'SIGCONT') },
       stop,
     };
   } catch (error) {

@@ -23,7 +23,8 @@ describe('bearer tokens', () => {
     const user = await newUser();
     const [header, payload, signature] = user.token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: '1' })).toString('base64url')}.${signature}`;
+    // another user's id (the test's own user may be user 1 when this file runs alone on a fresh stack)
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: String(Number(claims.sub) + 1) })).toString('base64url')}.${signature}`;
     const { privateKey } = generateKeyPairSync('ed25519');
     const forged = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: JSON.parse(Buffer.from(header!, 'base64url').toString()).kid })

@@ -9,7 +9,7 @@ import { freeStackPorts, startStack, type RunningStack } from '../../scripts/loc
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: Omit<RunningStack, 'stop'>;
+    stack: Omit<RunningStack, 'stop' | 'faults'>;
   }
 }
 
@@ -47,7 +47,7 @@ export async function setup(project: TestProject) {
   shared.users += 1;
   shared.stack ??= start();
   const { stack } = await shared.stack;
-  const { stop: _stop, ...provided } = stack;
+  const { stop: _stop, faults: _faults, ...provided } = stack;
   project.provide('stack', provided);
 }
 

@@ -1,10 +1,14 @@
 // npm run bench -- faults
-// DynamoDB stops answering in the middle of a burst of multi-item writes (field creations, herd
-// exits, labours whose inputs list creates personal inputs), then comes back. What the clients saw
-// (status, request id, time) and what the data looks like afterwards: each write complete or
-// absent, and a write repeated with its client uuid applied exactly once. docs/reliability.md.
+// Dependencies failing under traffic, one at a time, on the local stack: DynamoDB stalls (paused)
+// and then stops (exits) in the middle of a burst of multi-item writes (field creations, herd exits,
+// labours whose inputs list creates personal inputs); S3 refuses connections while images are read
+// and uploaded; SQS refuses connections while events are sent. What the clients saw (status,
+// request id, time) and what the data looks like afterwards: each write complete or absent, work
+// queued before the fault done once, a write repeated with its client uuid applied exactly once.
+// docs/reliability.md.
 import { randomUUID } from 'node:crypto';
-import { benchStack, internalApi, json, round } from './lib';
+import { v1 as uuidV1 } from 'uuid';
+import { benchStack, internalApi, json, round, type BenchStack } from './lib';
 
 const PAUSE_MS = Number(process.env.FAULT_PAUSE_MS ?? 12_000);
 const BURST = 6;
@@ -20,18 +24,51 @@ interface Answer {
   key: string;
 }
 
+type Api = (method: string, path: string, body?: unknown) => Promise<Response>;
+
 export async function run() {
-  const stack = await benchStack();
+  const stack = await benchStack({ inMemory: false });
   try {
+    const stall = await writeBurst(stack, 'stall', () => stack.faults.pauseDynamoDb(), async () => stack.faults.resumeDynamoDb());
+    const stop = await writeBurst(stack, 'stop', () => void stack.faults.stopDynamoDb(), () => stack.faults.startDynamoDb());
+    const s3 = await s3Down(stack);
+    const sqs = await sqsDown(stack);
+    console.log(JSON.stringify({ suite: 'faults', scenarios: [stall, stop, s3, sqs] }, null, 2));
+  } finally {
+    await stack.dispose();
+  }
+}
+
+async function user(stack: BenchStack, name: string): Promise<{ id: number; token: string; api: Api; auth: Record<string, string> }> {
+  const internal = internalApi(stack);
+  const created = (await internal('/internal/users', { user_name: name })).data;
+  const token = (await internal('/internal/tokens', { user_id: created.id, claims: ['*'] })).data.access_token as string;
+  const auth = { authorization: `Bearer ${token}` };
+  const api: Api = (method, path, body) =>
+    fetch(`${stack.baseUrl}${path}`, { method, headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined });
+  return { id: created.id, token, api, auth };
+}
+
+const requestIdOf = (text: string): string | null => {
+  try {
+    return JSON.parse(text).request_id ?? null;
+  } catch {
+    return null;
+  }
+};
+
+/** A burst of multi-item writes with DynamoDB failing `inject`ed 150 ms in, `recover`ed PAUSE_MS later. */
+async function writeBurst(stack: BenchStack, name: string, inject: () => void, recover: () => Promise<void>) {
+  {
     const internal = internalApi(stack);
-    const user = (await internal('/internal/users', { user_name: 'faults' })).data;
+    const user = (await internal('/internal/users', { user_name: `faults-${name}` })).data;
     const token = (await internal('/internal/tokens', { user_id: user.id, claims: ['*'] })).data.access_token;
     const auth = { authorization: `Bearer ${token}` };
     const api = (method: string, path: string, body?: unknown) =>
       fetch(`${stack.baseUrl}${path}`, { method, headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined });
     const form = (fields: Record<string, string>) =>
       fetch(`${stack.baseUrl}/api/agregarlote`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
-    const created = await json(await form({ nombre: 'Base', nombrecampo: 'Campo fallas', shape: square(-61, -34) }));
+    const created = await json(await form({ nombre: 'Base', nombrecampo: `Campo ${name}`, shape: square(-61, -34) }));
     const farmId = created.id_campo as number;
     const fieldId = Number(created.id_lote);
     const paddock = await json(await api('POST', '/livestock/paddock', { field_id: fieldId, shape: square(-60.999, -33.999, 0.008), date: '2026-05-10T12:00:00Z', name: 'P' }));
@@ -67,20 +104,14 @@ export async function run() {
         const started = performance.now();
         const response = await write.send();
         const text = await response.text();
-        let requestId: string | null = null;
-        try {
-          requestId = JSON.parse(text).request_id ?? null;
-        } catch {
-          /* not JSON */
-        }
-        answers.push({ kind: write.kind, status: response.status, ms: round(performance.now() - started), requestId, key: write.key });
+        answers.push({ kind: write.kind, status: response.status, ms: round(performance.now() - started), requestId: requestIdOf(text), key: write.key });
       }),
     );
     await new Promise((resolve) => setTimeout(resolve, 150));
-    stack.faults.pauseDynamoDb();
+    inject();
     const pausedAt = performance.now();
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-    stack.faults.resumeDynamoDb();
+    await recover();
     const pausedMs = round(performance.now() - pausedAt);
     await burst;
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -137,22 +168,87 @@ export async function run() {
     const byStatus: Record<string, number> = {};
     for (const a of answers) byStatus[`${a.kind} ${a.status}`] = (byStatus[`${a.kind} ${a.status}`] ?? 0) + 1;
     const failed = answers.filter((a) => a.status >= 500);
-    console.log(
-      JSON.stringify(
-        {
-          suite: 'faults',
-          fault: `DynamoDB Local paused (SIGSTOP) ${pausedMs} ms during a burst of ${answers.length} writes`,
-          answers: byStatus,
-          slowestMs: Math.max(...answers.map((a) => a.ms)),
-          failedWithRequestId: `${failed.filter((a) => a.requestId).length} of ${failed.length}`,
-          repeatedAfterwards: repeated,
-          broken,
-        },
-        null,
-        2,
-      ),
-    );
-  } finally {
-    await stack.dispose();
+    return {
+      fault: `DynamoDB Local ${name === 'stall' ? 'paused (SIGSTOP)' : 'stopped (exit), then started on the same data'} for ${pausedMs} ms during a burst of ${answers.length} writes`,
+      answers: byStatus,
+      slowestMs: Math.max(...answers.map((a) => a.ms)),
+      failedWithRequestId: `${failed.filter((a) => a.requestId).length} of ${failed.length}`,
+      repeatedAfterwards: repeated,
+      broken,
+    };
   }
+}
+
+/** S3 refuses connections: image reads and uploads fail cleanly, and work again once it is back. */
+async function s3Down(stack: BenchStack) {
+  const { api, auth } = await user(stack, 'faults-s3');
+  const field = await json(
+    await fetch(`${stack.baseUrl}/api/agregarlote`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ nombre: 'Lote S3', nombrecampo: 'Campo S3', shape: square(-61, -34) }),
+    }),
+  );
+  const point = 'POINT(-60.995 -33.995)';
+  const image = uuidV1();
+  await json(await api('POST', '/spots/spot', {
+    field_id: Number(field.id_lote), shape: point, name: 'Foto',
+    texts: [{ uuid: uuidV1(), text: 'foto', timestamp_usr: '2026-05-10T10:00:00Z', imgs: [{ coordinate: point, uuid: image }] }],
+  }));
+  const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
+  const put = async () => {
+    const form = new FormData();
+    form.set('img', new Blob([png], { type: 'image/png' }), 'foto.png');
+    const started = performance.now();
+    const response = await fetch(`${stack.baseUrl}/api/spots/msgs/imgs?uuid=${image}`, { method: 'PUT', headers: auth, body: form });
+    return { status: response.status, ms: round(performance.now() - started), requestId: requestIdOf(await response.text()) };
+  };
+  const read = async () => {
+    const started = performance.now();
+    const response = await api('GET', `/api/spots/msgs/imgs?uuid=${image}`);
+    const text = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, ms: round(performance.now() - started), requestId: response.ok ? null : requestIdOf(text.toString()), bytes: response.ok ? text.length : 0 };
+  };
+  const before = await put();
+  stack.faults.setDown('s3', true);
+  const whileDown = { reads: [await read(), await read(), await read()], upload: await put() };
+  stack.faults.setDown('s3', false);
+  const after = { read: await read(), upload: await put(), readAgain: await read() };
+  const broken: string[] = [];
+  if (before.status !== 200) broken.push(`upload before: ${before.status}`);
+  for (const r of [...whileDown.reads, whileDown.upload]) if (r.status < 500 || !r.requestId || r.ms > 9_500) broken.push(`while down: ${JSON.stringify(r)}`);
+  if (after.read.status !== 200 || after.upload.status !== 200 || after.readAgain.bytes !== png.length) broken.push(`after: ${JSON.stringify(after)}`);
+  return { fault: 'S3 refuses every connection (open ones cut) while a spot image is read and uploaded', whileDown, after, broken };
+}
+
+/** SQS refuses connections: events sent meanwhile fail cleanly; events sent before and after reach the inbox once each. */
+async function sqsDown(stack: BenchStack) {
+  const { id, api } = await user(stack, 'faults-sqs');
+  const send = async () => {
+    const started = performance.now();
+    const response = await api('POST', '/nc/events/test', { user_ids: [id] });
+    return { status: response.status, ms: round(performance.now() - started), requestId: requestIdOf(await response.text()) };
+  };
+  const before = await Promise.all([send(), send(), send()]);
+  stack.faults.setDown('sqs', true);
+  const whileDown = [await send(), await send(), await send()];
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  stack.faults.setDown('sqs', false);
+  const after = [await send(), await send()];
+  const accepted = [...before, ...whileDown, ...after].filter((r) => r.status === 200).length;
+  // the worker delivers what was accepted, once each
+  let count = -1;
+  let listed = -1;
+  for (let i = 0; i < 60 && (count !== accepted || listed !== accepted); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    count = (await json(await api('GET', '/nc/inbox/count'))).data.count;
+    listed = ((await json(await api('GET', '/nc/inbox?page_size=100'))).data.items as unknown[]).length;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const settled = (await json(await api('GET', '/nc/inbox/count'))).data.count;
+  const broken: string[] = [];
+  for (const r of whileDown) if (r.status < 500 || !r.requestId || r.ms > 9_500) broken.push(`while down: ${JSON.stringify(r)}`);
+  if (before.some((r) => r.status !== 200) || after.some((r) => r.status !== 200)) broken.push(`before/after: ${JSON.stringify({ before, after })}`);
+  if (settled !== accepted || listed !== accepted) broken.push(`inbox holds ${settled} (${listed} listed) of ${accepted} accepted events`);
+  return { fault: 'SQS refuses every connection while test events are sent (3 before, 3 during, 2 after)', before, whileDown, after, accepted, inbox: settled, broken };
 }

@@ -12,8 +12,8 @@ export interface BenchStack extends RunningStack {
   dispose(): Promise<void>;
 }
 
-/** The same local stack as npm start, on free ports, in memory. */
-export async function benchStack(): Promise<BenchStack> {
+/** The same local stack as npm start, on free ports, in memory (on disk with `inMemory: false`, so DynamoDB can restart). */
+export async function benchStack(options: { inMemory?: boolean } = {}): Promise<BenchStack> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dataDir = mkdtempSync(join(tmpdir(), 'surco-bench-'));
   const signingSeed = randomBytes(32).toString('base64url');
@@ -23,7 +23,7 @@ export async function benchStack(): Promise<BenchStack> {
     ports: await freeStackPorts(),
     internalKey: randomBytes(18).toString('base64url'),
     signingSeed,
-    inMemory: true,
+    inMemory: options.inMemory ?? true,
     logDir: join(root, '.surco', 'bench-logs'),
     functionsLogLevel: 'warn',
   });

@@ -12,3 +12,19 @@ export function s3(): S3Client {
   }
   return client;
 }
+
+/**
+ * The object, or undefined when S3 says it does not exist (404). Any other failure (S3 unreachable,
+ * throttled, denied) propagates: an object that cannot be read now is not an object that is gone
+ * (docs/reliability.md).
+ */
+export async function ifPresent<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+    const name = (error as Error | null)?.name;
+    if (status === 404 || name === 'NoSuchKey' || name === 'NotFound') return undefined;
+    throw error;
+  }
+}

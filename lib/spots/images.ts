@@ -6,7 +6,7 @@
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3 } from '../aws/s3';
+import { ifPresent, s3 } from '../aws/s3';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { updateItem, type Item } from '../db/table';
@@ -107,7 +107,7 @@ export async function fetchImage(image: DeclaredImage): Promise<ImageDownload> {
   let contentType = image.contentType;
   if (!image.uploaded) {
     // Uploaded straight to S3 with a presigned POST: the object tells.
-    const head = await s3().send(new HeadObjectCommand({ Bucket, Key })).catch(() => undefined);
+    const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket, Key })));
     if (!head) throw fileNotFound();
     size = head.ContentLength ?? 0;
     contentType = head.ContentType ?? 'application/octet-stream';
@@ -116,7 +116,7 @@ export async function fetchImage(image: DeclaredImage): Promise<ImageDownload> {
   if ((size ?? 0) > IMAGE_MAX_BYTES_INLINE) {
     return { kind: 'redirect', url: await getSignedUrl(s3(), new GetObjectCommand({ Bucket, Key }), { expiresIn: 60 }) };
   }
-  const object = await s3().send(new GetObjectCommand({ Bucket, Key })).catch(() => undefined);
+  const object = await ifPresent(s3().send(new GetObjectCommand({ Bucket, Key })));
   if (!object?.Body) throw fileNotFound();
   return { kind: 'inline', content: Buffer.from(await object.Body.transformToByteArray()), contentType: contentType ?? object.ContentType ?? 'application/octet-stream' };
 }

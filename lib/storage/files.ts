@@ -9,7 +9,7 @@ import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Principal } from '../auth/principal';
-import { s3 } from '../aws/s3';
+import { ifPresent, s3 } from '../aws/s3';
 import { config } from '../config';
 import { keys as keyOf, type Key } from '../db/keys';
 import { batchGet, itemKey, putItem, putVersioned, queryAll, takeItem, updateItem, NOT_EXISTS, type Item } from '../db/table';
@@ -181,9 +181,7 @@ async function replace(principal: Principal, target: Target, input: FileDeclarat
 /** Whether the current upload of a record has arrived; records it (and its real size) once it has. */
 async function uploaded(item: Item & Key): Promise<Item & Key> {
   if (item.uploaded) return item;
-  const head = await s3()
-    .send(new HeadObjectCommand({ Bucket: config().bucket, Key: String(item.object_key) }))
-    .catch(() => undefined);
+  const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: String(item.object_key) })));
   if (!head) return item;
   const sizeKb = Math.round(((head.ContentLength ?? 0) / 1024) * 1000) / 1000;
   const updated = await updateItem(

@@ -99,9 +99,20 @@ export interface RunningStack {
   bucket: string;
   queues: Record<string, string>;
   endpoints: { dynamodb: string; s3: string; sqs: string };
-  /** Fault injection (bench/faults.ts): DynamoDB Local stops answering until resumed (SIGSTOP/SIGCONT). */
-  faults: { pauseDynamoDb(): void; resumeDynamoDb(): void };
+  /** Fault injection (bench/faults.ts). */
+  faults: StackFaults;
   stop(): Promise<void>;
+}
+
+export interface StackFaults {
+  /** DynamoDB Local stops answering (connections stay open) until resumed: SIGSTOP/SIGCONT. */
+  pauseDynamoDb(): void;
+  resumeDynamoDb(): void;
+  /** DynamoDB Local exits (connections refused) and starts again on the same data (not with inMemory). */
+  stopDynamoDb(): Promise<void>;
+  startDynamoDb(): Promise<void>;
+  /** The local S3 or SQS refuses every connection (open ones are cut) while down. */
+  setDown(service: 's3' | 'sqs', down: boolean): void;
 }
 
 interface CfnResource {
@@ -409,25 +420,32 @@ function startPoller(options: {
       }
       const done = messages.filter((m) => !failed.has(m.MessageId!));
       const retry = messages.filter((m) => failed.has(m.MessageId!));
-      if (done.length) {
-        await options.sqs.send(
-          new DeleteMessageBatchCommand({
-            QueueUrl: options.queueUrl,
-            Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-          }),
-        );
-      }
-      if (retry.length) {
-        await options.sqs.send(
-          new ChangeMessageVisibilityBatchCommand({
-            QueueUrl: options.queueUrl,
-            Entries: retry.map((m, i) => ({
-              Id: String(i),
-              ReceiptHandle: m.ReceiptHandle!,
-              VisibilityTimeout: options.retryDelaySeconds,
-            })),
-          }),
-        );
+      // As in AWS, a message not deleted (the queue unreachable meanwhile) comes back after its
+      // visibility timeout, and the worker's idempotency keeps it from being applied twice.
+      try {
+        if (done.length) {
+          await options.sqs.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+            }),
+          );
+        }
+        if (retry.length) {
+          await options.sqs.send(
+            new ChangeMessageVisibilityBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: retry.map((m, i) => ({
+                Id: String(i),
+                ReceiptHandle: m.ReceiptHandle!,
+                VisibilityTimeout: options.retryDelaySeconds,
+              })),
+            }),
+          );
+        }
+      } catch (error) {
+        if (stopped) break;
+        options.say(`worker ${options.functionName}: the queue did not take the batch's outcome: ${(error as Error).message}`);
       }
     }
   })();
@@ -467,24 +485,23 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // DynamoDB Local and reading serverless.yml run side by side: both take a few seconds.
     const dynamoDir = join(options.dataDir, 'dynamodb');
     mkdirSync(dynamoDir, { recursive: true });
-    const java = startChild(
-      'java',
-      [
-        `-Djava.library.path=${join(INSTALL_DIR, 'DynamoDBLocal_lib')}`,
-        '-jar',
-        join(INSTALL_DIR, 'DynamoDBLocal.jar'),
-        '-sharedDb',
-        ...(options.inMemory ? ['-inMemory'] : ['-dbPath', dynamoDir]),
-        '-port',
-        String(ports.dynamodb),
-        '-disableTelemetry',
-      ],
-      // its working directory receives a metadata file: keep it with the data
-      { cwd: dynamoDir, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' },
-    );
+    const javaArgs = [
+      `-Djava.library.path=${join(INSTALL_DIR, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(INSTALL_DIR, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      ...(options.inMemory ? ['-inMemory'] : ['-dbPath', dynamoDir]),
+      '-port',
+      String(ports.dynamodb),
+      '-disableTelemetry',
+    ];
+    // its working directory receives a metadata file: keep it with the data
+    const startJava = () => startChild('java', javaArgs, { cwd: dynamoDir, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' });
+    let java = startJava();
     // a paused process group must be resumed to be stopped
     stops.push(() => java.stop());
     stops.push(async () => signalGroup(java, 'SIGCONT'));
+    const down = { s3: false, sqs: false };
     const servicePromise = printServiceConfig(options.root);
     const dynamo = new DynamoDBClient({ region: REGION, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS });
     stops.push(async () => dynamo.destroy());
@@ -513,6 +530,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await s3.run();
     stops.push(() => s3.close());
     const proxy = await startPolicyProxy({ host, port: ports.s3, upstreamPort: s3rverPort, credentials: LOCAL_CREDENTIALS });
+    proxy.prependListener('connection', (socket: import('node:net').Socket) => void (down.s3 && socket.destroy()));
     stops.push(() => new Promise<void>((resolve) => {
       proxy.closeAllConnections();
       proxy.close(() => resolve());
@@ -525,6 +543,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       accountId: LOCAL_ACCOUNT,
       emulateQueueCreationLifecycle: false,
     });
+    sqsServer.prependListener('connection', (socket: import('node:net').Socket) => void (down.sqs && socket.destroy()));
     stops.push(() => new Promise<void>((resolve) => sqsServer.close(() => resolve())));
     const sqs = new SQSClient({ region: REGION, endpoint: endpoints.sqs, credentials: LOCAL_CREDENTIALS });
     stops.push(async () => sqs.destroy());
@@ -661,7 +680,19 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       bucket: buckets[0]?.name ?? '',
       queues,
       endpoints,
-      faults: { pauseDynamoDb: () => signalGroup(java, 'SIGSTOP'), resumeDynamoDb: () => signalGroup(java, 'SIGCONT') },
+      faults: {
+        pauseDynamoDb: () => signalGroup(java, 'SIGSTOP'),
+        resumeDynamoDb: () => signalGroup(java, 'SIGCONT'),
+        stopDynamoDb: () => java.stop(),
+        async startDynamoDb() {
+          java = startJava();
+          await waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000);
+        },
+        setDown(service, isDown) {
+          down[service] = isDown;
+          if (isDown) (service === 's3' ? proxy : sqsServer).closeAllConnections();
+        },
+      },
       stop,
     };
   } catch (error) {

@@ -6,7 +6,8 @@
 // request id, time) and what the data looks like afterwards: each write complete or absent, work
 // queued before the fault done once, a write repeated with its client uuid applied exactly once.
 // docs/reliability.md.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { v1 as uuidV1 } from 'uuid';
 import { benchStack, internalApi, json, round, type BenchStack } from './lib';
 
@@ -33,7 +34,8 @@ export async function run() {
     const stop = await writeBurst(stack, 'stop', () => void stack.faults.stopDynamoDb(), () => stack.faults.startDynamoDb());
     const s3 = await s3Down(stack);
     const sqs = await sqsDown(stack);
-    console.log(JSON.stringify({ suite: 'faults', scenarios: [stall, stop, s3, sqs] }, null, 2));
+    const bulk = await bulkJobDuringSqsOutage(stack);
+    console.log(JSON.stringify({ suite: 'faults', scenarios: [stall, stop, s3, sqs, bulk] }, null, 2));
   } finally {
     await stack.dispose();
   }
@@ -42,7 +44,7 @@ export async function run() {
 async function user(stack: BenchStack, name: string): Promise<{ id: number; token: string; api: Api; auth: Record<string, string> }> {
   const internal = internalApi(stack);
   const created = (await internal('/internal/users', { user_name: name })).data;
-  const token = (await internal('/internal/tokens', { user_id: created.id, claims: ['*'] })).data.access_token as string;
+  const token = (await internal('/internal/tokens', { user_id: created.id, extension_id: 'faults', claims: ['*'] })).data.access_token as string;
   const auth = { authorization: `Bearer ${token}` };
   const api: Api = (method, path, body) =>
     fetch(`${stack.baseUrl}${path}`, { method, headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined });
@@ -236,19 +238,69 @@ async function sqsDown(stack: BenchStack) {
   stack.faults.setDown('sqs', false);
   const after = [await send(), await send()];
   const accepted = [...before, ...whileDown, ...after].filter((r) => r.status === 200).length;
-  // the worker delivers what was accepted, once each
+  // the worker delivers what was accepted, once each. A message the worker took but could not
+  // finish or delete while SQS was down comes back after the queue's visibility timeout (180 s, as
+  // deployed): wait up to four minutes for it.
+  const backAt = performance.now();
   let count = -1;
   let listed = -1;
-  for (let i = 0; i < 60 && (count !== accepted || listed !== accepted); i++) {
+  for (let i = 0; i < 480 && (count !== accepted || listed !== accepted); i++) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     count = (await json(await api('GET', '/nc/inbox/count'))).data.count;
     listed = ((await json(await api('GET', '/nc/inbox?page_size=100'))).data.items as unknown[]).length;
   }
+  const deliveredAfterMs = round(performance.now() - backAt);
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   const settled = (await json(await api('GET', '/nc/inbox/count'))).data.count;
   const broken: string[] = [];
   for (const r of whileDown) if (r.status < 500 || !r.requestId || r.ms > 9_500) broken.push(`while down: ${JSON.stringify(r)}`);
   if (before.some((r) => r.status !== 200) || after.some((r) => r.status !== 200)) broken.push(`before/after: ${JSON.stringify({ before, after })}`);
   if (settled !== accepted || listed !== accepted) broken.push(`inbox holds ${settled} (${listed} listed) of ${accepted} accepted events`);
-  return { fault: 'SQS refuses every connection while test events are sent (3 before, 3 during, 2 after)', before, whileDown, after, accepted, inbox: settled, broken };
+  return { fault: 'SQS refuses every connection while test events are sent (3 before, 3 during, 2 after)', before, whileDown, after, accepted, inbox: settled, deliveredAfterMs, broken };
+}
+
+/** A sensor bulk upload lands while SQS refuses connections: the job completes once SQS is back, every value once. */
+async function bulkJobDuringSqsOutage(stack: BenchStack) {
+  const { api } = await user(stack, 'faults-bulk');
+  const SENSORS = '/sensors/v2/providers';
+  const group = await json(await api('POST', `${SENSORS}/variablegroups`, { group_name: 'Estación', variables: [{ variable_name: 'Temperatura' }] }));
+  const variable = group.data.variables[0].variable_uuid as string;
+  const timestamps = Array.from({ length: 2000 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19) + 'Z');
+  const file = gzipSync(Buffer.from(JSON.stringify({ data: [{ variable_uuid: variable, values: timestamps.map((_, i) => i / 10), timestamps }] })));
+  stack.faults.setDown('sqs', true);
+  const started = await api('POST', `${SENSORS}/values/bulk`, { size_bytes: file.length, md5: createHash('md5').update(file).digest('base64') });
+  const job = (await started.json()) as { data: { job_uuid: string; upload: { url: string; fields: Record<string, string> } } };
+  const form = new FormData();
+  for (const [key, value] of Object.entries(job.data.upload.fields)) form.set(key, value);
+  form.set('file', new Blob([file]), 'values.json.gz');
+  const upload = await fetch(job.data.upload.url, { method: 'POST', body: form });
+  await upload.arrayBuffer();
+  await new Promise((resolve) => setTimeout(resolve, 4_000));
+  const status = async () => (await json(await api('GET', `${SENSORS}/values/bulk/${job.data.job_uuid}`))).data.status as string;
+  const whileDown = await status();
+  stack.faults.setDown('sqs', false);
+  const backAt = performance.now();
+  let final = whileDown;
+  for (let i = 0; i < 120 && !['done', 'failed'].includes(final); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    final = await status();
+  }
+  const doneAfterMs = round(performance.now() - backAt);
+  const values = (await json(await api('GET', `${SENSORS}/values/variables?variable_uuid=${variable}&from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z&limit=10000`))).data;
+  const stored = (values.timestamps as string[]).length;
+  const broken: string[] = [];
+  if (started.status !== 200 || upload.status >= 300) broken.push(`job ${started.status}, upload ${upload.status}`);
+  if (['done', 'failed'].includes(whileDown)) broken.push(`the job was ${whileDown} while SQS was down`);
+  if (final !== 'done') broken.push(`the job is ${final} after SQS came back`);
+  if (stored !== timestamps.length || new Set(values.timestamps).size !== stored) broken.push(`${stored} values stored of ${timestamps.length}`);
+  return {
+    fault: 'SQS refuses every connection while a sensor bulk file (2,000 values) is uploaded; back 4 s later',
+    job: started.status,
+    upload: upload.status,
+    whileDown,
+    final,
+    doneAfterMs,
+    stored,
+    broken,
+  };
 }

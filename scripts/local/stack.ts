@@ -571,14 +571,27 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${String(names.resolve(config.Queue)).split(':').pop()}`,
       })),
     );
+    // S3 delivers event notifications at least once, retrying while the queue is unreachable: so
+    // does the local forwarder (every second, for up to ten minutes, until the stack stops).
+    let stopping = false;
+    stops.push(async () => void (stopping = true));
+    const deliverNotification = async (queueUrl: string, body: string) => {
+      for (let attempt = 1; attempt <= 600 && !stopping; attempt++) {
+        try {
+          await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+          return;
+        } catch (error) {
+          if (attempt === 1) say(`S3 notification to ${queueUrl} failed (${(error as Error).message}); retrying`);
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      }
+    };
     s3.on('event', (event: { Records: Array<{ eventName: string; s3: { bucket: { name: string }; object: { key: string } } }> }) => {
       for (const record of event.Records) {
         for (const target of notifications) {
           if (record.s3.bucket.name !== target.bucket || !record.eventName.startsWith(target.event)) continue;
           if (!decodeURIComponent(record.s3.object.key).startsWith(target.prefix)) continue;
-          sqs
-            .send(new SendMessageCommand({ QueueUrl: target.queueUrl, MessageBody: JSON.stringify({ Records: [record] }) }))
-            .catch((error: Error) => say(`S3 notification to ${target.queueUrl} failed: ${error.message}`));
+          void deliverNotification(target.queueUrl, JSON.stringify({ Records: [record] }));
         }
       }
     });

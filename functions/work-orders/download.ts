@@ -1,10 +1,12 @@
 // /api/work_orders/<uuid>/download?type=pdf|excel (spec 3, Work orders).
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
-import { getWorkOrder } from '../../lib/workorders/service';
+import { workOrdersService } from '../../lib/workorders/service';
+import { dynamoWorkOrderRepository, labourReader } from '../../lib/workorders/repository';
 import { documentOf, workOrderPdf, workOrderWorkbook } from '../../lib/workorders/document';
 import { downloadWorkOrderRoute } from '../../schemas/work-orders';
 
+const workOrders = workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** An ASCII file name (Content-Disposition) from the work order's name. */
@@ -13,7 +15,7 @@ const fileName = (name: string | null, uuid: string) =>
 
 export const get = endpoint(downloadWorkOrderRoute, {
   handler: async ({ path, query, principal }) => {
-    const view = await getWorkOrder(principal, path.work_order_uuid);
+    const view = await workOrders.get(principal, path.work_order_uuid);
     const doc = documentOf(view);
     const name = fileName(view.order.name, view.order.uuid);
     return query.type === 'pdf'

@@ -1,7 +1,8 @@
 // /api/work_orders: list, create, replace, delete; recommendation types (spec 3, Work orders).
 import { endpoint } from '../../lib/http/endpoint';
 import { Invalid } from '../../lib/errors';
-import { createWorkOrder, deleteWorkOrder, listWorkOrders, replaceWorkOrder } from '../../lib/workorders/service';
+import { workOrdersService } from '../../lib/workorders/service';
+import { dynamoWorkOrderRepository, labourReader } from '../../lib/workorders/repository';
 import {
   createWorkOrderRoute,
   deleteWorkOrderRoute,
@@ -13,26 +14,28 @@ import {
   workOrderInput,
 } from '../../schemas/work-orders';
 
+const workOrders = workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });
+
 export const list = endpoint(listWorkOrdersRoute, {
-  handler: async ({ query, principal }) => ({ data: (await listWorkOrders(principal, query.yeargroup)).map(wireWorkOrder) }),
+  handler: async ({ query, principal }) => ({ data: (await workOrders.list(principal, query.yeargroup)).map(wireWorkOrder) }),
 });
 
 export const types = endpoint(recommendationTypesRoute, { handler: async () => wireTypes() });
 
 export const post = endpoint(createWorkOrderRoute, {
-  handler: async ({ body, principal }) => ({ data: { uuid: (await createWorkOrder(principal, body.uuid, workOrderInput(body))).uuid } }),
+  handler: async ({ body, principal }) => ({ data: { uuid: (await workOrders.create(principal, body.uuid, workOrderInput(body))).uuid } }),
 });
 
 export const put = endpoint(replaceWorkOrderRoute, {
   handler: async ({ path, body, principal }) => {
     if (body.uuid && body.uuid.toLowerCase() !== path.work_order_uuid.toLowerCase()) throw new Invalid("the body's uuid is not the path's");
-    return { data: { uuid: (await replaceWorkOrder(principal, path.work_order_uuid, workOrderInput(body))).uuid } };
+    return { data: { uuid: (await workOrders.replace(principal, path.work_order_uuid, workOrderInput(body))).uuid } };
   },
 });
 
 export const del = endpoint(deleteWorkOrderRoute, {
   handler: async ({ path, principal }) => {
-    await deleteWorkOrder(principal, path.work_order_uuid);
+    await workOrders.remove(principal, path.work_order_uuid);
     return { data: { uuid: path.work_order_uuid.toLowerCase() } };
   },
 });

@@ -1,11 +1,13 @@
 // Work orders (spec 3): list by yeargroup, create (client uuid, idempotent), replace, delete, and
 // the document an operator takes to the field. A work order is its owner's: others never see it.
+//
+// The service is built from its repository and a reader of labours (services take them as
+// parameters): tests/unit/agronomy.test.ts runs its rules in memory; lib/workorders/repository.ts
+// keeps work orders in DynamoDB.
 import type { Principal } from '../auth/principal';
-import { keys } from '../db/keys';
-import { getItem, NOT_EXISTS, queryAll, transact, tx, EXISTS } from '../db/table';
 import { Conflict, Invalid, NotFound } from '../errors';
-import { labourViews, readableLabours, type LabourView } from '../labours/service';
-import { WorkOrder, recommendationProblems, type Recommendation } from './model';
+import type { LabourView } from '../labours/service';
+import { recommendationProblems, type Recommendation, type WorkOrder } from './model';
 import { WORK_ORDER_CODES } from './codes';
 
 export interface WorkOrderInput {
@@ -23,82 +25,21 @@ export interface WorkOrderView {
   labours: LabourView[];
 }
 
-const notFound = (uuid: string) => new NotFound(`work order ${uuid} not found`, { code: WORK_ORDER_CODES.NOT_FOUND });
-
-/** The labours a work order names, each readable by the caller and of its campaign, and its recommendations' rule. */
-async function checkInput(principal: Principal, input: WorkOrderInput): Promise<void> {
-  const uuids = [...new Set(input.labourUuids.map((u) => u.toLowerCase()))];
-  const found = await readableLabours(principal, uuids);
-  const missing = uuids.filter((uuid) => !found.some((f) => f.labour.uuid === uuid));
-  if (missing.length) throw new Invalid(`labours not found: ${missing.join(', ')}`, { code: WORK_ORDER_CODES.INVALID_LABOURS });
-  const otherCampaign = found.filter((f) => f.labour.yeargroup !== input.yeargroup);
-  if (otherCampaign.length) {
-    throw new Invalid(`labours of another campaign than ${input.yeargroup}: ${otherCampaign.map((f) => f.labour.uuid).join(', ')}`, {
-      code: WORK_ORDER_CODES.INVALID_LABOURS,
-    });
-  }
-  const problems = recommendationProblems(input.recommendations ?? [], found.map((f) => f.labour.typeId));
-  if (problems.length) throw new Invalid(problems.join('; '), { code: WORK_ORDER_CODES.RECOMMENDATION_NOT_ACCEPTED });
+/** Where work orders are kept. */
+export interface WorkOrderRepository {
+  get(ownerId: number, uuid: string): Promise<WorkOrder | undefined>;
+  listOf(ownerId: number): Promise<WorkOrder[]>;
+  /** Stores a new work order; throws `taken()` when its uuid is already used (by anyone). */
+  create(order: WorkOrder, taken: () => Conflict): Promise<void>;
+  /** Replaces an existing one; throws `gone()` when it no longer exists. */
+  replace(order: WorkOrder, gone: () => NotFound): Promise<void>;
+  remove(order: WorkOrder, gone: () => NotFound): Promise<void>;
 }
 
-const orderItem = (order: WorkOrder) => ({ ...keys.workOrder(order.ownerId, order.uuid), ...WorkOrder.toItem(order) });
+/** The labours of these uuids the caller reads (others are left out), as listed. */
+export type LabourReader = (principal: Principal, uuids: string[]) => Promise<LabourView[]>;
 
-async function own(principal: Principal, uuid: string): Promise<WorkOrder> {
-  const item = await getItem(keys.workOrder(principal.user.id, uuid));
-  if (!item) throw notFound(uuid);
-  return WorkOrder.fromItem(item);
-}
-
-async function view(principal: Principal, order: WorkOrder): Promise<WorkOrderView> {
-  const found = await readableLabours(principal, order.labourUuids);
-  return { order, labours: await labourViews(principal.user.id, found) };
-}
-
-export async function listWorkOrders(principal: Principal, yeargroup: number): Promise<WorkOrderView[]> {
-  const orders = (await queryAll(keys.workOrdersPrefix(principal.user.id))).map(WorkOrder.fromItem).filter((o) => o.yeargroup === yeargroup);
-  orders.sort((a, b) => a.date.localeCompare(b.date) || a.createdAt.localeCompare(b.createdAt));
-  return Promise.all(orders.map((order) => view(principal, order)));
-}
-
-export async function getWorkOrder(principal: Principal, uuid: string): Promise<WorkOrderView> {
-  return view(principal, await own(principal, uuid));
-}
-
-/** POST: a repeated uuid of the caller's answers the work order it made; another user's uuid conflicts. */
-export async function createWorkOrder(principal: Principal, uuid: string, input: WorkOrderInput): Promise<WorkOrder> {
-  const userId = principal.user.id;
-  const existing = await getItem(keys.workOrder(userId, uuid));
-  if (existing) return WorkOrder.fromItem(existing);
-  await checkInput(principal, input);
-  const now = new Date().toISOString();
-  const order: WorkOrder = { uuid: uuid.toLowerCase(), ownerId: userId, ...normalized(input), createdAt: now, updatedAt: now };
-  const taken = () => new Conflict(`work order ${order.uuid} already exists`, { code: WORK_ORDER_CODES.UUID_IN_USE });
-  try {
-    await transact([
-      tx.put({ ...keys.workOrderRef(order.uuid), kind: 'work_order_ref', owner_id: userId }, NOT_EXISTS, taken),
-      tx.put(orderItem(order), NOT_EXISTS, taken),
-    ]);
-  } catch (error) {
-    const made = await getItem(keys.workOrder(userId, uuid));
-    if (error instanceof Conflict && made) return WorkOrder.fromItem(made);
-    throw error;
-  }
-  return order;
-}
-
-/** PUT: every member as POST sends it; optional members not sent become null. */
-export async function replaceWorkOrder(principal: Principal, uuid: string, input: WorkOrderInput): Promise<WorkOrder> {
-  const current = await own(principal, uuid);
-  await checkInput(principal, input);
-  const order: WorkOrder = { ...current, ...normalized(input), updatedAt: new Date().toISOString() };
-  await transact([tx.put(orderItem(order), EXISTS, () => notFound(uuid))]);
-  return order;
-}
-
-export async function deleteWorkOrder(principal: Principal, uuid: string): Promise<void> {
-  const order = await own(principal, uuid);
-  await transact([tx.delete(keys.workOrder(order.ownerId, order.uuid), EXISTS, () => notFound(uuid)), tx.delete(keys.workOrderRef(order.uuid))]);
-}
+const notFound = (uuid: string) => () => new NotFound(`work order ${uuid} not found`, { code: WORK_ORDER_CODES.NOT_FOUND });
 
 const normalized = (input: WorkOrderInput) => ({
   name: input.name,
@@ -108,3 +49,73 @@ const normalized = (input: WorkOrderInput) => ({
   labourUuids: [...new Set(input.labourUuids.map((u) => u.toLowerCase()))],
   recommendations: input.recommendations,
 });
+
+export function workOrdersService({ repository, labours, now = () => new Date() }: { repository: WorkOrderRepository; labours: LabourReader; now?: () => Date }) {
+  /** The labours a work order names, each readable by the caller and of its campaign, and its recommendations' rule. */
+  async function check(principal: Principal, input: WorkOrderInput): Promise<void> {
+    const uuids = [...new Set(input.labourUuids.map((u) => u.toLowerCase()))];
+    const found = await labours(principal, uuids);
+    const missing = uuids.filter((uuid) => !found.some((f) => f.labour.uuid === uuid));
+    if (missing.length) throw new Invalid(`labours not found: ${missing.join(', ')}`, { code: WORK_ORDER_CODES.INVALID_LABOURS });
+    const otherCampaign = found.filter((f) => f.labour.yeargroup !== input.yeargroup);
+    if (otherCampaign.length) {
+      throw new Invalid(`labours of another campaign than ${input.yeargroup}: ${otherCampaign.map((f) => f.labour.uuid).join(', ')}`, {
+        code: WORK_ORDER_CODES.INVALID_LABOURS,
+      });
+    }
+    const problems = recommendationProblems(input.recommendations ?? [], found.map((f) => f.labour.typeId));
+    if (problems.length) throw new Invalid(problems.join('; '), { code: WORK_ORDER_CODES.RECOMMENDATION_NOT_ACCEPTED });
+  }
+
+  async function own(principal: Principal, uuid: string): Promise<WorkOrder> {
+    const order = await repository.get(principal.user.id, uuid);
+    if (!order) throw notFound(uuid)();
+    return order;
+  }
+
+  const view = async (principal: Principal, order: WorkOrder): Promise<WorkOrderView> => ({ order, labours: await labours(principal, order.labourUuids) });
+
+  return {
+    async list(principal: Principal, yeargroup: number): Promise<WorkOrderView[]> {
+      const orders = (await repository.listOf(principal.user.id)).filter((o) => o.yeargroup === yeargroup);
+      orders.sort((a, b) => a.date.localeCompare(b.date) || a.createdAt.localeCompare(b.createdAt));
+      return Promise.all(orders.map((order) => view(principal, order)));
+    },
+
+    async get(principal: Principal, uuid: string): Promise<WorkOrderView> {
+      return view(principal, await own(principal, uuid));
+    },
+
+    /** POST: a repeated uuid of the caller's answers the work order it made; another user's uuid conflicts. */
+    async create(principal: Principal, uuid: string, input: WorkOrderInput): Promise<WorkOrder> {
+      const userId = principal.user.id;
+      const existing = await repository.get(userId, uuid);
+      if (existing) return existing;
+      await check(principal, input);
+      const at = now().toISOString();
+      const order: WorkOrder = { uuid: uuid.toLowerCase(), ownerId: userId, ...normalized(input), createdAt: at, updatedAt: at };
+      try {
+        await repository.create(order, () => new Conflict(`work order ${order.uuid} already exists`, { code: WORK_ORDER_CODES.UUID_IN_USE }));
+      } catch (error) {
+        // the same uuid sent twice at once by its owner: the other request made it
+        const made = error instanceof Conflict ? await repository.get(userId, uuid) : undefined;
+        if (made) return made;
+        throw error;
+      }
+      return order;
+    },
+
+    /** PUT: every member as POST sends it; optional members not sent become null. */
+    async replace(principal: Principal, uuid: string, input: WorkOrderInput): Promise<WorkOrder> {
+      const current = await own(principal, uuid);
+      await check(principal, input);
+      const order: WorkOrder = { ...current, ...normalized(input), updatedAt: now().toISOString() };
+      await repository.replace(order, notFound(uuid));
+      return order;
+    },
+
+    async remove(principal: Principal, uuid: string): Promise<void> {
+      await repository.remove(await own(principal, uuid), notFound(uuid));
+    },
+  };
+}

@@ -6,7 +6,10 @@ import { LostRace } from '../../lib/db/retry';
 import { MASTER_INPUTS, PERSONAL_INPUT_ID_OFFSET } from '../../lib/inputs/catalogue';
 import { inputsService, InputRuleBroken, planLabourInputs, filterInputs, type InputRepository, type InputWrite, type PersonalInput } from '../../lib/inputs/service';
 import { canMove, foreignTypeFields, inputTotal, paginate, STATUS, totalUnit, LABOUR_TYPE } from '../../lib/labours/model';
-import { recommendationProblems } from '../../lib/workorders/model';
+import { recommendationProblems, type WorkOrder } from '../../lib/workorders/model';
+import { workOrdersService, type LabourReader, type WorkOrderRepository } from '../../lib/workorders/service';
+import type { LabourView } from '../../lib/labours/service';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import type { Principal } from '../../lib/auth/principal';
 
 function memoryRepository(): InputRepository & { rows: Map<string, PersonalInput>; conflicts: number } {
@@ -144,5 +147,60 @@ describe('work-order recommendations', () => {
     expect(recommendationProblems([{ typeId: 6, value: '3 cm' }], [1, 2])).toHaveLength(1);
     expect(recommendationProblems([{ typeId: 2, value: '6 km/h' }], [3])).toEqual([]);
     expect(recommendationProblems([{ typeId: 7, value: 'x' }], [1, 2, 3])[0]).toContain('no recommendation type 7');
+  });
+});
+
+describe('work orders service (repository in memory)', () => {
+  const orders = new Map<string, WorkOrder>();
+  const repository: WorkOrderRepository = {
+    async get(ownerId, uuid) {
+      const order = orders.get(uuid.toLowerCase());
+      return order?.ownerId === ownerId ? { ...order } : undefined;
+    },
+    async listOf(ownerId) {
+      return [...orders.values()].filter((o) => o.ownerId === ownerId);
+    },
+    async create(order, taken) {
+      if (orders.has(order.uuid)) throw taken();
+      orders.set(order.uuid, order);
+    },
+    async replace(order, gone) {
+      if (!orders.has(order.uuid)) throw gone();
+      orders.set(order.uuid, order);
+    },
+    async remove(order, gone) {
+      if (!orders.delete(order.uuid)) throw gone();
+    },
+  };
+  // user 1 reads an application (a1, 2026) and a sowing (s1, 2026); user 2 reads neither
+  const labours: Record<string, { typeId: number; yeargroup: number }> = { a1: { typeId: 1, yeargroup: 2026 }, s1: { typeId: 3, yeargroup: 2026 }, old: { typeId: 1, yeargroup: 2025 } };
+  const reader: LabourReader = async (principal, uuids) =>
+    principal.user.id === 1 ? uuids.filter((u) => labours[u]).map((uuid) => ({ labour: { uuid, ...labours[uuid] } }) as unknown as LabourView) : [];
+  const service = workOrdersService({ repository, labours: reader, now: () => new Date('2026-11-23T10:00:00Z') });
+  const input = (labourUuids: string[], extra: Partial<Parameters<typeof service.create>[2]> = {}) => ({
+    name: 'OT', notes: null, date: '2026-11-25', yeargroup: 2026, labourUuids, recommendations: [{ typeId: 1, value: '20 °C' }], ...extra,
+  });
+
+  it('creates once per uuid, refuses a uuid another user holds, and lists by yeargroup', async () => {
+    const first = await service.create(principal(1), 'W1', input(['a1']));
+    expect(await service.create(principal(1), 'W1', input(['s1'], { name: 'otro' }))).toEqual(first);
+    await expect(service.create(principal(2), 'W1', input([], { recommendations: [] }))).rejects.toBeInstanceOf(Conflict);
+    expect((await service.list(principal(1), 2026)).map((v) => [v.order.uuid, v.labours.map((l) => l.labour.uuid)])).toEqual([['w1', ['a1']]]);
+    expect(await service.list(principal(1), 2025)).toEqual([]);
+    expect(await service.list(principal(2), 2026)).toEqual([]);
+  });
+
+  it('checks labours and recommendations on create and replace; replace stores what is not sent as null', async () => {
+    await expect(service.create(principal(1), 'W2', input(['a1', 'zz']))).rejects.toThrow(/labours not found: zz/);
+    await expect(service.create(principal(1), 'W2', input(['a1', 'old']))).rejects.toThrow(/another campaign/);
+    await expect(service.create(principal(1), 'W2', input(['s1']))).rejects.toBeInstanceOf(Invalid);
+    await expect(service.create(principal(2), 'W2', input(['a1']))).rejects.toThrow(/labours not found/);
+    await service.create(principal(1), 'W2', input(['a1']));
+    const replaced = await service.replace(principal(1), 'W2', { name: null, notes: null, date: '2026-11-26', yeargroup: 2026, labourUuids: ['s1'], recommendations: null });
+    expect([replaced.name, replaced.recommendations, replaced.labourUuids, replaced.createdAt]).toEqual([null, null, ['s1'], '2026-11-23T10:00:00.000Z']);
+    await expect(service.replace(principal(2), 'W2', input(['a1']))).rejects.toBeInstanceOf(NotFound);
+    await expect(service.remove(principal(2), 'W2')).rejects.toBeInstanceOf(NotFound);
+    await service.remove(principal(1), 'W2');
+    await expect(service.get(principal(1), 'W2')).rejects.toBeInstanceOf(NotFound);
   });
 });

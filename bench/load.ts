@@ -1,7 +1,8 @@
 // npm run bench -- load
 // Many tenants at once against the local stack (loopback only), at increasing concurrency, with
 // autocannon: a realistic mix of getfields, spot lists and creates (with a declared image), image
-// reads, herd exits, sensor values, storage writes and reads, inbox reads and test notifications,
+// reads, herd exits, herd moves between paddocks, sensor values, storage writes and reads, inbox
+// reads and test notifications,
 // while notification streams stay open. Bounded: LOAD_SECONDS per level (default 8) and the levels
 // in LOAD_LEVELS (default 1,8,32,64). Then the invariants are checked from the data, and hot keys
 // (one farm's field counter, one busy herd, one storage key, one farm's metadata) take concurrent
@@ -32,7 +33,13 @@ interface Tenant {
   imageUuid: string;
   /** A point inside the tenant's field (WKT). */
   point: string;
+  /** Two paddocks and small herds moved whole between them (where each should be now). */
+  paddocks: [string, string];
+  movers: Array<{ uuid: string; at: 0 | 1 }>;
+  nextMover: number;
 }
+
+const MOVERS = 8;
 
 async function call(stack: BenchStack, token: string, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${stack.baseUrl}${path}`, {
@@ -57,7 +64,15 @@ async function tenant(stack: BenchStack, index: number): Promise<Tenant> {
     }),
   );
   const fieldId = Number(created.id_lote);
-  const paddock = await call(stack, token, 'POST', '/livestock/paddock', { field_id: fieldId, shape: square(lon + 0.001, lat + 0.001, 0.008), date: '2026-05-10T12:00:00Z', name: 'Potrero' });
+  const paddock = await call(stack, token, 'POST', '/livestock/paddock', { field_id: fieldId, shape: square(lon + 0.0005, lat + 0.0005, 0.0045), date: '2026-05-10T12:00:00Z', name: 'Potrero' });
+  const other = await call(stack, token, 'POST', '/livestock/paddock', { field_id: fieldId, shape: square(lon + 0.0055, lat + 0.0055, 0.004), date: '2026-05-10T12:00:00Z', name: 'Potrero 2' });
+  const movers: Tenant['movers'] = [];
+  for (let m = 0; m < MOVERS; m++) {
+    const small = await call(stack, token, 'POST', '/livestock/herd', {
+      type_id: 4, animal_count: 10, paddock_uuid: paddock.data.paddock_uuid, weight: 4000, weight_unit: 'kg', herd_name: `Lote ${m}`, field_id: fieldId,
+    });
+    movers.push({ uuid: small.data.herd_uuid, at: 0 });
+  }
   const herd = await call(stack, token, 'POST', '/livestock/herd', {
     type_id: 4, animal_count: HERD_SIZE, paddock_uuid: paddock.data.paddock_uuid, weight: HERD_SIZE * 400, weight_unit: 'kg', herd_name: 'Rodeo', field_id: fieldId,
   });
@@ -74,6 +89,7 @@ async function tenant(stack: BenchStack, index: number): Promise<Tenant> {
   return {
     userId: user.id, uid: user.uid, token, fieldId, farmId: created.id_campo, herdUuid: herd.data.herd_uuid,
     variableUuid: group.data.variables[0].variable_uuid, imageUuid, point: `POINT(${lon + 0.005} ${lat + 0.005})`,
+    paddocks: [paddock.data.paddock_uuid, other.data.paddock_uuid], movers, nextMover: 0,
   };
 }
 
@@ -92,6 +108,15 @@ function mix(tenants: Tenant[]) {
     ['herd exit', (t) => ({ method: 'POST', path: '/livestock/transaction/exit', body: {
       destination_type: 4, animal_count: 1, weight: 400, weight_unit: 'kg', origin_herd_uuid: t.herdUuid, destination_herd_uuid: t.herdUuid,
       transaction_uuid: randomUUID(), transaction_date: '2026-05-11T10:00:00Z' } })],
+    ['herd move', (t) => {
+      // each small herd moves whole to the other paddock; a herd is moved again only after the
+      // tenant's other herds (never while its previous move can still be in flight)
+      const mover = t.movers[t.nextMover++ % t.movers.length]!;
+      const from = mover.at;
+      mover.at = from === 0 ? 1 : 0;
+      return { method: 'POST', path: '/livestock/transaction/paddock', body: {
+        origin_herd_uuid: mover.uuid, origin_paddock_uuid: t.paddocks[from], destination_paddock_uuid: t.paddocks[mover.at], transaction_date: '2026-05-11T10:00:00Z' } };
+    }],
     ['sensor values', (t) => ({ method: 'POST', path: '/sensors/v2/providers/values/variables', body: {
       data: [{ variable_uuid: t.variableUuid, values: [Math.round(Math.random() * 400) / 10], timestamps: [new Date(Date.UTC(2026, 0, 1) + ++second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')] }] } })],
     ['storage write', (t) => ({ method: 'POST', path: '/api/mktplace/storage/users?operation=PUT', body: { id: t.uid, key: `k${second % 20}`, data: { at: second }, overwrite: true } })],
@@ -187,6 +212,10 @@ async function invariants(stack: BenchStack, tenants: Tenant[]) {
     const history = (await call(stack, t.token, 'GET', `/livestock/herd/${t.herdUuid}/transactions`)).data as any[];
     const exits = history.filter((h) => h.kind === 'exit').reduce((sum, h) => sum + Number(h.animal_count), 0);
     if (!herd || herd.animal_count < 0 || herd.animal_count !== HERD_SIZE - exits) broken.push(`herd of tenant ${t.userId}: ${herd?.animal_count} heads, ${exits} exited`);
+    for (const mover of t.movers) {
+      const moved = herds.find((h) => h.herd_uuid === mover.uuid);
+      if (!moved || moved.animal_count !== 10 || moved.paddock_uuid !== t.paddocks[mover.at]) broken.push(`moved herd ${mover.uuid}: ${moved?.animal_count} heads in ${moved?.paddock_uuid}`);
+    }
     const listed = (await call(stack, t.token, 'POST', '/spots/all', { field_id: t.fieldId, page_size: -1 })).data as any[];
     for (const spot of listed) {
       spots++;

@@ -79,7 +79,7 @@ export const listInputsRoute = defineRoute({
   request: {
     query: z.object({
       user_input: booleanLike().optional().describe("true: only the caller's inputs; false: only the master list"),
-      code: z.union([z.string().max(40)]).optional(),
+      code: z.string().max(40).optional(),
       country: country.optional().describe("that country's inputs and those of no country"),
     }),
   },

@@ -4,10 +4,9 @@
 import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
-import { Forbidden } from '../lib/errors';
-import { LABOUR_CODES } from '../lib/labours/codes';
-import { APPLICATION_TYPES, inputTotal, LABOUR_PAGE_SIZE, LABOUR_TYPE, SEEDING_TYPES, totalUnit, type Amount, type LabourTypeId, type Status } from '../lib/labours/model';
-import { LABOUR_INPUTS_MAX, type LabourView, type LabourWrite } from '../lib/labours/service';
+import { seasonViewRequired } from '../lib/labours/codes';
+import { APPLICATION_TYPES, inputTotal, LABOUR_INPUTS_MAX, LABOUR_PAGE_SIZE, LABOUR_TYPE, SEEDING_TYPES, totalUnit, type Amount, type LabourTypeId, type Status } from '../lib/labours/model';
+import type { LabourView, LabourWrite } from '../lib/labours/service';
 import { booleanLike, calendarDate, commaList, integer, jsonObject, positiveInteger, text } from './common';
 
 const laboursRoute = {
@@ -15,7 +14,7 @@ const laboursRoute = {
   auth: 'bearer',
   dialect: generalDialect,
   claims: ['SEASON_VIEW'],
-  missingClaim: () => new Forbidden('the View season feature is required', { code: LABOUR_CODES.SEASON_VIEW_REQUIRED }),
+  missingClaim: seasonViewRequired,
 } as const;
 const both = (path: string) => [`/api${path}`, path];
 

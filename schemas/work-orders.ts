@@ -5,8 +5,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
-import { Forbidden } from '../lib/errors';
-import { LABOUR_CODES } from '../lib/labours/codes';
+import { seasonViewRequired } from '../lib/labours/codes';
 import { RECOMMENDATION_TYPES, recommendationType, WORK_ORDER_LIMITS } from '../lib/workorders/model';
 import type { WorkOrderInput, WorkOrderView } from '../lib/workorders/service';
 import { calendarDate, integer, text } from './common';
@@ -16,7 +15,7 @@ const workOrdersRoute = {
   auth: 'bearer',
   dialect: generalDialect,
   claims: ['SEASON_VIEW'],
-  missingClaim: () => new Forbidden('the View season feature is required', { code: LABOUR_CODES.SEASON_VIEW_REQUIRED }),
+  missingClaim: seasonViewRequired,
 } as const;
 const PATH = '/api/work_orders';
 

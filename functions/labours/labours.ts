@@ -1,7 +1,5 @@
 // /activities/labour (and /api/activities/labour): list, one, create, change, delete (spec 3, Labours).
 import { endpoint } from '../../lib/http/endpoint';
-import { Invalid } from '../../lib/errors';
-import { LABOUR_CODES } from '../../lib/labours/codes';
 import { createLabour, deleteLabour, getLabour, listLabours, patchLabour } from '../../lib/labours/service';
 import type { LabourTypeId, Status } from '../../lib/labours/model';
 import { createLabourRoute, deleteLabourRoute, getLabourRoute, labourWrite, listLaboursRoute, patchLabourRoute, wireLabour } from '../../schemas/labours';
@@ -36,12 +34,8 @@ export const get = endpoint(getLabourRoute, {
 
 export const post = endpoint(createLabourRoute, {
   handler: async ({ body, principal }) => {
-    const write = labourWrite(body);
-    if (body.field_id === undefined && body.field_uuid === undefined) {
-      throw new Invalid('field_id or field_uuid is required', { code: LABOUR_CODES.INVALID_FIELD });
-    }
     const labour = await createLabour(principal, {
-      ...write,
+      ...labourWrite(body),
       typeId: body.labour_type_id as LabourTypeId,
       status: body.status as Status,
       yeargroup: body.yeargroup,

@@ -1,12 +1,10 @@
 // /api/work_orders/<uuid>/download?type=pdf|excel (spec 3, Work orders).
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
-import { workOrdersService } from '../../lib/workorders/service';
-import { dynamoWorkOrderRepository, labourReader } from '../../lib/workorders/repository';
+import { workOrders } from '../../lib/workorders/repository';
 import { documentOf, workOrderPdf, workOrderWorkbook } from '../../lib/workorders/document';
 import { downloadWorkOrderRoute } from '../../schemas/work-orders';
 
-const workOrders = workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** An ASCII file name (Content-Disposition) from the work order's name. */

@@ -1,8 +1,7 @@
 // /api/work_orders: list, create, replace, delete; recommendation types (spec 3, Work orders).
 import { endpoint } from '../../lib/http/endpoint';
 import { Invalid } from '../../lib/errors';
-import { workOrdersService } from '../../lib/workorders/service';
-import { dynamoWorkOrderRepository, labourReader } from '../../lib/workorders/repository';
+import { workOrders } from '../../lib/workorders/repository';
 import {
   createWorkOrderRoute,
   deleteWorkOrderRoute,
@@ -14,7 +13,6 @@ import {
   workOrderInput,
 } from '../../schemas/work-orders';
 
-const workOrders = workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });
 
 export const list = endpoint(listWorkOrdersRoute, {
   handler: async ({ query, principal }) => ({ data: (await workOrders.list(principal, query.yeargroup)).map(wireWorkOrder) }),

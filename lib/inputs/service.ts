@@ -78,6 +78,8 @@ export interface InputSelector {
   id?: number;
 }
 
+const NOT_YOURS = 'no input of yours has this uuid or id';
+
 const ref = (input: InputRecord): InputRef => ({ id: input.id, name: input.name, uuid: input.uuid });
 
 /** Filters of the list, combined with AND (spec 3): `country` keeps that country's inputs and those of no country. */
@@ -118,6 +120,14 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
     return result;
   }
 
+  /** The caller's own input an item of PATCH or DELETE names (deleted ones included), or why there is none. */
+  async function named(userId: number, item: InputSelector, verb: 'changed' | 'deleted'): Promise<PersonalInput | string> {
+    if (!item.uuid && item.id === undefined) return 'uuid or id is required';
+    const own = findOwn(await repository.personalInputs(userId), item);
+    if (own === 'mismatch') return 'uuid and id name different inputs';
+    return own ?? (isMaster(item) ? `master inputs cannot be ${verb}` : NOT_YOURS);
+  }
+
   return {
     /** Master inputs and the caller's personal inputs (not deleted), filtered. */
     async list(principal: Principal, filters: InputFilters): Promise<InputRecord[]> {
@@ -154,10 +164,9 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
     modify(principal: Principal, requests: Array<InputRequest<InputChange>>) {
       const userId = principal.user.id;
       return each(requests, async (item) => {
-        if (!item.uuid && item.id === undefined) return 'uuid or id is required';
-        const own = findOwn(await repository.personalInputs(userId), item);
-        if (own === 'mismatch') return 'uuid and id name different inputs';
-        if (!own || own.deleted) return isMaster(item) ? 'master inputs cannot be changed' : 'no input of yours has this uuid or id';
+        const own = await named(userId, item, 'changed');
+        if (typeof own === 'string') return own;
+        if (own.deleted) return NOT_YOURS;
         const changed: PersonalInput = { ...own, ...attributes(item), name: item.name ?? own.name, version: own.version + 1 };
         await repository.save([{ change: changed, version: own.version }]);
         return ref(changed);
@@ -168,10 +177,8 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
     remove(principal: Principal, requests: Array<InputRequest<InputSelector>>) {
       const userId = principal.user.id;
       return each(requests, async (item) => {
-        if (!item.uuid && item.id === undefined) return 'uuid or id is required';
-        const own = findOwn(await repository.personalInputs(userId), item);
-        if (own === 'mismatch') return 'uuid and id name different inputs';
-        if (!own) return isMaster(item) ? 'master inputs cannot be deleted' : 'no input of yours has this uuid or id';
+        const own = await named(userId, item, 'deleted');
+        if (typeof own === 'string') return own;
         if (!own.deleted) await repository.save([{ change: { ...own, deleted: true, version: own.version + 1 }, version: own.version }]);
         return ref(own);
       });

@@ -34,6 +34,9 @@ export const TYPE_FIELDS: Record<LabourTypeId, readonly string[]> = {
   [LABOUR_TYPE.SOWING]: ['seed_total', 'seed_rate', 'actual_seed_rate', 'row_width', 'seeding_type_id', 'variety_id', 'variety_name', 'inputs'],
   [LABOUR_TYPE.OTHER]: ['name'],
 };
+/** At most this many inputs in one labour (one transaction holds the labour and every input it creates). */
+export const LABOUR_INPUTS_MAX = 40;
+
 export const ALL_TYPE_FIELDS = [...new Set(Object.values(TYPE_FIELDS).flat())];
 export const takesInputs = (typeId: LabourTypeId) => TYPE_FIELDS[typeId].includes('inputs');
 

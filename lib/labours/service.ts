@@ -24,6 +24,7 @@ import {
   byDate,
   canMove,
   foreignTypeFields,
+  LABOUR_INPUTS_MAX,
   LABOUR_TYPE,
   Labour,
   matches,
@@ -39,8 +40,6 @@ import {
 
 /** Tolerance on the field's area when checking `surface` (rounding of client-side areas). */
 const AREA_TOLERANCE = 1.005;
-/** At most this many inputs in one labour (one transaction holds the labour and every input it creates). */
-export const LABOUR_INPUTS_MAX = 40;
 
 export interface LabourInputItem {
   id?: number;
@@ -109,7 +108,7 @@ async function locate(principal: Principal, uuid: string, action: 'read' | 'writ
 
 /** Labours by uuid that the caller can read (others are left out), with their fields and farms. */
 export async function readableLabours(principal: Principal, uuids: string[]): Promise<Array<FieldInScope & { labour: Labour }>> {
-  const found = await mapLimit(uuids, 8, (uuid) => locate(principal, uuid, 'read').catch((error) => (error instanceof NotFound || error instanceof Forbidden ? undefined : Promise.reject(error))));
+  const found = await mapLimit(uuids, 8, (uuid) => locate(principal, uuid, 'read').catch((error) => (error instanceof NotFound ? undefined : Promise.reject(error))));
   return found.filter((entry): entry is FieldInScope & { labour: Labour } => Boolean(entry));
 }
 
@@ -281,8 +280,8 @@ const labourItem = (labour: Labour) => ({ ...keys.labour(labour.fieldId, labour.
 const refItem = (labour: Labour) => ({ ...keys.labourRef(labour.uuid), kind: 'labour_ref', field_id: labour.fieldId, yeargroup: labour.yeargroup });
 
 async function fieldOf(principal: Principal, write: LabourWrite): Promise<FieldInScope> {
-  const field = write.fieldId !== undefined ? await getField(write.fieldId) : write.fieldUuid ? await getFieldByUuid(write.fieldUuid) : undefined;
   if (write.fieldId === undefined && !write.fieldUuid) throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id or field_uuid is required');
+  const field = write.fieldId !== undefined ? await getField(write.fieldId) : await getFieldByUuid(write.fieldUuid!);
   if (field && write.fieldId !== undefined && write.fieldUuid && field.uuid.toLowerCase() !== write.fieldUuid.toLowerCase()) {
     throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id and field_uuid name different fields');
   }

@@ -4,7 +4,7 @@ import { keys } from '../db/keys';
 import { EXISTS, getItem, NOT_EXISTS, queryAll, transact, tx } from '../db/table';
 import { labourViews, readableLabours } from '../labours/service';
 import { WorkOrder } from './model';
-import type { LabourReader, WorkOrderRepository } from './service';
+import { workOrdersService, type LabourReader, type WorkOrderRepository } from './service';
 
 const item = (order: WorkOrder) => ({ ...keys.workOrder(order.ownerId, order.uuid), ...WorkOrder.toItem(order) });
 
@@ -32,3 +32,6 @@ export const dynamoWorkOrderRepository: WorkOrderRepository = {
 
 /** The labours a work order lists, read with the caller's access. */
 export const labourReader: LabourReader = async (principal, uuids) => labourViews(principal.user.id, await readableLabours(principal, uuids));
+
+/** The work-orders service of the functions: DynamoDB and the caller's labours. */
+export const workOrders = workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });

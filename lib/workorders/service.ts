@@ -41,7 +41,8 @@ export type LabourReader = (principal: Principal, uuids: string[]) => Promise<La
 
 const notFound = (uuid: string) => () => new NotFound(`work order ${uuid} not found`, { code: WORK_ORDER_CODES.NOT_FOUND });
 
-const normalized = (input: WorkOrderInput) => ({
+/** The members a work order keeps from an input: its labours once each, in lower case. */
+const normalized = (input: WorkOrderInput): WorkOrderInput => ({
   name: input.name,
   notes: input.notes,
   date: input.date,
@@ -51,11 +52,10 @@ const normalized = (input: WorkOrderInput) => ({
 });
 
 export function workOrdersService({ repository, labours, now = () => new Date() }: { repository: WorkOrderRepository; labours: LabourReader; now?: () => Date }) {
-  /** The labours a work order names, each readable by the caller and of its campaign, and its recommendations' rule. */
+  /** The labours a (normalized) work order names, each readable by the caller and of its campaign, and its recommendations' rule. */
   async function check(principal: Principal, input: WorkOrderInput): Promise<void> {
-    const uuids = [...new Set(input.labourUuids.map((u) => u.toLowerCase()))];
-    const found = await labours(principal, uuids);
-    const missing = uuids.filter((uuid) => !found.some((f) => f.labour.uuid === uuid));
+    const found = await labours(principal, input.labourUuids);
+    const missing = input.labourUuids.filter((uuid) => !found.some((f) => f.labour.uuid === uuid));
     if (missing.length) throw new Invalid(`labours not found: ${missing.join(', ')}`, { code: WORK_ORDER_CODES.INVALID_LABOURS });
     const otherCampaign = found.filter((f) => f.labour.yeargroup !== input.yeargroup);
     if (otherCampaign.length) {
@@ -91,9 +91,10 @@ export function workOrdersService({ repository, labours, now = () => new Date() 
       const userId = principal.user.id;
       const existing = await repository.get(userId, uuid);
       if (existing) return existing;
-      await check(principal, input);
+      const members = normalized(input);
+      await check(principal, members);
       const at = now().toISOString();
-      const order: WorkOrder = { uuid: uuid.toLowerCase(), ownerId: userId, ...normalized(input), createdAt: at, updatedAt: at };
+      const order: WorkOrder = { uuid: uuid.toLowerCase(), ownerId: userId, ...members, createdAt: at, updatedAt: at };
       try {
         await repository.create(order, () => new Conflict(`work order ${order.uuid} already exists`, { code: WORK_ORDER_CODES.UUID_IN_USE }));
       } catch (error) {
@@ -108,8 +109,9 @@ export function workOrdersService({ repository, labours, now = () => new Date() 
     /** PUT: every member as POST sends it; optional members not sent become null. */
     async replace(principal: Principal, uuid: string, input: WorkOrderInput): Promise<WorkOrder> {
       const current = await own(principal, uuid);
-      await check(principal, input);
-      const order: WorkOrder = { ...current, ...normalized(input), updatedAt: now().toISOString() };
+      const members = normalized(input);
+      await check(principal, members);
+      const order: WorkOrder = { ...current, ...members, updatedAt: now().toISOString() };
       await repository.replace(order, notFound(uuid));
       return order;
     },

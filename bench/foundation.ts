@@ -2,10 +2,8 @@
 // Latency of GET /api/getfields and POST /api/agregarlote through serverless-offline, and of the
 // same getfields handler called in process, in one run (their ratio is what to compare). Bundle
 // sizes and cold-start imports of every function: npm run bench -- cold-start.
-import { benchStack, internalApi, json, round, stats, timed } from './lib';
+import { benchStack, internalApi, json, round, square, stats, timed } from './lib';
 
-const square = (lon: number, lat: number, size = 0.005) =>
-  `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
 
 async function latency() {
   const stack = await benchStack();
@@ -19,7 +17,7 @@ async function latency() {
       fetch(`${stack.baseUrl}/api/agregarlote`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ nombre: `f${i}`, shape: square(-60 + (i % 20) * 0.01, -34 + Math.floor(i / 20) * 0.01), nombrecampo: `Farm ${i % 5}` }),
+        body: new URLSearchParams({ nombre: `f${i}`, shape: square(-60 + (i % 20) * 0.01, -34 + Math.floor(i / 20) * 0.01, 0.005), nombrecampo: `Farm ${i % 5}` }),
       }).then(json);
     const [coldCreate] = await timed(() => create(0));
     const creates: number[] = [];

@@ -70,3 +70,7 @@ export const internalApi = (stack: { baseUrl: string; internalKey: string }) => 
     headers: { 'content-type': 'application/json', 'x-internal-key': stack.internalKey },
     body: JSON.stringify(body),
   }).then(json);
+
+/** A square WKT polygon of `size` degrees with its south-west corner at (lon, lat). */
+export const square = (lon: number, lat: number, size = 0.01) =>
+  `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { v1 as uuidV1 } from 'uuid';
-import { benchStack, internalApi, json, round, type BenchStack } from './lib';
+import { benchStack, internalApi, json, round, square, type BenchStack } from './lib';
 
 const LEVELS = (process.env.LOAD_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 8);
@@ -19,8 +19,6 @@ const STREAMS = 12;
 const HERD_SIZE = 100_000;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
 
-const square = (lon: number, lat: number, size = 0.01) =>
-  `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
 
 interface Tenant {
   userId: number;

@@ -191,9 +191,8 @@ export function endpoint<
         request.event?.[STATE] ??
         ({ started: Date.now(), requestId: 'unknown', log: createLogger({ route: route.operationId }) } satisfies State);
       if (error.kind === 'internal') state.log.error('unhandled error', { error: request.error });
-      const rendered = route.dialect.render(error, state.requestId);
-      request.response = toResult(new Reply(rendered.status, rendered.body), state.requestId, originOf(request.event));
-      logRequest(request.event, state, rendered.status);
+      request.response = errorResult(route, error, state.requestId, request.event);
+      logRequest(request.event, state, request.response.statusCode);
     },
   };
 
@@ -260,6 +259,12 @@ export function endpoint<
   return Object.assign(route.stream ? handler : answerInTime(route, handler), { route });
 }
 
+/** An error answered in the route's dialect, with the base headers. */
+function errorResult(route: RouteDef, error: DomainError, requestId: string, event: Event | undefined): APIGatewayProxyResult {
+  const rendered = route.dialect.render(error, requestId);
+  return toResult(new Reply(rendered.status, rendered.body), requestId, originOf(event));
+}
+
 /**
  * A request whose work (authentication included) has not finished TIMEOUT_MARGIN_MS before the
  * function's timeout is answered 503 in the route's dialect with its request id, instead of the
@@ -274,8 +279,7 @@ function answerInTime(route: RouteDef, handler: (event: Event, context: Context)
       timer = setTimeout(() => {
         const requestId = context.awsRequestId ?? event?.requestContext?.requestId ?? 'local';
         createLogger({ requestId, route: route.operationId }).error('answered 503: the function is about to time out');
-        const rendered = route.dialect.render(new DomainError('internal', TIMED_OUT, { status: 503, publicMessage: true }), requestId);
-        resolve(toResult(new Reply(rendered.status, rendered.body), requestId, originOf(event)));
+        resolve(errorResult(route, new DomainError('internal', TIMED_OUT, { status: 503, publicMessage: true }), requestId, event));
       }, Math.max(0, remaining - TIMEOUT_MARGIN_MS));
     });
     try {

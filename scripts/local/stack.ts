@@ -237,29 +237,21 @@ function startChild(
     process: child,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        return;
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }, 5000);
+      if (!signalGroup(child, 'SIGTERM')) return;
+      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
     },
   };
 }
 
-function signalGroup(child: Child, signal: NodeJS.Signals): void {
+/** Sends a signal to a child's process group; false when it is already gone. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
   try {
-    process.kill(-child.process.pid!, signal);
+    process.kill(-child.pid!, signal);
+    return true;
   } catch {
-    /* already gone */
+    return false;
   }
 }
 
@@ -500,12 +492,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     let java = startJava();
     // a paused process group must be resumed to be stopped
     stops.push(() => java.stop());
-    stops.push(async () => signalGroup(java, 'SIGCONT'));
+    stops.push(async () => void signalGroup(java.process, 'SIGCONT'));
     const down = { s3: false, sqs: false };
     const servicePromise = printServiceConfig(options.root);
     const dynamo = new DynamoDBClient({ region: REGION, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS });
     stops.push(async () => dynamo.destroy());
-    await waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000, options.logDir ? join(options.logDir, 'dynamodb.log') : undefined);
+    const dynamoReady = () =>
+      waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000, options.logDir ? join(options.logDir, 'dynamodb.log') : undefined);
+    await dynamoReady();
     const service = await servicePromise;
 
     const resources = service.resources?.Resources ?? {};
@@ -694,12 +688,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       queues,
       endpoints,
       faults: {
-        pauseDynamoDb: () => signalGroup(java, 'SIGSTOP'),
-        resumeDynamoDb: () => signalGroup(java, 'SIGCONT'),
+        pauseDynamoDb: () => void signalGroup(java.process, 'SIGSTOP'),
+        resumeDynamoDb: () => void signalGroup(java.process, 'SIGCONT'),
         stopDynamoDb: () => java.stop(),
         async startDynamoDb() {
           java = startJava();
-          await waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000);
+          await dynamoReady();
         },
         setDown(service, isDown) {
           down[service] = isDown;

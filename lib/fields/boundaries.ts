@@ -11,6 +11,7 @@ import { DomainError, Invalid } from '../errors';
 import { areaHectares, geoJsonToWkt, readWkt } from '../geo/wkt';
 import { fieldShapeFrom } from './shape';
 import { checkFieldArea } from './rules';
+import { isZip } from '../util/zip';
 
 export const BOUNDARY_LIMITS = {
   /** The file as sent. */
@@ -62,11 +63,10 @@ const refuse = (message: string) => new Invalid(message);
 export function readBoundaries(file: { content: Buffer; filename: string }, options: { nameField?: string; maxHectares: number }): Boundaries {
   if (file.content.length === 0) throw refuse('the file is empty');
   if (file.content.length > BOUNDARY_LIMITS.FILE_BYTES) throw refuse(`the file is larger than ${BOUNDARY_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
-  const isZip = file.content.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   let format: Boundaries['format'];
   let features: Feature[];
   let names: (properties: Record<string, unknown>) => string | null;
-  if (isZip) {
+  if (isZip(file.content)) {
     const entries = unzipBounded(file.content);
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {

@@ -3,6 +3,7 @@
 // columns into those spots. SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
 // CVE-2024-22363) reads and writes; uploads are limited in size and rows and read as arrays.
 import * as XLSX from '@e965/xlsx';
+import { isZip } from '../util/zip';
 import { validate as isUuid } from 'uuid';
 import { DomainError, Forbidden, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
@@ -104,7 +105,7 @@ export type ImportedVariable = { name: string; unit_id: number; unit: string; va
 
 /** What each format's content starts with: a zip (xlsx), an OLE2 compound file (xls); csv is text. */
 function matchesFormat(content: Buffer, extension: string): boolean {
-  if (extension === '.xlsx') return content.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  if (extension === '.xlsx') return isZip(content);
   if (extension === '.xls') return content.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
   return !content.includes(0) && new TextDecoder('utf-8', { fatal: false }).decode(content).length > 0;
 }

@@ -1,6 +1,6 @@
 // /livestock/herd (and /api/livestock/herd): GET, POST, PATCH, DELETE, categories, history (spec 1)
 import { endpoint } from '../../lib/http/endpoint';
-import { createHerd, deleteHerd, historyOf, listHerds, updateHerd } from '../../lib/livestock/herds';
+import { livestock } from '../../lib/livestock/repository';
 import { HERD_CATEGORIES } from '../../lib/livestock/model';
 import {
   createHerdRoute,
@@ -13,13 +13,13 @@ import {
 } from '../../schemas/livestock';
 
 export const list = endpoint(listHerdsRoute, {
-  handler: async ({ principal }) => ({ data: (await listHerds(principal)).map(wireHerd) }),
+  handler: async ({ principal }) => ({ data: (await livestock.listHerds(principal)).map(wireHerd) }),
 });
 
 export const post = endpoint(createHerdRoute, {
   handler: async ({ body, principal }) => ({
     data: wireHerd(
-      await createHerd(principal, {
+      await livestock.createHerd(principal, {
         fieldId: body.field_id,
         typeId: body.type_id,
         animalCount: body.animal_count,
@@ -36,7 +36,7 @@ export const post = endpoint(createHerdRoute, {
 export const patch = endpoint(updateHerdRoute, {
   handler: async ({ path, body, principal }) => ({
     data: wireHerd(
-      await updateHerd(principal, path.herd_uuid, {
+      await livestock.updateHerd(principal, path.herd_uuid, {
         typeId: body.type_id,
         name: body.herd_name,
         newAnimals: {
@@ -51,7 +51,7 @@ export const patch = endpoint(updateHerdRoute, {
 
 export const del = endpoint(deleteHerdRoute, {
   handler: async ({ path, principal }) => {
-    await deleteHerd(principal, path.herd_uuid);
+    await livestock.deleteHerd(principal, path.herd_uuid);
     return { data: { herd_uuid: path.herd_uuid.toLowerCase(), deleted: true } };
   },
 });
@@ -61,5 +61,5 @@ export const categories = endpoint(herdCategoriesRoute, {
 });
 
 export const history = endpoint(herdHistoryRoute, {
-  handler: async ({ path, principal }) => ({ data: await historyOf(principal, path.herd_uuid) }),
+  handler: async ({ path, principal }) => ({ data: await livestock.historyOf(principal, path.herd_uuid) }),
 });

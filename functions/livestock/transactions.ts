@@ -1,13 +1,13 @@
 // /livestock/transaction/paddock, /livestock/transaction/exit, exit types (spec 1)
 import { endpoint } from '../../lib/http/endpoint';
 import { EXIT_TYPES } from '../../lib/livestock/model';
-import { movePaddock, recordExit } from '../../lib/livestock/transactions';
+import { livestock } from '../../lib/livestock/repository';
 import { exitRoute, exitTypesRoute, paddockMoveRoute, wireTransaction } from '../../schemas/livestock';
 
 export const paddock = endpoint(paddockMoveRoute, {
   handler: async ({ body, principal }) =>
     wireTransaction(
-      await movePaddock(principal, {
+      await livestock.movePaddock(principal, {
         originHerdUuid: body.origin_herd_uuid,
         originPaddockUuid: body.origin_paddock_uuid,
         destinationPaddockUuid: body.destination_paddock_uuid,
@@ -28,7 +28,7 @@ export const paddock = endpoint(paddockMoveRoute, {
 export const exit = endpoint(exitRoute, {
   handler: async ({ body, principal }) =>
     wireTransaction(
-      await recordExit(principal, {
+      await livestock.recordExit(principal, {
         destinationType: body.destination_type,
         animalCount: body.animal_count,
         weight: body.weight,

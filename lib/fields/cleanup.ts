@@ -5,7 +5,7 @@ import { keys } from '../db/keys';
 import { batchDelete, queryAll, type Item } from '../db/table';
 import type { Key } from '../db/keys';
 import { purgeSpot } from '../spots/purge';
-import { deleteHistory } from '../livestock/herds';
+import { deleteHistory } from '../livestock/repository';
 import { deleteObjects, objectKeysOf } from '../storage/files';
 import { mapPointers } from '../maps/service';
 import { samplingPointers } from '../samplings/service';

@@ -1,4 +1,7 @@
-// Codes of the livestock dialect (spec 1; docs/decisions.md, Livestock).
+// Codes and refusals of the livestock dialect (spec 1; docs/decisions.md, Livestock).
+import { Conflict, Invalid, NotFound } from '../errors';
+import { LostRace } from '../db/retry';
+
 export const LIVESTOCK_CODES = {
   INVALID_PARAMETERS: 'INVALID_PARAMETERS',
   INVALID_GEOMETRY: 'INVALID_GEOMETRY',
@@ -15,3 +18,14 @@ export const LIVESTOCK_CODES = {
   STALE: 'STALE_RECORD',
 } as const;
 
+
+// --- the refusals the service and its repositories share -----------------------------------------
+
+export const invalid = (message: string) => new Invalid(message, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
+export const herdNotFound = (uuid: string) => new NotFound(`herd ${uuid} not found`, { code: LIVESTOCK_CODES.HERD_NOT_FOUND });
+export const paddockNotFound = (uuid: string) => new NotFound(`paddock ${uuid} not found`, { code: LIVESTOCK_CODES.PADDOCK_NOT_FOUND });
+export const fieldNotFound = (fieldId: number) => new NotFound(`field ${fieldId} not found`, { code: LIVESTOCK_CODES.FIELD_NOT_FOUND });
+export const staleHerd = () => new LostRace('the herd changed meanwhile; try again', { code: LIVESTOCK_CODES.STALE });
+export const stalePaddock = () => new LostRace('the paddock changed meanwhile; try again', { code: LIVESTOCK_CODES.STALE });
+export const nameTaken = (name: string) => new Conflict(`a paddock named '${name}' already exists in the field`, { code: LIVESTOCK_CODES.NAME_TAKEN });
+export const paddockNotEmpty = () => new Conflict('the paddock holds herds; move or delete them before deleting it', { code: LIVESTOCK_CODES.PADDOCK_NOT_EMPTY });

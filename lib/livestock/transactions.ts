@@ -1,60 +1,24 @@
 // Livestock transactions (spec 1): moving a herd (or part of it) to another paddock, possibly in
-// another field, and exits of animals (type 2 moves them into another herd). Each is one DynamoDB
-// transaction: herds (versioned), paddock herd counts, the herds' histories and, when the request
-// carries a transaction uuid, a record that makes a repeated request return the first result.
+// another field, and exits of animals (type 2 moves them into another herd). Each is one atomic
+// change (LivestockRepository.commit): herds (versioned), paddock herd counts, the herds' histories
+// and, when the request carries a transaction uuid, a record that makes a repeated request return
+// the first result.
 import { randomUUID } from 'node:crypto';
-import { keys } from '../db/keys';
-import { LostRace, retryLostRace } from '../db/retry';
-import { getItem, nextId, NOT_EXISTS, transact, tx, type TxOp } from '../db/table';
+import { retryLostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
-import { fieldFor } from './access';
-import {
-  herdCreation,
-  herdRelocation,
-  herdUpdate,
-  historyPut,
-  invalid,
-  locateHerd,
-  paddockHerdCount,
-  checkCategory,
-  checkName,
-  type HerdView,
-} from './herds';
+import { checkCategory, checkName, type HerdRules, type HerdView } from './herds';
 import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, weightUnitOf, type Herd } from './model';
 import { joined, leaving, remaining, takesAll } from './arithmetic';
-import { locatePaddock } from './paddocks';
+import type { PaddockRules } from './paddocks';
 import { normalizeDate, type TransactionRecord } from './records';
-import { LIVESTOCK_CODES } from './codes';
+import { fieldNotFound, invalid, LIVESTOCK_CODES } from './codes';
+import type { HerdChange, LivestockDeps } from './service';
 
 export interface TransactionResult {
   transaction: TransactionRecord;
   herds: HerdView[];
 }
-
-/**
- * The result of a transaction already recorded under this uuid for this origin herd, with the herds
- * as they are now. Called once the caller is known to be able to change the origin herd.
- */
-async function replay(principal: Principal, originHerdId: number, transactionUuid: string | undefined): Promise<TransactionResult | undefined> {
-  if (!transactionUuid) return undefined;
-  const item = await getItem(keys.livestockTransaction(originHerdId, transactionUuid));
-  if (!item) return undefined;
-  const herds = await Promise.all((item.herd_uuids as string[]).map((uuid) => locateHerd(principal, uuid).catch(() => undefined)));
-  return { transaction: item.record as TransactionRecord, herds: herds.filter((h): h is HerdView => Boolean(h)) };
-}
-
-const recordOnce = (originHerdId: number, record: TransactionRecord, herdUuids: string[]): TxOp =>
-  tx.put(
-    {
-      ...keys.livestockTransaction(originHerdId, record.transaction_uuid),
-      kind: 'livestock_transaction',
-      record,
-      herd_uuids: herdUuids,
-    },
-    NOT_EXISTS,
-    () => new LostRace('transaction recorded meanwhile'),
-  );
 
 const withVersion = (h: HerdView, version: number): HerdView => ({ ...h, version });
 
@@ -79,89 +43,6 @@ export interface PaddockMoveInput {
   transactionUuid?: string;
 }
 
-export function movePaddock(principal: Principal, input: PaddockMoveInput): Promise<TransactionResult> {
-  return retryLostRace(async () => {
-    const herd = await locateHerd(principal, input.originHerdUuid, 'write');
-    const done = await replay(principal, herd.id, input.transactionUuid);
-    if (done) return done;
-    const origin = input.originPaddockUuid === null ? null : input.originPaddockUuid.toLowerCase();
-    if (herd.paddockUuid !== origin) {
-      throw invalid(herd.paddockUuid ? `herd ${herd.uuid} is not in paddock ${input.originPaddockUuid}` : `herd ${herd.uuid} has no paddock: send origin_paddock_uuid null`);
-    }
-    if (origin === input.destinationPaddockUuid.toLowerCase()) throw invalid('the destination paddock is the origin paddock');
-    const { paddock: destination } = await locatePaddock(principal, input.destinationPaddockUuid, 'write');
-    if (input.destinationField !== undefined && input.destinationField !== String(destination.fieldId)) {
-      throw invalid(`paddock ${destination.uuid} is in field ${destination.fieldId}, not in ${input.destinationField}`);
-    }
-    const target = destination.fieldId === herd.fieldId ? { field: herd.field, farm: herd.farm } : await fieldFor(principal, destination.fieldId, 'write');
-    if (input.maxCount !== undefined && input.maxCount !== herd.animalCount) {
-      throw new Conflict(`the herd has ${herd.animalCount} animals, not ${input.maxCount}`, { code: LIVESTOCK_CODES.STALE });
-    }
-    if (input.animalCount !== undefined && input.animalCount < 1 && herd.animalCount > 0) throw invalid('animal_count must be at least 1');
-    const part = leaving(herd, input.animalCount, input.weight !== undefined ? toKg(input.weight, input.weightUnit ?? herd.weightUnit) : undefined);
-    const { animalCount: count, weightKg: movedKg } = part;
-    if (input.herdCategory !== undefined) checkCategory(input.herdCategory);
-    const date = normalizeDate(input.transactionDate);
-    const partial = !takesAll(herd, part);
-    const record: TransactionRecord = {
-      transaction_uuid: (input.transactionUuid ?? randomUUID()).toLowerCase(),
-      kind: 'paddock',
-      transaction_date: date,
-      animal_count: count,
-      weight: fromKg(movedKg, herd.weightUnit),
-      weight_unit: herd.weightUnit,
-      origin_herd_uuid: herd.uuid,
-      destination_herd_uuid: herd.uuid,
-      origin_paddock_uuid: herd.paddockUuid,
-      destination_paddock_uuid: destination.uuid,
-      destination_type: null,
-      destination_type_name: null,
-      note: input.note ?? null,
-      created_at: new Date().toISOString(),
-    };
-    // The destination paddock gains a herd; the origin loses one only when the whole herd leaves.
-    const ops: TxOp[] = [paddockHerdCount(destination.fieldId, destination.uuid, 1)];
-    if (!partial && herd.paddockUuid) ops.push(paddockHerdCount(herd.fieldId, herd.paddockUuid, -1));
-    const results: HerdView[] = [];
-    if (partial) {
-      const stays: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
-      const split: Herd = {
-        id: await nextId('herd'),
-        uuid: randomUUID(),
-        name: input.herdName !== undefined ? checkName(input.herdName) : herd.name,
-        typeId: input.herdCategory ?? herd.typeId,
-        animalCount: count,
-        weightKg: movedKg,
-        weightUnit: herd.weightUnit,
-        fieldId: destination.fieldId,
-        paddockUuid: destination.uuid,
-        paddockId: destination.id,
-        lastTransactionDate: date,
-        createdAt: new Date().toISOString(),
-        version: 1,
-      };
-      record.destination_herd_uuid = split.uuid;
-      ops.push(herdUpdate(stays, herd), ...herdCreation(split), historyPut(herd.id, record), historyPut(split.id, record));
-      results.push(withVersion({ ...stays, field: herd.field, farm: herd.farm }, herd.version + 1), { ...split, ...target });
-    } else {
-      const moved: Herd = {
-        ...herd,
-        name: input.herdName !== undefined ? checkName(input.herdName) : herd.name,
-        typeId: input.herdCategory ?? herd.typeId,
-        fieldId: destination.fieldId,
-        paddockUuid: destination.uuid,
-        paddockId: destination.id,
-        lastTransactionDate: laterDate(herd.lastTransactionDate, date),
-      };
-      ops.push(...(moved.fieldId === herd.fieldId ? [herdUpdate(moved, herd)] : herdRelocation(moved, herd)), historyPut(herd.id, record));
-      results.push(withVersion({ ...moved, ...target }, herd.version + 1));
-    }
-    if (input.transactionUuid) ops.push(recordOnce(herd.id, record, results.map((h) => h.uuid)));
-    await transact(ops);
-    return { transaction: record, herds: results };
-  });
-}
-
 // --- exits -----------------------------------------------------------------------------------
 
 export interface ExitInput {
@@ -175,46 +56,156 @@ export interface ExitInput {
   transactionDate: string;
 }
 
-export function recordExit(principal: Principal, input: ExitInput): Promise<TransactionResult> {
-  return retryLostRace(async () => {
-    const type = exitType(input.destinationType);
-    if (!type) throw new Invalid(`destination_type ${input.destinationType} is not an exit type (1 to 7)`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
-    const herd = await locateHerd(principal, input.originHerdUuid, 'write');
-    const done = await replay(principal, herd.id, input.transactionUuid);
-    if (done) return done;
-    const part = leaving(herd, input.animalCount, toKg(input.weight, input.weightUnit));
-    const date = normalizeDate(input.transactionDate);
-    const herdToHerd = input.destinationType === HERD_TO_HERD;
-    const record: TransactionRecord = {
-      transaction_uuid: input.transactionUuid.toLowerCase(),
-      kind: 'exit',
-      transaction_date: date,
-      animal_count: input.animalCount,
-      weight: input.weight,
-      weight_unit: weightUnitOf(input.weightUnit),
-      origin_herd_uuid: herd.uuid,
-      destination_herd_uuid: input.destinationHerdUuid.toLowerCase(),
-      origin_paddock_uuid: herd.paddockUuid,
-      destination_paddock_uuid: null,
-      destination_type: type.id,
-      destination_type_name: type.type,
-      note: null,
-      created_at: new Date().toISOString(),
-    };
-    const origin: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
-    const ops: TxOp[] = [herdUpdate(origin, herd), historyPut(herd.id, record)];
-    const results: HerdView[] = [withVersion({ ...origin, field: herd.field, farm: herd.farm }, herd.version + 1)];
-    if (herdToHerd) {
-      if (record.destination_herd_uuid === herd.uuid) throw invalid('the destination herd is the origin herd');
-      const destination = await locateHerd(principal, input.destinationHerdUuid, 'write');
-      record.destination_paddock_uuid = destination.paddockUuid;
-      const received: Herd = { ...destination, ...joined(destination, part), lastTransactionDate: laterDate(destination.lastTransactionDate, date) };
-      ops.push(herdUpdate(received, destination), historyPut(destination.id, record));
-      results.push(withVersion({ ...received, field: destination.field, farm: destination.farm }, destination.version + 1));
-    }
-    ops.push(recordOnce(herd.id, record, results.map((h) => h.uuid)));
-    await transact(ops);
-    return { transaction: record, herds: results };
-  });
-}
+export function transactionRules({ repository, fields, now = () => new Date(), uuid = randomUUID }: LivestockDeps, herds: HerdRules, paddocks: PaddockRules) {
+  const { locateHerd } = herds;
 
+  /**
+   * The result of a transaction already recorded under this uuid for this origin herd, with the
+   * herds as they are now. Called once the caller is known to be able to change the origin herd.
+   */
+  async function replay(principal: Principal, originHerdId: number, transactionUuid: string | undefined): Promise<TransactionResult | undefined> {
+    if (!transactionUuid) return undefined;
+    const recorded = await repository.recorded(originHerdId, transactionUuid);
+    if (!recorded) return undefined;
+    const found = await Promise.all(recorded.herdUuids.map((herdUuid) => locateHerd(principal, herdUuid).catch(() => undefined)));
+    return { transaction: recorded.record, herds: found.filter((h): h is HerdView => Boolean(h)) };
+  }
+
+  function movePaddock(principal: Principal, input: PaddockMoveInput): Promise<TransactionResult> {
+    return retryLostRace(async () => {
+      const herd = await locateHerd(principal, input.originHerdUuid, 'write');
+      const done = await replay(principal, herd.id, input.transactionUuid);
+      if (done) return done;
+      const origin = input.originPaddockUuid === null ? null : input.originPaddockUuid.toLowerCase();
+      if (herd.paddockUuid !== origin) {
+        throw invalid(herd.paddockUuid ? `herd ${herd.uuid} is not in paddock ${input.originPaddockUuid}` : `herd ${herd.uuid} has no paddock: send origin_paddock_uuid null`);
+      }
+      if (origin === input.destinationPaddockUuid.toLowerCase()) throw invalid('the destination paddock is the origin paddock');
+      const { paddock: destination } = await paddocks.locatePaddock(principal, input.destinationPaddockUuid, 'write');
+      if (input.destinationField !== undefined && input.destinationField !== String(destination.fieldId)) {
+        throw invalid(`paddock ${destination.uuid} is in field ${destination.fieldId}, not in ${input.destinationField}`);
+      }
+      const target =
+        destination.fieldId === herd.fieldId
+          ? { field: herd.field, farm: herd.farm }
+          : await fields.field(principal, destination.fieldId, 'write', () => fieldNotFound(destination.fieldId));
+      if (input.maxCount !== undefined && input.maxCount !== herd.animalCount) {
+        throw new Conflict(`the herd has ${herd.animalCount} animals, not ${input.maxCount}`, { code: LIVESTOCK_CODES.STALE });
+      }
+      if (input.animalCount !== undefined && input.animalCount < 1 && herd.animalCount > 0) throw invalid('animal_count must be at least 1');
+      const part = leaving(herd, input.animalCount, input.weight !== undefined ? toKg(input.weight, input.weightUnit ?? herd.weightUnit) : undefined);
+      const { animalCount: count, weightKg: movedKg } = part;
+      if (input.herdCategory !== undefined) checkCategory(input.herdCategory);
+      const date = normalizeDate(input.transactionDate);
+      const partial = !takesAll(herd, part);
+      const record: TransactionRecord = {
+        transaction_uuid: (input.transactionUuid ?? uuid()).toLowerCase(),
+        kind: 'paddock',
+        transaction_date: date,
+        animal_count: count,
+        weight: fromKg(movedKg, herd.weightUnit),
+        weight_unit: herd.weightUnit,
+        origin_herd_uuid: herd.uuid,
+        destination_herd_uuid: herd.uuid,
+        origin_paddock_uuid: herd.paddockUuid,
+        destination_paddock_uuid: destination.uuid,
+        destination_type: null,
+        destination_type_name: null,
+        note: input.note ?? null,
+        created_at: now().toISOString(),
+      };
+      // The destination paddock gains a herd; the origin loses one only when the whole herd leaves.
+      const change: Required<Pick<HerdChange, 'created' | 'updated' | 'paddockCounts' | 'history'>> & HerdChange = {
+        created: [],
+        updated: [],
+        paddockCounts: [{ fieldId: destination.fieldId, paddockUuid: destination.uuid, delta: 1 }],
+        history: [{ herdId: herd.id, record }],
+      };
+      if (!partial && herd.paddockUuid) change.paddockCounts.push({ fieldId: herd.fieldId, paddockUuid: herd.paddockUuid, delta: -1 });
+      const results: HerdView[] = [];
+      if (partial) {
+        const stays: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
+        const split: Herd = {
+          id: await repository.nextId('herd'),
+          uuid: uuid(),
+          name: input.herdName !== undefined ? checkName(input.herdName) : herd.name,
+          typeId: input.herdCategory ?? herd.typeId,
+          animalCount: count,
+          weightKg: movedKg,
+          weightUnit: herd.weightUnit,
+          fieldId: destination.fieldId,
+          paddockUuid: destination.uuid,
+          paddockId: destination.id,
+          lastTransactionDate: date,
+          createdAt: now().toISOString(),
+          version: 1,
+        };
+        record.destination_herd_uuid = split.uuid;
+        change.updated.push({ next: stays, previous: herd });
+        change.created.push(split);
+        change.history.push({ herdId: split.id, record });
+        results.push(withVersion({ ...stays, field: herd.field, farm: herd.farm }, herd.version + 1), { ...split, ...target });
+      } else {
+        const moved: Herd = {
+          ...herd,
+          name: input.herdName !== undefined ? checkName(input.herdName) : herd.name,
+          typeId: input.herdCategory ?? herd.typeId,
+          fieldId: destination.fieldId,
+          paddockUuid: destination.uuid,
+          paddockId: destination.id,
+          lastTransactionDate: laterDate(herd.lastTransactionDate, date),
+        };
+        change.updated.push({ next: moved, previous: herd });
+        results.push(withVersion({ ...moved, ...target }, herd.version + 1));
+      }
+      if (input.transactionUuid) change.recorded = { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) };
+      await repository.commit(change);
+      return { transaction: record, herds: results };
+    });
+  }
+
+  function recordExit(principal: Principal, input: ExitInput): Promise<TransactionResult> {
+    return retryLostRace(async () => {
+      const type = exitType(input.destinationType);
+      if (!type) throw new Invalid(`destination_type ${input.destinationType} is not an exit type (1 to 7)`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
+      const herd = await locateHerd(principal, input.originHerdUuid, 'write');
+      const done = await replay(principal, herd.id, input.transactionUuid);
+      if (done) return done;
+      const part = leaving(herd, input.animalCount, toKg(input.weight, input.weightUnit));
+      const date = normalizeDate(input.transactionDate);
+      const record: TransactionRecord = {
+        transaction_uuid: input.transactionUuid.toLowerCase(),
+        kind: 'exit',
+        transaction_date: date,
+        animal_count: input.animalCount,
+        weight: input.weight,
+        weight_unit: weightUnitOf(input.weightUnit),
+        origin_herd_uuid: herd.uuid,
+        destination_herd_uuid: input.destinationHerdUuid.toLowerCase(),
+        origin_paddock_uuid: herd.paddockUuid,
+        destination_paddock_uuid: null,
+        destination_type: type.id,
+        destination_type_name: type.type,
+        note: null,
+        created_at: now().toISOString(),
+      };
+      const origin: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
+      const updated = [{ next: origin, previous: herd as Herd }];
+      const history = [{ herdId: herd.id, record }];
+      const results: HerdView[] = [withVersion({ ...origin, field: herd.field, farm: herd.farm }, herd.version + 1)];
+      if (input.destinationType === HERD_TO_HERD) {
+        if (record.destination_herd_uuid === herd.uuid) throw invalid('the destination herd is the origin herd');
+        const destination = await locateHerd(principal, input.destinationHerdUuid, 'write');
+        record.destination_paddock_uuid = destination.paddockUuid;
+        const received: Herd = { ...destination, ...joined(destination, part), lastTransactionDate: laterDate(destination.lastTransactionDate, date) };
+        updated.push({ next: received, previous: destination });
+        history.push({ herdId: destination.id, record });
+        results.push(withVersion({ ...received, field: destination.field, farm: destination.farm }, destination.version + 1));
+      }
+      await repository.commit({ updated, history, recorded: { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) } });
+      return { transaction: record, herds: results };
+    });
+  }
+
+  return { movePaddock, recordExit };
+}

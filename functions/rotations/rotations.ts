@@ -1,6 +1,7 @@
 // /api/rotations and /rotations: list, one, create, patch (spec 2, Rotations)
 import { endpoint } from '../../lib/http/endpoint';
-import { createRotations, getRotation, listRotations, patchRotation, type RotationRequest } from '../../lib/rotations/service';
+import { rotations } from '../../lib/rotations/repository';
+import type { RotationRequest } from '../../lib/rotations/service';
 import {
   createRotationsRoute,
   getRotationRoute,
@@ -14,7 +15,7 @@ import {
 export const list = endpoint(listRotationsRoute, {
   handler: async ({ query, principal }) => ({
     data: (
-      await listRotations(principal, {
+      await rotations.listRotations(principal, {
         yeargroup: query.yeargroup,
         fieldsId: query.fields_id,
         fieldsUuid: query.fields_uuid,
@@ -26,7 +27,7 @@ export const list = endpoint(listRotationsRoute, {
 });
 
 export const get = endpoint(getRotationRoute, {
-  handler: async ({ path, principal }) => ({ data: wireRotation(await getRotation(principal, path.rotation_uuid)) }),
+  handler: async ({ path, principal }) => ({ data: wireRotation(await rotations.getRotation(principal, path.rotation_uuid)) }),
 });
 
 export const post = endpoint(createRotationsRoute, {
@@ -49,7 +50,7 @@ export const post = endpoint(createRotationsRoute, {
         },
       };
     });
-    const { created, refused } = await createRotations(principal, requests);
+    const { created, refused } = await rotations.createRotations(principal, requests);
     const echoed = (raw: unknown) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { item: raw });
     return {
       data: {
@@ -63,7 +64,7 @@ export const post = endpoint(createRotationsRoute, {
 export const patch = endpoint(patchRotationRoute, {
   handler: async ({ path, body, principal }) =>
     patchedRotation(
-      await patchRotation(principal, path.rotation_uuid, {
+      await rotations.patchRotation(principal, path.rotation_uuid, {
         ha: body.ha,
         cropId: body.crop_id,
         startDate: body.start_date,

@@ -10,7 +10,7 @@ import { Herd, isHerdCategory, laterDate, toKg, weightUnitOf } from './model';
 import type { TransactionRecord } from './records';
 import { isoSeconds } from '../util/time';
 import { joined } from './arithmetic';
-import { fieldNotFound, herdNotFound, invalid, LIVESTOCK_CODES } from './codes';
+import { LIVESTOCK_CODES, fieldNotFound, herdNotFound, invalid, refusals } from './codes';
 import { characters } from '../util/text';
 import type { PaddockRules } from './paddocks';
 import type { LivestockDeps } from './service';
@@ -50,7 +50,7 @@ export interface UpdateHerdInput {
 export function herdRules({ repository, fields, now = () => new Date(), uuid = randomUUID }: LivestockDeps, paddocks: PaddockRules) {
   /** A herd and its field for a caller who can read (or change) the field; 404 otherwise. */
   async function locateHerd(principal: Principal, herdUuid: string, action: 'read' | 'write' = 'read'): Promise<HerdView> {
-    const { field, farm } = await fields.among(principal, await repository.herdFields(herdUuid), action, () => herdNotFound(herdUuid));
+    const { field, farm } = await fields.among(principal, await repository.herdFields(herdUuid), action, refusals(() => herdNotFound(herdUuid)));
     const herd = await repository.herd(field.id, herdUuid);
     if (!herd) throw herdNotFound(herdUuid);
     return { ...herd, field, farm };
@@ -66,7 +66,7 @@ export function herdRules({ repository, fields, now = () => new Date(), uuid = r
     },
 
     async createHerd(principal: Principal, input: CreateHerdInput): Promise<HerdView> {
-      const scope = await fields.field(principal, input.fieldId, 'write', () => fieldNotFound(input.fieldId));
+      const scope = await fields.field(principal, input.fieldId, 'write', refusals(() => fieldNotFound(input.fieldId)));
       if (input.uuid) {
         // a uuid names one herd per field: sent again to this field, it is the herd made the first
         // time; a herd of this uuid the caller can see in another field conflicts

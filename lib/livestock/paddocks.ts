@@ -9,7 +9,7 @@ import { GeometryError, areaHectares, parseGeometry, readWkt, toWkt } from '../g
 import type { Principal } from '../auth/principal';
 import type { Field } from '../platform/model';
 import { Paddock } from './model';
-import { fieldNotFound, LIVESTOCK_CODES, paddockNotEmpty, paddockNotFound } from './codes';
+import { LIVESTOCK_CODES, fieldNotFound, paddockNotEmpty, paddockNotFound, refusals } from './codes';
 import { characters } from '../util/text';
 import type { LivestockDeps } from './service';
 
@@ -41,7 +41,7 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
       if (error instanceof GeometryError) throw new Invalid(error.message, { code: LIVESTOCK_CODES.INVALID_GEOMETRY });
       throw error;
     }
-    if (!readWkt(await fields.currentShape(field)).covers(geometry)) {
+    if (!readWkt((await fields.shape(field)).polygon).covers(geometry)) {
       throw new Invalid('the paddock must lie inside the field', { code: LIVESTOCK_CODES.SHAPE_OUTSIDE_FIELD });
     }
     return { shape: toWkt(geometry), areaHa: areaHectares(geometry) };
@@ -49,7 +49,7 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
 
   /** A paddock and its field, for a caller who can read (or change) the field; 404 otherwise. */
   async function locatePaddock(principal: Principal, paddockUuid: string, action: 'read' | 'write' = 'read') {
-    const { field } = await fields.among(principal, await repository.paddockFields(paddockUuid), action, () => paddockNotFound(paddockUuid));
+    const { field } = await fields.among(principal, await repository.paddockFields(paddockUuid), action, refusals(() => paddockNotFound(paddockUuid)));
     const paddock = await repository.paddock(field.id, paddockUuid);
     if (!paddock) throw paddockNotFound(paddockUuid);
     return { paddock, field };
@@ -64,7 +64,7 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
         return filter.fieldId === undefined || paddock.fieldId === filter.fieldId ? [paddock] : [];
       }
       if (filter.fieldId !== undefined) {
-        const { field } = await fields.field(principal, filter.fieldId, 'read', () => fieldNotFound(filter.fieldId!));
+        const { field } = await fields.field(principal, filter.fieldId, 'read', refusals(() => fieldNotFound(filter.fieldId!)));
         return repository.paddocksOf(field.id);
       }
       const readable = await fields.readable(principal);
@@ -72,7 +72,7 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
     },
 
     async createPaddock(principal: Principal, input: CreatePaddockInput): Promise<Paddock> {
-      const { field } = await fields.field(principal, input.fieldId, 'write', () => fieldNotFound(input.fieldId));
+      const { field } = await fields.field(principal, input.fieldId, 'write', refusals(() => fieldNotFound(input.fieldId)));
       if (input.uuid) {
         // a uuid names one paddock per field: sent again to this field, it is the paddock made the
         // first time; a paddock of this uuid the caller can see in another field conflicts

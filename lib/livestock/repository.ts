@@ -6,15 +6,13 @@ import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { batchDelete, EXISTS, getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type Item, type TxOp } from '../db/table';
 import type { Key } from '../db/keys';
-import { Conflict, Forbidden } from '../errors';
-import { fieldAmong, fieldFor, readableAmong } from '../authz/guard';
-import { readableFields } from '../fields/list';
-import { shapeFor } from '../fields/current-shape';
+import { Conflict } from '../errors';
+import { platformFieldGate } from '../authz/gate';
 import { Herd, Paddock } from './model';
 import { historyEntry, type TransactionRecord } from './records';
 import { fieldNotFound, LIVESTOCK_CODES, nameTaken, paddockNotEmpty, paddockNotFound, staleHerd, stalePaddock } from './codes';
 import { renamed } from './paddocks';
-import { livestockService, type FieldGate, type HerdChange, type LivestockRepository } from './service';
+import { livestockService, type HerdChange, type LivestockRepository } from './service';
 
 const herdItem = (herd: Herd) => ({ ...keys.herd(herd.fieldId, herd.uuid), ...Herd.toItem(herd) });
 const herdRefItem = (herd: Herd) => ({ ...keys.herdRef(herd.uuid, herd.fieldId), kind: 'herd_ref', field_id: herd.fieldId, herd_id: herd.id });
@@ -131,18 +129,5 @@ export async function deleteHistory(herdId: number): Promise<void> {
   await batchDelete((await queryAll<Item & Key>(keys.herdLogPrefix(herdId))).map(({ pk, sk }) => ({ pk, sk })));
 }
 
-// Livestock access: the records of a field are read with read access to it and changed with
-// "edit data" (110); a field the caller cannot read is answered as not found (lib/authz/guard.ts).
-// Paddock and herd uuids name records within their field (docs/decisions.md, "Client uuids").
-const forbidden = () => new Forbidden('the user cannot change livestock records of this field', { code: LIVESTOCK_CODES.PERMISSION_ERROR });
-
-export const livestockFieldGate: FieldGate = {
-  field: (principal, fieldId, action, notFound) => fieldFor(principal, fieldId, action, { notFound, forbidden }),
-  among: (principal, fieldIds, action, notFound) => fieldAmong(principal, fieldIds, action, { notFound, forbidden }),
-  readsAny: (principal, fieldIds) => readableAmong(principal, fieldIds),
-  readable: async (principal) => (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
-  currentShape: async (field) => (await shapeFor(field)).shape.polygon,
-};
-
 /** The livestock service of the functions: DynamoDB and the platform's field access. */
-export const livestock = livestockService({ repository: dynamoLivestockRepository, fields: livestockFieldGate });
+export const livestock = livestockService({ repository: dynamoLivestockRepository, fields: platformFieldGate });

@@ -2,17 +2,14 @@
 // its repository and its field gate (services take them as parameters, docs/conventions): the
 // rules in herds.ts, paddocks.ts and transactions.ts run against DynamoDB in the functions
 // (lib/livestock/repository.ts) and against memory in tests/unit/livestock.test.ts.
-import type { Principal } from '../auth/principal';
-import type { FieldInScope } from '../authz/guard';
-import type { DomainError } from '../errors';
-import type { Field } from '../platform/model';
+import type { FieldGate, FieldInScope } from '../authz/gate';
 import type { Herd, Paddock } from './model';
 import type { TransactionRecord } from './records';
 import { herdRules } from './herds';
 import { paddockRules } from './paddocks';
 import { transactionRules } from './transactions';
 
-export type { FieldInScope };
+export type { FieldGate, FieldInScope };
 
 /** A transaction recorded under a client uuid, for the origin herd: what a repeated request answers. */
 export interface RecordedTransaction {
@@ -66,20 +63,6 @@ export interface LivestockRepository {
   updatePaddock(next: Paddock, previous: Paddock): Promise<void>;
   /** Deletes an empty paddock (`paddockNotEmpty` when a herd arrived meanwhile). */
   deletePaddock(paddock: Paddock): Promise<void>;
-}
-
-/** Which fields a caller reaches, with the livestock dialect's refusals. */
-export interface FieldGate {
-  /** The field for `action`: 404 (notFound) when absent or unreadable, 403 when readable only. */
-  field(principal: Principal, fieldId: number, action: 'read' | 'write', notFound: () => DomainError): Promise<FieldInScope>;
-  /** The first (by id) of these fields the caller may `action`, as fieldAmong in lib/authz/guard.ts. */
-  among(principal: Principal, fieldIds: number[], action: 'read' | 'write', notFound: () => DomainError): Promise<FieldInScope>;
-  /** Whether the caller reads one of these fields. */
-  readsAny(principal: Principal, fieldIds: number[]): Promise<boolean>;
-  /** Every field the caller reads, with its farm. */
-  readable(principal: Principal): Promise<FieldInScope[]>;
-  /** The polygon of the field's current shape (WKT). */
-  currentShape(field: Field): Promise<string>;
 }
 
 export interface LivestockDeps {

@@ -12,7 +12,7 @@ import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, weightUnitOf, type Her
 import { joined, leaving, remaining, takesAll } from './arithmetic';
 import type { PaddockRules } from './paddocks';
 import { normalizeDate, type TransactionRecord } from './records';
-import { fieldNotFound, invalid, LIVESTOCK_CODES } from './codes';
+import { LIVESTOCK_CODES, fieldNotFound, invalid, refusals } from './codes';
 import type { HerdChange, LivestockDeps } from './service';
 
 export interface TransactionResult {
@@ -88,7 +88,7 @@ export function transactionRules({ repository, fields, now = () => new Date(), u
       const target =
         destination.fieldId === herd.fieldId
           ? { field: herd.field, farm: herd.farm }
-          : await fields.field(principal, destination.fieldId, 'write', () => fieldNotFound(destination.fieldId));
+          : await fields.field(principal, destination.fieldId, 'write', refusals(() => fieldNotFound(destination.fieldId)));
       if (input.maxCount !== undefined && input.maxCount !== herd.animalCount) {
         throw new Conflict(`the herd has ${herd.animalCount} animals, not ${input.maxCount}`, { code: LIVESTOCK_CODES.STALE });
       }

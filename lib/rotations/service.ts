@@ -1,23 +1,20 @@
 // Rotations (spec 2): crops assigned to a field for a campaign (yeargroup) without a sowing
 // record. A field has at most one campaign per yeargroup; its id is the rotation's `cicle_id`.
 // `crop_order` is the position of the rotation in its campaign by start date (then creation).
+//
+// The service is built from its repository and field gate (services take them as parameters): its
+// rules run against DynamoDB in the functions (lib/rotations/repository.ts) and against memory in
+// tests/unit/rotations.test.ts.
 import { randomUUID } from 'node:crypto';
-import { keys } from '../db/keys';
 import { as, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
-import { LostRace, retryLostRace } from '../db/retry';
-import { getItem, NOT_EXISTS, putItem, queryAll, transact, tx } from '../db/table';
+import { retryLostRace } from '../db/retry';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import { can } from '../authz/access';
-import { fieldAmong, fieldFor, readableAmong } from '../authz/guard';
+import type { FieldGate, FieldInScope } from '../authz/gate';
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
-import { shapeFor } from '../fields/current-shape';
-import { campaignOf } from '../fields/campaigns';
-import { readableFields, type ReadableField } from '../fields/list';
-import { cropById } from '../crops/service';
 import type { Crop } from '../crops/catalogue';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from './codes';
-
 
 /** Tolerance on the field's area when checking `ha` (rounding of client-side areas). */
 const AREA_TOLERANCE = 1.005;
@@ -51,9 +48,26 @@ export interface RotationView extends Rotation {
   cropOrder: number;
 }
 
-async function rotationsOfField(fieldId: number): Promise<Rotation[]> {
-  const { pk, skPrefix } = keys.rotationsPrefix(fieldId);
-  return (await queryAll({ pk, skPrefix })).map(Rotation.fromItem);
+/** Where rotations are kept. */
+export interface RotationRepository {
+  rotationsOf(fieldId: number): Promise<Rotation[]>;
+  rotation(fieldId: number, uuid: string): Promise<Rotation | undefined>;
+  /** The fields holding a rotation of this uuid (a uuid names a rotation within its field). */
+  rotationFields(uuid: string): Promise<number[]>;
+  /** Stores a new rotation (a Conflict when its uuid is taken in the field meanwhile). */
+  create(rotation: Rotation): Promise<void>;
+  /** Stores the next version of a rotation read at `rotation.version` (a LostRace when it changed meanwhile). */
+  save(rotation: Rotation): Promise<void>;
+  /** The id (`cicle_id`) of the field's campaign of a yeargroup, made on first use. */
+  campaignId(fieldId: number, yeargroup: number): Promise<number>;
+}
+
+export interface RotationDeps {
+  repository: RotationRepository;
+  fields: FieldGate;
+  /** A crop of the catalogue or of the user's own. */
+  crops: (userId: number, cropId: number) => Promise<Crop | undefined>;
+  now?: () => Date;
 }
 
 /** Position of each rotation in its campaign (yeargroup), starting at 1: by start date, then creation. */
@@ -69,13 +83,6 @@ export function cropOrders(rotations: Rotation[]): Map<string, number> {
   return orders;
 }
 
-async function views(userId: number, field: Field, farm: Farm, rotations: Rotation[], all?: Rotation[]): Promise<RotationView[]> {
-  const orders = cropOrders(all ?? rotations);
-  const crops = new Map<number, Crop | undefined>();
-  for (const id of new Set(rotations.map((r) => r.cropId))) crops.set(id, await cropById(userId, id));
-  return rotations.map((r) => ({ ...r, field, farm, crop: crops.get(r.cropId), cropOrder: orders.get(r.uuid) ?? 1 }));
-}
-
 // --- listing --------------------------------------------------------------------------------
 
 export interface RotationFilters {
@@ -87,7 +94,7 @@ export interface RotationFilters {
 }
 
 /** Filter priority (spec): fields_id, else fields_uuid, else farms_id, else farms_uuid. */
-export function selectFields(fields: ReadableField[], filters: RotationFilters): ReadableField[] {
+export function selectFields(fields: FieldInScope[], filters: RotationFilters): FieldInScope[] {
   if (filters.fieldsId) return fields.filter((f) => filters.fieldsId!.includes(f.field.id));
   if (filters.fieldsUuid) {
     const wanted = new Set(filters.fieldsUuid.map((u) => u.toLowerCase()));
@@ -101,46 +108,8 @@ export function selectFields(fields: ReadableField[], filters: RotationFilters):
   return fields;
 }
 
-export async function listRotations(principal: Principal, filters: RotationFilters): Promise<RotationView[]> {
-  const selected = selectFields(await readableFields(principal), filters);
-  const result: RotationView[] = [];
-  for (const entry of selected) {
-    const all = await rotationsOfField(entry.field.id);
-    const wanted = filters.yeargroup === undefined ? all : all.filter((r) => r.yeargroup === filters.yeargroup);
-    result.push(...(await views(principal.user.id, entry.field, entry.farm, wanted, all)));
-  }
-  return result.sort((a, b) => a.fieldId - b.fieldId || a.yeargroup - b.yeargroup || a.cropOrder - b.cropOrder);
-}
-
-// --- one rotation ---------------------------------------------------------------------------
-
 const notFound = (uuid: string) => new NotFound(`rotation ${uuid} not found`);
 const notAllowed = () => new Forbidden(NOT_ALLOWED_MESSAGE, { code: ROTATION_CODES.NOT_ALLOWED });
-
-interface Located {
-  rotation: Rotation;
-  field: Field;
-  farm: Farm;
-  canWrite: boolean;
-}
-
-/** The rotation of a uuid in a field the caller can read (a uuid names a rotation within its field). */
-async function locate(principal: Principal, uuid: string): Promise<Located> {
-  const refuse = () => notFound(uuid);
-  const refs = await queryAll(keys.rotationRefs(uuid));
-  const { field, farm, access } = await fieldAmong(principal, refs.map((r) => Number(r.field_id)), 'read', { notFound: refuse, forbidden: refuse });
-  const item = await getItem(keys.rotation(field.id, uuid));
-  if (!item) throw notFound(uuid);
-  return { rotation: Rotation.fromItem(item), field, farm, canWrite: can(access, 'write') };
-}
-
-export async function getRotation(principal: Principal, uuid: string): Promise<RotationView> {
-  const { rotation, field, farm } = await locate(principal, uuid);
-  const [view] = await views(principal.user.id, field, farm, [rotation], await rotationsOfField(field.id));
-  return view!;
-}
-
-// --- creation -------------------------------------------------------------------------------
 
 export interface RotationInput {
   fieldId: number;
@@ -155,6 +124,28 @@ export interface RotationInput {
   uuid?: string;
 }
 
+/** One item of a batch: its input when it was well formed, else why it was not. */
+export type RotationRequest = { input: RotationInput } | { malformed: string };
+
+export interface RotationBatch {
+  created: RotationView[];
+  /** The items not created, by position, with the reason. */
+  refused: Array<{ index: number; code: number | string; message: string }>;
+}
+
+export interface RotationChanges {
+  ha?: number;
+  cropId?: number;
+  startDate?: string;
+  endDate?: string;
+}
+
+export interface VarietyChoice {
+  id: number;
+  name: string;
+  selected: boolean;
+}
+
 function checkDates(startDate: string, endDate: string): void {
   if (Date.parse(endDate) < Date.parse(startDate)) {
     throw new Invalid('end_date is before start_date', { code: ROTATION_CODES.INVALID_DATES });
@@ -167,177 +158,187 @@ function checkMetadata(metadata: RotationMetadata | null | undefined, field: Fie
   }
 }
 
-async function checkHectares(field: Field, yeargroup: number, ha: number): Promise<void> {
-  const { shape } = await shapeFor(field, yeargroup);
-  if (ha > shape.areaHa * AREA_TOLERANCE) {
-    throw new Invalid(`ha (${ha}) exceeds the field's ${shape.areaHa.toFixed(2)} ha`, { code: ROTATION_CODES.HECTARES_EXCEED_FIELD });
+interface Located {
+  rotation: Rotation;
+  field: Field;
+  farm: Farm;
+  canWrite: boolean;
+}
+
+export function rotationsService({ repository, fields, crops, now = () => new Date() }: RotationDeps) {
+  async function views(userId: number, field: Field, farm: Farm, rotations: Rotation[], all?: Rotation[]): Promise<RotationView[]> {
+    const orders = cropOrders(all ?? rotations);
+    const found = new Map<number, Crop | undefined>();
+    for (const id of new Set(rotations.map((r) => r.cropId))) found.set(id, await crops(userId, id));
+    return rotations.map((r) => ({ ...r, field, farm, crop: found.get(r.cropId), cropOrder: orders.get(r.uuid) ?? 1 }));
   }
-}
 
-async function requireCrop(userId: number, cropId: number): Promise<Crop> {
-  const crop = await cropById(userId, cropId);
-  if (!crop) throw new Invalid(`crop ${cropId} does not exist`, { code: ROTATION_CODES.INVALID_CROP });
-  return crop;
-}
-
-export async function createRotation(principal: Principal, input: RotationInput): Promise<RotationView> {
-  const userId = principal.user.id;
-  // A field the caller cannot change, or cannot even read, is one answer: not allowed (-11).
-  const { field, farm } = await fieldFor(principal, input.fieldId, 'write', { notFound: notAllowed, forbidden: notAllowed });
-  if (input.uuid) {
-    // sent again to this field: the rotation made the first time; a rotation of this uuid the
-    // caller can see in another field conflicts; others' rotations do not exist for it
-    if (await getItem(keys.rotationRef(input.uuid, field.id))) return getRotation(principal, input.uuid);
-    const elsewhere = (await queryAll(keys.rotationRefs(input.uuid))).map((r) => Number(r.field_id)).filter((id) => id !== field.id);
-    if (await readableAmong(principal, elsewhere)) throw new Conflict(`rotation ${input.uuid} exists in another field`, { code: ROTATION_CODES.WRONG_FORMAT });
+  /** The rotation of a uuid in a field the caller can read (a uuid names a rotation within its field). */
+  async function locate(principal: Principal, uuid: string): Promise<Located> {
+    const refuse = () => notFound(uuid);
+    const { field, farm, access } = await fields.among(principal, await repository.rotationFields(uuid), 'read', { notFound: refuse, forbidden: refuse });
+    const rotation = await repository.rotation(field.id, uuid);
+    if (!rotation) throw notFound(uuid);
+    return { rotation, field, farm, canWrite: can(access, 'write') };
   }
-  await requireCrop(userId, input.cropId);
-  checkDates(input.startDate, input.endDate);
-  checkMetadata(input.metadata, field);
-  const ha = input.ha ?? (await shapeFor(field, input.yeargroup)).shape.areaHa;
-  await checkHectares(field, input.yeargroup, ha);
-  const rotation: Rotation = {
-    uuid: (input.uuid ?? randomUUID()).toLowerCase(),
-    fieldId: field.id,
-    yeargroup: input.yeargroup,
-    cycleId: (await campaignOf(field.id, input.yeargroup)).id,
-    cropId: input.cropId,
-    startDate: input.startDate,
-    endDate: input.endDate,
-    ha,
-    yieldCrop: input.yieldCrop ?? null,
-    mapId: null,
-    varietyIds: [],
-    metadata: input.metadata ?? null,
-    createdAt: new Date().toISOString(),
-    version: 1,
-  };
-  try {
-    await transact([
-      tx.put({ ...keys.rotation(field.id, rotation.uuid), ...Rotation.toItem(rotation) }, NOT_EXISTS),
-      tx.put({ ...keys.rotationRef(rotation.uuid, field.id), kind: 'rotation_ref', field_id: field.id }, NOT_EXISTS, () =>
-        new Conflict(`rotation ${rotation.uuid} already exists`, { code: ROTATION_CODES.WRONG_FORMAT }),
-      ),
-    ]);
-  } catch (error) {
-    // The same client uuid sent twice at once: the other request created it.
-    if (input.uuid && error instanceof Conflict) return getRotation(principal, rotation.uuid);
-    throw error;
+
+  async function getRotation(principal: Principal, uuid: string): Promise<RotationView> {
+    const { rotation, field, farm } = await locate(principal, uuid);
+    const [view] = await views(principal.user.id, field, farm, [rotation], await repository.rotationsOf(field.id));
+    return view!;
   }
-  const [view] = await views(userId, field, farm, [rotation], await rotationsOfField(field.id));
-  return view!;
-}
 
-// --- changes --------------------------------------------------------------------------------
-
-/** One item of a batch: its input when it was well formed, else why it was not. */
-export type RotationRequest = { input: RotationInput } | { malformed: string };
-
-export interface RotationBatch {
-  created: RotationView[];
-  /** The items not created, by position, with the reason. */
-  refused: Array<{ index: number; code: number | string; message: string }>;
-}
-
-/**
- * Spec 2: a POST creates what it can and lists the rest with a reason. Each rotation is written on
- * its own (a rotation is one record; a client uuid makes a retried item harmless); an item that
- * breaks a rule is refused with the rule's code, a failure that is not the item's ends the call.
- */
-export async function createRotations(principal: Principal, requests: RotationRequest[]): Promise<RotationBatch> {
-  const batch: RotationBatch = { created: [], refused: [] };
-  for (const [index, request] of requests.entries()) {
-    if ('malformed' in request) {
-      batch.refused.push({ index, code: ROTATION_CODES.WRONG_FORMAT, message: request.malformed });
-      continue;
+  async function checkHectares(field: Field, yeargroup: number, ha: number): Promise<void> {
+    const shape = await fields.shape(field, yeargroup);
+    if (ha > shape.areaHa * AREA_TOLERANCE) {
+      throw new Invalid(`ha (${ha}) exceeds the field's ${shape.areaHa.toFixed(2)} ha`, { code: ROTATION_CODES.HECTARES_EXCEED_FIELD });
     }
+  }
+
+  async function requireCrop(userId: number, cropId: number): Promise<Crop> {
+    const crop = await crops(userId, cropId);
+    if (!crop) throw new Invalid(`crop ${cropId} does not exist`, { code: ROTATION_CODES.INVALID_CROP });
+    return crop;
+  }
+
+  async function createRotation(principal: Principal, input: RotationInput): Promise<RotationView> {
+    const userId = principal.user.id;
+    // A field the caller cannot change, or cannot even read, is one answer: not allowed (-11).
+    const { field, farm } = await fields.field(principal, input.fieldId, 'write', { notFound: notAllowed, forbidden: notAllowed });
+    if (input.uuid) {
+      // sent again to this field: the rotation made the first time; a rotation of this uuid the
+      // caller can see in another field conflicts; others' rotations do not exist for it
+      const holders = await repository.rotationFields(input.uuid);
+      if (holders.includes(field.id)) return getRotation(principal, input.uuid);
+      if (await fields.readsAny(principal, holders)) throw new Conflict(`rotation ${input.uuid} exists in another field`, { code: ROTATION_CODES.WRONG_FORMAT });
+    }
+    await requireCrop(userId, input.cropId);
+    checkDates(input.startDate, input.endDate);
+    checkMetadata(input.metadata, field);
+    const ha = input.ha ?? (await fields.shape(field, input.yeargroup)).areaHa;
+    await checkHectares(field, input.yeargroup, ha);
+    const rotation: Rotation = {
+      uuid: (input.uuid ?? randomUUID()).toLowerCase(),
+      fieldId: field.id,
+      yeargroup: input.yeargroup,
+      cycleId: await repository.campaignId(field.id, input.yeargroup),
+      cropId: input.cropId,
+      startDate: input.startDate,
+      endDate: input.endDate,
+      ha,
+      yieldCrop: input.yieldCrop ?? null,
+      mapId: null,
+      varietyIds: [],
+      metadata: input.metadata ?? null,
+      createdAt: now().toISOString(),
+      version: 1,
+    };
     try {
-      batch.created.push(await createRotation(principal, request.input));
+      await repository.create(rotation);
     } catch (error) {
-      if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
-      batch.refused.push({ index, code: error.code ?? ROTATION_CODES.WRONG_FORMAT, message: error.message });
+      // The same client uuid sent twice at once: the other request created it.
+      if (input.uuid && error instanceof Conflict) return getRotation(principal, rotation.uuid);
+      throw error;
     }
+    const [view] = await views(userId, field, farm, [rotation], await repository.rotationsOf(field.id));
+    return view!;
   }
-  // A later item may start before an earlier one: each created rotation answers its position
-  // among all of its field's rotations once the whole batch is written, as a list would show it.
-  const orders = new Map<string, number>();
-  for (const fieldId of new Set(batch.created.map((view) => view.fieldId))) {
-    for (const [uuid, order] of cropOrders(await rotationsOfField(fieldId))) orders.set(uuid, order);
+
+  async function update(principal: Principal, uuid: string, change: (located: Located) => Promise<Rotation>): Promise<RotationView> {
+    await retryLostRace(async () => {
+      const located = await locate(principal, uuid);
+      if (!located.canWrite) throw notAllowed();
+      await repository.save(await change(located));
+    });
+    return getRotation(principal, uuid);
   }
-  batch.created = batch.created.map((view) => ({ ...view, cropOrder: orders.get(view.uuid) ?? view.cropOrder }));
-  return batch;
-}
 
-export interface RotationChanges {
-  ha?: number;
-  cropId?: number;
-  startDate?: string;
-  endDate?: string;
-}
+  async function varietiesOf(principal: Principal, uuid: string): Promise<VarietyChoice[]> {
+    const view = await getRotation(principal, uuid);
+    return (view.crop?.varieties ?? []).map((v) => ({ id: v.id, name: v.name, selected: view.varietyIds.includes(v.id) }));
+  }
 
-/** Writes a new version of a rotation, failing if another write came first. */
-async function save(rotation: Rotation): Promise<void> {
-  await putItem(
-    { ...keys.rotation(rotation.fieldId, rotation.uuid), ...Rotation.toItem({ ...rotation, version: rotation.version + 1 }) },
-    { expression: 'version = :version', values: { ':version': rotation.version }, failure: () => new LostRace('rotation changed meanwhile') },
-  );
-}
+  return {
+    getRotation,
+    varietiesOf,
 
-async function update(principal: Principal, uuid: string, change: (located: Located) => Promise<Rotation>): Promise<RotationView> {
-  await retryLostRace(async () => {
-    const located = await locate(principal, uuid);
-    if (!located.canWrite) throw notAllowed();
-    await save(await change(located));
-  });
-  return getRotation(principal, uuid);
-}
+    async listRotations(principal: Principal, filters: RotationFilters): Promise<RotationView[]> {
+      const selected = selectFields(await fields.readable(principal), filters);
+      const result: RotationView[] = [];
+      for (const entry of selected) {
+        const all = await repository.rotationsOf(entry.field.id);
+        const wanted = filters.yeargroup === undefined ? all : all.filter((r) => r.yeargroup === filters.yeargroup);
+        result.push(...(await views(principal.user.id, entry.field, entry.farm, wanted, all)));
+      }
+      return result.sort((a, b) => a.fieldId - b.fieldId || a.yeargroup - b.yeargroup || a.cropOrder - b.cropOrder);
+    },
 
-export function patchRotation(principal: Principal, uuid: string, changes: RotationChanges): Promise<RotationView> {
-  return update(principal, uuid, async ({ rotation, field }) => {
-    const next = { ...rotation };
-    if (changes.cropId !== undefined && changes.cropId !== rotation.cropId) {
-      const crop = await requireCrop(principal.user.id, changes.cropId);
-      next.cropId = crop.id;
-      // Varieties belong to a crop: those of the previous crop no longer apply.
-      next.varietyIds = rotation.varietyIds.filter((id) => crop.varieties.some((v) => v.id === id));
-    }
-    if (changes.startDate !== undefined) next.startDate = changes.startDate;
-    if (changes.endDate !== undefined) next.endDate = changes.endDate;
-    checkDates(next.startDate, next.endDate);
-    if (changes.ha !== undefined) {
-      await checkHectares(field, rotation.yeargroup, changes.ha);
-      next.ha = changes.ha;
-    }
-    return next;
-  });
-}
+    createRotation,
 
-// --- varieties ------------------------------------------------------------------------------
+    /**
+     * Spec 2: a POST creates what it can and lists the rest with a reason. Each rotation is written on
+     * its own (a rotation is one record; a client uuid makes a retried item harmless); an item that
+     * breaks a rule is refused with the rule's code, a failure that is not the item's ends the call.
+     */
+    async createRotations(principal: Principal, requests: RotationRequest[]): Promise<RotationBatch> {
+      const batch: RotationBatch = { created: [], refused: [] };
+      for (const [index, request] of requests.entries()) {
+        if ('malformed' in request) {
+          batch.refused.push({ index, code: ROTATION_CODES.WRONG_FORMAT, message: request.malformed });
+          continue;
+        }
+        try {
+          batch.created.push(await createRotation(principal, request.input));
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
+          batch.refused.push({ index, code: error.code ?? ROTATION_CODES.WRONG_FORMAT, message: error.message });
+        }
+      }
+      // A later item may start before an earlier one: each created rotation answers its position
+      // among all of its field's rotations once the whole batch is written, as a list would show it.
+      const orders = new Map<string, number>();
+      for (const fieldId of new Set(batch.created.map((view) => view.fieldId))) {
+        for (const [uuid, order] of cropOrders(await repository.rotationsOf(fieldId))) orders.set(uuid, order);
+      }
+      batch.created = batch.created.map((view) => ({ ...view, cropOrder: orders.get(view.uuid) ?? view.cropOrder }));
+      return batch;
+    },
 
-export interface VarietyChoice {
-  id: number;
-  name: string;
-  selected: boolean;
-}
+    patchRotation(principal: Principal, uuid: string, changes: RotationChanges): Promise<RotationView> {
+      return update(principal, uuid, async ({ rotation, field }) => {
+        const next = { ...rotation };
+        if (changes.cropId !== undefined && changes.cropId !== rotation.cropId) {
+          const crop = await requireCrop(principal.user.id, changes.cropId);
+          next.cropId = crop.id;
+          // Varieties belong to a crop: those of the previous crop no longer apply.
+          next.varietyIds = rotation.varietyIds.filter((id) => crop.varieties.some((v) => v.id === id));
+        }
+        if (changes.startDate !== undefined) next.startDate = changes.startDate;
+        if (changes.endDate !== undefined) next.endDate = changes.endDate;
+        checkDates(next.startDate, next.endDate);
+        if (changes.ha !== undefined) {
+          await checkHectares(field, rotation.yeargroup, changes.ha);
+          next.ha = changes.ha;
+        }
+        return next;
+      });
+    },
 
-export async function varietiesOf(principal: Principal, uuid: string): Promise<VarietyChoice[]> {
-  const view = await getRotation(principal, uuid);
-  return (view.crop?.varieties ?? []).map((v) => ({ id: v.id, name: v.name, selected: view.varietyIds.includes(v.id) }));
-}
+    async addVarieties(principal: Principal, uuid: string, varietyIds: number[]): Promise<VarietyChoice[]> {
+      await update(principal, uuid, async ({ rotation }) => {
+        const crop = await requireCrop(principal.user.id, rotation.cropId);
+        const unknown = varietyIds.filter((id) => !crop.varieties.some((v) => v.id === id));
+        if (unknown.length) {
+          throw new Invalid(`varieties ${unknown.join(', ')} are not varieties of ${crop.name}`, { code: ROTATION_CODES.WRONG_FORMAT });
+        }
+        return { ...rotation, varietyIds: [...new Set([...rotation.varietyIds, ...varietyIds])] };
+      });
+      return varietiesOf(principal, uuid);
+    },
 
-export async function addVarieties(principal: Principal, uuid: string, varietyIds: number[]): Promise<VarietyChoice[]> {
-  await update(principal, uuid, async ({ rotation }) => {
-    const crop = await requireCrop(principal.user.id, rotation.cropId);
-    const unknown = varietyIds.filter((id) => !crop.varieties.some((v) => v.id === id));
-    if (unknown.length) {
-      throw new Invalid(`varieties ${unknown.join(', ')} are not varieties of ${crop.name}`, { code: ROTATION_CODES.WRONG_FORMAT });
-    }
-    return { ...rotation, varietyIds: [...new Set([...rotation.varietyIds, ...varietyIds])] };
-  });
-  return varietiesOf(principal, uuid);
-}
-
-export async function removeVariety(principal: Principal, uuid: string, varietyId: number): Promise<VarietyChoice[]> {
-  await update(principal, uuid, async ({ rotation }) => ({ ...rotation, varietyIds: rotation.varietyIds.filter((id) => id !== varietyId) }));
-  return varietiesOf(principal, uuid);
+    async removeVariety(principal: Principal, uuid: string, varietyId: number): Promise<VarietyChoice[]> {
+      await update(principal, uuid, async ({ rotation }) => ({ ...rotation, varietyIds: rotation.varietyIds.filter((id) => id !== varietyId) }));
+      return varietiesOf(principal, uuid);
+    },
+  };
 }

@@ -3,16 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
-import { DomainError, Forbidden, NotFound } from '../../lib/errors';
-import type { Access } from '../../lib/authz/access';
-import type { Farm, Field } from '../../lib/platform/model';
+import { DomainError, NotFound } from '../../lib/errors';
+import { memoryGate } from './helpers/memory-gate';
 import { LIVESTOCK_CODES, nameTaken, paddockNotEmpty, paddockNotFound, staleHerd } from '../../lib/livestock/codes';
 import type { Herd, Paddock } from '../../lib/livestock/model';
 import { renamed } from '../../lib/livestock/paddocks';
-import { livestockService, type FieldGate, type HerdChange, type LivestockRepository, type RecordedTransaction } from '../../lib/livestock/service';
+import { livestockService, type HerdChange, type LivestockRepository, type RecordedTransaction } from '../../lib/livestock/service';
 import type { TransactionRecord } from '../../lib/livestock/records';
 
-const SQUARE = 'POLYGON((0 0, 0 0.01, 0.01 0.01, 0.01 0, 0 0))';
 const INSIDE = 'POLYGON((0.001 0.001, 0.001 0.002, 0.002 0.002, 0.002 0.001, 0.001 0.001))';
 
 /** A repository in memory whose commit is all-or-nothing, checking what DynamoDB's conditions check. */
@@ -89,28 +87,8 @@ function memory() {
   return { repository, herds, paddocks, histories, recorded, failOnce: (error: DomainError) => (failNextCommit = error) };
 }
 
-const farm = { id: 7, uuid: 'farm', name: 'Farm', ownerId: 9, createdAt: '2026-01-01' } as Farm;
-const field = (id: number) => ({ id, farmId: 7, name: `Field ${id}`, shape: { polygon: SQUARE } }) as unknown as Field;
-const access = {} as Access;
-
 /** The caller writes fields 1 and 2, reads field 3, and does not see any other. */
-const gate: FieldGate = {
-  async field(_principal, fieldId, action, notFound) {
-    if (![1, 2, 3].includes(fieldId)) throw notFound();
-    if (fieldId === 3 && action === 'write') throw new Forbidden('read only', { code: LIVESTOCK_CODES.PERMISSION_ERROR });
-    return { field: field(fieldId), farm, access };
-  },
-  async among(principal, fieldIds, action, notFound) {
-    const visible = fieldIds.filter((id) => [1, 2, 3].includes(id)).sort();
-    if (!visible.length) throw notFound();
-    const writable = visible.find((id) => id !== 3 || action === 'read');
-    if (writable === undefined) throw new Forbidden('read only', { code: LIVESTOCK_CODES.PERMISSION_ERROR });
-    return this.field(principal, writable, action, notFound);
-  },
-  readsAny: async (_principal, fieldIds) => fieldIds.some((id) => [1, 2, 3].includes(id)),
-  readable: async () => [1, 2, 3].map((id) => ({ field: field(id), farm, access })),
-  currentShape: async () => SQUARE,
-};
+const gate = memoryGate();
 
 const caller = { user: { id: 9 } } as Principal;
 let counter = 0;

@@ -1,0 +1,33 @@
+// The field gate a service is built with: the one guard of lib/authz/guard.ts behind an interface,
+// so that services take it as a parameter (their rules then run against memory in unit tests).
+// Each area passes its own dialect's refusals.
+import type { Principal } from '../auth/principal';
+import type { Field, FieldShape } from '../platform/model';
+import { fieldAmong, fieldFor, readableAmong, type FieldInScope, type Refusals } from './guard';
+import type { Action } from './access';
+import { readableFields } from '../fields/list';
+import { shapeFor } from '../fields/current-shape';
+
+export type { FieldInScope, Refusals };
+
+export interface FieldGate {
+  /** The field for `action`: notFound when absent or unreadable, forbidden when the action is not allowed. */
+  field(principal: Principal, fieldId: number, action: Action, refuse: Refusals): Promise<FieldInScope>;
+  /** The first (by id) of these fields the caller may `action` (a client uuid names a record within its field). */
+  among(principal: Principal, fieldIds: number[], action: Action, refuse: Refusals): Promise<FieldInScope>;
+  /** Whether the caller reads one of these fields. */
+  readsAny(principal: Principal, fieldIds: number[]): Promise<boolean>;
+  /** Every field the caller reads, with its farm and access. */
+  readable(principal: Principal): Promise<FieldInScope[]>;
+  /** The field's shape in a campaign (the current one when absent). */
+  shape(field: Field, campaign?: number): Promise<FieldShape>;
+}
+
+/** The gate of the functions: the platform's grants in DynamoDB. */
+export const platformFieldGate: FieldGate = {
+  field: (principal, fieldId, action, refuse) => fieldFor(principal, fieldId, action, refuse),
+  among: fieldAmong,
+  readsAny: readableAmong,
+  readable: async (principal) => (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
+  shape: async (field, campaign) => (await shapeFor(field, campaign)).shape,
+};

@@ -1,0 +1,41 @@
+// Rotations in DynamoDB (docs/data-model.md): each in its field's partition, with a ref by uuid
+// (ROTATIONREF#, one per field holding the uuid); campaigns shared with labours.
+import { keys } from '../db/keys';
+import { LostRace } from '../db/retry';
+import { getItem, NOT_EXISTS, putItem, queryAll, transact, tx } from '../db/table';
+import { Conflict } from '../errors';
+import { platformFieldGate } from '../authz/gate';
+import { campaignOf } from '../fields/campaigns';
+import { cropById } from '../crops/service';
+import { ROTATION_CODES } from './codes';
+import { Rotation, rotationsService, type RotationRepository } from './service';
+
+export const dynamoRotationRepository: RotationRepository = {
+  async rotationsOf(fieldId) {
+    return (await queryAll(keys.rotationsPrefix(fieldId))).map(Rotation.fromItem);
+  },
+  async rotation(fieldId, uuid) {
+    const item = await getItem(keys.rotation(fieldId, uuid));
+    return item ? Rotation.fromItem(item) : undefined;
+  },
+  async rotationFields(uuid) {
+    return (await queryAll(keys.rotationRefs(uuid))).map((r) => Number(r.field_id));
+  },
+  async create(rotation) {
+    const taken = () => new Conflict(`rotation ${rotation.uuid} already exists`, { code: ROTATION_CODES.WRONG_FORMAT });
+    await transact([
+      tx.put({ ...keys.rotation(rotation.fieldId, rotation.uuid), ...Rotation.toItem(rotation) }, NOT_EXISTS, taken),
+      tx.put({ ...keys.rotationRef(rotation.uuid, rotation.fieldId), kind: 'rotation_ref', field_id: rotation.fieldId }, NOT_EXISTS, taken),
+    ]);
+  },
+  async save(rotation) {
+    await putItem(
+      { ...keys.rotation(rotation.fieldId, rotation.uuid), ...Rotation.toItem({ ...rotation, version: rotation.version + 1 }) },
+      { expression: 'version = :version', values: { ':version': rotation.version }, failure: () => new LostRace('rotation changed meanwhile') },
+    );
+  },
+  campaignId: async (fieldId, yeargroup) => (await campaignOf(fieldId, yeargroup)).id,
+};
+
+/** The rotations service of the functions: DynamoDB, the platform's field access and the crop catalogue. */
+export const rotations = rotationsService({ repository: dynamoRotationRepository, fields: platformFieldGate, crops: cropById });

@@ -8,11 +8,11 @@ import { purgeSpotContents } from '../../lib/spots/purge';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
 import { deleteObjects, OBJECT_RELEASED_JOB } from '../../lib/storage/files';
 import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
-import { deliverEnvelope } from '../../lib/notifications/deliver';
+import { notifications } from '../../lib/notifications/repository';
 
 const handlers: Record<string, EventHandler> = {
   // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)
-  ...Object.fromEntries(INBOX_EVENTS.map((name) => [name, deliverEnvelope])),
+  ...Object.fromEntries(INBOX_EVENTS.map((name) => [name, notifications.deliverEnvelope])),
   [FIELD_DELETED_JOB]: async (envelope) => {
     await cleanUpDeletedField(Number(envelope.data.field_id));
   },
@@ -28,4 +28,4 @@ const handlers: Record<string, EventHandler> = {
 };
 
 // Any other name was posted to /nc-internal/events: delivery decides (unknown names are dropped and logged).
-export const handler = (event: SQSEvent) => processBatch(event, handlers, deliverEnvelope);
+export const handler = (event: SQSEvent) => processBatch(event, handlers, notifications.deliverEnvelope);

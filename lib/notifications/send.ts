@@ -2,12 +2,10 @@
 // testing their notifications (POST /nc/events/test). Both are validated here, enqueued, and
 // answered at once; the worker delivers them (lib/notifications/deliver.ts).
 import type { Principal } from '../auth/principal';
-import { keys } from '../db/keys';
-import { batchGet, itemKey } from '../db/table';
 import { Forbidden, Invalid, TooLarge } from '../errors';
 import { publishEvent, type EventEnvelope } from '../events/publish';
 import { describeIssues } from '../util/issues';
-import { getUsers } from '../platform/users';
+import { getUsers, supervisedAmong } from '../platform/users';
 import { resolveEvent, STACKABLE_TEST_EVENT, TEST_EVENT } from './catalogue';
 import { NotificationData } from './deliver';
 
@@ -44,12 +42,12 @@ export async function sendTestEvent(principal: Principal, userIds: number[], sta
   const ids = [...new Set(userIds)];
   const users = await getUsers(ids);
   const caller = principal.user;
-  const supervisions = await batchGet(ids.map((id) => keys.supervision(caller.id, id)));
+  const supervised = await supervisedAmong(caller.id, ids);
   // a user that does not exist and one the caller may not notify are one answer: nothing tells them apart
   const refused = ids.filter((id) => {
     if (id === caller.id) return false;
     const user = users.get(id);
-    return !user || (user.spaceId !== caller.spaceId && !supervisions.has(itemKey(keys.supervision(caller.id, id))));
+    return !user || (user.spaceId !== caller.spaceId && !supervised.has(id));
   });
   if (refused.length) throw new Forbidden(`the user cannot notify users ${refused.join(', ')} (not in its workspace nor supervised)`);
   return sendEvent(stackable ? STACKABLE_TEST_EVENT : TEST_EVENT, { user_ids: ids, payload: {} });

@@ -110,3 +110,9 @@ export async function getSupervision(supervisorId: number, userId: number): Prom
   const item = await getItem(keys.supervision(supervisorId, userId));
   return item ? Supervision.fromItem(item) : undefined;
 }
+
+/** Which of these users the supervisor supervises. */
+export async function supervisedAmong(supervisorId: number, userIds: number[]): Promise<Set<number>> {
+  const found = await batchGet(userIds.map((id) => keys.supervision(supervisorId, id)));
+  return new Set(userIds.filter((id) => found.has(itemKey(keys.supervision(supervisorId, id)))));
+}

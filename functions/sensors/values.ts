@@ -2,7 +2,8 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
 import { callerOf } from '../../lib/sensors/groups';
-import { insertValues, NO_VALUES_MESSAGE, parseValues, readValues } from '../../lib/sensors/values';
+import { NO_VALUES_MESSAGE, parseValues } from '../../lib/sensors/values';
+import { sensors } from '../../lib/sensors/repository';
 import { bulkJob, createBulkJob } from '../../lib/sensors/bulk';
 import { bulkStatusRoute, createBulkRoute, insertValuesRoute, readValuesRoute } from '../../schemas/sensors';
 
@@ -11,7 +12,7 @@ export const insert = endpoint(insertValuesRoute, {
   handler: async ({ body, principal }) => {
     const parsed = parseValues(body);
     if (parsed.total === 0) return Reply.empty(204, { 'x-info': NO_VALUES_MESSAGE });
-    await insertValues(callerOf(principal), parsed);
+    await sensors.insertValues(callerOf(principal), parsed);
     return { res: 'ok', info: 'values inserted' };
   },
 });
@@ -19,7 +20,7 @@ export const insert = endpoint(insertValuesRoute, {
 export const read = endpoint(readValuesRoute, {
   handler: async ({ query, principal }) => ({
     res: 'ok',
-    data: await readValues(callerOf(principal), {
+    data: await sensors.readValues(callerOf(principal), {
       variableUuid: query.variable_uuid,
       from: query.from,
       to: query.to,

@@ -19,7 +19,8 @@ import { DomainError, NotFound } from '../errors';
 import { log } from '../log';
 import { requireExtension, type SensorCaller } from './groups';
 import { BULK_MAX_BYTES, nowSeconds } from './model';
-import { insertValues, parseValues } from './values';
+import { parseValues } from './values';
+import { sensors } from './repository';
 
 export { BULK_MAX_BYTES };
 
@@ -160,7 +161,7 @@ export async function ingestBulkObject(key: string): Promise<void> {
         throw new DomainError('invalid', 'the uploaded file is not JSON (or gzipped JSON)', { code: 'PARAMETER_ERROR' });
       }
       const parsed = parseValues(body);
-      return { total: parsed.total, ...(await insertValues(caller, parsed, 16)) };
+      return { total: parsed.total, ...(await sensors.insertValues(caller, parsed, 16)) };
     });
     await finish(jobUuid, {
       status: 'done',

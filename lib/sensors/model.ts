@@ -13,6 +13,9 @@ export const fromSeconds = (seconds: number): string => isoSeconds(seconds * 100
 export const parameterError = (detail: string) => new Invalid(detail, { code: 'PARAMETER_ERROR' });
 
 /** Largest bulk upload of values (docs/sensors-storage.md). */
+/** JSON bytes of one value's metadata (docs/decisions.md, Sensors). */
+export const POINT_METADATA_MAX_BYTES = 1024;
+
 export const BULK_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Bounds of what a client stores in groups and variables (docs/decisions.md, Sensors). */

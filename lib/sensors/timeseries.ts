@@ -8,6 +8,7 @@ import { LostRace, retryLostRace } from '../db/retry';
 import { NOT_EXISTS, putItem, queryAll, queryItems, transact, tx } from '../db/table';
 import { Invalid } from '../errors';
 import { decodePoints, encodePoints, mergePoints, type Point } from './codec';
+import type { Series, SeriesStore, WriteStats } from './service';
 
 export const DAY_SECONDS = 86_400;
 export const MAX_POINTS_PER_ITEM = 30_000;
@@ -15,27 +16,12 @@ export const MAX_PARTS = 8;
 export const MAX_POINTS_PER_DAY = MAX_POINTS_PER_ITEM * MAX_PARTS;
 /** Bytes a part may hold (DynamoDB items are at most 400 KB; a split day's parts, one transaction, at most 4 MB). */
 export const ITEM_BUDGET_BYTES = 340_000;
-/** JSON bytes of one value's metadata (docs/decisions.md, Sensors). */
-export const POINT_METADATA_MAX_BYTES = 1024;
 
 /** Upper bound of a point's stored bytes: timestamp delta and float64, its metadata as JSON with its index. */
 const pointBytes = (point: Point): number => 10 + (point.m ? Buffer.byteLength(JSON.stringify(point.m)) + 10 : 0);
 
 export const dayOf = (t: number): string => new Date(Math.floor(t / DAY_SECONDS) * DAY_SECONDS * 1000).toISOString().slice(0, 10);
 const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`) / 1000;
-
-export interface WriteStats {
-  /** Items written (puts). */
-  items: number;
-  /** Write units, by DynamoDB's rule: 1 per started KB of item, twice in transactions. */
-  writeUnits: number;
-}
-
-/** The values of one variable: its group's id and its uuid (a uuid names a variable within its user and extension). */
-export interface Series {
-  groupId: number;
-  variableUuid: string;
-}
 
 interface StoredDay {
   points: Point[];
@@ -118,7 +104,7 @@ async function writeDay(series: Series, day: string, points: Point[], stored: St
 }
 
 /** Stores points of one variable (any order, any days): merged with what is stored. */
-export async function storePoints(series: Series, points: Point[], concurrency = 16): Promise<WriteStats> {
+async function storePoints(series: Series, points: Point[], concurrency = 16): Promise<WriteStats> {
   const byDay = new Map<string, Point[]>();
   for (const point of points) {
     const day = dayOf(point.t);
@@ -144,7 +130,7 @@ export async function storePoints(series: Series, points: Point[], concurrency =
 }
 
 /** Stored points of a variable with from <= t <= to, in time order, read a few items at a time. */
-export async function* iteratePoints(series: Series, from: number, to: number): AsyncGenerator<Point> {
+async function* iteratePoints(series: Series, from: number, to: number): AsyncGenerator<Point> {
   if (to < from) return;
   // Parts of a day are disjoint time slices in key order, so items come in time order.
   for await (const item of queryItems({ ...keys.sensorChunksBetween(series.groupId, series.variableUuid, dayOf(from), dayOf(to)), pageSize: 4 })) {
@@ -153,3 +139,6 @@ export async function* iteratePoints(series: Series, from: number, to: number): 
     }
   }
 }
+
+/** The series store of the functions: values in DynamoDB, one item per variable and day (or 2, 4, 8 parts). */
+export const dynamoSeriesStore: SeriesStore = { store: storePoints, points: iteratePoints };

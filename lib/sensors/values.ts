@@ -2,14 +2,13 @@
 // reading (paged, optionally downsampled). A variable's last_value / last_value_time follow the
 // latest timestamp ever stored: batches arriving late do not move them back, and a repeated
 // timestamp takes the value written last.
-import { keys } from '../db/keys';
-import { updateItem } from '../db/table';
 import { Invalid } from '../errors';
 import type { Point } from './codec';
 import { isDateTimeZ } from '../util/time';
-import { locateVariable, locateVariables, requireExtension, type SensorCaller } from './groups';
-import { checkUuid, fromSeconds, parameterError, toSeconds } from './model';
-import { POINT_METADATA_MAX_BYTES, storePoints, iteratePoints, type Series, type WriteStats } from './timeseries';
+import { requireExtension, type GroupRules, type SensorCaller } from './groups';
+import { checkUuid, fromSeconds, parameterError, POINT_METADATA_MAX_BYTES, toSeconds } from './model';
+import type { Variable } from './model';
+import type { Series, SensorDeps, WriteStats } from './service';
 
 export const MAX_VALUES_PER_REQUEST = 2_000_000;
 /** Entries of `data` and distinct variables in one request (docs/decisions.md, Sensors). */
@@ -70,50 +69,6 @@ export interface InsertStats extends WriteStats {
   variables: number;
 }
 
-/**
- * Stores validated values: every variable is checked (the caller's, not deleted) before any is
- * written; then the variables are written side by side (their items are independent).
- */
-export async function insertValues(caller: SensorCaller, parsed: ParsedValues, concurrency = 32): Promise<InsertStats> {
-  requireExtension(caller);
-  const wanted = [...parsed.byVariable].filter(([, points]) => points.length);
-  const located = await locateVariables(caller, wanted.map(([uuid]) => uuid));
-  const targets: Array<{ series: Series; points: Point[] }> = [];
-  for (const [uuid, points] of wanted) {
-    const { variable, group } = located.get(uuid)!;
-    if (variable.deletedAt !== null || group.deletedAt !== null) {
-      throw new Invalid(`variable ${uuid} is deleted and accepts no values`, { code: 'VARIABLE_NOT_FOUND', status: 404 });
-    }
-    targets.push({ series: { groupId: variable.groupId, variableUuid: variable.uuid }, points });
-  }
-  const stats: InsertStats = { items: 0, writeUnits: 0, values: 0, variables: targets.length };
-  // Many variables: each stores its days one after the other; few variables: their days side by side.
-  const daysConcurrency = Math.max(1, Math.floor(concurrency / Math.max(1, targets.length)));
-  const queue = [...targets];
-  const worker = async () => {
-    for (let target = queue.shift(); target; target = queue.shift()) {
-      const written = await storePoints(target.series, target.points, daysConcurrency);
-      stats.items += written.items;
-      stats.writeUnits += written.writeUnits;
-      stats.values += target.points.length;
-      await updateLastValue(target.series, target.points);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
-  return stats;
-}
-
-/** The value at the latest timestamp of a batch becomes the last value unless a later one is stored. */
-async function updateLastValue(series: Series, points: Point[]): Promise<void> {
-  let latest = points[0]!;
-  for (const point of points) if (point.t >= latest.t) latest = point; // a repeated timestamp: the later entry wins
-  await updateItem(keys.sensorVariable(series.groupId, series.variableUuid), {
-    expression: 'SET last_value = :v, last_value_time = :time, last_value_ts = :t ADD version :one',
-    condition: 'attribute_exists(pk) AND (attribute_not_exists(last_value_ts) OR last_value_ts <= :t)',
-    values: { ':v': latest.v, ':time': fromSeconds(latest.t), ':t': latest.t, ':one': 1 },
-  });
-}
-
 // --- reading ------------------------------------------------------------------------------------
 
 export const READ_LIMIT_DEFAULT = 1000;
@@ -140,16 +95,58 @@ function decodeCursor(cursor: string): number {
   throw parameterError('cursor is not one this service gave');
 }
 
-export async function readValues(caller: SensorCaller, request: ReadRequest) {
+/** The value at the latest timestamp of a batch (a repeated timestamp: the later entry wins). */
+export function latestOf(points: Point[]): Point {
+  let latest = points[0]!;
+  for (const point of points) if (point.t >= latest.t) latest = point;
+  return latest;
+}
+
+export function valueRules({ repository, series: store, now = () => new Date() }: SensorDeps, { locateVariable, locateVariables }: GroupRules) {
+  return {
+    /**
+     * Stores validated values: every variable is checked (the caller's, not deleted) before any is
+     * written; then the variables are written side by side (their items are independent).
+     */
+    async insertValues(caller: SensorCaller, parsed: ParsedValues, concurrency = 32): Promise<InsertStats> {
+      requireExtension(caller);
+      const wanted = [...parsed.byVariable].filter(([, points]) => points.length);
+      const located = await locateVariables(caller, wanted.map(([uuid]) => uuid));
+      const targets: Array<{ variable: Variable; series: Series; points: Point[] }> = [];
+      for (const [uuid, points] of wanted) {
+        const { variable, group } = located.get(uuid)!;
+        if (variable.deletedAt !== null || group.deletedAt !== null) {
+          throw new Invalid(`variable ${uuid} is deleted and accepts no values`, { code: 'VARIABLE_NOT_FOUND', status: 404 });
+        }
+        targets.push({ variable, series: { groupId: variable.groupId, variableUuid: variable.uuid }, points });
+      }
+      const stats: InsertStats = { items: 0, writeUnits: 0, values: 0, variables: targets.length };
+      // Many variables: each stores its days one after the other; few variables: their days side by side.
+      const daysConcurrency = Math.max(1, Math.floor(concurrency / Math.max(1, targets.length)));
+      const queue = [...targets];
+      const worker = async () => {
+        for (let target = queue.shift(); target; target = queue.shift()) {
+          const written = await store.store(target.series, target.points, daysConcurrency);
+          stats.items += written.items;
+          stats.writeUnits += written.writeUnits;
+          stats.values += target.points.length;
+          await repository.setLastValue(target.variable, latestOf(target.points));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
+      return stats;
+    },
+
+    async readValues(caller: SensorCaller, request: ReadRequest) {
   const { variable } = await locateVariable(caller, request.variableUuid);
   const limit = Math.min(request.limit ?? READ_LIMIT_DEFAULT, READ_LIMIT_MAX);
   let from = request.from ? toSeconds(request.from) : 0;
-  const to = request.to ? toSeconds(request.to) : Math.floor(Date.now() / 1000);
+  const to = request.to ? toSeconds(request.to) : Math.floor(now().getTime() / 1000);
   if (request.cursor) from = decodeCursor(request.cursor) + 1;
   if (!request.interval) {
     const points: Point[] = [];
     let more = false;
-    for await (const point of iteratePoints({ groupId: variable.groupId, variableUuid: variable.uuid }, from, to)) {
+    for await (const point of store.points({ groupId: variable.groupId, variableUuid: variable.uuid }, from, to)) {
       if (points.length === limit) {
         more = true;
         break;
@@ -169,7 +166,7 @@ export async function readValues(caller: SensorCaller, request: ReadRequest) {
   const interval = request.interval;
   const buckets: Array<{ start: number; min: number; max: number; sum: number; count: number }> = [];
   let more = false;
-  for await (const point of iteratePoints({ groupId: variable.groupId, variableUuid: variable.uuid }, from, to)) {
+  for await (const point of store.points({ groupId: variable.groupId, variableUuid: variable.uuid }, from, to)) {
     const start = Math.floor(point.t / interval) * interval;
     const current = buckets[buckets.length - 1];
     if (current && current.start === start) {
@@ -195,5 +192,7 @@ export async function readValues(caller: SensorCaller, request: ReadRequest) {
     mean: buckets.map((b) => b.sum / b.count),
     count: buckets.map((b) => b.count),
     next_cursor: more && last ? encodeCursor(last.start + interval - 1) : null,
+  };
+}
   };
 }

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodePoints, encodePoints, mergePoints, type Point } from '../../lib/sensors/codec';
 import { parseValues } from '../../lib/sensors/values';
-import { MAX_POINTS_PER_ITEM, POINT_METADATA_MAX_BYTES, partition } from '../../lib/sensors/timeseries';
+import { MAX_POINTS_PER_ITEM, partition } from '../../lib/sensors/timeseries';
+import { POINT_METADATA_MAX_BYTES } from '../../lib/sensors/model';
 
 const day = '2026-03-01';
 const start = Date.parse(`${day}T00:00:00Z`) / 1000;

@@ -1,13 +1,13 @@
 // /activities/labour (and /api/activities/labour): list, one, create, change, delete (spec 3, Labours).
 import { endpoint } from '../../lib/http/endpoint';
-import { createLabour, deleteLabour, getLabour, listLabours, patchLabour } from '../../lib/labours/service';
+import { labours } from '../../lib/labours/repository';
 import type { LabourTypeId, Status } from '../../lib/labours/model';
 import { createLabourRoute, deleteLabourRoute, getLabourRoute, labourWrite, listLaboursRoute, patchLabourRoute, wireLabour } from '../../schemas/labours';
 
 export const list = endpoint(listLaboursRoute, {
   handler: async ({ query, principal }) => {
     const crops = [...(query.crop_id !== undefined ? [query.crop_id] : []), ...(query.crops_ids ?? [])];
-    const page = await listLabours(
+    const page = await labours.listLabours(
       principal,
       {
         yeargroup: query.yeargroup,
@@ -29,12 +29,12 @@ export const list = endpoint(listLaboursRoute, {
 });
 
 export const get = endpoint(getLabourRoute, {
-  handler: async ({ path, principal }) => ({ data: wireLabour(await getLabour(principal, path.labour_uuid)) }),
+  handler: async ({ path, principal }) => ({ data: wireLabour(await labours.getLabour(principal, path.labour_uuid)) }),
 });
 
 export const post = endpoint(createLabourRoute, {
   handler: async ({ body, principal }) => {
-    const labour = await createLabour(principal, {
+    const labour = await labours.createLabour(principal, {
       ...labourWrite(body),
       typeId: body.labour_type_id as LabourTypeId,
       status: body.status as Status,
@@ -46,12 +46,12 @@ export const post = endpoint(createLabourRoute, {
 });
 
 export const patch = endpoint(patchLabourRoute, {
-  handler: async ({ path, body, principal }) => ({ data: { uuid: (await patchLabour(principal, path.labour_uuid, labourWrite(body))).uuid } }),
+  handler: async ({ path, body, principal }) => ({ data: { uuid: (await labours.patchLabour(principal, path.labour_uuid, labourWrite(body))).uuid } }),
 });
 
 export const del = endpoint(deleteLabourRoute, {
   handler: async ({ path, principal }) => {
-    await deleteLabour(principal, path.labour_uuid);
+    await labours.deleteLabour(principal, path.labour_uuid);
     return { data: { uuid: path.labour_uuid.toLowerCase() } };
   },
 });

@@ -7,12 +7,15 @@ import { fieldAmong, fieldFor, readableAmong, type FieldInScope, type Refusals }
 import type { Action } from './access';
 import { readableFields } from '../fields/list';
 import { shapeFor } from '../fields/current-shape';
+import { getFieldByUuid } from '../fields/repository';
 
 export type { FieldInScope, Refusals };
 
 export interface FieldGate {
   /** The field for `action`: notFound when absent or unreadable, forbidden when the action is not allowed. */
   field(principal: Principal, fieldId: number, action: Action, refuse: Refusals): Promise<FieldInScope>;
+  /** The field of a uuid, as `field`. */
+  fieldByUuid(principal: Principal, uuid: string, action: Action, refuse: Refusals): Promise<FieldInScope>;
   /** The first (by id) of these fields the caller may `action` (a client uuid names a record within its field). */
   among(principal: Principal, fieldIds: number[], action: Action, refuse: Refusals): Promise<FieldInScope>;
   /** Whether the caller reads one of these fields. */
@@ -26,6 +29,7 @@ export interface FieldGate {
 /** The gate of the functions: the platform's grants in DynamoDB. */
 export const platformFieldGate: FieldGate = {
   field: (principal, fieldId, action, refuse) => fieldFor(principal, fieldId, action, refuse),
+  fieldByUuid: async (principal, uuid, action, refuse) => fieldFor(principal, await getFieldByUuid(uuid), action, refuse),
   among: fieldAmong,
   readsAny: readableAmong,
   readable: async (principal) => (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),

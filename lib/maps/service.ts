@@ -8,7 +8,7 @@ import { LostRace, retryLostRace } from '../db/retry';
 import { batchGet, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
 import { currentCampaign, shapeFor } from '../fields/current-shape';
-import { plannedApplicationOfMap } from '../labours/service';
+import { plannedApplicationOps } from '../labours/repository';
 import { can } from '../authz/access';
 import { MAP_INFOS } from './codes';
 import { checkGeoJson, checkMetadata, checkName, checkType, MapRecord, type MapGeoJson, type MapMetadata } from './model';
@@ -92,10 +92,10 @@ export async function createMap(principal: Principal, input: MapInput): Promise<
   // create_application: a planned application of the field's current campaign that references the
   // map, written in the same transaction (docs/decisions.md, Maps)
   const application = input.createApplication
-    ? await plannedApplicationOfMap(principal.user.id, field, map.id, currentCampaign(), map.createdAt.slice(0, 10))
+    ? await plannedApplicationOps(principal.user.id, field, map.id, currentCampaign(), map.createdAt.slice(0, 10))
     : undefined;
   await transact([
-    ...(application?.ops ?? []),
+    ...(application ?? []),
     tx.put(mapItem(map), NOT_EXISTS),
     tx.put({ ...keys.mapRef(map.id), kind: 'map_ref', map_id: map.id, field_id: map.fieldId, owner_id: map.ownerId }, NOT_EXISTS),
     tx.put({ ...keys.userMap(map.ownerId, map.id), kind: 'user_map', map_id: map.id, field_id: map.fieldId }, NOT_EXISTS),
@@ -127,11 +127,11 @@ export async function changeMap(principal: Principal, mapId: number, input: MapI
     // create_application on a change: the map's planned application, unless it has one already
     const application =
       input.createApplication === true && !map.applicationRequested
-        ? await plannedApplicationOfMap(principal.user.id, field, map.id, currentCampaign(), new Date().toISOString().slice(0, 10))
+        ? await plannedApplicationOps(principal.user.id, field, map.id, currentCampaign(), new Date().toISOString().slice(0, 10))
         : undefined;
     if (input.createApplication === true) next.applicationRequested = true;
     const ops: TxOp[] = [
-      ...(application?.ops ?? []),
+      ...(application ?? []),
       tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), { ':version': map.version }),
     ];
     if (next.name !== map.name) {

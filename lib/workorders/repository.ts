@@ -2,7 +2,7 @@
 // owner (written and deleted with it).
 import { keys } from '../db/keys';
 import { EXISTS, getItem, NOT_EXISTS, queryAll, transact, tx } from '../db/table';
-import { labourViews, readableLabours } from '../labours/service';
+import { labours } from '../labours/repository';
 import { WorkOrder } from './model';
 import { workOrdersService, type LabourReader, type WorkOrderRepository } from './service';
 
@@ -31,7 +31,7 @@ export const dynamoWorkOrderRepository: WorkOrderRepository = {
 };
 
 /** The labours a work order lists, read with the caller's access. */
-export const labourReader: LabourReader = async (principal, uuids) => labourViews(principal.user.id, await readableLabours(principal, uuids));
+export const labourReader: LabourReader = async (principal, uuids) => labours.labourViews(principal.user.id, await labours.readableLabours(principal, uuids));
 
 /** The work-orders service of the functions: DynamoDB and the caller's labours. */
 export const workOrders = workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });

@@ -2,44 +2,15 @@
 // repository in memory, the inputs-inside-a-labour plan, status transitions, type fields, totals,
 // paging and the recommendation rule.
 import { describe, expect, it } from 'vitest';
-import { LostRace } from '../../lib/db/retry';
 import { MASTER_INPUTS, PERSONAL_INPUT_ID_OFFSET } from '../../lib/inputs/catalogue';
-import { inputsService, InputRuleBroken, planLabourInputs, filterInputs, type InputRepository, type InputWrite, type PersonalInput } from '../../lib/inputs/service';
+import { inputsService, InputRuleBroken, planLabourInputs, filterInputs, type PersonalInput } from '../../lib/inputs/service';
+import { memoryRepository } from './helpers/memory-inputs';
 import { canMove, foreignTypeFields, inputTotal, paginate, STATUS, totalUnit, LABOUR_TYPE } from '../../lib/labours/model';
 import { recommendationProblems, type WorkOrder } from '../../lib/workorders/model';
 import { workOrdersService, type LabourReader, type WorkOrderRepository } from '../../lib/workorders/service';
 import type { LabourView } from '../../lib/labours/service';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import type { Principal } from '../../lib/auth/principal';
-
-function memoryRepository(): InputRepository & { rows: Map<string, PersonalInput>; conflicts: number } {
-  const rows = new Map<string, PersonalInput>();
-  let next = PERSONAL_INPUT_ID_OFFSET;
-  const repository = {
-    rows,
-    conflicts: 0,
-    async personalInputs(userId: number) {
-      return [...rows.values()].filter((r) => r.ownerId === userId).map((r) => ({ ...r }));
-    },
-    async holderOf(uuid: string) {
-      return rows.get(uuid)?.ownerId;
-    },
-    async newId() {
-      return ++next;
-    },
-    async save(writes: InputWrite[]) {
-      for (const write of writes) {
-        if ('create' in write && rows.has(write.create.uuid)) throw new LostRace();
-        if ('change' in write && rows.get(write.change.uuid)?.version !== write.version) throw new LostRace();
-      }
-      for (const write of writes) {
-        const input = 'create' in write ? write.create : write.change;
-        rows.set(input.uuid, input);
-      }
-    },
-  };
-  return repository;
-}
 
 const principal = (id: number) => ({ user: { id } }) as unknown as Principal;
 const UUID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -23,6 +23,10 @@ export function memoryGate({ writes = [1, 2], reads = [3], fields = new Map<numb
       if (action !== 'read' && !writes.includes(fieldId)) throw refuse.forbidden();
       return scope(fieldId);
     },
+    async fieldByUuid(principal, uuid, action, refuse) {
+      const id = [...writes, ...reads].find((candidate) => (fields.get(candidate) ?? memoryField(candidate)).uuid === uuid.toLowerCase());
+      return gate.field(principal, id ?? -1, action, refuse);
+    },
     async among(principal, fieldIds, action, refuse) {
       const seen = [...new Set(fieldIds)].filter(visible).sort((a, b) => a - b);
       if (!seen.length) throw refuse.notFound();

@@ -1,0 +1,92 @@
+// Labours in DynamoDB (docs/data-model.md): each in its field's partition under its campaign, with
+// a ref by uuid (LABOURREF#); written in one transaction with the personal inputs its list creates
+// or renames and its campaign's `biennial`.
+import { keys } from '../db/keys';
+import { batchGet, EXISTS, getItem, itemKey, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { Conflict, type DomainError } from '../errors';
+import { LostRace } from '../db/retry';
+import type { Field } from '../platform/model';
+import { LABOUR_CODES } from './codes';
+import { platformFieldGate } from '../authz/gate';
+import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
+import { cropById } from '../crops/service';
+import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
+import type { PersonalInput } from '../inputs/service';
+import { Labour } from './model';
+import { laboursService, type LabourRepository, type LabourSave } from './service';
+
+const labourItem = (labour: Labour) => ({ ...keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), ...Labour.toItem(labour) });
+const refItem = (labour: Labour) => ({ ...keys.labourRef(labour.uuid), kind: 'labour_ref', field_id: labour.fieldId, yeargroup: labour.yeargroup });
+
+/** The transaction items of a labour save (also written inside a map's own transaction, lib/maps/service.ts). */
+export function labourSaveOps(change: LabourSave, taken: () => DomainError, stale: () => DomainError): TxOp[] {
+  const { labour } = change;
+  const writes =
+    change.previousVersion === undefined
+      ? [tx.put(labourItem(labour), NOT_EXISTS, taken), tx.put(refItem(labour), NOT_EXISTS, taken)]
+      : [tx.put(labourItem(labour), 'version = :v', stale, { ':v': change.previousVersion })];
+  return [...writes, ...inputWriteOps(change.inputs), ...(change.biennial ? biennialChange(change.biennial.campaign, change.biennial.value) : [])];
+}
+
+export const dynamoLabourRepository: LabourRepository = {
+  async home(uuid) {
+    const ref = await getItem(keys.labourRef(uuid));
+    return ref ? { fieldId: Number(ref.field_id), yeargroup: Number(ref.yeargroup) } : undefined;
+  },
+  async labour(fieldId, yeargroup, uuid) {
+    const item = await getItem(keys.labour(fieldId, yeargroup, uuid));
+    return item ? Labour.fromItem(item) : undefined;
+  },
+  async laboursOf(fieldId, yeargroup) {
+    return (await queryAll(keys.laboursOfCampaign(fieldId, yeargroup))).map(Labour.fromItem);
+  },
+  async rotations(refs) {
+    const found = await batchGet(refs.map((r) => keys.rotation(r.fieldId, r.uuid)));
+    return new Map(refs.flatMap((r) => {
+      const item = found.get(itemKey(keys.rotation(r.fieldId, r.uuid)));
+      return item ? [[`${r.fieldId}|${r.uuid.toLowerCase()}`, { cropId: Number(item.crop_id), yeargroup: Number(item.yeargroup) }] as const] : [];
+    }));
+  },
+  async campaigns(refs) {
+    const found = await batchGet(refs.map((r) => keys.campaign(r.fieldId, r.yeargroup)));
+    return new Map(refs.flatMap((r) => {
+      const item = found.get(itemKey(keys.campaign(r.fieldId, r.yeargroup)));
+      return item ? [[`${r.fieldId}|${r.yeargroup}`, Campaign.fromItem(item)] as const] : [];
+    }));
+  },
+  campaignOf,
+  async mapField(mapId) {
+    const ref = await getItem(keys.mapRef(mapId));
+    return ref ? Number(ref.field_id) : undefined;
+  },
+  async personalInputs(refs) {
+    const found = await batchGet(refs.map((r) => keys.userInput(r.ownerId, r.uuid)));
+    const inputs = new Map<string, PersonalInput>();
+    for (const r of refs) {
+      const item = found.get(itemKey(keys.userInput(r.ownerId, r.uuid)));
+      if (item) inputs.set(`${r.ownerId}|${r.uuid}`, personalInputFromItem(item));
+    }
+    return inputs;
+  },
+  async inputHolders(uuids) {
+    const found = await batchGet(uuids.map((uuid) => keys.inputRef(uuid)));
+    return new Map(uuids.flatMap((uuid) => {
+      const ref = found.get(itemKey(keys.inputRef(uuid)));
+      return ref ? [[uuid, Number(ref.owner_id)] as const] : [];
+    }));
+  },
+  save: (change, taken, stale) => transact(labourSaveOps(change, taken, stale)),
+  async remove(labour, gone) {
+    await transact([tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone), tx.delete(keys.labourRef(labour.uuid))]);
+  },
+};
+
+/** The labours service of the functions: DynamoDB, the platform's field access, personal inputs and crops. */
+export const labours = laboursService({ repository: dynamoLabourRepository, inputs: dynamoInputRepository, fields: platformFieldGate, crops: cropById });
+
+/** The transaction items of a map's planned application (spec 2, Maps `create_application`), for the map's own transaction. */
+export async function plannedApplicationOps(userId: number, field: Field, mapId: number, yeargroup: number, date: string): Promise<TxOp[]> {
+  const change = await labours.plannedApplicationOfMap(userId, field, mapId, yeargroup, date);
+  const taken = () => new Conflict(`labour ${change.labour.uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
+  return labourSaveOps(change, taken, () => new LostRace('labour changed meanwhile'));
+}

@@ -1,6 +1,7 @@
 // Query or body filters of the spot lists, as the service takes them, and the page they answer.
 import type { Principal } from '../../lib/auth/principal';
-import { listSpots, type Paging, type SpotFilters } from '../../lib/spots/list';
+import type { Paging, SpotFilters } from '../../lib/spots/list';
+import { spots } from '../../lib/spots/repository';
 import type { Spot } from '../../lib/spots/model';
 import { wireSpot } from '../../schemas/spots';
 
@@ -41,7 +42,7 @@ export const toPaging = (w: WireFilters): Paging => ({ page: w.page ?? 0, pageSi
  */
 export async function spotsPage(principal: Principal, wire: WireFilters, extra?: (spot: Spot) => Promise<Record<string, unknown>>) {
   const paging = toPaging(wire);
-  const page = await listSpots(principal, toFilters(wire), paging);
+  const page = await spots.listSpots(principal, toFilters(wire), paging);
   const data = await Promise.all(page.spots.map(async (s) => ({ ...wireSpot(s, page), ...(extra ? await extra(s) : {}) })));
   return {
     continues: page.continues,

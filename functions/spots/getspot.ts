@@ -1,6 +1,6 @@
 // POST /api/spots/getspot and /api/spots/all (spec 1, Spots)
 import { endpoint } from '../../lib/http/endpoint';
-import { messagesOf } from '../../lib/spots/messages';
+import { spots } from '../../lib/spots/repository';
 import { allSpotsRoute, getSpotsRoute, wireMessage } from '../../schemas/spots';
 import { spotsPage } from './filters';
 
@@ -10,5 +10,5 @@ export const getspot = endpoint(getSpotsRoute, {
 
 export const all = endpoint(allSpotsRoute, {
   handler: async ({ body, principal }) =>
-    spotsPage(principal, body ?? {}, async (spot) => ({ msgs: (await messagesOf(spot.id)).map(wireMessage) })),
+    spotsPage(principal, body ?? {}, async (spot) => ({ msgs: (await spots.messagesOf(spot.id)).map(wireMessage) })),
 });

@@ -3,13 +3,14 @@ import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
 import { fileField } from '../../lib/http/body';
 import { Reply } from '../../lib/http/reply';
-import { fetchImage, fileNotFound, locateImage, notDeclared, presignImageUpload, storeImage } from '../../lib/spots/images';
+import { fileNotFound, notDeclared } from '../../lib/spots/images';
+import { spots } from '../../lib/spots/repository';
 import { SPOT_CODES } from '../../lib/spots/model';
 import type { Principal } from '../../lib/auth/principal';
 import { downloadImageByPathRoute, downloadImageRoute, presignImageRoute, uploadImageRoute } from '../../schemas/spots';
 
 /** An image declared in a text of a spot the caller can change (51 'image could not be stored' otherwise). */
-const writableImage = async (principal: Principal, uuid: string) => (await locateImage(principal, uuid, 'write', notDeclared)).image;
+const writableImage = async (principal: Principal, uuid: string) => (await spots.locateImage(principal, uuid, 'write', notDeclared)).image;
 
 export const put = endpoint(uploadImageRoute, {
   handler: async ({ query, body, principal }) => {
@@ -18,19 +19,19 @@ export const put = endpoint(uploadImageRoute, {
       throw new Invalid('image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail: 'send the file as multipart/form-data under the field img' } });
     }
     const image = await writableImage(principal, query.uuid);
-    const { size } = await storeImage(image, file.content, file.mimetype);
+    const { size } = await spots.storeImage(image, file.content, file.mimetype);
     return { uuid: image.uuid, stored: true, size };
   },
 });
 
 export const presign = endpoint(presignImageRoute, {
-  handler: async ({ query, principal }) => presignImageUpload(await writableImage(principal, query.uuid), query.content_type),
+  handler: async ({ query, principal }) => spots.presignImageUpload(await writableImage(principal, query.uuid), query.content_type),
 });
 
 /** An image the caller cannot read, of a deleted spot, or not uploaded yet: 404 'File not found'. */
 async function download(principal: Principal, uuid: string) {
-  const { image } = await locateImage(principal, uuid, 'read', fileNotFound);
-  const result = await fetchImage(image);
+  const { image } = await spots.locateImage(principal, uuid, 'read', fileNotFound);
+  const result = await spots.fetchImage(image);
   if (result.kind === 'redirect') return new Reply(302, undefined, { location: result.url });
   return Reply.file(result.content, result.contentType);
 }

@@ -1,12 +1,12 @@
 // /spots/spot and /api/spots/spot: POST, GET, PATCH, DELETE (spec 1, Spots)
 import { endpoint } from '../../lib/http/endpoint';
-import { createSpot, deleteSpot, patchSpot } from '../../lib/spots/spots';
+import { spots } from '../../lib/spots/repository';
 import { createSpotRoute, deleteSpotRoute, legacySpotRecord, listSpotsRoute, patchSpotRoute } from '../../schemas/spots';
 import { spotsPage } from './filters';
 
 export const post = endpoint(createSpotRoute, {
   handler: async ({ body, principal }) => {
-    const spot = await createSpot(principal, {
+    const spot = await spots.createSpot(principal, {
       uuid: body.uuid,
       fieldId: body.field_id,
       name: body.name,
@@ -27,7 +27,7 @@ export const list = endpoint(listSpotsRoute, {
 
 export const patch = endpoint(patchSpotRoute, {
   handler: async ({ body, principal }) => {
-    const spot = await patchSpot(principal, body.uuid, {
+    const spot = await spots.patchSpot(principal, body.uuid, {
       fieldId: body.field_id,
       name: body.name,
       shape: body.shape,
@@ -43,7 +43,7 @@ export const patch = endpoint(patchSpotRoute, {
 
 export const del = endpoint(deleteSpotRoute, {
   handler: async ({ query, principal }) => {
-    const { spot, deletedAt } = await deleteSpot(principal, query.uuid);
+    const { spot, deletedAt } = await spots.deleteSpot(principal, query.uuid);
     return { spot_uuid: legacySpotRecord(spot, deletedAt) };
   },
 });

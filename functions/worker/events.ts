@@ -4,7 +4,7 @@ import { processBatch, type EventHandler } from '../../lib/worker/process';
 import { cleanUpDeletedField, FIELD_DELETED_JOB } from '../../lib/fields/cleanup';
 import { reprocessShape } from '../../lib/shapes/reprocess';
 import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
-import { purgeSpotContents } from '../../lib/spots/purge';
+import { purgeSpotContents } from '../../lib/spots/repository';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
 import { deleteObjects, OBJECT_RELEASED_JOB } from '../../lib/storage/files';
 import { INBOX_EVENTS } from '../../lib/notifications/catalogue';

@@ -4,7 +4,7 @@
 import { keys } from '../db/keys';
 import { batchDelete, queryAll, type Item } from '../db/table';
 import type { Key } from '../db/keys';
-import { purgeSpot } from '../spots/purge';
+import { purgeSpot } from '../spots/repository';
 import { deleteHistory } from '../livestock/repository';
 import { deleteObjects, objectKeysOf } from '../storage/files';
 import { mapPointers } from '../maps/service';

@@ -9,7 +9,7 @@ import { getItem, NOT_EXISTS, queryAll, transact, tx, updateItem } from '../db/t
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
 import { getField } from '../fields/repository';
 import { readableFields } from '../fields/list';
-import { listSpots } from '../spots/list';
+import { spots as spotsService } from '../spots/repository';
 import type { Spot } from '../spots/model';
 import type { Field } from '../platform/model';
 import { Sampling, type AnalysisVariable, type SamplingGroup, type SamplingPoint, type SamplingZoning } from './model';
@@ -118,7 +118,7 @@ export async function readSamplings(principal: Principal, filter: { fieldId?: nu
   const { field, samplings } = await samplingsFor(principal, filter);
   return Promise.all(
     samplings.map(async (s) => {
-      const { spots } = await listSpots(principal, { fieldId: s.fieldId, sampleSetUuid: s.sampleSetUuid }, { page: 0, pageSize: -1 });
+      const { spots } = await spotsService.listSpots(principal, { fieldId: s.fieldId, sampleSetUuid: s.sampleSetUuid }, { page: 0, pageSize: -1 });
       return {
         sampling_uuid: s.uuid,
         sampling_name: s.name,

@@ -6,14 +6,13 @@
 // newest first from an index (field, creation time) only as far as the page needs, and merged.
 // For deep paging the answer also carries an opaque `cursor` that, sent back instead of `page`,
 // continues after the last spot returned at a constant cost.
-import { keys } from '../db/keys';
-import { batchGet, queryAll, queryItems } from '../db/table';
 import { Invalid } from '../errors';
 import { readWkt, toWkt, type JstsGeometry } from '../geo/wkt';
 import type { Principal } from '../auth/principal';
-import { readableFields, type ReadableField } from '../fields/list';
-import { SPOT_CODES, Spot } from './model';
-import { tagsOf, type SpotTag } from './tags';
+import type { FieldInScope } from '../authz/gate';
+import { SPOT_CODES, type Spot } from './model';
+import type { SpotTag, TagRules } from './tags';
+import type { SpotDeps } from './service';
 
 export interface SpotFilters {
   uuids?: string[];
@@ -73,69 +72,69 @@ function matches(spot: Spot, filters: SpotFilters): boolean {
   return true;
 }
 
-/** Up to `need` matching spots of one field, newest first, older than `before` when given. */
-async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | undefined, before?: string): Promise<Spot[]> {
-  const found: Spot[] = [];
-  // index sort keys are YYYY-MM-DDTHH:MM:SS.mmmZ#uuid; the filters name whole seconds
-  const upper = before ?? `${filters.dateTo ? `${filters.dateTo.slice(0, 19)}.999Z` : '9999'}#~`;
-  const lower = filters.dateFrom ? `${filters.dateFrom.slice(0, 19)}.000Z` : '0000';
-  const pageSize = need ? Math.min(Math.max(need * 2, 25), 500) : undefined;
-  for await (const item of queryItems({ ...keys.spotsByTime(fieldId, lower, upper), descending: true, pageSize })) {
-    const spot = Spot.fromItem(item);
-    if (before && sortKey(spot) >= before) continue;
-    if (matches(spot, filters)) found.push(spot);
-    if (need !== undefined && found.length >= need) break;
-  }
-  return found;
-}
-
-function fieldsInScope(fields: ReadableField[], filters: SpotFilters): ReadableField[] {
+function fieldsInScope(fields: FieldInScope[], filters: SpotFilters): FieldInScope[] {
   return fields.filter((f) => (filters.farmId === undefined || f.farm.id === filters.farmId) && (filters.fieldId === undefined || f.field.id === filters.fieldId));
 }
 
-/** Shape of each group: the convex hull of the readable spots of the group. */
-async function groupShapes(spots: Spot[], readable: Set<number>): Promise<Map<string, string>> {
-  const shapes = new Map<string, string>();
-  for (const group of new Set(spots.flatMap((s) => (s.groupUuid ? [s.groupUuid] : [])))) {
-    const members = (await queryAll({ pk: keys.spotGroupIndexPk(group), index: 'gsi2' })).map(Spot.fromItem).filter((s) => readable.has(s.fieldId));
-    if (!members.length) continue;
-    const union = members.map((m) => readWkt(m.shape)).reduce((a: JstsGeometry, b: JstsGeometry) => (a as unknown as { union(o: JstsGeometry): JstsGeometry }).union(b));
-    shapes.set(group, toWkt((union as unknown as { convexHull(): JstsGeometry }).convexHull()));
-  }
-  return shapes;
-}
-
-export async function listSpots(principal: Principal, filters: SpotFilters, paging: Paging): Promise<SpotPage> {
-  const fields = fieldsInScope(await readableFields(principal), filters);
-  const readable = new Set(fields.map((f) => f.field.id));
-  const all = paging.pageSize < 0;
-  const offset = paging.cursor || all ? 0 : paging.page;
-  const need = all ? undefined : offset + paging.pageSize + 1;
-  const before = paging.cursor ? decodeCursor(paging.cursor) : undefined;
-
-  let candidates: Spot[];
-  if (filters.uuids) {
-    const wanted = [...new Set(filters.uuids.map((u) => u.toLowerCase()))];
-    const refs = (await Promise.all(wanted.map((u) => queryAll(keys.spotRefs(u))))).flat();
-    const spotKeys = refs.filter((ref) => readable.has(Number(ref.field_id))).map((ref) => keys.spot(Number(ref.field_id), String(ref.uuid)));
-    const items = await batchGet(spotKeys);
-    candidates = [...items.values()].map(Spot.fromItem).filter((s) => matches(s, filters) && (!before || sortKey(s) < before));
-  } else {
-    const perField: Spot[][] = [];
-    for (let i = 0; i < fields.length; i += 8) {
-      perField.push(...(await Promise.all(fields.slice(i, i + 8).map((f) => fieldSpots(f.field.id, filters, need, before)))));
+export function listRules({ repository, fields }: SpotDeps, { tagsOf }: TagRules) {
+  /** Up to `need` matching spots of one field, newest first, older than `before` when given. */
+  async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | undefined, before?: string): Promise<Spot[]> {
+    const found: Spot[] = [];
+    // creation instants are YYYY-MM-DDTHH:MM:SS.mmmZ#uuid; the filters name whole seconds
+    const upper = before ?? `${filters.dateTo ? `${filters.dateTo.slice(0, 19)}.999Z` : '9999'}#~`;
+    const lower = filters.dateFrom ? `${filters.dateFrom.slice(0, 19)}.000Z` : '0000';
+    const pageSize = need ? Math.min(Math.max(need * 2, 25), 500) : undefined;
+    for await (const spot of repository.fieldSpots(fieldId, lower, upper, pageSize)) {
+      if (before && sortKey(spot) >= before) continue;
+      if (matches(spot, filters)) found.push(spot);
+      if (need !== undefined && found.length >= need) break;
     }
-    candidates = perField.flat();
+    return found;
   }
-  candidates.sort(newestFirst);
-  const spots = all ? candidates : candidates.slice(offset, offset + paging.pageSize);
-  const continues = !all && candidates.length > offset + paging.pageSize;
-  const last = spots[spots.length - 1];
+
+  /** Shape of each group: the convex hull of the readable spots of the group. */
+  async function groupShapes(spots: Spot[], readable: Set<number>): Promise<Map<string, string>> {
+    const shapes = new Map<string, string>();
+    for (const group of new Set(spots.flatMap((s) => (s.groupUuid ? [s.groupUuid] : [])))) {
+      const members = (await repository.groupMembers(group)).filter((s) => readable.has(s.fieldId));
+      if (!members.length) continue;
+      const union = members.map((m) => readWkt(m.shape)).reduce((a: JstsGeometry, b: JstsGeometry) => (a as unknown as { union(o: JstsGeometry): JstsGeometry }).union(b));
+      shapes.set(group, toWkt((union as unknown as { convexHull(): JstsGeometry }).convexHull()));
+    }
+    return shapes;
+  }
+
   return {
-    spots,
-    continues,
-    ...(continues && last ? { cursor: encodeCursor(sortKey(last)) } : {}),
-    tags: await tagsOf(spots.flatMap((s) => s.tags)),
-    groupShapes: await groupShapes(spots, readable),
+    async listSpots(principal: Principal, filters: SpotFilters, paging: Paging): Promise<SpotPage> {
+      const selected = fieldsInScope(await fields.readable(principal), filters);
+      const readable = new Set(selected.map((f) => f.field.id));
+      const all = paging.pageSize < 0;
+      const offset = paging.cursor || all ? 0 : paging.page;
+      const need = all ? undefined : offset + paging.pageSize + 1;
+      const before = paging.cursor ? decodeCursor(paging.cursor) : undefined;
+
+      let candidates: Spot[];
+      if (filters.uuids) {
+        const wanted = [...new Set(filters.uuids.map((u) => u.toLowerCase()))];
+        candidates = (await repository.spotsNamed(wanted, readable)).filter((s) => matches(s, filters) && (!before || sortKey(s) < before));
+      } else {
+        const perField: Spot[][] = [];
+        for (let i = 0; i < selected.length; i += 8) {
+          perField.push(...(await Promise.all(selected.slice(i, i + 8).map((f) => fieldSpots(f.field.id, filters, need, before)))));
+        }
+        candidates = perField.flat();
+      }
+      candidates.sort(newestFirst);
+      const spots = all ? candidates : candidates.slice(offset, offset + paging.pageSize);
+      const continues = !all && candidates.length > offset + paging.pageSize;
+      const last = spots[spots.length - 1];
+      return {
+        spots,
+        continues,
+        ...(continues && last ? { cursor: encodeCursor(sortKey(last)) } : {}),
+        tags: await tagsOf(spots.flatMap((s) => s.tags)),
+        groupShapes: await groupShapes(spots, readable),
+      };
+    },
   };
 }

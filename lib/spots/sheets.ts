@@ -9,9 +9,9 @@ import { DomainError, Forbidden, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
 import { unitById, unitByLabel, type Unit } from './catalogue';
 import { SPOT_CODES, type Spot, type SpotVariable } from './model';
-import { listSpots, type SpotFilters } from './list';
+import type { SpotFilters } from './list';
 import { tagRefKey } from './tags';
-import { locateSpot, mergeVariables } from './spots';
+import { spots } from './repository';
 import { readableFields } from '../fields/list';
 import { readWkt } from '../geo/wkt';
 
@@ -68,7 +68,7 @@ export function plainDecimal(value: number): string {
 // --- export -----------------------------------------------------------------------------------
 
 export async function exportSheet(principal: Principal, filters: SpotFilters, format: 'xlsx' | 'csv'): Promise<Buffer> {
-  const page = await listSpots(principal, { ...filters, includeSampleSpots: true }, { page: 0, pageSize: -1 });
+  const page = await spots.listSpots(principal, { ...filters, includeSampleSpots: true }, { page: 0, pageSize: -1 });
   const fields = new Map((await readableFields(principal)).map((f) => [f.field.id, f]));
   const columns = new Map<string, string>();
   for (const spot of page.spots) for (const v of spot.variables ?? []) if (!columns.has(v.name)) columns.set(v.name, headerOf(v.name, v.unit_id));
@@ -159,7 +159,7 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
     const id = String(row[idColumn] ?? '').trim().toLowerCase();
     if (!isUuid(id)) continue;
     if (!located.has(id)) {
-      const scope = await locateSpot(principal, id).catch((error: unknown) => {
+      const scope = await spots.locateSpot(principal, id).catch((error: unknown) => {
         if (error instanceof DomainError && error.kind === 'not_found') return undefined;
         throw error;
       });
@@ -198,7 +198,7 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
 
   const pending = [...updates];
   const workers = Array.from({ length: Math.min(8, pending.length) }, async () => {
-    for (let next = pending.shift(); next; next = pending.shift()) await mergeVariables(principal, next[0], next[1]);
+    for (let next = pending.shift(); next; next = pending.shift()) await spots.mergeVariables(principal, next[0], next[1]);
   });
   await Promise.all(workers);
   return Object.fromEntries(result);

@@ -4,6 +4,10 @@
 // upload id first and only then deletes the replaced object, so a key never points to a deleted
 // file; a later upload to a replaced URL lands on an object nothing points to, which the worker
 // deletes once the URL has expired (STORAGE_OBJECT_RELEASED.V1).
+//
+// The service is built from its repositories (services take them as parameters, as
+// lib/storage/kv.ts): its rules run against DynamoDB and S3 in the functions and against memory in
+// tests/unit/file-storage.test.ts.
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
@@ -13,12 +17,14 @@ import { ifPresent, s3 } from '../aws/s3';
 import { config } from '../config';
 import { keys as keyOf, type Key } from '../db/keys';
 import { batchGet, itemKey, putItem, putVersioned, queryAll, takeItem, updateItem, NOT_EXISTS, type Item } from '../db/table';
+import type { ResourceGate } from './kv';
+import { storageResourceGate } from './kv';
 import { Conflict, GENERAL_CODES, Invalid } from '../errors';
 import { log } from '../log';
 import { publishEvent } from '../events/publish';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
-import { authorisedResource, FILE_MAX_KB, readableResources, resourcePk, type Scope } from './access';
+import { FILE_MAX_KB, resourcePk, type Scope } from './access';
 import type { StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
 import { characters } from '../util/text';
@@ -77,199 +83,283 @@ function checkDeclaration(input: FileDeclaration): void {
 export const objectKeyOf = (scope: Scope, id: number, extension: string, key: string, uploadId: string) =>
   `storage/${scope}/${id}/${encodeURIComponent(extension)}/${key}/${uploadId}`;
 
-interface Target {
+/** One key's file: where it is (a resource of a scope, an extension, a key) and its current upload. */
+export interface FileSlot {
   scope: Scope;
   id: number;
   extension: string;
   key: string;
 }
 
-const fileKey = (t: Target): Key => keyOf.storageFile(resourcePk(t.scope, t.id), t.extension, t.key);
+export interface FileRecord extends FileSlot {
+  fileName: string;
+  sizeKb: number;
+  md5: string;
+  /** Each upload has its own object: a new file for the key never overwrites the object of the one it replaces. */
+  uploadId: string;
+  objectKey: string;
+  uploaded: boolean;
+  createdAt: string;
+  createdBy: number;
+}
 
-function fileItem(t: Target, input: FileDeclaration, principal: Principal): Item {
-  const uploadId = randomUUID();
+/** Where file records are kept. */
+export interface FileRepository {
+  /** Stores a record unless the key has one; false when it had. */
+  create(record: FileRecord): Promise<boolean>;
+  /** Replaces a key's record by `change(current)` atomically (re-applied if another write came first); answers the replaced one. */
+  replace(slot: FileSlot, change: (current: FileRecord | undefined) => FileRecord): Promise<FileRecord | undefined>;
+  read(slots: FileSlot[]): Promise<FileRecord[]>;
+  /** Every record of an extension in one resource. */
+  list(scope: Scope, id: number, extension: string): Promise<FileRecord[]>;
+  /** Records that the record's upload arrived with this size, unless the key moved on to another upload meanwhile. */
+  markUploaded(record: FileRecord, sizeKb: number, at: string): Promise<FileRecord>;
+  /** Removes a key's record; answers it when there was one. */
+  take(slot: FileSlot): Promise<FileRecord | undefined>;
+}
+
+/** Where the files themselves are kept (S3). */
+export interface ObjectStore {
+  /** A form a client posts the file with, straight to storage, within these sizes and with this MD5. */
+  presignUpload(objectKey: string, minBytes: number, maxBytes: number, md5: string, seconds: number): Promise<PresignedUpload>;
+  /** Bytes of an object, when it is there. */
+  size(objectKey: string): Promise<number | undefined>;
+  /** A short-lived URL that downloads the object under its file name. */
+  downloadUrl(objectKey: string, fileName: string, seconds: number): Promise<string>;
+  remove(objectKeys: string[]): Promise<void>;
+  /** Removes the objects again once their upload URLs have expired (an upload in flight may land after now). */
+  removeLater(objectKeys: string[]): Promise<void>;
+}
+
+export function fileStorageService({ files, objects, resources, now = () => new Date() }: { files: FileRepository; objects: ObjectStore; resources: ResourceGate; now?: () => Date }) {
+  const record = (slot: FileSlot, input: FileDeclaration, principal: Principal): FileRecord => {
+    const uploadId = randomUUID();
+    return {
+      ...slot,
+      fileName: input.fileName.trim(),
+      sizeKb: input.sizeKb,
+      md5: input.md5,
+      uploadId,
+      objectKey: objectKeyOf(slot.scope, slot.id, slot.extension, slot.key, uploadId),
+      uploaded: false,
+      createdAt: isoSeconds(now()),
+      createdBy: principal.user.id,
+    };
+  };
+
+  const presign = (stored: FileRecord): Promise<PresignedUpload> => {
+    const low = Math.max(0, Math.floor((stored.sizeKb - SIZE_TOLERANCE_KB) * 1024));
+    const high = Math.min(FILE_MAX_KB * 1024, Math.ceil((stored.sizeKb + SIZE_TOLERANCE_KB) * 1024));
+    return objects.presignUpload(stored.objectKey, low, high, stored.md5, UPLOAD_URL_SECONDS);
+  };
+
+  /** Deletes objects now and, once their upload URLs have expired, again through the worker. */
+  async function release(objectKeys: string[]): Promise<void> {
+    if (!objectKeys.length) return;
+    await objects.removeLater(objectKeys);
+    await objects.remove(objectKeys).catch((error) => log.error('storage objects not deleted; the worker retries', { objectKeys, error }));
+  }
+
+  async function replace(principal: Principal, slot: FileSlot, input: FileDeclaration, create: boolean): Promise<PresignedUpload> {
+    let stored: FileRecord | undefined;
+    const replaced = await files.replace(slot, (current) => {
+      if (!current && !create) throw new Conflict(`the key ${input.key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
+      stored = record(slot, input, principal);
+      return stored;
+    });
+    if (replaced) await release([replaced.objectKey]);
+    return presign(stored!);
+  }
+
+  /** Whether the current upload of a record has arrived; records it (and its real size) once it has. */
+  async function uploaded(stored: FileRecord): Promise<FileRecord> {
+    if (stored.uploaded) return stored;
+    const bytes = await objects.size(stored.objectKey);
+    if (bytes === undefined) return stored;
+    return files.markUploaded(stored, Math.round((bytes / 1024) * 1000) / 1000, isoSeconds(now()));
+  }
+
+  async function wireFile(stored: FileRecord, withUrl: boolean): Promise<StoredFile> {
+    const current = await uploaded(stored);
+    return {
+      file_name: current.fileName,
+      file_size_kb: current.sizeKb,
+      created_at: current.createdAt,
+      uploaded: current.uploaded,
+      ...(withUrl ? { url: current.uploaded ? await objects.downloadUrl(current.objectKey, current.fileName, DOWNLOAD_URL_SECONDS) : null } : {}),
+    };
+  }
+
   return {
-    kind: 'storage_file',
-    scope: t.scope,
-    resource_id: t.id,
-    extension_id: t.extension,
-    key: t.key,
-    file_name: input.fileName.trim(),
-    file_size_kb: input.sizeKb,
-    md5: input.md5,
-    upload_id: uploadId,
-    object_key: objectKeyOf(t.scope, t.id, t.extension, t.key, uploadId),
-    uploaded: false,
-    created_at: isoSeconds(),
-    created_by: principal.user.id,
+    /** PUT: a new key (code 5 when it exists, unless overwrite), or a new file for it. */
+    async putFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { overwrite: boolean }): Promise<PresignedUpload> {
+      const { principal, extension } = caller;
+      checkDeclaration(input);
+      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.ref, 'write') };
+      if (input.overwrite) return replace(principal, slot, input, true);
+      const stored = record(slot, input, principal);
+      if (!(await files.create(stored))) throw new Conflict(`the key ${input.key} already exists (send overwrite=true to replace its file)`, { code: STORAGE_CODES.KEY_STATE });
+      return presign(stored);
+    },
+
+    /** PATCH: a new file for an existing key (code 5 when absent, unless create). */
+    async patchFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { create: boolean }): Promise<PresignedUpload> {
+      const { principal, extension } = caller;
+      checkDeclaration(input);
+      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.ref, 'write') };
+      return replace(principal, slot, input, input.create);
+    },
+
+    /**
+     * GET: objects[<id>][<key>] (users scope without ids: objects[<key>]). An empty `keys` lists every
+     * key; ids as in key-value GET (code 5 unknown, 3 not readable).
+     */
+    async listFiles(caller: StorageCaller, scope: Scope, input: { keys: readonly string[]; ids?: readonly unknown[]; getUrl: boolean }): Promise<Record<string, unknown>> {
+      const { principal, extension } = caller;
+      const flat = scope === 'users' && input.ids === undefined;
+      const explicit = Boolean(input.ids?.length);
+      const readable = await resources.readable(principal, scope, input.ids);
+      const wanted = [...new Set(input.keys)];
+      const ids = [...new Set(readable.map((r) => r.id))];
+      const records =
+        wanted.length === 0
+          ? (await mapLimit(ids, 8, (id) => files.list(scope, id, extension))).flat()
+          : await files.read(ids.flatMap((id) => wanted.map((key) => ({ scope, id, extension, key }))));
+      const wired = await mapLimit(records, 8, async (stored) => ({ id: stored.id, key: stored.key, file: await wireFile(stored, input.getUrl) }));
+      const byId = new Map<number, Record<string, StoredFile>>();
+      for (const { id, key, file } of wired) byId.set(id, { ...byId.get(id), [key]: file });
+      if (flat) return byId.get(principal.user.id) ?? {};
+      const found: Record<string, Record<string, StoredFile>> = {};
+      for (const { label, id } of readable) {
+        const entry = byId.get(id);
+        if (entry || explicit) found[label] = entry ?? {};
+      }
+      return found;
+    },
+
+    /** DELETE: removes the keys (absent ones are ignored) and their files; answers the keys removed. */
+    async deleteFiles(caller: StorageCaller, scope: Scope, input: { ref: unknown; keys: readonly string[] }): Promise<string[]> {
+      const { principal, extension } = caller;
+      const id = await resources.authorise(principal, scope, input.ref, 'delete');
+      const removed = (await mapLimit([...new Set(input.keys)], 8, (key) => files.take({ scope, id, extension, key }))).filter((r): r is FileRecord => Boolean(r));
+      await release(removed.map((r) => r.objectKey));
+      return removed.map((r) => r.key);
+    },
   };
 }
 
-async function presign(item: Item, sizeKb: number, md5: string): Promise<PresignedUpload> {
-  const low = Math.max(0, Math.floor((sizeKb - SIZE_TOLERANCE_KB) * 1024));
-  const high = Math.min(FILE_MAX_KB * 1024, Math.ceil((sizeKb + SIZE_TOLERANCE_KB) * 1024));
-  const post = await createPresignedPost(s3(), {
-    Bucket: config().bucket,
-    Key: String(item.object_key),
-    Conditions: [
-      ['content-length-range', low, high],
-      ['eq', '$Content-MD5', md5],
-    ],
-    Expires: UPLOAD_URL_SECONDS,
-  });
-  return { url: post.url, fields: post.fields };
-}
+// --- the DynamoDB and S3 implementations -----------------------------------------------------------
 
-/**
- * Deletes objects now and, once their upload URLs have expired (SURCO_STORAGE_RELEASE_DELAY_S,
- * default 30 s), again through the worker.
- */
-async function release(objectKeys: string[]): Promise<void> {
-  if (!objectKeys.length) return;
-  await publishEvent(OBJECT_RELEASED_JOB, { object_keys: objectKeys }, { delaySeconds: config().storageReleaseDelaySeconds });
-  await deleteObjects(objectKeys).catch((error) => log.error('storage objects not deleted; the worker retries', { objectKeys, error }));
-}
+const fileKey = (slot: FileSlot): Key => keyOf.storageFile(resourcePk(slot.scope, slot.id), slot.extension, slot.key);
+
+const toItem = (r: FileRecord): Item => ({
+  kind: 'storage_file',
+  scope: r.scope,
+  resource_id: r.id,
+  extension_id: r.extension,
+  key: r.key,
+  file_name: r.fileName,
+  file_size_kb: r.sizeKb,
+  md5: r.md5,
+  upload_id: r.uploadId,
+  object_key: r.objectKey,
+  uploaded: r.uploaded,
+  created_at: r.createdAt,
+  created_by: r.createdBy,
+});
+
+const fromItem = (item: Item): FileRecord => ({
+  scope: item.scope as Scope,
+  id: Number(item.resource_id),
+  extension: String(item.extension_id),
+  key: String(item.key),
+  fileName: String(item.file_name),
+  sizeKb: Number(item.file_size_kb),
+  md5: String(item.md5),
+  uploadId: String(item.upload_id),
+  objectKey: String(item.object_key),
+  uploaded: Boolean(item.uploaded),
+  createdAt: String(item.created_at),
+  createdBy: Number(item.created_by),
+});
+
+export const dynamoFileRepository: FileRepository = {
+  async create(r) {
+    try {
+      await putItem({ ...fileKey(r), ...toItem(r), version: 1 }, { expression: NOT_EXISTS, failure: () => new Conflict('exists') });
+      return true;
+    } catch (error) {
+      if (error instanceof Conflict) return false;
+      throw error;
+    }
+  },
+  async replace(slot, change) {
+    let replaced: FileRecord | undefined;
+    await putVersioned(fileKey(slot), (current) => {
+      replaced = current ? fromItem(current) : undefined;
+      return toItem(change(replaced));
+    });
+    return replaced;
+  },
+  async read(slots) {
+    const found = await batchGet(slots.map(fileKey));
+    return slots.flatMap((slot) => {
+      const item = found.get(itemKey(fileKey(slot)));
+      return item ? [fromItem(item)] : [];
+    });
+  },
+  async list(scope, id, extension) {
+    const prefix = keyOf.storageFile(resourcePk(scope, id), extension, '');
+    return (await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map(fromItem);
+  },
+  async markUploaded(r, sizeKb, at) {
+    const updated = await updateItem(fileKey(r), {
+      expression: 'SET uploaded = :yes, file_size_kb = :size, uploaded_at = :at',
+      condition: 'upload_id = :upload',
+      values: { ':yes': true, ':size': sizeKb, ':at': at, ':upload': r.uploadId },
+    });
+    return updated ? fromItem(updated) : { ...r, uploaded: true, sizeKb };
+  },
+  async take(slot) {
+    const item = await takeItem(fileKey(slot));
+    return item ? fromItem(item) : undefined;
+  },
+};
 
 export async function deleteObjects(objectKeys: string[]): Promise<void> {
   for (let i = 0; i < objectKeys.length; i += 1000) {
-    await s3().send(
-      new DeleteObjectsCommand({
-        Bucket: config().bucket,
-        Delete: { Objects: objectKeys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
-      }),
-    );
+    await s3().send(new DeleteObjectsCommand({ Bucket: config().bucket, Delete: { Objects: objectKeys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }));
   }
 }
 
-/** PUT: a new key (code 5 when it exists, unless overwrite), or a new file for it. */
-export async function putFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { overwrite: boolean }): Promise<PresignedUpload> {
-  const { principal, extension } = caller;
-  checkDeclaration(input);
-  const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.ref, 'write') };
-  if (!input.overwrite) {
-    const item = { ...fileKey(target), ...fileItem(target, input, principal), version: 1 };
-    await putItem(item, {
-      expression: NOT_EXISTS,
-      failure: () => new Conflict(`the key ${input.key} already exists (send overwrite=true to replace its file)`, { code: STORAGE_CODES.KEY_STATE }),
-    });
-    return presign(item, input.sizeKb, input.md5);
-  }
-  return replace(principal, target, input, true);
-}
-
-/** PATCH: a new file for an existing key (code 5 when absent, unless create). */
-export async function patchFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { create: boolean }): Promise<PresignedUpload> {
-  const { principal, extension } = caller;
-  checkDeclaration(input);
-  const target = { scope, extension, key: input.key, id: await authorisedResource(principal, scope, input.ref, 'write') };
-  return replace(principal, target, input, input.create);
-}
-
-async function replace(principal: Principal, target: Target, input: FileDeclaration, create: boolean): Promise<PresignedUpload> {
-  let replaced: string | undefined;
-  const item = await putVersioned(fileKey(target), (current) => {
-    if (!current && !create) {
-      throw new Conflict(`the key ${input.key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
-    }
-    replaced = current?.object_key as string | undefined;
-    return fileItem(target, input, principal);
-  });
-  if (replaced) await release([replaced]);
-  return presign(item, input.sizeKb, input.md5);
-}
-
-/** Whether the current upload of a record has arrived; records it (and its real size) once it has. */
-async function uploaded(item: Item & Key): Promise<Item & Key> {
-  if (item.uploaded) return item;
-  const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: String(item.object_key) })));
-  if (!head) return item;
-  const sizeKb = Math.round(((head.ContentLength ?? 0) / 1024) * 1000) / 1000;
-  const updated = await updateItem(
-    { pk: item.pk, sk: item.sk },
-    {
-      expression: 'SET uploaded = :yes, file_size_kb = :size, uploaded_at = :at',
-      condition: 'upload_id = :upload',
-      values: { ':yes': true, ':size': sizeKb, ':at': isoSeconds(), ':upload': item.upload_id },
-    },
-  );
-  return (updated as (Item & Key) | undefined) ?? { ...item, uploaded: true, file_size_kb: sizeKb };
-}
-
-async function downloadUrl(item: Item): Promise<string> {
-  const name = String(item.file_name);
-  return getSignedUrl(
-    s3(),
-    new GetObjectCommand({
+export const s3ObjectStore: ObjectStore = {
+  async presignUpload(objectKey, minBytes, maxBytes, md5, seconds) {
+    const post = await createPresignedPost(s3(), {
       Bucket: config().bucket,
-      Key: String(item.object_key),
-      ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
-    }),
-    { expiresIn: DOWNLOAD_URL_SECONDS },
-  );
-}
-
-async function wireFile(item: Item & Key, withUrl: boolean): Promise<StoredFile> {
-  const current = await uploaded(item);
-  return {
-    file_name: String(current.file_name),
-    file_size_kb: Number(current.file_size_kb),
-    created_at: String(current.created_at),
-    uploaded: Boolean(current.uploaded),
-    ...(withUrl ? { url: current.uploaded ? await downloadUrl(current) : null } : {}),
-  };
-}
-
-/**
- * GET: objects[<id>][<key>] (users scope without ids: objects[<key>]). An empty `keys` lists every
- * key; ids as in key-value GET (code 5 unknown, 3 not readable).
- */
-export async function listFiles(
-  caller: StorageCaller,
-  scope: Scope,
-  input: { keys: readonly string[]; ids?: readonly unknown[]; getUrl: boolean },
-): Promise<Record<string, unknown>> {
-  const { principal, extension } = caller;
-  const flat = scope === 'users' && input.ids === undefined;
-  const explicit = Boolean(input.ids?.length);
-  const resources = await readableResources(principal, scope, input.ids);
-  const wanted = [...new Set(input.keys)];
-  const records: Array<{ id: number; item: Item & Key }> = [];
-  const ids = [...new Set(resources.map((r) => r.id))];
-  if (wanted.length === 0) {
-    await mapLimit(ids, 8, async (id) => {
-      const prefix = keyOf.storageFile(resourcePk(scope, id), extension, '');
-      for (const item of await queryAll<Item & Key>({ pk: prefix.pk, skPrefix: prefix.sk })) records.push({ id, item });
+      Key: objectKey,
+      Conditions: [
+        ['content-length-range', minBytes, maxBytes],
+        ['eq', '$Content-MD5', md5],
+      ],
+      Expires: seconds,
     });
-  } else {
-    const wantedKeys = ids.flatMap((id) => wanted.map((key) => ({ id, key: keyOf.storageFile(resourcePk(scope, id), extension, key) })));
-    const found = await batchGet<Item & Key>(wantedKeys.map((entry) => entry.key));
-    for (const entry of wantedKeys) {
-      const item = found.get(itemKey(entry.key));
-      if (item) records.push({ id: entry.id, item });
-    }
-  }
-  const files = await mapLimit(records, 8, async ({ id, item }) => ({ id, key: String(item.key), file: await wireFile(item, input.getUrl) }));
-  const byId = new Map<number, Record<string, StoredFile>>();
-  for (const { id, key, file } of files) byId.set(id, { ...byId.get(id), [key]: file });
-  if (flat) return byId.get(principal.user.id) ?? {};
-  const objects: Record<string, Record<string, StoredFile>> = {};
-  for (const { label, id } of resources) {
-    const entry = byId.get(id);
-    if (entry || explicit) objects[label] = entry ?? {};
-  }
-  return objects;
-}
-
-/** DELETE: removes the keys (absent ones are ignored) and their files; answers the keys removed. */
-export async function deleteFiles(caller: StorageCaller, scope: Scope, input: { ref: unknown; keys: readonly string[] }): Promise<string[]> {
-  const { principal, extension } = caller;
-  const id = await authorisedResource(principal, scope, input.ref, 'delete');
-  const removed = await mapLimit([...new Set(input.keys)], 8, async (key) => takeItem(keyOf.storageFile(resourcePk(scope, id), extension, key)));
-  const items = removed.filter((item): item is Item => Boolean(item));
-  await release(items.map((item) => String(item.object_key)));
-  return items.map((item) => String(item.key));
-}
+    return { url: post.url, fields: post.fields };
+  },
+  async size(objectKey) {
+    const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: objectKey })));
+    return head ? (head.ContentLength ?? 0) : undefined;
+  },
+  downloadUrl: (objectKey, fileName, seconds) =>
+    getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey, ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }), {
+      expiresIn: seconds,
+    }),
+  remove: deleteObjects,
+  // SURCO_STORAGE_RELEASE_DELAY_S (default 30 s) after now, through the worker
+  removeLater: async (objectKeys) => void (await publishEvent(OBJECT_RELEASED_JOB, { object_keys: objectKeys }, { delaySeconds: config().storageReleaseDelaySeconds })),
+};
 
 /** The objects of a deleted resource's file records (the field cleanup deletes them). */
 export const objectKeysOf = (items: readonly Item[]): string[] =>
   items.filter((item) => item.kind === 'storage_file' && item.object_key).map((item) => String(item.object_key));
+
+export const { putFile, patchFile, listFiles, deleteFiles } = fileStorageService({ files: dynamoFileRepository, objects: s3ObjectStore, resources: storageResourceGate });

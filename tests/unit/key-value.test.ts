@@ -1,9 +1,9 @@
 // lib/storage/kv.ts against memory: the key-value rules without DynamoDB (its repositories are
 // parameters; tests/storage.test.ts runs the same rules through the API).
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal';
 import { DomainError, Forbidden } from '../../lib/errors';
-import { ANSWER_MAX_BYTES, keyValueService, VALUE_MAX_BYTES, type ResourceGate, type StoredValue, type ValueRepository, type ValueSlot } from '../../lib/storage/kv';
+import { ANSWER_MAX_BYTES, keyValueService, VALUE_MAX_BYTES, type StoredValue, type ValueRepository, type ValueSlot } from '../../lib/storage/kv';
+import { caller, resources } from './helpers/storage-gate';
 import { STORAGE_CODES } from '../../lib/storage/codes';
 
 const slotName = (s: ValueSlot) => `${s.scope}/${s.id}/${s.extension}/${s.key}`;
@@ -32,19 +32,6 @@ function memory() {
   };
   return { values, stored };
 }
-
-/** Fields 1 and 2 are readable; only field 1 can be written or deleted from. */
-const resources: ResourceGate = {
-  authorise: async (_principal, scope, ref, action) => {
-    const id = Number(ref);
-    if (scope === 'fields' && (id === 1 || (id === 2 && action === 'read'))) return id;
-    throw new Forbidden(`no permission on ${scope} ${ref}`, { code: STORAGE_CODES.NO_PERMISSION });
-  },
-  readable: async (_principal, _scope, refs) =>
-    (refs?.length ? refs.map((ref) => ({ label: String(ref), id: Number(ref) })) : [{ label: '1', id: 1 }, { label: '2', id: 2 }]).filter((r) => r.id === 1 || r.id === 2),
-};
-
-const caller = (extension = 'ext-a') => ({ principal: { user: { id: 7 } } as Principal, extension });
 
 const codeOf = async (promise: Promise<unknown>) => {
   try {

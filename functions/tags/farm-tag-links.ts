@@ -1,7 +1,8 @@
 // /api/tags_campos/asociar: POST, DELETE (spec 2, Farm tags)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { linkFarm, TAG_CODES, unlinkFarm } from '../../lib/tags/service';
+import { TAG_CODES } from '../../lib/tags/service';
+import { tags } from '../../lib/tags/instance';
 import { linkFarmTagRoute, tagMap, unlinkFarmTagRoute } from '../../schemas/tags';
 
 const missingParameters = () => new Invalid('Faltan parámetros: id_tag e id_campo son obligatorios', { code: TAG_CODES.MISSING });
@@ -15,7 +16,7 @@ export const post = endpoint(linkFarmTagRoute, {
   invalid: missingParameters,
   handler: async ({ query, principal }) => {
     const { tagId, farmId } = required(query);
-    return tagMap(await linkFarm(principal, tagId, farmId));
+    return tagMap(await tags.linkFarm(principal, tagId, farmId));
   },
 });
 
@@ -23,6 +24,6 @@ export const del = endpoint(unlinkFarmTagRoute, {
   invalid: missingParameters,
   handler: async ({ query, principal }) => {
     const { tagId, farmId } = required(query);
-    return tagMap(await unlinkFarm(principal, tagId, farmId));
+    return tagMap(await tags.unlinkFarm(principal, tagId, farmId));
   },
 });

@@ -1,7 +1,8 @@
 // /api/tags_campos/tag: POST, PATCH, GET, DELETE (spec 2, Farm tags)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { createTag, deleteTag, requireTag, tagsOfReadableFarm, tagsOfUser, TAG_CODES, updateTag } from '../../lib/tags/service';
+import { TAG_CODES } from '../../lib/tags/service';
+import { tags } from '../../lib/tags/instance';
 import { createFarmTagRoute, deleteFarmTagRoute, getFarmTagsRoute, tagMap, updateFarmTagRoute } from '../../schemas/tags';
 
 const missing = (what: string) => new Invalid(`Faltan parámetros: ${what}`, { code: TAG_CODES.MISSING });
@@ -11,7 +12,7 @@ export const post = endpoint(createFarmTagRoute, {
   invalid,
   handler: async ({ query, principal }) => {
     if (!query.desc?.trim()) throw missing('desc');
-    const tag = await createTag(principal, { desc: query.desc, color: query.color, farmId: query.id_campo });
+    const tag = await tags.createTag(principal, { desc: query.desc, color: query.color, farmId: query.id_campo });
     return { color: tag.color, res: 'creado', tag: tag.tag, id_tag: tag.id, id_campo: query.id_campo ?? null };
   },
 });
@@ -20,7 +21,7 @@ export const patch = endpoint(updateFarmTagRoute, {
   invalid,
   handler: async ({ query, principal }) => {
     if (query.id_tag === undefined) throw missing('id_tag');
-    const tag = await updateTag(principal, { tagId: query.id_tag, desc: query.desc, color: query.color });
+    const tag = await tags.updateTag(principal, { tagId: query.id_tag, desc: query.desc, color: query.color });
     return { color: tag.color, id_usuario: principal.user.id, tag: tag.tag, id_tag: tag.id, res: 'modificado' };
   },
 });
@@ -29,12 +30,12 @@ export const get = endpoint(getFarmTagsRoute, {
   invalid,
   handler: async ({ query, principal }) => {
     if (query.id_tag !== undefined) {
-      return { filter: 'tag info', result: tagMap([await requireTag(principal.user.id, query.id_tag)]) };
+      return { filter: 'tag info', result: tagMap([await tags.requireTag(principal.user.id, query.id_tag)]) };
     }
     if (query.id_campo !== undefined) {
-      return { filter: 'farm tags', result: tagMap(await tagsOfReadableFarm(principal, query.id_campo)) };
+      return { filter: 'farm tags', result: tagMap(await tags.tagsOfReadableFarm(principal, query.id_campo)) };
     }
-    return { filter: 'user tags', result: tagMap(await tagsOfUser(principal.user.id)) };
+    return { filter: 'user tags', result: tagMap(await tags.tagsOfUser(principal.user.id)) };
   },
 });
 
@@ -42,7 +43,7 @@ export const del = endpoint(deleteFarmTagRoute, {
   invalid,
   handler: async ({ query, principal }) => {
     if (query.id_tag === undefined) throw missing('id_tag');
-    await deleteTag(principal, query.id_tag);
+    await tags.deleteTag(principal, query.id_tag);
     return { res: 'eliminado', id_tag: query.id_tag };
   },
 });

@@ -1,15 +1,15 @@
-// The field gate a service is built with: the one guard of lib/authz/guard.ts behind an interface,
+// The field (and farm) gate a service is built with: the one guard of lib/authz/guard.ts behind an interface,
 // so that services take it as a parameter (their rules then run against memory in unit tests).
 // Each area passes its own dialect's refusals.
 import type { Principal } from '../auth/principal';
 import type { Field, FieldShape } from '../platform/model';
-import { fieldAmong, fieldFor, readableAmong, type FieldInScope, type Refusals } from './guard';
+import { farmFor, fieldAmong, fieldFor, readableAmong, type FarmInScope, type FieldInScope, type Refusals } from './guard';
 import type { Action } from './access';
 import { readableFields } from '../fields/list';
 import { shapeFor } from '../fields/current-shape';
 import { getFieldByUuid } from '../fields/repository';
 
-export type { FieldInScope, Refusals };
+export type { FarmInScope, FieldInScope, Refusals };
 
 export interface FieldGate {
   /** The field for `action`: notFound when absent or unreadable, forbidden when the action is not allowed. */
@@ -20,6 +20,8 @@ export interface FieldGate {
   among(principal: Principal, fieldIds: number[], action: Action, refuse: Refusals): Promise<FieldInScope>;
   /** Whether the caller reads one of these fields. */
   readsAny(principal: Principal, fieldIds: number[]): Promise<boolean>;
+  /** The farm for `action`: notFound when absent or unreadable, forbidden when the action is not allowed. */
+  farm(principal: Principal, farmId: number, action: Action, refuse: Refusals): Promise<FarmInScope>;
   /** Every field the caller reads, with its farm and access. */
   readable(principal: Principal): Promise<FieldInScope[]>;
   /** The field's shape in a campaign (the current one when absent). */
@@ -32,6 +34,7 @@ export const platformFieldGate: FieldGate = {
   fieldByUuid: async (principal, uuid, action, refuse) => fieldFor(principal, await getFieldByUuid(uuid), action, refuse),
   among: fieldAmong,
   readsAny: readableAmong,
+  farm: (principal, farmId, action, refuse) => farmFor(principal, farmId, action, refuse),
   readable: async (principal) => (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
   shape: async (field, campaign) => (await shapeFor(field, campaign)).shape,
 };

@@ -6,7 +6,8 @@ import { factsFrom, farmGrants, fieldGrants, readUserGrants, type GrantFacts } f
 import type { Principal } from '../auth/principal';
 import type { Farm, Field, FieldShape, User } from '../platform/model';
 import { currentShapes } from './current-shape';
-import { tagsOfFarms, type Tag } from '../tags/service';
+import type { Tag } from '../tags/service';
+import { tagsOfFarms } from '../tags/repository';
 import { getUsers, supervisionsOf } from '../platform/users';
 import { fieldIdsOfFarm, getFarms, getFields } from './repository';
 

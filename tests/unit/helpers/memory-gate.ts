@@ -34,6 +34,10 @@ export function memoryGate({ writes = [1, 2], reads = [3], fields = new Map<numb
       if (allowed === undefined) throw refuse.forbidden();
       return gate.field(principal, allowed, action, refuse);
     },
+    async farm(_principal, farmId, action, refuse) {
+      if (farmId !== memoryFarm.id) throw refuse.notFound();
+      return { farm: memoryFarm, access: accessFrom([action === 'read' ? 'read' : 'owner']) };
+    },
     readsAny: async (_principal, fieldIds) => fieldIds.some(visible),
     readable: async () => [...writes, ...reads].sort((a, b) => a - b).map(scope),
     shape: async (field) => field.shape,

@@ -2,7 +2,8 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { Invalid } from '../../lib/errors';
 import { MAP_INFOS } from '../../lib/maps/codes';
-import { changeMap, createMap, deleteMap, getMap, listMaps, type MapInput } from '../../lib/maps/service';
+import type { MapInput } from '../../lib/maps/service';
+import { maps } from '../../lib/maps/repository';
 import { createMapRoute, deleteMapRoute, listMapsRoute, MapBody, patchMapRoute, replaceMapRoute, wireMap } from '../../schemas/maps';
 import type * as z from 'zod';
 
@@ -27,25 +28,25 @@ const requireId = (body: Body): number => {
 export const get = endpoint(listMapsRoute, {
   handler: async ({ query, principal }) =>
     query.id !== undefined
-      ? { data: wireMap(await getMap(principal, query.id), true) }
-      : { data: (await listMaps(principal, { fieldId: query.id_lote })).map((map) => wireMap(map, false)) },
+      ? { data: wireMap(await maps.getMap(principal, query.id), true) }
+      : { data: (await maps.listMaps(principal, { fieldId: query.id_lote })).map((map) => wireMap(map, false)) },
 });
 
 export const post = endpoint(createMapRoute, {
-  handler: async ({ body, principal }) => ({ ...VALID, id: (await createMap(principal, input(body))).id }),
+  handler: async ({ body, principal }) => ({ ...VALID, id: (await maps.createMap(principal, input(body))).id }),
 });
 
 export const put = endpoint(replaceMapRoute, {
-  handler: async ({ body, principal }) => ({ ...VALID, id: (await changeMap(principal, requireId(body), input(body), 'replace')).id }),
+  handler: async ({ body, principal }) => ({ ...VALID, id: (await maps.changeMap(principal, requireId(body), input(body), 'replace')).id }),
 });
 
 export const patch = endpoint(patchMapRoute, {
-  handler: async ({ body, principal }) => ({ ...VALID, id: (await changeMap(principal, requireId(body), input(body), 'patch')).id }),
+  handler: async ({ body, principal }) => ({ ...VALID, id: (await maps.changeMap(principal, requireId(body), input(body), 'patch')).id }),
 });
 
 export const del = endpoint(deleteMapRoute, {
   handler: async ({ query, principal }) => {
-    await deleteMap(principal, query.id);
+    await maps.deleteMap(principal, query.id);
     return { info: 'Map deleted', res: 'OK', code: 0 } as const;
   },
 });

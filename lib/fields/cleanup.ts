@@ -7,7 +7,7 @@ import type { Key } from '../db/keys';
 import { purgeSpot } from '../spots/repository';
 import { deleteHistory } from '../livestock/repository';
 import { deleteObjects, objectKeysOf } from '../storage/files';
-import { mapPointers } from '../maps/service';
+import { mapPointers } from '../maps/repository';
 import { samplingPointers } from '../samplings/service';
 
 /** Job put on the events queue when a field is deleted. */

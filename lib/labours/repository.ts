@@ -3,10 +3,7 @@
 // or renames and its campaign's `biennial`.
 import { keys } from '../db/keys';
 import { batchGet, EXISTS, getItem, itemKey, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
-import { Conflict, type DomainError } from '../errors';
-import { LostRace } from '../db/retry';
-import type { Field } from '../platform/model';
-import { LABOUR_CODES } from './codes';
+import type { DomainError } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
 import { cropById } from '../crops/service';
@@ -84,9 +81,3 @@ export const dynamoLabourRepository: LabourRepository = {
 /** The labours service of the functions: DynamoDB, the platform's field access, personal inputs and crops. */
 export const labours = laboursService({ repository: dynamoLabourRepository, inputs: dynamoInputRepository, fields: platformFieldGate, crops: cropById });
 
-/** The transaction items of a map's planned application (spec 2, Maps `create_application`), for the map's own transaction. */
-export async function plannedApplicationOps(userId: number, field: Field, mapId: number, yeargroup: number, date: string): Promise<TxOp[]> {
-  const change = await labours.plannedApplicationOfMap(userId, field, mapId, yeargroup, date);
-  const taken = () => new Conflict(`labour ${change.labour.uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
-  return labourSaveOps(change, taken, () => new LostRace('labour changed meanwhile'));
-}

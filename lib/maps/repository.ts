@@ -1,0 +1,73 @@
+// Maps in DynamoDB (docs/data-model.md): a map in its field's partition (so it goes with the
+// field); a ref finds it by id, the owner's list and name items make "the caller's maps" and
+// "names unique per user". Every change writes them together in one transaction, with the planned
+// application labour when one is requested.
+import { keys } from '../db/keys';
+import { LostRace } from '../db/retry';
+import { batchGet, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { Conflict } from '../errors';
+import { platformFieldGate } from '../authz/gate';
+import { labours, labourSaveOps } from '../labours/repository';
+import type { LabourSave } from '../labours/service';
+import { LABOUR_CODES } from '../labours/codes';
+import { MapRecord } from './model';
+import { mapsService, type MapRepository } from './service';
+
+const mapItem = (map: MapRecord) => ({ ...keys.map(map.fieldId, map.id), ...MapRecord.toItem(map) });
+const nameItem = (map: MapRecord) => ({ ...keys.userMapName(map.ownerId, map.name), kind: 'map_name', map_id: map.id });
+
+/** The items of a map's planned application, written in the map's transaction. */
+const applicationOps = (application: LabourSave | undefined): TxOp[] =>
+  application
+    ? labourSaveOps(application, () => new Conflict(`labour ${application.labour.uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE }), () => new LostRace('labour changed meanwhile'))
+    : [];
+
+export const dynamoMapRepository: MapRepository = {
+  nextId: () => nextId('map'),
+  async fieldOf(mapId) {
+    const ref = await getItem(keys.mapRef(mapId));
+    return ref ? Number(ref.field_id) : undefined;
+  },
+  async map(fieldId, mapId) {
+    const item = await getItem(keys.map(fieldId, mapId));
+    return item ? MapRecord.fromItem(item) : undefined;
+  },
+  async mapsOfField(fieldId) {
+    return (await queryAll(keys.mapsOfField(fieldId))).map(MapRecord.fromItem);
+  },
+  async mapsOfOwner(ownerId) {
+    const refs = await queryAll(keys.userMapsPrefix(ownerId));
+    const mapKeys = refs.map((ref) => keys.map(Number(ref.field_id), Number(ref.map_id)));
+    const found = await batchGet(mapKeys);
+    return mapKeys.flatMap((key) => {
+      const item = found.get(itemKey(key));
+      return item ? [MapRecord.fromItem(item)] : [];
+    });
+  },
+  async create(map, application, nameTaken) {
+    await transact([
+      ...applicationOps(application),
+      tx.put(mapItem(map), NOT_EXISTS),
+      tx.put({ ...keys.mapRef(map.id), kind: 'map_ref', map_id: map.id, field_id: map.fieldId, owner_id: map.ownerId }, NOT_EXISTS),
+      tx.put({ ...keys.userMap(map.ownerId, map.id), kind: 'user_map', map_id: map.id, field_id: map.fieldId }, NOT_EXISTS),
+      tx.put(nameItem(map), NOT_EXISTS, nameTaken),
+    ]);
+  },
+  async replace(next, previous, application, nameTaken) {
+    const ops: TxOp[] = [...applicationOps(application), tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), { ':version': previous.version })];
+    if (next.name !== previous.name) ops.push(tx.delete(keys.userMapName(previous.ownerId, previous.name)), tx.put(nameItem(next), NOT_EXISTS, nameTaken));
+    await transact(ops);
+  },
+  async remove(map) {
+    await transact([tx.delete(keys.map(map.fieldId, map.id)), tx.delete(keys.mapRef(map.id)), tx.delete(keys.userMap(map.ownerId, map.id)), tx.delete(keys.userMapName(map.ownerId, map.name))]);
+  },
+};
+
+/** What points to a map from outside its field's partition (lib/fields/cleanup.ts deletes them with it). */
+export const mapPointers = (item: Record<string, unknown>) => {
+  const map = MapRecord.fromItem(item);
+  return [keys.mapRef(map.id), keys.userMap(map.ownerId, map.id), keys.userMapName(map.ownerId, map.name)];
+};
+
+/** The maps service of the functions: DynamoDB, the platform's gate and the labours service. */
+export const maps = mapsService({ repository: dynamoMapRepository, fields: platformFieldGate, plannedApplication: labours.plannedApplicationOfMap });

@@ -1,0 +1,89 @@
+// lib/maps/service.ts against memory: the rules of user maps without DynamoDB (repository, gate and
+// planned applications are parameters; tests/maps.test.ts runs them through the API).
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../lib/auth/principal';
+import { LostRace } from '../../lib/db/retry';
+import { DomainError } from '../../lib/errors';
+import type { LabourSave } from '../../lib/labours/service';
+import type { MapRecord } from '../../lib/maps/model';
+import { mapsService, type MapRepository } from '../../lib/maps/service';
+import { MAP_INFOS } from '../../lib/maps/codes';
+import { memoryGate } from './helpers/memory-gate';
+
+function memory() {
+  const maps = new Map<number, MapRecord>();
+  const applications: LabourSave[] = [];
+  let ids = 0;
+  let loseNext = false;
+  const nameUsed = (m: MapRecord) => [...maps.values()].some((o) => o.ownerId === m.ownerId && o.id !== m.id && o.name === m.name);
+  const repository: MapRepository = {
+    nextId: async () => ++ids,
+    fieldOf: async (id) => maps.get(id)?.fieldId,
+    map: async (_fieldId, id) => maps.get(id),
+    mapsOfField: async (fieldId) => [...maps.values()].filter((m) => m.fieldId === fieldId),
+    mapsOfOwner: async (ownerId) => [...maps.values()].filter((m) => m.ownerId === ownerId),
+    async create(map, application, nameTaken) {
+      if (nameUsed(map)) throw nameTaken();
+      maps.set(map.id, map);
+      if (application) applications.push(application);
+    },
+    async replace(next, previous, application, nameTaken) {
+      if (loseNext || maps.get(previous.id)?.version !== previous.version) {
+        loseNext = false;
+        throw new LostRace('changed');
+      }
+      if (nameUsed(next)) throw nameTaken();
+      maps.set(next.id, next);
+      if (application) applications.push(application);
+    },
+    remove: async (map) => void maps.delete(map.id),
+  };
+  return { repository, maps, applications, loseNext: () => (loseNext = true) };
+}
+
+const owner = { user: { id: 9 } } as Principal;
+const other = { user: { id: 10 } } as Principal;
+const zone = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0.001, 0.001], [0.002, 0.001], [0.002, 0.002], [0.001, 0.002], [0.001, 0.001]]] } }] };
+const infoOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.message : error));
+
+function setup() {
+  const store = memory();
+  const plannedApplication = async (userId: number, field: { id: number }, mapId: number, yeargroup: number, date: string) => ({ labour: { uuid: `app-${mapId}`, fieldId: field.id, yeargroup, date, mapId, createdBy: userId } }) as unknown as LabourSave;
+  const service = mapsService({ repository: store.repository, fields: memoryGate(), plannedApplication, now: () => new Date('2026-11-23T10:00:00Z') });
+  return { ...store, service };
+}
+
+describe('map rules (repository in memory)', () => {
+  it('creates a map on a writable field, with its planned application once when asked', async () => {
+    const { service, applications } = setup();
+    const map = await service.createMap(owner, { name: 'Ambientes', fieldId: 1, typeId: 1, geojson: zone, createApplication: true });
+    expect(map).toMatchObject({ fieldId: 1, ownerId: 9, applicationRequested: true, createdAt: '2026-11-23T10:00:00.000Z' });
+    expect(applications.map((a) => a.labour)).toEqual([expect.objectContaining({ mapId: map.id, yeargroup: 2026, date: '2026-11-23' })]);
+    await service.changeMap(owner, map.id, { createApplication: true }, 'patch');
+    expect(applications).toHaveLength(1);
+  });
+
+  it("refuses a field it cannot read ('Invalid field'), a read-only one, a name in use and another user's changes", async () => {
+    const { service, maps } = setup();
+    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 4, typeId: 1, geojson: zone }))).toBe(MAP_INFOS.INVALID_FIELD);
+    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 3, typeId: 1, geojson: zone }))).toBe(MAP_INFOS.NO_PERMISSION);
+    const map = await service.createMap(owner, { name: 'x', fieldId: 1, typeId: 1, geojson: zone });
+    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 2, typeId: 1, geojson: zone }))).toBe(MAP_INFOS.NAME_TAKEN);
+    expect(await infoOf(service.changeMap(other, map.id, { name: 'mine' }, 'patch'))).toBe(MAP_INFOS.DENIED);
+    expect(await infoOf(service.deleteMap(other, map.id))).toBe(MAP_INFOS.DENIED);
+    expect(await infoOf(service.changeMap(owner, map.id, { fieldId: 2 }, 'patch'))).toBe(MAP_INFOS.INVALID_PARAMETERS);
+    expect(maps.size).toBe(1);
+  });
+
+  it('changes what is sent (PATCH) or everything (PUT), retrying a lost race; lists by field or owner', async () => {
+    const { service, loseNext } = setup();
+    const map = await service.createMap(owner, { name: 'a', fieldId: 1, typeId: 1, geojson: zone });
+    loseNext();
+    expect(await service.changeMap(owner, map.id, { name: 'b' }, 'patch')).toMatchObject({ name: 'b', typeId: 1, version: 2 });
+    expect(await infoOf(service.changeMap(owner, map.id, { name: 'c' }, 'replace'))).toBe(MAP_INFOS.INVALID_PARAMETERS);
+    expect((await service.listMaps(owner, {})).map((m) => m.name)).toEqual(['b']);
+    expect((await service.listMaps(owner, { fieldId: 1 })).map((m) => m.name)).toEqual(['b']);
+    await service.deleteMap(owner, map.id);
+    expect(await infoOf(service.getMap(owner, map.id))).toBe(MAP_INFOS.NOT_FOUND);
+  });
+});

@@ -1,11 +1,11 @@
 // POST /internal/samplings and PATCH /internal/samplings/{sampling_uuid}: the platform's side of samplings.
 import { endpoint } from '../../lib/http/endpoint';
-import { closeSampling, createSampling } from '../../lib/samplings/service';
+import { samplings } from '../../lib/samplings/repository';
 import { closeSamplingRoute, createSamplingRoute } from '../../schemas/samplings';
 
 export const post = endpoint(createSamplingRoute, {
   handler: async ({ body }) => {
-    const sampling = await createSampling({
+    const sampling = await samplings.createSampling({
       uuid: body.sampling_uuid,
       name: body.sampling_name,
       fieldId: body.field_id,
@@ -23,7 +23,7 @@ export const post = endpoint(createSamplingRoute, {
 
 export const patch = endpoint(closeSamplingRoute, {
   handler: async ({ path, body }) => {
-    const sampling = await closeSampling(path.sampling_uuid, body.closed_at);
+    const sampling = await samplings.closeSampling(path.sampling_uuid, body.closed_at);
     return { code: 0 as const, data: { sampling_uuid: sampling.uuid, closed_at: sampling.closedAt } };
   },
 });

@@ -8,7 +8,7 @@ import { purgeSpot } from '../spots/repository';
 import { deleteHistory } from '../livestock/repository';
 import { deleteObjects, objectKeysOf } from '../storage/files';
 import { mapPointers } from '../maps/repository';
-import { samplingPointers } from '../samplings/service';
+import { samplingPointers } from '../samplings/repository';
 
 /** Job put on the events queue when a field is deleted. */
 export const FIELD_DELETED_JOB = 'FIELD_DELETED.V1';

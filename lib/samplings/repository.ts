@@ -1,0 +1,51 @@
+// Samplings in DynamoDB (docs/data-model.md): a sampling in its field's partition (deleted with
+// it), a ref finds it by uuid.
+import { keys } from '../db/keys';
+import { getItem, NOT_EXISTS, queryAll, transact, tx, updateItem } from '../db/table';
+import { Conflict } from '../errors';
+import { platformFieldGate } from '../authz/gate';
+import { getField } from '../fields/repository';
+import { spots } from '../spots/repository';
+import { Sampling } from './model';
+import { samplingsService, type SamplingRepository } from './service';
+
+export const dynamoSamplingRepository: SamplingRepository = {
+  async fieldOf(uuid) {
+    const ref = await getItem(keys.samplingRef(uuid));
+    return ref ? Number(ref.field_id) : undefined;
+  },
+  async sampling(fieldId, uuid) {
+    const item = await getItem(keys.sampling(fieldId, uuid));
+    return item ? Sampling.fromItem(item) : undefined;
+  },
+  async samplingsOf(fieldId) {
+    return (await queryAll(keys.samplingsOfField(fieldId))).map(Sampling.fromItem);
+  },
+  async create(sampling) {
+    const taken = () => new Conflict(`sampling ${sampling.uuid} exists`);
+    try {
+      await transact([
+        tx.put({ ...keys.sampling(sampling.fieldId, sampling.uuid), ...Sampling.toItem(sampling) }, NOT_EXISTS, taken),
+        tx.put({ ...keys.samplingRef(sampling.uuid), kind: 'sampling_ref', field_id: sampling.fieldId }, NOT_EXISTS, taken),
+      ]);
+      return true;
+    } catch (error) {
+      if (error instanceof Conflict) return false;
+      throw error;
+    }
+  },
+  async setClosed(sampling, closedAt) {
+    await updateItem(keys.sampling(sampling.fieldId, sampling.uuid), { expression: 'SET closed_at = :at', condition: 'attribute_exists(pk)', values: { ':at': closedAt } });
+  },
+};
+
+/** What points to a sampling from outside its field's partition (lib/fields/cleanup.ts deletes it with the field). */
+export const samplingPointers = (item: Record<string, unknown>) => [keys.samplingRef(String(item.sampling_uuid))];
+
+/** The samplings service of the functions: DynamoDB, the platform's gate and fields, and the spots service for samples. */
+export const samplings = samplingsService({
+  repository: dynamoSamplingRepository,
+  fields: platformFieldGate,
+  fieldById: getField,
+  samplesOf: async (principal, fieldId, sampleSetUuid) => (await spots.listSpots(principal, { fieldId, sampleSetUuid }, { page: 0, pageSize: -1 })).spots,
+});

@@ -1,7 +1,7 @@
 // POST /api/agregarlote (spec 2, Fields)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { createField } from '../../lib/fields/create';
+import { fields } from '../../lib/fields/instance';
 import { FIELD_CODES } from '../../lib/fields/rules';
 import { GENERAL_CODES } from '../../lib/http/dialects';
 import { createFieldRoute } from '../../schemas/fields';
@@ -18,7 +18,7 @@ export const post = endpoint(createFieldRoute, {
     if (missing.length) {
       throw new Invalid(`missing parameters: ${missing.join(', ')}`, { code: FIELD_CODES.MISSING_PARAMETERS });
     }
-    const { fieldId, farmId } = await createField(principal, {
+    const { fieldId, farmId } = await fields.createField(principal, {
       name: form.nombre!,
       shape: form.shape!,
       farmId: form.idcampo,

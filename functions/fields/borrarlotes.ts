@@ -1,7 +1,7 @@
 // GET /api/borrarlotes?lote=<field_id> (spec 2, Fields)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { deleteField } from '../../lib/fields/delete';
+import { fields } from '../../lib/fields/instance';
 import { FIELD_CODES } from '../../lib/fields/rules';
 import { deleteFieldRoute } from '../../schemas/fields';
 
@@ -10,7 +10,7 @@ export const get = endpoint(deleteFieldRoute, {
     if (query.lote === undefined) {
       throw new Invalid('missing parameters: lote', { code: FIELD_CODES.MISSING_PARAMETERS });
     }
-    const field = await deleteField(principal, query.lote);
+    const field = await fields.deleteField(principal, query.lote);
     return { res: 'ok', code: 0, info: `field ${field.id} deleted`, id_lote: String(field.id) };
   },
 });

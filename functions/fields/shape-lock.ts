@@ -1,11 +1,11 @@
 // GET /api/fields/v2/shape/lock (spec 2, Season shapes)
 import { endpoint } from '../../lib/http/endpoint';
-import { lockState } from '../../lib/shapes/service';
+import { shapes } from '../../lib/shapes/repository';
 import { shapeLockRoute } from '../../schemas/season-shapes';
 
 export const get = endpoint(shapeLockRoute, {
   handler: async ({ query, principal }) => {
-    await lockState(principal, query.field_id); // throws REPROCESSING while images are processed
+    await shapes.lockState(principal, query.field_id); // throws REPROCESSING while images are processed
     return { info: 'allowed', data: { images_reprocessing: false } };
   },
 });

@@ -11,7 +11,7 @@ import { mapPointers } from '../maps/repository';
 import { samplingPointers } from '../samplings/repository';
 
 /** Job put on the events queue when a field is deleted. */
-export const FIELD_DELETED_JOB = 'FIELD_DELETED.V1';
+export { FIELD_DELETED_JOB } from './jobs';
 
 /** What points to an item of the field's partition from outside it. */
 function pointersTo(item: Item, fieldId: number): Key[] {

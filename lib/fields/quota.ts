@@ -1,4 +1,6 @@
-// Hectare accounting of users and workspaces, as transaction items.
+// Hectare accounting of users and workspaces: what a write charges (or gives back), and its
+// transaction items.
+import { keys } from '../db/keys';
 import { EXISTS, tx, type TxOp } from '../db/table';
 import type { Forbidden } from '../errors';
 
@@ -17,3 +19,21 @@ export function hectaresUpdate(key: { pk: string; sk: string }, deltaHa: number,
   );
 }
 
+
+/** Hectares a write adds to (or, negative, gives back to) a user and its workspace, within their ceilings (null: no limit). */
+export interface HectareCharge {
+  userId: number;
+  spaceId: number;
+  deltaHa: number;
+  userCeiling: number | null;
+  spaceCeiling: number | null;
+}
+
+/** The items of a charge (none when it moves nothing). */
+export function chargeOps(charge: HectareCharge | undefined, refuse: { user: () => Forbidden; space: () => Forbidden }): TxOp[] {
+  if (!charge || charge.deltaHa === 0) return [];
+  return [
+    hectaresUpdate(keys.user(charge.userId), charge.deltaHa, charge.userCeiling, refuse.user),
+    hectaresUpdate(keys.space(charge.spaceId), charge.deltaHa, charge.spaceCeiling, refuse.space),
+  ];
+}

@@ -1,6 +1,7 @@
 // Rules of field creation (spec 2, Fields; error codes from its table). Pure functions, no
 // geometry library (lib/fields/shape.ts measures polygons).
 import { Forbidden, Invalid } from '../errors';
+import { LostRace } from '../db/retry';
 import { characters } from '../util/text';
 
 export const FIELD_CODES = {
@@ -65,3 +66,6 @@ export const userQuotaExceeded = () =>
 
 export const spaceQuotaExceeded = () =>
   new Forbidden('the user lacks the necessary quota in the space', { code: FIELD_CODES.SPACE_QUOTA });
+
+/** A farm made by name lost to another request making it: the next attempt joins that farm. */
+export const farmMadeMeanwhile = () => new LostRace('farm created concurrently');

@@ -1,0 +1,127 @@
+// Fields (spec 2): POST /api/agregarlote creates a field in an existing farm or in the caller's
+// farm of a name (created when absent), with its hectares counted against the owner's and
+// workspace quotas in the same write; GET /api/borrarlotes deletes it and gives its hectares back
+// (what else hangs from the field is removed by the worker, FIELD_DELETED.V1).
+//
+// The service is built from its repository, the gate, the platform's users and the publisher
+// (services take them as parameters): its rules run against DynamoDB in the functions
+// (lib/fields/repository.ts, wired in lib/fields/instance.ts) and against memory in
+// tests/unit/fields.test.ts.
+import { randomUUID } from 'node:crypto';
+import { iso1A2Code } from '@rapideditor/country-coder';
+import { retryLostRace } from '../db/retry';
+import { Conflict, Forbidden, NotFound, type DomainError } from '../errors';
+import type { Principal } from '../auth/principal';
+import type { FieldGate } from '../authz/gate';
+import type { Farm, Field, Space, User } from '../platform/model';
+import { FIELD_CODES, checkFarmName, checkFieldArea, checkFieldName, quotaCeiling, spaceQuotaExceeded, userQuotaExceeded } from './rules';
+import { fieldShapeFrom } from './shape';
+import type { HectareCharge } from './quota';
+import { FIELD_DELETED_JOB } from './jobs';
+
+export const FIELD_DELETE_CODES = { NOT_FOUND: 1, NO_PERMISSION: FIELD_CODES.NO_PERMISSION } as const;
+
+/** Where fields and farms are written. */
+export interface FieldRepository {
+  nextId(sequence: 'field' | 'farm'): Promise<number>;
+  /** The id of the owner's farm with this name (case-insensitive), if any. */
+  farmIdByName(ownerId: number, farmName: string): Promise<number | undefined>;
+  farm(farmId: number): Promise<Farm | undefined>;
+  /**
+   * Stores a field (its name unique in the farm: `nameTaken`) with its hectares charged, in its farm,
+   * which is created with it when `newFarm` (a LostRace when the owner made a farm of that name meanwhile).
+   */
+  create(change: { field: Field; farm: Farm; newFarm: boolean; charge: HectareCharge }, nameTaken: () => DomainError): Promise<void>;
+  /** Deletes a field (`notFound` when it is gone), giving its hectares back when charged. */
+  remove(field: Field, charge: HectareCharge | undefined, notFound: () => DomainError): Promise<void>;
+}
+
+export interface FieldDeps {
+  repository: FieldRepository;
+  gate: FieldGate;
+  users: (userId: number) => Promise<User | undefined>;
+  spaces: (spaceId: number) => Promise<Space | undefined>;
+  publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
+  maxFieldHectares: () => number;
+  now?: () => Date;
+}
+
+export interface CreateFieldInput {
+  name: string;
+  shape: string;
+  farmId?: number;
+  farmName?: string;
+}
+
+function countryOf(centroidWkt: string): string | null {
+  const match = /POINT\(([-\d.eE]+) ([-\d.eE]+)\)/.exec(centroidWkt);
+  return match ? iso1A2Code([Number(match[1]), Number(match[2])]) : null;
+}
+
+export function fieldsService({ repository, gate, users, spaces, publish, maxFieldHectares, now = () => new Date() }: FieldDeps) {
+  /** The farm the field goes to: an existing farm the caller may add fields to, or one of its own by name. */
+  async function targetFarm(principal: Principal, input: CreateFieldInput): Promise<{ farm?: Farm; newFarmName?: string }> {
+    if (input.farmId !== undefined) {
+      const refuse = () => new Forbidden(`farm ${input.farmId} does not exist or the user cannot add fields to it`, { code: FIELD_CODES.USER_DATA });
+      return { farm: (await gate.farm(principal, input.farmId, 'addField', { notFound: refuse, forbidden: refuse })).farm };
+    }
+    const farmName = checkFarmName(input.farmName ?? '');
+    const existingId = await repository.farmIdByName(principal.user.id, farmName);
+    const farm = existingId !== undefined ? await repository.farm(existingId) : undefined;
+    return farm ? { farm } : { newFarmName: farmName };
+  }
+
+  return {
+    async createField(principal: Principal, input: CreateFieldInput): Promise<{ fieldId: number; farmId: number }> {
+      const name = checkFieldName(input.name);
+      const shape = fieldShapeFrom(input.shape, now().toISOString().slice(0, 10));
+      checkFieldArea(shape.areaHa, maxFieldHectares());
+
+      return retryLostRace(async () => {
+        const { farm, newFarmName } = await targetFarm(principal, input);
+        const owner = farm ? await users(farm.ownerId) : principal.user;
+        if (!owner) throw new Forbidden('the owner of the farm no longer exists', { code: FIELD_CODES.USER_DATA });
+        const space = await spaces(owner.spaceId);
+        if (!space) throw new Forbidden("the user's workspace does not exist", { code: FIELD_CODES.USER_DATA });
+        const charge: HectareCharge = {
+          userId: owner.id,
+          spaceId: space.id,
+          deltaHa: shape.areaHa,
+          userCeiling: quotaCeiling(owner.hectareQuota, shape.areaHa, userQuotaExceeded),
+          spaceCeiling: quotaCeiling(space.hectareQuota, shape.areaHa, spaceQuotaExceeded),
+        };
+        const fieldId = await repository.nextId('field');
+        const at = now().toISOString();
+        const target: Farm = farm ?? { id: await repository.nextId('farm'), uuid: randomUUID(), name: newFarmName!, ownerId: owner.id, createdAt: at };
+        const field: Field = {
+          id: fieldId,
+          uuid: randomUUID(),
+          farmId: target.id,
+          ownerId: owner.id,
+          name,
+          country: countryOf(shape.centroid),
+          shape,
+          shapeCampaigns: [],
+          hectaresCharged: shape.areaHa,
+          createdAt: at,
+          createdBy: principal.user.id,
+        };
+        await repository.create({ field, farm: target, newFarm: !farm, charge }, () => new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }));
+        return { fieldId, farmId: target.id };
+      });
+    },
+
+    async deleteField(principal: Principal, fieldId: number): Promise<Field> {
+      const notFound = () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND });
+      const { field } = await gate.field(principal, fieldId, 'deleteField', {
+        notFound,
+        forbidden: () => new Forbidden('the user lacks permission to delete this field', { code: FIELD_DELETE_CODES.NO_PERMISSION }),
+      });
+      const owner = await users(field.ownerId);
+      const charge = owner ? { userId: owner.id, spaceId: owner.spaceId, deltaHa: -field.hectaresCharged, userCeiling: null, spaceCeiling: null } : undefined;
+      await repository.remove(field, charge, notFound);
+      await publish(FIELD_DELETED_JOB, { field_id: field.id, farm_id: field.farmId });
+      return field;
+    },
+  };
+}

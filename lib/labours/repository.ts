@@ -6,7 +6,7 @@ import { batchGet, EXISTS, getItem, itemKey, NOT_EXISTS, queryAll, transact, tx,
 import type { DomainError } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
-import { cropById } from '../crops/service';
+import { crops } from '../crops/repository';
 import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
 import type { PersonalInput } from '../inputs/service';
 import { Labour } from './model';
@@ -79,5 +79,5 @@ export const dynamoLabourRepository: LabourRepository = {
 };
 
 /** The labours service of the functions: DynamoDB, the platform's field access, personal inputs and crops. */
-export const labours = laboursService({ repository: dynamoLabourRepository, inputs: dynamoInputRepository, fields: platformFieldGate, crops: cropById });
+export const labours = laboursService({ repository: dynamoLabourRepository, inputs: dynamoInputRepository, fields: platformFieldGate, crops: crops.cropById });
 

@@ -6,7 +6,7 @@ import { getItem, NOT_EXISTS, putItem, queryAll, transact, tx } from '../db/tabl
 import { Conflict } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { campaignOf } from '../fields/campaigns';
-import { cropById } from '../crops/service';
+import { crops } from '../crops/repository';
 import { ROTATION_CODES } from './codes';
 import { Rotation, rotationsService, type RotationRepository } from './service';
 
@@ -38,4 +38,4 @@ export const dynamoRotationRepository: RotationRepository = {
 };
 
 /** The rotations service of the functions: DynamoDB, the platform's field access and the crop catalogue. */
-export const rotations = rotationsService({ repository: dynamoRotationRepository, fields: platformFieldGate, crops: cropById });
+export const rotations = rotationsService({ repository: dynamoRotationRepository, fields: platformFieldGate, crops: crops.cropById });

@@ -1,0 +1,28 @@
+// Users' crops in DynamoDB (docs/data-model.md): each in its user's partition, with a name item
+// (names unique per user).
+import { keys } from '../db/keys';
+import { getItem, nextId, NOT_EXISTS, queryAll, transact, tx } from '../db/table';
+import type { Crop } from './catalogue';
+import { cropsService, type CropRepository } from './service';
+
+const fromItem = (item: Record<string, unknown>): Crop => ({ id: Number(item.crop_id), name: String(item.crop_name), varieties: [], userCrop: true });
+
+export const dynamoCropRepository: CropRepository = {
+  nextNumber: () => nextId('crop'),
+  async userCrops(userId) {
+    return (await queryAll(keys.userCropsPrefix(userId))).map(fromItem);
+  },
+  async userCrop(userId, cropId) {
+    const item = await getItem(keys.userCrop(userId, cropId));
+    return item ? fromItem(item) : undefined;
+  },
+  async create(userId, crop, taken) {
+    await transact([
+      tx.put({ ...keys.userCrop(userId, crop.id), kind: 'crop', crop_id: crop.id, crop_name: crop.name, user_id: userId }, NOT_EXISTS, taken),
+      tx.put({ ...keys.userCropName(userId, crop.name), kind: 'crop_name', crop_id: crop.id }, NOT_EXISTS, taken),
+    ]);
+  },
+};
+
+/** The crops service of the functions (and of the rotations and labours services, for crop names). */
+export const crops = cropsService({ repository: dynamoCropRepository });

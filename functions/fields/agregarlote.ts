@@ -1,7 +1,7 @@
 // POST /api/agregarlote (spec 2, Fields)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { fields } from '../../lib/fields/instance';
+import { fieldCreation as fields } from '../../lib/fields/instance';
 import { FIELD_CODES } from '../../lib/fields/rules';
 import { GENERAL_CODES } from '../../lib/http/dialects';
 import { createFieldRoute } from '../../schemas/fields';

@@ -1,7 +1,7 @@
 // Query or body filters of the spot lists, as the service takes them, and the page they answer.
 import type { Principal } from '../../lib/auth/principal';
 import type { Paging, SpotFilters } from '../../lib/spots/list';
-import { spots } from '../../lib/spots/repository';
+import { spotLists as spots } from '../../lib/spots/repository';
 import type { Spot } from '../../lib/spots/model';
 import { wireSpot } from '../../schemas/spots';
 

@@ -1,6 +1,6 @@
 // POST /api/spots/getspot and /api/spots/all (spec 1, Spots)
 import { endpoint } from '../../lib/http/endpoint';
-import { spots } from '../../lib/spots/repository';
+import { spotLists as spots } from '../../lib/spots/repository';
 import { allSpotsRoute, getSpotsRoute, wireMessage } from '../../schemas/spots';
 import { spotsPage } from './filters';
 

@@ -4,7 +4,7 @@ import { endpoint } from '../../lib/http/endpoint';
 import { fileField } from '../../lib/http/body';
 import { Reply } from '../../lib/http/reply';
 import { fileNotFound, notDeclared } from '../../lib/spots/images';
-import { spots } from '../../lib/spots/repository';
+import { spotImages as spots } from '../../lib/spots/repository';
 import { SPOT_CODES } from '../../lib/spots/model';
 import type { Principal } from '../../lib/auth/principal';
 import { downloadImageByPathRoute, downloadImageRoute, presignImageRoute, uploadImageRoute } from '../../schemas/spots';

@@ -1,6 +1,6 @@
 // /api/spots/msgs: POST, GET, DELETE (spec 1, Spots)
 import { endpoint } from '../../lib/http/endpoint';
-import { spots } from '../../lib/spots/repository';
+import { spotMessages as spots } from '../../lib/spots/repository';
 import { createMessagesRoute, deleteMessageRoute, listMessagesRoute, wireMessage } from '../../schemas/spots';
 
 export const MESSAGES_PAGE_SIZE = 20;

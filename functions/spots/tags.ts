@@ -1,6 +1,6 @@
 // /api/spots/tags: POST, GET, PATCH, DELETE (spec 1, Spots: tags; the path is this service's choice)
 import { endpoint } from '../../lib/http/endpoint';
-import { spots } from '../../lib/spots/repository';
+import { spotTags as spots } from '../../lib/spots/repository';
 import { createTagsRoute, deleteTagRoute, renameTagRoute, searchTagsRoute, wireTag } from '../../schemas/spots';
 
 export const post = endpoint(createTagsRoute, {

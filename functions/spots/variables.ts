@@ -1,6 +1,6 @@
 // PATCH /api/spots/variables (spec 1, Spots)
 import { endpoint } from '../../lib/http/endpoint';
-import { spots } from '../../lib/spots/repository';
+import { spotVariables as spots } from '../../lib/spots/repository';
 import { variablesRoute } from '../../schemas/spots';
 
 export const patch = endpoint(variablesRoute, {

@@ -2,7 +2,7 @@
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
 import { storageCaller, type Scope } from '../../lib/storage/access';
-import { deleteFiles, listFiles, parseSizeKb, patchFile, putFile } from '../../lib/storage/files';
+import { fileStorage, parseSizeKb } from '../../lib/storage/files';
 import { parseStorageBody } from '../../lib/storage/input';
 import { FileDeleteBody, FileGetBody, FilePatchBody, FilePutBody, fileStorageRoute } from '../../schemas/storage';
 import { STORAGE_CODES } from '../../lib/storage/codes';
@@ -33,19 +33,19 @@ export const handler = endpoint(fileStorageRoute, {
     switch (operation) {
       case 'PUT': {
         const input = parseStorageBody(FilePutBody, body);
-        return { data: await putFile(caller, scope, { ...declaration(scope, input, body), overwrite: input.overwrite ?? false }) };
+        return { data: await fileStorage.putFile(caller, scope, { ...declaration(scope, input, body), overwrite: input.overwrite ?? false }) };
       }
       case 'PATCH': {
         const input = parseStorageBody(FilePatchBody, body);
-        return { data: await patchFile(caller, scope, { ...declaration(scope, input, body), create: input.create ?? false }) };
+        return { data: await fileStorage.patchFile(caller, scope, { ...declaration(scope, input, body), create: input.create ?? false }) };
       }
       case 'GET': {
         const input = parseStorageBody(FileGetBody, body);
-        return { objects: await listFiles(caller, scope, { keys: input.keys, ids: input.ids, getUrl: input.get_url ?? false }) };
+        return { objects: await fileStorage.listFiles(caller, scope, { keys: input.keys, ids: input.ids, getUrl: input.get_url ?? false }) };
       }
       case 'DELETE': {
         const input = parseStorageBody(FileDeleteBody, body);
-        const deleted = await deleteFiles(caller, scope, { ref: resourceRef(scope, { ...input, id: (body as { id?: unknown }).id }), keys: input.keys });
+        const deleted = await fileStorage.deleteFiles(caller, scope, { ref: resourceRef(scope, { ...input, id: (body as { id?: unknown }).id }), keys: input.keys });
         return { data: { deleted } };
       }
     }

@@ -4,7 +4,7 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { storageCaller, type Scope } from '../../lib/storage/access';
 import { objectSent, parseStorageBody } from '../../lib/storage/input';
-import { deleteValues, getValues, patchValue, putValue } from '../../lib/storage/kv';
+import { keyValues } from '../../lib/storage/kv';
 import type { Principal } from '../../lib/auth/principal';
 import { KvDeleteBody, KvGetBody, KvPatchBody, KvPutBody, kvStorageRoute, kvStorageScopesRoute, type Operation } from '../../schemas/storage';
 
@@ -16,21 +16,21 @@ async function run(principal: Principal, scope: Scope, operation: Operation, bod
   switch (operation) {
     case 'PUT': {
       const input = parseStorageBody(KvPutBody, body);
-      await putValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), overwrite: input.overwrite ?? false });
+      await keyValues.putValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), overwrite: input.overwrite ?? false });
       return done;
     }
     case 'PATCH': {
       const input = parseStorageBody(KvPatchBody, body);
-      await patchValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), append: input.append ?? false, create: input.create ?? false });
+      await keyValues.patchValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), append: input.append ?? false, create: input.create ?? false });
       return done;
     }
     case 'GET': {
       const input = parseStorageBody(KvGetBody, body);
-      return { info: { code: 0, objects: await getValues(caller, scope, { ids: input.ids, keys: input.keys }) } };
+      return { info: { code: 0, objects: await keyValues.getValues(caller, scope, { ids: input.ids, keys: input.keys }) } };
     }
     case 'DELETE': {
       const input = parseStorageBody(KvDeleteBody, body);
-      await deleteValues(caller, scope, { id: input.id, keys: input.keys });
+      await keyValues.deleteValues(caller, scope, { id: input.id, keys: input.keys });
       return done;
     }
   }

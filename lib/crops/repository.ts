@@ -25,4 +25,4 @@ export const dynamoCropRepository: CropRepository = {
 };
 
 /** The crops service of the functions (and of the rotations and labours services, for crop names). */
-export const crops = cropsService({ repository: dynamoCropRepository });
+export const crops = /* @__PURE__ */ cropsService({ repository: dynamoCropRepository });

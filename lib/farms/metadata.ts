@@ -95,4 +95,5 @@ export const farmGate: FarmGate = {
   },
 };
 
-export const { metadataOf, patchMetadata } = farmMetadataService({ repository: dynamoMetadataRepository, farms: farmGate });
+/** The farm-metadata service of the functions: DynamoDB and the platform's farm access. */
+export const farmMetadata = /* @__PURE__ */ farmMetadataService({ repository: dynamoMetadataRepository, farms: farmGate });

@@ -8,7 +8,6 @@
 // (lib/fields/repository.ts, wired in lib/fields/instance.ts) and against memory in
 // tests/unit/fields.test.ts.
 import { randomUUID } from 'node:crypto';
-import { iso1A2Code } from '@rapideditor/country-coder';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Forbidden, NotFound, type DomainError } from '../errors';
 import type { Principal } from '../auth/principal';
@@ -16,6 +15,7 @@ import type { FieldGate } from '../authz/gate';
 import type { Farm, Field, Space, User } from '../platform/model';
 import { FIELD_CODES, checkFarmName, checkFieldArea, checkFieldName, quotaCeiling, spaceQuotaExceeded, userQuotaExceeded } from './rules';
 import { fieldShapeFrom } from './shape';
+import { countryOf } from './country';
 import type { HectareCharge } from './quota';
 import { FIELD_DELETED_JOB } from './jobs';
 
@@ -53,12 +53,9 @@ export interface CreateFieldInput {
   farmName?: string;
 }
 
-function countryOf(centroidWkt: string): string | null {
-  const match = /POINT\(([-\d.eE]+) ([-\d.eE]+)\)/.exec(centroidWkt);
-  return match ? iso1A2Code([Number(match[1]), Number(match[2])]) : null;
-}
 
-export function fieldsService({ repository, gate, users, spaces, publish, maxFieldHectares, now = () => new Date() }: FieldDeps) {
+/** POST /api/agregarlote. */
+export function fieldCreationService({ repository, gate, users, spaces, maxFieldHectares, now = () => new Date() }: Omit<FieldDeps, 'publish'>) {
   /** The farm the field goes to: an existing farm the caller may add fields to, or one of its own by name. */
   async function targetFarm(principal: Principal, input: CreateFieldInput): Promise<{ farm?: Farm; newFarmName?: string }> {
     if (input.farmId !== undefined) {
@@ -110,7 +107,12 @@ export function fieldsService({ repository, gate, users, spaces, publish, maxFie
         return { fieldId, farmId: target.id };
       });
     },
+  };
+}
 
+/** GET /api/borrarlotes. */
+export function fieldDeletionService({ repository, gate, users, publish }: Pick<FieldDeps, 'repository' | 'gate' | 'users' | 'publish'>) {
+  return {
     async deleteField(principal: Principal, fieldId: number): Promise<Field> {
       const notFound = () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND });
       const { field } = await gate.field(principal, fieldId, 'deleteField', {
@@ -125,3 +127,9 @@ export function fieldsService({ repository, gate, users, spaces, publish, maxFie
     },
   };
 }
+
+/** The whole service. */
+export function fieldsService(deps: FieldDeps) {
+  return { ...fieldCreationService(deps), ...fieldDeletionService(deps) };
+}
+

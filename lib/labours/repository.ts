@@ -79,5 +79,5 @@ export const dynamoLabourRepository: LabourRepository = {
 };
 
 /** The labours service of the functions: DynamoDB, the platform's field access, personal inputs and crops. */
-export const labours = laboursService({ repository: dynamoLabourRepository, inputs: dynamoInputRepository, fields: platformFieldGate, crops: crops.cropById });
+export const labours = /* @__PURE__ */ laboursService({ repository: dynamoLabourRepository, inputs: dynamoInputRepository, fields: platformFieldGate, crops: (userId, cropId) => crops.cropById(userId, cropId) });
 

@@ -130,4 +130,4 @@ export async function deleteHistory(herdId: number): Promise<void> {
 }
 
 /** The livestock service of the functions: DynamoDB and the platform's field access. */
-export const livestock = livestockService({ repository: dynamoLivestockRepository, fields: platformFieldGate });
+export const livestock = /* @__PURE__ */ livestockService({ repository: dynamoLivestockRepository, fields: platformFieldGate });

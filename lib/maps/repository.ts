@@ -70,4 +70,4 @@ export const mapPointers = (item: Record<string, unknown>) => {
 };
 
 /** The maps service of the functions: DynamoDB, the platform's gate and the labours service. */
-export const maps = mapsService({ repository: dynamoMapRepository, fields: platformFieldGate, plannedApplication: labours.plannedApplicationOfMap });
+export const maps = /* @__PURE__ */ mapsService({ repository: dynamoMapRepository, fields: platformFieldGate, plannedApplication: (...args) => labours.plannedApplicationOfMap(...args) });

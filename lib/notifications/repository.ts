@@ -86,4 +86,4 @@ export const dynamoInboxRepository: InboxRepository = {
 };
 
 /** The notifications service of the functions and the worker: DynamoDB and the platform's users. */
-export const notifications = notificationsService({ repository: dynamoInboxRepository, users: getUser });
+export const notifications = /* @__PURE__ */ notificationsService({ repository: dynamoInboxRepository, users: getUser });

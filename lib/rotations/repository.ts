@@ -38,4 +38,4 @@ export const dynamoRotationRepository: RotationRepository = {
 };
 
 /** The rotations service of the functions: DynamoDB, the platform's field access and the crop catalogue. */
-export const rotations = rotationsService({ repository: dynamoRotationRepository, fields: platformFieldGate, crops: crops.cropById });
+export const rotations = /* @__PURE__ */ rotationsService({ repository: dynamoRotationRepository, fields: platformFieldGate, crops: (userId, cropId) => crops.cropById(userId, cropId) });

@@ -5,7 +5,7 @@ import { getItem, NOT_EXISTS, queryAll, transact, tx, updateItem } from '../db/t
 import { Conflict } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { getField } from '../fields/repository';
-import { spots } from '../spots/repository';
+import { spotLists } from '../spots/repository';
 import { Sampling } from './model';
 import { samplingsService, type SamplingRepository } from './service';
 
@@ -43,9 +43,9 @@ export const dynamoSamplingRepository: SamplingRepository = {
 export const samplingPointers = (item: Record<string, unknown>) => [keys.samplingRef(String(item.sampling_uuid))];
 
 /** The samplings service of the functions: DynamoDB, the platform's gate and fields, and the spots service for samples. */
-export const samplings = samplingsService({
+export const samplings = /* @__PURE__ */ samplingsService({
   repository: dynamoSamplingRepository,
   fields: platformFieldGate,
   fieldById: getField,
-  samplesOf: async (principal, fieldId, sampleSetUuid) => (await spots.listSpots(principal, { fieldId, sampleSetUuid }, { page: 0, pageSize: -1 })).spots,
+  samplesOf: async (principal, fieldId, sampleSetUuid) => (await spotLists.listSpots(principal, { fieldId, sampleSetUuid }, { page: 0, pageSize: -1 })).spots,
 });

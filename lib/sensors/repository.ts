@@ -91,4 +91,4 @@ export const dynamoSensorRepository: SensorRepository = {
 };
 
 /** The sensors service of the functions and the bulk worker: DynamoDB for groups, variables and values. */
-export const sensors = sensorsService({ repository: dynamoSensorRepository, series: dynamoSeriesStore });
+export const sensors = /* @__PURE__ */ sensorsService({ repository: dynamoSensorRepository, series: dynamoSeriesStore });

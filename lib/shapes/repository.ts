@@ -59,7 +59,7 @@ export const dynamoShapeRepository: ShapeRepository = {
 };
 
 /** The season-shapes service of the functions: DynamoDB, the platform's gate and users, the events queue. */
-export const shapes = shapesService({
+export const shapes = /* @__PURE__ */ shapesService({
   repository: dynamoShapeRepository,
   gate: platformFieldGate,
   users: getUser,

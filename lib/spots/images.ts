@@ -42,7 +42,7 @@ function checkType(contentType: string | undefined): string {
 
 export type ImageDownload = { kind: 'inline'; content: Buffer; contentType: string } | { kind: 'redirect'; url: string };
 
-export function imageRules({ repository, images }: SpotDeps) {
+export function imageRules({ repository, images }: Pick<SpotDeps, 'repository' | 'images'>) {
   return {
     async storeImage(image: DeclaredImage, content: Buffer, contentType: string | undefined): Promise<{ size: number }> {
       const type = checkType(contentType);

@@ -76,7 +76,7 @@ function fieldsInScope(fields: FieldInScope[], filters: SpotFilters): FieldInSco
   return fields.filter((f) => (filters.farmId === undefined || f.farm.id === filters.farmId) && (filters.fieldId === undefined || f.field.id === filters.fieldId));
 }
 
-export function listRules({ repository, fields }: SpotDeps, { tagsOf }: TagRules) {
+export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 'fields'>, { tagsOf }: TagRules) {
   /** Up to `need` matching spots of one field, newest first, older than `before` when given. */
   async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | undefined, before?: string): Promise<Spot[]> {
     const found: Spot[] = [];

@@ -26,7 +26,7 @@ export const noPermission = () => new Forbidden('the user has no permission over
 
 const toScope = (spot: Spot, field: FieldInScope): SpotScope => ({ spot, field: field.field, farm: field.farm, canWrite: can(field.access, 'write') });
 
-export function locateRules({ repository, fields }: SpotDeps) {
+export function locateRules({ repository, fields }: Pick<SpotDeps, 'repository' | 'fields'>) {
   /** The first of `fieldIds` the caller may act on; 403 (12) when it can only read them, `notFound` when it reads none. */
   const reachableField = (principal: Principal, fieldIds: number[], action: SpotAction, notFound: () => DomainError): Promise<FieldInScope> =>
     fields.among(principal, fieldIds, action, { notFound, forbidden: noPermission });

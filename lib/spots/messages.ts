@@ -137,7 +137,7 @@ const messageNotFound = (uuid: string) => new NotFound(`message ${uuid} not foun
 /** A request's writes do not fit in one transaction. */
 export const tooLarge = () => wrongFormat('the request changes too many texts, images and tags at once; send fewer in one request');
 
-export function messageRules({ repository, images, now = () => new Date() }: SpotDeps, locate: LocateRules) {
+export function messageRules({ repository, images, now = () => new Date() }: Pick<SpotDeps, 'repository' | 'images' | 'now'>, locate: LocateRules) {
   return {
     /** The spot's texts, newest first. */
     messagesOf: (spotId: number) => repository.messages(spotId),

@@ -14,7 +14,8 @@ import { Spot, SpotMessage, tagRefKey } from './model';
 import type { DeclaredImage } from './images';
 import { tagCountChanges, type SpotTag } from './tags';
 import { s3ImageStore } from './files';
-import { spotsService, type NewTag, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from './service';
+import { spotImagesService, spotListsService, spotMessagesService, spotsService, spotSheetsService, spotVariablesService, type NewTag, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from './service';
+import { tagRules } from './tags';
 
 /** One transaction holds a request's writes (DynamoDB allows 100 items). */
 const TRANSACTION_MAX = 100;
@@ -239,8 +240,17 @@ export const dynamoSpotRepository: SpotRepository = {
   write: (change, refuse) => transact(writeOps(change, refuse)),
 };
 
-/** The spots service of the functions: DynamoDB, the platform's field access, S3 for images, the events queue. */
-export const spots = spotsService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore, publish: publishEvent });
+// The spots service of the functions: DynamoDB, the platform's field access, S3 for images, the
+// events queue; and its parts, for the functions that need only them. Each is built only when a
+// function uses it (pure calls: a function's bundle keeps what it calls, and no more).
+
+export const spots = /* @__PURE__ */ spotsService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore, publish: publishEvent });
+export const spotMessages = /* @__PURE__ */ spotMessagesService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore });
+export const spotImages = /* @__PURE__ */ spotImagesService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore });
+export const spotLists = /* @__PURE__ */ spotListsService({ repository: dynamoSpotRepository, fields: platformFieldGate });
+export const spotTags = /* @__PURE__ */ tagRules({ repository: dynamoSpotRepository });
+export const spotVariables = /* @__PURE__ */ spotVariablesService({ repository: dynamoSpotRepository, fields: platformFieldGate });
+export const spotSheets = /* @__PURE__ */ spotSheetsService({ repository: dynamoSpotRepository, fields: platformFieldGate });
 
 // --- cleanup (worker) ------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import type { ImageDeclaration, Spot, SpotMessage, TagRef } from './model';
 import type { SpotTag } from './tags';
 import type { DeclaredImage } from './images';
 import { locateRules } from './locate';
-import { spotRules } from './spots';
+import { spotRules, variableRules } from './spots';
 import { messageRules } from './messages';
 import { tagRules } from './tags';
 import { listRules } from './list';
@@ -125,11 +125,41 @@ export interface SpotDeps {
   now?: () => Date;
 }
 
+/** The whole service (spots with their texts, images, tags and lists). */
 export function spotsService(deps: SpotDeps) {
   const locate = locateRules(deps);
   const tags = tagRules(deps);
   const messages = messageRules(deps, locate);
-  return { ...locate, ...tags, ...messages, ...imageRules(deps), ...spotRules(deps, locate, tags, messages), ...listRules(deps, tags) };
+  return { ...locate, ...tags, ...messages, ...imageRules(deps), ...spotRules(deps, locate, tags, messages), ...variableRules(deps, locate), ...listRules(deps, tags) };
+}
+
+// Parts of the service for functions that need only them (each function bundles what it calls).
+
+/** Texts: adding, listing and deleting, on the spots the caller reaches. */
+export function spotMessagesService(deps: Pick<SpotDeps, 'repository' | 'fields' | 'images' | 'now'>) {
+  const locate = locateRules(deps);
+  return { ...locate, ...messageRules(deps, locate) };
+}
+
+/** Image uploads and downloads, on the spots the caller reaches. */
+export function spotImagesService(deps: Pick<SpotDeps, 'repository' | 'fields' | 'images'>) {
+  return { ...locateRules(deps), ...imageRules(deps) };
+}
+
+/** Listings, with their tags and texts. */
+export function spotListsService(deps: Pick<SpotDeps, 'repository' | 'fields'>) {
+  return { ...listRules(deps, tagRules(deps)), messagesOf: (spotId: number) => deps.repository.messages(spotId) };
 }
 
 export type SpotsService = ReturnType<typeof spotsService>;
+
+/** Variables of spots: replaced or merged by name. */
+export function spotVariablesService(deps: Pick<SpotDeps, 'repository' | 'fields'>) {
+  const locate = locateRules(deps);
+  return { ...locate, ...variableRules(deps, locate) };
+}
+
+/** The sheets that export spots' variables and import them back. */
+export function spotSheetsService(deps: Pick<SpotDeps, 'repository' | 'fields'>) {
+  return { ...spotVariablesService(deps), ...listRules(deps, tagRules(deps)) };
+}

@@ -11,7 +11,7 @@ import { unitById, unitByLabel, type Unit } from './catalogue';
 import { SPOT_CODES, type Spot, type SpotVariable } from './model';
 import type { SpotFilters } from './list';
 import { tagRefKey } from './tags';
-import { spots } from './repository';
+import { spotSheets as spots } from './repository';
 import { readableFields } from '../fields/list';
 import { readWkt } from '../geo/wkt';
 

@@ -226,21 +226,6 @@ export function spotRules({ repository, fields, images, publish, now = () => new
 
     patchSpot,
 
-    replaceVariables(principal: Principal, uuid: string, variables: SpotVariable[]): Promise<Spot> {
-      return patchSpot(principal, uuid, { variables });
-    },
-
-    /** Merges variables by name into a spot's (sheet uploads); the others stay. */
-    async mergeVariables(principal: Principal, uuid: string, incoming: SpotVariable[]): Promise<void> {
-      await retryLostRace(async () => {
-        const { spot } = await locateSpot(principal, uuid, 'write');
-        const merged = new Map((spot.variables ?? []).map((v) => [v.name, v]));
-        for (const v of incoming) merged.set(v.name, v);
-        const next: Spot = { ...spot, variables: checkVariables([...merged.values()]), version: spot.version + 1 };
-        await repository.write({ replaced: { next, previous: spot } }, spotWriteRefusals);
-      });
-    },
-
     /** Deletes the spot; its messages and images are removed by the worker (SPOT_DELETED.V1). */
     async deleteSpot(principal: Principal, uuid: string): Promise<{ spot: Spot; deletedAt: string }> {
       const spot = await retryLostRace(async () => {
@@ -255,3 +240,30 @@ export function spotRules({ repository, fields, images, publish, now = () => new
 }
 
 export type SpotRules = ReturnType<typeof spotRules>;
+
+/** A spot's variables: replaced (PATCH /api/spots/variables) or merged by name (sheet uploads). */
+export function variableRules({ repository }: Pick<SpotDeps, 'repository'>, { locateSpot }: LocateRules) {
+  async function change(principal: Principal, uuid: string, next: (stored: SpotVariable[]) => SpotVariable[]): Promise<Spot> {
+    return retryLostRace(async () => {
+      const { spot } = await locateSpot(principal, uuid, 'write');
+      const changed: Spot = { ...spot, variables: next(spot.variables ?? []), version: spot.version + 1 };
+      await repository.write({ replaced: { next: changed, previous: spot } }, spotWriteRefusals);
+      return changed;
+    });
+  }
+  return {
+    replaceVariables(principal: Principal, uuid: string, variables: SpotVariable[]): Promise<Spot> {
+      const checked = checkVariables(variables);
+      return change(principal, uuid, () => checked);
+    },
+
+    /** Merges variables by name into a spot's; the others stay. */
+    async mergeVariables(principal: Principal, uuid: string, incoming: SpotVariable[]): Promise<void> {
+      await change(principal, uuid, (stored) => {
+        const merged = new Map(stored.map((v) => [v.name, v]));
+        for (const v of incoming) merged.set(v.name, v);
+        return checkVariables([...merged.values()]);
+      });
+    },
+  };
+}

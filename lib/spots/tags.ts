@@ -69,7 +69,7 @@ export interface CreatedTag extends SpotTag {
   ignored: boolean;
 }
 
-export function tagRules({ repository }: SpotDeps) {
+export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
   /** The tags of some spots, by tagRefKey (common or stored, deleted ones included). */
   async function tagsOf(refs: TagRef[]): Promise<Map<string, SpotTag>> {
     const result = new Map<string, SpotTag>();

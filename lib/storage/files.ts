@@ -362,4 +362,5 @@ export const s3ObjectStore: ObjectStore = {
 export const objectKeysOf = (items: readonly Item[]): string[] =>
   items.filter((item) => item.kind === 'storage_file' && item.object_key).map((item) => String(item.object_key));
 
-export const { putFile, patchFile, listFiles, deleteFiles } = fileStorageService({ files: dynamoFileRepository, objects: s3ObjectStore, resources: storageResourceGate });
+/** The file-storage service of the functions: DynamoDB, S3 and the storage resource gate. */
+export const fileStorage = /* @__PURE__ */ fileStorageService({ files: dynamoFileRepository, objects: s3ObjectStore, resources: storageResourceGate });

@@ -210,4 +210,5 @@ export const dynamoValueRepository: ValueRepository = {
 
 export const storageResourceGate: ResourceGate = { authorise: authorisedResource, readable: readableResources };
 
-export const { putValue, patchValue, getValues, deleteValues } = keyValueService({ values: dynamoValueRepository, resources: storageResourceGate });
+/** The key-value storage service of the functions: DynamoDB and the storage resource gate. */
+export const keyValues = /* @__PURE__ */ keyValueService({ values: dynamoValueRepository, resources: storageResourceGate });

@@ -5,4 +5,4 @@ import { platformFieldGate } from '../authz/gate';
 import { dynamoTagRepository } from './repository';
 import { tagsService } from './service';
 
-export const tags = tagsService({ repository: dynamoTagRepository, gate: platformFieldGate });
+export const tags = /* @__PURE__ */ tagsService({ repository: dynamoTagRepository, gate: platformFieldGate });

@@ -34,4 +34,4 @@ export const dynamoWorkOrderRepository: WorkOrderRepository = {
 export const labourReader: LabourReader = async (principal, uuids) => labours.labourViews(principal.user.id, await labours.readableLabours(principal, uuids));
 
 /** The work-orders service of the functions: DynamoDB and the caller's labours. */
-export const workOrders = workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });
+export const workOrders = /* @__PURE__ */ workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });

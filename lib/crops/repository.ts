@@ -1,7 +1,7 @@
 // Users' crops in DynamoDB (docs/data-model.md): each in its user's partition, with a name item
 // (names unique per user).
 import { keys } from '../db/keys';
-import { getItem, nextId, NOT_EXISTS, queryAll, transact, tx } from '../db/table';
+import { nextId, NOT_EXISTS, queryAll, transact, tx, readItem } from '../db/table';
 import type { Crop } from './catalogue';
 import { cropsService, type CropRepository } from './service';
 
@@ -13,8 +13,7 @@ export const dynamoCropRepository: CropRepository = {
     return (await queryAll(keys.userCropsPrefix(userId))).map(fromItem);
   },
   async userCrop(userId, cropId) {
-    const item = await getItem(keys.userCrop(userId, cropId));
-    return item ? fromItem(item) : undefined;
+    return readItem(keys.userCrop(userId, cropId), fromItem);
   },
   async create(userId, crop, taken) {
     await transact([

@@ -61,6 +61,12 @@ export async function getItem<T extends Item = Item>(key: Key): Promise<T | unde
   return out.Item as T | undefined;
 }
 
+/** The item of a key, read into what `read` makes of it; undefined when there is none. */
+export async function readItem<T>(key: Key, read: (item: Item) => T): Promise<T | undefined> {
+  const item = await getItem(key);
+  return item ? read(item) : undefined;
+}
+
 export async function putItem(
   item: Item & Key,
   condition?: { expression: string; values?: Record<string, unknown>; failure: () => DomainError },

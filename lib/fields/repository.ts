@@ -1,19 +1,17 @@
 // Farms and fields in the main table (docs/data-model.md, "Farms and fields").
 import { keys, parseIdFromSk } from '../db/keys';
-import { batchGet, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { batchGet, EXISTS, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
 import { Farm, Field } from '../platform/model';
 import { chargeOps } from './quota';
 import { farmMadeMeanwhile, spaceQuotaExceeded, userQuotaExceeded } from './rules';
 import type { FieldRepository } from './service';
 
 export async function getField(fieldId: number): Promise<Field | undefined> {
-  const item = await getItem(keys.field(fieldId));
-  return item ? Field.fromItem(item) : undefined;
+  return readItem(keys.field(fieldId), Field.fromItem);
 }
 
 export async function getFieldByUuid(uuid: string): Promise<Field | undefined> {
-  const ref = await getItem(keys.fieldByUuid(uuid));
-  return ref ? getField(Number(ref.field_id)) : undefined;
+  return readItem(keys.fieldByUuid(uuid), (ref) => getField(Number(ref.field_id)));
 }
 
 export async function getFields(fieldIds: number[]): Promise<Map<number, Field>> {
@@ -27,13 +25,11 @@ export async function getFields(fieldIds: number[]): Promise<Map<number, Field>>
 }
 
 export async function getFarm(farmId: number): Promise<Farm | undefined> {
-  const item = await getItem(keys.farm(farmId));
-  return item ? Farm.fromItem(item) : undefined;
+  return readItem(keys.farm(farmId), Farm.fromItem);
 }
 
 export async function getFarmByUuid(uuid: string): Promise<Farm | undefined> {
-  const ref = await getItem(keys.farmByUuid(uuid));
-  return ref ? getFarm(Number(ref.farm_id)) : undefined;
+  return readItem(keys.farmByUuid(uuid), (ref) => getFarm(Number(ref.farm_id)));
 }
 
 export async function getFarms(farmIds: number[]): Promise<Map<number, Farm>> {
@@ -53,8 +49,7 @@ export async function fieldIdsOfFarm(farmId: number): Promise<number[]> {
 
 /** The id of the caller's own farm with this name (case-insensitive), if any. */
 export async function farmIdByName(ownerId: number, farmName: string): Promise<number | undefined> {
-  const item = await getItem(keys.userFarmName(ownerId, farmName));
-  return item ? Number(item.farm_id) : undefined;
+  return readItem(keys.userFarmName(ownerId, farmName), (item) => Number(item.farm_id));
 }
 
 // --- writes (the fields service, lib/fields/service.ts) ---------------------------------------------

@@ -3,7 +3,7 @@
 import { keys } from '../db/keys';
 import { as, bool, entity, nullable, num, str, type EntityOf } from '../db/entity';
 import { LostRace } from '../db/retry';
-import { getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
 import { PERSONAL_INPUT_ID_OFFSET, type Component } from './catalogue';
 import type { InputRepository, InputWrite, PersonalInput } from './service';
 
@@ -54,8 +54,7 @@ export const dynamoInputRepository: InputRepository = {
     return (await queryAll(keys.userInputsPrefix(userId))).map(personalInputFromItem);
   },
   async holderOf(uuid) {
-    const item = await getItem(keys.inputRef(uuid));
-    return item ? Number(item.owner_id) : undefined;
+    return readItem(keys.inputRef(uuid), (item) => Number(item.owner_id));
   },
   async newId() {
     return PERSONAL_INPUT_ID_OFFSET + (await nextId('input'));

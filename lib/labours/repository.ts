@@ -2,7 +2,7 @@
 // a ref by uuid (LABOURREF#); written in one transaction with the personal inputs its list creates
 // or renames and its campaign's `biennial`.
 import { keys } from '../db/keys';
-import { batchGet, EXISTS, getItem, itemKey, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
 import type { DomainError } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
@@ -27,12 +27,10 @@ export function labourSaveOps(change: LabourSave, taken: () => DomainError, stal
 
 export const dynamoLabourRepository: LabourRepository = {
   async home(uuid) {
-    const ref = await getItem(keys.labourRef(uuid));
-    return ref ? { fieldId: Number(ref.field_id), yeargroup: Number(ref.yeargroup) } : undefined;
+    return readItem(keys.labourRef(uuid), (ref) => ({ fieldId: Number(ref.field_id), yeargroup: Number(ref.yeargroup) }));
   },
   async labour(fieldId, yeargroup, uuid) {
-    const item = await getItem(keys.labour(fieldId, yeargroup, uuid));
-    return item ? Labour.fromItem(item) : undefined;
+    return readItem(keys.labour(fieldId, yeargroup, uuid), Labour.fromItem);
   },
   async laboursOf(fieldId, yeargroup) {
     return (await queryAll(keys.laboursOfCampaign(fieldId, yeargroup))).map(Labour.fromItem);
@@ -53,8 +51,7 @@ export const dynamoLabourRepository: LabourRepository = {
   },
   campaignOf,
   async mapField(mapId) {
-    const ref = await getItem(keys.mapRef(mapId));
-    return ref ? Number(ref.field_id) : undefined;
+    return readItem(keys.mapRef(mapId), (ref) => Number(ref.field_id));
   },
   async personalInputs(refs) {
     const found = await batchGet(refs.map((r) => keys.userInput(r.ownerId, r.uuid)));

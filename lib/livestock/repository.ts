@@ -4,7 +4,7 @@
 // uuid. Every change is one DynamoDB transaction.
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchDelete, EXISTS, getItem, nextId, NOT_EXISTS, queryAll, transact, tx, type Item, type TxOp } from '../db/table';
+import { batchDelete, EXISTS, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type Item, type TxOp } from '../db/table';
 import type { Key } from '../db/keys';
 import { Conflict } from '../errors';
 import { platformFieldGate } from '../authz/gate';
@@ -60,24 +60,21 @@ function changeOps(change: HerdChange): TxOp[] {
 export const dynamoLivestockRepository: LivestockRepository = {
   nextId: (sequence) => nextId(sequence),
   async herd(fieldId, uuid) {
-    const item = await getItem(keys.herd(fieldId, uuid));
-    return item ? Herd.fromItem(item) : undefined;
+    return readItem(keys.herd(fieldId, uuid), Herd.fromItem);
   },
   async herdsOf(fieldId) {
     return (await queryAll(keys.herdsPrefix(fieldId))).map(Herd.fromItem);
   },
   herdFields: (uuid) => fieldsOf(keys.herdRefs(uuid)),
   async paddock(fieldId, uuid) {
-    const item = await getItem(keys.paddock(fieldId, uuid));
-    return item ? Paddock.fromItem(item) : undefined;
+    return readItem(keys.paddock(fieldId, uuid), Paddock.fromItem);
   },
   async paddocksOf(fieldId) {
     return (await queryAll(keys.paddocksPrefix(fieldId))).map(Paddock.fromItem).sort((a, b) => a.id - b.id);
   },
   paddockFields: (uuid) => fieldsOf(keys.paddockRefs(uuid)),
   async recorded(originHerdId, transactionUuid) {
-    const item = await getItem(keys.livestockTransaction(originHerdId, transactionUuid));
-    return item ? { originHerdId, record: item.record as TransactionRecord, herdUuids: item.herd_uuids as string[] } : undefined;
+    return readItem(keys.livestockTransaction(originHerdId, transactionUuid), (item) => ({ originHerdId, record: item.record as TransactionRecord, herdUuids: item.herd_uuids as string[] }));
   },
   async history(herdId) {
     return (await queryAll({ ...keys.herdLogPrefix(herdId), descending: true })).map((item) => item.record as TransactionRecord);

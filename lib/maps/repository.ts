@@ -4,7 +4,7 @@
 // application labour when one is requested.
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchGet, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { batchGet, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
 import { Conflict } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { labours, labourSaveOps } from '../labours/repository';
@@ -25,12 +25,10 @@ const applicationOps = (application: LabourSave | undefined): TxOp[] =>
 export const dynamoMapRepository: MapRepository = {
   nextId: () => nextId('map'),
   async fieldOf(mapId) {
-    const ref = await getItem(keys.mapRef(mapId));
-    return ref ? Number(ref.field_id) : undefined;
+    return readItem(keys.mapRef(mapId), (ref) => Number(ref.field_id));
   },
   async map(fieldId, mapId) {
-    const item = await getItem(keys.map(fieldId, mapId));
-    return item ? MapRecord.fromItem(item) : undefined;
+    return readItem(keys.map(fieldId, mapId), MapRecord.fromItem);
   },
   async mapsOfField(fieldId) {
     return (await queryAll(keys.mapsOfField(fieldId))).map(MapRecord.fromItem);

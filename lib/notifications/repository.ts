@@ -3,7 +3,7 @@
 // Every write is one transaction.
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchGet, EXISTS, getItem, itemKey, NOT_EXISTS, queryAll, transact, tx, type TxOp } from '../db/table';
+import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
 import { getUser } from '../platform/users';
 import { InboxItem, StreamEntry } from './model';
 import { DELIVERY_MARKER_SECONDS } from './deliver';
@@ -23,12 +23,10 @@ function removal(userId: number, item: InboxItem, stacks: Map<string, string>): 
 
 export const dynamoInboxRepository: InboxRepository = {
   async state(userId) {
-    const item = await getItem(keys.inboxState(userId));
-    return item ? { seq: Number(item.seq ?? 0), pending: Number(item.pending ?? 0) } : undefined;
+    return readItem(keys.inboxState(userId), (item) => ({ seq: Number(item.seq ?? 0), pending: Number(item.pending ?? 0) }));
   },
   async item(userId, itemId) {
-    const item = await getItem(keys.inboxItem(userId, itemId));
-    return item ? InboxItem.fromItem(item) : undefined;
+    return readItem(keys.inboxItem(userId, itemId), InboxItem.fromItem);
   },
   async items(userId, itemIds) {
     return [...(await batchGet(itemIds.map((id) => keys.inboxItem(userId, id)))).values()].map(InboxItem.fromItem);

@@ -1,7 +1,7 @@
 // Users, workspaces (spaces) and supervisions: the platform core behind the internal API.
 import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
-import { EXISTS, NOT_EXISTS, batchGet, getItem, itemKey, nextId, putItem, queryAll, transact, tx } from '../db/table';
+import { EXISTS, NOT_EXISTS, batchGet, itemKey, nextId, putItem, queryAll, transact, tx, readItem } from '../db/table';
 import { Invalid, NotFound } from '../errors';
 import { Space, Supervision, User, type Locale } from './model';
 
@@ -9,8 +9,7 @@ import { Space, Supervision, User, type Locale } from './model';
 export const INTERNAL_CODES = { NOT_FOUND: 1, INVALID_RELATION: 2 } as const;
 
 export async function getUser(userId: number): Promise<User | undefined> {
-  const item = await getItem(keys.user(userId));
-  return item ? User.fromItem(item) : undefined;
+  return readItem(keys.user(userId), User.fromItem);
 }
 
 export async function getUsers(userIds: number[]): Promise<Map<number, User>> {
@@ -30,13 +29,11 @@ export async function requireUser(userId: number, role = 'user'): Promise<User> 
 }
 
 export async function getUserByUid(uid: string): Promise<User | undefined> {
-  const ref = await getItem(keys.userByUid(uid));
-  return ref ? getUser(Number(ref.user_id)) : undefined;
+  return readItem(keys.userByUid(uid), (ref) => getUser(Number(ref.user_id)));
 }
 
 export async function getSpace(spaceId: number): Promise<Space | undefined> {
-  const item = await getItem(keys.space(spaceId));
-  return item ? Space.fromItem(item) : undefined;
+  return readItem(keys.space(spaceId), Space.fromItem);
 }
 
 export interface CreateUserInput {
@@ -107,8 +104,7 @@ export async function supervisionsOf(supervisorId: number): Promise<Supervision[
 }
 
 export async function getSupervision(supervisorId: number, userId: number): Promise<Supervision | undefined> {
-  const item = await getItem(keys.supervision(supervisorId, userId));
-  return item ? Supervision.fromItem(item) : undefined;
+  return readItem(keys.supervision(supervisorId, userId), Supervision.fromItem);
 }
 
 /** Which of these users the supervisor supervises. */

@@ -2,7 +2,7 @@
 // (ROTATIONREF#, one per field holding the uuid); campaigns shared with labours.
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { getItem, NOT_EXISTS, putItem, queryAll, transact, tx } from '../db/table';
+import { NOT_EXISTS, putItem, queryAll, transact, tx, readItem } from '../db/table';
 import { Conflict } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { campaignOf } from '../fields/campaigns';
@@ -15,8 +15,7 @@ export const dynamoRotationRepository: RotationRepository = {
     return (await queryAll(keys.rotationsPrefix(fieldId))).map(Rotation.fromItem);
   },
   async rotation(fieldId, uuid) {
-    const item = await getItem(keys.rotation(fieldId, uuid));
-    return item ? Rotation.fromItem(item) : undefined;
+    return readItem(keys.rotation(fieldId, uuid), Rotation.fromItem);
   },
   async rotationFields(uuid) {
     return (await queryAll(keys.rotationRefs(uuid))).map((r) => Number(r.field_id));

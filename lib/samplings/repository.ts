@@ -1,7 +1,7 @@
 // Samplings in DynamoDB (docs/data-model.md): a sampling in its field's partition (deleted with
 // it), a ref finds it by uuid.
 import { keys } from '../db/keys';
-import { getItem, NOT_EXISTS, queryAll, transact, tx, updateItem } from '../db/table';
+import { NOT_EXISTS, queryAll, transact, tx, updateItem, readItem } from '../db/table';
 import { Conflict } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { getField } from '../fields/repository';
@@ -11,12 +11,10 @@ import { samplingsService, type SamplingRepository } from './service';
 
 export const dynamoSamplingRepository: SamplingRepository = {
   async fieldOf(uuid) {
-    const ref = await getItem(keys.samplingRef(uuid));
-    return ref ? Number(ref.field_id) : undefined;
+    return readItem(keys.samplingRef(uuid), (ref) => Number(ref.field_id));
   },
   async sampling(fieldId, uuid) {
-    const item = await getItem(keys.sampling(fieldId, uuid));
-    return item ? Sampling.fromItem(item) : undefined;
+    return readItem(keys.sampling(fieldId, uuid), Sampling.fromItem);
   },
   async samplingsOf(fieldId) {
     return (await queryAll(keys.samplingsOfField(fieldId))).map(Sampling.fromItem);

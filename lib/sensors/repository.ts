@@ -3,7 +3,7 @@
 // and variable uuid naming the variable's group. Values: lib/sensors/timeseries.ts.
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchGet, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, updateItem, type TxOp } from '../db/table';
+import { batchGet, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, updateItem, readItem, type TxOp } from '../db/table';
 import type { Key } from '../db/keys';
 import { fromSeconds, Variable, VariableGroup } from './model';
 import type { LocatedVariable } from './groups';
@@ -20,8 +20,7 @@ const TRANSACTION_MAX = 100;
 export const dynamoSensorRepository: SensorRepository = {
   nextGroupId: () => nextId('sensor_group'),
   async group(userId, extensionId, uuid) {
-    const item = await getItem(keys.sensorGroup(userId, extensionId, uuid));
-    return item ? VariableGroup.fromItem(item) : undefined;
+    return readItem(keys.sensorGroup(userId, extensionId, uuid), VariableGroup.fromItem);
   },
   async groups(userId, extensionId) {
     return (await queryAll(keys.sensorGroupsPrefix(userId, extensionId))).map(VariableGroup.fromItem);

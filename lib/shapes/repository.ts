@@ -3,7 +3,7 @@
 // hectares (versioned on them), the lock (or checks none is active) and the quotas at once.
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { EXISTS, getItem, transact, tx } from '../db/table';
+import { EXISTS, transact, tx, readItem } from '../db/table';
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { publishEvent } from '../events/publish';
@@ -17,12 +17,10 @@ const LOCK_TTL_GRACE_SECONDS = 86_400;
 
 export const dynamoShapeRepository: ShapeRepository = {
   async lock(fieldId) {
-    const item = await getItem(keys.shapeLock(fieldId));
-    return item ? { lockId: String(item.lock_id), campaign: Number(item.campaign), startedAt: Number(item.started_at), expiresAt: Number(item.expires_at) } : undefined;
+    return readItem(keys.shapeLock(fieldId), (item) => ({ lockId: String(item.lock_id), campaign: Number(item.campaign), startedAt: Number(item.started_at), expiresAt: Number(item.expires_at) }));
   },
   async shape(fieldId, campaign) {
-    const item = await getItem(keys.fieldShape(fieldId, campaign));
-    return item ? shapeFromItem(item) : undefined;
+    return readItem(keys.fieldShape(fieldId, campaign), shapeFromItem);
   },
   async save({ field, campaign, shape, createdBy, charged, lock, now, charge }, refuse) {
     const noActiveLock = 'attribute_not_exists(pk) OR expires_at < :now';

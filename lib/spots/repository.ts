@@ -5,7 +5,7 @@
 // A request's writes are one transaction.
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchDelete, batchGet, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, queryItems, transact, tx, updateItem, type Item, type TxOp } from '../db/table';
+import { batchDelete, batchGet, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, queryItems, transact, tx, updateItem, readItem, type Item, type TxOp } from '../db/table';
 import type { Key } from '../db/keys';
 import { Conflict, DomainError } from '../errors';
 import { platformFieldGate } from '../authz/gate';
@@ -147,8 +147,7 @@ export const dynamoSpotRepository: SpotRepository = {
     return (await queryAll(keys.spotRefs(uuid))).map((r) => Number(r.field_id));
   },
   async spot(fieldId, uuid) {
-    const item = await getItem(keys.spot(fieldId, uuid));
-    return item ? Spot.fromItem(item) : undefined;
+    return readItem(keys.spot(fieldId, uuid), Spot.fromItem);
   },
   async spotById(spotId) {
     const where = await getItem(keys.spotById(spotId));
@@ -189,15 +188,13 @@ export const dynamoSpotRepository: SpotRepository = {
     });
   },
   async sampleSetType(type) {
-    const stored = await getItem(keys.sampleSetType(type));
-    return stored ? Number(stored.id) : undefined;
+    return readItem(keys.sampleSetType(type), (stored) => Number(stored.id));
   },
   async registerSampleSetType(type, id) {
     await putItem({ ...keys.sampleSetType(type), kind: 'sample_set_type', id, type }, { expression: NOT_EXISTS, failure: () => new LostRace('type registered meanwhile') });
   },
   async sampleSet(ownerId, uuid) {
-    const stored = await getItem(keys.sampleSet(ownerId, uuid));
-    return stored ? { id: Number(stored.id), type: String(stored.type) } : undefined;
+    return readItem(keys.sampleSet(ownerId, uuid), (stored) => ({ id: Number(stored.id), type: String(stored.type) }));
   },
   async registerSampleSet(ownerId, uuid, set) {
     await putItem({ ...keys.sampleSet(ownerId, uuid), kind: 'sample_set', ...set }, { expression: NOT_EXISTS, failure: () => new LostRace('sample set registered meanwhile') });

@@ -3,7 +3,7 @@
 // with it), indexed by tag (gsi1) so that deleting a tag removes them.
 import { keys, normalizeName, parseIdFromSk } from '../db/keys';
 import type { Key } from '../db/keys';
-import { batchDelete, batchGet, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, type Item, type TxOp } from '../db/table';
+import { batchDelete, batchGet, EXISTS, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type Item, type TxOp } from '../db/table';
 import { Tag, type TagRepository, type TagTarget } from './service';
 
 const linkKey = (userId: number, tagId: number, target: TagTarget): Key =>
@@ -21,8 +21,7 @@ const nameItem = (tag: Tag) => ({ ...keys.farmTagName(tag.userId, tag.tag), kind
 export const dynamoTagRepository: TagRepository = {
   nextId: () => nextId('farm_tag'),
   async tag(userId, tagId) {
-    const item = await getItem(keys.farmTag(userId, tagId));
-    return item ? Tag.fromItem(item) : undefined;
+    return readItem(keys.farmTag(userId, tagId), Tag.fromItem);
   },
   async tagsOf(userId) {
     return (await queryAll(keys.farmTagsPrefix(userId))).map(Tag.fromItem);

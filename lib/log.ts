@@ -1,4 +1,6 @@
-// Structured JSON logs, one line per entry, carrying the request id when there is one.
+// Structured JSON logs, one line per entry, carrying the request id when there is one. An error's
+// stack is logged in the source's files and lines (lib/util/stack.ts).
+import { originalStack } from './util/stack';
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -32,7 +34,7 @@ export function createLogger(base: Record<string, unknown> = {}): Logger {
 
 function errorReplacer(_key: string, value: unknown): unknown {
   if (value instanceof Error) {
-    return { name: value.name, message: value.message, stack: value.stack };
+    return { name: value.name, message: value.message, stack: value.stack && originalStack(value.stack) };
   }
   return value;
 }

@@ -283,6 +283,8 @@ describe('what the templates keep safe', () => {
     for (const p of packaged) {
       for (const [, fn] of ofType(p.template, 'AWS::Lambda::Function')) {
         expect(['nodejs22.x', 'nodejs24.x']).toContain(fn.Properties.Runtime);
+        // source maps are read when an error is logged (lib/util/stack.ts), not at every cold start
+        expect(String(fn.Properties.Environment?.Variables?.NODE_OPTIONS ?? '')).not.toContain('enable-source-maps');
         expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: `/aws/lambda/surco-${p.service}-prod` });
         expect(fn.Properties.TracingConfig).toBeUndefined();
       }

@@ -1,7 +1,7 @@
 // Request bodies of every content type the spec uses: JSON, form-urlencoded, multipart, text.
 // API Gateway hands them base64-encoded (binaryMediaTypes '*/*'). Every failure to read a body,
 // however it is cut or malformed, is an Invalid (or TooLarge/Unsupported) error: never a crash.
-import Busboy, { type Busboy as BusboyParser } from '@fastify/busboy';
+import type { Busboy as BusboyParser } from '@fastify/busboy';
 import { Invalid, TooLarge, Unsupported } from '../errors';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -74,10 +74,12 @@ export function fileField(body: unknown, name: string): UploadedFile | undefined
  * without its closing boundary), a part over `maxFileBytes` or more parts than allowed is
  * refused as invalid; the stream errors of the parser are all listened to.
  */
-export function parseMultipart(buffer: Buffer, contentType: string, maxFileBytes: number): Promise<Record<string, MultipartValue>> {
+export async function parseMultipart(buffer: Buffer, contentType: string, maxFileBytes: number): Promise<Record<string, MultipartValue>> {
   if (!MULTIPART_TYPE.test(contentType)) {
-    return Promise.reject(new Unsupported('multipart/form-data needs a boundary of 1 to 70 letters, digits and -_.\'()+,/:=?'));
+    throw new Unsupported('multipart/form-data needs a boundary of 1 to 70 letters, digits and -_.\'()+,/:=?');
   }
+  // loaded on the first multipart request, not at every cold start of every function
+  const { default: Busboy } = await import('@fastify/busboy');
   return new Promise((resolve, reject) => {
     const out: Record<string, MultipartValue> = {};
     const add = (name: string, value: string | UploadedFile) => {

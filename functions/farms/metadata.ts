@@ -1,7 +1,7 @@
 // GET/PATCH /api/farms/metadata (spec 3, Farm metadata)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { farmMetadata } from '../../lib/farms/metadata';
+import { farmMetadata } from '../../lib/farms/repository';
 import { getMetadataRoute, patchMetadataRoute } from '../../schemas/farm-metadata';
 
 export const get = endpoint(getMetadataRoute, {

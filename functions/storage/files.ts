@@ -2,7 +2,8 @@
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
 import { storageCaller, type Scope } from '../../lib/storage/access';
-import { fileStorage, parseSizeKb } from '../../lib/storage/files';
+import { parseSizeKb } from '../../lib/storage/files';
+import { fileStorage } from '../../lib/storage/repository';
 import { parseStorageBody } from '../../lib/storage/input';
 import { FileDeleteBody, FileGetBody, FilePatchBody, FilePutBody, fileStorageRoute } from '../../schemas/storage';
 import { STORAGE_CODES } from '../../lib/storage/codes';

@@ -4,7 +4,7 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { storageCaller, type Scope } from '../../lib/storage/access';
 import { objectSent, parseStorageBody } from '../../lib/storage/input';
-import { keyValues } from '../../lib/storage/kv';
+import { keyValues } from '../../lib/storage/repository';
 import type { Principal } from '../../lib/auth/principal';
 import { KvDeleteBody, KvGetBody, KvPatchBody, KvPutBody, kvStorageRoute, kvStorageScopesRoute, type Operation } from '../../schemas/storage';
 

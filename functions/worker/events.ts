@@ -6,7 +6,8 @@ import { reprocessShape } from '../../lib/shapes/reprocess';
 import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
 import { purgeSpotContents } from '../../lib/spots/repository';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
-import { deleteObjects, OBJECT_RELEASED_JOB } from '../../lib/storage/files';
+import { OBJECT_RELEASED_JOB } from '../../lib/storage/files';
+import { deleteObjects } from '../../lib/storage/repository';
 import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
 import { notifications } from '../../lib/notifications/repository';
 

@@ -6,7 +6,7 @@ import { batchDelete, queryAll, type Item } from '../db/table';
 import type { Key } from '../db/keys';
 import { purgeSpot } from '../spots/repository';
 import { deleteHistory } from '../livestock/repository';
-import { deleteObjects, objectKeysOf } from '../storage/files';
+import { deleteObjects, objectKeysOf } from '../storage/repository';
 import { mapPointers } from '../maps/repository';
 import { samplingPointers } from '../samplings/repository';
 

@@ -6,25 +6,16 @@
 // deletes once the URL has expired (STORAGE_OBJECT_RELEASED.V1).
 //
 // The service is built from its repositories (services take them as parameters, as
-// lib/storage/kv.ts): its rules run against DynamoDB and S3 in the functions and against memory in
-// tests/unit/file-storage.test.ts.
+// lib/storage/kv.ts): its rules run against DynamoDB and S3 in the functions
+// (lib/storage/repository.ts) and against memory in tests/unit/file-storage.test.ts.
 import { randomUUID } from 'node:crypto';
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Principal } from '../auth/principal';
-import { ifPresent, s3 } from '../aws/s3';
-import { config } from '../config';
-import { keys as keyOf, type Key } from '../db/keys';
-import { batchGet, itemKey, putItem, putVersioned, queryAll, takeItem, updateItem, NOT_EXISTS, type Item } from '../db/table';
 import type { ResourceGate } from './kv';
-import { storageResourceGate } from './kv';
 import { Conflict, GENERAL_CODES, Invalid } from '../errors';
 import { log } from '../log';
-import { publishEvent } from '../events/publish';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
-import { FILE_MAX_KB, resourcePk, type Scope } from './access';
+import { FILE_MAX_KB, type Scope } from './access';
 import type { StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
 import { characters } from '../util/text';
@@ -247,120 +238,3 @@ export function fileStorageService({ files, objects, resources, now = () => new 
     },
   };
 }
-
-// --- the DynamoDB and S3 implementations -----------------------------------------------------------
-
-const fileKey = (slot: FileSlot): Key => keyOf.storageFile(resourcePk(slot.scope, slot.id), slot.extension, slot.key);
-
-const toItem = (r: FileRecord): Item => ({
-  kind: 'storage_file',
-  scope: r.scope,
-  resource_id: r.id,
-  extension_id: r.extension,
-  key: r.key,
-  file_name: r.fileName,
-  file_size_kb: r.sizeKb,
-  md5: r.md5,
-  upload_id: r.uploadId,
-  object_key: r.objectKey,
-  uploaded: r.uploaded,
-  created_at: r.createdAt,
-  created_by: r.createdBy,
-});
-
-const fromItem = (item: Item): FileRecord => ({
-  scope: item.scope as Scope,
-  id: Number(item.resource_id),
-  extension: String(item.extension_id),
-  key: String(item.key),
-  fileName: String(item.file_name),
-  sizeKb: Number(item.file_size_kb),
-  md5: String(item.md5),
-  uploadId: String(item.upload_id),
-  objectKey: String(item.object_key),
-  uploaded: Boolean(item.uploaded),
-  createdAt: String(item.created_at),
-  createdBy: Number(item.created_by),
-});
-
-export const dynamoFileRepository: FileRepository = {
-  async create(r) {
-    try {
-      await putItem({ ...fileKey(r), ...toItem(r), version: 1 }, { expression: NOT_EXISTS, failure: () => new Conflict('exists') });
-      return true;
-    } catch (error) {
-      if (error instanceof Conflict) return false;
-      throw error;
-    }
-  },
-  async replace(slot, change) {
-    let replaced: FileRecord | undefined;
-    await putVersioned(fileKey(slot), (current) => {
-      replaced = current ? fromItem(current) : undefined;
-      return toItem(change(replaced));
-    });
-    return replaced;
-  },
-  async read(slots) {
-    const found = await batchGet(slots.map(fileKey));
-    return slots.flatMap((slot) => {
-      const item = found.get(itemKey(fileKey(slot)));
-      return item ? [fromItem(item)] : [];
-    });
-  },
-  async list(scope, id, extension) {
-    const prefix = keyOf.storageFile(resourcePk(scope, id), extension, '');
-    return (await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map(fromItem);
-  },
-  async markUploaded(r, sizeKb, at) {
-    const updated = await updateItem(fileKey(r), {
-      expression: 'SET uploaded = :yes, file_size_kb = :size, uploaded_at = :at',
-      condition: 'upload_id = :upload',
-      values: { ':yes': true, ':size': sizeKb, ':at': at, ':upload': r.uploadId },
-    });
-    return updated ? fromItem(updated) : { ...r, uploaded: true, sizeKb };
-  },
-  async take(slot) {
-    const item = await takeItem(fileKey(slot));
-    return item ? fromItem(item) : undefined;
-  },
-};
-
-export async function deleteObjects(objectKeys: string[]): Promise<void> {
-  for (let i = 0; i < objectKeys.length; i += 1000) {
-    await s3().send(new DeleteObjectsCommand({ Bucket: config().bucket, Delete: { Objects: objectKeys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }));
-  }
-}
-
-export const s3ObjectStore: ObjectStore = {
-  async presignUpload(objectKey, minBytes, maxBytes, md5, seconds) {
-    const post = await createPresignedPost(s3(), {
-      Bucket: config().bucket,
-      Key: objectKey,
-      Conditions: [
-        ['content-length-range', minBytes, maxBytes],
-        ['eq', '$Content-MD5', md5],
-      ],
-      Expires: seconds,
-    });
-    return { url: post.url, fields: post.fields };
-  },
-  async size(objectKey) {
-    const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: objectKey })));
-    return head ? (head.ContentLength ?? 0) : undefined;
-  },
-  downloadUrl: (objectKey, fileName, seconds) =>
-    getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey, ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }), {
-      expiresIn: seconds,
-    }),
-  remove: deleteObjects,
-  // SURCO_STORAGE_RELEASE_DELAY_S (default 30 s) after now, through the worker
-  removeLater: async (objectKeys) => void (await publishEvent(OBJECT_RELEASED_JOB, { object_keys: objectKeys }, { delaySeconds: config().storageReleaseDelaySeconds })),
-};
-
-/** The objects of a deleted resource's file records (the field cleanup deletes them). */
-export const objectKeysOf = (items: readonly Item[]): string[] =>
-  items.filter((item) => item.kind === 'storage_file' && item.object_key).map((item) => String(item.object_key));
-
-/** The file-storage service of the functions: DynamoDB, S3 and the storage resource gate. */
-export const fileStorage = /* @__PURE__ */ fileStorageService({ files: dynamoFileRepository, objects: s3ObjectStore, resources: storageResourceGate });

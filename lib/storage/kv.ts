@@ -2,15 +2,13 @@
 // user, field or farm they belong to (docs/data-model.md). The object is kept as JSON text, so any
 // JSON (deeply nested too) comes back exactly as sent.
 //
-// The service is built from its repositories (services take them as parameters, as
-// lib/farms/metadata.ts): its rules run against DynamoDB in the functions and against memory in
+// The service is built from its repositories (services take them as parameters): its rules run
+// against DynamoDB in the functions (lib/storage/repository.ts) and against memory in
 // tests/unit/key-value.test.ts.
 import type { Principal } from '../auth/principal';
-import { keys as keyOf } from '../db/keys';
-import { batchDelete, batchGet, itemKey, putItem, putVersioned, queryAll, NOT_EXISTS, type Item } from '../db/table';
 import { Conflict, DomainError } from '../errors';
 import { mapLimit } from '../util/map-limit';
-import { authorisedResource, readableResources, resourcePk, type Scope } from './access';
+import type { Scope } from './access';
 import type { StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
 
@@ -153,62 +151,3 @@ export function keyValueService({ values, resources }: { values: ValueRepository
     },
   };
 }
-
-// --- the DynamoDB implementations ----------------------------------------------------------------
-
-const slotKey = (slot: ValueSlot) => keyOf.storageValue(resourcePk(slot.scope, slot.id), slot.extension, slot.key);
-
-const toItem = (slot: ValueSlot, value: StoredValue): Item => ({
-  kind: 'storage_value',
-  scope: slot.scope,
-  resource_id: slot.id,
-  extension_id: slot.extension,
-  key: slot.key,
-  data_json: value.json,
-  created_at: value.createdAt,
-  updated_at: value.updatedAt,
-  updated_by: value.updatedBy,
-});
-
-const fromItem = (item: Item): StoredValue => ({
-  json: String(item.data_json),
-  createdAt: String(item.created_at),
-  updatedAt: String(item.updated_at),
-  updatedBy: Number(item.updated_by),
-});
-
-export const dynamoValueRepository: ValueRepository = {
-  async create(slot, value) {
-    try {
-      await putItem({ ...slotKey(slot), ...toItem(slot, value), version: 1 }, { expression: NOT_EXISTS, failure: () => keyExists(slot.key) });
-      return true;
-    } catch (error) {
-      if (error instanceof Conflict) return false;
-      throw error;
-    }
-  },
-  async update(slot, change) {
-    await putVersioned(slotKey(slot), (current) => toItem(slot, change(current ? fromItem(current) : undefined)));
-  },
-  async read(slots) {
-    const items = await batchGet(slots.map(slotKey));
-    const found = new Map<ValueSlot, StoredValue>();
-    for (const slot of slots) {
-      const item = items.get(itemKey(slotKey(slot)));
-      if (item) found.set(slot, fromItem(item));
-    }
-    return found;
-  },
-  async list(scope, id, extension) {
-    const prefix = keyOf.storageValue(resourcePk(scope, id), extension, '');
-    return new Map((await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map((item) => [String(item.key), fromItem(item)]));
-  },
-  async remove(slots) {
-    await batchDelete(slots.map(slotKey));
-  },
-};
-
-export const storageResourceGate: ResourceGate = { authorise: authorisedResource, readable: readableResources };
-
-/** The key-value storage service of the functions: DynamoDB and the storage resource gate. */
-export const keyValues = /* @__PURE__ */ keyValueService({ values: dynamoValueRepository, resources: storageResourceGate });

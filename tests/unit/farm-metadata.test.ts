@@ -1,9 +1,9 @@
-// lib/farms/metadata.ts against memory: the service's rules without DynamoDB (its repositories are
+// lib/farms/service.ts against memory: the service's rules without DynamoDB (its repositories are
 // parameters; tests/crops-and-farm-metadata.test.ts runs the same rules through the API).
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { Forbidden, Invalid } from '../../lib/errors';
-import { farmMetadataService, METADATA_MAX_BYTES, type FarmGate, type Metadata, type MetadataRepository } from '../../lib/farms/metadata';
+import { farmMetadataService, METADATA_MAX_BYTES, type FarmGate, type Metadata, type MetadataRepository } from '../../lib/farms/service';
 
 function memory(initial: Record<number, Metadata> = {}) {
   const stored = new Map(Object.entries(initial).map(([id, value]) => [Number(id), value]));

@@ -3,13 +3,9 @@
 // (optimistic concurrency on a version number, retried).
 //
 // The service is built from its repositories (services take them as parameters): its rules run against
-// DynamoDB in the functions and against memory in tests/unit/farm-metadata.test.ts.
-import { keys } from '../db/keys';
-import { batchGet, itemKey, putVersioned } from '../db/table';
-import { Forbidden, Invalid } from '../errors';
+// DynamoDB in the functions (lib/farms/repository.ts) and against memory in tests/unit/farm-metadata.test.ts.
+import { Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
-import { accessibleFarms } from '../fields/list';
-import { farmFor } from '../authz/guard';
 
 export type Metadata = Record<string, unknown>;
 export const METADATA_MAX_BYTES = 64 * 1024;
@@ -66,34 +62,3 @@ export function farmMetadataService({ repository, farms }: { repository: Metadat
     },
   };
 }
-
-// --- the DynamoDB implementations ----------------------------------------------------------------
-
-export const dynamoMetadataRepository: MetadataRepository = {
-  async read(farmIds) {
-    const found = await batchGet(farmIds.map((id) => keys.farmMetadata(id)));
-    return new Map(farmIds.map((id) => [id, (found.get(itemKey(keys.farmMetadata(id)))?.metadata as Metadata | undefined) ?? {}]));
-  },
-  async update(farmId, change, by) {
-    let stored: Metadata = {};
-    await putVersioned(keys.farmMetadata(farmId), (current) => {
-      stored = change((current?.metadata as Metadata | undefined) ?? {});
-      return { kind: 'farm_metadata', farm_id: farmId, metadata: stored, updated_at: new Date().toISOString(), updated_by: by };
-    });
-    return stored;
-  },
-};
-
-const accessDenied = (farmId: number) => new Forbidden(`the user cannot access farm ${farmId}`);
-
-export const farmGate: FarmGate = {
-  async require(principal, farmId, action) {
-    await farmFor(principal, farmId, action, { notFound: () => accessDenied(farmId), forbidden: () => accessDenied(farmId) });
-  },
-  async readable(principal) {
-    return [...(await accessibleFarms(principal.user.id)).keys()];
-  },
-};
-
-/** The farm-metadata service of the functions: DynamoDB and the platform's farm access. */
-export const farmMetadata = /* @__PURE__ */ farmMetadataService({ repository: dynamoMetadataRepository, farms: farmGate });

@@ -1,0 +1,191 @@
+// Storage in DynamoDB and S3 (docs/data-model.md): key-value objects and file records in the
+// partition of the user, field or farm they belong to, per extension; files in S3 under
+// storage/<scope>/<id>/<extension>/<key>/<upload id>. And the two services of the functions.
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { ifPresent, s3 } from '../aws/s3';
+import { config } from '../config';
+import { keys as keyOf, type Key } from '../db/keys';
+import { batchDelete, batchGet, itemKey, NOT_EXISTS, putItem, putVersioned, queryAll, takeItem, updateItem, type Item } from '../db/table';
+import { Conflict } from '../errors';
+import { publishEvent } from '../events/publish';
+import { authorisedResource, readableResources, resourcePk, type Scope } from './access';
+import { keyValueService, type ResourceGate, type StoredValue, type ValueRepository, type ValueSlot } from './kv';
+import { fileStorageService, OBJECT_RELEASED_JOB, type FileRecord, type FileRepository, type FileSlot, type ObjectStore } from './files';
+
+// --- key-value ----------------------------------------------------------------------------------
+
+const slotKey = (slot: ValueSlot) => keyOf.storageValue(resourcePk(slot.scope, slot.id), slot.extension, slot.key);
+
+const valueItem = (slot: ValueSlot, value: StoredValue): Item => ({
+  kind: 'storage_value',
+  scope: slot.scope,
+  resource_id: slot.id,
+  extension_id: slot.extension,
+  key: slot.key,
+  data_json: value.json,
+  created_at: value.createdAt,
+  updated_at: value.updatedAt,
+  updated_by: value.updatedBy,
+});
+
+const valueFromItem = (item: Item): StoredValue => ({
+  json: String(item.data_json),
+  createdAt: String(item.created_at),
+  updatedAt: String(item.updated_at),
+  updatedBy: Number(item.updated_by),
+});
+
+export const dynamoValueRepository: ValueRepository = {
+  async create(slot, value) {
+    try {
+      await putItem({ ...slotKey(slot), ...valueItem(slot, value), version: 1 }, { expression: NOT_EXISTS, failure: () => new Conflict('exists') });
+      return true;
+    } catch (error) {
+      if (error instanceof Conflict) return false;
+      throw error;
+    }
+  },
+  async update(slot, change) {
+    await putVersioned(slotKey(slot), (current) => valueItem(slot, change(current ? valueFromItem(current) : undefined)));
+  },
+  async read(slots) {
+    const items = await batchGet(slots.map(slotKey));
+    const found = new Map<ValueSlot, StoredValue>();
+    for (const slot of slots) {
+      const item = items.get(itemKey(slotKey(slot)));
+      if (item) found.set(slot, valueFromItem(item));
+    }
+    return found;
+  },
+  async list(scope, id, extension) {
+    const prefix = keyOf.storageValue(resourcePk(scope, id), extension, '');
+    return new Map((await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map((item) => [String(item.key), valueFromItem(item)]));
+  },
+  async remove(slots) {
+    await batchDelete(slots.map(slotKey));
+  },
+};
+
+export const storageResourceGate: ResourceGate = { authorise: authorisedResource, readable: readableResources };
+
+/** The key-value storage service of the functions: DynamoDB and the storage resource gate. */
+export const keyValues = /* @__PURE__ */ keyValueService({ values: dynamoValueRepository, resources: storageResourceGate });
+
+// --- files ----------------------------------------------------------------------------------------
+
+const fileKey = (slot: FileSlot): Key => keyOf.storageFile(resourcePk(slot.scope, slot.id), slot.extension, slot.key);
+
+const fileItem = (r: FileRecord): Item => ({
+  kind: 'storage_file',
+  scope: r.scope,
+  resource_id: r.id,
+  extension_id: r.extension,
+  key: r.key,
+  file_name: r.fileName,
+  file_size_kb: r.sizeKb,
+  md5: r.md5,
+  upload_id: r.uploadId,
+  object_key: r.objectKey,
+  uploaded: r.uploaded,
+  created_at: r.createdAt,
+  created_by: r.createdBy,
+});
+
+const fileFromItem = (item: Item): FileRecord => ({
+  scope: item.scope as Scope,
+  id: Number(item.resource_id),
+  extension: String(item.extension_id),
+  key: String(item.key),
+  fileName: String(item.file_name),
+  sizeKb: Number(item.file_size_kb),
+  md5: String(item.md5),
+  uploadId: String(item.upload_id),
+  objectKey: String(item.object_key),
+  uploaded: Boolean(item.uploaded),
+  createdAt: String(item.created_at),
+  createdBy: Number(item.created_by),
+});
+
+export const dynamoFileRepository: FileRepository = {
+  async create(r) {
+    try {
+      await putItem({ ...fileKey(r), ...fileItem(r), version: 1 }, { expression: NOT_EXISTS, failure: () => new Conflict('exists') });
+      return true;
+    } catch (error) {
+      if (error instanceof Conflict) return false;
+      throw error;
+    }
+  },
+  async replace(slot, change) {
+    let replaced: FileRecord | undefined;
+    await putVersioned(fileKey(slot), (current) => {
+      replaced = current ? fileFromItem(current) : undefined;
+      return fileItem(change(replaced));
+    });
+    return replaced;
+  },
+  async read(slots) {
+    const found = await batchGet(slots.map(fileKey));
+    return slots.flatMap((slot) => {
+      const item = found.get(itemKey(fileKey(slot)));
+      return item ? [fileFromItem(item)] : [];
+    });
+  },
+  async list(scope, id, extension) {
+    const prefix = keyOf.storageFile(resourcePk(scope, id), extension, '');
+    return (await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map(fileFromItem);
+  },
+  async markUploaded(r, sizeKb, at) {
+    const updated = await updateItem(fileKey(r), {
+      expression: 'SET uploaded = :yes, file_size_kb = :size, uploaded_at = :at',
+      condition: 'upload_id = :upload',
+      values: { ':yes': true, ':size': sizeKb, ':at': at, ':upload': r.uploadId },
+    });
+    return updated ? fileFromItem(updated) : { ...r, uploaded: true, sizeKb };
+  },
+  async take(slot) {
+    const item = await takeItem(fileKey(slot));
+    return item ? fileFromItem(item) : undefined;
+  },
+};
+
+export async function deleteObjects(objectKeys: string[]): Promise<void> {
+  for (let i = 0; i < objectKeys.length; i += 1000) {
+    await s3().send(new DeleteObjectsCommand({ Bucket: config().bucket, Delete: { Objects: objectKeys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }));
+  }
+}
+
+export const s3ObjectStore: ObjectStore = {
+  async presignUpload(objectKey, minBytes, maxBytes, md5, seconds) {
+    const post = await createPresignedPost(s3(), {
+      Bucket: config().bucket,
+      Key: objectKey,
+      Conditions: [
+        ['content-length-range', minBytes, maxBytes],
+        ['eq', '$Content-MD5', md5],
+      ],
+      Expires: seconds,
+    });
+    return { url: post.url, fields: post.fields };
+  },
+  async size(objectKey) {
+    const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: objectKey })));
+    return head ? (head.ContentLength ?? 0) : undefined;
+  },
+  downloadUrl: (objectKey, fileName, seconds) =>
+    getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey, ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }), {
+      expiresIn: seconds,
+    }),
+  remove: deleteObjects,
+  // SURCO_STORAGE_RELEASE_DELAY_S (default 30 s) after now, through the worker
+  removeLater: async (objectKeys) => void (await publishEvent(OBJECT_RELEASED_JOB, { object_keys: objectKeys }, { delaySeconds: config().storageReleaseDelaySeconds })),
+};
+
+/** The objects of a deleted resource's file records (the field cleanup deletes them). */
+export const objectKeysOf = (items: readonly Item[]): string[] =>
+  items.filter((item) => item.kind === 'storage_file' && item.object_key).map((item) => String(item.object_key));
+
+/** The file-storage service of the functions: DynamoDB, S3 and the storage resource gate. */
+export const fileStorage = /* @__PURE__ */ fileStorageService({ files: dynamoFileRepository, objects: s3ObjectStore, resources: storageResourceGate });

@@ -1,7 +1,7 @@
 // POST /nc/events/test and POST /nc-internal/events (spec 3, Notifications): both hand the event
 // to the queue worker and answer at once.
 import { endpoint } from '../../lib/http/endpoint';
-import { postEvent, sendTestEvent } from '../../lib/notifications/send';
+import { notificationEvents } from '../../lib/notifications/repository';
 import { internalEventRoute, testEventRoute } from '../../schemas/notifications';
 
 const accepted = (envelope: { id: string; event_name: string }) => ({
@@ -11,9 +11,9 @@ const accepted = (envelope: { id: string; event_name: string }) => ({
 });
 
 export const test = endpoint(testEventRoute, {
-  handler: async ({ body, principal }) => accepted(await sendTestEvent(principal, body.user_ids, body.stackable ?? false)),
+  handler: async ({ body, principal }) => accepted(await notificationEvents.sendTestEvent(principal, body.user_ids, body.stackable ?? false)),
 });
 
 export const internal = endpoint(internalEventRoute, {
-  handler: async ({ body }) => accepted(await postEvent(body.event_name, body.data, body.event_id)),
+  handler: async ({ body }) => accepted(await notificationEvents.postEvent(body.event_name, body.data, body.event_id)),
 });

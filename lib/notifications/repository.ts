@@ -4,7 +4,9 @@
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
-import { getUser } from '../platform/users';
+import { getUser, getUsers, supervisedAmong } from '../platform/users';
+import { publishEvent } from '../events/publish';
+import { sendRules } from './send';
 import { InboxItem, StreamEntry } from './model';
 import { DELIVERY_MARKER_SECONDS } from './deliver';
 import { notificationsService, type InboxRepository } from './service';
@@ -85,3 +87,6 @@ export const dynamoInboxRepository: InboxRepository = {
 
 /** The notifications service of the functions and the worker: DynamoDB and the platform's users. */
 export const notifications = /* @__PURE__ */ notificationsService({ repository: dynamoInboxRepository, users: getUser });
+
+/** Events handed to the worker (POST /nc-internal/events, POST /nc/events/test). */
+export const notificationEvents = /* @__PURE__ */ sendRules({ publish: publishEvent, users: getUsers, supervised: supervisedAmong });

@@ -4,7 +4,7 @@
 // shared with rotations, status transitions, who reads and who writes.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, square, type TestUser } from './helpers/api';
+import { call, createField, eventually, internal, newUser, square, type TestUser } from './helpers/api';
 
 const BASE = '/activities/labour';
 const post = (user: TestUser, json: unknown) => call('POST', BASE, { token: user.token, json });
@@ -288,5 +288,21 @@ describe('labours', () => {
     const noFeature = await newUser({ features: ['FIELDS_CREATE'], claims: ['*'] });
     expect((await list(noFeature, { yeargroup: 2026 })).status).toBe(403);
     expect((await call('GET', BASE, { query: { yeargroup: 2026 } })).status).toBe(401);
+  });
+
+  it("goes with its field: once a deleted field's cleanup ran, the labour is gone and its uuid can name a new labour", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    const { fieldId: other } = await createField(owner, { name: 'Lote 2', farmName: 'Otro campo' });
+    const uuid = randomUUID();
+    expect((await post(owner, application(fieldId, { uuid }))).status).toBe(200);
+    expect((await call('GET', '/api/borrarlotes', { token: owner.token, query: { lote: fieldId } })).status).toBe(200);
+    // the worker removes the field's records and what points to them
+    const again = await eventually(async () => {
+      const response = await post(owner, application(other, { uuid }));
+      return response.status === 200 ? response : undefined;
+    }, 30_000, 250);
+    expect(again.body.data.uuid).toBe(uuid);
+    expect((await one(owner, uuid)).body.data.field_id).toBe(other);
   });
 });

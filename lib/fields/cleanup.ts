@@ -28,6 +28,9 @@ function pointersTo(item: Item, fieldId: number): Key[] {
       return mapPointers(item);
     case 'sampling':
       return samplingPointers(item);
+    case 'labour':
+      // its uuid is free again once the labour is gone (work orders list only labours that exist)
+      return [keys.labourRef(String(item.labour_uuid))];
     default:
       return [];
   }

@@ -185,10 +185,13 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
     return found.filter((entry): entry is FieldInScope & { labour: Labour } => Boolean(entry));
   }
 
-  /** Names of the rotations' crops and the inputs of these labours, for their wire form. */
-  async function views(userId: number, entries: Array<{ labour: Labour; field: Field; farm: Farm }>): Promise<LabourView[]> {
+  const rotationsOf = (entries: Array<{ labour: Labour; field: Field }>) =>
+    repository.rotations(entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! })));
+
+  /** Names of the rotations' crops and the inputs of these labours, for their wire form (`known`: rotations already read). */
+  async function views(userId: number, entries: Array<{ labour: Labour; field: Field; farm: Farm }>, known?: Map<string, { cropId: number; yeargroup: number }>): Promise<LabourView[]> {
     const [rotations, campaigns, personal] = await Promise.all([
-      repository.rotations(entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! }))),
+      known ?? rotationsOf(entries),
       repository.campaigns(entries.map((e) => ({ fieldId: e.field.id, yeargroup: e.labour.yeargroup }))),
       repository.personalInputs(entries.flatMap((e) => e.labour.inputs.filter((i) => i.ownerId !== null).map((i) => ({ ownerId: i.ownerId!, uuid: i.inputUuid })))),
     ]);
@@ -351,12 +354,11 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       const perField = await mapLimit(selected, 8, async ({ field, farm }) => (await repository.laboursOf(field.id, filters.yeargroup)).map((labour) => ({ labour, field, farm })));
       let entries = perField.flat();
       // crop filters read the crop of each labour's rotation
-      let cropOf = new Map<string, { cropId: number }>();
-      if (filters.cropIds) cropOf = await repository.rotations(entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! })));
-      entries = entries.filter((e) => matches(e.labour, filters, cropOf.get(key(e.field.id, e.labour.rotationUuid ?? ''))?.cropId));
+      const cropOf = filters.cropIds ? await rotationsOf(entries) : undefined;
+      entries = entries.filter((e) => matches(e.labour, filters, cropOf?.get(key(e.field.id, e.labour.rotationUuid ?? ''))?.cropId));
       entries.sort((a, b) => byDate(a.labour, b.labour));
       const { items, totalPages } = paginate(entries, page, pageSize);
-      return { views: await views(principal.user.id, items), page, totalPages };
+      return { views: await views(principal.user.id, items, cropOf), page, totalPages };
     },
 
     /** POST /activities/labour: one labour; a repeated client uuid answers the labour it made. */

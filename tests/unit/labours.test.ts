@@ -19,6 +19,7 @@ function memory() {
   const campaigns = new Map<string, Campaign>();
   const inputs = memoryRepository();
   let loseNextSave = false;
+  const reads = { rotations: 0 };
   const repository: LabourRepository = {
     home: async (uuid) => {
       const labour = labours.get(uuid.toLowerCase());
@@ -27,7 +28,7 @@ function memory() {
     labour: async (_fieldId, _yeargroup, uuid) => labours.get(uuid.toLowerCase()),
     laboursOf: async (fieldId, yeargroup) => [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup),
     // field 1 has a soybean rotation (crop 1) in 2026
-    rotations: async (refs) => new Map(refs.filter((r) => r.fieldId === 1 && r.uuid.toLowerCase() === ROTATION).map((r) => [`1|${ROTATION}`, { cropId: 1, yeargroup: 2026 }])),
+    rotations: async (refs) => (reads.rotations++, new Map(refs.filter((r) => r.fieldId === 1 && r.uuid.toLowerCase() === ROTATION).map((r) => [`1|${ROTATION}`, { cropId: 1, yeargroup: 2026 }]))),
     campaigns: async (refs) => new Map(refs.flatMap((r) => (campaigns.has(`${r.fieldId}|${r.yeargroup}`) ? [[`${r.fieldId}|${r.yeargroup}`, campaigns.get(`${r.fieldId}|${r.yeargroup}`)!]] : []))),
     async campaignOf(fieldId, yeargroup, biennial) {
       const key = `${fieldId}|${yeargroup}`;
@@ -54,7 +55,7 @@ function memory() {
       labours.delete(labour.uuid);
     },
   };
-  return { repository, inputs, labours, campaigns, loseNext: () => (loseNextSave = true) };
+  return { repository, inputs, labours, campaigns, reads, loseNext: () => (loseNextSave = true) };
 }
 
 const caller = { user: { id: 9 } } as Principal;
@@ -126,13 +127,16 @@ describe('labour rules (repositories in memory)', () => {
   });
 
   it('lists the labours of readable fields with filters, by date, by pages; deletes', async () => {
-    const { service } = setup();
+    const { service, reads } = setup();
     await service.createLabour(caller, sowing({ date: '2026-11-05', rotationUuid: ROTATION }));
     await service.createLabour(caller, sowing({ date: '2026-10-01', fieldId: 2 }));
     const other = await service.createLabour(caller, application({ date: '2026-12-01' }));
     const page = await service.listLabours(caller, { yeargroup: 2026 }, 1, 2);
     expect([page.views.map((v) => v.labour.date), page.totalPages]).toEqual([['2026-10-01', '2026-11-05'], 2]);
-    expect((await service.listLabours(caller, { yeargroup: 2026, cropIds: [1] }, 1, 50)).views.map((v) => v.labour.date)).toEqual(['2026-11-05']);
+    reads.rotations = 0;
+    const soy = await service.listLabours(caller, { yeargroup: 2026, cropIds: [1] }, 1, 50);
+    expect(soy.views.map((v) => [v.labour.date, v.rotation?.cropName])).toEqual([['2026-11-05', 'Soja']]);
+    expect(reads.rotations).toBe(1); // the crop filter's read serves the page's views too
     expect((await service.listLabours(caller, { yeargroup: 2026, fieldIds: [2] }, 1, 50)).views).toHaveLength(1);
     await service.deleteLabour(caller, other.uuid);
     expect(await codeOf(service.getLabour(caller, other.uuid))).toBe(LABOUR_CODES.NOT_FOUND);

@@ -104,16 +104,44 @@ export function findOwn(personal: PersonalInput[], selector: InputSelector): Per
 const isMaster = (selector: InputSelector) =>
   Boolean((selector.uuid && masterInputByUuid(selector.uuid)) || (selector.id !== undefined && masterInputById(selector.id)));
 
+/**
+ * The caller's personal inputs for one batch: read once, kept up to date with the batch's own
+ * writes, and read again after a lost race (another request changed them).
+ */
+interface PersonalInputs {
+  all(): Promise<PersonalInput[]>;
+  /** Writes inputs, and keeps them in the batch's list. */
+  save(writes: InputWrite[]): Promise<void>;
+  forget(): void;
+}
+
 export function inputsService({ repository, now = () => new Date() }: { repository: InputRepository; now?: () => Date }) {
-  /** Runs `work` per item; a DomainError-free refusal (`string`) denies the item. */
-  async function each<T>(requests: Array<InputRequest<T>>, work: (item: T) => Promise<InputRef | string>): Promise<BatchResult<T | unknown>> {
+  function personalInputsOf(userId: number): PersonalInputs {
+    let list: PersonalInput[] | undefined;
+    return {
+      all: async () => (list ??= await repository.personalInputs(userId)),
+      async save(writes) {
+        await repository.save(writes);
+        const written = writes.map((w) => ('create' in w ? w.create : w.change));
+        if (list) list = [...list.filter((p) => !written.some((w) => w.uuid === p.uuid)), ...written];
+      },
+      forget: () => void (list = undefined),
+    };
+  }
+
+  /** Runs `work` per item, with the caller's inputs read once for the batch; a refusal (`string`) denies the item. */
+  async function each<T>(userId: number, requests: Array<InputRequest<T>>, work: (item: T, own: PersonalInputs) => Promise<InputRef | string>): Promise<BatchResult<T | unknown>> {
     const result: BatchResult<T | unknown> = { done: [], denied: [] };
+    const own = personalInputsOf(userId);
     for (const request of requests) {
       if ('malformed' in request) {
         result.denied.push({ item: request.raw, reason: request.malformed });
         continue;
       }
-      const outcome = await retryLostRace(() => work(request.input));
+      const outcome = await retryLostRace((attempt) => {
+        if (attempt > 1) own.forget();
+        return work(request.input, own);
+      });
       if (typeof outcome === 'string') result.denied.push({ item: request.input, reason: outcome });
       else result.done.push(outcome);
     }
@@ -121,11 +149,11 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
   }
 
   /** The caller's own input an item of PATCH or DELETE names (deleted ones included), or why there is none. */
-  async function named(userId: number, item: InputSelector, verb: 'changed' | 'deleted'): Promise<PersonalInput | string> {
+  async function named(own: PersonalInputs, item: InputSelector, verb: 'changed' | 'deleted'): Promise<PersonalInput | string> {
     if (!item.uuid && item.id === undefined) return 'uuid or id is required';
-    const own = findOwn(await repository.personalInputs(userId), item);
-    if (own === 'mismatch') return 'uuid and id name different inputs';
-    return own ?? (isMaster(item) ? `master inputs cannot be ${verb}` : NOT_YOURS);
+    const found = findOwn(await own.all(), item);
+    if (found === 'mismatch') return 'uuid and id name different inputs';
+    return found ?? (isMaster(item) ? `master inputs cannot be ${verb}` : NOT_YOURS);
   }
 
   return {
@@ -138,15 +166,15 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
     /** POST: each item creates a personal input; a repeated uuid answers the input it made. */
     create(principal: Principal, requests: Array<InputRequest<NewInput>>) {
       const userId = principal.user.id;
-      return each(requests, async (item) => {
+      return each(userId, requests, async (item, mine) => {
         const uuid = (item.uuid ?? randomUUID()).toLowerCase();
         if (masterInputByUuid(uuid)) return 'the uuid is a master input';
-        const own = findOwn(await repository.personalInputs(userId), { uuid });
+        const own = findOwn(await mine.all(), { uuid });
         if (own && own !== 'mismatch') {
           if (!own.deleted) return ref(own);
           // a deleted input created again comes back, with what this item says
           const revived = { ...own, ...attributes(item), name: item.name, deleted: false, version: own.version + 1 };
-          await repository.save([{ change: revived, version: own.version }]);
+          await mine.save([{ change: revived, version: own.version }]);
           return ref(revived);
         }
         if ((await repository.holderOf(uuid)) !== undefined) return 'the uuid is already used by another input';
@@ -155,31 +183,29 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
           ...attributes(item),
           name: item.name,
         };
-        await repository.save([{ create: input }]);
+        await mine.save([{ create: input }]);
         return ref(input);
       });
     },
 
     /** PATCH: each item changes the caller's own input it names (uuid or id). */
     modify(principal: Principal, requests: Array<InputRequest<InputChange>>) {
-      const userId = principal.user.id;
-      return each(requests, async (item) => {
-        const own = await named(userId, item, 'changed');
+      return each(principal.user.id, requests, async (item, mine) => {
+        const own = await named(mine, item, 'changed');
         if (typeof own === 'string') return own;
         if (own.deleted) return NOT_YOURS;
         const changed: PersonalInput = { ...own, ...attributes(item), name: item.name ?? own.name, version: own.version + 1 };
-        await repository.save([{ change: changed, version: own.version }]);
+        await mine.save([{ change: changed, version: own.version }]);
         return ref(changed);
       });
     },
 
     /** DELETE: each item deletes the caller's own input it names (deleting it again answers it again). */
     remove(principal: Principal, requests: Array<InputRequest<InputSelector>>) {
-      const userId = principal.user.id;
-      return each(requests, async (item) => {
-        const own = await named(userId, item, 'deleted');
+      return each(principal.user.id, requests, async (item, mine) => {
+        const own = await named(mine, item, 'deleted');
         if (typeof own === 'string') return own;
-        if (!own.deleted) await repository.save([{ change: { ...own, deleted: true, version: own.version + 1 }, version: own.version }]);
+        if (!own.deleted) await mine.save([{ change: { ...own, deleted: true, version: own.version + 1 }, version: own.version }]);
         return ref(own);
       });
     },

@@ -43,6 +43,30 @@ describe('inputs service (repository in memory)', () => {
     expect((await inputs.list(principal(1), { userInput: true })).map((i) => i.name)).toEqual(['A3']);
   });
 
+  it('reads the caller\'s inputs once per batch, and again only after a lost race', async () => {
+    const repository = memoryRepository();
+    const inputs = inputsService({ repository });
+    const done = await inputs.create(principal(1), [{ input: { name: 'A', uuid: UUID(1) } }, { input: { name: 'B', uuid: UUID(2) } }, { input: { name: 'A again', uuid: UUID(1) } }]);
+    expect(done.done.map((d) => d.name)).toEqual(['A', 'B', 'A']);
+    expect(repository.reads).toBe(1);
+    // a change made meanwhile by another request: the item is retried on a fresh read
+    repository.reads = 0;
+    const save = repository.save.bind(repository);
+    let raced = false;
+    repository.save = async (writes) => {
+      if (!raced) {
+        raced = true;
+        const other = repository.rows.get(UUID(2))!;
+        repository.rows.set(UUID(2), { ...other, name: 'B by someone else', version: other.version + 1 });
+      }
+      return save(writes);
+    };
+    const changed = await inputs.modify(principal(1), [{ input: { uuid: UUID(2), name: 'B2' } }, { input: { uuid: UUID(1), name: 'A2' } }]);
+    expect(changed.done.map((d) => d.name)).toEqual(['B2', 'A2']);
+    expect(repository.reads).toBe(2);
+    expect(repository.rows.get(UUID(2))!.name).toBe('B2');
+  });
+
   it('filters with AND; country keeps inputs of no country', () => {
     const spain = filterInputs([...MASTER_INPUTS], { country: 'es' });
     expect(spain.every((i) => i.country === 'ES' || i.country === null)).toBe(true);

@@ -4,13 +4,16 @@ import { LostRace } from '../../../lib/db/retry';
 import { PERSONAL_INPUT_ID_OFFSET } from '../../../lib/inputs/catalogue';
 import type { InputRepository, InputWrite, PersonalInput } from '../../../lib/inputs/service';
 
-export function memoryRepository(): InputRepository & { rows: Map<string, PersonalInput>; conflicts: number } {
+export function memoryRepository(): InputRepository & { rows: Map<string, PersonalInput>; conflicts: number; reads: number } {
   const rows = new Map<string, PersonalInput>();
   let next = PERSONAL_INPUT_ID_OFFSET;
   const repository = {
     rows,
     conflicts: 0,
+    /** Reads of a user's whole list of inputs. */
+    reads: 0,
     async personalInputs(userId: number) {
+      repository.reads++;
       return [...rows.values()].filter((r) => r.ownerId === userId).map((r) => ({ ...r }));
     },
     async holderOf(uuid: string) {

@@ -11,7 +11,8 @@ export async function getField(fieldId: number): Promise<Field | undefined> {
 }
 
 export async function getFieldByUuid(uuid: string): Promise<Field | undefined> {
-  return readItem(keys.fieldByUuid(uuid), (ref) => getField(Number(ref.field_id)));
+  const fieldId = await readItem(keys.fieldByUuid(uuid), (ref) => Number(ref.field_id));
+  return fieldId === undefined ? undefined : getField(fieldId);
 }
 
 export async function getFields(fieldIds: number[]): Promise<Map<number, Field>> {
@@ -29,7 +30,8 @@ export async function getFarm(farmId: number): Promise<Farm | undefined> {
 }
 
 export async function getFarmByUuid(uuid: string): Promise<Farm | undefined> {
-  return readItem(keys.farmByUuid(uuid), (ref) => getFarm(Number(ref.farm_id)));
+  const farmId = await readItem(keys.farmByUuid(uuid), (ref) => Number(ref.farm_id));
+  return farmId === undefined ? undefined : getFarm(farmId);
 }
 
 export async function getFarms(farmIds: number[]): Promise<Map<number, Farm>> {

@@ -3,25 +3,26 @@
 // or renames and its campaign's `biennial`.
 import { keys } from '../db/keys';
 import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
-import type { DomainError } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
 import { crops } from '../crops/repository';
 import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
 import type { PersonalInput } from '../inputs/service';
 import { Labour } from './model';
-import { laboursService, type LabourRepository, type LabourSave } from './service';
+import { laboursService, refKey, type LabourRepository, type LabourSave } from './service';
+import { labourStale, labourTaken } from './codes';
 
 const labourItem = (labour: Labour) => ({ ...keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), ...Labour.toItem(labour) });
 const refItem = (labour: Labour) => ({ ...keys.labourRef(labour.uuid), kind: 'labour_ref', field_id: labour.fieldId, yeargroup: labour.yeargroup });
 
 /** The transaction items of a labour save (also written inside a map's own transaction, lib/maps/service.ts). */
-export function labourSaveOps(change: LabourSave, taken: () => DomainError, stale: () => DomainError): TxOp[] {
+export function labourSaveOps(change: LabourSave): TxOp[] {
   const { labour } = change;
+  const taken = () => labourTaken(labour.uuid);
   const writes =
     change.previousVersion === undefined
       ? [tx.put(labourItem(labour), NOT_EXISTS, taken), tx.put(refItem(labour), NOT_EXISTS, taken)]
-      : [tx.put(labourItem(labour), 'version = :v', stale, { ':v': change.previousVersion })];
+      : [tx.put(labourItem(labour), 'version = :v', labourStale, { ':v': change.previousVersion })];
   return [...writes, ...inputWriteOps(change.inputs), ...(change.biennial ? biennialChange(change.biennial.campaign, change.biennial.value) : [])];
 }
 
@@ -39,14 +40,14 @@ export const dynamoLabourRepository: LabourRepository = {
     const found = await batchGet(refs.map((r) => keys.rotation(r.fieldId, r.uuid)));
     return new Map(refs.flatMap((r) => {
       const item = found.get(itemKey(keys.rotation(r.fieldId, r.uuid)));
-      return item ? [[`${r.fieldId}|${r.uuid.toLowerCase()}`, { cropId: Number(item.crop_id), yeargroup: Number(item.yeargroup) }] as const] : [];
+      return item ? [[refKey(r.fieldId, r.uuid.toLowerCase()), { cropId: Number(item.crop_id), yeargroup: Number(item.yeargroup) }] as const] : [];
     }));
   },
   async campaigns(refs) {
     const found = await batchGet(refs.map((r) => keys.campaign(r.fieldId, r.yeargroup)));
     return new Map(refs.flatMap((r) => {
       const item = found.get(itemKey(keys.campaign(r.fieldId, r.yeargroup)));
-      return item ? [[`${r.fieldId}|${r.yeargroup}`, Campaign.fromItem(item)] as const] : [];
+      return item ? [[refKey(r.fieldId, r.yeargroup), Campaign.fromItem(item)] as const] : [];
     }));
   },
   campaignOf,
@@ -58,7 +59,7 @@ export const dynamoLabourRepository: LabourRepository = {
     const inputs = new Map<string, PersonalInput>();
     for (const r of refs) {
       const item = found.get(itemKey(keys.userInput(r.ownerId, r.uuid)));
-      if (item) inputs.set(`${r.ownerId}|${r.uuid}`, personalInputFromItem(item));
+      if (item) inputs.set(refKey(r.ownerId, r.uuid), personalInputFromItem(item));
     }
     return inputs;
   },
@@ -69,7 +70,7 @@ export const dynamoLabourRepository: LabourRepository = {
       return ref ? [[uuid, Number(ref.owner_id)] as const] : [];
     }));
   },
-  save: (change, taken, stale) => transact(labourSaveOps(change, taken, stale)),
+  save: (change) => transact(labourSaveOps(change)),
   async remove(labour, gone) {
     await transact([tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone), tx.delete(keys.labourRef(labour.uuid))]);
   },

@@ -17,7 +17,7 @@ import { masterInputByUuid } from '../inputs/catalogue';
 import { InputRuleBroken, planLabourInputs, type InputRepository, type InputWrite, type PersonalInput } from '../inputs/service';
 import { mapLimit } from '../util/map-limit';
 import type { Farm, Field } from '../platform/model';
-import { LABOUR_CODES } from './codes';
+import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
   canMove,
@@ -103,7 +103,8 @@ export interface LabourSave {
   biennial?: { campaign: Campaign; value: boolean | undefined };
 }
 
-const key = (...parts: Array<string | number>) => parts.join('|');
+/** The key of the maps the repository answers (rotations, campaigns, personal inputs): the parts joined by '|'. */
+export const refKey = (...parts: Array<string | number>) => parts.join('|');
 
 /** Where labours (and what their rules read around them) are kept. */
 export interface LabourRepository {
@@ -123,7 +124,8 @@ export interface LabourRepository {
   personalInputs(refs: Array<{ ownerId: number; uuid: string }>): Promise<Map<string, PersonalInput>>;
   /** The owners of personal inputs of these uuids, by uuid. */
   inputHolders(uuids: string[]): Promise<Map<string, number>>;
-  save(change: LabourSave, taken: () => DomainError, stale: () => DomainError): Promise<void>;
+  /** Writes a labour save (labourTaken for a new labour's uuid in use, labourStale for a change that lost its race). */
+  save(change: LabourSave): Promise<void>;
   remove(labour: Labour, gone: () => DomainError): Promise<void>;
 }
 
@@ -139,7 +141,6 @@ const invalid = (code: number, message: string) => new Invalid(message, { code }
 const labourNotFound = (uuid: string) => () => new NotFound(`labour ${uuid} not found`, { code: LABOUR_CODES.NOT_FOUND });
 const notAllowed = () => new Forbidden('you cannot change the labours of this field', { code: LABOUR_CODES.NOT_ALLOWED });
 const fieldNotFound = () => new NotFound('field not found', { code: LABOUR_CODES.INVALID_FIELD });
-const stale = () => new LostRace('labour changed meanwhile');
 
 function checkTypeFields(typeId: LabourTypeId, write: LabourWrite): void {
   const sent = [...Object.keys(write.details ?? {}), ...(write.inputs !== undefined ? ['inputs'] : []), ...(write.mapId !== undefined ? ['map_id'] : [])];
@@ -202,18 +203,18 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
     };
     const result: LabourView[] = [];
     for (const { labour, field, farm } of entries) {
-      const rotation = labour.rotationUuid ? rotations.get(key(field.id, labour.rotationUuid)) : undefined;
+      const rotation = labour.rotationUuid ? rotations.get(refKey(field.id, labour.rotationUuid)) : undefined;
       const names = new Map<string, { name: string; deleted: boolean }>();
       for (const line of labour.inputs) {
         const master = masterInputByUuid(line.inputUuid);
-        const own = line.ownerId !== null ? personal.get(key(line.ownerId, line.inputUuid)) : undefined;
+        const own = line.ownerId !== null ? personal.get(refKey(line.ownerId, line.inputUuid)) : undefined;
         names.set(line.inputUuid, { name: master?.name ?? own?.name ?? line.name, deleted: !master && (!own || own.deleted) });
       }
       result.push({
         labour,
         field,
         farm,
-        biennial: campaigns.get(key(field.id, labour.yeargroup))?.biennial ?? false,
+        biennial: campaigns.get(refKey(field.id, labour.yeargroup))?.biennial ?? false,
         rotation: rotation ? { uuid: labour.rotationUuid!, cropId: rotation.cropId, cropName: await cropName(rotation.cropId) } : null,
         inputs: names,
       });
@@ -226,7 +227,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
   /** A labour's rotation belongs to its field and campaign. */
   async function checkRotation(field: Field, yeargroup: number, rotationUuid: string | null | undefined): Promise<void> {
     if (!rotationUuid) return;
-    const rotation = (await repository.rotations([{ fieldId: field.id, uuid: rotationUuid }])).get(key(field.id, rotationUuid.toLowerCase()));
+    const rotation = (await repository.rotations([{ fieldId: field.id, uuid: rotationUuid }])).get(refKey(field.id, rotationUuid.toLowerCase()));
     if (!rotation) throw invalid(LABOUR_CODES.INVALID_ROTATION, `rotation ${rotationUuid} is not a rotation of field ${field.id}`);
     if (rotation.yeargroup !== yeargroup) {
       throw invalid(LABOUR_CODES.INVALID_ROTATION, `rotation ${rotationUuid} belongs to the campaign ${rotation.yeargroup}, not ${yeargroup}`);
@@ -355,7 +356,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       let entries = perField.flat();
       // crop filters read the crop of each labour's rotation
       const cropOf = filters.cropIds ? await rotationsOf(entries) : undefined;
-      entries = entries.filter((e) => matches(e.labour, filters, cropOf?.get(key(e.field.id, e.labour.rotationUuid ?? ''))?.cropId));
+      entries = entries.filter((e) => matches(e.labour, filters, cropOf?.get(refKey(e.field.id, e.labour.rotationUuid ?? ''))?.cropId));
       entries.sort((a, b) => byDate(a.labour, b.labour));
       const { items, totalPages } = paginate(entries, page, pageSize);
       return { views: await views(principal.user.id, items, cropOf), page, totalPages };
@@ -367,16 +368,15 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       const again = async (): Promise<Labour | undefined> => {
         if (!write.uuid || !(await repository.home(write.uuid))) return undefined;
         const existing = await locate(principal, write.uuid, 'read').catch(() => undefined);
-        if (!existing) throw new Conflict(`labour ${write.uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
+        if (!existing) throw labourTaken(write.uuid);
         return existing.labour;
       };
       const repeated = await again();
       if (repeated) return repeated;
       return retryLostRace(async () => {
         const change = await newLabour(principal.user.id, field, write);
-        const taken = () => new Conflict(`labour ${change.labour.uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
         try {
-          await repository.save(change, taken, stale);
+          await repository.save(change);
           return change.labour;
         } catch (error) {
           // the same client uuid sent twice at once: the other request made it
@@ -426,8 +426,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
           updatedAt: now().toISOString(),
           version: current.version + 1,
         };
-        const taken = () => new Conflict(`labour ${uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
-        await repository.save({ labour: next, previousVersion: current.version, inputs: resolved.writes, ...(campaign ? { biennial: { campaign, value: write.biennial } } : {}) }, taken, stale);
+        await repository.save({ labour: next, previousVersion: current.version, inputs: resolved.writes, ...(campaign ? { biennial: { campaign, value: write.biennial } } : {}) });
         return next;
       });
     },
@@ -445,4 +444,3 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
   };
 }
 
-export type LaboursService = ReturnType<typeof laboursService>;

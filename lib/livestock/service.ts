@@ -78,4 +78,3 @@ export function livestockService(deps: LivestockDeps) {
   return { ...paddocks, ...herds, ...transactionRules(deps, herds, paddocks) };
 }
 
-export type LivestockService = ReturnType<typeof livestockService>;

@@ -5,11 +5,9 @@
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { batchGet, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
-import { Conflict } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { labours, labourSaveOps } from '../labours/repository';
 import type { LabourSave } from '../labours/service';
-import { LABOUR_CODES } from '../labours/codes';
 import { MapRecord } from './model';
 import { mapsService, type MapRepository } from './service';
 
@@ -17,10 +15,7 @@ const mapItem = (map: MapRecord) => ({ ...keys.map(map.fieldId, map.id), ...MapR
 const nameItem = (map: MapRecord) => ({ ...keys.userMapName(map.ownerId, map.name), kind: 'map_name', map_id: map.id });
 
 /** The items of a map's planned application, written in the map's transaction. */
-const applicationOps = (application: LabourSave | undefined): TxOp[] =>
-  application
-    ? labourSaveOps(application, () => new Conflict(`labour ${application.labour.uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE }), () => new LostRace('labour changed meanwhile'))
-    : [];
+const applicationOps = (application: LabourSave | undefined): TxOp[] => (application ? labourSaveOps(application) : []);
 
 export const dynamoMapRepository: MapRepository = {
   nextId: () => nextId('map'),

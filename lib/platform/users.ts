@@ -29,7 +29,8 @@ export async function requireUser(userId: number, role = 'user'): Promise<User> 
 }
 
 export async function getUserByUid(uid: string): Promise<User | undefined> {
-  return readItem(keys.userByUid(uid), (ref) => getUser(Number(ref.user_id)));
+  const userId = await readItem(keys.userByUid(uid), (ref) => Number(ref.user_id));
+  return userId === undefined ? undefined : getUser(userId);
 }
 
 export async function getSpace(spaceId: number): Promise<Space | undefined> {

@@ -151,7 +151,6 @@ export function spotListsService(deps: Pick<SpotDeps, 'repository' | 'fields'>) 
   return { ...listRules(deps, tagRules(deps)), messagesOf: (spotId: number) => deps.repository.messages(spotId) };
 }
 
-export type SpotsService = ReturnType<typeof spotsService>;
 
 /** Variables of spots: replaced or merged by name. */
 export function spotVariablesService(deps: Pick<SpotDeps, 'repository' | 'fields'>) {

@@ -239,7 +239,6 @@ export function spotRules({ repository, fields, images, publish, now = () => new
   };
 }
 
-export type SpotRules = ReturnType<typeof spotRules>;
 
 /** A spot's variables: replaced (PATCH /api/spots/variables) or merged by name (sheet uploads). */
 export function variableRules({ repository }: Pick<SpotDeps, 'repository'>, { locateSpot }: LocateRules) {

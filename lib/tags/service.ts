@@ -94,7 +94,8 @@ export function tagsService({ repository, gate }: { repository: TagRepository; g
 
   /** Field tags answer 403 when the field cannot be read and 400 for an unknown tag (spec: 200/400/401/403). */
   async function checkFieldTagging(principal: Principal, ref: FieldRef, tagId: number): Promise<number> {
-    const refuse = { notFound: () => new Forbidden('the user lacks permissions over the field'), forbidden: () => new Forbidden('the user lacks permissions over the field') };
+    const lacking = () => new Forbidden('the user lacks permissions over the field');
+    const refuse = { notFound: lacking, forbidden: lacking };
     const { field } = ref.field_uuid !== undefined ? await gate.fieldByUuid(principal, ref.field_uuid, 'read', refuse) : await gate.field(principal, ref.field_id!, 'read', refuse);
     if (!(await repository.tag(principal.user.id, tagId))) throw new Invalid(`tag ${tagId} does not exist`);
     return field.id;

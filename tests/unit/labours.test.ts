@@ -6,7 +6,7 @@ import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import type { Campaign } from '../../lib/fields/campaigns';
 import { MASTER_INPUTS } from '../../lib/inputs/catalogue';
-import { LABOUR_CODES } from '../../lib/labours/codes';
+import { LABOUR_CODES, labourStale, labourTaken } from '../../lib/labours/codes';
 import { LABOUR_TYPE, STATUS, type Labour } from '../../lib/labours/model';
 import { laboursService, type LabourCreate, type LabourRepository, type LabourSave } from '../../lib/labours/service';
 import { memoryField, memoryGate } from './helpers/memory-gate';
@@ -38,14 +38,14 @@ function memory() {
     mapField: async (mapId) => (mapId === 5 ? 1 : undefined),
     personalInputs: async (refs) => new Map(refs.flatMap((r) => (inputs.rows.has(r.uuid) ? [[`${r.ownerId}|${r.uuid}`, inputs.rows.get(r.uuid)!]] : []))),
     inputHolders: async (uuids) => new Map(uuids.flatMap((u) => (inputs.rows.has(u) ? [[u, inputs.rows.get(u)!.ownerId]] : []))),
-    async save(change: LabourSave, taken, stale) {
+    async save(change: LabourSave) {
       if (loseNextSave) {
         loseNextSave = false;
         throw new LostRace('changed');
       }
       const stored = labours.get(change.labour.uuid);
-      if (change.previousVersion === undefined && stored) throw taken();
-      if (change.previousVersion !== undefined && stored?.version !== change.previousVersion) throw stale();
+      if (change.previousVersion === undefined && stored) throw labourTaken(change.labour.uuid);
+      if (change.previousVersion !== undefined && stored?.version !== change.previousVersion) throw labourStale();
       await inputs.save(change.inputs);
       labours.set(change.labour.uuid, change.labour);
       const { biennial } = change;

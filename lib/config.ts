@@ -14,6 +14,11 @@ const EnvSchema = z.object({
   SURCO_TABLE: z.string().min(1),
   SURCO_BUCKET: z.string().min(1),
   SURCO_EVENTS_QUEUE_URL: z.string().min(1),
+  SURCO_IMAGERY_QUEUE_URL: z.string().default(''),
+  // Where satellite scenes are found (docs/imagery.md): a STAC API; Earth Search in AWS, the local
+  // stack's own catalogue locally.
+  SURCO_STAC_URL: z.string().url().default('https://earth-search.aws.element84.com/v1'),
+  SURCO_IMAGERY_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   // Local endpoints (absent in AWS).
   SURCO_DYNAMODB_ENDPOINT: optionalUrl,
   SURCO_S3_ENDPOINT: optionalUrl,
@@ -48,6 +53,9 @@ export type Config = {
   table: string;
   bucket: string;
   eventsQueueUrl: string;
+  imageryQueueUrl: string;
+  stacUrl: string;
+  imageryDays: number;
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   internalKey: { value?: string; secretId?: string };
   signingSeed: { value?: string; secretId?: string };
@@ -79,6 +87,9 @@ export function config(): Config {
     table: env.SURCO_TABLE,
     bucket: env.SURCO_BUCKET,
     eventsQueueUrl: env.SURCO_EVENTS_QUEUE_URL,
+    imageryQueueUrl: env.SURCO_IMAGERY_QUEUE_URL,
+    stacUrl: env.SURCO_STAC_URL,
+    imageryDays: env.SURCO_IMAGERY_DAYS,
     endpoints: {
       dynamodb: env.SURCO_DYNAMODB_ENDPOINT,
       s3: env.SURCO_S3_ENDPOINT,

@@ -21,7 +21,8 @@ import { samplingRoutes } from './samplings';
 import { inputRoutes } from './inputs';
 import { labourRoutes } from './labours';
 import { workOrderRoutes } from './work-orders';
-import { eventsWorker, sensorBulkWorker } from './workers';
+import { imageryRoutes } from './imagery';
+import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker } from './workers';
 
 export const services: readonly ServiceDef[] = [
   {
@@ -53,6 +54,12 @@ export const services: readonly ServiceDef[] = [
     summary: 'inputs, labours and work orders (their PDF and Excel documents)',
     routes: [...inputRoutes, ...labourRoutes, ...workOrderRoutes],
     workers: [],
+  },
+  {
+    name: 'imagery',
+    summary: 'satellite imagery of fields: dates, NDVI, rendering; the layer types; the imagery worker and its daily schedule',
+    routes: imageryRoutes,
+    workers: [imageryWorker, imageryDaily],
   },
 ];
 

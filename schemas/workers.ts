@@ -11,7 +11,7 @@ export const eventsWorker = defineWorker({
   queue: 'events',
   batchSize: 10,
   maximumBatchingWindow: 0,
-  touches: { table: 'write', sends: ['events'], files: { 'spots/': ['delete'], 'storage/': ['delete'] } },
+  touches: { table: 'write', sends: ['events', 'imagery'], files: { 'spots/': ['delete'], 'storage/': ['delete'], 'imagery/': ['delete'] } },
   lambda: { timeout: 30 },
 });
 
@@ -24,4 +24,25 @@ export const sensorBulkWorker = defineWorker({
   batchSize: 1,
   touches: { table: 'write', files: { 'sensor-bulk/': ['get', 'delete'] } },
   lambda: { timeout: 300, memorySize: 2048 },
+});
+
+/** Satellite imagery: field jobs (find the scenes) and scene jobs (cut and store one; docs/imagery.md). */
+export const imageryWorker = defineWorker({
+  name: 'imageryWorker',
+  summary: 'Satellite imagery ingestion',
+  handler: 'functions/worker/imagery.handler',
+  queue: 'imagery',
+  batchSize: 1,
+  touches: { table: 'write', sends: ['imagery'], files: { 'imagery/': ['get', 'put', 'delete'] } },
+  lambda: { timeout: 120, memorySize: 1024 },
+});
+
+/** Once a day, a field job for every field: new scenes, and fields whose first job was lost. */
+export const imageryDaily = defineWorker({
+  name: 'imageryDaily',
+  summary: 'Daily imagery schedule',
+  handler: 'functions/worker/imagery-daily.handler',
+  schedule: 'rate(1 day)',
+  touches: { table: 'read', sends: ['imagery'] },
+  lambda: { timeout: 900 },
 });

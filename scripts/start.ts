@@ -9,7 +9,7 @@ import { mintToken, seedDemo } from './local/seed';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_PORTS: StackPorts = { api: 3000, offline: 3004, lambda: 3002, dynamodb: 8000, s3: 4569, sqs: 9324 };
+const DEFAULT_PORTS: StackPorts = { api: 3000, offline: 3004, lambda: 3002, dynamodb: 8000, s3: 4569, sqs: 9324, stac: 3006 };
 
 function portsFromEnv(): StackPorts {
   const ports = { ...DEFAULT_PORTS };

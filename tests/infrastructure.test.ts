@@ -150,9 +150,10 @@ function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: st
   const sids = new Set<string>(['FunctionLogs']);
   if (t.table || route.auth === 'bearer') sids.add('TableRead');
   if (t.table === 'write') sids.add('TableWrite');
-  for (const queue of t.sends ?? []) sids.add(queue === 'events' ? 'EventsSend' : 'SensorBulkSend');
-  if (consumes) sids.add(consumes === 'events' ? 'EventsConsume' : 'SensorBulkConsume');
-  const names: Record<string, string> = { 'spots/': 'SpotImages', 'storage/': 'StorageFiles', 'sensor-bulk/': 'SensorBulk' };
+  const queues: Record<string, string> = { events: 'Events', sensorBulk: 'SensorBulk', imagery: 'Imagery' };
+  for (const queue of t.sends ?? []) sids.add(`${queues[queue]}Send`);
+  if (consumes) sids.add(`${queues[consumes]}Consume`);
+  const names: Record<string, string> = { 'spots/': 'SpotImages', 'storage/': 'StorageFiles', 'sensor-bulk/': 'SensorBulk', 'imagery/': 'ImageryRasters' };
   const actions: Record<string, string> = { get: 'Read', put: 'Put', delete: 'Delete' };
   for (const [prefix, list] of Object.entries(t.files ?? {})) for (const action of list ?? []) sids.add(`${names[prefix]}${actions[action]}`);
   if (route.auth === 'internal') sids.add('InternalKeyRead');
@@ -260,6 +261,11 @@ describe('what the templates keep safe', () => {
     for (const p of packaged) {
       const functions = new Map(ofType(p.template, 'AWS::Lambda::Function'));
       const workers = new Set<string>();
+      const scheduled = new Set(
+        ofType(p.template, 'AWS::Events::Rule').flatMap(([, rule]) =>
+          (rule.Properties.Targets as Array<{ Arn: { 'Fn::GetAtt': string[] } }>).map((target) => target.Arn['Fn::GetAtt'][0]!),
+        ),
+      );
       for (const [, mapping] of ofType(p.template, 'AWS::Lambda::EventSourceMapping')) {
         const fnId = (mapping.Properties.FunctionName['Fn::GetAtt'] as string[])[0]!;
         workers.add(fnId);
@@ -268,7 +274,8 @@ describe('what the templates keep safe', () => {
         expect(queues.get(queueOf(mapping.Properties.EventSourceArn))!, `${p.service} ${fnId}`).toBeGreaterThanOrEqual(6 * timeout);
       }
       for (const [id, fn] of functions) {
-        if (workers.has(id) || id === 'NotificationStreamLambdaFunction' || !fn.Properties.Handler) continue;
+        // queue workers and scheduled functions answer no API request
+        if (workers.has(id) || scheduled.has(id) || id === 'NotificationStreamLambdaFunction' || !fn.Properties.Handler) continue;
         expect(Number(fn.Properties.Timeout), `${p.service} ${id}`).toBeLessThan(29);
       }
     }
@@ -359,7 +366,7 @@ describe('what an operator expects in production', () => {
     expect(api!.Dimensions).toEqual([{ Name: 'ApiName', Value: 'surco-prod' }, { Name: 'Stage', Value: 'prod' }]);
     expect(platform().Resources.ApiGatewayRestApi!.Properties.Name).toBe('surco-prod');
     const ages = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage').map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
-    expect(ages.sort()).toEqual(['EventsQueue', 'SensorBulkQueue']);
+    expect(ages.sort()).toEqual(['EventsQueue', 'ImageryQueue', 'SensorBulkQueue']);
   });
 
   it('alarms on Lambda errors and throttles of every function of every service', () => {

@@ -81,6 +81,11 @@ export const keys = {
     sk: `SHAPE#${String(campaign).padStart(4, '0')}`,
   }),
   shapeLock: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'SHAPELOCK' }),
+  /** A date of a field's imagery layer (one scene per field, layer and day). */
+  imageryDate: (fieldId: number, layer: string, day: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `IMAGERY#${layer}#${day}` }),
+  imageryDates: (fieldId: number, layer: string) => ({ pk: `FIELD#${fieldId}`, skPrefix: `IMAGERY#${layer}#` }),
+  /** The field's imagery run: the days still pending and the shape lock to release after them. */
+  imageryRun: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'IMAGERYRUN' }),
 
   // --- farm and field tags (spec 2): a user's labels, linked to farms and fields ---------------
   farmTag: (userId: number, tagId: number): Key => ({ pk: `USER#${userId}`, sk: `FARMTAG#${pad(tagId)}` }),

@@ -17,13 +17,15 @@ export interface PublishOptions {
   id?: string;
   /** Seconds before the worker may receive it (SQS DelaySeconds, at most 900). */
   delaySeconds?: number;
+  /** The queue (the events queue by default; imagery jobs go to the imagery queue). */
+  queue?: 'events' | 'imagery';
 }
 
 export async function publishEvent(eventName: string, data: Record<string, unknown>, options: PublishOptions = {}): Promise<EventEnvelope> {
   const envelope: EventEnvelope = { id: options.id ?? randomUUID(), event_name: eventName, data, created_at: new Date().toISOString() };
   await sqs().send(
     new SendMessageCommand({
-      QueueUrl: config().eventsQueueUrl,
+      QueueUrl: options.queue === 'imagery' ? config().imageryQueueUrl : config().eventsQueueUrl,
       MessageBody: JSON.stringify(envelope),
       ...(options.delaySeconds ? { DelaySeconds: options.delaySeconds } : {}),
     }),

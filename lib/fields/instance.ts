@@ -4,6 +4,7 @@
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { publishEvent } from '../events/publish';
+import { IMAGERY_FIELD_JOB } from '../imagery/jobs';
 import { getSpace, getUser } from '../platform/users';
 import { dynamoFieldRepository } from './repository';
 import { fieldCreationService, fieldDeletionService } from './service';
@@ -15,5 +16,6 @@ export const fieldCreation = /* @__PURE__ */ fieldCreationService({
   users: getUser,
   spaces: getSpace,
   maxFieldHectares: () => config().maxFieldHectares,
+  requestImagery: (fieldId) => publishEvent(IMAGERY_FIELD_JOB, { field_id: fieldId }, { queue: 'imagery' }),
 });
 export const fieldDeletion = /* @__PURE__ */ fieldDeletionService({ repository: dynamoFieldRepository, gate: platformFieldGate, users: getUser, publish: publishEvent });

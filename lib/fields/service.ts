@@ -7,6 +7,7 @@
 // (services take them as parameters): its rules run against DynamoDB in the functions
 // (lib/fields/repository.ts, wired in lib/fields/instance.ts) and against memory in
 // tests/unit/fields.test.ts.
+import { log } from '../log';
 import { randomUUID } from 'node:crypto';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Forbidden, NotFound, type DomainError } from '../errors';
@@ -42,6 +43,8 @@ export interface FieldDeps {
   users: (userId: number) => Promise<User | undefined>;
   spaces: (spaceId: number) => Promise<Space | undefined>;
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
+  /** Asks for a new field's satellite imagery (the imagery queue; docs/imagery.md). */
+  requestImagery?: (fieldId: number) => Promise<unknown>;
   maxFieldHectares: () => number;
   now?: () => Date;
 }
@@ -55,7 +58,7 @@ export interface CreateFieldInput {
 
 
 /** POST /api/agregarlote. */
-export function fieldCreationService({ repository, gate, users, spaces, maxFieldHectares, now = () => new Date() }: Omit<FieldDeps, 'publish'>) {
+export function fieldCreationService({ repository, gate, users, spaces, maxFieldHectares, requestImagery, now = () => new Date() }: Omit<FieldDeps, 'publish'>) {
   /** The farm the field goes to: an existing farm the caller may add fields to, or one of its own by name. */
   async function targetFarm(principal: Principal, input: CreateFieldInput): Promise<{ farm?: Farm; newFarmName?: string }> {
     if (input.farmId !== undefined) {
@@ -74,7 +77,7 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
       const shape = fieldShapeFrom(input.shape, now().toISOString().slice(0, 10));
       checkFieldArea(shape.areaHa, maxFieldHectares());
 
-      return retryLostRace(async () => {
+      const created = await retryLostRace(async () => {
         const { farm, newFarmName } = await targetFarm(principal, input);
         const owner = farm ? await users(farm.ownerId) : principal.user;
         if (!owner) throw new Forbidden('the owner of the farm no longer exists', { code: FIELD_CODES.USER_DATA });
@@ -106,6 +109,9 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
         await repository.create({ field, farm: target, newFarm: !farm, charge }, () => new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }));
         return { fieldId, farmId: target.id };
       });
+      // The field exists whatever happens here: a lost request is made good by the daily schedule.
+      await requestImagery?.(created.fieldId).catch((error: unknown) => log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error }));
+      return created;
     },
   };
 }

@@ -316,3 +316,11 @@ export function unknownRouteDialect(path: string): Dialect {
   if (/^\/api\/users\/me\/maps/.test(path)) return mapsDialect;
   return generalDialect;
 }
+
+/** Imagery layers (spec 2, Layers: `{error_code}`): `{error_code, info}` with the string codes of the sensors table. */
+export const imageryDialect = defineDialect({
+  name: 'imagery',
+  errorSchema: z.object({ error_code: z.string(), info: z.string(), request_id: z.string().optional() }),
+  defaults: stringCodeDefaults,
+  body: (code, info, error, requestId) => ({ error_code: String(code), info, ...withRequestId(error, requestId) }),
+});

@@ -16,9 +16,9 @@ export type BodyType = 'json' | 'form' | 'multipart';
 // --- what a function touches (its IAM role is generated from this) -----------------------------
 
 /** Queues of the platform (owned by the platform service, docs/adr/0006-services.md). */
-export type QueueName = 'events' | 'sensorBulk';
+export type QueueName = 'events' | 'sensorBulk' | 'imagery';
 /** Bucket prefixes, each a kind of file. */
-export type FilePrefix = 'spots/' | 'storage/' | 'sensor-bulk/';
+export type FilePrefix = 'spots/' | 'storage/' | 'sensor-bulk/' | 'imagery/';
 export type FileAction = 'get' | 'put' | 'delete';
 /** Secrets Manager secrets (given directly in the environment locally). */
 export type SecretName = 'signingSeed' | 'internalKey';
@@ -103,13 +103,17 @@ export const defineRoute = <
   route: RouteDef<Q, B, P>,
 ): RouteDef<Q, B, P> => route;
 
-/** A queue consumer: a function fed by an SQS event source mapping. */
+/** A queue consumer (a function fed by an SQS event source mapping) or a scheduled function. */
 export interface WorkerDef {
   name: string;
   summary: string;
   handler: HandlerRef;
-  queue: QueueName;
-  batchSize: number;
+  /** The queue it consumes; absent for a scheduled function. */
+  queue?: QueueName;
+  /** EventBridge schedule expression of a scheduled function, e.g. `rate(1 day)`. */
+  schedule?: string;
+  /** Messages per invocation (queue consumers). */
+  batchSize?: number;
   /** Seconds the event source waits to fill a batch (default 0). */
   maximumBatchingWindow?: number;
   touches: Touches;

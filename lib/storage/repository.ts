@@ -185,7 +185,7 @@ export const s3ObjectStore: ObjectStore = {
 
 /** The objects of a deleted resource's file records (the field cleanup deletes them). */
 export const objectKeysOf = (items: readonly Item[]): string[] =>
-  items.filter((item) => item.kind === 'storage_file' && item.object_key).map((item) => String(item.object_key));
+  items.filter((item) => (item.kind === 'storage_file' || item.kind === 'imagery_date') && item.object_key).map((item) => String(item.object_key));
 
 /** The file-storage service of the functions: DynamoDB, S3 and the storage resource gate. */
 export const fileStorage = /* @__PURE__ */ fileStorageService({ files: dynamoFileRepository, objects: s3ObjectStore, resources: storageResourceGate });

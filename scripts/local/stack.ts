@@ -29,7 +29,9 @@ import {
   SQSClient,
   type Message,
 } from '@aws-sdk/client-sqs';
+import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { startCatalogue } from './catalogue.js';
 import { startPolicyProxy } from './s3-policy.js';
 import { createSqsServer } from 'local-aws-sqs';
 import { install as installDynamoDbLocal, INSTALL_DIR } from './install-dynamodb-local.mjs';
@@ -60,6 +62,8 @@ export interface StackPorts {
   dynamodb: number;
   s3: number;
   sqs: number;
+  /** The local satellite catalogue (a STAC API, docs/imagery.md). */
+  stac: number;
 }
 
 /** Environment variable that sets each port (documented in docs/configuration.md). */
@@ -70,6 +74,7 @@ export const PORT_VARIABLES: Record<keyof StackPorts, string> = {
   dynamodb: 'SURCO_DYNAMODB_PORT',
   s3: 'SURCO_S3_PORT',
   sqs: 'SURCO_SQS_PORT',
+  stac: 'SURCO_STAC_PORT',
 };
 
 export interface StackOptions {
@@ -98,7 +103,7 @@ export interface RunningStack {
   table: string;
   bucket: string;
   queues: Record<string, string>;
-  endpoints: { dynamodb: string; s3: string; sqs: string };
+  endpoints: { dynamodb: string; s3: string; sqs: string; stac: string };
   /** Fault injection (bench/faults.ts). */
   faults: StackFaults;
   stop(): Promise<void>;
@@ -176,8 +181,8 @@ const FREE_PORT_HIGH = 32_000;
 
 /** The stack's six ports, free and distinct (tests, benchmarks). */
 export async function freeStackPorts(host = '127.0.0.1'): Promise<StackPorts> {
-  const [api, offline, lambda, dynamodb, s3, sqs] = (await freePorts(6, host)) as [number, number, number, number, number, number];
-  return { api, offline, lambda, dynamodb, s3, sqs };
+  const [api, offline, lambda, dynamodb, s3, sqs, stac] = (await freePorts(7, host)) as [number, number, number, number, number, number, number];
+  return { api, offline, lambda, dynamodb, s3, sqs, stac };
 }
 
 // --- serverless.yml, resolved ---------------------------------------------------------------
@@ -355,6 +360,13 @@ interface Poller {
  * visible again after a short local back-off and, past the queue's maxReceiveCount, SQS moves
  * them to the dead-letter queue.
  */
+/** Milliseconds of an EventBridge `rate(N unit)` expression (a day when it cannot be read). */
+function scheduleMs(expression: string): number {
+  const match = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(expression);
+  const unit = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+  return match ? Number(match[1]) * unit[match[2] as keyof typeof unit] : 86_400_000;
+}
+
 function startPoller(options: {
   sqs: SQSClient;
   queueUrl: string;
@@ -530,6 +542,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       proxy.close(() => resolve());
     }));
 
+    // The satellite catalogue, over scenes it writes into the bucket (docs/imagery.md).
+    const catalogueS3 = new S3Client({ region: REGION, endpoint: endpoints.s3, forcePathStyle: true, credentials: LOCAL_CREDENTIALS });
+    stops.push(async () => catalogueS3.destroy());
+    const catalogue = await startCatalogue({ host, port: ports.stac, s3: catalogueS3, bucket: buckets[0]?.name ?? '', say });
+    stops.push(() => new Promise<void>((resolve) => {
+      catalogue.server.closeAllConnections();
+      catalogue.server.close(() => resolve());
+    }));
+
     const sqsServer = await createSqsServer({
       port: ports.sqs,
       hostname: host,
@@ -612,6 +633,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       SURCO_DYNAMODB_ENDPOINT: endpoints.dynamodb,
       SURCO_S3_ENDPOINT: endpoints.s3,
       SURCO_SQS_ENDPOINT: endpoints.sqs,
+      SURCO_STAC_URL: catalogue.url,
       SURCO_INTERNAL_KEY: options.internalKey,
       SURCO_SIGNING_SEED: options.signingSeed,
       SURCO_LOG_LEVEL: options.functionsLogLevel ?? process.env.SURCO_LOG_LEVEL ?? 'info',
@@ -660,17 +682,30 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     stops.push(() => gateway.stop());
     await waitFor('the API gateway', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, gateway, 30_000, apiLogFile);
 
-    // The workers of every service, each polling its queue (as its event source mapping would).
+    // The workers of every service, each polling its queue (as its event source mapping would);
+    // scheduled functions invoked at their rate, as EventBridge would.
     for (const worker of services.flatMap((service) => service.workers)) {
+      const functionName = `${service.service}-local-${worker.name}`;
+      if (!worker.queue) {
+        const timer = setInterval(() => {
+          void fetch(`${lambdaUrl}/2015-03-31/functions/${functionName}/invocations`, {
+            method: 'POST',
+            body: JSON.stringify({ source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }),
+          }).catch((error: Error) => say(`scheduled ${worker.name} could not be invoked: ${error.message}`));
+        }, scheduleMs(worker.schedule ?? ''));
+        timer.unref();
+        stops.push(async () => clearInterval(timer));
+        continue;
+      }
       const arn = names.getAtt(QUEUES[worker.queue]!.logicalId, 'Arn');
       const queueName = arn.split(':').pop()!;
       const poller = startPoller({
         sqs,
         queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${queueName}`,
         queueArn: arn,
-        functionName: `${service.service}-local-${worker.name}`,
+        functionName,
         lambdaUrl,
-        batchSize: worker.batchSize,
+        batchSize: worker.batchSize ?? 1,
         retryDelaySeconds: 1,
         say,
       });
@@ -686,7 +721,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       table,
       bucket: buckets[0]?.name ?? '',
       queues,
-      endpoints,
+      endpoints: { ...endpoints, stac: catalogue.url },
       faults: {
         pauseDynamoDb: () => void signalGroup(java.process, 'SIGSTOP'),
         resumeDynamoDb: () => void signalGroup(java.process, 'SIGCONT'),

@@ -10,6 +10,7 @@ const FILE_PREFIXES = {
   'spots/': 'SpotImages',
   'storage/': 'StorageFiles',
   'sensor-bulk/': 'SensorBulk',
+  'imagery/': 'ImageryRasters',
 };
 const FILE_ACTIONS = {
   get: ['Read', 's3:GetObject'],
@@ -19,6 +20,7 @@ const FILE_ACTIONS = {
 const QUEUES = {
   events: { logicalId: 'EventsQueue', name: 'Events' },
   sensorBulk: { logicalId: 'SensorBulkQueue', name: 'SensorBulk' },
+  imagery: { logicalId: 'ImageryQueue', name: 'Imagery' },
 };
 const SECRETS = {
   internalKey: { logicalId: 'InternalKeySecret', sid: 'InternalKeyRead' },

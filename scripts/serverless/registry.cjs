@@ -16,7 +16,7 @@ let cached;
  * }}
  * @typedef {{ operationId: string, method: string, paths: string[], auth: string, handler: string,
  *   touches: object, lambda: object, stream: boolean }} Route
- * @typedef {{ name: string, handler: string, queue: string, batchSize: number,
+ * @typedef {{ name: string, handler: string, queue?: string, schedule?: string, batchSize?: number,
  *   maximumBatchingWindow?: number, touches: object, lambda: object }} Worker
  */
 function loadRegistry(root) {
@@ -53,6 +53,7 @@ function loadRegistry(root) {
     handler: worker.handler,
     queue: worker.queue,
     batchSize: worker.batchSize,
+    schedule: worker.schedule,
     maximumBatchingWindow: worker.maximumBatchingWindow,
     touches: worker.touches || {},
     lambda: worker.lambda || {},

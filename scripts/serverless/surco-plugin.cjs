@@ -25,7 +25,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { loadRegistry } = require('./registry.cjs');
-const { statementsFor, X_RAY_STATEMENT } = require('./iam.cjs');
+const { statementsFor, X_RAY_STATEMENT, QUEUES } = require('./iam.cjs');
 const { localResolver } = require('./local-names.cjs');
 
 const PLATFORM = 'platform';
@@ -41,6 +41,8 @@ const SHARED_EXPORTS = [
   ['EventsQueue', 'Arn'],
   ['SensorBulkQueue', 'Ref'],
   ['SensorBulkQueue', 'Arn'],
+  ['ImageryQueue', 'Ref'],
+  ['ImageryQueue', 'Arn'],
   ['InternalKeySecret', 'Ref'],
   ['SigningSeedSecret', 'Ref'],
   ['AlarmTopic', 'Ref'],
@@ -162,16 +164,18 @@ class SurcoPlugin {
           handler: worker.handler,
           ...worker.lambda,
           iamRoleStatements: statementsFor({ touches: worker.touches, consumes: worker.queue }, (id, attr) => this.shared(id, attr)),
-          events: [
-            {
-              sqs: {
-                arn: this.shared(worker.queue === 'events' ? 'EventsQueue' : 'SensorBulkQueue', 'Arn'),
-                batchSize: worker.batchSize,
-                ...(worker.maximumBatchingWindow !== undefined ? { maximumBatchingWindow: worker.maximumBatchingWindow } : {}),
-                functionResponseType: 'ReportBatchItemFailures',
-              },
-            },
-          ],
+          events: worker.queue
+            ? [
+                {
+                  sqs: {
+                    arn: this.shared(QUEUES[worker.queue].logicalId, 'Arn'),
+                    batchSize: worker.batchSize,
+                    ...(worker.maximumBatchingWindow !== undefined ? { maximumBatchingWindow: worker.maximumBatchingWindow } : {}),
+                    functionResponseType: 'ReportBatchItemFailures',
+                  },
+                },
+              ]
+            : [{ schedule: { rate: [worker.schedule] } }],
         };
       }
     }
@@ -193,11 +197,18 @@ class SurcoPlugin {
       SURCO_TABLE: this.shared('MainTable', 'Ref'),
       SURCO_BUCKET: this.shared('FilesBucket', 'Ref'),
       SURCO_EVENTS_QUEUE_URL: this.shared('EventsQueue', 'Ref'),
+      SURCO_IMAGERY_QUEUE_URL: this.shared('ImageryQueue', 'Ref'),
       SURCO_INTERNAL_KEY_SECRET: this.shared('InternalKeySecret', 'Ref'),
       SURCO_SIGNING_SEED_SECRET: this.shared('SigningSeedSecret', 'Ref'),
     };
     for (const [key, value] of Object.entries(env)) this.serverless.extendConfiguration(['provider', 'environment', key], value);
-    if (this.owner) return;
+    if (this.owner) {
+      // Files and images (Reply.file) leave base64-encoded: the REST API decodes them only for
+      // binary media types, and clients ask with any Accept. Request bodies then arrive
+      // base64-encoded too, which lib/http/body.ts decodes.
+      this.serverless.extendConfiguration(['provider', 'apiGateway', 'binaryMediaTypes'], ['*/*']);
+      return;
+    }
     const mine = new Set(this.service.routes.flatMap((route) => route.paths.flatMap((p) => [...parentsOf(p), p])));
     const resources = Object.fromEntries(
       this.sharedParents.filter((p) => mine.has(p)).map((p) => [p, { 'Fn::ImportValue': this.exportName('ApiPath', this.pathKey(p)) }]),

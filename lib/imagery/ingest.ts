@@ -1,0 +1,84 @@
+// Imagery ingestion (docs/imagery.md): the field job finds the scenes of the period and queues
+// those not stored for the field's current shape; the scene job reads the field's window of each
+// band, computes the indices and the date's figures and stores them. Rules only: the repository and
+// the scene source are parameters.
+import { dateFigures, sceneProducts } from './bands';
+import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
+import { SENTINEL2 } from './layers';
+import { encodeScene } from './raster';
+import { rasterKey, shapeVersion, type FieldJob, type ImageryDate, type ImageryDeps, type SceneJob } from './service';
+import { BANDS, chooseScenes } from './stac';
+
+export function imageryIngestion({ repository, source, settings, now = () => new Date() }: Omit<ImageryDeps, 'gate'>) {
+  async function releaseIfAny(fieldId: number, lockId: string | undefined): Promise<void> {
+    if (lockId) await repository.releaseLock(fieldId, lockId);
+  }
+
+  /** The field job: finds the scenes of the period and queues those not stored for the current shape. */
+  async function ingestField(job: FieldJob): Promise<{ queued: number }> {
+    const shape = await repository.fieldShape(job.field_id);
+    if (!shape) {
+      await releaseIfAny(job.field_id, job.lock_id);
+      return { queued: 0 };
+    }
+    const version = shapeVersion(shape.polygon);
+    const grid = fieldGrid(shape.polygon);
+    const to = now();
+    const from = new Date(to.getTime() - settings().periodDays * 86_400_000);
+    const scenes = chooseScenes(await source.search(shape.bounds, from, to), shape.bounds, grid.epsg);
+    const stored = new Map((await repository.dates(job.field_id, SENTINEL2)).map((entry) => [entry.day, entry]));
+    const todo = scenes.filter((scene) => {
+      const entry = stored.get(scene.day);
+      return !(entry && entry.sceneId === scene.id && entry.shapeVersion === version);
+    });
+    if (!todo.length) {
+      await releaseIfAny(job.field_id, job.lock_id);
+      return { queued: 0 };
+    }
+    await repository.startRun(job.field_id, todo.map((scene) => scene.day), job.lock_id);
+    await repository.publishScenes(todo.map((scene) => ({ field_id: job.field_id, shape_version: version, scene })));
+    return { queued: todo.length };
+  }
+
+  /** The scene job: reads the field's window of each band, computes and stores the date. */
+  async function ingestScene(job: SceneJob): Promise<ImageryDate | undefined> {
+    const shape = await repository.fieldShape(job.field_id);
+    const { scene } = job;
+    let entry: ImageryDate | undefined;
+    // A job of an older shape (or of a deleted field) only closes its day: a newer run redoes it.
+    // A redelivered job finds its date stored and only closes its day too.
+    const stored = shape ? (await repository.dates(job.field_id, SENTINEL2)).find((candidate) => candidate.day === scene.day) : undefined;
+    const done = stored && stored.sceneId === scene.id && stored.shapeVersion === job.shape_version;
+    if (shape && shapeVersion(shape.polygon) === job.shape_version && !done) {
+      const grid = fieldGrid(shape.polygon);
+      const rings = ringsOfWkt(shape.polygon);
+      const [red, green, blue, nir, rededge1, scl] = await Promise.all(BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)));
+      const products = sceneProducts({ red: red!, green: green!, blue: blue!, nir: nir!, rededge1: rededge1!, scl: scl!, radiometry: scene.radiometry });
+      const figures = dateFigures(products.indices.ndvi1, products.cloud, fieldMask(rings, grid));
+      const empty = figures.pixels === 0;
+      entry = {
+        layer: SENTINEL2,
+        day: scene.day,
+        datetime: scene.datetime,
+        min: figures.min,
+        max: figures.max,
+        mean: figures.mean,
+        cloudy: figures.cloudy,
+        cloudShare: figures.cloudShare,
+        sceneId: scene.id,
+        shapeVersion: job.shape_version,
+        objectKey: empty ? '' : rasterKey(job.field_id, SENTINEL2, scene.day, job.shape_version),
+        ...(empty ? { empty } : {}),
+      };
+      const raster = empty ? undefined : encodeScene({ grid, rings, shapeVersion: job.shape_version, sceneId: scene.id, datetime: scene.datetime, ...products });
+      await repository.store(job.field_id, entry, raster);
+    }
+    const run = await repository.finishDay(job.field_id, scene.day);
+    if (run.empty) for (const lockId of run.lockIds ?? []) await repository.releaseLock(job.field_id, lockId);
+    return entry;
+  }
+
+  return { ingestField, ingestScene };
+}
+
+export type ImageryIngestion = ReturnType<typeof imageryIngestion>;

@@ -1,0 +1,4 @@
+// Jobs of the imagery queue (docs/imagery.md). A module of its own, so that the functions that
+// only publish (field creation, the shape worker, the daily schedule) do not bundle the imagery code.
+export const IMAGERY_FIELD_JOB = 'IMAGERY_FIELD.V1';
+export const IMAGERY_SCENE_JOB = 'IMAGERY_SCENE.V1';

@@ -1,0 +1,71 @@
+// The stored form of one field's scene (one S3 object per field, layer and date; docs/imagery.md):
+// a small JSON header and the bands, deflated. Index values are 16-bit integers in steps of 1e-4
+// (-32768 is no data), true colour 3 x 8 bits, then the cloud mask, one byte per pixel.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { INDEX_STEP } from './bands';
+import type { Grid, Rings } from './grid';
+import { INDEX_OPERATIONS, type IndexOperation } from './layers';
+
+const MAGIC = 'SURCOIMG1';
+const NO_DATA = -32768;
+
+export interface StoredScene {
+  grid: Grid;
+  /** The rings of the field polygon (EPSG 4326) the scene was cut for. */
+  rings: Rings;
+  /** Version of the shape (docs/imagery.md): a new shape makes the scene stale. */
+  shapeVersion: string;
+  sceneId: string;
+  /** Acquisition time, YYYY-MM-DDTHH:mm:ssZ. */
+  datetime: string;
+  indices: Record<IndexOperation, Float32Array>;
+  rgb: Uint8Array;
+  cloud: Uint8Array;
+}
+
+type Header = Omit<StoredScene, 'indices' | 'rgb' | 'cloud'>;
+
+export function encodeScene(scene: StoredScene): Buffer {
+  const { indices, rgb, cloud, ...header } = scene;
+  const n = scene.grid.width * scene.grid.height;
+  const values = new Int16Array(n * INDEX_OPERATIONS.length);
+  INDEX_OPERATIONS.forEach((operation, band) => {
+    const source = indices[operation];
+    for (let i = 0; i < n; i++) {
+      const value = source[i]!;
+      values[band * n + i] = Number.isNaN(value) ? NO_DATA : Math.round(value / INDEX_STEP);
+    }
+  });
+  const payload = deflateRawSync(Buffer.concat([Buffer.from(values.buffer), Buffer.from(rgb), Buffer.from(cloud)]));
+  const head = Buffer.from(JSON.stringify(header));
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(head.length);
+  return Buffer.concat([Buffer.from(MAGIC), size, head, payload]);
+}
+
+export function decodeScene(bytes: Uint8Array): StoredScene {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.subarray(0, MAGIC.length).toString() !== MAGIC) throw new Error('not a stored scene');
+  const headLength = buffer.readUInt32LE(MAGIC.length);
+  const start = MAGIC.length + 4;
+  const header = JSON.parse(buffer.subarray(start, start + headLength).toString()) as Header;
+  const payload = inflateRawSync(buffer.subarray(start + headLength));
+  const n = header.grid.width * header.grid.height;
+  const values = new Int16Array(payload.buffer.slice(payload.byteOffset, payload.byteOffset + n * 2 * INDEX_OPERATIONS.length));
+  const indices = {} as Record<IndexOperation, Float32Array>;
+  INDEX_OPERATIONS.forEach((operation, band) => {
+    const target = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      const value = values[band * n + i]!;
+      target[i] = value === NO_DATA ? NaN : value * INDEX_STEP;
+    }
+    indices[operation] = target;
+  });
+  const rest = n * 2 * INDEX_OPERATIONS.length;
+  return {
+    ...header,
+    indices,
+    rgb: new Uint8Array(payload.subarray(rest, rest + n * 3)),
+    cloud: new Uint8Array(payload.subarray(rest + n * 3, rest + n * 4)),
+  };
+}

@@ -1,0 +1,37 @@
+// Rendering (spec 2, GET /api/geoserver/v2; docs/imagery.md): the date's stored raster, warped and
+// encoded by render.ts. Rules only: the repository and the gate are parameters.
+import type { Principal } from '../auth/principal';
+import { Invalid, NotFound } from '../errors';
+import { SATELLITE_OPERATIONS, SENTINEL2, type Operation } from './layers';
+import { decodeScene } from './raster';
+import { renderScene, type RenderedImage } from './render';
+import type { FieldGate } from '../authz/gate';
+import { imageryReaders, readableField, type ImageryRepository, type RenderParams } from './service';
+
+export function imageryRendering({ repository, gate }: { repository: Pick<ImageryRepository, 'dates' | 'raster'>; gate: FieldGate }) {
+  const { listed } = imageryReaders({ repository, gate });
+  /** GET /api/geoserver/v2: one operation of one date of a layer, as an image. */
+  async function render(principal: Principal, params: RenderParams): Promise<RenderedImage> {
+    await readableField(gate, principal, params.field_id);
+    if (params.layer_name !== SENTINEL2) throw new NotFound(`The field has no layer ${params.layer_name}`);
+    const operation = SATELLITE_OPERATIONS.find((entry) => entry.operation === params.operation)?.operation as Operation | undefined;
+    if (!operation) throw new NotFound(`The layer ${params.layer_name} has no operation ${params.operation}`);
+    if (operation === 'rgb1' && params.format === 'image/encoded') {
+      throw new Invalid('image/encoded carries index values; rgb1 is served as image/png or image/tiff');
+    }
+    const day = params.date.slice(0, 10);
+    const entry = (await listed(params.field_id)).find((candidate) => candidate.day === day);
+    if (!entry) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
+    const bytes = await repository.raster(entry.objectKey);
+    if (!bytes) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
+    return renderScene(decodeScene(bytes), {
+      operation,
+      format: params.format,
+      transparent: params.transparent,
+      ...(params.epsg !== undefined ? { epsg: params.epsg } : {}),
+      ...(params.bbox ? { bbox: params.bbox, width: params.width!, height: params.height! } : {}),
+    });
+  }
+
+  return { render };
+}

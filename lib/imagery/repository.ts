@@ -1,0 +1,156 @@
+// Imagery in DynamoDB, S3 and SQS (docs/imagery.md, docs/data-model.md): a date entry per field,
+// layer and day in the field's partition (so it goes with the field), its raster as one S3 object
+// under imagery/, the field's pending run, and scene jobs on the imagery queue.
+import { randomUUID } from 'node:crypto';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { ifPresent, s3 } from '../aws/s3';
+import { sqs } from '../aws/sqs';
+import { platformFieldGate } from '../authz/gate';
+import { config } from '../config';
+import { keys } from '../db/keys';
+import { batchGet, deleteItem, getItem, itemKey, queryAll, updateItem, type Item } from '../db/table';
+import { log } from '../log';
+import { getField } from '../fields/repository';
+import { shapeFor } from '../fields/current-shape';
+import { readBand } from './cog';
+import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
+import { imageryIngestion } from './ingest';
+import { imageryRendering } from './rendering';
+import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneSource } from './service';
+import { searchScenes } from './stac';
+
+const entryFromItem = (item: Item): ImageryDate => ({
+  layer: String(item.layer),
+  day: String(item.day),
+  datetime: String(item.datetime),
+  min: Number(item.min),
+  max: Number(item.max),
+  mean: item.mean === null || item.mean === undefined ? null : Number(item.mean),
+  cloudy: Boolean(item.cloudy),
+  cloudShare: Number(item.cloud_share),
+  sceneId: String(item.scene_id),
+  shapeVersion: String(item.shape_version),
+  objectKey: String(item.object_key ?? ''),
+  ...(item.empty ? { empty: true } : {}),
+});
+
+/** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
+const readDates = async (fieldId: number, layer: string): Promise<ImageryDate[]> =>
+  (await queryAll(keys.imageryDates(fieldId, layer))).map(entryFromItem);
+
+const readRaster = async (objectKey: string): Promise<Uint8Array | undefined> => {
+  const object = await ifPresent(s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: objectKey })));
+  return object?.Body ? object.Body.transformToByteArray() : undefined;
+};
+
+export const dynamoImageryRepository: ImageryRepository = {
+  async fieldShape(fieldId) {
+    const field = await getField(fieldId);
+    return field ? (await shapeFor(field)).shape : undefined;
+  },
+  dates: readDates,
+  async store(fieldId, entry, raster) {
+    const key = keys.imageryDate(fieldId, entry.layer, entry.day);
+    const previous = await getItem(key);
+    if (raster) {
+      await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: entry.objectKey, Body: raster, ContentType: 'application/octet-stream' }));
+    }
+    const attributes: Record<string, unknown> = {
+      kind: 'imagery_date',
+      layer: entry.layer,
+      day: entry.day,
+      datetime: entry.datetime,
+      min: entry.min,
+      max: entry.max,
+      mean: entry.mean,
+      cloudy: entry.cloudy,
+      cloud_share: entry.cloudShare,
+      scene_id: entry.sceneId,
+      shape_version: entry.shapeVersion,
+      object_key: entry.objectKey,
+      empty: Boolean(entry.empty),
+    };
+    const names = Object.keys(attributes);
+    await updateItem(key, {
+      expression: `SET ${names.map((name, i) => `#a${i} = :a${i}`).join(', ')}`,
+      names: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+      values: Object.fromEntries(names.map((name, i) => [`:a${i}`, attributes[name]])),
+    });
+    // The raster of the date's previous shape, if any, is no longer referenced.
+    const old = previous?.object_key ? String(previous.object_key) : '';
+    if (old && old !== entry.objectKey) await s3().send(new DeleteObjectCommand({ Bucket: config().bucket, Key: old }));
+  },
+  raster: readRaster,
+  async startRun(fieldId, days, lockId) {
+    await updateItem(keys.imageryRun(fieldId), {
+      expression: `SET kind = :kind ADD pending :days${lockId ? ', lock_ids :lock' : ''}`,
+      values: { ':kind': 'imagery_run', ':days': new Set(days), ...(lockId ? { ':lock': new Set([lockId]) } : {}) },
+    });
+  },
+  async finishDay(fieldId, day) {
+    const run = await updateItem(keys.imageryRun(fieldId), {
+      expression: 'DELETE pending :day',
+      condition: 'attribute_exists(pk)',
+      values: { ':day': new Set([day]) },
+    });
+    const pending = run?.pending as Set<string> | undefined;
+    if (pending && pending.size) return { empty: false };
+    const locks = [...((run?.lock_ids as Set<string> | undefined) ?? [])];
+    // The run is over: its item goes (a run started meanwhile re-creates it with its own days).
+    await deleteItem(keys.imageryRun(fieldId), { expression: 'attribute_not_exists(pending) AND kind = :kind', values: { ':kind': 'imagery_run' } });
+    return { empty: true, lockIds: locks };
+  },
+  async releaseLock(fieldId, lockId) {
+    return deleteItem(keys.shapeLock(fieldId), { expression: 'lock_id = :id', values: { ':id': lockId } });
+  },
+  publishScenes: (jobs) => sendJobs(IMAGERY_SCENE_JOB, jobs),
+};
+
+export const earthSearchSource: SceneSource = {
+  search: (bounds, from, to) => searchScenes({ stacUrl: config().stacUrl, bounds, from, to }),
+  readBand: (href, grid, epsg) => readBand(href, grid, { epsg }),
+};
+
+// The imagery services of the functions; each function bundles only the one it calls.
+export const imageryDates = /* @__PURE__ */ imageryReaders({ repository: { dates: readDates }, gate: platformFieldGate });
+export const imageryImages = /* @__PURE__ */ imageryRendering({ repository: { dates: readDates, raster: readRaster }, gate: platformFieldGate });
+export const ingestion = /* @__PURE__ */ imageryIngestion({
+  repository: dynamoImageryRepository,
+  source: earthSearchSource,
+  settings: () => ({ periodDays: config().imageryDays }),
+});
+
+const envelope = (eventName: string, data: unknown) => JSON.stringify({ id: randomUUID(), event_name: eventName, data, created_at: new Date().toISOString() });
+
+/** Sends jobs to the imagery queue, ten per request. */
+async function sendJobs(eventName: string, jobs: unknown[]): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 10) {
+    const batch = jobs.slice(i, i + 10);
+    const out = await sqs().send(
+      new SendMessageBatchCommand({ QueueUrl: config().imageryQueueUrl, Entries: batch.map((job, n) => ({ Id: String(n), MessageBody: envelope(eventName, job) })) }),
+    );
+    if (out.Failed?.length) throw new Error(`the imagery queue refused ${out.Failed.length} of ${batch.length} jobs`);
+  }
+}
+
+const FIELD_READ_BATCH = 100;
+
+/**
+ * The daily schedule (docs/imagery.md): a field job for every field, so that new scenes are picked
+ * up (each job queues only the scenes not stored yet) and a field whose first job was lost gets its
+ * imagery. Fields are found by id, from 1 to the field counter, 100 per read.
+ */
+export async function queueEveryField(): Promise<{ fields: number }> {
+  const last = Number((await getItem(keys.counter('field')))?.value ?? 0);
+  let queued = 0;
+  for (let first = 1; first <= last; first += FIELD_READ_BATCH) {
+    const ids = Array.from({ length: Math.min(FIELD_READ_BATCH, last - first + 1) }, (_, i) => first + i);
+    const found = await batchGet(ids.map((id) => keys.field(id)));
+    const existing = ids.filter((id) => found.has(itemKey(keys.field(id))));
+    await sendJobs(IMAGERY_FIELD_JOB, existing.map((fieldId) => ({ field_id: fieldId })));
+    queued += existing.length;
+  }
+  log.info('daily imagery: field jobs queued', { fields: queued });
+  return { fields: queued };
+}

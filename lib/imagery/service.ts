@@ -1,0 +1,145 @@
+// Satellite imagery of fields (spec 2, Imagery layers and GET /api/fields/ndvi; docs/imagery.md):
+// what the parts share (the date entry, the jobs, the repository and source interfaces) and the
+// readers (dates, NDVI series). Ingestion is in ingest.ts, rendering in rendering.ts: three services,
+// so that each function bundles only its part (the readers carry no raster library). Each is built
+// from its repository, source and gate, passed as parameters, so its rules run against memory.
+import { createHash } from 'node:crypto';
+import type { Principal } from '../auth/principal';
+import type { FieldGate, Refusals } from '../authz/gate';
+import { Invalid, NotFound, Forbidden } from '../errors';
+import type { FieldShape } from '../platform/model';
+import type { Grid } from './grid';
+import { SATELLITE_OPERATIONS, SENTINEL2 } from './layers';
+import type { ImageFormat } from './render';
+import type { Scene } from './stac';
+
+export { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
+
+/** One date of a field's layer (the DynamoDB entry). */
+export interface ImageryDate {
+  layer: string;
+  /** YYYY-MM-DD (UTC): one scene per field, layer and day. */
+  day: string;
+  /** Acquisition time, YYYY-MM-DDTHH:mm:ssZ. */
+  datetime: string;
+  min: number;
+  max: number;
+  /** Mean NDVI inside the perimeter over clear pixels (null when none is clear). */
+  mean: number | null;
+  cloudy: boolean;
+  cloudShare: number;
+  sceneId: string;
+  shapeVersion: string;
+  /** The raster's S3 key ('' for an empty date). */
+  objectKey: string;
+  /** The scene has no pixel over the field (kept so the scene is not read again; never listed). */
+  empty?: boolean;
+}
+
+export interface FieldJob {
+  field_id: number;
+  /** The season-shape lock to release once every scene of the new shape is stored. */
+  lock_id?: string;
+}
+
+export interface SceneJob {
+  field_id: number;
+  shape_version: string;
+  scene: Scene;
+}
+
+export interface ImageryRepository {
+  /** The field's current shape, or undefined when the field is gone. */
+  fieldShape(fieldId: number): Promise<FieldShape | undefined>;
+  dates(fieldId: number, layer: string): Promise<ImageryDate[]>;
+  /** Writes the raster object (if any), then its entry (a reader never finds an entry without its raster). */
+  store(fieldId: number, entry: ImageryDate, raster: Uint8Array | undefined): Promise<void>;
+  raster(objectKey: string): Promise<Uint8Array | undefined>;
+  /** Adds days to the field's pending run, remembering the lock to release when it empties. */
+  startRun(fieldId: number, days: string[], lockId: string | undefined): Promise<void>;
+  /** Takes a day off the pending run; when the run is now empty, the locks to release. */
+  finishDay(fieldId: number, day: string): Promise<{ empty: boolean; lockIds?: string[] }>;
+  releaseLock(fieldId: number, lockId: string): Promise<boolean>;
+  publishScenes(jobs: SceneJob[]): Promise<void>;
+}
+
+export interface SceneSource {
+  search(bounds: [number, number, number, number], from: Date, to: Date): Promise<Scene[]>;
+  readBand(href: string, grid: Grid, epsg: number): Promise<ArrayLike<number>>;
+}
+
+export interface ImagerySettings {
+  /** Days of scenes a field job covers, back from now. */
+  periodDays: number;
+}
+
+export interface ImageryDeps {
+  repository: ImageryRepository;
+  source: SceneSource;
+  gate: FieldGate;
+  settings: () => ImagerySettings;
+  now?: () => Date;
+}
+
+const refusals: Refusals = {
+  notFound: () => new NotFound('Field not found'),
+  forbidden: () => new Forbidden('The user cannot read this field'),
+};
+
+/** The field for a reader: notFound when absent or unreadable. */
+export const readableField = (gate: FieldGate, principal: Principal, fieldId: number) => gate.field(principal, fieldId, 'read', refusals);
+
+/** The shape a scene was cut for: a new polygon makes the field's scenes stale. */
+export const shapeVersion = (polygon: string): string => createHash('sha256').update(polygon).digest('hex').slice(0, 16);
+
+export const rasterKey = (fieldId: number, layer: string, day: string, version: string): string =>
+  `imagery/${fieldId}/${layer}/${day}-${version}.bin`;
+
+
+export interface RenderParams {
+  field_id: number;
+  layer_name: string;
+  operation: string;
+  /** YYYY-MM-DDTHH:mm:ssZ */
+  date: string;
+  format: ImageFormat;
+  epsg?: number;
+  bbox?: [number, number, number, number];
+  width?: number;
+  height?: number;
+  transparent: boolean;
+}
+
+/** The readers: GET /api/layers/dates/v3 and GET /api/fields/ndvi. */
+export function imageryReaders({ repository, gate }: { repository: Pick<ImageryRepository, 'dates'>; gate: FieldGate }) {
+  /** The dates a reader sees: those with pixels over the field. */
+  const listed = async (fieldId: number): Promise<ImageryDate[]> =>
+    (await repository.dates(fieldId, SENTINEL2)).filter((entry) => !entry.empty);
+
+
+  /** GET /api/layers/dates/v3: the layers of a field with their operations and dates, newest first. */
+  async function dates(principal: Principal, fieldId: number) {
+    await readableField(gate, principal, fieldId);
+    const entries = await listed(fieldId);
+    entries.sort((a, b) => (a.datetime < b.datetime ? 1 : -1));
+    return {
+      [SENTINEL2]: {
+        operations: SATELLITE_OPERATIONS.map(({ operation, name }) => ({ operation, name })),
+        dates: entries.map((entry) => ({ date: entry.datetime, min: entry.min, max: entry.max, cloudy: entry.cloudy })),
+      },
+    };
+  }
+
+  /** GET /api/fields/ndvi: mean NDVI per cloud-free date, oldest first, within the days asked. */
+  async function ndviSeries(principal: Principal, fieldId: number, from?: string, to?: string) {
+    if (from && to && from > to) throw new Invalid('date_from is after date_to');
+    await readableField(gate, principal, fieldId);
+    const entries = await listed(fieldId);
+    return entries
+      .filter((entry) => !entry.cloudy && entry.mean !== null && (!from || entry.day >= from) && (!to || entry.day <= to))
+      .sort((a, b) => (a.day < b.day ? -1 : 1))
+      .map((entry) => ({ date: entry.day, ndvi_mean: entry.mean as number }));
+  }
+
+  return { dates, ndviSeries, listed };
+}

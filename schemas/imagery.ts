@@ -1,0 +1,127 @@
+// Imagery layers (spec 2, Imagery layers, Layer type catalogue, GET /api/fields/ndvi): the dates of
+// a field's layers, its NDVI series, an image of one date and operation, and the layer types.
+// Rules in lib/imagery (docs/imagery.md).
+import * as z from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { generalDialect, imageryDialect } from '../lib/http/dialects';
+import { isSupportedEpsg } from '../lib/imagery/epsg';
+import { SATELLITE_OPERATIONS } from '../lib/imagery/layers';
+import { booleanLike, calendarDate, dateTimeZ, positiveInteger } from './common';
+
+const imageryRoute = { tags: ['imagery'], auth: 'bearer', dialect: imageryDialect } as const;
+
+/** Largest width or height of a rendered image, in pixels. */
+export const MAX_IMAGE_SIDE = 4096;
+export const IMAGE_FORMATS = ['image/png', 'image/tiff', 'image/encoded'] as const;
+
+const DateEntry = z.object({
+  date: z.string().describe('acquisition time, YYYY-MM-DDTHH:mm:ssZ (give it to /api/geoserver/v2 as date)'),
+  min: z.number().describe('least NDVI inside the perimeter'),
+  max: z.number().describe('greatest NDVI inside the perimeter'),
+  cloudy: z.boolean().describe('at least 5% of the pixels inside the field are cloudy'),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const layerDatesRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'layerDates',
+  handler: 'functions/imagery/dates.get',
+  method: 'get',
+  paths: ['/api/layers/dates/v3'],
+  summary: "The layers of a field the caller reads, each with its operations and its dates (newest first)",
+  request: { query: z.object({ field_id: positiveInteger() }) },
+  responses: {
+    200: {
+      description: `layers keyed by layer name; the satellite layer has the operations ${SATELLITE_OPERATIONS.map((o) => o.operation).join(', ')}`,
+      schema: z.object({
+        code: z.literal(0),
+        layers: z.record(z.string(), z.object({ operations: z.array(z.object({ operation: z.string(), name: z.string() })), dates: z.array(DateEntry) })),
+      }),
+    },
+  },
+});
+
+export const fieldNdviRoute = defineRoute({
+  tags: ['fields'],
+  auth: 'bearer',
+  dialect: generalDialect,
+  operationId: 'fieldNdvi',
+  handler: 'functions/imagery/ndvi.get',
+  method: 'get',
+  paths: ['/api/fields/ndvi'],
+  summary: 'Mean NDVI of a field per cloud-free date (oldest first), optionally between two days (inclusive)',
+  request: {
+    query: z.object({ field_id: positiveInteger(), date_from: calendarDate().optional(), date_to: calendarDate().optional() }),
+  },
+  responses: {
+    200: {
+      description: 'the series',
+      schema: z.object({ ndvi: z.array(z.object({ date: z.string().describe('YYYY-MM-DD'), ndvi_mean: z.number() })), code: z.literal(0), field_id: z.number().int() }),
+    },
+  },
+});
+
+const bboxText = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const parts = value.split(',').map((part) => Number(part.trim()));
+    if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n)) || value.split(',').some((part) => part.trim() === '')) {
+      ctx.addIssue({ code: 'custom', message: 'bbox is xmin,ymin,xmax,ymax: four numbers' });
+      return z.NEVER;
+    }
+    const [xmin, ymin, xmax, ymax] = parts as [number, number, number, number];
+    if (xmin >= xmax || ymin >= ymax) {
+      ctx.addIssue({ code: 'custom', message: 'bbox needs xmin < xmax and ymin < ymax' });
+      return z.NEVER;
+    }
+    return [xmin, ymin, xmax, ymax] as [number, number, number, number];
+  });
+const side = () => positiveInteger().pipe(z.number().max(MAX_IMAGE_SIDE, `at most ${MAX_IMAGE_SIDE} pixels`));
+
+export const GeoserverQuery = z
+  .object({
+    field_id: positiveInteger(),
+    layer_name: z.string().min(1).max(100),
+    operation: z.string().min(1).max(50),
+    date: dateTimeZ(),
+    format: z.enum(IMAGE_FORMATS).default('image/png'),
+    epsg: positiveInteger()
+      .refine(isSupportedEpsg, 'epsg must be 4326, 3857 or a WGS84 UTM zone (32601-32660, 32701-32760)')
+      .optional(),
+    bbox: bboxText.optional().describe('xmin,ymin,xmax,ymax in the EPSG of the image; requires width and height'),
+    width: side().optional().describe('requires bbox and height'),
+    height: side().optional().describe('requires bbox and width'),
+    transparent: booleanLike().default(false).describe('mask pixels outside the field (PNG alpha 0, TIFF NODATA)'),
+  })
+  .superRefine((query, ctx) => {
+    const given = [query.bbox, query.width, query.height].filter((value) => value !== undefined).length;
+    if (given !== 0 && given !== 3) ctx.addIssue({ code: 'custom', message: 'bbox, width and height go together: send all three or none' });
+  });
+
+export const geoserverRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'renderLayer',
+  handler: 'functions/imagery/geoserver.get',
+  method: 'get',
+  paths: ['/api/geoserver/v2'],
+  summary: 'An image of one operation of one date of a layer of a field: PNG, GeoTIFF or encoded PNG (docs/imagery.md)',
+  request: { query: GeoserverQuery },
+  responses: {
+    200: { description: 'image/png or image/tiff', contentType: 'image/png', schema: z.string().describe('binary') },
+  },
+});
+
+export const layerTypesRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'layerTypes',
+  handler: 'functions/imagery/types.get',
+  method: 'get',
+  paths: ['/api/layers/types'],
+  summary: 'The layer type catalogue: every id with its name (fixed entries and depth families; not shown in the contract)',
+  responses: {
+    200: { description: 'by id', schema: z.object({ code: z.literal(0), layer_types: z.array(z.object({ id: z.number().int(), nombre: z.string() })) }) },
+  },
+});
+
+export const imageryRoutes = [layerDatesRoute, fieldNdviRoute, geoserverRoute, layerTypesRoute];

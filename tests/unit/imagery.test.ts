@@ -1,0 +1,301 @@
+// The imagery rules against memory (lib/imagery): band math, the date's figures and the 5% cloudy
+// rule, the field grid, rendering helpers, the choice of scenes, the stored form, and ingestion's
+// idempotency and lock release with a memory repository and scene source.
+import proj4 from 'proj4';
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../lib/auth/principal';
+import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/bands';
+import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
+import { rasterize, type Grid } from '../../lib/imagery/grid';
+import { imageryIngestion } from '../../lib/imagery/ingest';
+import { decodeScene, encodeScene } from '../../lib/imagery/raster';
+import { decodeValue, encodeValue, sourceIndices, targetGrid } from '../../lib/imagery/render';
+import { imageryRendering } from '../../lib/imagery/rendering';
+import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneJob } from '../../lib/imagery/service';
+import { chooseScenes, sceneOf, type Scene } from '../../lib/imagery/stac';
+import { LAYER_TYPES } from '../../lib/imagery/types';
+import type { FieldShape } from '../../lib/platform/model';
+import { memoryGate } from './helpers/memory-gate';
+
+const principal = { user: { id: 9 } } as Principal;
+const POLYGON = 'POLYGON((-60.5 -33.9, -60.49 -33.9, -60.49 -33.89, -60.5 -33.89, -60.5 -33.9))';
+
+describe('band math', () => {
+  it('computes the indices from digital numbers with the scale and offset, and marks SCL 3, 8, 9, 10 cloudy', () => {
+    // reflectance = DN * 0.0001 - 0.1: red 0.05, green 0.08, blue 0.04, nir 0.45, rededge 0.2
+    const dn = (r: number) => Math.round((r + 0.1) * 10000);
+    const bands = (scl: number) => ({ red: [dn(0.05)], green: [dn(0.08)], blue: [dn(0.04)], nir: [dn(0.45)], rededge1: [dn(0.2)], scl: [scl], radiometry: { scale: 0.0001, offset: -0.1 } });
+    const clear = sceneProducts(bands(4));
+    expect(clear.indices.ndvi1[0]).toBeCloseTo(0.8, 4);
+    expect(clear.indices.gndvi1[0]).toBeCloseTo((0.45 - 0.08) / 0.53, 4);
+    expect(clear.indices.ndre[0]).toBeCloseTo(0.25 / 0.65, 4);
+    const k = 2 * 0.45 + 1;
+    expect(clear.indices.msavi2[0]).toBeCloseTo((k - Math.sqrt(k * k - 8 * 0.4)) / 2, 4);
+    expect(clear.cloud[0]).toBe(0);
+    // 0.3 of reflectance is 255 (0.05 is 42.5: 42 after the float arithmetic)
+    expect([...clear.rgb]).toEqual([42, 68, 34]);
+    for (const scl of [3, 8, 9, 10]) expect(sceneProducts(bands(scl)).cloud[0]).toBe(1);
+    // no data: SCL 0 or a zero band
+    expect(sceneProducts(bands(0)).indices.ndvi1[0]).toBeNaN();
+    expect(sceneProducts({ ...bands(4), nir: [0] }).indices.ndvi1[0]).toBeNaN();
+  });
+
+  it('flags a date cloudy at 5% of the pixels inside the field, and averages clear pixels only', () => {
+    const n = 20;
+    const ndvi = new Float32Array(n).fill(0.5);
+    ndvi[0] = 0.1;
+    const inside = new Uint8Array(n).fill(1);
+    const cloud = new Uint8Array(n);
+    cloud[0] = 1; // 1 of 20 = 5%
+    const figures = dateFigures(ndvi, cloud, inside);
+    expect(CLOUDY_SHARE).toBe(0.05);
+    expect(figures.cloudy).toBe(true);
+    expect(figures.min).toBeCloseTo(0.1, 6);
+    expect(figures.max).toBeCloseTo(0.5, 6);
+    expect(figures.mean).toBeCloseTo(0.5, 6);
+    // 1 of 21: under the threshold; a cloudy pixel outside the field does not count
+    const more = new Float32Array(21).fill(0.5);
+    const cloud21 = new Uint8Array(21);
+    cloud21[0] = 1;
+    expect(dateFigures(more, cloud21, new Uint8Array(21).fill(1)).cloudy).toBe(false);
+    const outside = new Uint8Array(n).fill(1);
+    outside[0] = 0;
+    expect(dateFigures(ndvi, cloud, outside).cloudy).toBe(false);
+  });
+});
+
+describe('grids', () => {
+  it("gives a field its UTM zone at 10 m, aligned to 10 m, with 2 pixels around its bounds", () => {
+    const grid = fieldGrid(POLYGON);
+    expect(grid.epsg).toBe(32720);
+    expect(grid.pixel).toBe(10);
+    expect(grid.x0 % 10).toBe(0);
+    expect(grid.y0 % 10).toBe(0);
+    const corners = [[-60.5, -33.9], [-60.49, -33.9], [-60.49, -33.89], [-60.5, -33.89]].map((c) => proj4('EPSG:4326', '+proj=utm +zone=20 +south +datum=WGS84 +units=m +no_defs', c));
+    const xs = corners.map((c) => c[0]!);
+    const ys = corners.map((c) => c[1]!);
+    expect(grid.x0).toBe((Math.floor(Math.min(...xs) / 10) - 2) * 10);
+    expect(grid.y0).toBe((Math.ceil(Math.max(...ys) / 10) + 2) * 10);
+    expect(grid.width).toBe(Math.ceil(Math.max(...xs) / 10) - Math.floor(Math.min(...xs) / 10) + 4);
+    expect(grid.height).toBe(Math.ceil(Math.max(...ys) / 10) - Math.floor(Math.min(...ys) / 10) + 4);
+    const mask = fieldMask(ringsOfWkt(POLYGON), grid);
+    // the margin is outside, the centre inside
+    expect(mask[0]).toBe(0);
+    expect(mask[grid.width * 2 + 2]).toBe(0);
+    expect(mask[(grid.height >> 1) * grid.width + (grid.width >> 1)]).toBe(1);
+  });
+
+  it('fills rings by the even-odd rule (holes stay out)', () => {
+    const grid: Grid = { epsg: 32720, x0: 0, y0: 10, pixel: 1, width: 10, height: 10 };
+    const outer: Array<[number, number]> = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]];
+    const hole: Array<[number, number]> = [[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]];
+    const mask = rasterize([outer, hole], grid);
+    expect(mask.reduce((a, b) => a + b, 0)).toBe(100 - 4);
+    expect(mask[4 * 10 + 4]).toBe(0);
+  });
+
+  it('warps identically onto its own grid, and a bbox gives exactly width x height', () => {
+    const grid: Grid = { epsg: 32720, x0: 1000, y0: 2000, pixel: 10, width: 7, height: 5 };
+    expect([...sourceIndices(grid, grid)]).toEqual(Array.from({ length: 35 }, (_, i) => i));
+    const scene = { grid } as Parameters<typeof targetGrid>[0];
+    const target = targetGrid(scene, { epsg: 3857, bbox: [0, 0, 300, 200], width: 30, height: 20 });
+    expect([target.width, target.height, target.pixel, target.pixelY]).toEqual([30, 20, 10, 10]);
+  });
+});
+
+describe('encoded PNG values', () => {
+  it('maps [-1, 1] to 1..65535 with 0 for no data, within half a step', () => {
+    expect(encodeValue(NaN)).toBe(0);
+    expect(encodeValue(-1)).toBe(1);
+    expect(encodeValue(1)).toBe(65535);
+    expect(decodeValue(0)).toBeNaN();
+    for (const value of [-0.7312, 0, 0.1234, 0.99999]) expect(Math.abs(decodeValue(encodeValue(value)) - value)).toBeLessThanOrEqual(1 / 65534);
+  });
+});
+
+const scene = (overrides: Partial<Scene> = {}): Scene => ({
+  id: 'S2A_20HNH_20261101_0_L2A',
+  datetime: '2026-11-01T14:00:00Z',
+  day: '2026-11-01',
+  epsg: 32720,
+  bbox: [-61, -34.5, -60, -33.5],
+  hrefs: { red: 'r', green: 'g', blue: 'b', nir: 'n', rededge1: 'e', scl: 's' },
+  radiometry: { scale: 0.0001, offset: -0.1 },
+  ...overrides,
+});
+
+describe('scenes', () => {
+  it('reads an Earth Search item; the offset applies only when the item says it was not applied', () => {
+    const item = (applied: boolean | undefined) => ({
+      id: 'x',
+      bbox: [0, 0, 1, 1],
+      properties: { datetime: '2026-11-01T14:03:07.123Z', 'proj:epsg': 32720, ...(applied === undefined ? {} : { 'earthsearch:boa_offset_applied': applied }) },
+      assets: Object.fromEntries(['red', 'green', 'blue', 'nir', 'rededge1', 'scl'].map((b) => [b, { href: `https://example.org/${b}.tif`, 'raster:bands': [{ scale: 0.0001, offset: -0.1 }] }])),
+    });
+    expect(sceneOf(item(true))!.radiometry).toEqual({ scale: 0.0001, offset: 0 });
+    expect(sceneOf(item(false))!.radiometry).toEqual({ scale: 0.0001, offset: -0.1 });
+    expect(sceneOf(item(false))!.datetime).toBe('2026-11-01T14:03:07Z');
+    expect(sceneOf({ id: 'broken' })).toBeUndefined();
+  });
+
+  it('keeps one scene per day: one covering the field, of its zone first, then the least cloudy', () => {
+    const field: [number, number, number, number] = [-60.5, -33.9, -60.49, -33.89];
+    const chosen = chooseScenes(
+      [
+        scene({ id: 'other-zone', epsg: 32721, cloudCover: 0 }),
+        scene({ id: 'cloudy', cloudCover: 40 }),
+        scene({ id: 'clear', cloudCover: 1 }),
+        scene({ id: 'not-covering', bbox: [-60.495, -34, -60, -33], cloudCover: 0 }),
+        scene({ id: 'older', day: '2026-10-27', datetime: '2026-10-27T14:00:00Z' }),
+      ],
+      field,
+      32720,
+    );
+    expect(chosen.map((s) => s.id)).toEqual(['clear', 'older']);
+  });
+});
+
+describe('stored scenes', () => {
+  it('decode to what was encoded (indices to 1e-4, no data kept)', () => {
+    const grid: Grid = { epsg: 32720, x0: 0, y0: 20, pixel: 10, width: 2, height: 2 };
+    const f = (values: number[]) => Float32Array.from(values);
+    const stored = {
+      grid,
+      rings: [[[0, 0], [1, 0], [1, 1], [0, 0]]] as Array<Array<[number, number]>>,
+      shapeVersion: 'v',
+      sceneId: 's',
+      datetime: '2026-11-01T14:00:00Z',
+      indices: { ndvi1: f([0.1234, NaN, -1, 1]), gndvi1: f([0, 0, 0, 0]), msavi2: f([0.5, 0.5, 0.5, 0.5]), ndre: f([0.2, 0.2, 0.2, 0.2]) },
+      rgb: Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+      cloud: Uint8Array.from([0, 1, 0, 1]),
+    };
+    const back = decodeScene(encodeScene(stored));
+    expect(back.grid).toEqual(grid);
+    expect(back.indices.ndvi1[0]).toBeCloseTo(0.1234, 6);
+    expect(back.indices.ndvi1[1]).toBeNaN();
+    expect([back.indices.ndvi1[2], back.indices.ndvi1[3]]).toEqual([-1, 1]);
+    expect([...back.rgb]).toEqual([...stored.rgb]);
+    expect([...back.cloud]).toEqual([0, 1, 0, 1]);
+  });
+});
+
+/** A memory repository and a scene source whose bands are uniform: NDVI 0.8, cloudy when asked. */
+function memory(options: { cloudyDays?: string[] } = {}) {
+  const shapes = new Map<number, FieldShape>([[1, { polygon: POLYGON, bounds: [-60.5, -33.9, -60.49, -33.89] } as FieldShape]]);
+  const entries = new Map<string, ImageryDate>();
+  const rasters = new Map<string, Uint8Array>();
+  const runs = new Map<number, { pending: Set<string>; locks: Set<string> }>();
+  const released: string[] = [];
+  const published: SceneJob[] = [];
+  const reads: string[] = [];
+  const repository: ImageryRepository = {
+    fieldShape: async (id) => shapes.get(id),
+    dates: async (id) => [...entries.values()].filter((e) => e.objectKey.includes(`/${id}/`) || entries.has(`${id}|${e.day}`)),
+    store: async (id, entry, raster) => {
+      if (raster) rasters.set(entry.objectKey, raster);
+      entries.set(`${id}|${entry.day}`, entry);
+    },
+    raster: async (key) => rasters.get(key),
+    startRun: async (id, days, lockId) => {
+      const run = runs.get(id) ?? { pending: new Set<string>(), locks: new Set<string>() };
+      days.forEach((d) => run.pending.add(d));
+      if (lockId) run.locks.add(lockId);
+      runs.set(id, run);
+    },
+    finishDay: async (id, day) => {
+      const run = runs.get(id);
+      if (!run) return { empty: true };
+      run.pending.delete(day);
+      if (run.pending.size) return { empty: false };
+      runs.delete(id);
+      return { empty: true, lockIds: [...run.locks] };
+    },
+    releaseLock: async (_id, lockId) => {
+      released.push(lockId);
+      return true;
+    },
+    publishScenes: async (jobs) => void published.push(...jobs),
+  };
+  const days = ['2026-11-01', '2026-11-06', '2026-11-11'];
+  const source = {
+    search: async () => days.map((day) => scene({ id: `S-${day}`, day, datetime: `${day}T14:00:00Z` })),
+    readBand: async (href: string, grid: Grid) => {
+      reads.push(href);
+      const n = grid.width * grid.height;
+      const value = { r: 1500, g: 1800, b: 1400, n: 5500, e: 3000, s: 4 }[href.split('#')[0] as 'r'] ?? 0;
+      return new Uint16Array(n).fill(value);
+    },
+  };
+  const cloudy = new Set(options.cloudyDays ?? []);
+  const sourceWithClouds = {
+    ...source,
+    search: async () => (await source.search()).map((s) => ({ ...s, hrefs: { ...s.hrefs, scl: cloudy.has(s.day) ? 's9' : 's' } })),
+    readBand: async (href: string, grid: Grid) => (href === 's9' ? new Uint16Array(grid.width * grid.height).fill(9) : source.readBand(href, grid)),
+  };
+  return { repository, source: sourceWithClouds, entries, released, published, reads, shapes };
+}
+
+describe('ingestion', () => {
+  const now = () => new Date('2026-11-20T00:00:00Z');
+
+  it('queues the scenes not stored for the current shape, stores each once, and releases the lock after the last', async () => {
+    const m = memory({ cloudyDays: ['2026-11-06'] });
+    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    expect(await ingestion.ingestField({ field_id: 1, lock_id: 'lock-1' })).toEqual({ queued: 3 });
+    expect(m.published.map((job) => job.scene.day)).toEqual(['2026-11-11', '2026-11-06', '2026-11-01']);
+    for (const job of m.published.slice(0, 2)) await ingestion.ingestScene(job);
+    expect(m.released).toEqual([]);
+    await ingestion.ingestScene(m.published[2]!);
+    expect(m.released).toEqual(['lock-1']);
+    const cloudy = [...m.entries.values()].find((e) => e.day === '2026-11-06')!;
+    expect(cloudy.cloudy).toBe(true);
+    expect(cloudy.mean).toBeNull();
+    const clear = [...m.entries.values()].find((e) => e.day === '2026-11-01')!;
+    expect(clear.mean).toBeCloseTo((0.45 - 0.05) / (0.45 + 0.05), 4);
+    // a redelivered scene job reads nothing; a second field job queues nothing
+    const readsBefore = m.reads.length;
+    await ingestion.ingestScene(m.published[0]!);
+    expect(m.reads.length).toBe(readsBefore);
+    m.published.length = 0;
+    expect(await ingestion.ingestField({ field_id: 1, lock_id: 'lock-2' })).toEqual({ queued: 0 });
+    expect(m.released).toEqual(['lock-1', 'lock-2']);
+  });
+
+  it('a scene job of an older shape stores nothing but closes its day', async () => {
+    const m = memory();
+    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    await ingestion.ingestField({ field_id: 1, lock_id: 'lock-1' });
+    m.shapes.set(1, { polygon: POLYGON.replace('-60.49 -33.89', '-60.48 -33.88'), bounds: [-60.5, -33.9, -60.48, -33.88] } as FieldShape);
+    for (const job of m.published) await ingestion.ingestScene(job);
+    expect(m.entries.size).toBe(0);
+    expect(m.reads).toEqual([]);
+    expect(m.released).toEqual(['lock-1']);
+  });
+
+  it('readers list dates newest first, the NDVI of clear dates, and refuse what the caller cannot read', async () => {
+    const m = memory({ cloudyDays: ['2026-11-06'] });
+    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    await ingestion.ingestField({ field_id: 1 });
+    for (const job of m.published) await ingestion.ingestScene(job);
+    const readers = imageryReaders({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }) });
+    const layers = await readers.dates(principal, 1);
+    expect(layers.sentinel2.dates.map((d) => d.date)).toEqual(['2026-11-11T14:00:00Z', '2026-11-06T14:00:00Z', '2026-11-01T14:00:00Z']);
+    expect((await readers.ndviSeries(principal, 1)).map((p) => p.date)).toEqual(['2026-11-01', '2026-11-11']);
+    expect((await readers.ndviSeries(principal, 1, '2026-11-02', '2026-11-30')).map((p) => p.date)).toEqual(['2026-11-11']);
+    await expect(readers.ndviSeries(principal, 1, '2026-11-30', '2026-11-02')).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(readers.dates(principal, 5)).rejects.toMatchObject({ kind: 'not_found' });
+    const rendering = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }) });
+    const params = { field_id: 1, layer_name: 'sentinel2', operation: 'ndvi1', date: '2026-11-11T14:00:00Z', format: 'image/png' as const, transparent: false };
+    expect((await rendering.render(principal, params)).contentType).toBe('image/png');
+    await expect(rendering.render(principal, { ...params, date: '2026-11-12T14:00:00Z' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(rendering.render(principal, { ...params, operation: 'evi' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(rendering.render(principal, { ...params, operation: 'rgb1', format: 'image/encoded' })).rejects.toMatchObject({ kind: 'invalid' });
+  });
+});
+
+describe('layer types', () => {
+  it('has unique ids, 38 fixed entries and 14 families of 14 depths', () => {
+    expect(new Set(LAYER_TYPES.map((t) => t.id)).size).toBe(LAYER_TYPES.length);
+    expect(LAYER_TYPES.length).toBe(38 + 14 * 14);
+  });
+});

@@ -7,6 +7,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'cold-start': () => import('./cold-start'),
   load: () => import('./load'),
   faults: () => import('./faults'),
+  imagery: () => import('./imagery'),
 };
 
 // cold-start packages and spawns ~400 processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name

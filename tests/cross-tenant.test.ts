@@ -462,6 +462,13 @@ const PROBES: Record<string, Probe> = {
   renameSpotTag: (a) => [write('user', { json: { uuid: a.spotTagUuid, tag: 'changed' } })],
   deleteSpotTag: (a) => [write('user', { query: { uuid: a.spotTagUuid } })],
   replaceSpotVariables: (a) => [write('field', { json: { uuid: a.spotUuid, variables: [{ name: 'pH', unit_id: 8, value: 1 }] } })],
+  // imagery
+  layerDates: (a) => [read('field', { query: { field_id: a.fieldId } })],
+  fieldNdvi: (a) => [read('field', { query: { field_id: a.fieldId } })],
+  renderLayer: (a) => [
+    read('field', { query: { field_id: a.fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: `${YEAR}-01-01T14:00:00Z` } }),
+    read('field', { query: { field_id: a.fieldId, layer_name: 'sentinel2', operation: 'rgb1', date: `${YEAR}-01-01T14:00:00Z`, format: 'image/tiff' } }),
+  ],
   // maps
   listMaps: (a) => [read('field', { query: { id_lote: a.fieldId } }), read('field', { query: { id: a.mapId } })],
   createMap: (a) => [write('field', { json: { nombre: 'intruder', id_lote: a.fieldId, id_tipo: 1, geojson: MAP_GEOJSON } })],

@@ -156,7 +156,7 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
       assets[band] = {
         href,
         type: 'image/tiff; application=geotiff',
-        roles: band === 'scl' ? ['data', 'reflectance'] : ['data', 'reflectance'],
+        roles: band === 'scl' ? ['data'] : ['data', 'reflectance'],
         ...(band === 'scl' ? {} : { 'raster:bands': [{ nodata: 0, data_type: 'uint16', scale: 0.0001, offset: -0.1 }] }),
       };
     }

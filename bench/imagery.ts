@@ -1,9 +1,13 @@
 // npm run bench -- imagery
 // Imagery on the local stack (docs/imagery.md): how long a new field waits for its scenes, what one
-// scene's ingestion costs in process (search, six window reads, band math, storage), and rendering
-// latency through the local API for a field of about 100 ha in each format and for 1000 x 1000.
+// scene job costs inside the worker (six window reads, band math, storage), and rendering latency
+// through the local API for a field of about 100 ha in each format and for 1000 x 1000.
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import proj4 from 'proj4';
-import { benchStack, internalApi, json, round, stats, timed } from './lib';
+import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchStack, internalApi, json, root, round, stats, timed } from './lib';
 
 const RUNS = 40;
 
@@ -12,6 +16,8 @@ export async function run() {
   process.env.SURCO_IMAGERY_DAYS = '30';
   const stack = await benchStack();
   try {
+    const logFile = join(root, '.surco', 'bench-logs', 'api.log');
+    const logStart = existsSync(logFile) ? readFileSync(logFile, 'utf8').length : 0;
     const internal = internalApi(stack);
     const user = (await internal('/internal/users', { user_name: 'bench' })).data;
     const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token;
@@ -35,32 +41,16 @@ export async function run() {
     }
     const firstScenesMs = Date.now() - start;
 
-    // One scene's ingestion in this process, against the same stack (storage included).
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_REGION: stack.region,
-      SURCO_TABLE: stack.table,
-      SURCO_BUCKET: stack.bucket,
-      SURCO_EVENTS_QUEUE_URL: Object.values(stack.queues)[0],
-      SURCO_DYNAMODB_ENDPOINT: stack.endpoints.dynamodb,
-      SURCO_S3_ENDPOINT: stack.endpoints.s3,
-      SURCO_SQS_ENDPOINT: stack.endpoints.sqs,
-      SURCO_STAC_URL: stack.endpoints.stac,
-      SURCO_LOG_LEVEL: 'warn',
-    });
-    const { dynamoImageryRepository, earthSearchSource } = await import('../lib/imagery/repository');
-    const { imageryIngestion } = await import('../lib/imagery/ingest');
-    const { shapeVersion } = await import('../lib/imagery/service');
-    const shapeNow = await dynamoImageryRepository.fieldShape(fieldId);
-    const scenes = await earthSearchSource.search(shapeNow!.bounds, new Date(Date.now() - 30 * 86_400_000), new Date());
-    // the repository as it is, but with no date stored yet (so every run cuts the scene again)
-    const ingestion = imageryIngestion({ repository: { ...dynamoImageryRepository, dates: async () => [] }, source: earthSearchSource, settings: () => ({ periodDays: 30 }) });
-    const sceneMs: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      const scene = scenes[i % scenes.length]!;
-      sceneMs.push((await timed(() => ingestion.ingestScene({ field_id: fieldId, shape_version: shapeVersion(shapeNow!.polygon), scene })))[0]);
-    }
+    // What each job took inside the worker function, from serverless-offline's log lines
+    // ("(λ: imageryWorker) RequestId: … Duration: 123.45 ms"): the field job, then one per scene.
+    const log = readFileSync(logFile, 'utf8').slice(logStart);
+    const durations = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) => Number(m[1]));
+    const [fieldJobMs, ...sceneJobMs] = durations;
+    // the stored rasters of the field: one object per date (docs/imagery.md, cost)
+    const s3 = new S3Client({ region: stack.region, endpoint: stack.endpoints.s3, forcePathStyle: true, credentials: LOCAL_CREDENTIALS });
+    const objects = (await s3.send(new ListObjectsV2Command({ Bucket: stack.bucket, Prefix: `imagery/${fieldId}/` }))).Contents ?? [];
+    s3.destroy();
+    const objectBytes = objects.map((o) => o.Size ?? 0);
 
     const clear = dates.find((d) => !d.cloudy)!;
     const render = async (query: Record<string, string | number>) => {
@@ -84,7 +74,9 @@ export async function run() {
     const results = {
       field: { id: fieldId, createMs: round(createMs) },
       firstSixScenesMs: firstScenesMs,
-      oneSceneIngestionMs: stats(sceneMs),
+      workerFieldJobMs: fieldJobMs,
+      workerSceneJobMs: stats(sceneJobMs),
+      storedObjects: { count: objectBytes.length, meanBytes: Math.round(objectBytes.reduce((a, b) => a + b, 0) / Math.max(1, objectBytes.length)) },
       render: {
         png: await measure({ format: 'image/png' }),
         pngTransparent: await measure({ format: 'image/png', transparent: 'true' }),
@@ -94,6 +86,8 @@ export async function run() {
         png1000x1000: await measure({ ...big, format: 'image/png' }),
         tiff1000x1000: await measure({ ...big, format: 'image/tiff' }),
         encoded1000x1000: await measure({ ...big, format: 'image/encoded' }),
+        // the first format measured, again: the difference is the function's warm-up, not the format
+        pngAgain: await measure({ format: 'image/png' }),
       },
     };
     console.log(JSON.stringify({ suite: 'imagery', ...results }, null, 2));

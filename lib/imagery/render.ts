@@ -3,8 +3,8 @@
 // warping, then to PNG (RGBA through the operation's colour scale), GeoTIFF (float32 with NODATA
 // nan, or 3 x uint8 with NODATA 0) or encoded PNG (16 bits in R and G).
 import { encode as encodePng } from 'fast-png';
-import { writeArrayBuffer, type GeotiffWriterMetadata } from 'geotiff';
 import { transformer, type Point } from './crs';
+import { writeGeoTiff } from './geotiff-writer';
 import { gridBounds, pixelHeight, projectRings, rasterize, type Grid } from './grid';
 import type { IndexOperation, Operation } from './layers';
 import type { StoredScene } from './raster';
@@ -57,6 +57,7 @@ export function targetGrid(scene: StoredScene, request: Pick<RenderRequest, 'eps
  * outside the source. Coordinates are transformed exactly on a lattice and interpolated between.
  */
 export function sourceIndices(source: Grid, target: Grid): Int32Array {
+  if (target === source) return Int32Array.from({ length: source.width * source.height }, (_, i) => i);
   const toSource = transformer(target.epsg, source.epsg);
   const tpy = pixelHeight(target);
   const spy = pixelHeight(source);
@@ -114,6 +115,20 @@ export function colourOf(operation: IndexOperation, value: number): [number, num
   return [0, 1, 2].map((k) => Math.round(a[k]! + (b[k]! - a[k]!) * f)) as [number, number, number];
 }
 
+/** The colour scale in 1024 steps (a lookup per pixel instead of the interpolation). */
+const RAMP_STEPS = 1024;
+const ramps = new Map<IndexOperation, Uint8Array>();
+function rampOf(operation: IndexOperation): Uint8Array {
+  let ramp = ramps.get(operation);
+  if (!ramp) {
+    const { min, max } = COLOUR_SCALES[operation];
+    ramp = new Uint8Array(RAMP_STEPS * 3);
+    for (let i = 0; i < RAMP_STEPS; i++) ramp.set(colourOf(operation, min + ((max - min) * i) / (RAMP_STEPS - 1)), i * 3);
+    ramps.set(operation, ramp);
+  }
+  return ramp;
+}
+
 /** Encoded PNG: value v in [-1, 1] is round((v + 1) / 2 * 65534) + 1, in R (high byte) and G; 0 is no data. */
 export const ENCODED_LEVELS = 65534;
 export const encodeValue = (value: number): number =>
@@ -124,17 +139,6 @@ export interface RenderedImage {
   body: Buffer;
   contentType: string;
   grid: Grid;
-}
-
-function geoKeys(grid: Grid): GeotiffWriterMetadata {
-  const geographic = grid.epsg === 4326;
-  return {
-    ModelPixelScale: [grid.pixel, pixelHeight(grid), 0],
-    ModelTiepoint: [0, 0, 0, grid.x0, grid.y0, 0],
-    GTModelTypeGeoKey: geographic ? 2 : 1,
-    GTRasterTypeGeoKey: 1,
-    ...(geographic ? { GeographicTypeGeoKey: 4326 } : { ProjectedCSTypeGeoKey: grid.epsg }),
-  };
 }
 
 /** The image of an operation of a stored scene. */
@@ -154,8 +158,7 @@ export function renderScene(scene: StoredScene, request: RenderRequest): Rendere
       rgb[i * 3 + 2] = scene.rgb[s * 3 + 2]!;
     }
     if (request.format === 'image/tiff') {
-      const metadata: GeotiffWriterMetadata = { width: grid.width, height: grid.height, ...geoKeys(grid), GDAL_NODATA: '0', SamplesPerPixel: 3, BitsPerSample: [8, 8, 8], PhotometricInterpretation: 2, SampleFormat: [1, 1, 1] };
-      return { body: Buffer.from(writeArrayBuffer(rgb, metadata)), contentType: 'image/tiff', grid };
+      return { body: writeGeoTiff({ grid, data: rgb, samples: 3, noData: '0' }), contentType: 'image/tiff', grid };
     }
     const rgba = new Uint8Array(n * 4);
     for (let i = 0; i < n; i++) {
@@ -173,8 +176,7 @@ export function renderScene(scene: StoredScene, request: RenderRequest): Rendere
     values[i] = s < 0 ? NaN : source[s]!;
   }
   if (request.format === 'image/tiff') {
-    const metadata: GeotiffWriterMetadata = { width: grid.width, height: grid.height, ...geoKeys(grid), GDAL_NODATA: 'nan', SampleFormat: [3], BitsPerSample: [32] };
-    return { body: Buffer.from(writeArrayBuffer(values, metadata)), contentType: 'image/tiff', grid };
+    return { body: writeGeoTiff({ grid, data: values, samples: 1, noData: 'nan' }), contentType: 'image/tiff', grid };
   }
   if (request.format === 'image/encoded') {
     const data = new Uint8Array(n * 3);
@@ -186,13 +188,16 @@ export function renderScene(scene: StoredScene, request: RenderRequest): Rendere
     return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data, channels: 3, depth: 8 })), contentType: 'image/png', grid };
   }
   const rgba = new Uint8Array(n * 4);
+  const ramp = rampOf(request.operation);
+  const { min, max } = COLOUR_SCALES[request.operation];
+  const scale = (RAMP_STEPS - 1) / (max - min);
   for (let i = 0; i < n; i++) {
     const value = values[i]!;
     if (Number.isNaN(value)) continue;
-    const [r, g, b] = colourOf(request.operation, value);
-    rgba[i * 4] = r;
-    rgba[i * 4 + 1] = g;
-    rgba[i * 4 + 2] = b;
+    const step = Math.max(0, Math.min(RAMP_STEPS - 1, Math.round((value - min) * scale))) * 3;
+    rgba[i * 4] = ramp[step]!;
+    rgba[i * 4 + 1] = ramp[step + 1]!;
+    rgba[i * 4 + 2] = ramp[step + 2]!;
     rgba[i * 4 + 3] = 255;
   }
   return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })), contentType: 'image/png', grid };

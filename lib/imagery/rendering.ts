@@ -8,8 +8,20 @@ import { renderScene, type RenderedImage } from './render';
 import type { FieldGate } from '../authz/gate';
 import { imageryReaders, readableField, type ImageryRepository, type RenderParams } from './service';
 
-export function imageryRendering({ repository, gate }: { repository: Pick<ImageryRepository, 'dates' | 'raster'>; gate: FieldGate }) {
+/** Largest image answered: Lambda answers at most 6 MB, and files travel base64-encoded (4/3). */
+export const MAX_IMAGE_BYTES = 4_500_000;
+
+export function imageryRendering({
+  repository,
+  gate,
+  maxImageBytes = MAX_IMAGE_BYTES,
+}: {
+  repository: Pick<ImageryRepository, 'dates' | 'raster'>;
+  gate: FieldGate;
+  maxImageBytes?: number;
+}) {
   const { listed } = imageryReaders({ repository, gate });
+
   /** GET /api/geoserver/v2: one operation of one date of a layer, as an image. */
   async function render(principal: Principal, params: RenderParams): Promise<RenderedImage> {
     await readableField(gate, principal, params.field_id);
@@ -24,13 +36,17 @@ export function imageryRendering({ repository, gate }: { repository: Pick<Imager
     if (!entry) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
     const bytes = await repository.raster(entry.objectKey);
     if (!bytes) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
-    return renderScene(decodeScene(bytes), {
+    const image = renderScene(decodeScene(bytes), {
       operation,
       format: params.format,
       transparent: params.transparent,
       ...(params.epsg !== undefined ? { epsg: params.epsg } : {}),
       ...(params.bbox ? { bbox: params.bbox, width: params.width!, height: params.height! } : {}),
     });
+    if (image.body.length > maxImageBytes) {
+      throw new Invalid(`the image would take ${image.body.length} bytes, more than the ${maxImageBytes} an answer may carry: ask for a smaller width and height`);
+    }
+    return image;
   }
 
   return { render };

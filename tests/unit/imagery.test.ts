@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
+import { fromArrayBuffer } from 'geotiff';
+import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
 import { rasterize, type Grid } from '../../lib/imagery/grid';
 import { imageryIngestion } from '../../lib/imagery/ingest';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
@@ -290,6 +292,31 @@ describe('ingestion', () => {
     await expect(rendering.render(principal, { ...params, date: '2026-11-12T14:00:00Z' })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(rendering.render(principal, { ...params, operation: 'evi' })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(rendering.render(principal, { ...params, operation: 'rgb1', format: 'image/encoded' })).rejects.toMatchObject({ kind: 'invalid' });
+    // an image larger than an answer may carry is refused, not cut
+    const small = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }), maxImageBytes: 1000 });
+    await expect(small.render(principal, { ...params, format: 'image/tiff', epsg: 3857, bbox: [0, 0, 1000, 1000], width: 500, height: 500 })).rejects.toMatchObject({ kind: 'invalid' });
+  });
+});
+
+describe('GeoTIFF writer', () => {
+  it('writes one DEFLATE strip with the georeferencing and NODATA that geotiff.js reads back', async () => {
+    const grid: Grid = { epsg: 32720, x0: 500_000, y0: 6_200_000, pixel: 10, width: 3, height: 2 };
+    const values = Float32Array.from([0.1, 0.2, NaN, -0.5, 1, 0.25]);
+    const tiff = await fromArrayBuffer(new Uint8Array(writeGeoTiff({ grid, data: values, samples: 1, noData: 'nan' })).buffer);
+    const image = await tiff.getImage();
+    expect([image.getWidth(), image.getHeight()]).toEqual([3, 2]);
+    expect(image.getOrigin()).toEqual([500_000, 6_200_000, 0]);
+    expect(image.getResolution()).toEqual([10, -10, 0]);
+    expect(image.getGeoKeys()).toMatchObject({ ProjectedCSTypeGeoKey: 32720, GTModelTypeGeoKey: 1 });
+    expect(image.getGDALNoData()).toBeNaN();
+    const [band] = (await image.readRasters()) as unknown as [Float32Array];
+    expect([...band].map((v) => (Number.isNaN(v) ? 'nan' : Number(v.toFixed(4))))).toEqual([0.1, 0.2, 'nan', -0.5, 1, 0.25]);
+    const rgb = await fromArrayBuffer(new Uint8Array(writeGeoTiff({ grid: { ...grid, epsg: 4326, pixel: 0.001 }, data: Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]), samples: 3, noData: '0' })).buffer);
+    const rgbImage = await rgb.getImage();
+    expect(rgbImage.getSamplesPerPixel()).toBe(3);
+    expect(rgbImage.getGeoKeys()).toMatchObject({ GeographicTypeGeoKey: 4326, GTModelTypeGeoKey: 2 });
+    expect(rgbImage.getGDALNoData()).toBe(0);
+    expect([...((await rgbImage.readRasters({ interleave: true })) as unknown as Uint8Array)]).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
   });
 });
 

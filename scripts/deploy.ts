@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { services } from '../schemas/index';
-import { configFile } from './package';
+import { configFile, withScratchTmp } from './package';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const { values, positionals } = parseArgs({
@@ -33,7 +33,7 @@ for (const service of order) {
     ...(values.param ?? []).flatMap((p) => ['--param', p]),
   ];
   console.log(`\n== ${command} ${service} (${configFile(service)})`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const result = await withScratchTmp(process.env, (env) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env }));
   if (result.status !== 0) {
     console.error(`${command} of ${service} failed; the services after it were not touched`);
     process.exit(result.status ?? 1);

@@ -6,6 +6,8 @@ import { defineRoute } from '../lib/http/route';
 import { generalDialect, imageryDialect } from '../lib/http/dialects';
 import { isSupportedEpsg } from '../lib/imagery/epsg';
 import { SATELLITE_OPERATIONS } from '../lib/imagery/layers';
+import type { ScaleInput } from '../lib/imagery/scale-templates';
+import { DISTRIBUTIONS, SCALE_LIMITS, type ScaleTemplate } from '../lib/imagery/scales';
 import { booleanLike, calendarDate, dateTimeZ, positiveInteger } from './common';
 
 const imageryRoute = { tags: ['imagery'], auth: 'bearer', dialect: imageryDialect } as const;
@@ -93,6 +95,7 @@ export const GeoserverQuery = z
     width: side().optional().describe('requires bbox and height'),
     height: side().optional().describe('requires bbox and width'),
     transparent: booleanLike().default(false).describe('mask pixels outside the field (PNG alpha 0, TIFF NODATA)'),
+    scale_template_id: positiveInteger().optional().describe("ours: colour the PNG with one of the caller's scale templates (its layer and operation)"),
   })
   .superRefine((query, ctx) => {
     const given = [query.bbox, query.width, query.height].filter((value) => value !== undefined).length;
@@ -124,4 +127,114 @@ export const layerTypesRoute = defineRoute({
   },
 });
 
-export const imageryRoutes = [layerDatesRoute, fieldNdviRoute, geoserverRoute, layerTypesRoute];
+// --- scale templates (GET is the spec's; create, change and delete are ours: docs/imagery.md) ---
+
+const byte = z.number().int().min(0).max(255);
+const finite = () => z.number().finite();
+const SCALE_PATH = '/api/layers/scale_template';
+const scaleFields = {
+  template_name: z.string().trim().min(1).max(SCALE_LIMITS.NAME),
+  layer_name: z.string().min(1).max(SCALE_LIMITS.TEXT).describe('a layer type name (GET /api/layers/types), e.g. sentinel2 or rinde'),
+  operation: z.string().min(1).max(SCALE_LIMITS.TEXT).describe('for sentinel2: ndvi1, gndvi1, msavi2 or ndre'),
+  palette: z.string().max(SCALE_LIMITS.TEXT),
+  type_distribution: z.enum(DISTRIBUTIONS).describe('equidistant: the scale boundaries as given; quantiles: as many pixels in each interval'),
+  cant_intervals: z.number().int().min(1).max(SCALE_LIMITS.INTERVALS),
+  range_min: finite(),
+  range_max: finite(),
+  hierarchy: z.array(z.string().max(SCALE_LIMITS.TEXT)).max(SCALE_LIMITS.HIERARCHY),
+  colors_scale: z
+    .object({
+      colors: z.array(z.tuple([byte, byte, byte])).min(1).max(SCALE_LIMITS.INTERVALS).describe('one [R, G, B] per interval'),
+      scale: z.array(finite()).min(2).max(SCALE_LIMITS.INTERVALS + 1).describe('cant_intervals + 1 ascending boundaries within range_min..range_max'),
+    })
+    .strict(),
+};
+export const WireScaleTemplate = z.object({ scale_template_id: z.number().int(), ...scaleFields });
+export const CreateScaleBody = z.object({ ...scaleFields, palette: scaleFields.palette.default(''), hierarchy: scaleFields.hierarchy.default([]) }).strict();
+export const PatchScaleBody = z.object({ scale_template_id: positiveInteger(), ...z.object(scaleFields).partial().shape }).strict();
+
+export const wireScaleTemplate = (t: ScaleTemplate): z.infer<typeof WireScaleTemplate> => ({
+  scale_template_id: t.id,
+  template_name: t.name,
+  layer_name: t.layerName,
+  operation: t.operation,
+  palette: t.palette,
+  type_distribution: t.distribution,
+  cant_intervals: t.intervals,
+  range_min: t.rangeMin,
+  range_max: t.rangeMax,
+  hierarchy: t.hierarchy,
+  colors_scale: { colors: t.colors, scale: t.scale },
+});
+
+/** The service's form of a (partial) wire template. */
+export const scaleInput = (body: Partial<z.infer<typeof CreateScaleBody>>): Partial<ScaleInput> => ({
+  name: body.template_name,
+  layerName: body.layer_name,
+  operation: body.operation,
+  palette: body.palette,
+  distribution: body.type_distribution,
+  intervals: body.cant_intervals,
+  rangeMin: body.range_min,
+  rangeMax: body.range_max,
+  hierarchy: body.hierarchy,
+  colors: body.colors_scale?.colors,
+  scale: body.colors_scale?.scale,
+});
+
+export const listScaleTemplatesRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'listScaleTemplates',
+  handler: 'functions/imagery/scale-templates.get',
+  method: 'get',
+  paths: [SCALE_PATH],
+  summary: "The caller's scale templates (the user's, shared by the extensions acting for the user)",
+  responses: { 200: { description: 'by id', schema: z.object({ scale_templates: z.array(WireScaleTemplate), code: z.literal('RETRIEVED_SCALE_TEMPLETES') }) } },
+});
+
+export const createScaleTemplateRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'createScaleTemplate',
+  handler: 'functions/imagery/scale-templates.post',
+  touches: { table: 'write' },
+  method: 'post',
+  paths: [SCALE_PATH],
+  summary: 'Create a scale template (not shown in the contract; docs/imagery.md)',
+  request: { body: CreateScaleBody },
+  responses: { 200: { description: 'created', schema: z.object({ scale_template: WireScaleTemplate, code: z.literal('CREATED_SCALE_TEMPLATE') }) } },
+});
+
+export const patchScaleTemplateRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'patchScaleTemplate',
+  handler: 'functions/imagery/scale-templates.patch',
+  touches: { table: 'write' },
+  method: 'patch',
+  paths: [SCALE_PATH],
+  summary: 'Change what is sent of a scale template of the caller (not shown in the contract)',
+  request: { body: PatchScaleBody },
+  responses: { 200: { description: 'changed', schema: z.object({ scale_template: WireScaleTemplate, code: z.literal('UPDATED_SCALE_TEMPLATE') }) } },
+});
+
+export const deleteScaleTemplateRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'deleteScaleTemplate',
+  handler: 'functions/imagery/scale-templates.del',
+  touches: { table: 'write' },
+  method: 'delete',
+  paths: [SCALE_PATH],
+  summary: 'Delete a scale template of the caller (not shown in the contract)',
+  request: { query: z.object({ scale_template_id: positiveInteger() }) },
+  responses: { 200: { description: 'deleted', schema: z.object({ code: z.literal('DELETED_SCALE_TEMPLATE') }) } },
+});
+
+export const imageryRoutes = [
+  layerDatesRoute,
+  fieldNdviRoute,
+  geoserverRoute,
+  layerTypesRoute,
+  listScaleTemplatesRoute,
+  createScaleTemplateRoute,
+  patchScaleTemplateRoute,
+  deleteScaleTemplateRoute,
+];

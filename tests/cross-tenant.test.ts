@@ -81,6 +81,16 @@ const MAP_GEOJSON = {
   features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[-60.499, -33.899], [-60.49, -33.899], [-60.49, -33.89], [-60.499, -33.89], [-60.499, -33.899]]] }, properties: { nombre: `zona ${SECRET}`, id: 0 } }],
 };
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from(`owner image ${SECRET}`), randomBytes(64)]);
+const SCALE_TEMPLATE = (name: string) => ({
+  template_name: name,
+  layer_name: 'sentinel2',
+  operation: 'ndvi1',
+  type_distribution: 'equidistant',
+  cant_intervals: 2,
+  range_min: 0,
+  range_max: 1,
+  colors_scale: { colors: [[255, 0, 0], [0, 255, 0]], scale: [0, 0.5, 1] },
+});
 const md5 = (content: Buffer | string) => createHash('md5').update(content).digest('base64');
 const SENSORS = '/sensors/v2/providers';
 
@@ -106,6 +116,7 @@ interface Owner {
   inboxItemId: string;
   sheet: string;
   mapId: number;
+  scaleTemplateId: number;
   samplingUuid: string;
   inputUuid: string;
   inputId: number;
@@ -243,6 +254,7 @@ async function setUpOwner(): Promise<Owner> {
     return items[0]?.item_id as string | undefined;
   });
   const sheet = await fetch(new URL(`/api/spots/sheet?format=csv&field_id=${fieldId}`, stack().baseUrl), { headers: { authorization: `Bearer ${token}` } });
+  const scale = await ok(call('POST', '/api/layers/scale_template', { token, json: SCALE_TEMPLATE(`Scale ${SECRET}`) }), 'scale template');
   return {
     user,
     ...field,
@@ -261,6 +273,7 @@ async function setUpOwner(): Promise<Owner> {
     inboxItemId,
     sheet: (await sheet.text()).replace(/6\.1/g, '9.9'),
     mapId: map.id as number,
+    scaleTemplateId: scale.scale_template.scale_template_id as number,
     samplingUuid: sampling.data.sampling_uuid as string,
     inputUuid: input.uuid as string,
     inputId: input.id as number,
@@ -465,10 +478,14 @@ const PROBES: Record<string, Probe> = {
   // imagery
   layerDates: (a) => [read('field', { query: { field_id: a.fieldId } })],
   fieldNdvi: (a) => [read('field', { query: { field_id: a.fieldId } })],
-  renderLayer: (a) => [
+  renderLayer: (a, own) => [
     read('field', { query: { field_id: a.fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: `${YEAR}-01-01T14:00:00Z` } }),
     read('field', { query: { field_id: a.fieldId, layer_name: 'sentinel2', operation: 'rgb1', date: `${YEAR}-01-01T14:00:00Z`, format: 'image/tiff' } }),
+    // A's scale template on the attacker's own field
+    read('user', { query: { field_id: own.fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: `${YEAR}-01-01T14:00:00Z`, scale_template_id: a.scaleTemplateId } }),
   ],
+  patchScaleTemplate: (a) => [write('user', { json: { scale_template_id: a.scaleTemplateId, template_name: 'changed' } })],
+  deleteScaleTemplate: (a) => [write('user', { query: { scale_template_id: a.scaleTemplateId } })],
   // maps
   listMaps: (a) => [read('field', { query: { id_lote: a.fieldId } }), read('field', { query: { id: a.mapId } })],
   createMap: (a) => [write('field', { json: { nombre: 'intruder', id_lote: a.fieldId, id_tipo: 1, geojson: MAP_GEOJSON } })],
@@ -618,6 +635,7 @@ async function snapshot(a: Owner): Promise<Record<string, unknown>> {
     workOrders: await get('/api/work_orders', { yeargroup: YEAR }),
     inbox: await get('/nc/inbox', { page_size: 100 }),
     inboxCount: await get('/nc/inbox/count'),
+    scaleTemplates: await get('/api/layers/scale_template'),
   };
 }
 
@@ -689,7 +707,7 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     for (const key of Object.keys(before)) expect({ [key]: after[key] }).toEqual({ [key]: before[key] });
     // and the snapshot holds A's records (it would also pass on an empty world otherwise)
     expect(JSON.stringify(before)).toContain(SECRET);
-    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'sampleSpots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files', 'inputs', 'labours', 'workOrders']) {
+    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'sampleSpots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files', 'inputs', 'labours', 'workOrders', 'scaleTemplates']) {
       expect(JSON.stringify(before[key]), key).toContain(SECRET);
     }
     expect(JSON.stringify(before.inbox)).toContain(INBOX_SECRET);

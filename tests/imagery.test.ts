@@ -6,11 +6,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import proj4 from 'proj4';
 import { PNG } from 'pngjs';
 import { describe, expect, it, beforeAll } from 'vitest';
+import { acquisitions } from '../scripts/local/scenes';
 import { call, createField, eventually, newUser, square, stack, type TestUser } from './helpers/api';
 
+const PERIOD_DAYS = 20;
 const LON = -60.5;
 const LAT = -33.9;
 const SHAPE = square(LON, LAT);
@@ -72,10 +76,13 @@ let entries: DateEntry[];
 beforeAll(async () => {
   user = await newUser();
   ({ fieldId } = await createField(user, { shape: SHAPE }));
+  // every acquisition of the local catalogue in the test stack's period (tests/setup/stack.ts: 20 days)
+  const expected = acquisitions(Date.now() - PERIOD_DAYS * 86_400_000, Date.now()).length;
+  expect(expected).toBeGreaterThanOrEqual(3);
   entries = await eventually(async () => {
     const response = await dates(user, fieldId);
     const list = response.body?.layers?.sentinel2?.dates as DateEntry[] | undefined;
-    return list && list.length >= 3 ? list : undefined;
+    return list && list.length === expected ? list : undefined;
   }, 90_000, 500);
 }, 120_000);
 
@@ -261,6 +268,105 @@ describe('GET /api/geoserver/v2', () => {
   });
 });
 
+describe('/api/layers/scale_template', () => {
+  const template = {
+    template_name: 'Vigor 3 clases',
+    layer_name: 'sentinel2',
+    operation: 'ndvi1',
+    palette: 'RdYlGn',
+    type_distribution: 'equidistant',
+    cant_intervals: 3,
+    range_min: 0,
+    range_max: 1,
+    hierarchy: ['bajo', 'medio', 'alto'],
+    colors_scale: { colors: [[215, 25, 28], [255, 255, 191], [26, 150, 65]], scale: [0, 0.3, 0.6, 1] },
+  };
+  const scalePath = '/api/layers/scale_template';
+
+  it('creates, lists, changes and deletes the caller\'s templates, with every field of the spec', async () => {
+    const owner = await newUser();
+    const created = await call('POST', scalePath, { token: owner.token, json: template });
+    expect(created.status).toBe(200);
+    expect(created.body.code).toBe('CREATED_SCALE_TEMPLATE');
+    const id = created.body.scale_template.scale_template_id as number;
+    expect(created.body.scale_template).toEqual({ scale_template_id: id, ...template });
+    const listed = await call('GET', scalePath, { token: owner.token });
+    expect(listed.body).toEqual({ scale_templates: [{ scale_template_id: id, ...template }], code: 'RETRIEVED_SCALE_TEMPLETES' });
+    const changed = await call('PATCH', scalePath, { token: owner.token, json: { scale_template_id: id, type_distribution: 'quantiles', template_name: 'Cuantiles' } });
+    expect(changed.body.scale_template).toMatchObject({ scale_template_id: id, type_distribution: 'quantiles', template_name: 'Cuantiles', cant_intervals: 3 });
+    // another user sees none of it and can change none of it
+    const other = await newUser();
+    expect((await call('GET', scalePath, { token: other.token })).body.scale_templates).toEqual([]);
+    expect((await call('PATCH', scalePath, { token: other.token, json: { scale_template_id: id, template_name: 'x' } })).status).toBe(404);
+    expect((await call('DELETE', scalePath, { token: other.token, query: { scale_template_id: id } })).status).toBe(404);
+    expect((await call('DELETE', scalePath, { token: owner.token, query: { scale_template_id: id } })).body).toEqual({ code: 'DELETED_SCALE_TEMPLATE' });
+    expect((await call('GET', scalePath, { token: owner.token })).body.scale_templates).toEqual([]);
+    expect((await call('DELETE', scalePath, { token: owner.token, query: { scale_template_id: id } })).status).toBe(404);
+  });
+
+  it('refuses a template that breaks its rules, in the imagery shape, storing nothing', async () => {
+    const owner = await newUser();
+    const bad = [
+      { ...template, colors_scale: { ...template.colors_scale, scale: [0, 0.6, 0.3, 1] } },
+      { ...template, colors_scale: { ...template.colors_scale, colors: [[1, 2, 3]] } },
+      { ...template, colors_scale: { ...template.colors_scale, colors: [[1, 2, 300], [1, 2, 3], [1, 2, 3]] } },
+      { ...template, range_min: 1, range_max: 0 },
+      { ...template, type_distribution: 'natural breaks' },
+      { ...template, layer_name: 'no-such-layer' },
+      { ...template, operation: 'rgb1' },
+      { ...template, template_name: '' },
+    ];
+    for (const json of bad) {
+      const response = await call('POST', scalePath, { token: owner.token, json });
+      expect(response.status, JSON.stringify(json)).toBe(400);
+      expect(response.body).toMatchObject({ error_code: 'PARAMETER_ERROR' });
+    }
+    expect((await call('GET', scalePath, { token: owner.token })).body.scale_templates).toEqual([]);
+  });
+
+  it('colours a PNG with the template when asked (scale_template_id)', async () => {
+    const id = (await call('POST', scalePath, { token: user.token, json: template })).body.scale_template.scale_template_id as number;
+    const clear = entries.find((d) => !d.cloudy)!;
+    const response = await image(user, { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: clear.date, scale_template_id: id, transparent: true });
+    expect(response.status).toBe(200);
+    const png = await decodePng(response.bytes);
+    const allowed = new Set(template.colors_scale.colors.map((c) => c.join(',')));
+    let coloured = 0;
+    for (let i = 0; i < png.width * png.height; i++) {
+      if (!png.pixels[i * 4 + 3]) continue;
+      coloured++;
+      expect(allowed.has([...png.pixels.subarray(i * 4, i * 4 + 3)].join(','))).toBe(true);
+    }
+    expect(coloured).toBeGreaterThan(0);
+    // a template of another operation, or with a GeoTIFF, is a parameter error
+    const wrong = await image(user, { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndre', date: clear.date, scale_template_id: id });
+    expect(wrong.status).toBe(400);
+    const stranger = await newUser();
+    const theirs = (await call('POST', scalePath, { token: stranger.token, json: template })).body.scale_template.scale_template_id as number;
+    expect((await image(user, { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: clear.date, scale_template_id: theirs })).status).toBe(404);
+  });
+});
+
+describe('the daily schedule', () => {
+  it('queues a field job for every field: a date lost since is stored again', async () => {
+    const { endpoints, table, ports } = stack();
+    const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+    const lost = entries[0]!;
+    await db.send(new DeleteCommand({ TableName: table, Key: { pk: `FIELD#${fieldId}`, sk: `IMAGERY#sentinel2#${lost.date.slice(0, 10)}` } }));
+    expect((await dates(user, fieldId)).body.layers.sentinel2.dates).toHaveLength(entries.length - 1);
+    // what EventBridge does once a day: invoke the scheduled function
+    const invoked = await fetch(`http://127.0.0.1:${ports.lambda}/2015-03-31/functions/surco-platform-local-imageryDaily/invocations`, { method: 'POST', body: '{}' });
+    expect(invoked.status).toBe(200);
+    expect(((await invoked.json()) as { fields: number }).fields).toBeGreaterThanOrEqual(1);
+    const back = await eventually(async () => {
+      const list = (await dates(user, fieldId)).body.layers.sentinel2.dates as DateEntry[];
+      return list.some((d) => d.date === lost.date) ? list : undefined;
+    }, 150_000, 500); // the schedule queues a job for every field of the test run: ours waits its turn
+    expect(back.find((d) => d.date === lost.date)).toEqual(lost);
+    db.destroy();
+  }, 180_000);
+});
+
 describe('season shape change', () => {
   it('reprocesses the imagery for the new shape and releases the lock only after', async () => {
     const owner = await newUser({ claims: ['*'] });
@@ -273,12 +379,12 @@ describe('season shape change', () => {
     const latest = (await dates(owner, id)).body.layers.sentinel2.dates[0].date as string;
     const sizeOf = async () => gdalinfo((await image(owner, { field_id: id, layer_name: 'sentinel2', operation: 'ndvi1', date: latest, format: 'image/tiff' })).bytes, 'tif').size;
     // while locked, a reader still finds images (of the old shape); once released, every date is of the new shape
-    await eventually(async () => ((await call('GET', '/api/fields/v2/shape/lock', { token: owner.token, query: { field_id: id } })).status === 200 ? true : undefined), 90_000, 250);
+    await eventually(async () => ((await call('GET', '/api/fields/v2/shape/lock', { token: owner.token, query: { field_id: id } })).status === 200 ? true : undefined), 150_000, 250);
     const grid = expectedGrid(grown);
     expect(await sizeOf()).toEqual([grid.width, grid.height]);
     for (const entry of (await dates(owner, id)).body.layers.sentinel2.dates as DateEntry[]) {
       const info = gdalinfo((await image(owner, { field_id: id, layer_name: 'sentinel2', operation: 'ndvi1', date: entry.date, format: 'image/tiff' })).bytes, 'tif');
       expect(info.size).toEqual([grid.width, grid.height]);
     }
-  }, 200_000);
+  }, 300_000);
 });

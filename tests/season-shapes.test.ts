@@ -25,7 +25,9 @@ const currentPolygon = async (user: TestUser, fieldId: number) => {
   throw new Error('field not listed');
 };
 
-async function waitUntilAllowed(user: TestUser, fieldId: number, timeoutMs = 30_000) {
+// The lock is released once the new shape's imagery is stored: behind the other fields' scenes of
+// the whole test run on the imagery queue.
+async function waitUntilAllowed(user: TestUser, fieldId: number, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const response = await lock(user, fieldId);
@@ -58,7 +60,7 @@ describe('the reprocessing state machine', () => {
     expect(released.body).toEqual({ info: 'allowed', data: { images_reprocessing: false } });
     const again = await post(user, { field_id: fieldId, campaign: YEAR, shape: BASE });
     expect(again.status).toBe(200);
-  });
+  }, 150_000);
 
   it('allowed -> allowed when the new shape needs no reprocessing (it covers no new ground)', async () => {
     const user = await newUser();
@@ -172,7 +174,7 @@ describe('POST /api/fields/v2/shapes', () => {
     expect((await post(user, { field_id: fieldId, campaign: YEAR, shape: SHRUNK })).status).toBe(200);
     const third = await call('POST', '/api/agregarlote', { token: user.token, form: { nombre: 'b', shape: square(-60.3, -33.9), nombrecampo: 'Quota' } });
     expect(third.status).toBe(200);
-  });
+  }, 150_000);
 
   it('needs permission 220 over the field and the SHAPES_EDIT options', async () => {
     const owner = await newUser();

@@ -84,6 +84,9 @@ export const keys = {
   /** A date of a field's imagery layer (one scene per field, layer and day). */
   imageryDate: (fieldId: number, layer: string, day: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `IMAGERY#${layer}#${day}` }),
   imageryDates: (fieldId: number, layer: string) => ({ pk: `FIELD#${fieldId}`, skPrefix: `IMAGERY#${layer}#` }),
+  /** A user's scale template (docs/imagery.md). */
+  scaleTemplate: (userId: number, id: number): Key => ({ pk: `USER#${userId}`, sk: `SCALE#${pad(id)}` }),
+  scaleTemplates: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCALE#' }),
   /** The field's imagery run: the days still pending and the shape lock to release after them. */
   imageryRun: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'IMAGERYRUN' }),
 

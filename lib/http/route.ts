@@ -114,6 +114,8 @@ export interface WorkerDef {
   schedule?: string;
   /** Messages per invocation (queue consumers). */
   batchSize?: number;
+  /** Most invocations at once (the event source's maximum concurrency, at least 2; locally, as many pollers). */
+  concurrency?: number;
   /** Seconds the event source waits to fill a batch (default 0). */
   maximumBatchingWindow?: number;
   touches: Touches;

@@ -21,8 +21,8 @@ interface Tag {
 
 export interface GeoTiffImage {
   grid: Grid;
-  /** Pixel-interleaved samples: Float32Array (one band) or Uint8Array (one or three bands). */
-  data: Float32Array | Uint8Array;
+  /** Pixel-interleaved samples: Float32Array, Uint16Array or Uint8Array (one band, or three of 8 bits). */
+  data: Float32Array | Uint16Array | Uint8Array;
   samples: 1 | 3;
   /** GDAL_NODATA, e.g. 'nan' or '0'. */
   noData: string;
@@ -40,7 +40,7 @@ function geoKeys(epsg: number): number[] {
 
 export function writeGeoTiff({ grid, data, samples, noData }: GeoTiffImage): Buffer {
   const float = data instanceof Float32Array;
-  const bits = float ? 32 : 8;
+  const bits = data.BYTES_PER_ELEMENT * 8;
   const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength); // little-endian on every platform Node runs on
   const strip = deflateSync(pixels, { level: 1 });
   const tags: Tag[] = [

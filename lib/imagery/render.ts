@@ -8,6 +8,7 @@ import { writeGeoTiff } from './geotiff-writer';
 import { gridBounds, pixelHeight, projectRings, rasterize, type Grid } from './grid';
 import type { IndexOperation, Operation } from './layers';
 import type { StoredScene } from './raster';
+import { classBoundaries, classOf, type ScaleTemplate } from './scales';
 
 export type ImageFormat = 'image/png' | 'image/tiff' | 'image/encoded';
 
@@ -21,6 +22,8 @@ export interface RenderRequest {
   width?: number;
   height?: number;
   transparent: boolean;
+  /** PNG of an index: colour by this scale template's classes instead of the default scale. */
+  scale?: ScaleTemplate;
 }
 
 /** Exact transforms every LATTICE pixels, linear in between (under 0.05 px off for field-sized images). */
@@ -188,6 +191,17 @@ export function renderScene(scene: StoredScene, request: RenderRequest): Rendere
     return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data, channels: 3, depth: 8 })), contentType: 'image/png', grid };
   }
   const rgba = new Uint8Array(n * 4);
+  if (request.scale) {
+    const { colors } = request.scale;
+    const boundaries = classBoundaries(request.scale, values);
+    for (let i = 0; i < n; i++) {
+      const value = values[i]!;
+      if (Number.isNaN(value)) continue;
+      rgba.set(colors[classOf(boundaries, value)]!, i * 4);
+      rgba[i * 4 + 3] = 255;
+    }
+    return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })), contentType: 'image/png', grid };
+  }
   const ramp = rampOf(request.operation);
   const { min, max } = COLOUR_SCALES[request.operation];
   const scale = (RAMP_STEPS - 1) / (max - min);

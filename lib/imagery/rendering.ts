@@ -5,6 +5,7 @@ import { Invalid, NotFound } from '../errors';
 import { SATELLITE_OPERATIONS, SENTINEL2, type Operation } from './layers';
 import { decodeScene } from './raster';
 import { renderScene, type RenderedImage } from './render';
+import type { ScaleTemplate } from './scales';
 import type { FieldGate } from '../authz/gate';
 import { imageryReaders, readableField, type ImageryRepository, type RenderParams } from './service';
 
@@ -14,10 +15,13 @@ export const MAX_IMAGE_BYTES = 4_500_000;
 export function imageryRendering({
   repository,
   gate,
+  scales,
   maxImageBytes = MAX_IMAGE_BYTES,
 }: {
   repository: Pick<ImageryRepository, 'dates' | 'raster'>;
   gate: FieldGate;
+  /** The caller's scale template of an id (notFound when not the caller's). */
+  scales: (principal: Principal, id: number) => Promise<ScaleTemplate>;
   maxImageBytes?: number;
 }) {
   const { listed } = imageryReaders({ repository, gate });
@@ -31,6 +35,10 @@ export function imageryRendering({
     if (operation === 'rgb1' && params.format === 'image/encoded') {
       throw new Invalid('image/encoded carries index values; rgb1 is served as image/png or image/tiff');
     }
+    const scale = params.scale_template_id === undefined ? undefined : await scales(principal, params.scale_template_id);
+    if (scale && (params.format !== 'image/png' || scale.layerName !== params.layer_name || scale.operation !== operation)) {
+      throw new Invalid(`scale template ${scale.id} colours PNGs of ${scale.layerName} ${scale.operation}`);
+    }
     const day = params.date.slice(0, 10);
     const entry = (await listed(params.field_id)).find((candidate) => candidate.day === day);
     if (!entry) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
@@ -40,6 +48,7 @@ export function imageryRendering({
       operation,
       format: params.format,
       transparent: params.transparent,
+      ...(scale ? { scale } : {}),
       ...(params.epsg !== undefined ? { epsg: params.epsg } : {}),
       ...(params.bbox ? { bbox: params.bbox, width: params.width!, height: params.height! } : {}),
     });

@@ -9,7 +9,8 @@ import { sqs } from '../aws/sqs';
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { keys } from '../db/keys';
-import { batchGet, deleteItem, getItem, itemKey, queryAll, updateItem, type Item } from '../db/table';
+import { batchGet, deleteItem, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, readItem, updateItem, type Item } from '../db/table';
+import { Conflict, NotFound } from '../errors';
 import { log } from '../log';
 import { getField } from '../fields/repository';
 import { shapeFor } from '../fields/current-shape';
@@ -17,6 +18,8 @@ import { readBand } from './cog';
 import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
 import { imageryIngestion } from './ingest';
 import { imageryRendering } from './rendering';
+import { scaleTemplates, type ScaleRepository } from './scale-templates';
+import type { Rgb, ScaleTemplate } from './scales';
 import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneSource } from './service';
 import { searchScenes } from './stac';
 
@@ -114,7 +117,11 @@ export const earthSearchSource: SceneSource = {
 
 // The imagery services of the functions; each function bundles only the one it calls.
 export const imageryDates = /* @__PURE__ */ imageryReaders({ repository: { dates: readDates }, gate: platformFieldGate });
-export const imageryImages = /* @__PURE__ */ imageryRendering({ repository: { dates: readDates, raster: readRaster }, gate: platformFieldGate });
+export const imageryImages = /* @__PURE__ */ imageryRendering({
+  repository: { dates: readDates, raster: readRaster },
+  gate: platformFieldGate,
+  scales: (principal, id) => scales.owned(principal, id),
+});
 export const ingestion = /* @__PURE__ */ imageryIngestion({
   repository: dynamoImageryRepository,
   source: earthSearchSource,
@@ -154,3 +161,53 @@ export async function queueEveryField(): Promise<{ fields: number }> {
   log.info('daily imagery: field jobs queued', { fields: queued });
   return { fields: queued };
 }
+
+// --- scale templates: in the owner's partition ------------------------------------------------
+
+const scaleItem = (t: ScaleTemplate) => ({
+  ...keys.scaleTemplate(t.ownerId, t.id),
+  kind: 'scale_template',
+  scale_template_id: t.id,
+  owner_id: t.ownerId,
+  template_name: t.name,
+  layer_name: t.layerName,
+  operation: t.operation,
+  palette: t.palette,
+  type_distribution: t.distribution,
+  cant_intervals: t.intervals,
+  range_min: t.rangeMin,
+  range_max: t.rangeMax,
+  hierarchy: t.hierarchy,
+  colors: t.colors,
+  scale: t.scale,
+});
+
+const scaleFromItem = (item: Item): ScaleTemplate => ({
+  id: Number(item.scale_template_id),
+  ownerId: Number(item.owner_id),
+  name: String(item.template_name),
+  layerName: String(item.layer_name),
+  operation: String(item.operation),
+  palette: String(item.palette ?? ''),
+  distribution: item.type_distribution === 'quantiles' ? 'quantiles' : 'equidistant',
+  intervals: Number(item.cant_intervals),
+  rangeMin: Number(item.range_min),
+  rangeMax: Number(item.range_max),
+  hierarchy: (item.hierarchy as string[] | undefined) ?? [],
+  colors: (item.colors as Rgb[]).map((c) => c.map(Number) as Rgb),
+  scale: (item.scale as number[]).map(Number),
+});
+
+export const dynamoScaleRepository: ScaleRepository = {
+  list: async (ownerId) => (await queryAll(keys.scaleTemplates(ownerId))).map(scaleFromItem),
+  get: (ownerId, id) => readItem(keys.scaleTemplate(ownerId, id), scaleFromItem),
+  nextId: () => nextId('scale_template'),
+  put: (template, isNew) =>
+    putItem(scaleItem(template), {
+      expression: isNew ? NOT_EXISTS : EXISTS,
+      failure: () => (isNew ? new Conflict('scale template id taken') : new NotFound(`scale template ${template.id} not found`)),
+    }),
+  remove: (ownerId, id) => deleteItem(keys.scaleTemplate(ownerId, id), { expression: 'attribute_exists(pk) AND kind = :kind', values: { ':kind': 'scale_template' } }),
+};
+
+export const scales = /* @__PURE__ */ scaleTemplates({ repository: dynamoScaleRepository });

@@ -95,7 +95,6 @@ export const shapeVersion = (polygon: string): string => createHash('sha256').up
 export const rasterKey = (fieldId: number, layer: string, day: string, version: string): string =>
   `imagery/${fieldId}/${layer}/${day}-${version}.bin`;
 
-
 export interface RenderParams {
   field_id: number;
   layer_name: string;
@@ -108,6 +107,7 @@ export interface RenderParams {
   width?: number;
   height?: number;
   transparent: boolean;
+  scale_template_id?: number;
 }
 
 /** The readers: GET /api/layers/dates/v3 and GET /api/fields/ndvi. */
@@ -115,7 +115,6 @@ export function imageryReaders({ repository, gate }: { repository: Pick<ImageryR
   /** The dates a reader sees: those with pixels over the field. */
   const listed = async (fieldId: number): Promise<ImageryDate[]> =>
     (await repository.dates(fieldId, SENTINEL2)).filter((entry) => !entry.empty);
-
 
   /** GET /api/layers/dates/v3: the layers of a field with their operations and dates, newest first. */
   async function dates(principal: Principal, fieldId: number) {

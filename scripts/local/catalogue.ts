@@ -1,13 +1,13 @@
 // The local stack's satellite catalogue (docs/imagery.md, "Local scenes"): a STAC API answering
 // POST /v1/search as Earth Search does for the collection sentinel-2-l2a, over scenes it generates
-// into the local S3 bucket (scenes/<item>/<band>.tif, GeoTIFFs in the UTM zone, 10 m and 20 m
-// bands) the first time a search covers a place and date. Assets are presigned S3 URLs: the
+// into the local S3 bucket (scenes/<item>/<band>.tif, uint16 GeoTIFFs in the UTM zone, 10 m and
+// 20 m bands, one DEFLATE strip) the first time a search covers a place and date. Assets are presigned S3 URLs: the
 // functions read them with range requests, as they read Earth Search's public COGs.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { HeadObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { writeArrayBuffer } from 'geotiff';
 import { transformer, utmEpsg, type Point } from '../../lib/imagery/crs';
+import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
 import { BANDS, COLLECTION, type BandName } from '../../lib/imagery/stac';
 import { acquisitions, acquisitionTime, groundPixel, skyOf, toDn } from './scenes';
 
@@ -75,22 +75,8 @@ export function sceneBands(f: Footprint, index: number): Record<BandName, Buffer
         for (const name of names) data[name][row * width + col] = name === 'scl' ? pixel.scl : toDn(pixel[name]);
       }
     }
-    for (const name of names) {
-      out[name] = Buffer.from(
-        writeArrayBuffer(data[name], {
-          width,
-          height,
-          ModelPixelScale: [size, size, 0],
-          ModelTiepoint: [0, 0, 0, f.x0, f.y1, 0],
-          GTModelTypeGeoKey: 1,
-          GTRasterTypeGeoKey: 1,
-          ProjectedCSTypeGeoKey: f.epsg,
-          GDAL_NODATA: '0',
-          BitsPerSample: [16],
-          SampleFormat: [1],
-        }),
-      );
-    }
+    const grid = { epsg: f.epsg, x0: f.x0, y0: f.y1, pixel: size, width, height };
+    for (const name of names) out[name] = writeGeoTiff({ grid, data: data[name], samples: 1, noData: '0' });
   }
   return out;
 }
@@ -204,7 +190,11 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
         return answer(400, { code: 'BadRequest', description: 'the local catalogue covers areas up to 30 km across' });
       }
       const indices = acquisitions(from!, to!).reverse();
-      await Promise.all(indices.map((index) => ensureScene(footprint, index)));
+      // one scene after the other, letting the S3 and SQS servers of this process breathe in between
+      for (const index of indices) {
+        await ensureScene(footprint, index);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       const features = await Promise.all(indices.map((index) => item(footprint, index)));
       answer(200, { type: 'FeatureCollection', features, numberReturned: features.length, links: [] });
     })().catch((error: Error) => {

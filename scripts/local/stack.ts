@@ -699,17 +699,19 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       }
       const arn = names.getAtt(QUEUES[worker.queue]!.logicalId, 'Arn');
       const queueName = arn.split(':').pop()!;
-      const poller = startPoller({
-        sqs,
-        queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${queueName}`,
-        queueArn: arn,
-        functionName,
-        lambdaUrl,
-        batchSize: worker.batchSize ?? 1,
-        retryDelaySeconds: 1,
-        say,
-      });
-      stops.push(() => poller.stop()); // stopped before the API (stops run in reverse)
+      for (let i = 0; i < (worker.concurrency ?? 1); i++) {
+        const poller = startPoller({
+          sqs,
+          queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${queueName}`,
+          queueArn: arn,
+          functionName,
+          lambdaUrl,
+          batchSize: worker.batchSize ?? 1,
+          retryDelaySeconds: 1,
+          say,
+        });
+        stops.push(() => poller.stop()); // stopped before the API (stops run in reverse)
+      }
     }
 
     const table = tables[0] ? names.nameOf(tables[0][0]) : '';

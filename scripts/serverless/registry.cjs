@@ -54,6 +54,7 @@ function loadRegistry(root) {
     queue: worker.queue,
     batchSize: worker.batchSize,
     schedule: worker.schedule,
+    concurrency: worker.concurrency,
     maximumBatchingWindow: worker.maximumBatchingWindow,
     touches: worker.touches || {},
     lambda: worker.lambda || {},

@@ -171,6 +171,7 @@ class SurcoPlugin {
                     arn: this.shared(QUEUES[worker.queue].logicalId, 'Arn'),
                     batchSize: worker.batchSize,
                     ...(worker.maximumBatchingWindow !== undefined ? { maximumBatchingWindow: worker.maximumBatchingWindow } : {}),
+                    ...(worker.concurrency ? { maximumConcurrency: worker.concurrency } : {}),
                     functionResponseType: 'ReportBatchItemFailures',
                   },
                 },

@@ -2,6 +2,7 @@
 // rule, the field grid, rendering helpers, the choice of scenes, the stored form, and ingestion's
 // idempotency and lock release with a memory repository and scene source.
 import proj4 from 'proj4';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/bands';
@@ -13,6 +14,8 @@ import { imageryIngestion } from '../../lib/imagery/ingest';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
 import { decodeValue, encodeValue, sourceIndices, targetGrid } from '../../lib/imagery/render';
 import { imageryRendering } from '../../lib/imagery/rendering';
+import { scaleTemplates, type ScaleInput, type ScaleRepository } from '../../lib/imagery/scale-templates';
+import { classBoundaries, classOf, type ScaleTemplate } from '../../lib/imagery/scales';
 import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneJob } from '../../lib/imagery/service';
 import { chooseScenes, sceneOf, type Scene } from '../../lib/imagery/stac';
 import { LAYER_TYPES } from '../../lib/imagery/types';
@@ -263,6 +266,25 @@ describe('ingestion', () => {
     expect(m.released).toEqual(['lock-1', 'lock-2']);
   });
 
+  it('a scene whose bands cannot be read fails its job (to be retried), storing nothing and keeping its day open', async () => {
+    const m = memory();
+    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    await ingestion.ingestField({ field_id: 1, lock_id: 'lock-1' });
+    const failing = imageryIngestion({
+      repository: m.repository,
+      source: { ...m.source, readBand: async () => Promise.reject(new Error('range request answered 503')) },
+      settings: () => ({ periodDays: 30 }),
+      now,
+    });
+    await expect(failing.ingestScene(m.published[0]!)).rejects.toThrow('503');
+    expect(m.entries.size).toBe(0);
+    expect(m.released).toEqual([]);
+    // the retry that succeeds stores it; the lock waits for the other days
+    await ingestion.ingestScene(m.published[0]!);
+    expect(m.entries.size).toBe(1);
+    expect(m.released).toEqual([]);
+  });
+
   it('a scene job of an older shape stores nothing but closes its day', async () => {
     const m = memory();
     const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
@@ -286,15 +308,87 @@ describe('ingestion', () => {
     expect((await readers.ndviSeries(principal, 1, '2026-11-02', '2026-11-30')).map((p) => p.date)).toEqual(['2026-11-11']);
     await expect(readers.ndviSeries(principal, 1, '2026-11-30', '2026-11-02')).rejects.toMatchObject({ kind: 'invalid' });
     await expect(readers.dates(principal, 5)).rejects.toMatchObject({ kind: 'not_found' });
-    const rendering = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }) });
+    const rendering = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }), scales: templates.owned });
     const params = { field_id: 1, layer_name: 'sentinel2', operation: 'ndvi1', date: '2026-11-11T14:00:00Z', format: 'image/png' as const, transparent: false };
     expect((await rendering.render(principal, params)).contentType).toBe('image/png');
     await expect(rendering.render(principal, { ...params, date: '2026-11-12T14:00:00Z' })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(rendering.render(principal, { ...params, operation: 'evi' })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(rendering.render(principal, { ...params, operation: 'rgb1', format: 'image/encoded' })).rejects.toMatchObject({ kind: 'invalid' });
     // an image larger than an answer may carry is refused, not cut
-    const small = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }), maxImageBytes: 1000 });
+    const small = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }), scales: templates.owned, maxImageBytes: 1000 });
     await expect(small.render(principal, { ...params, format: 'image/tiff', epsg: 3857, bbox: [0, 0, 1000, 1000], width: 500, height: 500 })).rejects.toMatchObject({ kind: 'invalid' });
+    // a PNG coloured by the caller's scale template: only its colours; another user's template is unknown
+    const template = await templates.create(principal, scaleInput({}));
+    const png = PNG.sync.read((await rendering.render(principal, { ...params, scale_template_id: template.id })).body);
+    const colours = new Set<string>();
+    for (let i = 0; i < png.width * png.height; i++) if (png.data[i * 4 + 3]) colours.add(png.data.subarray(i * 4, i * 4 + 3).join(','));
+    expect([...colours].every((c) => template.colors.map((t) => t.join(',')).includes(c))).toBe(true);
+    await expect(rendering.render({ user: { id: 10 } } as Principal, { ...params, scale_template_id: template.id })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(rendering.render(principal, { ...params, scale_template_id: template.id, format: 'image/tiff' })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(rendering.render(principal, { ...params, scale_template_id: template.id, operation: 'ndre' })).rejects.toMatchObject({ kind: 'invalid' });
+  });
+});
+
+/** A user's scale templates in memory. */
+function memoryScales(): ScaleRepository {
+  const stored = new Map<string, ScaleTemplate>();
+  let next = 0;
+  return {
+    list: async (ownerId) => [...stored.values()].filter((t) => t.ownerId === ownerId),
+    get: async (ownerId, id) => stored.get(`${ownerId}|${id}`),
+    nextId: async () => ++next,
+    put: async (t) => void stored.set(`${t.ownerId}|${t.id}`, t),
+    remove: async (ownerId, id) => stored.delete(`${ownerId}|${id}`),
+  };
+}
+const templates = scaleTemplates({ repository: memoryScales() });
+const scaleInput = (overrides: Partial<ScaleInput>): ScaleInput => ({
+  name: 'Vigor',
+  layerName: 'sentinel2',
+  operation: 'ndvi1',
+  palette: 'RdYlGn',
+  distribution: 'equidistant',
+  intervals: 3,
+  rangeMin: 0,
+  rangeMax: 1,
+  hierarchy: [],
+  colors: [[200, 0, 0], [250, 250, 0], [0, 150, 0]],
+  scale: [0, 0.3, 0.6, 1],
+  ...overrides,
+});
+
+describe('scale templates', () => {
+  it('keeps its rules: ascending boundaries within the range, one colour per interval, a layer and its index', async () => {
+    const bad: Array<Partial<ScaleInput>> = [
+      { scale: [0, 0.6, 0.3, 1] },
+      { scale: [0, 0.3, 1] },
+      { colors: [[1, 2, 3]] },
+      { rangeMin: 1, rangeMax: 0 },
+      { scale: [-0.5, 0.3, 0.6, 1] },
+      { layerName: 'no-such-layer' },
+      { operation: 'rgb1' },
+    ];
+    for (const overrides of bad) await expect(templates.create(principal, scaleInput(overrides)), JSON.stringify(overrides)).rejects.toMatchObject({ kind: 'invalid' });
+    const made = await templates.create(principal, scaleInput({ layerName: 'rinde', operation: 'rinde' }));
+    const changed = await templates.change(principal, made.id, { name: 'Rinde 2026' });
+    expect(changed).toMatchObject({ id: made.id, name: 'Rinde 2026', layerName: 'rinde' });
+    await expect(templates.change(principal, made.id, { scale: [0, 0.1] })).rejects.toMatchObject({ kind: 'invalid' });
+    const other = { user: { id: 11 } } as Principal;
+    await expect(templates.change(other, made.id, { name: 'x' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(templates.remove(other, made.id)).rejects.toMatchObject({ kind: 'not_found' });
+    expect((await templates.list(other)).length).toBe(0);
+    await templates.remove(principal, made.id);
+    await expect(templates.owned(principal, made.id)).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('classes values: the boundaries as given (equidistant) or the image\'s quantiles', () => {
+    const t = { ...scaleInput({}), id: 1, ownerId: 9 };
+    expect(classBoundaries(t, [0.1, 0.2])).toEqual([0, 0.3, 0.6, 1]);
+    expect([-1, 0, 0.29, 0.3, 0.59, 0.6, 1, 2].map((v) => classOf([0, 0.3, 0.6, 1], v))).toEqual([0, 0, 0, 1, 1, 2, 2, 2]);
+    const quantiles = classBoundaries({ ...t, distribution: 'quantiles' }, [0.9, 0.1, 0.2, 0.3, 0.4, 0.5, NaN]);
+    expect(quantiles).toEqual([0.1, 0.3, 0.5, 0.9]);
+    // the same number of values in each class
+    expect([0.1, 0.2, 0.3, 0.4, 0.5, 0.9].map((v) => classOf(quantiles, v))).toEqual([0, 0, 1, 1, 2, 2]);
   });
 });
 

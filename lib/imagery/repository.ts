@@ -19,7 +19,7 @@ import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
 import { imageryIngestion } from './ingest';
 import { imageryRendering } from './rendering';
 import { scaleTemplates, type ScaleRepository } from './scale-templates';
-import type { Rgb, ScaleTemplate } from './scales';
+import { ScaleTemplate } from './scales';
 import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneSource } from './service';
 import { searchScenes } from './stac';
 
@@ -164,43 +164,11 @@ export async function queueEveryField(): Promise<{ fields: number }> {
 
 // --- scale templates: in the owner's partition ------------------------------------------------
 
-const scaleItem = (t: ScaleTemplate) => ({
-  ...keys.scaleTemplate(t.ownerId, t.id),
-  kind: 'scale_template',
-  scale_template_id: t.id,
-  owner_id: t.ownerId,
-  template_name: t.name,
-  layer_name: t.layerName,
-  operation: t.operation,
-  palette: t.palette,
-  type_distribution: t.distribution,
-  cant_intervals: t.intervals,
-  range_min: t.rangeMin,
-  range_max: t.rangeMax,
-  hierarchy: t.hierarchy,
-  colors: t.colors,
-  scale: t.scale,
-});
-
-const scaleFromItem = (item: Item): ScaleTemplate => ({
-  id: Number(item.scale_template_id),
-  ownerId: Number(item.owner_id),
-  name: String(item.template_name),
-  layerName: String(item.layer_name),
-  operation: String(item.operation),
-  palette: String(item.palette ?? ''),
-  distribution: item.type_distribution === 'quantiles' ? 'quantiles' : 'equidistant',
-  intervals: Number(item.cant_intervals),
-  rangeMin: Number(item.range_min),
-  rangeMax: Number(item.range_max),
-  hierarchy: (item.hierarchy as string[] | undefined) ?? [],
-  colors: (item.colors as Rgb[]).map((c) => c.map(Number) as Rgb),
-  scale: (item.scale as number[]).map(Number),
-});
+const scaleItem = (t: ScaleTemplate) => ({ ...keys.scaleTemplate(t.ownerId, t.id), ...ScaleTemplate.toItem(t) });
 
 export const dynamoScaleRepository: ScaleRepository = {
-  list: async (ownerId) => (await queryAll(keys.scaleTemplates(ownerId))).map(scaleFromItem),
-  get: (ownerId, id) => readItem(keys.scaleTemplate(ownerId, id), scaleFromItem),
+  list: async (ownerId) => (await queryAll(keys.scaleTemplates(ownerId))).map(ScaleTemplate.fromItem),
+  get: (ownerId, id) => readItem(keys.scaleTemplate(ownerId, id), ScaleTemplate.fromItem),
   nextId: () => nextId('scale_template'),
   put: (template, isNew) =>
     putItem(scaleItem(template), {

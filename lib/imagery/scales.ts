@@ -3,27 +3,30 @@
 // each; `equidistant` uses the template's boundaries (`scale`, ascending, cant_intervals + 1 of
 // them); `quantiles` puts the same number of the image's pixels in each class (boundaries from the
 // image's own values, clamped to range_min..range_max). docs/imagery.md, "Scale templates".
+import { as, entity, num, str, strOr, type EntityOf } from '../db/entity';
 import { Invalid } from '../errors';
 
 export type Rgb = [number, number, number];
 export const DISTRIBUTIONS = ['quantiles', 'equidistant'] as const;
 export type Distribution = (typeof DISTRIBUTIONS)[number];
 
-export interface ScaleTemplate {
-  id: number;
-  ownerId: number;
-  name: string;
-  layerName: string;
-  operation: string;
-  palette: string;
-  distribution: Distribution;
-  intervals: number;
-  rangeMin: number;
-  rangeMax: number;
-  hierarchy: string[];
-  colors: Rgb[];
-  scale: number[];
-}
+/** A scale template, defined once: its properties and the item attributes that hold them. */
+export const ScaleTemplate = entity('scale_template', {
+  id: num('scale_template_id'),
+  ownerId: num('owner_id'),
+  name: str('template_name'),
+  layerName: str('layer_name'),
+  operation: str('operation'),
+  palette: strOr('palette', ''),
+  distribution: as<Distribution>('type_distribution'),
+  intervals: num('cant_intervals'),
+  rangeMin: num('range_min'),
+  rangeMax: num('range_max'),
+  hierarchy: as<string[]>('hierarchy', []),
+  colors: as<Rgb[]>('colors'),
+  scale: as<number[]>('scale'),
+});
+export type ScaleTemplate = EntityOf<typeof ScaleTemplate>;
 
 export const SCALE_LIMITS = { NAME: 100, INTERVALS: 32, HIERARCHY: 32, TEXT: 100, PER_USER: 200 } as const;
 

@@ -10,7 +10,7 @@ import { Invalid, NotFound, Forbidden } from '../errors';
 import type { FieldShape } from '../platform/model';
 import type { Grid } from './grid';
 import { SATELLITE_OPERATIONS, SENTINEL2 } from './layers';
-import type { ImageFormat } from './render';
+import type { RenderRequest } from './render';
 import type { Scene } from './stac';
 
 export { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
@@ -95,18 +95,13 @@ export const shapeVersion = (polygon: string): string => createHash('sha256').up
 export const rasterKey = (fieldId: number, layer: string, day: string, version: string): string =>
   `imagery/${fieldId}/${layer}/${day}-${version}.bin`;
 
-export interface RenderParams {
+/** GET /api/geoserver/v2's parameters: what to render (wire names) and how (render.ts). */
+export interface RenderParams extends Omit<RenderRequest, 'operation' | 'scale'> {
   field_id: number;
   layer_name: string;
   operation: string;
   /** YYYY-MM-DDTHH:mm:ssZ */
   date: string;
-  format: ImageFormat;
-  epsg?: number;
-  bbox?: [number, number, number, number];
-  width?: number;
-  height?: number;
-  transparent: boolean;
   scale_template_id?: number;
 }
 

@@ -14,7 +14,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { acquisitions } from '../scripts/local/scenes';
 import { call, createField, eventually, newUser, square, stack, type TestUser } from './helpers/api';
 
-const PERIOD_DAYS = 20;
+const PERIOD_DAYS = 15;
 const LON = -60.5;
 const LAT = -33.9;
 const SHAPE = square(LON, LAT);
@@ -76,7 +76,7 @@ let entries: DateEntry[];
 beforeAll(async () => {
   user = await newUser();
   ({ fieldId } = await createField(user, { shape: SHAPE }));
-  // every acquisition of the local catalogue in the test stack's period (tests/setup/stack.ts: 20 days)
+  // every acquisition of the local catalogue in the test stack's period (tests/setup/stack.ts: 15 days)
   const expected = acquisitions(Date.now() - PERIOD_DAYS * 86_400_000, Date.now()).length;
   expect(expected).toBeGreaterThanOrEqual(3);
   entries = await eventually(async () => {

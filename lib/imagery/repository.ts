@@ -9,7 +9,7 @@ import { sqs } from '../aws/sqs';
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { keys } from '../db/keys';
-import { batchGet, deleteItem, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, readItem, updateItem, type Item } from '../db/table';
+import { batchGet, deleteItem, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, readItem, updateItem } from '../db/table';
 import { Conflict, NotFound } from '../errors';
 import { log } from '../log';
 import { getField } from '../fields/repository';
@@ -20,27 +20,12 @@ import { imageryIngestion } from './ingest';
 import { imageryRendering } from './rendering';
 import { scaleTemplates, type ScaleRepository } from './scale-templates';
 import { ScaleTemplate } from './scales';
-import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneSource } from './service';
+import { ImageryDate, imageryReaders, type ImageryRepository, type SceneSource } from './service';
 import { searchScenes } from './stac';
-
-const entryFromItem = (item: Item): ImageryDate => ({
-  layer: String(item.layer),
-  day: String(item.day),
-  datetime: String(item.datetime),
-  min: Number(item.min),
-  max: Number(item.max),
-  mean: item.mean === null || item.mean === undefined ? null : Number(item.mean),
-  cloudy: Boolean(item.cloudy),
-  cloudShare: Number(item.cloud_share),
-  sceneId: String(item.scene_id),
-  shapeVersion: String(item.shape_version),
-  objectKey: String(item.object_key ?? ''),
-  ...(item.empty ? { empty: true } : {}),
-});
 
 /** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
 const readDates = async (fieldId: number, layer: string): Promise<ImageryDate[]> =>
-  (await queryAll(keys.imageryDates(fieldId, layer))).map(entryFromItem);
+  (await queryAll(keys.imageryDates(fieldId, layer))).map(ImageryDate.fromItem);
 
 const readRaster = async (objectKey: string): Promise<Uint8Array | undefined> => {
   const object = await ifPresent(s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: objectKey })));
@@ -59,27 +44,7 @@ export const dynamoImageryRepository: ImageryRepository = {
     if (raster) {
       await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: entry.objectKey, Body: raster, ContentType: 'application/octet-stream' }));
     }
-    const attributes: Record<string, unknown> = {
-      kind: 'imagery_date',
-      layer: entry.layer,
-      day: entry.day,
-      datetime: entry.datetime,
-      min: entry.min,
-      max: entry.max,
-      mean: entry.mean,
-      cloudy: entry.cloudy,
-      cloud_share: entry.cloudShare,
-      scene_id: entry.sceneId,
-      shape_version: entry.shapeVersion,
-      object_key: entry.objectKey,
-      empty: Boolean(entry.empty),
-    };
-    const names = Object.keys(attributes);
-    await updateItem(key, {
-      expression: `SET ${names.map((name, i) => `#a${i} = :a${i}`).join(', ')}`,
-      names: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
-      values: Object.fromEntries(names.map((name, i) => [`:a${i}`, attributes[name]])),
-    });
+    await putItem({ ...key, ...ImageryDate.toItem(entry) });
     // The raster of the date's previous shape, if any, is no longer referenced.
     const old = previous?.object_key ? String(previous.object_key) : '';
     if (old && old !== entry.objectKey) await s3().send(new DeleteObjectCommand({ Bucket: config().bucket, Key: old }));

@@ -4,6 +4,7 @@
 // so that each function bundles only its part (the readers carry no raster library). Each is built
 // from its repository, source and gate, passed as parameters, so its rules run against memory.
 import { createHash } from 'node:crypto';
+import { bool, entity, nullable, num, str, strOr, type EntityOf } from '../db/entity';
 import type { Principal } from '../auth/principal';
 import type { FieldGate, Refusals } from '../authz/gate';
 import { Invalid, NotFound, Forbidden } from '../errors';
@@ -15,26 +16,28 @@ import type { Scene } from './stac';
 
 export { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
 
-/** One date of a field's layer (the DynamoDB entry). */
-export interface ImageryDate {
-  layer: string;
-  /** YYYY-MM-DD (UTC): one scene per field, layer and day. */
-  day: string;
-  /** Acquisition time, YYYY-MM-DDTHH:mm:ssZ. */
-  datetime: string;
-  min: number;
-  max: number;
-  /** Mean NDVI inside the perimeter over clear pixels (null when none is clear). */
-  mean: number | null;
-  cloudy: boolean;
-  cloudShare: number;
-  sceneId: string;
-  shapeVersion: string;
-  /** The raster's S3 key ('' for an empty date). */
-  objectKey: string;
-  /** The scene has no pixel over the field (kept so the scene is not read again; never listed). */
-  empty?: boolean;
-}
+/**
+ * One date of a field's layer (the DynamoDB entry): `day` YYYY-MM-DD (UTC; one scene per field,
+ * layer and day), `datetime` the acquisition time (YYYY-MM-DDTHH:mm:ssZ), `mean` the NDVI over the
+ * clear pixels inside (null when none is clear), `objectKey` the raster in S3 ('' for an empty
+ * date), `empty` when the scene has no pixel over the field (kept so the scene is not read again;
+ * never listed).
+ */
+export const ImageryDate = entity('imagery_date', {
+  layer: str('layer'),
+  day: str('day'),
+  datetime: str('datetime'),
+  min: num('min'),
+  max: num('max'),
+  mean: nullable(num('mean')),
+  cloudy: bool('cloudy'),
+  cloudShare: num('cloud_share'),
+  sceneId: str('scene_id'),
+  shapeVersion: str('shape_version'),
+  objectKey: strOr('object_key', ''),
+  empty: bool('empty'),
+});
+export type ImageryDate = EntityOf<typeof ImageryDate>;
 
 export interface FieldJob {
   field_id: number;

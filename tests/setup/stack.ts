@@ -27,8 +27,9 @@ async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
   process.env.SURCO_STORAGE_RELEASE_DELAY_S = '2';
   // The notification stream sends PING.V1 every 2 s instead of 15 (tests/notifications.test.ts).
   process.env.SURCO_STREAM_PING_S = '2';
-  // A field's imagery covers the last 20 days (about 4 scenes) instead of a year (tests/imagery.test.ts).
-  process.env.SURCO_IMAGERY_DAYS = '20';
+  // A field's imagery covers the last 15 days (3 scenes: one clear, one cloudy, one with cirrus)
+  // instead of a year: every field of the run is ingested (tests/imagery.test.ts).
+  process.env.SURCO_IMAGERY_DAYS = '15';
   const root = resolve(import.meta.dirname, '..', '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
   const ports = await freeStackPorts();

@@ -89,7 +89,8 @@ Try it:
   source .surco/demo.env
   curl -s "$BASE_URL/api/getfields" -H "Authorization: Bearer $TOKEN"
 
-Local services: DynamoDB Local :${ports.dynamodb}, S3 (s3rver, presigned POST policies enforced) :${ports.s3}, SQS (local-aws-sqs) :${ports.sqs}
+Local services: DynamoDB Local :${ports.dynamodb}, S3 (s3rver, presigned POST policies enforced) :${ports.s3}, SQS (local-aws-sqs) :${ports.sqs},
+  satellite scenes (a STAC catalogue, docs/imagery.md) :${ports.stac}
 Data is kept in .surco/data (npm run reset wipes it); logs in .surco/logs. Ctrl-C stops everything.
 `);
 }

@@ -50,9 +50,10 @@ export interface DateFigures {
   pixels: number;
 }
 
-/** Index values are kept to 4 decimals (stored as 16-bit integers, docs/imagery.md). */
-export const INDEX_STEP = 1e-4;
-export const quantize = (value: number): number => Math.round(value / INDEX_STEP) * INDEX_STEP;
+/** Index values are kept to 4 decimals (stored as 16-bit integers of ten-thousandths, docs/imagery.md). */
+export const INDEX_SCALE = 10_000;
+/** The value to 4 decimals (a division, so that 0.6153 prints as 0.6153). */
+export const quantize = (value: number): number => Math.round(value * INDEX_SCALE) / INDEX_SCALE;
 
 const ratio = (a: number, b: number): number => (a + b === 0 ? NaN : (a - b) / (a + b));
 const msavi2 = (nir: number, red: number): number => {
@@ -114,8 +115,8 @@ export function dateFigures(ndvi: Float32Array, cloud: Uint8Array, inside: Uint8
   }
   const cloudShare = pixels ? cloudy / pixels : 0;
   return {
-    min: pixels ? min : 0,
-    max: pixels ? max : 0,
+    min: pixels ? quantize(min) : 0,
+    max: pixels ? quantize(max) : 0,
     mean: clear ? quantize(sum / clear) : null,
     cloudy: pixels > 0 && cloudShare >= CLOUDY_SHARE,
     cloudShare,

@@ -2,7 +2,7 @@
 // a small JSON header and the bands, deflated. Index values are 16-bit integers in steps of 1e-4
 // (-32768 is no data), true colour 3 x 8 bits, then the cloud mask, one byte per pixel.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { INDEX_STEP } from './bands';
+import { INDEX_SCALE } from './bands';
 import type { Grid, Rings } from './grid';
 import { INDEX_OPERATIONS, type IndexOperation } from './layers';
 
@@ -33,7 +33,7 @@ export function encodeScene(scene: StoredScene): Buffer {
     const source = indices[operation];
     for (let i = 0; i < n; i++) {
       const value = source[i]!;
-      values[band * n + i] = Number.isNaN(value) ? NO_DATA : Math.round(value / INDEX_STEP);
+      values[band * n + i] = Number.isNaN(value) ? NO_DATA : Math.round(value * INDEX_SCALE);
     }
   });
   const payload = deflateRawSync(Buffer.concat([Buffer.from(values.buffer), Buffer.from(rgb), Buffer.from(cloud)]));
@@ -57,7 +57,7 @@ export function decodeScene(bytes: Uint8Array): StoredScene {
     const target = new Float32Array(n);
     for (let i = 0; i < n; i++) {
       const value = values[band * n + i]!;
-      target[i] = value === NO_DATA ? NaN : value * INDEX_STEP;
+      target[i] = value === NO_DATA ? NaN : value / INDEX_SCALE;
     }
     indices[operation] = target;
   });

@@ -7,7 +7,7 @@ import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from '../../lib/imagery/jobs';
 import type { SceneJob } from '../../lib/imagery/service';
 import { PoisonMessage, processBatch, type EventHandler } from '../../lib/worker/process';
 
-const FieldJob = z.object({ field_id: z.number().int().positive(), lock_id: z.string().min(1).optional() });
+const FieldJob = z.object({ field_id: z.number().int().positive(), lock_id: z.string().min(1).optional(), recent_days: z.number().int().positive().optional() });
 const SceneJobShape = z.object({ field_id: z.number().int().positive(), shape_version: z.string().min(1), scene: z.object({ id: z.string(), day: z.string() }).passthrough() });
 
 const parse = <T>(schema: z.ZodType<T>, data: unknown): T => {

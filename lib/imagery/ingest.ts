@@ -23,10 +23,13 @@ export function imageryIngestion({ repository, source, settings, now = () => new
     }
     const version = shapeVersion(shape.polygon);
     const grid = fieldGrid(shape.polygon);
-    const to = now();
-    const from = new Date(to.getTime() - settings().periodDays * 86_400_000);
-    const scenes = chooseScenes(await source.search(shape.bounds, from, to), shape.bounds, grid.epsg);
     const stored = new Map((await repository.dates(job.field_id, SENTINEL2)).map((entry) => [entry.day, entry]));
+    // the daily schedule looks a few days back, unless the field has no date of its shape yet
+    const current = [...stored.values()].some((entry) => entry.shapeVersion === version);
+    const days = job.recent_days && current ? Math.min(job.recent_days, settings().periodDays) : settings().periodDays;
+    const to = now();
+    const from = new Date(to.getTime() - days * 86_400_000);
+    const scenes = chooseScenes(await source.search(shape.bounds, from, to), shape.bounds, grid.epsg);
     const todo = scenes.filter((scene) => {
       const entry = stored.get(scene.day);
       return !(entry && entry.sceneId === scene.id && entry.shapeVersion === version);

@@ -20,7 +20,7 @@ import { imageryIngestion } from './ingest';
 import { imageryRendering } from './rendering';
 import { scaleTemplates, type ScaleRepository } from './scale-templates';
 import { ScaleTemplate } from './scales';
-import { ImageryDate, imageryReaders, type ImageryRepository, type SceneSource } from './service';
+import { DAILY_RECENT_DAYS, ImageryDate, imageryReaders, type ImageryRepository, type SceneSource } from './service';
 import { searchScenes } from './stac';
 
 /** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
@@ -109,9 +109,10 @@ async function sendJobs(eventName: string, jobs: unknown[]): Promise<void> {
 const FIELD_READ_BATCH = 100;
 
 /**
- * The daily schedule (docs/imagery.md): a field job for every field, so that new scenes are picked
- * up (each job queues only the scenes not stored yet) and a field whose first job was lost gets its
- * imagery. Fields are found by id, from 1 to the field counter, 100 per read.
+ * The daily schedule (docs/imagery.md): a field job for every field, looking DAILY_RECENT_DAYS back
+ * for new scenes (each job queues only the scenes not stored yet), or the whole period for a field
+ * with no date of its shape (its first job was lost). Fields are found by id, from 1 to the field
+ * counter, 100 per read.
  */
 export async function queueEveryField(): Promise<{ fields: number }> {
   const last = Number((await getItem(keys.counter('field')))?.value ?? 0);
@@ -120,7 +121,7 @@ export async function queueEveryField(): Promise<{ fields: number }> {
     const ids = Array.from({ length: Math.min(FIELD_READ_BATCH, last - first + 1) }, (_, i) => first + i);
     const found = await batchGet(ids.map((id) => keys.field(id)));
     const existing = ids.filter((id) => found.has(itemKey(keys.field(id))));
-    await sendJobs(IMAGERY_FIELD_JOB, existing.map((fieldId) => ({ field_id: fieldId })));
+    await sendJobs(IMAGERY_FIELD_JOB, existing.map((fieldId) => ({ field_id: fieldId, recent_days: DAILY_RECENT_DAYS })));
     queued += existing.length;
   }
   log.info('daily imagery: field jobs queued', { fields: queued });

@@ -43,7 +43,12 @@ export interface FieldJob {
   field_id: number;
   /** The season-shape lock to release once every scene of the new shape is stored. */
   lock_id?: string;
+  /** Search only this many days back when the field already has dates (the daily schedule). */
+  recent_days?: number;
 }
+
+/** Days back the daily schedule searches for a field that has dates (new scenes, late ones). */
+export const DAILY_RECENT_DAYS = 10;
 
 export interface SceneJob {
   field_id: number;

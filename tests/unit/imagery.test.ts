@@ -285,6 +285,20 @@ describe('ingestion', () => {
     expect(m.released).toEqual([]);
   });
 
+  it('the daily job searches a few days back for a field with dates of its shape, the whole period for one without', async () => {
+    const m = memory();
+    const searched: number[] = [];
+    const source = { ...m.source, search: async (bounds: [number, number, number, number], from: Date, to: Date) => {
+      searched.push(Math.round((to.getTime() - from.getTime()) / 86_400_000));
+      return m.source.search();
+    } };
+    const ingestion = imageryIngestion({ repository: m.repository, source, settings: () => ({ periodDays: 365 }), now });
+    await ingestion.ingestField({ field_id: 1, recent_days: 10 });
+    for (const job of m.published) await ingestion.ingestScene(job);
+    await ingestion.ingestField({ field_id: 1, recent_days: 10 });
+    expect(searched).toEqual([365, 10]);
+  });
+
   it('a scene job of an older shape stores nothing but closes its day', async () => {
     const m = memory();
     const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });

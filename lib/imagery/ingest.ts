@@ -50,7 +50,7 @@ export function imageryIngestion({ repository, source, settings, now = () => new
     let entry: ImageryDate | undefined;
     // A job of an older shape (or of a deleted field) only closes its day: a newer run redoes it.
     // A redelivered job finds its date stored and only closes its day too.
-    const stored = shape ? (await repository.dates(job.field_id, SENTINEL2)).find((candidate) => candidate.day === scene.day) : undefined;
+    const stored = shape ? await repository.date(job.field_id, SENTINEL2, scene.day) : undefined;
     const done = stored && stored.sceneId === scene.id && stored.shapeVersion === job.shape_version;
     if (shape && shapeVersion(shape.polygon) === job.shape_version && !done) {
       const grid = fieldGrid(shape.polygon);
@@ -74,7 +74,7 @@ export function imageryIngestion({ repository, source, settings, now = () => new
         empty,
       };
       const raster = empty ? undefined : encodeScene({ grid, rings, shapeVersion: job.shape_version, sceneId: scene.id, datetime: scene.datetime, ...products });
-      await repository.store(job.field_id, entry, raster);
+      await repository.store(job.field_id, entry, raster, stored);
     }
     const run = await repository.finishDay(job.field_id, scene.day);
     if (run.empty) for (const lockId of run.lockIds ?? []) await repository.releaseLock(job.field_id, lockId);

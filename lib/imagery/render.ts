@@ -5,7 +5,7 @@
 import { encode as encodePng } from 'fast-png';
 import { transformer, type Point } from './crs';
 import { writeGeoTiff } from './geotiff-writer';
-import { gridBounds, pixelHeight, projectRings, rasterize, type Grid } from './grid';
+import { gridBounds, pixelHeight, projectRings, rasterize, ringBounds, type Grid } from './grid';
 import type { IndexOperation, Operation } from './layers';
 import type { StoredScene } from './raster';
 import { classBoundaries, classOf, type ScaleTemplate } from './scales';
@@ -40,17 +40,12 @@ export function targetGrid(scene: StoredScene, request: Pick<RenderRequest, 'eps
   // The scene's extent, reprojected (its edges sampled), with as many pixels as the scene.
   const [x0, y0, x1, y1] = gridBounds(scene.grid);
   const toTarget = transformer(scene.grid.epsg, epsg);
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  const edges: Point[] = [];
   for (let i = 0; i <= 32; i++) {
     const t = i / 32;
-    for (const point of [[x0 + t * (x1 - x0), y0], [x0 + t * (x1 - x0), y1], [x0, y0 + t * (y1 - y0)], [x1, y0 + t * (y1 - y0)]] as Point[]) {
-      const [x, y] = toTarget(point);
-      minX = Math.min(minX, x);
-      maxX = Math.max(maxX, x);
-      minY = Math.min(minY, y);
-      maxY = Math.max(maxY, y);
-    }
+    edges.push([x0 + t * (x1 - x0), y0], [x0 + t * (x1 - x0), y1], [x0, y0 + t * (y1 - y0)], [x1, y0 + t * (y1 - y0)]);
   }
+  const [minX, minY, maxX, maxY] = ringBounds([edges.map(toTarget)]);
   const { width, height } = scene.grid;
   return { epsg, x0: minX, y0: maxY, pixel: (maxX - minX) / width, pixelY: (maxY - minY) / height, width, height };
 }

@@ -7,7 +7,7 @@ import { decodeScene } from './raster';
 import { renderScene, type RenderedImage } from './render';
 import type { ScaleTemplate } from './scales';
 import type { FieldGate } from '../authz/gate';
-import { imageryReaders, readableField, type ImageryRepository, type RenderParams } from './service';
+import { listedDates, readableField, type ImageryRepository, type RenderParams } from './service';
 
 /** Largest image answered: Lambda answers at most 6 MB, and files travel base64-encoded (4/3). */
 export const MAX_IMAGE_BYTES = 4_500_000;
@@ -24,7 +24,6 @@ export function imageryRendering({
   scales: (principal: Principal, id: number) => Promise<ScaleTemplate>;
   maxImageBytes?: number;
 }) {
-  const { listed } = imageryReaders({ repository, gate });
 
   /** GET /api/geoserver/v2: one operation of one date of a layer, as an image. */
   async function render(principal: Principal, params: RenderParams): Promise<RenderedImage> {
@@ -40,7 +39,7 @@ export function imageryRendering({
       throw new Invalid(`scale template ${scale.id} colours PNGs of ${scale.layerName} ${scale.operation}`);
     }
     const day = params.date.slice(0, 10);
-    const entry = (await listed(params.field_id)).find((candidate) => candidate.day === day);
+    const entry = (await listedDates(repository, params.field_id)).find((candidate) => candidate.day === day);
     if (!entry) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
     const bytes = await repository.raster(entry.objectKey);
     if (!bytes) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);

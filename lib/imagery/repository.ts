@@ -1,16 +1,14 @@
 // Imagery in DynamoDB, S3 and SQS (docs/imagery.md, docs/data-model.md): a date entry per field,
 // layer and day in the field's partition (so it goes with the field), its raster as one S3 object
 // under imagery/, the field's pending run, and scene jobs on the imagery queue.
-import { randomUUID } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { ifPresent, s3 } from '../aws/s3';
-import { sqs } from '../aws/sqs';
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { batchGet, deleteItem, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, readItem, updateItem } from '../db/table';
 import { Conflict, NotFound } from '../errors';
+import { publishEvents } from '../events/publish';
 import { log } from '../log';
 import { getField } from '../fields/repository';
 import { shapeFor } from '../fields/current-shape';
@@ -38,15 +36,14 @@ export const dynamoImageryRepository: ImageryRepository = {
     return field ? (await shapeFor(field)).shape : undefined;
   },
   dates: readDates,
-  async store(fieldId, entry, raster) {
-    const key = keys.imageryDate(fieldId, entry.layer, entry.day);
-    const previous = await getItem(key);
+  date: (fieldId, layer, day) => readItem(keys.imageryDate(fieldId, layer, day), ImageryDate.fromItem),
+  async store(fieldId, entry, raster, replaced) {
     if (raster) {
       await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: entry.objectKey, Body: raster, ContentType: 'application/octet-stream' }));
     }
-    await putItem({ ...key, ...ImageryDate.toItem(entry) });
+    await putItem({ ...keys.imageryDate(fieldId, entry.layer, entry.day), ...ImageryDate.toItem(entry) });
     // The raster of the date's previous shape, if any, is no longer referenced.
-    const old = previous?.object_key ? String(previous.object_key) : '';
+    const old = replaced?.objectKey;
     if (old && old !== entry.objectKey) await s3().send(new DeleteObjectCommand({ Bucket: config().bucket, Key: old }));
   },
   raster: readRaster,
@@ -72,7 +69,7 @@ export const dynamoImageryRepository: ImageryRepository = {
   async releaseLock(fieldId, lockId) {
     return deleteItem(keys.shapeLock(fieldId), { expression: 'lock_id = :id', values: { ':id': lockId } });
   },
-  publishScenes: (jobs) => sendJobs(IMAGERY_SCENE_JOB, jobs),
+  publishScenes: (jobs) => publishEvents(IMAGERY_SCENE_JOB, jobs, { queue: 'imagery' }),
 };
 
 export const earthSearchSource: SceneSource = {
@@ -93,19 +90,6 @@ export const ingestion = /* @__PURE__ */ imageryIngestion({
   settings: () => ({ periodDays: config().imageryDays }),
 });
 
-const envelope = (eventName: string, data: unknown) => JSON.stringify({ id: randomUUID(), event_name: eventName, data, created_at: new Date().toISOString() });
-
-/** Sends jobs to the imagery queue, ten per request. */
-async function sendJobs(eventName: string, jobs: unknown[]): Promise<void> {
-  for (let i = 0; i < jobs.length; i += 10) {
-    const batch = jobs.slice(i, i + 10);
-    const out = await sqs().send(
-      new SendMessageBatchCommand({ QueueUrl: config().imageryQueueUrl, Entries: batch.map((job, n) => ({ Id: String(n), MessageBody: envelope(eventName, job) })) }),
-    );
-    if (out.Failed?.length) throw new Error(`the imagery queue refused ${out.Failed.length} of ${batch.length} jobs`);
-  }
-}
-
 const FIELD_READ_BATCH = 100;
 
 /**
@@ -121,7 +105,7 @@ export async function queueEveryField(): Promise<{ fields: number }> {
     const ids = Array.from({ length: Math.min(FIELD_READ_BATCH, last - first + 1) }, (_, i) => first + i);
     const found = await batchGet(ids.map((id) => keys.field(id)));
     const existing = ids.filter((id) => found.has(itemKey(keys.field(id))));
-    await sendJobs(IMAGERY_FIELD_JOB, existing.map((fieldId) => ({ field_id: fieldId, recent_days: DAILY_RECENT_DAYS })));
+    await publishEvents(IMAGERY_FIELD_JOB, existing.map((fieldId) => ({ field_id: fieldId, recent_days: DAILY_RECENT_DAYS })), { queue: 'imagery' });
     queued += existing.length;
   }
   log.info('daily imagery: field jobs queued', { fields: queued });

@@ -60,8 +60,13 @@ export interface ImageryRepository {
   /** The field's current shape, or undefined when the field is gone. */
   fieldShape(fieldId: number): Promise<FieldShape | undefined>;
   dates(fieldId: number, layer: string): Promise<ImageryDate[]>;
-  /** Writes the raster object (if any), then its entry (a reader never finds an entry without its raster). */
-  store(fieldId: number, entry: ImageryDate, raster: Uint8Array | undefined): Promise<void>;
+  /** One day's entry of a layer. */
+  date(fieldId: number, layer: string, day: string): Promise<ImageryDate | undefined>;
+  /**
+   * Writes the raster object (if any), then its entry (a reader never finds an entry without its
+   * raster), then deletes the raster of the entry it replaces when that is another object.
+   */
+  store(fieldId: number, entry: ImageryDate, raster: Uint8Array | undefined, replaced: ImageryDate | undefined): Promise<void>;
   raster(objectKey: string): Promise<Uint8Array | undefined>;
   /** Adds days to the field's pending run, remembering the lock to release when it empties. */
   startRun(fieldId: number, days: string[], lockId: string | undefined): Promise<void>;
@@ -113,11 +118,13 @@ export interface RenderParams extends Omit<RenderRequest, 'operation' | 'scale'>
   scale_template_id?: number;
 }
 
+/** The dates of a field a reader sees: those with pixels over the field. */
+export const listedDates = async (repository: Pick<ImageryRepository, 'dates'>, fieldId: number): Promise<ImageryDate[]> =>
+  (await repository.dates(fieldId, SENTINEL2)).filter((entry) => !entry.empty);
+
 /** The readers: GET /api/layers/dates/v3 and GET /api/fields/ndvi. */
 export function imageryReaders({ repository, gate }: { repository: Pick<ImageryRepository, 'dates'>; gate: FieldGate }) {
-  /** The dates a reader sees: those with pixels over the field. */
-  const listed = async (fieldId: number): Promise<ImageryDate[]> =>
-    (await repository.dates(fieldId, SENTINEL2)).filter((entry) => !entry.empty);
+  const listed = (fieldId: number) => listedDates(repository, fieldId);
 
   /** GET /api/layers/dates/v3: the layers of a field with their operations and dates, newest first. */
   async function dates(principal: Principal, fieldId: number) {
@@ -143,5 +150,5 @@ export function imageryReaders({ repository, gate }: { repository: Pick<ImageryR
       .map((entry) => ({ date: entry.day, ndvi_mean: entry.mean as number }));
   }
 
-  return { dates, ndviSeries, listed };
+  return { dates, ndviSeries };
 }

@@ -8,6 +8,7 @@ import { HeadObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } 
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { transformer, utmEpsg, type Point } from '../../lib/imagery/crs';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
+import { ringBounds } from '../../lib/imagery/grid';
 import { BANDS, COLLECTION, type BandName } from '../../lib/imagery/stac';
 import { acquisitions, acquisitionTime, groundPixel, skyOf, toDn } from './scenes';
 
@@ -35,14 +36,13 @@ function footprintOf([minLon, minLat, maxLon, maxLat]: number[]): Footprint {
     const lat = minLat! + t * (maxLat! - minLat!);
     points.push(toUtm([lon, minLat!]), toUtm([lon, maxLat!]), toUtm([minLon!, lat]), toUtm([maxLon!, lat]));
   }
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
+  const [minX, minY, maxX, maxY] = ringBounds([points]);
   return {
     epsg,
-    x0: Math.floor((Math.min(...xs) - MARGIN_M) / CELL_M) * CELL_M,
-    y0: Math.floor((Math.min(...ys) - MARGIN_M) / CELL_M) * CELL_M,
-    x1: Math.ceil((Math.max(...xs) + MARGIN_M) / CELL_M) * CELL_M,
-    y1: Math.ceil((Math.max(...ys) + MARGIN_M) / CELL_M) * CELL_M,
+    x0: Math.floor((minX - MARGIN_M) / CELL_M) * CELL_M,
+    y0: Math.floor((minY - MARGIN_M) / CELL_M) * CELL_M,
+    x1: Math.ceil((maxX + MARGIN_M) / CELL_M) * CELL_M,
+    y1: Math.ceil((maxY + MARGIN_M) / CELL_M) * CELL_M,
   };
 }
 
@@ -54,10 +54,7 @@ const itemId = (f: Footprint, index: number): string => {
 /** The footprint's WGS84 bounding box. */
 function lonLatBounds(f: Footprint): [number, number, number, number] {
   const toLonLat = transformer(f.epsg, 4326);
-  const corners = [toLonLat([f.x0, f.y0]), toLonLat([f.x0, f.y1]), toLonLat([f.x1, f.y0]), toLonLat([f.x1, f.y1])];
-  const lons = corners.map((p) => p[0]);
-  const lats = corners.map((p) => p[1]);
-  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+  return ringBounds([[toLonLat([f.x0, f.y0]), toLonLat([f.x0, f.y1]), toLonLat([f.x1, f.y0]), toLonLat([f.x1, f.y1])]]);
 }
 
 /** The six bands of a scene as GeoTIFFs (uint16, NODATA 0). */
@@ -89,16 +86,13 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 function boundsOfSearch(body: Record<string, any>): number[] | undefined {
   if (Array.isArray(body.bbox) && body.bbox.length === 4) return body.bbox.map(Number);
-  const coordinates: number[][] = [];
+  const coordinates: Point[] = [];
   const walk = (value: unknown): void => {
-    if (Array.isArray(value) && typeof value[0] === 'number') coordinates.push(value as number[]);
+    if (Array.isArray(value) && typeof value[0] === 'number') coordinates.push(value as Point);
     else if (Array.isArray(value)) value.forEach(walk);
   };
   walk(body.intersects?.coordinates);
-  if (!coordinates.length) return undefined;
-  const lons = coordinates.map((c) => c[0]!);
-  const lats = coordinates.map((c) => c[1]!);
-  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+  return coordinates.length ? ringBounds([coordinates]) : undefined;
 }
 
 export interface CatalogueOptions {

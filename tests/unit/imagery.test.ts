@@ -195,7 +195,8 @@ function memory(options: { cloudyDays?: string[] } = {}) {
   const reads: string[] = [];
   const repository: ImageryRepository = {
     fieldShape: async (id) => shapes.get(id),
-    dates: async (id) => [...entries.values()].filter((e) => e.objectKey.includes(`/${id}/`) || entries.has(`${id}|${e.day}`)),
+    dates: async (id) => [...entries].filter(([key]) => key.startsWith(`${id}|`)).map(([, entry]) => entry),
+    date: async (id, _layer, day) => entries.get(`${id}|${day}`),
     store: async (id, entry, raster) => {
       if (raster) rasters.set(entry.objectKey, raster);
       entries.set(`${id}|${entry.day}`, entry);

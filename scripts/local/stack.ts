@@ -360,13 +360,6 @@ interface Poller {
  * visible again after a short local back-off and, past the queue's maxReceiveCount, SQS moves
  * them to the dead-letter queue.
  */
-/** Milliseconds of an EventBridge `rate(N unit)` expression (a day when it cannot be read). */
-function scheduleMs(expression: string): number {
-  const match = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(expression);
-  const unit = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
-  return match ? Number(match[1]) * unit[match[2] as keyof typeof unit] : 86_400_000;
-}
-
 function startPoller(options: {
   sqs: SQSClient;
   queueUrl: string;
@@ -682,21 +675,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     stops.push(() => gateway.stop());
     await waitFor('the API gateway', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, gateway, 30_000, apiLogFile);
 
-    // The workers of every service, each polling its queue (as its event source mapping would);
-    // scheduled functions invoked at their rate, as EventBridge would.
+    // The workers of every service, each polling its queue (as its event source mapping would).
+    // Scheduled functions (no queue) are run at their rate by serverless-offline itself.
     for (const worker of services.flatMap((service) => service.workers)) {
+      if (!worker.queue) continue;
       const functionName = `${service.service}-local-${worker.name}`;
-      if (!worker.queue) {
-        const timer = setInterval(() => {
-          void fetch(`${lambdaUrl}/2015-03-31/functions/${functionName}/invocations`, {
-            method: 'POST',
-            body: JSON.stringify({ source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }),
-          }).catch((error: Error) => say(`scheduled ${worker.name} could not be invoked: ${error.message}`));
-        }, scheduleMs(worker.schedule ?? ''));
-        timer.unref();
-        stops.push(async () => clearInterval(timer));
-        continue;
-      }
       const arn = names.getAtt(QUEUES[worker.queue]!.logicalId, 'Arn');
       const queueName = arn.split(':').pop()!;
       for (let i = 0; i < (worker.concurrency ?? 1); i++) {

@@ -1,7 +1,7 @@
 // Puts events and internal jobs on the events queue; the worker (functions/worker/events.ts)
 // consumes them. The envelope carries an id so that redelivered messages are processed once.
 import { randomUUID } from 'node:crypto';
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqs } from '../aws/sqs';
 import { config } from '../config';
 
@@ -21,14 +21,14 @@ export interface PublishOptions {
   queue?: 'events' | 'imagery';
 }
 
-const envelopeOf = (eventName: string, data: Record<string, unknown>, id: string = randomUUID()): EventEnvelope => ({
+export const envelopeOf = (eventName: string, data: Record<string, unknown>, id: string = randomUUID()): EventEnvelope => ({
   id,
   event_name: eventName,
   data,
   created_at: new Date().toISOString(),
 });
 
-const queueUrl = (queue: PublishOptions['queue']): string => (queue === 'imagery' ? config().imageryQueueUrl : config().eventsQueueUrl);
+export const queueUrl = (queue: PublishOptions['queue']): string => (queue === 'imagery' ? config().imageryQueueUrl : config().eventsQueueUrl);
 
 export async function publishEvent(eventName: string, data: Record<string, unknown>, options: PublishOptions = {}): Promise<EventEnvelope> {
   const envelope = envelopeOf(eventName, data, options.id);
@@ -40,21 +40,4 @@ export async function publishEvent(eventName: string, data: Record<string, unkno
     }),
   );
   return envelope;
-}
-
-/** SQS takes at most ten messages a request. */
-const SEND_BATCH = 10;
-
-/** One event per item of `data`, ten to a request; throws when the queue refuses any. */
-export async function publishEvents(eventName: string, data: readonly object[], options: Pick<PublishOptions, 'queue'> = {}): Promise<void> {
-  for (let i = 0; i < data.length; i += SEND_BATCH) {
-    const batch = data.slice(i, i + SEND_BATCH);
-    const out = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl(options.queue),
-        Entries: batch.map((item, n) => ({ Id: String(n), MessageBody: JSON.stringify(envelopeOf(eventName, item as Record<string, unknown>)) })),
-      }),
-    );
-    if (out.Failed?.length) throw new Error(`the ${options.queue ?? 'events'} queue refused ${out.Failed.length} of ${batch.length} messages`);
-  }
 }

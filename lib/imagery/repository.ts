@@ -8,7 +8,7 @@ import { config } from '../config';
 import { keys } from '../db/keys';
 import { batchGet, deleteItem, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, readItem, updateItem } from '../db/table';
 import { Conflict, NotFound } from '../errors';
-import { publishEvents } from '../events/publish';
+import { publishEvents } from '../events/publish-batch';
 import { log } from '../log';
 import { getField } from '../fields/repository';
 import { shapeFor } from '../fields/current-shape';

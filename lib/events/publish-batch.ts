@@ -1,0 +1,23 @@
+// Many events of one name at once (imagery jobs): SQS batches of ten, with the envelope and queue of
+// publish.ts. A module of its own so that the functions that publish one event at a time do not
+// bundle the batch command.
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { sqs } from '../aws/sqs';
+import { envelopeOf, queueUrl, type PublishOptions } from './publish';
+
+/** SQS takes at most ten messages a request. */
+const SEND_BATCH = 10;
+
+/** One event per item of `data`, ten to a request; throws when the queue refuses any. */
+export async function publishEvents(eventName: string, data: readonly object[], options: Pick<PublishOptions, 'queue'> = {}): Promise<void> {
+  for (let i = 0; i < data.length; i += SEND_BATCH) {
+    const batch = data.slice(i, i + SEND_BATCH);
+    const out = await sqs().send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl(options.queue),
+        Entries: batch.map((item, n) => ({ Id: String(n), MessageBody: JSON.stringify(envelopeOf(eventName, item as Record<string, unknown>)) })),
+      }),
+    );
+    if (out.Failed?.length) throw new Error(`the ${options.queue ?? 'events'} queue refused ${out.Failed.length} of ${batch.length} messages`);
+  }
+}

@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   load: () => import('./load'),
   faults: () => import('./faults'),
   imagery: () => import('./imagery'),
+  layers: () => import('./layers'),
 };
 
 // cold-start packages and spawns ~400 processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name

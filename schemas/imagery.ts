@@ -8,6 +8,8 @@ import { isSupportedEpsg } from '../lib/imagery/epsg';
 import { SATELLITE_OPERATIONS } from '../lib/imagery/layers';
 import type { ScaleInput } from '../lib/imagery/scale-templates';
 import { DISTRIBUTIONS, SCALE_LIMITS, type ScaleTemplate } from '../lib/imagery/scales';
+import { HISTOGRAM_BINS, LAYER_FILE_LIMITS, PERCENTILES } from '../lib/imagery/layer-limits';
+import { isDateTimeZ } from '../lib/util/time';
 import { booleanLike, calendarDate, dateTimeZ, positiveInteger } from './common';
 
 const imageryRoute = { tags: ['imagery'], auth: 'bearer', dialect: imageryDialect } as const;
@@ -106,6 +108,7 @@ export const geoserverRoute = defineRoute({
   ...imageryRoute,
   operationId: 'renderLayer',
   handler: 'functions/imagery/geoserver.get',
+  touches: { files: { 'imagery/': ['get'] } },
   method: 'get',
   paths: ['/api/geoserver/v2'],
   summary: 'An image of one operation of one date of a layer of a field: PNG, GeoTIFF or encoded PNG (docs/imagery.md)',
@@ -228,6 +231,119 @@ export const deleteScaleTemplateRoute = defineRoute({
   responses: { 200: { description: 'deleted', schema: z.object({ code: z.literal('DELETED_SCALE_TEMPLATE') }) } },
 });
 
+// --- layers from files (spec 2, "Creating a layer from a file"; docs/imagery.md "Layers from files") ---
+
+const finiteOrNull = () => z.number().finite().nullable().optional();
+const ColumnStatsWire = z
+  .object({
+    count: z.number().int(),
+    min: z.number(),
+    max: z.number(),
+    mean: z.number(),
+    std: z.number().describe('population standard deviation'),
+    percentiles: z.record(z.string(), z.number()).describe(`p${PERCENTILES.join(', p')} (linear interpolation between ranks)`),
+  })
+  .nullable();
+const HistogramWire = z
+  .object({ bins: z.array(z.number()).describe(`${HISTOGRAM_BINS} + 1 edges from min to max (2 when all values are equal)`), counts: z.array(z.number().int()) })
+  .nullable();
+
+export const uploadLayerFileRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'uploadLayerFile',
+  handler: 'functions/imagery/layer-files.upload',
+  touches: { table: 'write', files: { 'uploads/': ['put'] } },
+  method: 'post',
+  paths: ['/files'],
+  summary: "Step 1 of a layer from a file: a zip of a shapefile, csv, txt or xlsx; the caller's field it lies on, its numeric columns, their statistics and histograms",
+  description:
+    `multipart/form-data, the zip under \`file\`. Files of at most ${LAYER_FILE_LIMITS.FILE_BYTES / 1024 / 1024} MiB, zips of at most ${LAYER_FILE_LIMITS.ZIP_ENTRIES} entries and ` +
+    `${LAYER_FILE_LIMITS.UNZIPPED_BYTES / 1024 / 1024} MiB uncompressed, ${LAYER_FILE_LIMITS.FEATURES} features, ${LAYER_FILE_LIMITS.VERTICES} vertices; anything else (not a zip, ` +
+    'no readable point or polygon, an entry outside the zip) answers 400 ERROR_ARCHIVO. The features inside the field are kept 24 hours under redis_id for POST /raster.',
+  request: { bodyType: 'multipart' },
+  maxBodyBytes: 6 * 1024 * 1024,
+  responses: {
+    200: {
+      description: 'the field and the columns, or not_found with the extent of the file',
+      schema: z.object({
+        data: z.union([
+          z.object({ not_found: z.literal(true), lote: z.string().describe("WKT of the file's extent (EPSG 4326)") }),
+          z.object({
+            redis_id: z.string().describe('the upload, for POST /raster (kept 24 hours)'),
+            lote_id: z.number().int().describe('the field holding most of the features, among those the caller may add data to'),
+            columns: z.array(z.string()).describe('the numeric columns'),
+            stats: z.record(z.string(), ColumnStatsWire).describe('per column, over the features inside the field'),
+            histograms: z.record(z.string(), HistogramWire),
+          }),
+        ]),
+      }),
+    },
+  },
+});
+
+/** 'YYYY-MM-DD HH:MM:SS' naming a real instant, as YYYY-MM-DDTHH:MM:SSZ. */
+const spacedDateTime = () =>
+  z
+    .string()
+    .refine((v) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(v) && isDateTimeZ(`${v.replace(' ', 'T')}Z`), "expected a real date-time 'YYYY-MM-DD HH:MM:SS'")
+    .transform((v) => `${v.replace(' ', 'T')}Z`);
+
+export const LayerSettings = z
+  .object({
+    id_layer: positiveInteger().describe('a layer type id (GET /api/layers/types), not a satellite layer'),
+    mean: finiteOrNull().describe("rescale the layer so that its mean inside the field is this (yield calibration)"),
+    min: finiteOrNull().describe('outlier bound: values below are dropped before interpolating'),
+    max: finiteOrNull().describe('outlier bound: values above are dropped before interpolating'),
+    meta: z
+      .object({ numerador_media: z.string().max(50).nullable().optional(), denominador_media: z.string().max(50).nullable().optional() })
+      .optional()
+      .describe('the unit, kept with the layer (dates v3 metadata)'),
+    interpolation_type: z
+      .enum(['kriging', 'idw'])
+      .nullable()
+      .optional()
+      .describe('points: kriging (ordinary, fitted variogram) or idw (inverse distance, the default); polygons are rasterized'),
+  })
+  .strict();
+
+export const CreateLayersBody = z.object({
+  redis_id: z.string().regex(/^[0-9a-f]{32}$/, 'redis_id is the id POST /files answered'),
+  date: spacedDateTime(),
+  lote_id: positiveInteger(),
+  data: z
+    .record(z.string().min(1).max(200), LayerSettings)
+    .refine((data) => Object.keys(data).length >= 1 && Object.keys(data).length <= 20, 'data holds 1 to 20 columns')
+    .describe('one layer per key: the column name and how to make it'),
+});
+
+const QueuedLayers = z.object({
+  job_id: z.string().describe('the layer job (the imagery worker makes the layers; dates v3 lists each when stored)'),
+  field_id: z.number().int(),
+  layers: z.array(
+    z.object({
+      column: z.string(),
+      id_layer: z.number().int(),
+      layer_name: z.string().describe("the layer type's nombre: the layer name and its one operation for /api/geoserver/v2"),
+      operation: z.string(),
+      date: z.string().describe('YYYY-MM-DDTHH:MM:SSZ'),
+      interpolation: z.string(),
+    }),
+  ),
+});
+export { QueuedLayers };
+
+export const createLayersRoute = defineRoute({
+  ...imageryRoute,
+  operationId: 'createLayersFromFile',
+  handler: 'functions/imagery/raster.post',
+  touches: { table: 'read', sends: ['imagery'], files: { 'uploads/': ['get'] } },
+  method: 'post',
+  paths: ['/raster'],
+  summary: 'Step 2 of a layer from a file: one layer per column of the upload, made by the imagery worker (response designed here)',
+  request: { body: CreateLayersBody },
+  responses: { 200: { description: 'the layers queued', schema: z.object({ code: z.literal(0), data: QueuedLayers }) } },
+});
+
 export const imageryRoutes = [
   layerDatesRoute,
   fieldNdviRoute,
@@ -237,4 +353,6 @@ export const imageryRoutes = [
   createScaleTemplateRoute,
   patchScaleTemplateRoute,
   deleteScaleTemplateRoute,
+  uploadLayerFileRoute,
+  createLayersRoute,
 ];

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { internalDialect, samplingDialect } from '../lib/http/dialects';
-import { isoDateTime, okData, positiveInteger } from './common';
+import { dateTimeZ, isoDateTime, okData, positiveInteger } from './common';
 
 const samplingRoute = { tags: ['samplings'], auth: 'bearer', dialect: samplingDialect } as const;
 const internalRoute = { tags: ['internal'], auth: 'internal', dialect: internalDialect } as const;
@@ -58,6 +58,62 @@ export const variableListRoute = defineRoute({
   },
 });
 
+export const analysisLayerTypesRoute = defineRoute({
+  ...samplingRoute,
+  operationId: 'analysisLayerTypes',
+  handler: 'functions/samplings/layers.catalogue',
+  method: 'get',
+  paths: ['/api/sampling/analysis_variable/layer_type'],
+  summary: 'For each depth range (0-20, 20-30, ... 140-150 cm), each analysis with the layer its samples make',
+  responses: {
+    200: {
+      description: 'by depth range, then analysis name',
+      schema: z.object({
+        code: z.literal('OK'),
+        data: z.record(z.string(), z.record(z.string(), z.object({ operation: z.string(), layer_name: z.string(), id_layer: z.number().int().describe('ours: the layer type id') }))),
+      }),
+    },
+  },
+});
+
+export const RasterizeBody = z.object({
+  layers: z
+    .array(
+      z.object({
+        analysis: z.string().min(1).max(200).describe('an analysis of the sampling'),
+        variable_name: z.string().min(1).max(200).describe('a variable its samples hold'),
+        layer_date: dateTimeZ().describe('YYYY-MM-DDT00:00:00Z'),
+        layer_name: z.string().min(1).max(100).describe('a layer type name, e.g. MO_20 (GET api/sampling/analysis_variable/layer_type)'),
+      }),
+    )
+    .min(1)
+    .max(20),
+  interpolation_polygon: z.boolean().describe("false: the samples kriged; true: each polygon of the sampling's map (or the field) takes the mean of its samples"),
+});
+
+export const rasterizeSamplingRoute = defineRoute({
+  ...samplingRoute,
+  operationId: 'rasterizeSampling',
+  handler: 'functions/samplings/layers.rasterize',
+  touches: { table: 'read', sends: ['imagery'], files: { 'uploads/': ['put'] } },
+  method: 'post',
+  paths: ['/api/sampling/{sampling_uuid}/rasterize'],
+  summary: 'One layer per item from the values of the samples (made by the imagery worker; response designed here)',
+  request: { path: z.object({ sampling_uuid: uuid }), body: RasterizeBody },
+  responses: {
+    200: {
+      description: 'the layers queued',
+      schema: okData(
+        z.object({
+          job_ids: z.array(z.string()).describe('one layer job per layer_date'),
+          field_id: z.number().int(),
+          layers: z.array(z.object({ column: z.string(), id_layer: z.number().int(), layer_name: z.string(), operation: z.string(), date: z.string(), interpolation: z.string() })),
+        }),
+      ),
+    },
+  },
+});
+
 export const CreateSamplingBody = z.object({
   sampling_uuid: uuid.optional().describe('makes the call idempotent'),
   sampling_name: z.string().trim().min(1).max(200),
@@ -95,4 +151,12 @@ export const closeSamplingRoute = defineRoute({
   responses: { 200: { description: 'the sampling', schema: okData(z.object({ sampling_uuid: z.string(), closed_at: z.string().nullable() })) } },
 });
 
-export const samplingRoutes = [listSamplingsRoute, samplingAnalysisRoute, variableListRoute, createSamplingRoute, closeSamplingRoute];
+export const samplingRoutes = [
+  listSamplingsRoute,
+  samplingAnalysisRoute,
+  variableListRoute,
+  analysisLayerTypesRoute,
+  rasterizeSamplingRoute,
+  createSamplingRoute,
+  closeSamplingRoute,
+];

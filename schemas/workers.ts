@@ -36,7 +36,7 @@ export const imageryWorker = defineWorker({
   // scenes are read over the network: several at once (and a burst of new fields does not make a
   // season shape's lock wait behind every other field's scenes for long)
   concurrency: 4,
-  touches: { table: 'write', sends: ['imagery'], files: { 'imagery/': ['get', 'put', 'delete'] } },
+  touches: { table: 'write', sends: ['imagery'], files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] } },
   lambda: { timeout: 120, memorySize: 1024 },
 });
 

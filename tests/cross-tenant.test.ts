@@ -11,6 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { v1 as uuidV1 } from 'uuid';
+import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, tokenFor, unique, type TestUser } from './helpers/api';
 
@@ -117,6 +118,7 @@ interface Owner {
   sheet: string;
   mapId: number;
   scaleTemplateId: number;
+  uploadId: string;
   samplingUuid: string;
   inputUuid: string;
   inputId: number;
@@ -255,6 +257,12 @@ async function setUpOwner(): Promise<Owner> {
   });
   const sheet = await fetch(new URL(`/api/spots/sheet?format=csv&field_id=${fieldId}`, stack().baseUrl), { headers: { authorization: `Bearer ${token}` } });
   const scale = await ok(call('POST', '/api/layers/scale_template', { token, json: SCALE_TEMPLATE(`Scale ${SECRET}`) }), 'scale template');
+  // a layer file kept for POST /raster: points inside A's field
+  const layerZip = new JSZip();
+  layerZip.file('rinde.csv', `lat,lon,Rinde ${SECRET}\n-33.895,-60.495,9000\n-33.89,-60.49,9500\n`);
+  const layerForm = new FormData();
+  layerForm.set('file', new Blob([await layerZip.generateAsync({ type: 'nodebuffer' })]), 'rinde.zip');
+  const layerFile = await ok(call('POST', '/files', { token, body: layerForm }), 'layer file');
   return {
     user,
     ...field,
@@ -274,6 +282,7 @@ async function setUpOwner(): Promise<Owner> {
     sheet: (await sheet.text()).replace(/6\.1/g, '9.9'),
     mapId: map.id as number,
     scaleTemplateId: scale.scale_template.scale_template_id as number,
+    uploadId: layerFile.data.redis_id as string,
     samplingUuid: sampling.data.sampling_uuid as string,
     inputUuid: input.uuid as string,
     inputId: input.id as number,
@@ -484,6 +493,11 @@ const PROBES: Record<string, Probe> = {
     // A's scale template on the attacker's own field
     read('user', { query: { field_id: own.fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: `${YEAR}-01-01T14:00:00Z`, scale_template_id: a.scaleTemplateId } }),
   ],
+  createLayersFromFile: (a, own) => [
+    write('field', { json: { redis_id: a.uploadId, date: `${YEAR}-04-01 00:00:00`, lote_id: a.fieldId, data: { [`Rinde ${SECRET}`]: { id_layer: 5 } } } }),
+    // A's upload onto the attacker's own field
+    write('user', { json: { redis_id: a.uploadId, date: `${YEAR}-04-01 00:00:00`, lote_id: own.fieldId, data: { [`Rinde ${SECRET}`]: { id_layer: 5 } } } }),
+  ],
   patchScaleTemplate: (a) => [write('user', { json: { scale_template_id: a.scaleTemplateId, template_name: 'changed' } })],
   deleteScaleTemplate: (a) => [write('user', { query: { scale_template_id: a.scaleTemplateId } })],
   // maps
@@ -539,6 +553,12 @@ const PROBES: Record<string, Probe> = {
     read('field', { query: { sampling_uuid: a.samplingUuid } }),
   ],
   internalCreateSampling: (a) => [write('internal', { json: { sampling_name: 'intruder', field_id: a.fieldId, yeargroup: YEAR, zoning: { info: {}, type: 'none' }, analysis: {}, groups: [], points: [] } })],
+  rasterizeSampling: (a) => [
+    write('field', {
+      path: { sampling_uuid: a.samplingUuid },
+      json: { layers: [{ analysis: `A ${SECRET}`, variable_name: 'P', layer_date: `${YEAR}-05-01T00:00:00Z`, layer_name: 'P_20' }], interpolation_polygon: true },
+    }),
+  ],
   internalCloseSampling: (a) => [write('internal', { path: { sampling_uuid: a.samplingUuid }, json: { closed_at: '2026-06-01T00:00:00Z' } })],
   // sensors
   getValuesBulkJob: (a) => [read('extension', { path: { job_uuid: a.jobUuid } })],

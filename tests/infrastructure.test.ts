@@ -153,7 +153,7 @@ function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: st
   const queues: Record<string, string> = { events: 'Events', sensorBulk: 'SensorBulk', imagery: 'Imagery' };
   for (const queue of t.sends ?? []) sids.add(`${queues[queue]}Send`);
   if (consumes) sids.add(`${queues[consumes]}Consume`);
-  const names: Record<string, string> = { 'spots/': 'SpotImages', 'storage/': 'StorageFiles', 'sensor-bulk/': 'SensorBulk', 'imagery/': 'ImageryRasters' };
+  const names: Record<string, string> = { 'spots/': 'SpotImages', 'storage/': 'StorageFiles', 'sensor-bulk/': 'SensorBulk', 'imagery/': 'ImageryRasters', 'uploads/': 'LayerUploads' };
   const actions: Record<string, string> = { get: 'Read', put: 'Put', delete: 'Delete' };
   for (const [prefix, list] of Object.entries(t.files ?? {})) for (const action of list ?? []) sids.add(`${names[prefix]}${actions[action]}`);
   if (route.auth === 'internal') sids.add('InternalKeyRead');

@@ -83,10 +83,13 @@ export const keys = {
   shapeLock: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'SHAPELOCK' }),
   /** A date of a field's imagery layer (one scene per field, layer and day). */
   imageryDate: (fieldId: number, layer: string, day: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `IMAGERY#${layer}#${day}` }),
-  imageryDates: (fieldId: number, layer: string) => ({ pk: `FIELD#${fieldId}`, skPrefix: `IMAGERY#${layer}#` }),
+  /** The dates of one layer of a field, or of every layer (satellite and from files). */
+  imageryDates: (fieldId: number, layer?: string) => ({ pk: `FIELD#${fieldId}`, skPrefix: layer === undefined ? 'IMAGERY#' : `IMAGERY#${layer}#` }),
   /** A user's scale template (docs/imagery.md). */
   scaleTemplate: (userId: number, id: number): Key => ({ pk: `USER#${userId}`, sk: `SCALE#${pad(id)}` }),
   scaleTemplates: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCALE#' }),
+  /** A user's layer file kept for POST /raster (docs/imagery.md, "Layers from files"). */
+  layerUpload: (userId: number, id: string): Key => ({ pk: `USER#${userId}`, sk: `LAYERUPLOAD#${id}` }),
   /** The field's imagery run: the days still pending and the shape lock to release after them. */
   imageryRun: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'IMAGERYRUN' }),
 

@@ -5,13 +5,12 @@
 // vertices are bounded before anything is parsed at length.
 import { kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
-import { unzipSync } from 'fflate';
-import { parseDbf, parseShp } from 'shpjs';
 import { DomainError, Invalid } from '../errors';
 import { areaHectares, geoJsonToWkt, readWkt } from '../geo/wkt';
 import { fieldShapeFrom } from './shape';
 import { checkFieldArea } from './rules';
-import { isZip } from '../util/zip';
+import { isZip, unzipBounded } from '../util/zip';
+import { readShapefiles } from '../geo/shapefile';
 
 export const BOUNDARY_LIMITS = {
   /** The file as sent. */
@@ -67,7 +66,7 @@ export function readBoundaries(file: { content: Buffer; filename: string }, opti
   let features: Feature[];
   let names: (properties: Record<string, unknown>) => string | null;
   if (isZip(file.content)) {
-    const entries = unzipBounded(file.content);
+    const entries = unzipBounded(file.content, { entries: BOUNDARY_LIMITS.ZIP_ENTRIES, bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES });
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {
       format = 'kmz';
@@ -75,7 +74,7 @@ export function readBoundaries(file: { content: Buffer; filename: string }, opti
       names = kmlName;
     } else {
       format = 'shapefile';
-      features = readShapefile(entries);
+      features = readShapefiles(entries) as Feature[];
       names = shapefileName(options.nameField);
     }
   } else if (/^\s*(<\?xml|<kml)/i.test(file.content.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, ''))) {
@@ -86,31 +85,6 @@ export function readBoundaries(file: { content: Buffer; filename: string }, opti
     throw refuse('the file is not a KML, a KMZ or a zipped shapefile');
   }
   return { format, ...polygonsOf(features, names, options.maxHectares) };
-}
-
-// --- zips -------------------------------------------------------------------------------------
-
-function unzipBounded(content: Buffer): Record<string, Uint8Array> {
-  let count = 0;
-  let declared = 0;
-  try {
-    return unzipSync(new Uint8Array(content.buffer, content.byteOffset, content.byteLength), {
-      filter: (entry) => {
-        count += 1;
-        declared += entry.originalSize;
-        if (count > BOUNDARY_LIMITS.ZIP_ENTRIES) throw refuse(`the zip holds more than ${BOUNDARY_LIMITS.ZIP_ENTRIES} entries`);
-        if (declared > BOUNDARY_LIMITS.UNZIPPED_BYTES) throw refuse(`the zip holds more than ${BOUNDARY_LIMITS.UNZIPPED_BYTES / 1024 / 1024} MiB uncompressed`);
-        if (entry.name.startsWith('/') || entry.name.startsWith('\\') || /(^|[\\/])\.\.([\\/]|$)/.test(entry.name) || /^[a-z]:/i.test(entry.name)) {
-          throw refuse(`the zip holds an entry outside its folder: ${JSON.stringify(entry.name.slice(0, 100))}`);
-        }
-        return !entry.name.endsWith('/') && !entry.name.includes('__MACOSX');
-      },
-    });
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    // fflate inflates each entry into a buffer of its declared size: one that holds more fails here
-    throw refuse(`the zip cannot be read: ${(error as Error).message}`);
-  }
 }
 
 // --- KML --------------------------------------------------------------------------------------
@@ -136,28 +110,6 @@ function readKml(text: string): Feature[] {
 const kmlName = (properties: Record<string, unknown>) => (typeof properties.name === 'string' && properties.name.trim() ? properties.name.trim() : null);
 
 // --- shapefiles -------------------------------------------------------------------------------
-
-function readShapefile(entries: Record<string, Uint8Array>): Feature[] {
-  const byExtension = (ext: string) => Object.keys(entries).filter((name) => name.toLowerCase().endsWith(ext));
-  const shps = byExtension('.shp');
-  if (shps.length === 0) throw refuse('the zip holds no KML and no shapefile (.shp)');
-  const features: Feature[] = [];
-  for (const shp of shps) {
-    const base = shp.slice(0, -4);
-    const sibling = (ext: string) => Object.keys(entries).find((name) => name.slice(0, -4) === base && name.toLowerCase().endsWith(ext));
-    const text = (name: string | undefined) => (name ? Buffer.from(entries[name]!).toString('utf8') : undefined);
-    const prj = text(sibling('.prj'));
-    const dbf = sibling('.dbf');
-    try {
-      const geometries = parseShp(entries[shp]!, prj) as Feature['geometry'][];
-      const records = dbf ? (parseDbf(entries[dbf]!, text(sibling('.cpg'))) as Record<string, unknown>[]) : [];
-      geometries.forEach((geometry, i) => features.push({ geometry, properties: records[i] ?? {} }));
-    } catch (error) {
-      throw refuse(`the shapefile ${JSON.stringify(base.slice(0, 100))} cannot be read: ${(error as Error).message}`);
-    }
-  }
-  return features;
-}
 
 const NAME_ATTRIBUTES = ['name', 'nombre', 'nome', 'lote', 'field', 'campo'];
 

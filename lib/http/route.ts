@@ -18,7 +18,7 @@ export type BodyType = 'json' | 'form' | 'multipart';
 /** Queues of the platform (owned by the platform service, docs/adr/0006-services.md). */
 export type QueueName = 'events' | 'sensorBulk' | 'imagery';
 /** Bucket prefixes, each a kind of file. */
-export type FilePrefix = 'spots/' | 'storage/' | 'sensor-bulk/' | 'imagery/';
+export type FilePrefix = 'spots/' | 'storage/' | 'sensor-bulk/' | 'imagery/' | 'uploads/';
 export type FileAction = 'get' | 'put' | 'delete';
 /** Secrets Manager secrets (given directly in the environment locally). */
 export type SecretName = 'signingSeed' | 'internalKey';

@@ -68,3 +68,16 @@ export function rasterize(rings: Rings, grid: Grid): Uint8Array {
   }
   return mask;
 }
+
+/** Whether a point lies inside the rings (even-odd: holes and multipolygons), in the rings' coordinates. */
+export function containsPoint(rings: Rings, [x, y]: Point): boolean {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) inside = !inside;
+    }
+  }
+  return inside;
+}

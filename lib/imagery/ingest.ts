@@ -72,6 +72,7 @@ export function imageryIngestion({ repository, source, settings, now = () => new
         shapeVersion: job.shape_version,
         objectKey: empty ? '' : rasterKey(job.field_id, SENTINEL2, scene.day, job.shape_version),
         empty,
+        metadata: {},
       };
       const raster = empty ? undefined : encodeScene({ grid, rings, shapeVersion: job.shape_version, sceneId: scene.id, datetime: scene.datetime, ...products });
       await repository.store(job.field_id, entry, raster, stored);

@@ -69,3 +69,37 @@ export function decodeScene(bytes: Uint8Array): StoredScene {
     cloud: new Uint8Array(payload.subarray(rest + n * 3, rest + n * 4)),
   };
 }
+
+// --- layers from files and samplings: one band of values, float32 ------------------------------
+
+const LAYER_MAGIC = 'SURCOLYR1';
+
+/** The stored form of a layer made from a file or a sampling: the field's grid and one band of values (NaN no data). */
+export interface StoredLayer {
+  grid: Grid;
+  rings: Rings;
+  shapeVersion: string;
+  /** YYYY-MM-DDTHH:mm:ssZ */
+  datetime: string;
+  values: Float32Array;
+}
+
+export function encodeLayer(layer: StoredLayer): Buffer {
+  const { values, ...header } = layer;
+  const head = Buffer.from(JSON.stringify(header));
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(head.length);
+  return Buffer.concat([Buffer.from(LAYER_MAGIC), size, head, deflateRawSync(Buffer.from(values.buffer, values.byteOffset, values.byteLength))]);
+}
+
+/** A stored raster: a satellite scene or a layer of values. */
+export function decodeRaster(bytes: Uint8Array): { scene: StoredScene } | { layer: StoredLayer } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.subarray(0, LAYER_MAGIC.length).toString() !== LAYER_MAGIC) return { scene: decodeScene(bytes) };
+  const headLength = buffer.readUInt32LE(LAYER_MAGIC.length);
+  const start = LAYER_MAGIC.length + 4;
+  const header = JSON.parse(buffer.subarray(start, start + headLength).toString()) as Omit<StoredLayer, 'values'>;
+  const payload = inflateRawSync(buffer.subarray(start + headLength));
+  const values = new Float32Array(payload.buffer.slice(payload.byteOffset, payload.byteOffset + header.grid.width * header.grid.height * 4));
+  return { layer: { ...header, values } };
+}

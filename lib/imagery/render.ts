@@ -7,6 +7,7 @@ import { transformer, type Point } from './crs';
 import { writeGeoTiff } from './geotiff-writer';
 import { gridBounds, pixelHeight, projectRings, rasterize, ringBounds, type Grid } from './grid';
 import type { IndexOperation, Operation } from './layers';
+import type { Rings } from './grid';
 import type { StoredScene } from './raster';
 import { classBoundaries, classOf, type ScaleTemplate } from './scales';
 
@@ -30,7 +31,7 @@ export interface RenderRequest {
 const LATTICE = 16;
 
 /** The grid of the image a request asks for. */
-export function targetGrid(scene: StoredScene, request: Pick<RenderRequest, 'epsg' | 'bbox' | 'width' | 'height'>): Grid {
+export function targetGrid(scene: { grid: Grid }, request: Pick<RenderRequest, 'epsg' | 'bbox' | 'width' | 'height'>): Grid {
   const epsg = request.epsg ?? scene.grid.epsg;
   if (request.bbox && request.width && request.height) {
     const [xmin, ymin, xmax, ymax] = request.bbox;
@@ -93,45 +94,59 @@ export function sourceIndices(source: Grid, target: Grid): Int32Array {
   return out;
 }
 
+/** A value range: of the colour scale, or of the 16 bits of an encoded PNG. */
+export interface ValueRange {
+  min: number;
+  max: number;
+}
+
 /** Colour scale of each index: value range and colour stops (red to green). */
-export const COLOUR_SCALES: Record<IndexOperation, { min: number; max: number }> = {
+export const COLOUR_SCALES: Record<IndexOperation, ValueRange> = {
   ndvi1: { min: 0, max: 1 },
   gndvi1: { min: 0, max: 1 },
   msavi2: { min: 0, max: 1 },
   ndre: { min: 0, max: 0.6 },
 };
+/** The range the encoded PNG of an index carries. */
+export const INDEX_RANGE: ValueRange = { min: -1, max: 1 };
 const STOPS: ReadonlyArray<readonly [number, number, number]> = [
   [165, 0, 38], [244, 109, 67], [254, 224, 139], [217, 239, 139], [102, 189, 99], [0, 104, 55],
 ];
 
-export function colourOf(operation: IndexOperation, value: number): [number, number, number] {
-  const { min, max } = COLOUR_SCALES[operation];
-  const t = Math.max(0, Math.min(1, (value - min) / (max - min))) * (STOPS.length - 1);
+/** The colour of `value` on the red-to-green scale stretched over `range`. */
+export function colourIn(range: ValueRange, value: number): [number, number, number] {
+  const span = range.max - range.min || 1;
+  const t = Math.max(0, Math.min(1, (value - range.min) / span)) * (STOPS.length - 1);
   const i = Math.min(STOPS.length - 2, Math.floor(t));
   const f = t - i;
   const [a, b] = [STOPS[i]!, STOPS[i + 1]!];
   return [0, 1, 2].map((k) => Math.round(a[k]! + (b[k]! - a[k]!) * f)) as [number, number, number];
 }
 
-/** The colour scale in 1024 steps (a lookup per pixel instead of the interpolation). */
+export const colourOf = (operation: IndexOperation, value: number): [number, number, number] => colourIn(COLOUR_SCALES[operation], value);
+
+/** The colour scale in 1024 steps from its first stop to its last (a lookup per pixel instead of the interpolation). */
 const RAMP_STEPS = 1024;
-const ramps = new Map<IndexOperation, Uint8Array>();
-function rampOf(operation: IndexOperation): Uint8Array {
-  let ramp = ramps.get(operation);
+let ramp: Uint8Array | undefined;
+function rampSteps(): Uint8Array {
   if (!ramp) {
-    const { min, max } = COLOUR_SCALES[operation];
     ramp = new Uint8Array(RAMP_STEPS * 3);
-    for (let i = 0; i < RAMP_STEPS; i++) ramp.set(colourOf(operation, min + ((max - min) * i) / (RAMP_STEPS - 1)), i * 3);
-    ramps.set(operation, ramp);
+    for (let i = 0; i < RAMP_STEPS; i++) ramp.set(colourIn({ min: 0, max: 1 }, i / (RAMP_STEPS - 1)), i * 3);
   }
   return ramp;
 }
 
-/** Encoded PNG: value v in [-1, 1] is round((v + 1) / 2 * 65534) + 1, in R (high byte) and G; 0 is no data. */
+/**
+ * Encoded PNG: value v in [min, max] (an index: [-1, 1]) is round((v - min) / (max - min) * 65534) + 1,
+ * in R (high byte) and G; 0 is no data. A layer of one value (min = max) codes it as 1.
+ */
 export const ENCODED_LEVELS = 65534;
-export const encodeValue = (value: number): number =>
-  Number.isNaN(value) ? 0 : Math.round(((Math.max(-1, Math.min(1, value)) + 1) / 2) * ENCODED_LEVELS) + 1;
-export const decodeValue = (code: number): number => (code === 0 ? NaN : ((code - 1) / ENCODED_LEVELS) * 2 - 1);
+export const encodeValue = (value: number, range: ValueRange = INDEX_RANGE): number =>
+  Number.isNaN(value)
+    ? 0
+    : Math.round(((Math.max(range.min, Math.min(range.max, value)) - range.min) / (range.max - range.min || 1)) * ENCODED_LEVELS) + 1;
+export const decodeValue = (code: number, range: ValueRange = INDEX_RANGE): number =>
+  code === 0 ? NaN : range.min + ((code - 1) / ENCODED_LEVELS) * (range.max - range.min);
 
 export interface RenderedImage {
   body: Buffer;
@@ -167,7 +182,27 @@ export function renderScene(scene: StoredScene, request: RenderRequest): Rendere
     }
     return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })), contentType: 'image/png', grid };
   }
-  const source = scene.indices[request.operation];
+  return renderValues({ grid: scene.grid, rings: scene.rings, values: scene.indices[request.operation] }, request, {
+    colour: COLOUR_SCALES[request.operation],
+    encoded: INDEX_RANGE,
+  });
+}
+
+/** One band of values on a grid, cut for a field (a satellite index, or a layer from a file). */
+export interface ValueBand {
+  grid: Grid;
+  rings: Rings;
+  values: Float32Array;
+}
+
+/** The image of a band of values: the colour scale stretched over `ranges.colour`, encoded PNGs over `ranges.encoded`. */
+export function renderValues(band: ValueBand, request: Omit<RenderRequest, 'operation'>, ranges: { colour: ValueRange; encoded: ValueRange }): RenderedImage {
+  const grid = targetGrid(band, request);
+  const index = sourceIndices(band.grid, grid);
+  const n = grid.width * grid.height;
+  const inside = request.transparent ? rasterize(projectRings(band.rings, transformer(4326, grid.epsg)), grid) : undefined;
+  const visible = (i: number): number => (inside && !inside[i] ? -1 : index[i]!);
+  const source = band.values;
   const values = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const s = visible(i);
@@ -179,7 +214,7 @@ export function renderScene(scene: StoredScene, request: RenderRequest): Rendere
   if (request.format === 'image/encoded') {
     const data = new Uint8Array(n * 3);
     for (let i = 0; i < n; i++) {
-      const code = encodeValue(values[i]!);
+      const code = encodeValue(values[i]!, ranges.encoded);
       data[i * 3] = code >> 8;
       data[i * 3 + 1] = code & 255;
     }
@@ -197,9 +232,9 @@ export function renderScene(scene: StoredScene, request: RenderRequest): Rendere
     }
     return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })), contentType: 'image/png', grid };
   }
-  const ramp = rampOf(request.operation);
-  const { min, max } = COLOUR_SCALES[request.operation];
-  const scale = (RAMP_STEPS - 1) / (max - min);
+  const ramp = rampSteps();
+  const { min, max } = ranges.colour;
+  const scale = (RAMP_STEPS - 1) / (max - min || 1);
   for (let i = 0; i < n; i++) {
     const value = values[i]!;
     if (Number.isNaN(value)) continue;

@@ -2,12 +2,12 @@
 // encoded by render.ts. Rules only: the repository and the gate are parameters.
 import type { Principal } from '../auth/principal';
 import { Invalid, NotFound } from '../errors';
-import { SATELLITE_OPERATIONS, SENTINEL2, type Operation } from './layers';
-import { decodeScene } from './raster';
-import { renderScene, type RenderedImage } from './render';
+import { SENTINEL2, type Operation } from './layers';
+import { decodeRaster } from './raster';
+import { renderScene, renderValues, type RenderedImage } from './render';
 import type { ScaleTemplate } from './scales';
 import type { FieldGate } from '../authz/gate';
-import { listedDates, readableField, type ImageryRepository, type RenderParams } from './service';
+import { listedDates, operationsOf, readableField, type ImageryRepository, type RenderParams } from './service';
 
 /** Largest image answered: Lambda answers at most 6 MB, and files travel base64-encoded (4/3). */
 export const MAX_IMAGE_BYTES = 4_500_000;
@@ -25,11 +25,15 @@ export function imageryRendering({
   maxImageBytes?: number;
 }) {
 
-  /** GET /api/geoserver/v2: one operation of one date of a layer, as an image. */
+  /**
+   * GET /api/geoserver/v2: one operation of one date of a layer, as an image. A layer made from a
+   * file or a sampling has one operation (its name); its colour scale and encoded PNG span the
+   * date's min and max (given by dates v3).
+   */
   async function render(principal: Principal, params: RenderParams): Promise<RenderedImage> {
     await readableField(gate, principal, params.field_id);
-    if (params.layer_name !== SENTINEL2) throw new NotFound(`The field has no layer ${params.layer_name}`);
-    const operation = SATELLITE_OPERATIONS.find((entry) => entry.operation === params.operation)?.operation as Operation | undefined;
+    const satellite = params.layer_name === SENTINEL2;
+    const operation = operationsOf(params.layer_name).find((entry) => entry.operation === params.operation)?.operation;
     if (!operation) throw new NotFound(`The layer ${params.layer_name} has no operation ${params.operation}`);
     if (operation === 'rgb1' && params.format === 'image/encoded') {
       throw new Invalid('image/encoded carries index values; rgb1 is served as image/png or image/tiff');
@@ -39,18 +43,23 @@ export function imageryRendering({
       throw new Invalid(`scale template ${scale.id} colours PNGs of ${scale.layerName} ${scale.operation}`);
     }
     const day = params.date.slice(0, 10);
-    const entry = (await listedDates(repository, params.field_id)).find((candidate) => candidate.day === day);
-    if (!entry) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
+    const entry = (await listedDates(repository, params.field_id, params.layer_name)).find((candidate) => candidate.day === day);
+    if (!entry) throw new NotFound(satellite ? `The layer ${params.layer_name} has no image of ${params.date}` : `The field has no layer ${params.layer_name} of ${params.date}`);
     const bytes = await repository.raster(entry.objectKey);
     if (!bytes) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
-    const image = renderScene(decodeScene(bytes), {
-      operation,
+    const request = {
       format: params.format,
       transparent: params.transparent,
       ...(scale ? { scale } : {}),
       ...(params.epsg !== undefined ? { epsg: params.epsg } : {}),
       ...(params.bbox ? { bbox: params.bbox, width: params.width!, height: params.height! } : {}),
-    });
+    };
+    const raster = decodeRaster(bytes);
+    const range = { min: entry.min, max: entry.max };
+    const image =
+      'layer' in raster
+        ? renderValues(raster.layer, request, { colour: range, encoded: range })
+        : renderScene(raster.scene, { ...request, operation: operation as Operation });
     if (image.body.length > maxImageBytes) {
       throw new Invalid(`the image would take ${image.body.length} bytes, more than the ${maxImageBytes} an answer may carry: ask for a smaller width and height`);
     }

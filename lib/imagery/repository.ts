@@ -21,11 +21,12 @@ import { ScaleTemplate } from './scales';
 import { DAILY_RECENT_DAYS, ImageryDate, imageryReaders, type ImageryRepository, type SceneSource } from './service';
 import { searchScenes } from './stac';
 
+
 /** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
-const readDates = async (fieldId: number, layer: string): Promise<ImageryDate[]> =>
+const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]> =>
   (await queryAll(keys.imageryDates(fieldId, layer))).map(ImageryDate.fromItem);
 
-const readRaster = async (objectKey: string): Promise<Uint8Array | undefined> => {
+export const readRaster = async (objectKey: string): Promise<Uint8Array | undefined> => {
   const object = await ifPresent(s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: objectKey })));
   return object?.Body ? object.Body.transformToByteArray() : undefined;
 };

@@ -26,6 +26,9 @@ function checkLayer(template: ScaleInput): void {
   if (template.layerName === SENTINEL2 && !SATELLITE_OPERATIONS.some((o) => o.operation === template.operation && o.operation !== 'rgb1')) {
     throw new Invalid(`the operation of a ${SENTINEL2} scale is one of its indices: ndvi1, gndvi1, msavi2, ndre`);
   }
+  if (template.layerName !== SENTINEL2 && template.operation !== template.layerName) {
+    throw new Invalid(`a layer made from a file or a sampling has one operation, its name: send operation ${template.layerName}`);
+  }
 }
 
 export function scaleTemplates({ repository }: { repository: ScaleRepository }) {

@@ -4,7 +4,7 @@
 // so that each function bundles only its part (the readers carry no raster library). Each is built
 // from its repository, source and gate, passed as parameters, so its rules run against memory.
 import { createHash } from 'node:crypto';
-import { bool, entity, nullable, num, str, strOr, type EntityOf } from '../db/entity';
+import { as, bool, entity, nullable, num, str, strOr, type EntityOf } from '../db/entity';
 import type { Principal } from '../auth/principal';
 import type { FieldGate, Refusals } from '../authz/gate';
 import { Invalid, NotFound, Forbidden } from '../errors';
@@ -21,7 +21,8 @@ export { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
  * layer and day), `datetime` the acquisition time (YYYY-MM-DDTHH:mm:ssZ), `mean` the NDVI over the
  * clear pixels inside (null when none is clear), `objectKey` the raster in S3 ('' for an empty
  * date), `empty` when the scene has no pixel over the field (kept so the scene is not read again;
- * never listed).
+ * never listed). A layer made from a file or a sampling (user-layers.ts) has the same entry: `min`,
+ * `max` and `mean` of its values, `sceneId` its source, `metadata` what dates v3 shows with it.
  */
 export const ImageryDate = entity('imagery_date', {
   layer: str('layer'),
@@ -36,6 +37,7 @@ export const ImageryDate = entity('imagery_date', {
   shapeVersion: str('shape_version'),
   objectKey: strOr('object_key', ''),
   empty: bool('empty'),
+  metadata: as<Record<string, unknown>>('metadata', {}),
 });
 export type ImageryDate = EntityOf<typeof ImageryDate>;
 
@@ -59,7 +61,8 @@ export interface SceneJob {
 export interface ImageryRepository {
   /** The field's current shape, or undefined when the field is gone. */
   fieldShape(fieldId: number): Promise<FieldShape | undefined>;
-  dates(fieldId: number, layer: string): Promise<ImageryDate[]>;
+  /** The dates of a layer of the field, or of every layer when `layer` is undefined. */
+  dates(fieldId: number, layer?: string): Promise<ImageryDate[]>;
   /** One day's entry of a layer. */
   date(fieldId: number, layer: string, day: string): Promise<ImageryDate | undefined>;
   /**
@@ -106,7 +109,7 @@ export const readableField = (gate: FieldGate, principal: Principal, fieldId: nu
 export const shapeVersion = (polygon: string): string => createHash('sha256').update(polygon).digest('hex').slice(0, 16);
 
 export const rasterKey = (fieldId: number, layer: string, day: string, version: string): string =>
-  `imagery/${fieldId}/${layer}/${day}-${version}.bin`;
+  `imagery/${fieldId}/${encodeURIComponent(layer)}/${day}-${version}.bin`;
 
 /** GET /api/geoserver/v2's parameters: what to render (wire names) and how (render.ts). */
 export interface RenderParams extends Omit<RenderRequest, 'operation' | 'scale'> {
@@ -118,25 +121,40 @@ export interface RenderParams extends Omit<RenderRequest, 'operation' | 'scale'>
   scale_template_id?: number;
 }
 
-/** The dates of a field a reader sees: those with pixels over the field. */
-export const listedDates = async (repository: Pick<ImageryRepository, 'dates'>, fieldId: number): Promise<ImageryDate[]> =>
-  (await repository.dates(fieldId, SENTINEL2)).filter((entry) => !entry.empty);
+/** The dates of a field's layer a reader sees: those with pixels over the field. */
+export const listedDates = async (repository: Pick<ImageryRepository, 'dates'>, fieldId: number, layer: string = SENTINEL2): Promise<ImageryDate[]> =>
+  (await repository.dates(fieldId, layer)).filter((entry) => !entry.empty);
+
+/** The operations of a layer: the satellite's, or the single one of a layer from a file or a sampling (its own name). */
+export const operationsOf = (layer: string): Array<{ operation: string; name: string }> =>
+  layer === SENTINEL2 ? SATELLITE_OPERATIONS.map(({ operation, name }) => ({ operation, name })) : [{ operation: layer, name: layer }];
 
 /** The readers: GET /api/layers/dates/v3 and GET /api/fields/ndvi. */
 export function imageryReaders({ repository, gate }: { repository: Pick<ImageryRepository, 'dates'>; gate: FieldGate }) {
   const listed = (fieldId: number) => listedDates(repository, fieldId);
 
-  /** GET /api/layers/dates/v3: the layers of a field with their operations and dates, newest first. */
+  /**
+   * GET /api/layers/dates/v3: the layers of a field with their operations and dates, newest first:
+   * the satellite layer always, each layer made from a file or a sampling once it has a date.
+   */
   async function dates(principal: Principal, fieldId: number) {
     await readableField(gate, principal, fieldId);
-    const entries = await listed(fieldId);
+    const entries = (await repository.dates(fieldId)).filter((entry) => !entry.empty);
     entries.sort((a, b) => (a.datetime < b.datetime ? 1 : -1));
-    return {
-      [SENTINEL2]: {
-        operations: SATELLITE_OPERATIONS.map(({ operation, name }) => ({ operation, name })),
-        dates: entries.map((entry) => ({ date: entry.datetime, min: entry.min, max: entry.max, cloudy: entry.cloudy })),
-      },
+    const layers: Record<string, { operations: Array<{ operation: string; name: string }>; dates: Array<Record<string, unknown> & { date: string }> }> = {
+      [SENTINEL2]: { operations: operationsOf(SENTINEL2), dates: [] },
     };
+    for (const entry of entries) {
+      const layer = (layers[entry.layer] ??= { operations: operationsOf(entry.layer), dates: [] });
+      layer.dates.push({
+        date: entry.datetime,
+        min: entry.min,
+        max: entry.max,
+        cloudy: entry.cloudy,
+        ...(entry.layer === SENTINEL2 ? {} : { metadata: entry.metadata }),
+      });
+    }
+    return layers;
   }
 
   /** GET /api/fields/ndvi: mean NDVI per cloud-free date, oldest first, within the days asked. */

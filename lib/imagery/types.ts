@@ -41,3 +41,24 @@ export const LAYER_TYPES: readonly LayerType[] = [
   ...FIXED.map(([id, nombre]) => ({ id, nombre })),
   ...DEPTH_FAMILIES.flatMap(({ family, ids }) => ids.map((id, i) => ({ id, nombre: `${family}_${DEPTHS[i]}` }))),
 ].sort((a, b) => a.id - b.id);
+
+/** The depth range of a depth (cm): from the depth before it, 0 for the first ('0-20', '20-30', ..., '140-150'). */
+export const depthRange = (index: number): string => `${index === 0 ? 0 : DEPTHS[index - 1]}-${DEPTHS[index]}`;
+
+/**
+ * GET api/sampling/analysis_variable/layer_type: for each depth range, each analysis family with the
+ * layer its samples make (layer_name, its one operation, and the layer type id).
+ */
+export function analysisLayerTypes(): Record<string, Record<string, { operation: string; layer_name: string; id_layer: number }>> {
+  return Object.fromEntries(
+    DEPTHS.map((depth, i) => [
+      depthRange(i),
+      Object.fromEntries(
+        DEPTH_FAMILIES.map(({ family, ids }) => {
+          const name = `${family}_${depth}`;
+          return [family, { operation: name, layer_name: name, id_layer: ids[i]! }];
+        }),
+      ),
+    ]),
+  );
+}

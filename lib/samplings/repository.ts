@@ -8,6 +8,10 @@ import { getField } from '../fields/repository';
 import { spotLists } from '../spots/repository';
 import { Sampling } from './model';
 import { samplingsService, type SamplingRepository } from './service';
+import { samplingRasterizer } from './rasterize';
+import type { Principal } from '../auth/principal';
+import { dynamoMapRepository } from '../maps/repository';
+import { layers } from '../imagery/layers-repository';
 
 export const dynamoSamplingRepository: SamplingRepository = {
   async fieldOf(uuid) {
@@ -40,10 +44,28 @@ export const dynamoSamplingRepository: SamplingRepository = {
 /** What points to a sampling from outside its field's partition (lib/fields/cleanup.ts deletes it with the field). */
 export const samplingPointers = (item: Record<string, unknown>) => [keys.samplingRef(String(item.sampling_uuid))];
 
+/** The samples of a sample set: its spots, as the caller reads them. */
+const samplesOf = async (principal: Principal, fieldId: number, sampleSetUuid: string) =>
+  (await spotLists.listSpots(principal, { fieldId, sampleSetUuid }, { page: 0, pageSize: -1 })).spots;
+
 /** The samplings service of the functions: DynamoDB, the platform's gate and fields, and the spots service for samples. */
 export const samplings = /* @__PURE__ */ samplingsService({
   repository: dynamoSamplingRepository,
   fields: platformFieldGate,
   fieldById: getField,
-  samplesOf: async (principal, fieldId, sampleSetUuid) => (await spotLists.listSpots(principal, { fieldId, sampleSetUuid }, { page: 0, pageSize: -1 })).spots,
+  samplesOf,
+});
+
+type Position = [number, number];
+
+/** POST /api/sampling/<uuid>/rasterize: the samples, the map's polygons and the imagery layer queue. */
+export const samplingLayers = /* @__PURE__ */ samplingRasterizer({
+  repository: dynamoSamplingRepository,
+  fields: platformFieldGate,
+  samplesOf,
+  mapPolygons: async (fieldId, mapId) =>
+    (await dynamoMapRepository.map(fieldId, mapId))?.geojson.features.map((feature) =>
+      feature.geometry.type === 'Polygon' ? [feature.geometry.coordinates as Position[][]] : (feature.geometry.coordinates as Position[][][]),
+    ),
+  layers,
 });

@@ -200,37 +200,48 @@ async function main(): Promise<void> {
 
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const passThrough = (req: IncomingMessage, res: ServerResponse, dialect: Dialect) => {
-    let received = 0;
     // serverless-offline answers 200 to any OPTIONS that carries an Origin; API Gateway sends an
     // undeclared path's OPTIONS to the catch-all (404): without the Origin, offline does too
     const headers = req.method === 'OPTIONS' ? Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'origin')) : req.headers;
+    // The body is read whole first (at most MAX_BODY_BYTES; a body sent without a length is counted
+    // as it arrives), so that a request whose kept-alive connection serverless-offline closed just as
+    // it was reused (ECONNRESET on a reused socket: the request never reached it) is sent again once.
+    const chunks: Buffer[] = [];
+    let received = 0;
     let refused = false;
-    const forwarded = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
-      (answer) => {
-        // serverless-offline adds this to every response with an Origin; API Gateway does not
-        const answered = answer.rawHeaders.filter((_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'access-control-allow-credentials');
-        if (!res.headersSent) res.writeHead(answer.statusCode ?? 502, answered);
-        answer.pipe(res);
-      },
-    );
-    forwarded.on('error', (error) => {
-      if (refused) return;
-      if (res.headersSent) return void res.destroy();
-      res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ res: 'error', code: -1, info: `the local API is not available: ${error.message}` }));
-    });
-    // a body sent without a length is counted as it arrives
+    const forward = (body: Buffer, retried: boolean) => {
+      const forwarded = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent: retried ? false : agent },
+        (answer) => {
+          // serverless-offline adds this to every response with an Origin; API Gateway does not
+          const answered = answer.rawHeaders.filter((_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'access-control-allow-credentials');
+          if (!res.headersSent) res.writeHead(answer.statusCode ?? 502, answered);
+          answer.pipe(res);
+        },
+      );
+      forwarded.on('error', (error: NodeJS.ErrnoException) => {
+        if (!retried && forwarded.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent) return forward(body, true);
+        if (res.headersSent) return void res.destroy();
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ res: 'error', code: -1, info: `the local API is not available: ${error.message}` }));
+      });
+      forwarded.end(body);
+    };
     req.on('data', (chunk: Buffer) => {
+      if (refused) return;
       received += chunk.length;
-      if (received > MAX_BODY_BYTES && !res.headersSent && !refused) {
+      if (received > MAX_BODY_BYTES && !res.headersSent) {
         refused = true;
-        req.unpipe(forwarded);
-        forwarded.destroy();
+        chunks.length = 0;
         answerError(req, res, dialect, new TooLarge(`the request body is larger than ${MAX_BODY_BYTES} bytes`));
+        return;
       }
+      chunks.push(chunk);
     });
-    req.pipe(forwarded);
+    req.once('end', () => {
+      if (!refused) forward(Buffer.concat(chunks), false);
+    });
+    req.once('error', () => res.destroy());
   };
 
   const server = createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {

@@ -11,6 +11,7 @@ const FILE_PREFIXES = {
   'storage/': 'StorageFiles',
   'sensor-bulk/': 'SensorBulk',
   'imagery/': 'ImageryRasters',
+  'uploads/': 'LayerUploads',
 };
 const FILE_ACTIONS = {
   get: ['Read', 's3:GetObject'],

@@ -318,7 +318,7 @@ describe('ingestion', () => {
     for (const job of m.published) await ingestion.ingestScene(job);
     const readers = imageryReaders({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }) });
     const layers = await readers.dates(principal, 1);
-    expect(layers.sentinel2.dates.map((d) => d.date)).toEqual(['2026-11-11T14:00:00Z', '2026-11-06T14:00:00Z', '2026-11-01T14:00:00Z']);
+    expect(layers.sentinel2!.dates.map((d) => d.date)).toEqual(['2026-11-11T14:00:00Z', '2026-11-06T14:00:00Z', '2026-11-01T14:00:00Z']);
     expect((await readers.ndviSeries(principal, 1)).map((p) => p.date)).toEqual(['2026-11-01', '2026-11-11']);
     expect((await readers.ndviSeries(principal, 1, '2026-11-02', '2026-11-30')).map((p) => p.date)).toEqual(['2026-11-11']);
     await expect(readers.ndviSeries(principal, 1, '2026-11-30', '2026-11-02')).rejects.toMatchObject({ kind: 'invalid' });

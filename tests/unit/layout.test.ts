@@ -16,6 +16,7 @@ const ADAPTERS = new Set([
   'sensors/bulk.ts',
   'shapes/reprocess.ts',
   'storage/access.ts',
+  'imagery/layers-repository.ts',
 ]);
 /** The areas built as a service: every module of theirs but the adapters holds rules only. */
 const areas = readdirSync(lib, { withFileTypes: true })

@@ -1,4 +1,4 @@
-// The part of shpjs (no typings of its own) that lib/fields/boundaries.ts and the tests use.
+// The part of shpjs (no typings of its own) that lib/geo/shapefile.ts and the tests use.
 declare module 'shpjs' {
   /** Geometries of a .shp, reprojected to EPSG 4326 when the .prj text is given. */
   export function parseShp(shp: Uint8Array | ArrayBuffer, prj?: string): Array<{ type: string; coordinates: unknown } | null>;

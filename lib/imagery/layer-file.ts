@@ -1,0 +1,234 @@
+// Layer files (spec 2, "Creating a layer from a file", step 1; docs/imagery.md "Layers from files"):
+// a zip of a shapefile, csv, txt or xlsx becomes features (points or polygons in EPSG 4326) with
+// the values of their numeric columns; then the column statistics and histograms. The zip is
+// untrusted: sizes, entries, names, rows and vertices are bounded, and every refusal is
+// ERROR_ARCHIVO.
+import * as XLSX from '@e965/xlsx';
+import { Invalid } from '../errors';
+import { readShapefiles } from '../geo/shapefile';
+import { parseGeometry, toGeoJson } from '../geo/wkt';
+import { isZip, unzipBounded } from '../util/zip';
+import { LAYER_FILE_LIMITS } from './layer-limits';
+import type { LayerFeature, LayerTable } from './layer-table';
+
+export { LAYER_FILE_LIMITS };
+export type { LayerFeature, LayerTable };
+
+type Position = [number, number];
+
+export const FILE_ERROR = 'ERROR_ARCHIVO';
+export const fileError = (message: string) => new Invalid(message, { code: FILE_ERROR });
+
+const LAT = ['lat', 'latitude', 'latitud', 'y', 'lat_deg', 'latitude_deg', 'coord_y', 'northing'];
+const LON = ['lon', 'long', 'lng', 'longitude', 'longitud', 'x', 'lon_deg', 'longitude_deg', 'coord_x', 'easting'];
+const WKT = ['wkt', 'geometry', 'geom', 'the_geom', 'geometria', 'shape'];
+const TABLES = ['.csv', '.txt', '.xlsx', '.xls'];
+/** Share of a column's non-empty cells that must be numbers for it to be a numeric column. */
+const NUMERIC_SHARE = 0.8;
+
+/** The features of a layer file; ERROR_ARCHIVO when the file is not a zip or holds no usable geometry. */
+export function readLayerFile(content: Buffer): LayerTable {
+  if (content.length === 0) throw fileError('the file is empty');
+  if (content.length > LAYER_FILE_LIMITS.FILE_BYTES) throw fileError(`the file is larger than ${LAYER_FILE_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
+  if (!isZip(content)) throw fileError('the file is not a zip');
+  const entries = unzipBounded(content, { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES }, fileError);
+  const names = Object.keys(entries);
+  let table: LayerTable;
+  if (names.some((name) => name.toLowerCase().endsWith('.shp'))) {
+    table = fromRecords(readShapefiles(entries, fileError).map((f) => ({ geometry: f.geometry, properties: f.properties })));
+  } else {
+    const tables = names.filter((name) => TABLES.some((ext) => name.toLowerCase().endsWith(ext))).sort();
+    if (!tables.length) throw fileError('the zip holds no shapefile, csv, txt or xlsx');
+    table = mergeTables(tables.map((name) => fromRows(rowsOf(name, entries[name]!))));
+  }
+  if (!table.features.length) throw fileError('the file holds no point or polygon with valid coordinates');
+  return table;
+}
+
+// --- tables -----------------------------------------------------------------------------------
+
+function rowsOf(name: string, bytes: Uint8Array): unknown[][] {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.xlsx') || lower.endsWith('.xls')) {
+    try {
+      const book = XLSX.read(bytes, {
+        type: 'array',
+        dense: true,
+        sheetRows: LAYER_FILE_LIMITS.FEATURES + 1,
+        cellFormula: false,
+        cellHTML: false,
+        cellStyles: false,
+        bookVBA: false,
+      });
+      const sheet = book.SheetNames[0] ? book.Sheets[book.SheetNames[0]] : undefined;
+      if (!sheet) return [];
+      return XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false });
+    } catch (error) {
+      throw fileError(`the sheet ${JSON.stringify(name.slice(0, 100))} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  return delimitedRows(Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, ''));
+}
+
+const DELIMITERS = [',', ';', '\t', '|'];
+
+/** Cells of one line, quotes ("a, b" and "" inside) honoured. */
+function splitLine(line: string, delimiter: string): string[] {
+  if (!line.includes('"')) return line.split(delimiter);
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === delimiter) {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}
+
+/**
+ * Rows of a delimited text: the delimiter is the one of , ; tab | that splits the header and the
+ * next lines into the same number of cells (most cells wins); else runs of spaces.
+ */
+export function delimitedRows(text: string): string[][] {
+  const lines = text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '');
+  if (lines.length > LAYER_FILE_LIMITS.FEATURES + 1) throw fileError(`a table holds more than ${LAYER_FILE_LIMITS.FEATURES} rows`);
+  const sample = lines.slice(0, 6);
+  let best: string | undefined;
+  let bestCells = 1;
+  for (const delimiter of DELIMITERS) {
+    const counts = sample.map((line) => splitLine(line, delimiter).length);
+    if (counts[0]! > bestCells && counts.every((n) => n === counts[0])) {
+      best = delimiter;
+      bestCells = counts[0]!;
+    }
+  }
+  return lines.map((line) => (best ? splitLine(line, best) : line.trim().split(/\s+/)).map((cell) => cell.trim()));
+}
+
+/** A cell as a number: numbers, and text like 12.5, -3, 1e3 or 12,5 (decimal comma). */
+export function numberOf(cell: unknown): number | null {
+  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
+  if (typeof cell !== 'string') return null;
+  const text = cell.trim();
+  if (!/^[-+]?(\d+([.,]\d*)?|[.,]\d+)(e[-+]?\d+)?$/i.test(text)) return null;
+  const value = Number(text.replace(',', '.'));
+  return Number.isFinite(value) ? value : null;
+}
+
+const findColumn = (header: string[], names: string[]): number => {
+  const lower = header.map((h) => h.toLowerCase().replace(/["']/g, '').trim());
+  for (const name of names) {
+    const at = lower.indexOf(name);
+    if (at >= 0) return at;
+  }
+  return -1;
+};
+
+/** The numeric columns among `candidates` (indices), by the cells of the rows. */
+function numericColumns(candidates: number[], cellOf: (row: number, column: number) => unknown, rows: number): number[] {
+  return candidates.filter((column) => {
+    let filled = 0;
+    let numeric = 0;
+    for (let r = 0; r < rows; r++) {
+      const cell = cellOf(r, column);
+      if (cell === null || cell === undefined || cell === '') continue;
+      filled += 1;
+      if (numberOf(cell) !== null) numeric += 1;
+    }
+    return numeric > 0 && numeric >= NUMERIC_SHARE * filled;
+  });
+}
+
+/** Features of a table: coordinates from lat/lon columns (usual names) or a WKT column; the other numeric columns as values. */
+function fromRows(rows: unknown[][]): LayerTable {
+  const headerAt = rows.findIndex((row) => row.filter((cell) => cell !== null && String(cell).trim() !== '').length >= 2);
+  if (headerAt < 0) return { columns: [], features: [] };
+  const header = rows[headerAt]!.map((cell, i) => (cell === null || String(cell).trim() === '' ? `column_${i + 1}` : String(cell).trim()));
+  const body = rows.slice(headerAt + 1);
+  const wkt = findColumn(header, WKT);
+  const lat = findColumn(header, LAT);
+  const lon = findColumn(header, LON);
+  if (wkt < 0 && (lat < 0 || lon < 0)) throw fileError('a table needs latitude and longitude columns (lat/latitude/y, lon/long/lng/longitude/x) or a WKT column');
+  const skip = new Set([wkt, lat, lon]);
+  const candidates = header.map((_, i) => i).filter((i) => !skip.has(i));
+  const columns = numericColumns(candidates, (r, c) => body[r]![c], body.length).slice(0, LAYER_FILE_LIMITS.COLUMNS);
+  const features: LayerFeature[] = [];
+  let vertices = 0;
+  for (const row of body) {
+    const values = columns.map((c) => numberOf(row[c]));
+    if (wkt >= 0 && typeof row[wkt] === 'string' && row[wkt]) {
+      const geometry = geometryOfWkt(row[wkt] as string);
+      if (!geometry) continue;
+      vertices += geometry.polygon ? geometry.polygon.flat().length : 1;
+      if (vertices > LAYER_FILE_LIMITS.VERTICES) throw fileError(`the file holds more than ${LAYER_FILE_LIMITS.VERTICES} vertices`);
+      features.push({ ...geometry, values });
+    } else if (lat >= 0 && lon >= 0) {
+      const point: Position = [numberOf(row[lon]) ?? NaN, numberOf(row[lat]) ?? NaN];
+      if (validPosition(point)) features.push({ point, values });
+    }
+  }
+  return { columns: columns.map((c) => header[c]!), features };
+}
+
+const validPosition = ([x, y]: number[]): boolean => Number.isFinite(x) && Number.isFinite(y) && Math.abs(x!) <= 180 && Math.abs(y!) <= 90;
+
+function geometryOfWkt(text: string): Pick<LayerFeature, 'point' | 'polygon'> | undefined {
+  try {
+    return geometryOf(toGeoJson(parseGeometry(text, ['Point', 'Polygon', 'MultiPolygon'])));
+  } catch {
+    return undefined; // an unreadable or invalid row is left out, like a row without coordinates
+  }
+}
+
+/** A GeoJSON Point, Polygon or MultiPolygon as a feature's geometry; anything else undefined. */
+function geometryOf(geometry: { type: string; coordinates?: unknown } | null): Pick<LayerFeature, 'point' | 'polygon'> | undefined {
+  if (!geometry) return undefined;
+  if (geometry.type === 'Point') {
+    const point = (geometry.coordinates as number[]).slice(0, 2) as Position;
+    return validPosition(point) ? { point } : undefined;
+  }
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates as Position[][]] : geometry.type === 'MultiPolygon' ? (geometry.coordinates as Position[][][]) : undefined;
+  if (!polygons) return undefined;
+  const polygon = polygons.map((rings) => rings.map((ring) => ring.map((p) => [p[0]!, p[1]!] as Position)));
+  return polygon.flat(2).every(validPosition) && polygon.length ? { polygon } : undefined;
+}
+
+/** Features of shapefile records: each numeric attribute a column. */
+function fromRecords(records: Array<{ geometry: { type: string; coordinates?: unknown } | null; properties: Record<string, unknown> }>): LayerTable {
+  if (records.length > LAYER_FILE_LIMITS.FEATURES) throw fileError(`the file holds more than ${LAYER_FILE_LIMITS.FEATURES} features`);
+  const names = [...new Set(records.flatMap((r) => Object.keys(r.properties)))];
+  const columns = numericColumns(names.map((_, i) => i), (r, c) => records[r]!.properties[names[c]!], records.length)
+    .slice(0, LAYER_FILE_LIMITS.COLUMNS)
+    .map((c) => names[c]!);
+  const features: LayerFeature[] = [];
+  let vertices = 0;
+  for (const record of records) {
+    const geometry = geometryOf(record.geometry);
+    if (!geometry) continue;
+    vertices += geometry.polygon ? geometry.polygon.flat().length : 1;
+    if (vertices > LAYER_FILE_LIMITS.VERTICES) throw fileError(`the file holds more than ${LAYER_FILE_LIMITS.VERTICES} vertices`);
+    features.push({ ...geometry, values: columns.map((name) => numberOf(record.properties[name])) });
+  }
+  return { columns, features };
+}
+
+/** Several tables as one: the union of their columns (a column a table lacks is null in its rows). */
+function mergeTables(tables: LayerTable[]): LayerTable {
+  if (tables.length === 1) return tables[0]!;
+  const columns = [...new Set(tables.flatMap((t) => t.columns))].slice(0, LAYER_FILE_LIMITS.COLUMNS);
+  const features = tables.flatMap((t) => t.features.map((f) => ({ ...f, values: columns.map((name) => (t.columns.includes(name) ? f.values[t.columns.indexOf(name)]! : null)) })));
+  if (features.length > LAYER_FILE_LIMITS.FEATURES) throw fileError(`the file holds more than ${LAYER_FILE_LIMITS.FEATURES} features`);
+  return { columns, features };
+}
+

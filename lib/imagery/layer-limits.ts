@@ -1,0 +1,20 @@
+// The bounds of a layer file and the form of its statistics (lib/imagery/layer-file.ts), apart so
+// that the route schemas use them without bundling the readers.
+export const LAYER_FILE_LIMITS = {
+  /** The zip as sent (a Lambda request carries 6 MB, base64 takes 4/3). */
+  FILE_BYTES: 4 * 1024 * 1024,
+  ZIP_ENTRIES: 100,
+  /** The entries' declared sizes, all together. */
+  UNZIPPED_BYTES: 64 * 1024 * 1024,
+  /** Points or polygons in the file. */
+  FEATURES: 200_000,
+  /** Polygon vertices in the file. */
+  VERTICES: 1_000_000,
+  /** Numeric columns kept. */
+  COLUMNS: 100,
+} as const;
+
+/** The percentiles of a column's statistics. */
+export const PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99] as const;
+/** Bins of a column's histogram. */
+export const HISTOGRAM_BINS = 20;

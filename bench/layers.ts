@@ -8,19 +8,10 @@ import { join } from 'node:path';
 import JSZip from 'jszip';
 import { estimatorFor, interpolateGrid, type Sample } from '../lib/imagery/kriging';
 import { benchStack, internalApi, json, root, round, stats, timed } from './lib';
+import { seededRandom as random } from '../tests/helpers/random';
 
 const RUNS = 5;
 
-/** A seeded generator, so each run sees the same points. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function kriging() {
   const next = random(1);

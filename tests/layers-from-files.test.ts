@@ -13,6 +13,7 @@ import proj4 from 'proj4';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
+import { seededRandom as random } from './helpers/random';
 
 const dir = mkdtempSync(join(tmpdir(), 'surco-layers-'));
 let files = 0;
@@ -63,16 +64,6 @@ const layerDate = (user: TestUser, fieldId: number, layer: string, date: string)
     return (response.body?.layers?.[layer]?.dates as any[] | undefined)?.find((d) => d.date === date);
   }, 60_000, 300);
 
-/** A seeded generator, so each run sees the same points. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LON = -61.2;
 const LAT = -34.6;
@@ -310,7 +301,16 @@ describe('samplings: layers', () => {
     expect(Object.keys(data['0-20'])).toHaveLength(14);
   });
 
-  async function sampling() {
+  const CENTRED = [
+    [-61.198, -34.598, 2.0, 10],
+    [-61.192, -34.598, 3.0, 14],
+    [-61.198, -34.592, 4.0, 18],
+    [-61.192, -34.592, 5.0, 22],
+    [-61.195, -34.595, 3.5, 16],
+  ];
+
+  /** A sampling of a new field with one analysis (MO and P), its samples recorded as spots. */
+  async function sampling(samples = CENTRED, zoning: (fieldId: number, token: string) => Promise<unknown> = async () => ({ info: {}, type: 'none' })) {
     const owner = await newUser();
     const { fieldId } = await createField(owner, { shape: square(LON, LAT) });
     const group = randomUUID();
@@ -318,20 +318,13 @@ describe('samplings: layers', () => {
       sampling_name: 'Muestreo',
       field_id: fieldId,
       yeargroup: 2026,
-      zoning: { info: {}, type: 'none' },
+      zoning: await zoning(fieldId, owner.token),
       analysis: { 'Suelo 0-20': [{ name: 'MO', unit_id: 2 }, { name: 'P', unit_id: 7 }] },
       groups: [{ group_uuid: group, color: '#D7191C', name: 'A' }],
       points: [],
     });
     expect(created.status).toBe(200);
     const { sampling_uuid: samplingUuid, sample_set_uuid: sampleSetUuid } = created.body.data;
-    const samples = [
-      [-61.198, -34.598, 2.0, 10],
-      [-61.192, -34.598, 3.0, 14],
-      [-61.198, -34.592, 4.0, 18],
-      [-61.192, -34.592, 5.0, 22],
-      [-61.195, -34.595, 3.5, 16],
-    ];
     for (const [lon, lat, mo, p] of samples) {
       const spot = await call('POST', '/spots/spot', {
         token: owner.token,
@@ -348,6 +341,38 @@ describe('samplings: layers', () => {
     }
     return { owner, fieldId, samplingUuid };
   }
+
+  it('over the map the sampling references: each zone takes the mean of the samples inside it', async () => {
+    const zone = (lon: number, name: string, id: number) => ({
+      type: 'Feature',
+      properties: { nombre: name, id },
+      geometry: { type: 'Polygon', coordinates: [[[lon, LAT], [lon + 0.005, LAT], [lon + 0.005, LAT + 0.01], [lon, LAT + 0.01], [lon, LAT]]] },
+    });
+    const samples = [
+      [LON + 0.002, LAT + 0.002, 2, 10],
+      [LON + 0.003, LAT + 0.008, 4, 10],
+      [LON + 0.008, LAT + 0.005, 6, 10],
+    ];
+    const { owner, fieldId, samplingUuid } = await sampling(samples, async (id, token) => {
+      const map = await call('POST', '/api/users/me/maps', {
+        token,
+        json: { nombre: 'Ambientes', id_lote: id, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [zone(LON, 'oeste', 0), zone(LON + 0.005, 'este', 1)] } },
+      });
+      expect(map.status).toBe(200);
+      const listed = await call('GET', '/api/users/me/maps', { token, query: { id_lote: id } });
+      return { info: { map_id: String(listed.body.data[0].id) }, type: 'map' };
+    });
+    const response = await call('POST', `/api/sampling/${samplingUuid}/rasterize`, {
+      token: owner.token,
+      json: { layers: [{ analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-04T00:00:00Z', layer_name: 'MO_20' }], interpolation_polygon: true },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.layers[0].interpolation).toBe('polygons');
+    const entry = await layerDate(owner, fieldId, 'MO_20', '2026-05-04T00:00:00Z');
+    expect([entry.min, entry.max]).toEqual([3, 6]);
+    const tiff = await image(owner, { field_id: fieldId, layer_name: 'MO_20', operation: 'MO_20', date: '2026-05-04T00:00:00Z', format: 'image/tiff' });
+    expect(tiffValues(tiff.bytes).sort()).toEqual([3, 6]);
+  });
 
   it('rasterizes samples by kriging and over the field, one layer per item; -11 for a caller who cannot change the sampling', async () => {
     const { owner, fieldId, samplingUuid } = await sampling();

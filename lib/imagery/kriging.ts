@@ -9,6 +9,7 @@
 // so the weights sum to one (unbiasedness). The variogram is fitted to the empirical one by weighted
 // least squares for each model (spherical, exponential, gaussian, each with a nugget) over a range
 // of ranges; the best fit wins.
+import { ringBounds, type Grid } from './grid';
 
 export interface Sample {
   x: number;
@@ -34,15 +35,8 @@ export interface Lag {
   pairs: number;
 }
 
-/** Where the target cells are: centres of a width x height grid whose top-left corner is (x0, y0). */
-export interface CellGrid {
-  x0: number;
-  y0: number;
-  pixel: number;
-  pixelY?: number;
-  width: number;
-  height: number;
-}
+/** Where the target cells are: the centres of a grid's pixels (its EPSG is the points'). */
+export type CellGrid = Omit<Grid, 'epsg'>;
 
 export const KRIGING = {
   /** Neighbours of each estimate. */
@@ -98,6 +92,11 @@ export function mergeDuplicates(points: readonly Sample[]): Sample[] {
   return [...byPlace.values()].map(({ p, n }) => ({ ...p, value: p.value / n }));
 }
 
+/** [minX, minY, maxX, maxY] of the points. */
+function extentOf(points: readonly Sample[]): [number, number, number, number] {
+  return ringBounds([points.map((p) => [p.x, p.y] as [number, number])]);
+}
+
 /** Every `step`-th point, so that at most `max` remain (deterministic). */
 function subsample(points: readonly Sample[], max: number): readonly Sample[] {
   if (points.length <= max) return points;
@@ -108,13 +107,7 @@ function subsample(points: readonly Sample[], max: number): readonly Sample[] {
 /** The empirical (Matheron) semivariogram in equal lags up to half the points' bounding diagonal. */
 export function empiricalVariogram(points: readonly Sample[], lags: number = KRIGING.LAGS): Lag[] {
   const sample = subsample(points, KRIGING.VARIOGRAM_POINTS);
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const p of sample) {
-    minX = Math.min(minX, p.x);
-    minY = Math.min(minY, p.y);
-    maxX = Math.max(maxX, p.x);
-    maxY = Math.max(maxY, p.y);
-  }
+  const [minX, minY, maxX, maxY] = extentOf(sample);
   const maxDistance = Math.hypot(maxX - minX, maxY - minY) / 2;
   if (!(maxDistance > 0)) return [];
   const width = maxDistance / lags;
@@ -199,13 +192,7 @@ export class PointIndex {
   private readonly buckets: number[][];
 
   constructor(readonly points: readonly Sample[]) {
-    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const p of points) {
-      minX = Math.min(minX, p.x);
-      minY = Math.min(minY, p.y);
-      maxX = Math.max(maxX, p.x);
-      maxY = Math.max(maxY, p.y);
-    }
+    const [minX, minY, maxX, maxY] = extentOf(points);
     const span = Math.max(maxX - minX, maxY - minY, 1e-9);
     // about two points per bucket
     this.size = Math.max(span / Math.max(1, Math.sqrt(points.length / 2)), 1e-9);

@@ -1,5 +1,6 @@
 // The features of a layer file or a sampling (read by layer-file.ts, built by samplings/rasterize.ts)
 // and what is computed of them: where each is, their extent, each column's statistics and histogram.
+import { ringBounds } from './grid';
 import { HISTOGRAM_BINS, PERCENTILES } from './layer-limits';
 
 export { HISTOGRAM_BINS, PERCENTILES };
@@ -27,18 +28,9 @@ export function placeOf(feature: LayerFeature): Position {
   return [outer.reduce((s, p) => s + p[0], 0) / outer.length, outer.reduce((s, p) => s + p[1], 0) / outer.length];
 }
 
-export function featureBounds(features: readonly LayerFeature[]): [number, number, number, number] {
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const f of features) {
-    for (const [x, y] of f.point ? [f.point] : f.polygon!.flat(2)) {
-      minX = Math.min(minX, x);
-      minY = Math.min(minY, y);
-      maxX = Math.max(maxX, x);
-      maxY = Math.max(maxY, y);
-    }
-  }
-  return [minX, minY, maxX, maxY];
-}
+/** [minX, minY, maxX, maxY] of every point and vertex. */
+export const featureBounds = (features: readonly LayerFeature[]): [number, number, number, number] =>
+  ringBounds([features.flatMap((f) => (f.point ? [f.point] : f.polygon!.flat(2)))]);
 
 // --- statistics -------------------------------------------------------------------------------
 

@@ -16,17 +16,8 @@ import {
   type Sample,
   type VariogramModel,
 } from '../../lib/imagery/kriging';
+import { seededRandom as random } from '../helpers/random';
 
-/** A seeded generator (mulberry32), so every run sees the same points. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const surface = (x: number, y: number) => 10 + 3 * Math.sin(x / 150) + 2 * Math.cos(y / 200) + 0.002 * x;
 

@@ -136,7 +136,7 @@ export const downloadMapRoute = defineRoute({
   paths: [`${PATH}/download`],
   summary: 'The map as a zipped shapefile (.shp, .shx, .dbf, .prj, .cpg) named after nombre',
   request: { body: z.object({ id_mapa: positiveInteger(), nombre: z.string().min(1).max(MAP_LIMITS.NAME) }), bodyType: 'multipart' },
-  responses: { 200: { description: 'application/zip', schema: z.string().describe('binary') } },
+  responses: { 200: { description: 'the map as a zipped shapefile', contentType: 'application/zip' } },
 });
 
 export const mapRoutes = [listMapsRoute, createMapRoute, replaceMapRoute, patchMapRoute, deleteMapRoute, downloadMapRoute];

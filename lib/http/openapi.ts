@@ -60,11 +60,15 @@ export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo): Re
       }
       const responses: Record<string, unknown> = {};
       for (const [status, doc] of Object.entries(route.responses)) {
+        // a file (image, sheet, zip, PDF, raster) is bytes; an event stream is text
+        const binary = doc.contentType !== undefined && doc.contentType !== 'application/json' && !doc.contentType.startsWith('text/');
         responses[status] = {
           description: doc.description,
-          ...(doc.schema || doc.contentType
-            ? { content: { [doc.contentType ?? 'application/json']: doc.schema ? { schema: toSchema(doc.schema, 'output') } : {} } }
-            : {}),
+          ...(binary
+            ? { content: { [doc.contentType!]: { schema: { type: 'string', format: 'binary' } } } }
+            : doc.schema || doc.contentType
+              ? { content: { [doc.contentType ?? 'application/json']: doc.schema ? { schema: toSchema(doc.schema, 'output') } : {} } }
+              : {}),
         };
       }
       responses.default = {

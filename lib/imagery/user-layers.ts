@@ -120,9 +120,10 @@ export function userLayers({ repository, gate, now = () => new Date() }: { repos
     const bounds = featureBounds(table.features);
     const places = table.features.map(placeOf);
     let best: { fieldId: number; inside: LayerFeature[] } | undefined;
-    for (const { field, access } of await gate.readable(principal)) {
-      if (!can(access, 'write')) continue;
-      const shape = await gate.shape(field);
+    const writable = (await gate.readable(principal)).filter(({ access }) => can(access, 'write'));
+    const shapes = await Promise.all(writable.map(({ field }) => gate.shape(field)));
+    for (const [i, { field }] of writable.entries()) {
+      const shape = shapes[i]!;
       if (!overlaps(shape.bounds, bounds)) continue;
       const rings = ringsOfWkt(shape.polygon);
       const inside = table.features.filter((_, i) => containsPoint(rings, places[i]!));

@@ -2,6 +2,7 @@
 // sheets (GET export, POST import with codes 51-55 and 12). Exported files are opened with
 // exceljs, a library independent of the one that writes them.
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { v1 as uuidV1 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { call, createField, internal, newUser, square, type TestUser } from './helpers/api';
@@ -228,6 +229,13 @@ describe('spot sheets', () => {
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code, info });
     }
+    // an xlsx whose sheet inflates to 80 MiB (80 KB sent) is refused before it is read
+    const bomb = new JSZip();
+    bomb.file('xl/worksheets/sheet1.xml', Buffer.alloc(80 * 1024 * 1024, 0x20));
+    const inflated = await importSheet(owner, await bomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }), 'bomb.xlsx');
+    expect(inflated.status).toBe(400);
+    expect(inflated.body).toMatchObject({ code: 52, info: 'error loading sheet' });
+    expect(JSON.stringify(inflated.body)).toMatch(/more than 64 MiB uncompressed/);
     const reader = await newUser();
     await internal('/internal/shares', { user_id: reader.id, field_id: fieldId, permission: 'read' });
     const refused = await importSheet(reader, `Service_Spot_ID,pH [pH]\n${spots[0]},6\n`, 'mine.csv');

@@ -50,6 +50,10 @@ export function readLayerFile(content: Buffer): LayerTable {
 function rowsOf(name: string, bytes: Uint8Array): unknown[][] {
   const lower = name.toLowerCase();
   if (lower.endsWith('.xlsx') || lower.endsWith('.xls')) {
+    // an xlsx is itself a zip: its parts are bounded as the upload's are before SheetJS inflates them
+    if (isZip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) {
+      unzipBounded(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES * 10, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES }, fileError);
+    }
     try {
       const book = XLSX.read(bytes, {
         type: 'array',

@@ -3,7 +3,7 @@
 // columns into those spots. SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
 // CVE-2024-22363) reads and writes; uploads are limited in size and rows and read as arrays.
 import * as XLSX from '@e965/xlsx';
-import { isZip } from '../util/zip';
+import { isZip, unzipBounded } from '../util/zip';
 import { validate as isUuid } from 'uuid';
 import { DomainError, Forbidden, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
@@ -110,7 +110,11 @@ function matchesFormat(content: Buffer, extension: string): boolean {
   return !content.includes(0) && new TextDecoder('utf-8', { fatal: false }).decode(content).length > 0;
 }
 
+/** Bounds of an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes inside SheetJS). */
+const XLSX_PARTS = { entries: 1000, bytes: 64 * 1024 * 1024 } as const;
+
 function readRows(content: Buffer): unknown[][] {
+  if (isZip(content)) unzipBounded(content, XLSX_PARTS, (detail) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail));
   try {
     const book = XLSX.read(content, {
       type: 'buffer',

@@ -6,7 +6,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Field, FieldShape } from '../../lib/platform/model';
-import { delimitedRows, numberOf, readLayerFile } from '../../lib/imagery/layer-file';
+import { delimitedRows, LAYER_FILE_LIMITS, numberOf, readLayerFile } from '../../lib/imagery/layer-file';
 import { columnStats, histogramOf, type LayerTable } from '../../lib/imagery/layer-table';
 import { layerBuilder } from '../../lib/imagery/layer-build';
 import { decodeRaster } from '../../lib/imagery/raster';
@@ -72,6 +72,11 @@ describe('tables', () => {
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}.csv`, 'lat,lon,v\n1,2,3\n']));
     expect(refused(await zip(many))).toBe('ERROR_ARCHIVO');
     expect(refused(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 7)]))).toBe('ERROR_ARCHIVO');
+    // an xlsx is a zip: a bomb inside it (80 MiB of one sheet, 80 KB compressed) is refused before SheetJS reads it
+    const bomb = await zip({ 'xl/worksheets/sheet1.xml': Buffer.alloc(80 * 1024 * 1024, 0x20) });
+    expect(bomb.length).toBeLessThan(LAYER_FILE_LIMITS.FILE_BYTES);
+    const nested = await zip({ 'rinde.xlsx': bomb });
+    expect(() => readLayerFile(nested)).toThrow(/more than 64 MiB uncompressed/);
   });
 });
 

@@ -15,6 +15,14 @@ const EnvSchema = z.object({
   SURCO_BUCKET: z.string().min(1),
   SURCO_EVENTS_QUEUE_URL: z.string().min(1),
   SURCO_IMAGERY_QUEUE_URL: z.string().default(''),
+  SURCO_WEBHOOK_QUEUE_URL: z.string().default(''),
+  SURCO_WEBHOOK_DLQ_URL: z.string().default(''),
+  // Webhooks (docs/webhooks.md): private, loopback and link-local targets and plain http are
+  // refused unless allowed (the local stack allows them, so tests can receive); a delivery's
+  // timeout; the first retry's delay, doubled at each further attempt.
+  SURCO_WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  SURCO_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
+  SURCO_WEBHOOK_BACKOFF_S: z.coerce.number().int().min(1).max(900).default(60),
   // Where satellite scenes are found (docs/imagery.md): a STAC API; Earth Search in AWS, the local
   // stack's own catalogue locally.
   SURCO_STAC_URL: z.string().url().default('https://earth-search.aws.element84.com/v1'),
@@ -54,6 +62,9 @@ export type Config = {
   bucket: string;
   eventsQueueUrl: string;
   imageryQueueUrl: string;
+  webhookQueueUrl: string;
+  webhookDeadLetterQueueUrl: string;
+  webhooks: { allowPrivate: boolean; timeoutMs: number; backoffSeconds: number };
   stacUrl: string;
   imageryDays: number;
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
@@ -88,6 +99,9 @@ export function config(): Config {
     bucket: env.SURCO_BUCKET,
     eventsQueueUrl: env.SURCO_EVENTS_QUEUE_URL,
     imageryQueueUrl: env.SURCO_IMAGERY_QUEUE_URL,
+    webhookQueueUrl: env.SURCO_WEBHOOK_QUEUE_URL,
+    webhookDeadLetterQueueUrl: env.SURCO_WEBHOOK_DLQ_URL,
+    webhooks: { allowPrivate: env.SURCO_WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: env.SURCO_WEBHOOK_TIMEOUT_MS, backoffSeconds: env.SURCO_WEBHOOK_BACKOFF_S },
     stacUrl: env.SURCO_STAC_URL,
     imageryDays: env.SURCO_IMAGERY_DAYS,
     endpoints: {

@@ -22,13 +22,14 @@ import { inputRoutes } from './inputs';
 import { labourRoutes } from './labours';
 import { workOrderRoutes } from './work-orders';
 import { imageryRoutes } from './imagery';
-import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker } from './workers';
+import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
+import { webhookRoutes } from './webhooks';
 
 export const services: readonly ServiceDef[] = [
   {
     name: 'platform',
     summary:
-      'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker; samplings',
+      'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker; samplings; webhooks and their delivery worker',
     routes: [
       ...systemRoutes,
       ...internalRoutes,
@@ -40,8 +41,9 @@ export const services: readonly ServiceDef[] = [
       ...farmMetadataRoutes,
       ...notificationRoutes,
       ...samplingRoutes,
+      ...webhookRoutes,
     ],
-    workers: [eventsWorker],
+    workers: [eventsWorker, webhookWorker],
   },
   {
     name: 'records',

@@ -11,8 +11,20 @@ export const eventsWorker = defineWorker({
   queue: 'events',
   batchSize: 10,
   maximumBatchingWindow: 0,
-  touches: { table: 'write', sends: ['events', 'imagery'], files: { 'spots/': ['delete'], 'storage/': ['delete'], 'imagery/': ['delete'] } },
+  touches: { table: 'write', sends: ['events', 'imagery', 'webhooks'], files: { 'spots/': ['delete'], 'storage/': ['delete'], 'imagery/': ['delete'] } },
   lambda: { timeout: 30 },
+});
+
+/** Webhook deliveries: one event to one subscription per message (docs/webhooks.md). */
+export const webhookWorker = defineWorker({
+  name: 'webhookWorker',
+  summary: 'Webhook deliveries',
+  handler: 'functions/worker/webhooks.handler',
+  queue: 'webhooks',
+  batchSize: 1,
+  concurrency: 4,
+  touches: { table: 'write', sends: ['webhooks', 'webhooksDeadLetter'] },
+  lambda: { timeout: 40 },
 });
 
 /** Bulk sensor uploads: one S3 object per message (docs/sensors-storage.md). */
@@ -36,7 +48,7 @@ export const imageryWorker = defineWorker({
   // scenes are read over the network: several at once (and a burst of new fields does not make a
   // season shape's lock wait behind every other field's scenes for long)
   concurrency: 4,
-  touches: { table: 'write', sends: ['imagery'], files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] } },
+  touches: { table: 'write', sends: ['imagery', 'events'], files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] } },
   lambda: { timeout: 120, memorySize: 1024 },
 });
 

@@ -71,5 +71,7 @@ describe('typed client', () => {
     expect(result.labourUuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.ndvi.length).toBeGreaterThan(0);
     expect(lines.some((line) => line.startsWith(`spot ${result.spotUuid} with photo`))).toBe(true);
+    expect(result.webhookEvents.map((e) => e.name).sort()).toEqual(['FIELD_CREATED.V1', 'LABOUR_CHANGED.V1', 'SPOT_CREATED.V1']);
+    expect(result.webhookEvents.every((e) => e.verified)).toBe(true);
   }, 120_000);
 });

@@ -119,6 +119,7 @@ interface Owner {
   mapId: number;
   scaleTemplateId: number;
   uploadId: string;
+  webhookUuid: string;
   samplingUuid: string;
   inputUuid: string;
   inputId: number;
@@ -263,6 +264,7 @@ async function setUpOwner(): Promise<Owner> {
   const layerForm = new FormData();
   layerForm.set('file', new Blob([await layerZip.generateAsync({ type: 'nodebuffer' })]), 'rinde.zip');
   const layerFile = await ok(call('POST', '/files', { token, body: layerForm }), 'layer file');
+  const webhook = await ok(call('POST', '/api/webhooks', { token, json: { url: 'http://127.0.0.1:9/hooks', events: ['FIELD_CREATED.V1'], description: `Hook ${SECRET}` } }), 'webhook');
   return {
     user,
     ...field,
@@ -283,6 +285,7 @@ async function setUpOwner(): Promise<Owner> {
     mapId: map.id as number,
     scaleTemplateId: scale.scale_template.scale_template_id as number,
     uploadId: layerFile.data.redis_id as string,
+    webhookUuid: webhook.data.subscription_uuid as string,
     samplingUuid: sampling.data.sampling_uuid as string,
     inputUuid: input.uuid as string,
     inputId: input.id as number,
@@ -553,6 +556,9 @@ const PROBES: Record<string, Probe> = {
     read('field', { query: { sampling_uuid: a.samplingUuid } }),
   ],
   internalCreateSampling: (a) => [write('internal', { json: { sampling_name: 'intruder', field_id: a.fieldId, yeargroup: YEAR, zoning: { info: {}, type: 'none' }, analysis: {}, groups: [], points: [] } })],
+  createWebhookSubscription: (a) => [write('extension', { json: { subscription_uuid: a.webhookUuid, url: 'http://127.0.0.1:9/intruder', events: ['SPOT_CREATED.V1'] } })],
+  deleteWebhookSubscription: (a) => [write('extension', { query: { subscription_uuid: a.webhookUuid } })],
+  listWebhookDeliveries: (a) => [read('extension', { query: { subscription_uuid: a.webhookUuid } })],
   rasterizeSampling: (a) => [
     write('field', {
       path: { sampling_uuid: a.samplingUuid },
@@ -656,6 +662,7 @@ async function snapshot(a: Owner): Promise<Record<string, unknown>> {
     inbox: await get('/nc/inbox', { page_size: 100 }),
     inboxCount: await get('/nc/inbox/count'),
     scaleTemplates: await get('/api/layers/scale_template'),
+    webhooks: await get('/api/webhooks'),
   };
 }
 
@@ -727,7 +734,7 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     for (const key of Object.keys(before)) expect({ [key]: after[key] }).toEqual({ [key]: before[key] });
     // and the snapshot holds A's records (it would also pass on an empty world otherwise)
     expect(JSON.stringify(before)).toContain(SECRET);
-    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'sampleSpots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files', 'inputs', 'labours', 'workOrders', 'scaleTemplates']) {
+    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'sampleSpots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files', 'inputs', 'labours', 'workOrders', 'scaleTemplates', 'webhooks']) {
       expect(JSON.stringify(before[key]), key).toContain(SECRET);
     }
     expect(JSON.stringify(before.inbox)).toContain(INBOX_SECRET);

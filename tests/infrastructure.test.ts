@@ -150,7 +150,7 @@ function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: st
   const sids = new Set<string>(['FunctionLogs']);
   if (t.table || route.auth === 'bearer') sids.add('TableRead');
   if (t.table === 'write') sids.add('TableWrite');
-  const queues: Record<string, string> = { events: 'Events', sensorBulk: 'SensorBulk', imagery: 'Imagery' };
+  const queues: Record<string, string> = { events: 'Events', sensorBulk: 'SensorBulk', imagery: 'Imagery', webhooks: 'Webhook', webhooksDeadLetter: 'WebhookDeadLetter' };
   for (const queue of t.sends ?? []) sids.add(`${queues[queue]}Send`);
   if (consumes) sids.add(`${queues[consumes]}Consume`);
   const names: Record<string, string> = { 'spots/': 'SpotImages', 'storage/': 'StorageFiles', 'sensor-bulk/': 'SensorBulk', 'imagery/': 'ImageryRasters', 'uploads/': 'LayerUploads' };
@@ -366,7 +366,9 @@ describe('what an operator expects in production', () => {
     expect(api!.Dimensions).toEqual([{ Name: 'ApiName', Value: 'surco-prod' }, { Name: 'Stage', Value: 'prod' }]);
     expect(platform().Resources.ApiGatewayRestApi!.Properties.Name).toBe('surco-prod');
     const ages = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage').map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
-    expect(ages.sort()).toEqual(['EventsQueue', 'ImageryQueue', 'SensorBulkQueue']);
+    expect(ages.sort()).toEqual(['EventsQueue', 'ImageryQueue', 'SensorBulkQueue', 'WebhookQueue']);
+    const webhookDlq = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible').map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
+    expect(webhookDlq.sort()).toEqual(['EventsDeadLetterQueue', 'WebhookDeadLetterQueue']);
   });
 
   it('alarms on Lambda errors and throttles of every function of every service', () => {

@@ -1131,6 +1131,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling extension's subscriptions for the user (without their secrets) */
+        get: operations["listWebhookSubscriptions"];
+        put?: never;
+        /** Subscribe a URL to events of the user, for the calling extension (at most 20); the signing secret is answered only now */
+        post: operations["createWebhookSubscription"];
+        /** Delete a subscription of the calling extension */
+        delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subscription's deliveries of the last 7 days, newest first, each attempt with its outcome */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events a subscription may take, with what each means */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/work_orders": {
         parameters: {
             query?: never;
@@ -8577,6 +8630,239 @@ export interface operations {
                         code: number;
                         info: string;
                         detail?: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            subscription_uuid: string;
+                            url: string;
+                            events: ("FIELD_CREATED.V1" | "FIELD_DELETED.V1" | "FIELD_RESHAPED.V1" | "IMAGERY_DATES.V1" | "SPOT_CREATED.V1" | "SPOT_CHANGED.V1" | "SPOT_DELETED.V1" | "HERD_MOVED.V1" | "HERD_EXITED.V1" | "LABOUR_CHANGED.V1" | "WORK_ORDER_CHANGED.V1" | "SHARE_RECEIVED.V1")[];
+                            description: string;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description error, in the webhooks dialect */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    createWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description makes the call idempotent
+                     */
+                    subscription_uuid?: string;
+                    /** @description https, a public address (private, loopback and link-local addresses are refused) */
+                    url: string;
+                    events: string[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the subscription and its secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            subscription_uuid: string;
+                            url: string;
+                            events: ("FIELD_CREATED.V1" | "FIELD_DELETED.V1" | "FIELD_RESHAPED.V1" | "IMAGERY_DATES.V1" | "SPOT_CREATED.V1" | "SPOT_CHANGED.V1" | "SPOT_DELETED.V1" | "HERD_MOVED.V1" | "HERD_EXITED.V1" | "LABOUR_CHANGED.V1" | "WORK_ORDER_CHANGED.V1" | "SHARE_RECEIVED.V1")[];
+                            description: string;
+                            created_at: string;
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description error, in the webhooks dialect */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookSubscription: {
+        parameters: {
+            query: {
+                subscription_uuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                    };
+                };
+            };
+            /** @description error, in the webhooks dialect */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query: {
+                subscription_uuid: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            delivery_id: string;
+                            event_name: string;
+                            created_at: string;
+                            /** @enum {string} */
+                            state: "pending" | "delivered" | "failed" | "dropped";
+                            attempts: {
+                                at: string;
+                                /** @description the receiver's HTTP status; null when it did not answer */
+                                status: number | null;
+                                error?: string;
+                                duration_ms: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description error, in the webhooks dialect */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the catalogue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            event_name: string;
+                            summary: string;
+                            claim: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description error, in the webhooks dialect */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
                     };
                 };
             };

@@ -1,7 +1,11 @@
 // An example extension on the typed client (clients/typescript): it mints a token through the
-// internal API (as the platform does for an installed extension), lists the user's fields (making
-// one if there is none), records a weed patch as a spot with a photo, records a planned herbicide
-// application, and reads the field's NDVI series. See README.md here to run it against `npm start`.
+// internal API (as the platform does for an installed extension), subscribes a webhook receiver of
+// its own to the user's events, lists the user's fields (making one if there is none), records a
+// weed patch as a spot with a photo, records a planned herbicide application, reads the field's NDVI
+// series, and shows the signed events its receiver got. See README.md here to run it against `npm start`.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { v1 as uuidV1 } from 'uuid';
 import { createSurcoClient, form, multipart } from '../../clients/typescript/index';
 
@@ -21,6 +25,35 @@ const must = <T>(result: { data?: T; error?: unknown; response: Response }, what
   return result.data;
 };
 
+/**
+ * The extension's webhook receiver: checks each request's signature (HMAC-SHA256 of "<t>.<body>"
+ * with the subscription's secret, docs/webhooks.md) and keeps the events. Locally on loopback; in
+ * production an https URL of the extension's own.
+ */
+async function webhookReceiver() {
+  let secret = '';
+  const events: Array<{ name: string; verified: boolean; data: Record<string, unknown> }> = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(req.headers['surco-signature'])) ?? [];
+      const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
+      const verified = Boolean(v1) && timingSafeEqual(Buffer.from(v1!, 'hex'), expected) && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+      const parsed = JSON.parse(body) as { event_name: string; data: Record<string, unknown> };
+      events.push({ name: parsed.event_name, verified, data: parsed.data });
+      res.writeHead(verified ? 200 : 401).end(); // a 2xx only for a genuine delivery
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/surco`,
+    events,
+    setSecret: (value: string) => void (secret = value),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 export async function runExample({ baseUrl, internalKey, log = console.log, imageryWaitMs = 90_000 }: ExampleOptions) {
   // 1. The platform installs the extension for a user: a user and a token (every claim)
   const platform = createSurcoClient({ baseUrl, internalKey });
@@ -28,6 +61,12 @@ export async function runExample({ baseUrl, internalKey, log = console.log, imag
   const token = must(await platform.POST('/internal/tokens', { body: { user_id: user.id, extension_id: 'example-extension', claims: ['*'] } }), 'token').data;
   const surco = createSurcoClient({ baseUrl, token: token.access_token });
   log(`token for user ${user.id}, valid until ${token.expires_at}`);
+
+  // 1b. A webhook instead of polling: the user's new fields, spots and labours, signed
+  const receiver = await webhookReceiver();
+  const subscription = must(await surco.POST('/api/webhooks', { body: { url: receiver.url, events: ['FIELD_CREATED.V1', 'SPOT_CREATED.V1', 'LABOUR_CHANGED.V1'] } }), 'webhook').data;
+  receiver.setSecret(subscription.secret);
+  log(`webhook ${subscription.subscription_uuid} -> ${receiver.url}`);
 
   // 2. The user's fields (a new user has none: make one)
   const shape = 'POLYGON((-60.62 -33.95,-60.61 -33.95,-60.61 -33.94,-60.62 -33.94,-60.62 -33.95))';
@@ -68,5 +107,12 @@ export async function runExample({ baseUrl, internalKey, log = console.log, imag
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
   log(`NDVI of field ${fieldId}: ${ndvi.map((p) => `${p.date} ${p.ndvi_mean.toFixed(2)}`).join(', ') || 'no clear date yet'}`);
-  return { userId: user.id, fieldId, spotUuid: spot.spot_uuid as string, labourUuid: labour.data.uuid as string, ndvi };
+
+  // 6. What the webhook brought (deliveries arrive within seconds)
+  const until = Date.now() + 20_000;
+  while (receiver.events.length < 3 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
+  for (const event of receiver.events) log(`webhook: ${event.name} ${event.verified ? 'signature verified' : 'BAD SIGNATURE'} ${JSON.stringify(event.data)}`);
+  await receiver.close();
+  must(await surco.DELETE('/api/webhooks', { params: { query: { subscription_uuid: subscription.subscription_uuid } } }), 'unsubscribe');
+  return { userId: user.id, fieldId, spotUuid: spot.spot_uuid as string, labourUuid: labour.data.uuid as string, ndvi, webhookEvents: receiver.events };
 }

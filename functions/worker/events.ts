@@ -1,6 +1,7 @@
 // The events queue worker: internal jobs and events posted to /nc-internal/events.
 import type { SQSEvent } from 'aws-lambda';
-import { processBatch, type EventHandler } from '../../lib/worker/process';
+import * as z from 'zod';
+import { PoisonMessage, processBatch, type EventHandler } from '../../lib/worker/process';
 import { cleanUpDeletedField, FIELD_DELETED_JOB } from '../../lib/fields/cleanup';
 import { reprocessShape } from '../../lib/shapes/reprocess';
 import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
@@ -10,6 +11,17 @@ import { OBJECT_RELEASED_JOB } from '../../lib/storage/files';
 import { deleteObjects } from '../../lib/storage/repository';
 import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
 import { notifications } from '../../lib/notifications/repository';
+import { WEBHOOK_EVENT_JOB, webhooks } from '../../lib/webhooks/repository';
+import { WEBHOOK_EVENT_NAMES, type WebhookEvent } from '../../lib/webhooks/model';
+
+const WebhookEventShape = z.object({
+  id: z.string().min(1),
+  name: z.enum(WEBHOOK_EVENT_NAMES as [string, ...string[]]),
+  user_ids: z.array(z.number().int()),
+  field_id: z.number().int().optional(),
+  occurred_at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
 
 const handlers: Record<string, EventHandler> = {
   // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)
@@ -22,6 +34,18 @@ const handlers: Record<string, EventHandler> = {
   },
   [OBJECT_RELEASED_JOB]: async (envelope) => {
     await deleteObjects((envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')));
+  },
+  // An operation's event for webhooks: one delivery job per subscription that takes it
+  [WEBHOOK_EVENT_JOB]: async (envelope) => {
+    const event = WebhookEventShape.safeParse(envelope.data);
+    if (!event.success) throw new PoisonMessage(`malformed webhook event ${envelope.id}`);
+    await webhooks.fanOut(event.data as WebhookEvent);
+  },
+  // A share is an inbox notice and, for webhooks, SHARE_RECEIVED.V1 to the users it was shared with
+  'FIELD_SHARE.V1': async (envelope) => {
+    await notifications.deliverEnvelope(envelope);
+    const userIds = (Array.isArray(envelope.data.user_ids) ? envelope.data.user_ids : []).map(Number).filter(Number.isInteger);
+    await webhooks.fanOut({ id: envelope.id, name: 'SHARE_RECEIVED.V1', user_ids: userIds, occurred_at: envelope.created_at, data: (envelope.data.payload ?? {}) as Record<string, unknown> });
   },
   [SHAPE_REPROCESS_JOB]: async (envelope) => {
     await reprocessShape(envelope.data as { field_id: number; campaign: number; lock_id: string });

@@ -88,6 +88,15 @@ export const keys = {
   /** A user's scale template (docs/imagery.md). */
   scaleTemplate: (userId: number, id: number): Key => ({ pk: `USER#${userId}`, sk: `SCALE#${pad(id)}` }),
   scaleTemplates: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCALE#' }),
+  /** A webhook subscription of a user and extension (docs/webhooks.md). */
+  webhookSubscription: (userId: number, extensionId: string, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `WEBHOOK#${extensionId}#${uuid}` }),
+  /** A user's webhook subscriptions: of one extension, or of all. */
+  webhookSubscriptions: (userId: number, extensionId?: string) => ({ pk: `USER#${userId}`, skPrefix: extensionId === undefined ? 'WEBHOOK#' : `WEBHOOK#${extensionId}#` }),
+  /** Holds a subscription's uuid for the whole platform (a client uuid names one subscription). */
+  webhookRef: (uuid: string): Key => ({ pk: `WEBHOOK#${uuid}`, sk: 'REF' }),
+  /** A delivery of a subscription (ids sort by time). */
+  webhookDelivery: (subscriptionUuid: string, deliveryId: string): Key => ({ pk: `WEBHOOK#${subscriptionUuid}`, sk: `DELIVERY#${deliveryId}` }),
+  webhookDeliveries: (subscriptionUuid: string) => ({ pk: `WEBHOOK#${subscriptionUuid}`, skPrefix: 'DELIVERY#' }),
   /** A user's layer file kept for POST /raster (docs/imagery.md, "Layers from files"). */
   layerUpload: (userId: number, id: string): Key => ({ pk: `USER#${userId}`, sk: `LAYERUPLOAD#${id}` }),
   /** The field's imagery run: the days still pending and the shape lock to release after them. */

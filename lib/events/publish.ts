@@ -18,7 +18,7 @@ export interface PublishOptions {
   /** Seconds before the worker may receive it (SQS DelaySeconds, at most 900). */
   delaySeconds?: number;
   /** The queue (the events queue by default; imagery jobs go to the imagery queue). */
-  queue?: 'events' | 'imagery';
+  queue?: 'events' | 'imagery' | 'webhooks' | 'webhooksDeadLetter';
 }
 
 export const envelopeOf = (eventName: string, data: Record<string, unknown>, id: string = randomUUID()): EventEnvelope => ({
@@ -28,7 +28,14 @@ export const envelopeOf = (eventName: string, data: Record<string, unknown>, id:
   created_at: new Date().toISOString(),
 });
 
-export const queueUrl = (queue: PublishOptions['queue']): string => (queue === 'imagery' ? config().imageryQueueUrl : config().eventsQueueUrl);
+export const queueUrl = (queue: PublishOptions['queue']): string =>
+  queue === 'imagery'
+    ? config().imageryQueueUrl
+    : queue === 'webhooks'
+      ? config().webhookQueueUrl
+      : queue === 'webhooksDeadLetter'
+        ? config().webhookDeadLetterQueueUrl
+        : config().eventsQueueUrl;
 
 export async function publishEvent(eventName: string, data: Record<string, unknown>, options: PublishOptions = {}): Promise<EventEnvelope> {
   const envelope = envelopeOf(eventName, data, options.id);

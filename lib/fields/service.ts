@@ -19,6 +19,7 @@ import { fieldShapeFrom } from './shape';
 import { countryOf } from './country';
 import type { HectareCharge } from './quota';
 import { FIELD_DELETED_JOB } from './jobs';
+import type { WebhookEmitter } from '../webhooks/emit';
 
 export const FIELD_DELETE_CODES = { NOT_FOUND: 1, NO_PERMISSION: FIELD_CODES.NO_PERMISSION } as const;
 
@@ -45,6 +46,8 @@ export interface FieldDeps {
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
   /** Asks for a new field's satellite imagery (the imagery queue; docs/imagery.md). */
   requestImagery?: (fieldId: number) => Promise<unknown>;
+  /** Events for webhooks (docs/webhooks.md). */
+  emit?: WebhookEmitter;
   maxFieldHectares: () => number;
   now?: () => Date;
 }
@@ -58,7 +61,7 @@ export interface CreateFieldInput {
 
 
 /** POST /api/agregarlote. */
-export function fieldCreationService({ repository, gate, users, spaces, maxFieldHectares, requestImagery, now = () => new Date() }: Omit<FieldDeps, 'publish'>) {
+export function fieldCreationService({ repository, gate, users, spaces, maxFieldHectares, requestImagery, emit, now = () => new Date() }: Omit<FieldDeps, 'publish'>) {
   /** The farm the field goes to: an existing farm the caller may add fields to, or one of its own by name. */
   async function targetFarm(principal: Principal, input: CreateFieldInput): Promise<{ farm?: Farm; newFarmName?: string }> {
     if (input.farmId !== undefined) {
@@ -107,17 +110,22 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
           createdBy: principal.user.id,
         };
         await repository.create({ field, farm: target, newFarm: !farm, charge }, () => new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }));
-        return { fieldId, farmId: target.id };
+        return { fieldId, farmId: target.id, fieldUuid: field.uuid, ownerId: owner.id };
       });
       // The field exists whatever happens here: a lost request is made good by the daily schedule.
       await requestImagery?.(created.fieldId).catch((error: unknown) => log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error }));
-      return created;
+      await emit?.('FIELD_CREATED.V1', {
+        userIds: [created.ownerId, principal.user.id],
+        fieldId: created.fieldId,
+        data: { field_id: created.fieldId, field_uuid: created.fieldUuid, farm_id: created.farmId, name },
+      });
+      return { fieldId: created.fieldId, farmId: created.farmId };
     },
   };
 }
 
 /** GET /api/borrarlotes. */
-export function fieldDeletionService({ repository, gate, users, publish }: Pick<FieldDeps, 'repository' | 'gate' | 'users' | 'publish'>) {
+export function fieldDeletionService({ repository, gate, users, publish, emit }: Pick<FieldDeps, 'repository' | 'gate' | 'users' | 'publish' | 'emit'>) {
   return {
     async deleteField(principal: Principal, fieldId: number): Promise<Field> {
       const notFound = () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND });
@@ -129,6 +137,8 @@ export function fieldDeletionService({ repository, gate, users, publish }: Pick<
       const charge = owner ? { userId: owner.id, spaceId: owner.spaceId, deltaHa: -field.hectaresCharged, userCeiling: null, spaceCeiling: null } : undefined;
       await repository.remove(field, charge, notFound);
       await publish(FIELD_DELETED_JOB, { field_id: field.id, farm_id: field.farmId });
+      // the field is gone: the event goes to its owner and the user who deleted it, without a field to check
+      await emit?.('FIELD_DELETED.V1', { userIds: [field.ownerId, principal.user.id], data: { field_id: field.id, field_uuid: field.uuid, farm_id: field.farmId } });
       return field;
     },
   };

@@ -9,7 +9,7 @@ import { encodeScene } from './raster';
 import { rasterKey, shapeVersion, type FieldJob, type ImageryDate, type ImageryDeps, type SceneJob } from './service';
 import { BANDS, chooseScenes } from './stac';
 
-export function imageryIngestion({ repository, source, settings, now = () => new Date() }: Omit<ImageryDeps, 'gate'>) {
+export function imageryIngestion({ repository, source, settings, emit, now = () => new Date() }: Omit<ImageryDeps, 'gate'>) {
   async function releaseIfAny(fieldId: number, lockId: string | undefined): Promise<void> {
     if (lockId) await repository.releaseLock(fieldId, lockId);
   }
@@ -76,6 +76,10 @@ export function imageryIngestion({ repository, source, settings, now = () => new
       };
       const raster = empty ? undefined : encodeScene({ grid, rings, shapeVersion: job.shape_version, sceneId: scene.id, datetime: scene.datetime, ...products });
       await repository.store(job.field_id, entry, raster, stored);
+      // a new date (not a re-cut of one the field had): to the field's owner's webhooks
+      if (!empty && !stored) {
+        await emit?.('IMAGERY_DATES.V1', { userIds: [], fieldId: job.field_id, data: { field_id: job.field_id, layer: SENTINEL2, date: entry.datetime, cloudy: entry.cloudy } });
+      }
     }
     const run = await repository.finishDay(job.field_id, scene.day);
     if (run.empty) for (const lockId of run.lockIds ?? []) await repository.releaseLock(job.field_id, lockId);

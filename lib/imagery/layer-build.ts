@@ -10,8 +10,9 @@ import type { LayerTable } from './layer-table';
 import { encodeLayer } from './raster';
 import { rasterKey, shapeVersion, type ImageryDate } from './service';
 import type { LayerJob, LayerSpec, UserLayerRepository } from './user-layers';
+import type { WebhookEmitter } from '../webhooks/emit';
 
-export function layerBuilder({ repository }: { repository: Pick<UserLayerRepository, 'fieldShape' | 'table' | 'date' | 'store'> }) {
+export function layerBuilder({ repository, emit }: { repository: Pick<UserLayerRepository, 'fieldShape' | 'table' | 'date' | 'store'>; emit?: WebhookEmitter }) {
   /** The worker: makes each layer of the job on the field's grid and stores it (idempotent: same keys, same values). */
   async function build(job: LayerJob): Promise<ImageryDate[]> {
     const shape = await repository.fieldShape(job.field_id);
@@ -54,6 +55,7 @@ export function layerBuilder({ repository }: { repository: Pick<UserLayerReposit
       const replaced = await repository.date(job.field_id, spec.layer_name, day);
       await repository.store(job.field_id, entry, encodeLayer({ grid, rings, shapeVersion: version, datetime: job.datetime, values }), replaced);
       made.push(entry);
+      await emit?.('IMAGERY_DATES.V1', { userIds: [], fieldId: job.field_id, data: { field_id: job.field_id, layer: spec.layer_name, date: job.datetime, source: job.source } });
     }
     return made;
   }

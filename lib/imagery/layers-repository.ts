@@ -11,6 +11,7 @@ import { keys } from '../db/keys';
 import { putItem, readItem } from '../db/table';
 import { publishEvents } from '../events/publish-batch';
 import { IMAGERY_LAYER_JOB } from './jobs';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { layerBuilder } from './layer-build';
 import type { LayerTable } from './layer-table';
 import { dynamoImageryRepository, readRaster } from './repository';
@@ -35,4 +36,4 @@ export const dynamoUserLayerRepository: UserLayerRepository = {
 /** POST /files, POST /raster and the samplings' layers. */
 export const layers = /* @__PURE__ */ userLayers({ repository: dynamoUserLayerRepository, gate: platformFieldGate });
 /** The imagery worker's layer jobs. */
-export const layerBuild = /* @__PURE__ */ layerBuilder({ repository: dynamoUserLayerRepository });
+export const layerBuild = /* @__PURE__ */ layerBuilder({ repository: dynamoUserLayerRepository, emit: emitWebhookEvent });

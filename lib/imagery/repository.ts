@@ -9,6 +9,7 @@ import { keys } from '../db/keys';
 import { batchGet, deleteItem, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, readItem, updateItem } from '../db/table';
 import { Conflict, NotFound } from '../errors';
 import { publishEvents } from '../events/publish-batch';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { log } from '../log';
 import { getField } from '../fields/repository';
 import { shapeFor } from '../fields/current-shape';
@@ -89,6 +90,7 @@ export const ingestion = /* @__PURE__ */ imageryIngestion({
   repository: dynamoImageryRepository,
   source: earthSearchSource,
   settings: () => ({ periodDays: config().imageryDays }),
+  emit: emitWebhookEvent,
 });
 
 const FIELD_READ_BATCH = 100;

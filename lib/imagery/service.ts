@@ -13,6 +13,7 @@ import type { Grid } from './grid';
 import { SATELLITE_OPERATIONS, SENTINEL2 } from './layers';
 import type { RenderRequest } from './render';
 import type { Scene } from './stac';
+import type { WebhookEmitter } from '../webhooks/emit';
 
 export { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
 
@@ -94,6 +95,8 @@ export interface ImageryDeps {
   source: SceneSource;
   gate: FieldGate;
   settings: () => ImagerySettings;
+  /** Events for webhooks: a new date of a field (docs/webhooks.md). */
+  emit?: WebhookEmitter;
   now?: () => Date;
 }
 

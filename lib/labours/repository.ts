@@ -16,6 +16,7 @@ const labourItem = (labour: Labour) => ({ ...keys.labour(labour.fieldId, labour.
 const refItem = (labour: Labour) => ({ ...keys.labourRef(labour.uuid), kind: 'labour_ref', field_id: labour.fieldId, yeargroup: labour.yeargroup });
 
 /** The transaction items of a labour save (also written inside a map's own transaction, lib/maps/service.ts). */
+import { emitWebhookEvent } from '../webhooks/emit';
 export function labourSaveOps(change: LabourSave): TxOp[] {
   const { labour } = change;
   const taken = () => labourTaken(labour.uuid);
@@ -77,5 +78,11 @@ export const dynamoLabourRepository: LabourRepository = {
 };
 
 /** The labours service of the functions: DynamoDB, the platform's field access, personal inputs and crops. */
-export const labours = /* @__PURE__ */ laboursService({ repository: dynamoLabourRepository, inputs: dynamoInputRepository, fields: platformFieldGate, crops: (userId, cropId) => crops.cropById(userId, cropId) });
+export const labours = /* @__PURE__ */ laboursService({
+  repository: dynamoLabourRepository,
+  inputs: dynamoInputRepository,
+  fields: platformFieldGate,
+  crops: (userId, cropId) => crops.cropById(userId, cropId),
+  emit: emitWebhookEvent,
+});
 

@@ -39,6 +39,7 @@ import {
 /** Tolerance on the field's area when checking `surface` (rounding of client-side areas). */
 const AREA_TOLERANCE = 1.005;
 
+import type { WebhookEmitter } from '../webhooks/emit';
 export interface LabourInputItem {
   id?: number;
   uuid?: string;
@@ -134,6 +135,8 @@ export interface LabourDeps {
   inputs: InputRepository;
   fields: FieldGate;
   crops: (userId: number, cropId: number) => Promise<Crop | undefined>;
+  /** Events for webhooks (docs/webhooks.md). */
+  emit?: WebhookEmitter;
   now?: () => Date;
 }
 
@@ -166,7 +169,12 @@ const normalizeCosts = (costs: Partial<Costs> | undefined, base: Costs = { labou
 
 export type LabourCreate = LabourWrite & { typeId: LabourTypeId; status: Status; yeargroup: number; date: string };
 
-export function laboursService({ repository, inputs, fields, crops, now = () => new Date() }: LabourDeps) {
+export function laboursService({ repository, inputs, fields, crops, emit, now = () => new Date() }: LabourDeps) {
+  /** LABOUR_CHANGED.V1 to the field's owner and the user who acted. */
+  const changed = async (principal: Principal, labour: Labour, change: 'created' | 'changed' | 'deleted'): Promise<Labour> => {
+    await emit?.('LABOUR_CHANGED.V1', { userIds: [principal.user.id], fieldId: labour.fieldId, data: { labour_uuid: labour.uuid, field_id: labour.fieldId, yeargroup: labour.yeargroup, change } });
+    return labour;
+  };
   // --- reading -------------------------------------------------------------------------------
 
   /** The labour of a uuid, in a field the caller reaches for `action` (404 when it cannot read it). */
@@ -377,7 +385,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
         const change = await newLabour(principal.user.id, field, write);
         try {
           await repository.save(change);
-          return change.labour;
+          return changed(principal, change.labour, 'created');
         } catch (error) {
           // the same client uuid sent twice at once: the other request made it
           if (error instanceof Conflict && !(error instanceof LostRace)) return (await again()) ?? Promise.reject(error);
@@ -428,13 +436,14 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
         };
         await repository.save({ labour: next, previousVersion: current.version, inputs: resolved.writes, ...(campaign ? { biennial: { campaign, value: write.biennial } } : {}) });
         return next;
-      });
+      }).then((labour) => changed(principal, labour, 'changed'));
     },
 
     /** DELETE /activities/labour/<uuid>. */
     async deleteLabour(principal: Principal, uuid: string): Promise<void> {
       const { labour } = await locate(principal, uuid, 'write');
       await repository.remove(labour, labourNotFound(uuid));
+      await changed(principal, labour, 'deleted');
     },
 
     /** A planned application of a map (spec 2, Maps `create_application`), written in the map's own transaction. */

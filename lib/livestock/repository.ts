@@ -57,6 +57,7 @@ function changeOps(change: HerdChange): TxOp[] {
   ];
 }
 
+import { emitWebhookEvent } from '../webhooks/emit';
 export const dynamoLivestockRepository: LivestockRepository = {
   nextId: (sequence) => nextId(sequence),
   async herd(fieldId, uuid) {
@@ -127,4 +128,4 @@ export async function deleteHistory(herdId: number): Promise<void> {
 }
 
 /** The livestock service of the functions: DynamoDB and the platform's field access. */
-export const livestock = /* @__PURE__ */ livestockService({ repository: dynamoLivestockRepository, fields: platformFieldGate });
+export const livestock = /* @__PURE__ */ livestockService({ repository: dynamoLivestockRepository, fields: platformFieldGate, emit: emitWebhookEvent });

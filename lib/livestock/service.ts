@@ -9,6 +9,7 @@ import { herdRules } from './herds';
 import { paddockRules } from './paddocks';
 import { transactionRules } from './transactions';
 
+import type { WebhookEmitter } from '../webhooks/emit';
 export type { FieldGate, FieldInScope };
 
 /** A transaction recorded under a client uuid, for the origin herd: what a repeated request answers. */
@@ -68,6 +69,8 @@ export interface LivestockRepository {
 export interface LivestockDeps {
   repository: LivestockRepository;
   fields: FieldGate;
+  /** Events for webhooks (docs/webhooks.md). */
+  emit?: WebhookEmitter;
   now?: () => Date;
   uuid?: () => string;
 }

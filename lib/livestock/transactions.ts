@@ -56,8 +56,16 @@ export interface ExitInput {
   transactionDate: string;
 }
 
-export function transactionRules({ repository, fields, now = () => new Date(), uuid = randomUUID }: LivestockDeps, herds: HerdRules, paddocks: PaddockRules) {
+export function transactionRules({ repository, fields, emit, now = () => new Date(), uuid = randomUUID }: LivestockDeps, herds: HerdRules, paddocks: PaddockRules) {
   const { locateHerd } = herds;
+
+  /** A recorded transaction's events for webhooks: one per herd it left changed (a replayed one: none). */
+  async function herdEvents(name: 'HERD_MOVED.V1' | 'HERD_EXITED.V1', principal: Principal, result: TransactionResult): Promise<TransactionResult> {
+    for (const herd of result.herds) {
+      await emit?.(name, { userIds: [principal.user.id], fieldId: herd.field.id, data: { herd_uuid: herd.uuid, field_id: herd.field.id, paddock_uuid: herd.paddockUuid, transaction: result.transaction } });
+    }
+    return result;
+  }
 
   /**
    * The result of a transaction already recorded under this uuid for this origin herd, with the
@@ -71,8 +79,9 @@ export function transactionRules({ repository, fields, now = () => new Date(), u
     return { transaction: recorded.record, herds: found.filter((h): h is HerdView => Boolean(h)) };
   }
 
-  function movePaddock(principal: Principal, input: PaddockMoveInput): Promise<TransactionResult> {
-    return retryLostRace(async () => {
+  async function movePaddock(principal: Principal, input: PaddockMoveInput): Promise<TransactionResult> {
+    let fresh = false;
+    const result = await retryLostRace(async () => {
       const herd = await locateHerd(principal, input.originHerdUuid, 'write');
       const done = await replay(principal, herd.id, input.transactionUuid);
       if (done) return done;
@@ -160,12 +169,15 @@ export function transactionRules({ repository, fields, now = () => new Date(), u
       }
       if (input.transactionUuid) change.recorded = { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) };
       await repository.commit(change);
+      fresh = true;
       return { transaction: record, herds: results };
     });
+    return fresh ? herdEvents('HERD_MOVED.V1', principal, result) : result;
   }
 
-  function recordExit(principal: Principal, input: ExitInput): Promise<TransactionResult> {
-    return retryLostRace(async () => {
+  async function recordExit(principal: Principal, input: ExitInput): Promise<TransactionResult> {
+    let fresh = false;
+    const result = await retryLostRace(async () => {
       const type = exitType(input.destinationType);
       if (!type) throw new Invalid(`destination_type ${input.destinationType} is not an exit type (1 to 7)`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
       const herd = await locateHerd(principal, input.originHerdUuid, 'write');
@@ -203,8 +215,10 @@ export function transactionRules({ repository, fields, now = () => new Date(), u
         results.push(withVersion({ ...received, field: destination.field, farm: destination.farm }, destination.version + 1));
       }
       await repository.commit({ updated, history, recorded: { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) } });
+      fresh = true;
       return { transaction: record, herds: results };
     });
+    return fresh ? herdEvents('HERD_EXITED.V1', principal, result) : result;
   }
 
   return { movePaddock, recordExit };

@@ -7,6 +7,7 @@ import { EXISTS, transact, tx, readItem } from '../db/table';
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { publishEvent } from '../events/publish';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { shapeFromItem, shapeToItem } from '../platform/model';
 import { getSpace, getUser } from '../platform/users';
 import { chargeOps } from '../fields/quota';
@@ -63,5 +64,6 @@ export const shapes = /* @__PURE__ */ shapesService({
   users: getUser,
   spaces: getSpace,
   publish: publishEvent,
+  emit: emitWebhookEvent,
   settings: () => config(),
 });

@@ -18,6 +18,7 @@ import type { HectareCharge } from '../fields/quota';
 import { quotaCeiling } from '../fields/rules';
 import { expansionLimits } from './limits';
 import { SHAPE_REPROCESS_JOB } from './jobs';
+import type { WebhookEmitter } from '../webhooks/emit';
 
 /** The reprocessing lock of a field: taken by a new shape that covers new ground, until its job is done or it expires. */
 export interface ShapeLock {
@@ -61,6 +62,8 @@ export interface ShapeDeps {
   spaces: (spaceId: number) => Promise<Space | undefined>;
   /** Hands the reprocessing job to the worker, after a delay. */
   publish: (name: string, data: Record<string, unknown>, options: { delaySeconds: number }) => Promise<unknown>;
+  /** Events for webhooks (docs/webhooks.md). */
+  emit?: WebhookEmitter;
   settings: () => { maxFieldHectares: number; shapeLockTimeoutSeconds: number; shapeReprocessDelaySeconds: number };
   now?: () => Date;
 }
@@ -76,7 +79,7 @@ export interface ShapeInput {
   shape: string;
 }
 
-export function shapesService({ repository, gate, users, spaces, publish, settings, now = () => new Date() }: ShapeDeps) {
+export function shapesService({ repository, gate, users, spaces, publish, emit, settings, now = () => new Date() }: ShapeDeps) {
   /** A field the caller can read; 404 otherwise (its existence is not revealed). */
   const readableField = (principal: Principal, fieldId: number, action: 'read' | 'modifyShape' = 'read') =>
     gate.field(principal, fieldId, action, {
@@ -119,8 +122,10 @@ export function shapesService({ repository, gate, users, spaces, publish, settin
     },
 
     async postShape(principal: Principal, input: ShapeInput): Promise<{ imagesReprocessing: boolean }> {
+      let ownerId = 0;
       const imagesReprocessing = await retryLostRace(async () => {
         const { field } = await readableField(principal, input.fieldId, 'modifyShape');
+        ownerId = field.ownerId;
         if (await activeLock(field.id)) throw reprocessing();
 
         let geometry;
@@ -168,6 +173,7 @@ export function shapesService({ repository, gate, users, spaces, publish, settin
         if (lock) await publish(SHAPE_REPROCESS_JOB, { field_id: field.id, campaign: input.campaign, lock_id: lock.lockId }, { delaySeconds: shapeReprocessDelaySeconds });
         return imagesReprocessing;
       });
+      await emit?.('FIELD_RESHAPED.V1', { userIds: [ownerId, principal.user.id], fieldId: input.fieldId, data: { field_id: input.fieldId, campaign: input.campaign, images_reprocessing: imagesReprocessing } });
       return { imagesReprocessing };
     },
   };

@@ -10,6 +10,7 @@ import type { Key } from '../db/keys';
 import { Conflict, DomainError } from '../errors';
 import { platformFieldGate } from '../authz/gate';
 import { publishEvent } from '../events/publish';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { Spot, SpotMessage, tagRefKey } from './model';
 import type { DeclaredImage } from './images';
 import { tagCountChanges, type SpotTag } from './tags';
@@ -241,7 +242,7 @@ export const dynamoSpotRepository: SpotRepository = {
 // events queue; and its parts, for the functions that need only them. Each is built only when a
 // function uses it (pure calls: a function's bundle keeps what it calls, and no more).
 
-export const spots = /* @__PURE__ */ spotsService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore, publish: publishEvent });
+export const spots = /* @__PURE__ */ spotsService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore, publish: publishEvent, emit: emitWebhookEvent });
 export const spotMessages = /* @__PURE__ */ spotMessagesService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore });
 export const spotImages = /* @__PURE__ */ spotImagesService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore });
 export const spotLists = /* @__PURE__ */ spotListsService({ repository: dynamoSpotRepository, fields: platformFieldGate });

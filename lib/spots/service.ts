@@ -16,6 +16,7 @@ import { listRules } from './list';
 import { imageRules } from './images';
 
 /** A user tag to create (counting the spot written with it). */
+import type { WebhookEmitter } from '../webhooks/emit';
 export interface NewTag {
   uuid: string;
   tag: string;
@@ -122,6 +123,8 @@ export interface SpotDeps {
   images: ImageStore;
   /** Hands a job to the worker (SPOT_DELETED.V1 removes a deleted spot's texts and images). */
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
+  /** Events for webhooks (docs/webhooks.md). */
+  emit?: WebhookEmitter;
   now?: () => Date;
 }
 

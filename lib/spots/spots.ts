@@ -73,7 +73,11 @@ function spotGeometry(polygon: string, wkt: string): { shape: string; kind: 'poi
   return { shape: toWkt(geometry), kind, areaHa: kind === 'point' ? 0 : areaHectares(geometry) };
 }
 
-export function spotRules({ repository, fields, images, publish, now = () => new Date() }: SpotDeps, locate: LocateRules, tags: TagRules, messages: MessageRules) {
+export function spotRules({ repository, fields, images, publish, emit, now = () => new Date() }: SpotDeps, locate: LocateRules, tags: TagRules, messages: MessageRules) {
+  /** A spot's event for webhooks: to its field's owner and the user who acted. */
+  const spotEvent = (name: 'SPOT_CREATED.V1' | 'SPOT_CHANGED.V1' | 'SPOT_DELETED.V1', principal: Principal, spot: Spot) =>
+    emit?.(name, { userIds: [spot.ownerId, principal.user.id], fieldId: spot.fieldId, data: { spot_uuid: spot.uuid, field_id: spot.fieldId, farm_id: spot.farmId } });
+
   const { locateSpot } = locate;
 
   /** A field the caller may add spots to: 404 when it cannot be read, 403 (code 12) when read-only. */
@@ -164,6 +168,7 @@ export function spotRules({ repository, fields, images, publish, now = () => new
       return next;
     });
     for (const [spotId, uuids] of released) await images.remove(spotId, uuids);
+    await spotEvent('SPOT_CHANGED.V1', principal, spot);
     return spot;
   }
 
@@ -173,7 +178,8 @@ export function spotRules({ repository, fields, images, publish, now = () => new
       const name = checkName(input.name);
       const texts = checkTexts(input.texts ?? []);
       const variables = input.variables ? checkVariables(input.variables) : null;
-      return retryLostRace(async () => {
+      let made = false;
+      const result = await retryLostRace(async () => {
         const { field, farm } = await writableField(principal, input.fieldId);
         // A uuid names one spot per field: sent again to this field, it is the spot made the first
         // time (its texts added when new); a spot of this uuid the caller can see elsewhere conflicts.
@@ -220,8 +226,11 @@ export function spotRules({ repository, fields, images, publish, now = () => new
           { created: spot, tagsCreated: resolved.created, tagCounts: tagCountChanges([], resolved.refs, resolved.created), ...textWrite(changes) },
           spotWriteRefusals,
         );
+        made = true;
         return spot;
       });
+      if (made) await spotEvent('SPOT_CREATED.V1', principal, result);
+      return result;
     },
 
     patchSpot,
@@ -234,6 +243,7 @@ export function spotRules({ repository, fields, images, publish, now = () => new
         return spot;
       });
       await publish(SPOT_DELETED_JOB, { spot_id: spot.id });
+      await spotEvent('SPOT_DELETED.V1', principal, spot);
       return { spot, deletedAt: isoSeconds(now()) };
     },
   };

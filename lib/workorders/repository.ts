@@ -8,6 +8,7 @@ import { workOrdersService, type LabourReader, type WorkOrderRepository } from '
 
 const item = (order: WorkOrder) => ({ ...keys.workOrder(order.ownerId, order.uuid), ...WorkOrder.toItem(order) });
 
+import { emitWebhookEvent } from '../webhooks/emit';
 export const dynamoWorkOrderRepository: WorkOrderRepository = {
   async get(ownerId, uuid) {
     const found = await getItem(keys.workOrder(ownerId, uuid));
@@ -34,4 +35,4 @@ export const dynamoWorkOrderRepository: WorkOrderRepository = {
 export const labourReader: LabourReader = async (principal, uuids) => labours.labourViews(principal.user.id, await labours.readableLabours(principal, uuids));
 
 /** The work-orders service of the functions: DynamoDB and the caller's labours. */
-export const workOrders = /* @__PURE__ */ workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader });
+export const workOrders = /* @__PURE__ */ workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader, emit: emitWebhookEvent });

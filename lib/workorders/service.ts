@@ -10,6 +10,7 @@ import type { LabourView } from '../labours/service';
 import { recommendationProblems, type Recommendation, type WorkOrder } from './model';
 import { WORK_ORDER_CODES } from './codes';
 
+import type { WebhookEmitter } from '../webhooks/emit';
 export interface WorkOrderInput {
   name: string | null;
   notes: string | null;
@@ -51,7 +52,12 @@ const normalized = (input: WorkOrderInput): WorkOrderInput => ({
   recommendations: input.recommendations,
 });
 
-export function workOrdersService({ repository, labours, now = () => new Date() }: { repository: WorkOrderRepository; labours: LabourReader; now?: () => Date }) {
+export function workOrdersService({ repository, labours, emit, now = () => new Date() }: { repository: WorkOrderRepository; labours: LabourReader; emit?: WebhookEmitter; now?: () => Date }) {
+  /** WORK_ORDER_CHANGED.V1 to its owner (a work order is the user's own; its labours' fields are not checked again). */
+  const changed = async (order: WorkOrder, change: 'created' | 'changed' | 'deleted'): Promise<WorkOrder> => {
+    await emit?.('WORK_ORDER_CHANGED.V1', { userIds: [order.ownerId], data: { work_order_uuid: order.uuid, yeargroup: order.yeargroup, change } });
+    return order;
+  };
   /** The labours a (normalized) work order names, each readable by the caller and of its campaign, and its recommendations' rule. */
   async function check(principal: Principal, input: WorkOrderInput): Promise<void> {
     const found = await labours(principal, input.labourUuids);
@@ -103,7 +109,7 @@ export function workOrdersService({ repository, labours, now = () => new Date() 
         if (made) return made;
         throw error;
       }
-      return order;
+      return changed(order, 'created');
     },
 
     /** PUT: every member as POST sends it; optional members not sent become null. */
@@ -113,11 +119,13 @@ export function workOrdersService({ repository, labours, now = () => new Date() 
       await check(principal, members);
       const order: WorkOrder = { ...current, ...members, updatedAt: now().toISOString() };
       await repository.replace(order, notFound(uuid));
-      return order;
+      return changed(order, 'changed');
     },
 
     async remove(principal: Principal, uuid: string): Promise<void> {
-      await repository.remove(await own(principal, uuid), notFound(uuid));
+      const order = await own(principal, uuid);
+      await repository.remove(order, notFound(uuid));
+      await changed(order, 'deleted');
     },
   };
 }

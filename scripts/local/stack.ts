@@ -627,6 +627,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       SURCO_S3_ENDPOINT: endpoints.s3,
       SURCO_SQS_ENDPOINT: endpoints.sqs,
       SURCO_STAC_URL: catalogue.url,
+      // webhooks to loopback receivers (tests, an extension under development); refused in AWS
+      SURCO_WEBHOOKS_ALLOW_PRIVATE: 'true',
       SURCO_INTERNAL_KEY: options.internalKey,
       SURCO_SIGNING_SEED: options.signingSeed,
       SURCO_LOG_LEVEL: options.functionsLogLevel ?? process.env.SURCO_LOG_LEVEL ?? 'info',

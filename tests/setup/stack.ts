@@ -30,6 +30,10 @@ async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
   // A field's imagery covers the last 15 days (3 scenes: one clear, one cloudy, one with cirrus)
   // instead of a year: every field of the run is ingested (tests/imagery.test.ts).
   process.env.SURCO_IMAGERY_DAYS = '15';
+  // Webhook retries after 1, 2, 4 and 8 s instead of minutes, a receiver's answer awaited 1 s
+  // (tests/webhooks.test.ts).
+  process.env.SURCO_WEBHOOK_BACKOFF_S = '1';
+  process.env.SURCO_WEBHOOK_TIMEOUT_MS = '1000';
   const root = resolve(import.meta.dirname, '..', '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
   const ports = await freeStackPorts();

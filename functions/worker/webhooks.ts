@@ -1,0 +1,51 @@
+// The webhook delivery worker (docs/webhooks.md): one attempt of one delivery per message. A failed
+// attempt queues the next as a new message delayed by its backoff (1, 2, 4, 8 x
+// SURCO_WEBHOOK_BACKOFF_S, at most SQS's 15 minutes); after the last, the delivery goes to the
+// dead-letter queue. Either way this message is done.
+import type { SQSEvent } from 'aws-lambda';
+import * as z from 'zod';
+import { publishEvent } from '../../lib/events/publish';
+import { WEBHOOK_EVENT_NAMES, type DeliveryJob } from '../../lib/webhooks/model';
+import { WEBHOOK_DELIVERY_JOB, webhooks } from '../../lib/webhooks/repository';
+import { DeliveryFailed } from '../../lib/webhooks/service';
+import { PoisonMessage, processRecords } from '../../lib/worker/process';
+
+/** SQS delays a message at most 15 minutes. */
+const MAX_DELAY_S = 900;
+
+const Job = z.object({
+  delivery_id: z.string().min(1),
+  subscription_uuid: z.string().min(1),
+  user_id: z.number().int().positive(),
+  extension_id: z.string(),
+  attempt: z.number().int().positive().optional(),
+  event: z.object({
+    id: z.string().min(1),
+    name: z.enum(WEBHOOK_EVENT_NAMES as [string, ...string[]]),
+    user_ids: z.array(z.number().int()),
+    field_id: z.number().int().optional(),
+    occurred_at: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
+});
+const Envelope = z.object({ data: Job });
+
+export const handler = (event: SQSEvent) =>
+  processRecords(event, async (record) => {
+    let parsed;
+    try {
+      parsed = Envelope.safeParse(JSON.parse(record.body));
+    } catch {
+      throw new PoisonMessage(`message ${record.messageId} is not JSON`);
+    }
+    if (!parsed.success) throw new PoisonMessage(`message ${record.messageId} is not a webhook delivery`);
+    const job = parsed.data.data as DeliveryJob;
+    const attempt = job.attempt ?? 1;
+    try {
+      await webhooks.deliver(job, attempt);
+    } catch (error) {
+      if (!(error instanceof DeliveryFailed)) throw error;
+      if (error.final) await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt } as unknown as Record<string, unknown>, { queue: 'webhooksDeadLetter' });
+      else await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt: attempt + 1 } as unknown as Record<string, unknown>, { queue: 'webhooks', delaySeconds: Math.min(MAX_DELAY_S, error.retryInSeconds) });
+    }
+  });

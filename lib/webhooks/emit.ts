@@ -1,0 +1,37 @@
+// Emitting an event for webhooks (docs/webhooks.md) from the operation that causes it, after its
+// commit: one message on the events queue, which the events worker fans out to the subscriptions
+// of the event's users. A module of its own, so that the operations bundle only this. An emission
+// that fails is logged, not retried and does not fail the operation: webhooks are a notice, the API
+// stays the truth.
+import { randomUUID } from 'node:crypto';
+import { publishEvent } from '../events/publish';
+import { log } from '../log';
+import type { WebhookEvent, WebhookEventName } from './model';
+
+/** An operation's event for webhooks, on the events queue. */
+export const WEBHOOK_EVENT_JOB = 'WEBHOOK_EVENT.V1';
+
+export interface EmittedEvent {
+  /** The users the event concerns (the record's owner, the user who acted). */
+  userIds: number[];
+  /** The field it is about: a subscription receives it only while its user reads the field. */
+  fieldId?: number;
+  data: Record<string, unknown>;
+}
+
+export type WebhookEmitter = (name: WebhookEventName, event: EmittedEvent) => Promise<void>;
+
+/** Ids sort by time (the deliveries of a subscription are listed newest first by them). */
+export const newEventId = (at = Date.now()): string => `${at.toString(36).padStart(9, '0')}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+
+export const emitWebhookEvent: WebhookEmitter = async (name, event) => {
+  const payload: WebhookEvent = {
+    id: newEventId(),
+    name,
+    user_ids: [...new Set(event.userIds)],
+    ...(event.fieldId !== undefined ? { field_id: event.fieldId } : {}),
+    occurred_at: new Date().toISOString(),
+    data: event.data,
+  };
+  await publishEvent(WEBHOOK_EVENT_JOB, payload as unknown as Record<string, unknown>).catch((error: unknown) => log.warn('webhook event not emitted', { event: name, error }));
+};

@@ -1,0 +1,66 @@
+// Webhooks in DynamoDB and SQS (docs/webhooks.md, docs/data-model.md): subscriptions in their
+// user's partition, deliveries in their subscription's (kept a week, by TTL), delivery jobs on the
+// webhooks queue; and the emission of events by the operations that cause them.
+import { expandClaims } from '../auth/claims';
+import { config } from '../config';
+import { keys } from '../db/keys';
+import { deleteItem, NOT_EXISTS, putItem, queryAll, readItem, transact, tx } from '../db/table';
+import { Conflict } from '../errors';
+import { publishEvents } from '../events/publish-batch';
+import { readableAmong } from '../authz/guard';
+import { getUser } from '../platform/users';
+import { getField } from '../fields/repository';
+import { Delivery, Subscription, WEBHOOK_EVENTS, type WebhookEvent } from './model';
+import { webhooksService, type WebhookRepository } from './service';
+
+export { WEBHOOK_EVENT_JOB } from './emit';
+export const WEBHOOK_DELIVERY_JOB = 'WEBHOOK_DELIVERY.V1';
+
+export const dynamoWebhookRepository: WebhookRepository = {
+  subscriptions: async (userId, extensionId) => (await queryAll(keys.webhookSubscriptions(userId, extensionId))).map(Subscription.fromItem),
+  subscriptionsOfUser: async (userId) => (await queryAll(keys.webhookSubscriptions(userId))).map(Subscription.fromItem),
+  subscription: (userId, extensionId, uuid) => readItem(keys.webhookSubscription(userId, extensionId, uuid), Subscription.fromItem),
+  async create(subscription) {
+    const taken = () => new Conflict('taken');
+    try {
+      await transact([
+        tx.put({ ...keys.webhookSubscription(subscription.userId, subscription.extensionId, subscription.uuid), ...Subscription.toItem(subscription) }, NOT_EXISTS, taken),
+        tx.put({ ...keys.webhookRef(subscription.uuid), kind: 'webhook_ref', user_id: subscription.userId }, NOT_EXISTS, taken),
+      ]);
+      return true;
+    } catch (error) {
+      if (error instanceof Conflict) return false;
+      throw error;
+    }
+  },
+  async remove(s) {
+    const removed = await deleteItem(keys.webhookSubscription(s.userId, s.extensionId, s.uuid), { expression: 'kind = :kind', values: { ':kind': 'webhook_subscription' } });
+    await deleteItem(keys.webhookRef(s.uuid));
+    return removed;
+  },
+  delivery: (subscriptionUuid, deliveryId) => readItem(keys.webhookDelivery(subscriptionUuid, deliveryId), Delivery.fromItem),
+  saveDelivery: (d) => putItem({ ...keys.webhookDelivery(d.subscriptionUuid, d.deliveryId), ...Delivery.toItem(d) }),
+  deliveries: async (subscriptionUuid, limit) => (await queryAll({ ...keys.webhookDeliveries(subscriptionUuid), descending: true, limit })).map(Delivery.fromItem),
+  queueDeliveries: (jobs) => publishEvents(WEBHOOK_DELIVERY_JOB, jobs, { queue: 'webhooks' }),
+};
+
+/**
+ * Whether a subscription's extension may still read an event, at delivery: its user exists, the
+ * claims it subscribed with (within the user's plan today) cover the event, and the user still
+ * reads the event's field (shares are checked now, not at subscription).
+ */
+async function mayRead(subscription: Subscription, event: WebhookEvent): Promise<boolean> {
+  const user = await getUser(subscription.userId);
+  if (!user) return false;
+  const claim = WEBHOOK_EVENTS[event.name].claim;
+  if (claim && !(subscription.claims.includes(claim) && expandClaims(user.features).has(claim))) return false;
+  if (event.field_id === undefined) return true;
+  return readableAmong({ user, claims: new Set(), locale: user.locale } as never, [event.field_id]);
+}
+
+export const webhooks = /* @__PURE__ */ webhooksService({
+  repository: dynamoWebhookRepository,
+  settings: () => config().webhooks,
+  mayRead,
+  fieldOwner: async (fieldId) => (await getField(fieldId))?.ownerId,
+});

@@ -1,0 +1,249 @@
+// Webhooks (docs/webhooks.md): subscriptions of a (user, extension) pair, the fan-out of an event
+// to the subscriptions of its users, and the signed delivery of one event to one subscription with
+// every attempt recorded. Rules only: the repository, the access check, the clock and fetch are
+// parameters (tests/unit/webhooks.test.ts runs them against memory and a fake receiver).
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
+import { Conflict, Invalid, NotFound } from '../errors';
+import {
+  WEBHOOK_EVENTS,
+  WEBHOOK_LIMITS,
+  isWebhookEvent,
+  type Delivery,
+  type DeliveryJob,
+  type Subscription,
+  type WebhookEvent,
+  type WebhookEventName,
+} from './model';
+import { urlProblem, type Resolver } from './safety';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, newSecret, signatureHeader } from './signature';
+
+export interface WebhookRepository {
+  subscriptions(userId: number, extensionId: string): Promise<Subscription[]>;
+  /** Every subscription of a user, whatever the extension (the fan-out). */
+  subscriptionsOfUser(userId: number): Promise<Subscription[]>;
+  subscription(userId: number, extensionId: string, uuid: string): Promise<Subscription | undefined>;
+  /** Stores a new subscription; false when its uuid is taken. */
+  create(subscription: Subscription): Promise<boolean>;
+  remove(subscription: Subscription): Promise<boolean>;
+  delivery(subscriptionUuid: string, deliveryId: string): Promise<Delivery | undefined>;
+  saveDelivery(delivery: Delivery): Promise<void>;
+  /** A subscription's deliveries, newest first. */
+  deliveries(subscriptionUuid: string, limit: number): Promise<Delivery[]>;
+  queueDeliveries(jobs: DeliveryJob[]): Promise<void>;
+}
+
+export interface WebhookSettings {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  backoffSeconds: number;
+}
+
+export interface WebhookDeps {
+  repository: WebhookRepository;
+  settings: () => WebhookSettings;
+  /** Whether the subscription's extension may still read the event (the user reads its field; the claims cover it). */
+  mayRead: (subscription: Subscription, event: WebhookEvent) => Promise<boolean>;
+  /** The owner of a field: an event about a field concerns its owner too (imagery jobs know no other user). */
+  fieldOwner?: (fieldId: number) => Promise<number | undefined>;
+  resolve?: Resolver;
+  send?: typeof fetch;
+  now?: () => Date;
+}
+
+/** A failed attempt: the message is retried after `retryInSeconds` (its visibility), or goes to the dead-letter queue after the last. */
+export class DeliveryFailed extends Error {
+  constructor(
+    message: string,
+    readonly retryInSeconds: number,
+    /** The last attempt failed: the delivery is recorded failed and goes to the dead-letter queue. */
+    readonly final: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface SubscribeInput {
+  subscription_uuid?: string;
+  url: string;
+  events: string[];
+  description?: string;
+}
+
+const owner = (principal: Principal) => ({ userId: principal.user.id, extensionId: principal.extensionId ?? '' });
+
+/** The wire form of a subscription (the secret only at creation). */
+export const wireSubscription = (s: Subscription, withSecret = false) => ({
+  subscription_uuid: s.uuid,
+  url: s.url,
+  events: s.events,
+  description: s.description,
+  created_at: s.createdAt,
+  ...(withSecret ? { secret: s.secret } : {}),
+});
+
+export const wireDelivery = (d: Delivery) => ({
+  delivery_id: d.deliveryId,
+  event_name: d.event,
+  created_at: d.createdAt,
+  state: d.state,
+  attempts: d.attempts,
+});
+
+/** The body a receiver gets; an event larger than the bound is sent with its ids only. */
+export function deliveryBody(job: DeliveryJob): string {
+  const { event } = job;
+  const body = { delivery_id: job.delivery_id, event_id: event.id, event_name: event.name, occurred_at: event.occurred_at, user_id: job.user_id, ...(event.field_id !== undefined ? { field_id: event.field_id } : {}), data: event.data };
+  const text = JSON.stringify(body);
+  if (Buffer.byteLength(text) <= WEBHOOK_LIMITS.PAYLOAD_BYTES) return text;
+  return JSON.stringify({ ...body, data: { truncated: true } });
+}
+
+export function webhooksService({ repository, settings, mayRead, fieldOwner, resolve, send = fetch, now = () => new Date() }: WebhookDeps) {
+  async function owned(principal: Principal, uuid: string): Promise<Subscription> {
+    const { userId, extensionId } = owner(principal);
+    const found = await repository.subscription(userId, extensionId, uuid.toLowerCase());
+    if (!found) throw new NotFound(`subscription ${uuid} not found`);
+    return found;
+  }
+
+  async function checkUrl(url: string): Promise<void> {
+    const problem = await urlProblem(url, { allowPrivate: settings().allowPrivate, ...(resolve ? { resolve } : {}) });
+    if (problem) throw new Invalid(`url refused: ${problem}`);
+  }
+
+  return {
+    /** POST /api/webhooks: a subscription of the caller's (user, extension); the secret is answered this once. */
+    async subscribe(principal: Principal, input: SubscribeInput) {
+      const { userId, extensionId } = owner(principal);
+      const unknown = input.events.filter((name) => !isWebhookEvent(name));
+      if (unknown.length) throw new Invalid(`unknown events: ${unknown.join(', ')} (GET /api/webhooks/events)`);
+      const events = [...new Set(input.events)] as WebhookEventName[];
+      const uuid = (input.subscription_uuid ?? randomUUID()).toLowerCase();
+      const existing = await repository.subscription(userId, extensionId, uuid);
+      if (existing) return wireSubscription(existing, true); // the same request again
+      await checkUrl(input.url);
+      if ((await repository.subscriptions(userId, extensionId)).length >= WEBHOOK_LIMITS.SUBSCRIPTIONS) {
+        throw new Invalid(`at most ${WEBHOOK_LIMITS.SUBSCRIPTIONS} subscriptions per user and extension`);
+      }
+      const subscription: Subscription = {
+        uuid,
+        userId,
+        extensionId,
+        url: input.url,
+        events,
+        description: input.description ?? '',
+        secret: newSecret(),
+        claims: [...principal.claims],
+        createdAt: now().toISOString(),
+      };
+      if (!(await repository.create(subscription))) throw new Conflict(`subscription ${uuid} exists`);
+      return wireSubscription(subscription, true);
+    },
+
+    list: async (principal: Principal) => {
+      const { userId, extensionId } = owner(principal);
+      return (await repository.subscriptions(userId, extensionId)).map((s) => wireSubscription(s));
+    },
+
+    async remove(principal: Principal, uuid: string): Promise<void> {
+      const subscription = await owned(principal, uuid);
+      if (!(await repository.remove(subscription))) throw new NotFound(`subscription ${uuid} not found`);
+    },
+
+    /** GET /api/webhooks/deliveries: the subscription's recent deliveries, each attempt with its outcome. */
+    async deliveries(principal: Principal, uuid: string, limit: number) {
+      const subscription = await owned(principal, uuid);
+      return (await repository.deliveries(subscription.uuid, limit)).map(wireDelivery);
+    },
+
+    /** The events worker: one delivery job per subscription of the event's users that takes its name. */
+    async fanOut(event: WebhookEvent): Promise<number> {
+      const jobs: DeliveryJob[] = [];
+      // the users it names, and the owner of its field (whoever acted, the field's owner hears of it)
+      const users = new Set(event.user_ids);
+      if (event.field_id !== undefined && fieldOwner) {
+        const owner = await fieldOwner(event.field_id);
+        if (owner !== undefined) users.add(owner);
+      }
+      for (const userId of users) {
+        for (const subscription of await repository.subscriptionsOfUser(userId)) {
+          if (!subscription.events.includes(event.name)) continue;
+          // one delivery id per event and subscription: a repeated fan-out makes the same deliveries
+          jobs.push({ delivery_id: `${event.id}:${subscription.uuid}`, subscription_uuid: subscription.uuid, user_id: userId, extension_id: subscription.extensionId, event });
+        }
+      }
+      if (jobs.length) await repository.queueDeliveries(jobs);
+      return jobs.length;
+    },
+
+    /**
+     * The delivery worker: POSTs the event, signed, and records the attempt. A 2xx answer delivers
+     * it; anything else (or no answer within the timeout) throws DeliveryFailed with the backoff
+     * before the next attempt. A subscription gone, or an event the extension may no longer read,
+     * is dropped (recorded, not retried).
+     */
+    async deliver(job: DeliveryJob, attempt: number): Promise<Delivery> {
+      const started = now();
+      const record: Delivery = (await repository.delivery(job.subscription_uuid, job.delivery_id)) ?? {
+        deliveryId: job.delivery_id,
+        subscriptionUuid: job.subscription_uuid,
+        event: job.event.name,
+        createdAt: started.toISOString(),
+        state: 'pending',
+        attempts: [],
+        expiresAt: Math.floor(started.getTime() / 1000) + WEBHOOK_LIMITS.DELIVERY_DAYS * 86_400,
+      };
+      if (record.state !== 'pending') return record; // delivered (or dropped) already: a redelivered message
+      const subscription = await repository.subscription(job.user_id, job.extension_id, job.subscription_uuid);
+      if (!subscription) return record; // unsubscribed meanwhile: nothing to record under it
+      if (!(await mayRead(subscription, job.event))) {
+        const dropped = { ...record, state: 'dropped' as const };
+        await repository.saveDelivery(dropped);
+        return dropped;
+      }
+      const body = deliveryBody(job);
+      const timestamp = Math.floor(started.getTime() / 1000);
+      let status: number | null = null;
+      let error: string | undefined;
+      const problem = await urlProblem(subscription.url, { allowPrivate: settings().allowPrivate, ...(resolve ? { resolve } : {}) });
+      if (problem) error = `url refused: ${problem}`;
+      else {
+        try {
+          const response = await send(subscription.url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'Surco-Webhooks/1',
+              [SIGNATURE_HEADER]: signatureHeader(subscription.secret, timestamp, body),
+              [DELIVERY_HEADER]: job.delivery_id,
+              [EVENT_HEADER]: job.event.name,
+            },
+            body,
+            redirect: 'manual',
+            signal: AbortSignal.timeout(settings().timeoutMs),
+          });
+          status = response.status;
+          await response.body?.cancel().catch(() => undefined);
+        } catch (failure) {
+          error = (failure as Error).name === 'TimeoutError' ? `no answer within ${settings().timeoutMs} ms` : (failure as Error).message;
+        }
+      }
+      const delivered = status !== null && status >= 200 && status < 300;
+      const last = attempt >= WEBHOOK_LIMITS.ATTEMPTS;
+      const next: Delivery = {
+        ...record,
+        state: delivered ? 'delivered' : last ? 'failed' : 'pending',
+        attempts: [...record.attempts, { at: started.toISOString(), status, ...(error ? { error } : {}), duration_ms: now().getTime() - started.getTime() }],
+      };
+      await repository.saveDelivery(next);
+      if (!delivered) throw new DeliveryFailed(`delivery ${job.delivery_id} attempt ${attempt}: ${error ?? `HTTP ${status}`}`, settings().backoffSeconds * 2 ** (attempt - 1), last);
+      return next;
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof webhooksService>;
+
+/** The claim an event needs, if any (docs/webhooks.md). */
+export const claimOf = (name: WebhookEventName) => WEBHOOK_EVENTS[name].claim;

@@ -1,0 +1,104 @@
+// Webhooks (ours; issue 20, docs/webhooks.md): an extension, acting for a user, subscribes a URL to
+// event names and receives each event signed; it reads its subscriptions and their deliveries.
+import * as z from 'zod';
+import { defineRoute } from '../lib/http/route';
+import { webhooksDialect } from '../lib/http/dialects';
+import { WEBHOOK_EVENTS, WEBHOOK_EVENT_NAMES, WEBHOOK_LIMITS } from '../lib/webhooks/model';
+
+const webhooksRoute = { tags: ['webhooks'], auth: 'bearer', dialect: webhooksDialect } as const;
+const PATH = '/api/webhooks';
+const uuid = z.string().uuid();
+
+const SubscriptionWire = z.object({
+  subscription_uuid: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_NAMES as [string, ...string[]])),
+  description: z.string(),
+  created_at: z.string(),
+});
+const AttemptWire = z.object({
+  at: z.string(),
+  status: z.number().int().nullable().describe("the receiver's HTTP status; null when it did not answer"),
+  error: z.string().optional(),
+  duration_ms: z.number(),
+});
+
+export const webhookEventsRoute = defineRoute({
+  ...webhooksRoute,
+  operationId: 'listWebhookEvents',
+  handler: 'functions/webhooks/webhooks.events',
+  method: 'get',
+  paths: [`${PATH}/events`],
+  summary: 'The events a subscription may take, with what each means',
+  responses: {
+    200: {
+      description: 'the catalogue',
+      schema: z.object({ code: z.literal(0), data: z.array(z.object({ event_name: z.string(), summary: z.string(), claim: z.string().nullable() })) }),
+    },
+  },
+});
+
+export const CreateSubscriptionBody = z.object({
+  subscription_uuid: uuid.optional().describe('makes the call idempotent'),
+  url: z.string().max(WEBHOOK_LIMITS.URL_CHARS).describe('https, a public address (private, loopback and link-local addresses are refused)'),
+  events: z.array(z.string().max(100)).min(1).max(WEBHOOK_EVENT_NAMES.length),
+  description: z.string().max(200).optional(),
+});
+
+export const createSubscriptionRoute = defineRoute({
+  ...webhooksRoute,
+  operationId: 'createWebhookSubscription',
+  handler: 'functions/webhooks/webhooks.post',
+  touches: { table: 'write' },
+  method: 'post',
+  paths: [PATH],
+  summary: `Subscribe a URL to events of the user, for the calling extension (at most ${WEBHOOK_LIMITS.SUBSCRIPTIONS}); the signing secret is answered only now`,
+  request: { body: CreateSubscriptionBody },
+  responses: { 200: { description: 'the subscription and its secret', schema: z.object({ code: z.literal(0), data: SubscriptionWire.extend({ secret: z.string() }) }) } },
+});
+
+export const listSubscriptionsRoute = defineRoute({
+  ...webhooksRoute,
+  operationId: 'listWebhookSubscriptions',
+  handler: 'functions/webhooks/webhooks.get',
+  method: 'get',
+  paths: [PATH],
+  summary: "The calling extension's subscriptions for the user (without their secrets)",
+  responses: { 200: { description: 'subscriptions', schema: z.object({ code: z.literal(0), data: z.array(SubscriptionWire) }) } },
+});
+
+export const deleteSubscriptionRoute = defineRoute({
+  ...webhooksRoute,
+  operationId: 'deleteWebhookSubscription',
+  handler: 'functions/webhooks/webhooks.del',
+  touches: { table: 'write' },
+  method: 'delete',
+  paths: [PATH],
+  summary: 'Delete a subscription of the calling extension',
+  request: { query: z.object({ subscription_uuid: uuid }) },
+  responses: { 200: { description: 'deleted', schema: z.object({ code: z.literal(0) }) } },
+});
+
+export const listDeliveriesRoute = defineRoute({
+  ...webhooksRoute,
+  operationId: 'listWebhookDeliveries',
+  handler: 'functions/webhooks/webhooks.deliveries',
+  method: 'get',
+  paths: [`${PATH}/deliveries`],
+  summary: `A subscription's deliveries of the last ${WEBHOOK_LIMITS.DELIVERY_DAYS} days, newest first, each attempt with its outcome`,
+  request: {
+    query: z.object({ subscription_uuid: uuid, limit: z.coerce.number().int().min(1).max(100).default(50) }),
+  },
+  responses: {
+    200: {
+      description: 'deliveries',
+      schema: z.object({
+        code: z.literal(0),
+        data: z.array(z.object({ delivery_id: z.string(), event_name: z.string(), created_at: z.string(), state: z.enum(['pending', 'delivered', 'failed', 'dropped']), attempts: z.array(AttemptWire) })),
+      }),
+    },
+  },
+});
+
+export const webhookRoutes = [webhookEventsRoute, createSubscriptionRoute, listSubscriptionsRoute, deleteSubscriptionRoute, listDeliveriesRoute];
+export const webhookCatalogue = () => WEBHOOK_EVENT_NAMES.map((name) => ({ event_name: name, summary: WEBHOOK_EVENTS[name].summary, claim: WEBHOOK_EVENTS[name].claim ?? null }));

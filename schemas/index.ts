@@ -23,7 +23,7 @@ import { labourRoutes } from './labours';
 import { workOrderRoutes } from './work-orders';
 import { imageryRoutes } from './imagery';
 import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
-import { webhookRoutes } from './webhooks';
+import { webhookDocs, webhookRoutes } from './webhooks';
 
 export const services: readonly ServiceDef[] = [
   {
@@ -75,4 +75,4 @@ export const openApiDocument = () =>
     description:
       "Open, serverless implementation of a farm-management platform's API for extensions. " +
       'Errors use the dialect of each area (see the default response of each operation).',
-  });
+  }, webhookDocs());

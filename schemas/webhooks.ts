@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../lib/http/route';
 import { webhooksDialect } from '../lib/http/dialects';
-import { WEBHOOK_EVENTS, WEBHOOK_EVENT_NAMES, WEBHOOK_LIMITS } from '../lib/webhooks/model';
+import { WEBHOOK_EVENTS, WEBHOOK_EVENT_NAMES, WEBHOOK_LIMITS, type WebhookEventName } from '../lib/webhooks/model';
 
 const webhooksRoute = { tags: ['webhooks'], auth: 'bearer', dialect: webhooksDialect } as const;
 const PATH = '/api/webhooks';
@@ -99,6 +99,53 @@ export const listDeliveriesRoute = defineRoute({
     },
   },
 });
+
+// --- what a receiver gets (OpenAPI `webhooks`, one per event) -------------------------------------
+
+const int = () => z.number().int();
+const change = z.enum(['created', 'changed', 'deleted']);
+const spot = z.object({ spot_uuid: z.string(), field_id: int(), farm_id: int() });
+const herd = z.object({ herd_uuid: z.string(), field_id: int(), paddock_uuid: z.string(), transaction: z.record(z.string(), z.unknown()).describe('the transaction as GET /livestock/herd/{uuid}/transactions lists it') });
+export const WEBHOOK_DATA: Record<WebhookEventName, z.ZodType> = {
+  'FIELD_CREATED.V1': z.object({ field_id: int(), field_uuid: z.string(), farm_id: int(), name: z.string() }),
+  'FIELD_DELETED.V1': z.object({ field_id: int(), field_uuid: z.string(), farm_id: int() }),
+  'FIELD_RESHAPED.V1': z.object({ field_id: int(), campaign: int(), images_reprocessing: z.boolean() }),
+  'IMAGERY_DATES.V1': z.object({
+    field_id: int(),
+    layer: z.string().describe('sentinel2, or the layer made from a file or a sampling'),
+    date: z.string().describe('YYYY-MM-DDTHH:mm:ssZ, as dates v3 lists it'),
+    cloudy: z.boolean().optional(),
+    source: z.enum(['file', 'sampling']).optional(),
+  }),
+  'SPOT_CREATED.V1': spot,
+  'SPOT_CHANGED.V1': spot,
+  'SPOT_DELETED.V1': spot,
+  'HERD_MOVED.V1': herd,
+  'HERD_EXITED.V1': herd,
+  'LABOUR_CHANGED.V1': z.object({ labour_uuid: z.string(), field_id: int(), yeargroup: int(), change }),
+  'WORK_ORDER_CHANGED.V1': z.object({ work_order_uuid: z.string(), yeargroup: int(), change }),
+  'SHARE_RECEIVED.V1': z.record(z.string(), z.unknown()).describe('the share notice: the fields (or farm) shared, as the FIELD_SHARE.V1 inbox item'),
+};
+
+/** The OpenAPI `webhooks` of the document: each event's body. */
+export const webhookDocs = () =>
+  Object.fromEntries(
+    WEBHOOK_EVENT_NAMES.map((name) => [
+      name,
+      {
+        summary: WEBHOOK_EVENTS[name].summary,
+        body: z.object({
+          delivery_id: z.string().describe('the same on every attempt: deduplicate by it'),
+          event_id: z.string(),
+          event_name: z.literal(name),
+          occurred_at: z.string(),
+          user_id: int().describe('the user the subscription belongs to'),
+          field_id: int().optional(),
+          data: WEBHOOK_DATA[name].or(z.object({ truncated: z.literal(true) })).describe('over 64 KB: {truncated: true}'),
+        }),
+      },
+    ]),
+  );
 
 export const webhookRoutes = [webhookEventsRoute, createSubscriptionRoute, listSubscriptionsRoute, deleteSubscriptionRoute, listDeliveriesRoute];
 export const webhookCatalogue = () => WEBHOOK_EVENT_NAMES.map((name) => ({ event_name: name, summary: WEBHOOK_EVENTS[name].summary, claim: WEBHOOK_EVENTS[name].claim ?? null }));

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
+import { webhookDocs } from '../schemas/webhooks';
 import { call, createField, eventually, newUser, square, stack, tokenFor, type TestUser } from './helpers/api';
 
 interface Received {
@@ -55,6 +56,8 @@ describe('webhooks', () => {
     const [request] = await eventually(async () => (hook.received.length ? hook.received : undefined), 20_000);
     const body = JSON.parse(request!.body);
     expect(body).toMatchObject({ event_name: 'FIELD_CREATED.V1', user_id: user.id, field_id: fieldId, data: { field_id: fieldId } });
+    // the body is the one the OpenAPI document's webhooks describe
+    expect(webhookDocs()['FIELD_CREATED.V1']!.body.safeParse(body).success).toBe(true);
     expect(request!.headers['surco-event']).toBe('FIELD_CREATED.V1');
     expect(request!.headers['surco-delivery']).toBe(body.delivery_id);
     // the receiver's own check, with node:crypto: t=<timestamp>,v1=hex(HMAC-SHA256(secret, "<t>.<body>"))
@@ -134,6 +137,10 @@ describe('webhooks', () => {
       return ['SPOT_CREATED.V1', 'SPOT_DELETED.V1', 'LABOUR_CHANGED.V1', 'IMAGERY_DATES.V1'].every((name) => got.some((g) => g.startsWith(name))) ? got : undefined;
     }, 60_000, 300);
     const got = await names();
+    for (const received of hook.received) {
+      const body = JSON.parse(received.body);
+      expect(webhookDocs()[body.event_name as keyof ReturnType<typeof webhookDocs>]!.body.safeParse(body).success, body.event_name).toBe(true);
+    }
     expect(got).toContain(`SPOT_CREATED.V1:${spot.body.spot_uuid}`);
     expect(got).toContain(`SPOT_DELETED.V1:${spot.body.spot_uuid}`);
     expect(got).toContain(`LABOUR_CHANGED.V1:${labour.body.data.uuid}`);

@@ -9,7 +9,7 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { paths } from './schema';
 
-export type { components, operations, paths } from './schema';
+export type { components, operations, paths, webhooks } from './schema';
 export type SurcoClient = Client<paths>;
 
 export interface SurcoClientOptions extends Pick<ClientOptions, 'fetch' | 'headers'> {

@@ -2083,7 +2083,248 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "FIELD_CREATED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a field of the user was created
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_FIELD_CREATED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "FIELD_DELETED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a field of the user was deleted
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_FIELD_DELETED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "FIELD_RESHAPED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a season shape was set for a field
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_FIELD_RESHAPED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "IMAGERY_DATES.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * new imagery dates (satellite or layers) for a field
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_IMAGERY_DATES_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "SPOT_CREATED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a spot was created
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_SPOT_CREATED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "SPOT_CHANGED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a spot was changed
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_SPOT_CHANGED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "SPOT_DELETED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a spot was deleted
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_SPOT_DELETED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "HERD_MOVED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a herd moved to another paddock
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_HERD_MOVED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "HERD_EXITED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * animals left a herd
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_HERD_EXITED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "LABOUR_CHANGED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a labour was created, changed or deleted
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_LABOUR_CHANGED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "WORK_ORDER_CHANGED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a work order was created, changed or deleted
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_WORK_ORDER_CHANGED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "SHARE_RECEIVED.V1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * a farm or field was shared with the user
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         */
+        post: operations["webhook_SHARE_RECEIVED_V1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: never;
     responses: never;
@@ -13360,6 +13601,513 @@ export interface operations {
                         detail?: string;
                     };
                 };
+            };
+        };
+    };
+    webhook_FIELD_CREATED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "FIELD_CREATED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        field_id: number;
+                        field_uuid: string;
+                        farm_id: number;
+                        name: string;
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_FIELD_DELETED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "FIELD_DELETED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        field_id: number;
+                        field_uuid: string;
+                        farm_id: number;
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_FIELD_RESHAPED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "FIELD_RESHAPED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        field_id: number;
+                        campaign: number;
+                        images_reprocessing: boolean;
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_IMAGERY_DATES_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "IMAGERY_DATES.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        field_id: number;
+                        /** @description sentinel2, or the layer made from a file or a sampling */
+                        layer: string;
+                        /** @description YYYY-MM-DDTHH:mm:ssZ, as dates v3 lists it */
+                        date: string;
+                        cloudy?: boolean;
+                        /** @enum {string} */
+                        source?: "file" | "sampling";
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_SPOT_CREATED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "SPOT_CREATED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        spot_uuid: string;
+                        field_id: number;
+                        farm_id: number;
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_SPOT_CHANGED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "SPOT_CHANGED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        spot_uuid: string;
+                        field_id: number;
+                        farm_id: number;
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_SPOT_DELETED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "SPOT_DELETED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        spot_uuid: string;
+                        field_id: number;
+                        farm_id: number;
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_HERD_MOVED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "HERD_MOVED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        herd_uuid: string;
+                        field_id: number;
+                        paddock_uuid: string;
+                        /** @description the transaction as GET /livestock/herd/{uuid}/transactions lists it */
+                        transaction: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_HERD_EXITED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "HERD_EXITED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        herd_uuid: string;
+                        field_id: number;
+                        paddock_uuid: string;
+                        /** @description the transaction as GET /livestock/herd/{uuid}/transactions lists it */
+                        transaction: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_LABOUR_CHANGED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "LABOUR_CHANGED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        labour_uuid: string;
+                        field_id: number;
+                        yeargroup: number;
+                        /** @enum {string} */
+                        change: "created" | "changed" | "deleted";
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_WORK_ORDER_CHANGED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "WORK_ORDER_CHANGED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        work_order_uuid: string;
+                        yeargroup: number;
+                        /** @enum {string} */
+                        change: "created" | "changed" | "deleted";
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_SHARE_RECEIVED_V1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the same on every attempt: deduplicate by it */
+                    delivery_id: string;
+                    event_id: string;
+                    /** @constant */
+                    event_name: "SHARE_RECEIVED.V1";
+                    occurred_at: string;
+                    /** @description the user the subscription belongs to */
+                    user_id: number;
+                    field_id?: number;
+                    /** @description over 64 KB: {truncated: true} */
+                    data: {
+                        [key: string]: unknown;
+                    } | {
+                        /** @constant */
+                        truncated: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description any 2xx answer delivers it; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -37,7 +37,13 @@ export interface OpenApiInfo {
   description: string;
 }
 
-export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo): Record<string, unknown> {
+/** A webhook the platform sends (OpenAPI 3.1 `webhooks`): its summary and the JSON body the receiver gets. */
+export interface WebhookDoc {
+  summary: string;
+  body: z.ZodType;
+}
+
+export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo, webhooks: Record<string, WebhookDoc> = {}): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     if (route.undocumented || route.method === 'any') continue;
@@ -84,6 +90,25 @@ export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo): Re
     info,
     servers: [{ url: '/' }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    ...(Object.keys(webhooks).length
+      ? {
+          webhooks: Object.fromEntries(
+            Object.entries(webhooks).map(([name, doc]) => [
+              name,
+              {
+                post: {
+                  operationId: `webhook_${name.replace(/\W/g, '_')}`,
+                  summary: doc.summary,
+                  description: 'Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.',
+                  tags: ['webhooks'],
+                  requestBody: { required: true, content: { 'application/json': { schema: toSchema(doc.body, 'output') } } },
+                  responses: { 200: { description: 'any 2xx answer delivers it; anything else is retried' } },
+                },
+              },
+            ]),
+          ),
+        }
+      : {}),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

@@ -18,5 +18,9 @@ describe('clients/typescript/schema.d.ts', () => {
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean));
     expect(ids.length).toBeGreaterThan(150);
     for (const id of ids) expect(types).toContain(`    ${id}: {`);
+    // the webhooks' bodies (OpenAPI webhooks) are typed as well
+    const webhooks = Object.keys((document as unknown as { webhooks: Record<string, unknown> }).webhooks);
+    expect(webhooks.length).toBe(12);
+    for (const name of webhooks) expect(types).toContain(`    "${name}": {`);
   });
 });

@@ -147,5 +147,15 @@ export const webhookDocs = () =>
     ]),
   );
 
+/** An event as the queues carry it (the events worker's fan-out, the delivery jobs). */
+export const QueuedWebhookEvent = z.object({
+  id: z.string().min(1),
+  name: z.enum(WEBHOOK_EVENT_NAMES as [string, ...string[]]),
+  user_ids: z.array(z.number().int()),
+  field_id: z.number().int().optional(),
+  occurred_at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
 export const webhookRoutes = [webhookEventsRoute, createSubscriptionRoute, listSubscriptionsRoute, deleteSubscriptionRoute, listDeliveriesRoute];
 export const webhookCatalogue = () => WEBHOOK_EVENT_NAMES.map((name) => ({ event_name: name, summary: WEBHOOK_EVENTS[name].summary, claim: WEBHOOK_EVENTS[name].claim ?? null }));

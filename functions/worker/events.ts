@@ -1,6 +1,5 @@
 // The events queue worker: internal jobs and events posted to /nc-internal/events.
 import type { SQSEvent } from 'aws-lambda';
-import * as z from 'zod';
 import { PoisonMessage, processBatch, type EventHandler } from '../../lib/worker/process';
 import { cleanUpDeletedField, FIELD_DELETED_JOB } from '../../lib/fields/cleanup';
 import { reprocessShape } from '../../lib/shapes/reprocess';
@@ -12,16 +11,8 @@ import { deleteObjects } from '../../lib/storage/repository';
 import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
 import { notifications } from '../../lib/notifications/repository';
 import { WEBHOOK_EVENT_JOB, webhooks } from '../../lib/webhooks/repository';
-import { WEBHOOK_EVENT_NAMES, type WebhookEvent } from '../../lib/webhooks/model';
-
-const WebhookEventShape = z.object({
-  id: z.string().min(1),
-  name: z.enum(WEBHOOK_EVENT_NAMES as [string, ...string[]]),
-  user_ids: z.array(z.number().int()),
-  field_id: z.number().int().optional(),
-  occurred_at: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
+import type { WebhookEvent } from '../../lib/webhooks/model';
+import { QueuedWebhookEvent } from '../../schemas/webhooks';
 
 const handlers: Record<string, EventHandler> = {
   // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)
@@ -37,7 +28,7 @@ const handlers: Record<string, EventHandler> = {
   },
   // An operation's event for webhooks: one delivery job per subscription that takes it
   [WEBHOOK_EVENT_JOB]: async (envelope) => {
-    const event = WebhookEventShape.safeParse(envelope.data);
+    const event = QueuedWebhookEvent.safeParse(envelope.data);
     if (!event.success) throw new PoisonMessage(`malformed webhook event ${envelope.id}`);
     await webhooks.fanOut(event.data as WebhookEvent);
   },

@@ -5,7 +5,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { publishEvent } from '../../lib/events/publish';
-import { WEBHOOK_EVENT_NAMES, type DeliveryJob } from '../../lib/webhooks/model';
+import type { DeliveryJob } from '../../lib/webhooks/model';
+import { QueuedWebhookEvent } from '../../schemas/webhooks';
 import { WEBHOOK_DELIVERY_JOB, webhooks } from '../../lib/webhooks/repository';
 import { DeliveryFailed } from '../../lib/webhooks/service';
 import { PoisonMessage, processRecords } from '../../lib/worker/process';
@@ -19,14 +20,7 @@ const Job = z.object({
   user_id: z.number().int().positive(),
   extension_id: z.string(),
   attempt: z.number().int().positive().optional(),
-  event: z.object({
-    id: z.string().min(1),
-    name: z.enum(WEBHOOK_EVENT_NAMES as [string, ...string[]]),
-    user_ids: z.array(z.number().int()),
-    field_id: z.number().int().optional(),
-    occurred_at: z.string(),
-    data: z.record(z.string(), z.unknown()),
-  }),
+  event: QueuedWebhookEvent,
 });
 const Envelope = z.object({ data: Job });
 

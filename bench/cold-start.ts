@@ -4,13 +4,18 @@
 // --enable-source-maps: the logger maps stacks itself, lib/util/stack.ts) and, for comparison, with
 // it (how the functions ran before), next to two bundles built the same
 // way in the same run: an empty handler, and one that holds only the DynamoDB document client (the
-// floor nearly every function pays). Prints a markdown table and writes .surco/bench/cold-start.json.
+// floor nearly every function pays). Each import is paired with an import of the floor in the same
+// iteration and the ratio is the median of those pairs (the machine drifts over a run). With
+// COLD_START_BEFORE=<another checkout>/.surco/bench/package, that package's bundle of each function
+// is measured in the same iterations too: before and after from one run. Prints a markdown table
+// and writes .surco/bench/cold-start.json.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { unzipSync } from 'fflate';
+import { parse } from 'yaml';
 import { packageServices } from '../scripts/package';
 import { root } from './lib';
 
@@ -21,76 +26,127 @@ interface Row {
   name: string;
   kb: number;
   ms: number;
+  /** Median of the ratios to the floor imported just before, in the same iteration. */
+  ratio: number;
   msSourceMaps: number;
+  ratioSourceMaps: number;
+  /** The same function's bundle from COLD_START_BEFORE, measured in the same iterations. */
+  before?: { kb: number; ms: number; ratio: number };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Milliseconds a fresh process takes to import the module (measured inside it, around the import). */
-function importMs(file: string, sourceMaps: boolean): number {
+function importOnce(file: string, sourceMaps: boolean): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); console.log(performance.now() - t);`;
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const run = spawnSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script], {
-      env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_STAGE: 'bench' },
-      encoding: 'utf8',
-    });
-    if (run.status !== 0) throw new Error(`importing ${file} failed: ${run.stderr.slice(0, 500)}`);
-    times.push(Number(run.stdout.trim().split('\n').pop()));
-  }
-  return median(times);
+  const run = spawnSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script], {
+    env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_STAGE: 'bench' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`importing ${file} failed: ${run.stderr.slice(0, 500)}`);
+  return Number(run.stdout.trim().split('\n').pop());
 }
 
-/** A reference bundle built as deploy/esbuild.yml builds the functions (minified ESM, source map, banner). */
-async function reference(dir: string, name: string, source: string): Promise<string> {
+/**
+ * Imports `files` one after the other RUNS times, each iteration starting with the floor, so every
+ * figure has a floor measured seconds before it: the machine's drift over a run of several minutes
+ * (easily 30%) cancels in the ratios.
+ */
+function measureAgainst(floor: string, files: string[], sourceMaps: boolean): { ms: number[]; ratio: number[] } {
+  const times = files.map(() => [] as number[]);
+  const ratios = files.map(() => [] as number[]);
+  for (let i = 0; i < RUNS; i++) {
+    const base = importOnce(floor, sourceMaps);
+    files.forEach((file, k) => {
+      const ms = importOnce(file, sourceMaps);
+      times[k]!.push(ms);
+      ratios[k]!.push(ms / base);
+    });
+  }
+  return { ms: times.map(median), ratio: ratios.map(median) };
+}
+
+/** The .mjs of a function's zip, written out with its source map; undefined when there is no such zip. */
+function unpack(zip: string, dir: string): { file: string; entry: string; bytes: number } | undefined {
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(readFileSync(zip));
+  } catch {
+    return undefined;
+  }
+  const entry = Object.keys(files).find((file) => file.endsWith('.mjs'))!;
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), content);
+  }
+  return { file: join(dir, entry), entry, bytes: files[entry]!.length };
+}
+
+/**
+ * A reference bundle built as deploy/esbuild.yml builds the functions (minified ESM, source map,
+ * banner), with the build's aliases when asked.
+ */
+async function reference(dir: string, name: string, source: string, alias: Record<string, string> = {}): Promise<string> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
   const outfile = join(dir, `${name}.mjs`);
-  await build({ entryPoints: [entry], bundle: true, minify: true, sourcemap: true, platform: 'node', target: 'node20', format: 'esm', outfile, banner: { js: BANNER }, mainFields: ['module', 'main'], nodePaths: [join(root, 'node_modules')], logLevel: 'error' });
+  await build({ entryPoints: [entry], bundle: true, minify: true, sourcemap: true, platform: 'node', target: 'node20', format: 'esm', outfile, banner: { js: BANNER }, mainFields: ['module', 'main'], nodePaths: [join(root, 'node_modules')], alias, absWorkingDir: root, logLevel: 'error' });
   return outfile;
 }
 
+const DOCUMENT_CLIENT_ONLY =
+  "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nconst client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(Boolean(client)) });\n";
+
 export async function run(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'surco-cold-'));
+  const beforeDir = process.env.COLD_START_BEFORE;
   console.error('packaging every service for production ...');
   const packaged = await packageServices(join(root, '.surco', 'bench', 'package'));
   const rows: Row[] = [];
-  const measure = (name: string, file: string, bytes: number) => {
-    rows.push({ name, kb: Math.round(bytes / 1024), ms: importMs(file, false), msSourceMaps: importMs(file, true) });
-    console.error(`${name}: ${rows.at(-1)!.kb} KB, ${rows.at(-1)!.ms.toFixed(1)} / ${rows.at(-1)!.msSourceMaps.toFixed(1)} ms`);
+  // the floor of issue 19: the document client as the SDK bundles it (its whole credential chain)
+  const floor = await reference(work, 'dynamodb-document-client', DOCUMENT_CLIENT_ONLY);
+  const measure = (name: string, file: string, bytes: number, before?: { file: string; bytes: number }) => {
+    const files = before ? [file, before.file] : [file];
+    const plain = measureAgainst(floor, files, false);
+    const maps = measureAgainst(floor, [file], true);
+    rows.push({
+      name,
+      kb: Math.round(bytes / 1024),
+      ms: plain.ms[0]!,
+      ratio: plain.ratio[0]!,
+      msSourceMaps: maps.ms[0]!,
+      ratioSourceMaps: maps.ratio[0]!,
+      ...(before ? { before: { kb: Math.round(before.bytes / 1024), ms: plain.ms[1]!, ratio: plain.ratio[1]! } } : {}),
+    });
+    const row = rows.at(-1)!;
+    console.error(`${name}: ${row.kb} KB, ${row.ms.toFixed(1)} ms (${row.ratio.toFixed(2)}x)${row.before ? `; before ${row.before.kb} KB, ${row.before.ratio.toFixed(2)}x` : ''}`);
   };
-  const empty = await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n');
-  measure('(empty handler)', empty, readFileSync(empty).length);
-  const floor = await reference(
-    work,
-    'dynamodb-document-client',
-    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nconst client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(Boolean(client)) });\n",
-  );
+  measure('(empty handler)', await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n'), 0);
   measure('(DynamoDB document client only)', floor, readFileSync(floor).length);
+  // the same with the build's aliases (credentials from the environment, lib/aws/credentials.ts)
+  const { alias } = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { alias: Record<string, string> };
+  const floorAliased = await reference(work, 'dynamodb-document-client-env', DOCUMENT_CLIENT_ONLY, alias);
+  measure('(the same, built with deploy/esbuild.yml aliases)', floorAliased, readFileSync(floorAliased).length);
   const seen = new Set<string>();
   for (const service of packaged) {
     for (const name of Object.keys(service.template.Resources).filter((id) => service.template.Resources[id]!.Type === 'AWS::Lambda::Function')) {
       const fn = name.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase());
-      const files = unzipSync(readFileSync(join(service.dir, `${fn}.zip`)));
-      const entry = Object.keys(files).find((file) => file.endsWith('.mjs'))!;
+      const now = unpack(join(service.dir, `${fn}.zip`), join(work, service.service, fn))!;
       // functions of one handler module share a bundle: measured once, listed by the first
-      const key = `${service.service}/${entry}`;
+      const key = `${service.service}/${now.entry}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const dir = join(work, service.service, fn);
-      for (const [file, content] of Object.entries(files)) {
-        mkdirSync(dirname(join(dir, file)), { recursive: true });
-        writeFileSync(join(dir, file), content);
-      }
-      measure(`${fn} (${entry.replace(/^functions\//, '').replace(/\.mjs$/, '')})`, join(dir, entry), files[entry]!.length);
+      const before = beforeDir ? unpack(join(beforeDir, service.service, `${fn}.zip`), join(work, 'before', service.service, fn)) : undefined;
+      measure(`${fn} (${now.entry.replace(/^functions\//, '').replace(/\.mjs$/, '')})`, now.file, now.bytes, before);
     }
   }
-  const floorRow = rows[1]!;
+  const hasBefore = rows.some((row) => row.before);
   const lines = [
-    `| function (handler module) | KB | import ms (as deployed) | x floor | with --enable-source-maps | x floor (with maps) |`,
-    `|---|---|---|---|---|---|`,
+    `| function (handler module) |${hasBefore ? ' KB before | x floor before |' : ''} KB | import ms (as deployed) | x floor | with --enable-source-maps | x floor (with maps) |`,
+    `|---|${hasBefore ? '---|---|' : ''}---|---|---|---|---|`,
     ...rows.map(
-      (r) => `| ${r.name} | ${r.kb} | ${r.ms.toFixed(1)} | ${(r.ms / floorRow.ms).toFixed(2)} | ${r.msSourceMaps.toFixed(1)} | ${(r.msSourceMaps / floorRow.msSourceMaps).toFixed(2)} |`,
+      (r) =>
+        `| ${r.name} |${hasBefore ? ` ${r.before?.kb ?? ''} | ${r.before ? r.before.ratio.toFixed(2) : ''} |` : ''} ${r.kb} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.msSourceMaps.toFixed(1)} | ${r.ratioSourceMaps.toFixed(2)} |`,
     ),
   ];
   console.log(lines.join('\n'));

@@ -325,6 +325,11 @@ describe('what the templates keep safe', () => {
       }
     }
     expect(over).toEqual([]);
+    // issue 19: no bundle over 600 KB but those listed with the heavy library they need
+    expect(budgets.defaultKb).toBeLessThanOrEqual(600);
+    for (const [module, { kb, why }] of Object.entries(budgets.modules)) {
+      if (kb > 600) expect(why.length, module).toBeGreaterThan(20);
+    }
   });
 
   it('streams the notification stream: integration transfer mode STREAM through response-streaming invocations', () => {

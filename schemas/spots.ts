@@ -1,7 +1,6 @@
 // Spots (spec 1): spots, lists, messages, images, tags, variables, sheets, units. Every path is
 // served with and without the /api prefix. Errors: `{code, info}`.
 import * as z from 'zod';
-import wkx from 'wkx';
 import { defineRoute } from '../lib/http/route';
 import { spotsDialect } from '../lib/http/dialects';
 import { SPOT_CODES, SPOT_LIMITS, tagRefKey, type Spot, type SpotMessage } from '../lib/spots/model';
@@ -9,6 +8,7 @@ import type { SpotPage } from '../lib/spots/list';
 import type { SpotTag } from '../lib/spots/tags';
 import { dateTimeZ, integer, text } from './common';
 import { Forbidden } from '../lib/errors';
+import { ewkbHex } from '../lib/geo/ewkb';
 
 const spotsRoute = { tags: ['spots'], auth: 'bearer', dialect: spotsDialect } as const;
 /** The Management zones functionality gates every change to spots (spec 1: creating needs it). */
@@ -88,8 +88,6 @@ export const wireSpot = (spot: Spot, page: Pick<SpotPage, 'tags' | 'groupShapes'
 
 /** The record DELETE answers, with the platform's legacy keys; `shape` is hex-encoded EWKB (SRID 4326). */
 export function legacySpotRecord(spot: Spot, deletedAt: string) {
-  const geometry = wkx.Geometry.parse(spot.shape);
-  geometry.srid = 4326;
   return {
     f_ini: spot.creationTs,
     id_tipo_zona_gestion: spot.kind === 'point' ? 1 : 2,
@@ -100,7 +98,7 @@ export function legacySpotRecord(spot: Spot, deletedAt: string) {
     id_muestra: spot.sampleSetId,
     fecha_fin: deletedAt,
     group_uuid: spot.groupUuid,
-    shape: geometry.toEwkb().toString('hex').toUpperCase(),
+    shape: ewkbHex(spot.shape),
     datos: spot.variables ? { variables: spot.variables } : null,
     id_lote: spot.fieldId,
     nombre: spot.name,

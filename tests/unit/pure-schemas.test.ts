@@ -1,0 +1,138 @@
+// deploy/esbuild-plugins.cjs (pure-schemas): the top-level values of schemas/*.ts are marked pure, so
+// a function's bundle keeps the wire schemas it uses and drops the rest of its area's; the values it
+// keeps are built as before.
+import { createRequire } from 'node:module';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import ts from 'typescript';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plugins.cjs')) as Plugin[] & {
+  markSchemasPure: (source: string, fileName: string) => string;
+};
+
+async function bundle(entry: string, withPlugins: boolean): Promise<string> {
+  const { alias } = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { alias: Record<string, string> };
+  const out = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    mainFields: ['module', 'main'],
+    loader: { '.woff': 'binary' },
+    alias,
+    absWorkingDir: root,
+    nodePaths: [join(root, 'node_modules')],
+    plugins: withPlugins ? [...plugins] : [],
+    outfile: join(tmpdir(), 'surco-pure.mjs'),
+    logLevel: 'error',
+  });
+  return out.outputFiles[0]!.text;
+}
+
+describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
+  it('is the plugin deploy/esbuild.yml loads', () => {
+    const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { plugins: string };
+    expect(esbuild.plugins).toBe('./deploy/esbuild-plugins.cjs');
+    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas']);
+  });
+
+  it('wraps each top-level value that builds something, and nothing else', () => {
+    const source = [
+      "import * as z from 'zod';",
+      'const area = { tags: [\'x\'] } as const;',
+      'export const A = z.object({ a: z.string() }).strict();',
+      'export const limit = 10;',
+      'export const alias = A;',
+      'export const toWire = (value: number) => value * 2;',
+      'export function helper() { return z.string(); }',
+      'A.parse({ a: "x" });',
+      '',
+    ].join('\n');
+    const out = plugins.markSchemasPure(source, 'schemas/sample.ts');
+    expect(out).toContain("const area = /* @__PURE__ */ (() => ({ tags: ['x'] } as const))();");
+    expect(out).toContain('export const A = /* @__PURE__ */ (() => (z.object({ a: z.string() }).strict()))();');
+    expect(out).toContain('export const limit = 10;');
+    expect(out).toContain('export const alias = A;');
+    expect(out).toContain('export const toWire = (value: number) => value * 2;');
+    expect(out).toContain('export function helper() { return z.string(); }');
+    expect(out).toContain('A.parse({ a: "x" });');
+  });
+
+  it('drops the schemas a bundle does not use and builds the ones it does exactly as before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'surco-pure-'));
+    mkdirSync(join(dir, 'schemas'));
+    writeFileSync(
+      join(dir, 'schemas', 'sample.ts'),
+      [
+        "import * as z from 'zod';",
+        "export const Used = z.object({ name: z.string().min(2, 'used-schema-message') }).strict();",
+        "export const Unused = z.object({ other: z.string().min(3, 'unused-schema-message') });",
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(dir, 'handler.ts'), "import { Used } from './schemas/sample';\nexport const check = (value: unknown) => Used.safeParse(value);\n");
+    const plain = await bundle(join(dir, 'handler.ts'), false);
+    const pure = await bundle(join(dir, 'handler.ts'), true);
+    expect(plain).toContain('unused-schema-message');
+    expect(pure).not.toContain('unused-schema-message');
+    expect(pure).toContain('used-schema-message');
+    const file = join(dir, 'pure.mjs');
+    writeFileSync(file, pure);
+    const { check } = (await import(pathToFileURL(file).href)) as { check: (value: unknown) => { success: boolean; error?: { issues: Array<{ message: string }> } } };
+    expect(check({ name: 'ok' }).success).toBe(true);
+    expect(check({ name: 'x' }).error?.issues[0]?.message).toBe('used-schema-message');
+    expect(check({ name: 'ok', extra: 1 }).success).toBe(false);
+  });
+
+  it('keeps another route of the area out of a function: spot tags carry no spot creation', async () => {
+    const createSummary = 'Create a spot (Management zones functionality)';
+    const tagsEntry = join(root, 'functions', 'spots', 'tags.ts');
+    expect(await bundle(tagsEntry, false)).toContain(createSummary);
+    expect(await bundle(tagsEntry, true)).not.toContain(createSummary);
+  });
+
+  it('finds schema modules that only declare at their top level (a top-level effect would run only where the module is kept)', () => {
+    const effects: string[] = [];
+    for (const name of readdirSync(join(root, 'schemas')).filter((file) => file.endsWith('.ts'))) {
+      const file = ts.createSourceFile(name, readFileSync(join(root, 'schemas', name), 'utf8'), ts.ScriptTarget.Latest, true);
+      for (const statement of file.statements) {
+        const declares =
+          ts.isImportDeclaration(statement) ||
+          ts.isExportDeclaration(statement) ||
+          ts.isVariableStatement(statement) ||
+          ts.isFunctionDeclaration(statement) ||
+          ts.isClassDeclaration(statement) ||
+          ts.isInterfaceDeclaration(statement) ||
+          ts.isTypeAliasDeclaration(statement) ||
+          ts.isEnumDeclaration(statement);
+        if (!declares) effects.push(`${name}: ${statement.getText(file).slice(0, 60)}`);
+      }
+    }
+    expect(effects).toEqual([]);
+  });
+
+  it('finds no dynamic import() of an ES module in lib/ or functions/ (esbuild would wrap what it shares with the bundle in lazy initialisers)', () => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts')) {
+          for (const match of readFileSync(path, 'utf8').matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) found.push(`${path.slice(root.length + 1)}: ${match[1]}`);
+        }
+      }
+    };
+    walk(join(root, 'lib'));
+    walk(join(root, 'functions'));
+    // busboy is CommonJS: esbuild wraps it whether it is imported statically or not
+    expect(found).toEqual(['lib/http/body.ts: @fastify/busboy']);
+  });
+});

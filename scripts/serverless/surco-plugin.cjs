@@ -518,6 +518,8 @@ class SurcoPlugin {
       banner: options.banner,
       loader: options.loader,
       alias: options.alias,
+      // the production build's plugins too (deploy/esbuild.yml: pure-schemas, ADR 0008)
+      plugins: options.plugins ? require(path.join(root, options.plugins)) : [],
       outExtension: { '.js': '.mjs' },
       chunkNames: 'chunks/[name]-[hash]',
       logLevel: 'warning',

@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   SURCO_WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   SURCO_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
   SURCO_WEBHOOK_BACKOFF_S: z.coerce.number().int().min(1).max(900).default(60),
+  SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(2),
   // Where satellite scenes are found (docs/imagery.md): a STAC API; Earth Search in AWS, the local
   // stack's own catalogue locally.
   SURCO_STAC_URL: z.string().url().default('https://earth-search.aws.element84.com/v1'),
@@ -64,7 +65,7 @@ export type Config = {
   imageryQueueUrl: string;
   webhookQueueUrl: string;
   webhookDeadLetterQueueUrl: string;
-  webhooks: { allowPrivate: boolean; timeoutMs: number; backoffSeconds: number };
+  webhooks: { allowPrivate: boolean; timeoutMs: number; backoffSeconds: number; subscriptionConcurrency: number };
   stacUrl: string;
   imageryDays: number;
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
@@ -101,7 +102,7 @@ export function config(): Config {
     imageryQueueUrl: env.SURCO_IMAGERY_QUEUE_URL,
     webhookQueueUrl: env.SURCO_WEBHOOK_QUEUE_URL,
     webhookDeadLetterQueueUrl: env.SURCO_WEBHOOK_DLQ_URL,
-    webhooks: { allowPrivate: env.SURCO_WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: env.SURCO_WEBHOOK_TIMEOUT_MS, backoffSeconds: env.SURCO_WEBHOOK_BACKOFF_S },
+    webhooks: { allowPrivate: env.SURCO_WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: env.SURCO_WEBHOOK_TIMEOUT_MS, backoffSeconds: env.SURCO_WEBHOOK_BACKOFF_S, subscriptionConcurrency: env.SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY },
     stacUrl: env.SURCO_STAC_URL,
     imageryDays: env.SURCO_IMAGERY_DAYS,
     endpoints: {

@@ -151,5 +151,38 @@ describe('webhooks', () => {
     expect(dropped.attempts).toEqual([]);
     expect(narrow.received).toEqual([]);
   }, 90_000);
-});
 
+  it('keeps at most two deliveries in flight to one subscription (SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY) and delivers every event', async () => {
+    const user = await newUser();
+    let inFlight = 0;
+    let most = 0;
+    const ids = new Set<string>();
+    const server = createServer((req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      req.resume();
+      req.on('end', () => {
+        ids.add(String(req.headers['surco-delivery']));
+        // a slow receiver, answering within the stack's 1 s timeout
+        setTimeout(() => {
+          inFlight--;
+          res.writeHead(200).end();
+        }, 700);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/slow`;
+    const { subscription_uuid: uuid } = (await subscribe(user, url, ['FIELD_CREATED.V1'])).body.data;
+    await Promise.all([0, 1, 2, 3, 4, 5].map((i) => createField(user, { shape: square(-62.6 - i * 0.01, -35.6) })));
+    const delivered = await eventually(async () => {
+      const records = (await deliveries(user, uuid)).body.data.filter((d: any) => d.state === 'delivered');
+      return records.length === 6 ? records : undefined;
+    }, 60_000, 300);
+    expect(ids.size).toBe(6);
+    // the local stack runs four delivery workers: without the bound the receiver would see up to four
+    expect(most).toBe(2);
+    // a delivery that waited for a slot is still one attempt
+    expect(delivered.every((d: any) => d.attempts.length === 1)).toBe(true);
+  }, 90_000);
+});

@@ -1,14 +1,15 @@
 // The webhook delivery worker (docs/webhooks.md): one attempt of one delivery per message. A failed
 // attempt queues the next as a new message delayed by its backoff (1, 2, 4, 8 x
 // SURCO_WEBHOOK_BACKOFF_S, at most SQS's 15 minutes); after the last, the delivery goes to the
-// dead-letter queue. Either way this message is done.
+// dead-letter queue. A delivery that finds its subscription's slots all held (docs/webhooks.md,
+// concurrency) is queued again a few seconds later, as the same attempt. Either way this message is done.
 import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { publishEvent } from '../../lib/events/publish';
 import type { DeliveryJob } from '../../lib/webhooks/model';
 import { QueuedWebhookEvent } from '../../schemas/webhooks';
 import { WEBHOOK_DELIVERY_JOB, webhooks } from '../../lib/webhooks/repository';
-import { DeliveryFailed } from '../../lib/webhooks/service';
+import { DeliveryFailed, SubscriptionBusy } from '../../lib/webhooks/service';
 import { PoisonMessage, processRecords } from '../../lib/worker/process';
 
 /** SQS delays a message at most 15 minutes. */
@@ -38,6 +39,10 @@ export const handler = (event: SQSEvent) =>
     try {
       await webhooks.deliver(job, attempt);
     } catch (error) {
+      if (error instanceof SubscriptionBusy) {
+        await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt } as unknown as Record<string, unknown>, { queue: 'webhooks', delaySeconds: error.retryInSeconds });
+        return;
+      }
       if (!(error instanceof DeliveryFailed)) throw error;
       if (error.final) await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt } as unknown as Record<string, unknown>, { queue: 'webhooksDeadLetter' });
       else await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt: attempt + 1 } as unknown as Record<string, unknown>, { queue: 'webhooks', delaySeconds: Math.min(MAX_DELAY_S, error.retryInSeconds) });

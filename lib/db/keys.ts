@@ -97,6 +97,8 @@ export const keys = {
   /** A delivery of a subscription (ids sort by time). */
   webhookDelivery: (subscriptionUuid: string, deliveryId: string): Key => ({ pk: `WEBHOOK#${subscriptionUuid}`, sk: `DELIVERY#${deliveryId}` }),
   webhookDeliveries: (subscriptionUuid: string) => ({ pk: `WEBHOOK#${subscriptionUuid}`, skPrefix: 'DELIVERY#' }),
+  /** One of a subscription's delivery slots: a lease held while a delivery is in flight (docs/webhooks.md). */
+  webhookSlot: (subscriptionUuid: string, slot: number): Key => ({ pk: `WEBHOOK#${subscriptionUuid}`, sk: `SLOT#${slot}` }),
   /** A user's layer file kept for POST /raster (docs/imagery.md, "Layers from files"). */
   layerUpload: (userId: number, id: string): Key => ({ pk: `USER#${userId}`, sk: `LAYERUPLOAD#${id}` }),
   /** The field's imagery run: the days still pending and the shape lock to release after them. */

@@ -42,6 +42,26 @@ export const dynamoWebhookRepository: WebhookRepository = {
   saveDelivery: (d) => putItem({ ...keys.webhookDelivery(d.subscriptionUuid, d.deliveryId), ...Delivery.toItem(d) }),
   deliveries: async (subscriptionUuid, limit) => (await queryAll({ ...keys.webhookDeliveries(subscriptionUuid), descending: true, limit })).map(Delivery.fromItem),
   queueDeliveries: (jobs) => publishEvents(WEBHOOK_DELIVERY_JOB, jobs, { queue: 'webhooks' }),
+  async acquireSlot(subscriptionUuid, holder, slots, leaseUntil, now) {
+    // start at a slot of the holder's own, so concurrent deliveries rarely race for the same item
+    const first = [...holder].reduce((sum, c) => sum + c.charCodeAt(0), 0) % slots;
+    for (let i = 0; i < slots; i++) {
+      const slot = (first + i) % slots;
+      try {
+        await putItem(
+          { ...keys.webhookSlot(subscriptionUuid, slot), kind: 'webhook_slot', holder, lease_until: leaseUntil, ttl: Math.ceil(leaseUntil / 1000) + 86_400 },
+          { expression: 'attribute_not_exists(pk) OR lease_until < :now', values: { ':now': now }, failure: () => new Conflict('slot held') },
+        );
+        return slot;
+      } catch (error) {
+        if (!(error instanceof Conflict)) throw error;
+      }
+    }
+    return undefined;
+  },
+  async releaseSlot(subscriptionUuid, slot, holder) {
+    await deleteItem(keys.webhookSlot(subscriptionUuid, slot), { expression: 'holder = :holder', values: { ':holder': holder } });
+  },
 };
 
 /**

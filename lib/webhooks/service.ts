@@ -31,12 +31,22 @@ export interface WebhookRepository {
   /** A subscription's deliveries, newest first. */
   deliveries(subscriptionUuid: string, limit: number): Promise<Delivery[]>;
   queueDeliveries(jobs: DeliveryJob[]): Promise<void>;
+  /**
+   * Takes one of the subscription's `slots` delivery slots for `holder` until `leaseUntil` (epoch
+   * ms): a free slot, or one whose lease ran out (its holder died). The slot's number, or
+   * undefined when every slot is held.
+   */
+  acquireSlot(subscriptionUuid: string, holder: string, slots: number, leaseUntil: number, now: number): Promise<number | undefined>;
+  /** Gives the slot back, if `holder` still holds it. */
+  releaseSlot(subscriptionUuid: string, slot: number, holder: string): Promise<void>;
 }
 
 export interface WebhookSettings {
   allowPrivate: boolean;
   timeoutMs: number;
   backoffSeconds: number;
+  /** Deliveries in flight at once to one subscription. */
+  subscriptionConcurrency: number;
 }
 
 export interface WebhookDeps {
@@ -62,6 +72,24 @@ export class DeliveryFailed extends Error {
     super(message);
   }
 }
+
+/**
+ * Every delivery slot of the subscription is held: nothing was sent or recorded, and the message is
+ * queued again after `retryInSeconds` (not an attempt).
+ */
+export class SubscriptionBusy extends Error {
+  constructor(
+    message: string,
+    readonly retryInSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A slot's lease outlives the delivery's timeout by this much (the attempt is recorded after the answer). */
+const SLOT_LEASE_MARGIN_MS = 30_000;
+/** A delivery that found every slot held waits 1 to 5 seconds before it tries again. */
+const busyDelaySeconds = () => 1 + Math.floor(Math.random() * 5);
 
 export interface SubscribeInput {
   subscription_uuid?: string;
@@ -209,6 +237,10 @@ export function webhooksService({ repository, settings, mayRead, fieldOwner, res
       const problem = await urlProblem(subscription.url, { allowPrivate: settings().allowPrivate, ...(resolve ? { resolve } : {}) });
       if (problem) error = `url refused: ${problem}`;
       else {
+        // at most subscriptionConcurrency deliveries in flight to one subscription
+        const { timeoutMs, subscriptionConcurrency } = settings();
+        const slot = await repository.acquireSlot(subscription.uuid, job.delivery_id, subscriptionConcurrency, started.getTime() + timeoutMs + SLOT_LEASE_MARGIN_MS, started.getTime());
+        if (slot === undefined) throw new SubscriptionBusy(`subscription ${subscription.uuid} has ${subscriptionConcurrency} deliveries in flight`, busyDelaySeconds());
         try {
           const response = await send(subscription.url, {
             method: 'POST',
@@ -221,12 +253,15 @@ export function webhooksService({ repository, settings, mayRead, fieldOwner, res
             },
             body,
             redirect: 'manual',
-            signal: AbortSignal.timeout(settings().timeoutMs),
+            signal: AbortSignal.timeout(timeoutMs),
           });
           status = response.status;
           await response.body?.cancel().catch(() => undefined);
         } catch (failure) {
-          error = (failure as Error).name === 'TimeoutError' ? `no answer within ${settings().timeoutMs} ms` : (failure as Error).message;
+          error = (failure as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (failure as Error).message;
+        } finally {
+          // a slot that cannot be given back now frees itself when its lease runs out
+          await repository.releaseSlot(subscription.uuid, slot, job.delivery_id).catch(() => undefined);
         }
       }
       const delivered = status !== null && status >= 200 && status < 300;

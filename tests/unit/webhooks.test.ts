@@ -1,11 +1,11 @@
 // Webhooks (lib/webhooks) against memory: where a webhook may go (SSRF), the signature, the
 // subscriptions of a (user, extension) pair, the fan-out and a delivery's attempts and backoff.
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Delivery, DeliveryJob, Subscription, WebhookEvent } from '../../lib/webhooks/model';
 import { isPrivateAddress, urlProblem } from '../../lib/webhooks/safety';
-import { DeliveryFailed, webhooksService, type WebhookRepository } from '../../lib/webhooks/service';
+import { DeliveryFailed, SubscriptionBusy, webhooksService, type WebhookRepository } from '../../lib/webhooks/service';
 import { signatureHeader, verifySignature } from '../../lib/webhooks/signature';
 
 const principal = (userId = 9, extensionId = 'ext') => ({ user: { id: userId }, extensionId, claims: new Set(['MANAGEMENT_ZONES']) }) as unknown as Principal;
@@ -52,6 +52,7 @@ function memory() {
   const subscriptions = new Map<string, Subscription>();
   const deliveries = new Map<string, Delivery>();
   const queued: DeliveryJob[] = [];
+  const slots = new Map<string, { holder: string; leaseUntil: number }>();
   const repository: WebhookRepository = {
     subscriptions: async (userId, extensionId) => [...subscriptions.values()].filter((s) => s.userId === userId && s.extensionId === extensionId),
     subscriptionsOfUser: async (userId) => [...subscriptions.values()].filter((s) => s.userId === userId),
@@ -65,14 +66,26 @@ function memory() {
     saveDelivery: async (d) => void deliveries.set(`${d.subscriptionUuid}|${d.deliveryId}`, d),
     deliveries: async (uuid) => [...deliveries.values()].filter((d) => d.subscriptionUuid === uuid).reverse(),
     queueDeliveries: async (jobs) => void queued.push(...jobs),
+    acquireSlot: async (uuid, holder, count, leaseUntil, now) => {
+      for (let slot = 0; slot < count; slot++) {
+        const held = slots.get(`${uuid}|${slot}`);
+        if (held && held.leaseUntil >= now) continue;
+        slots.set(`${uuid}|${slot}`, { holder, leaseUntil });
+        return slot;
+      }
+      return undefined;
+    },
+    releaseSlot: async (uuid, slot, holder) => {
+      if (slots.get(`${uuid}|${slot}`)?.holder === holder) slots.delete(`${uuid}|${slot}`);
+    },
   };
-  return { repository, subscriptions, deliveries, queued };
+  return { repository, subscriptions, deliveries, queued, slots };
 }
 
 const event = (userId: number, name: WebhookEvent['name'] = 'SPOT_CREATED.V1'): WebhookEvent => ({ id: 'e1', name, user_ids: [userId], field_id: 4, occurred_at: '2026-11-24T00:00:00Z', data: { spot_uuid: 's1' } });
 
 describe('subscriptions and deliveries', () => {
-  const settings = () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60 });
+  const settings = () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
 
   it('a subscription belongs to its user and extension; its uuid is refused to anyone else', async () => {
     const m = memory();
@@ -143,5 +156,57 @@ describe('subscriptions and deliveries', () => {
     await expect(service.deliver(m.queued[0]!, 1)).resolves.toMatchObject({ state: 'dropped' });
     expect(sent).toBe(0);
     expect((await service.deliveries(principal(), sub.subscription_uuid, 10))[0]!.state).toBe('dropped');
+  });
+
+  it('keeps at most subscriptionConcurrency deliveries in flight to one subscription; a busy one is queued again, not attempted', async () => {
+    const m = memory();
+    const pending: Array<() => void> = [];
+    let inFlight = 0;
+    let most = 0;
+    const send = (async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise<void>((resolve) => pending.push(resolve));
+      inFlight--;
+      return new Response('');
+    }) as unknown as typeof fetch;
+    let clock = Date.parse('2026-11-24T10:00:00Z');
+    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, send, now: () => new Date(clock) });
+    const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
+    const other = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/b', events: ['SPOT_CREATED.V1'] });
+    for (const id of ['e1', 'e2', 'e3']) await service.fanOut({ ...event(9), id });
+    const jobs = m.queued.filter((job) => job.subscription_uuid === sub.subscription_uuid);
+    const first = service.deliver(jobs[0]!, 1);
+    const second = service.deliver(jobs[1]!, 1);
+    await vi.waitFor(() => expect(pending).toHaveLength(2));
+    // both slots held: the third is not sent, not recorded, and comes back in 1 to 5 seconds
+    const busy = await service.deliver(jobs[2]!, 1).catch((error: unknown) => error);
+    expect(busy).toBeInstanceOf(SubscriptionBusy);
+    expect((busy as SubscriptionBusy).retryInSeconds).toBeGreaterThanOrEqual(1);
+    expect((busy as SubscriptionBusy).retryInSeconds).toBeLessThanOrEqual(5);
+    expect(await m.repository.delivery(sub.subscription_uuid, jobs[2]!.delivery_id)).toBeUndefined();
+    // another subscription is not held up
+    const elsewhere = service.deliver(m.queued.find((job) => job.subscription_uuid === other.subscription_uuid)!, 1);
+    await vi.waitFor(() => expect(pending).toHaveLength(3));
+    pending.splice(0).forEach((resolve) => resolve());
+    await Promise.all([first, second, elsewhere]);
+    expect(most).toBe(3);
+    // slots given back: the third goes now
+    const third = service.deliver(jobs[2]!, 1);
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    pending.splice(0).forEach((resolve) => resolve());
+    await expect(third).resolves.toMatchObject({ state: 'delivered' });
+
+    // a holder that died: its slots free themselves when their leases (timeout + 30 s) run out
+    m.slots.set(`${sub.subscription_uuid}|0`, { holder: 'dead', leaseUntil: clock + 31_000 });
+    m.slots.set(`${sub.subscription_uuid}|1`, { holder: 'dead', leaseUntil: clock + 31_000 });
+    await service.fanOut({ ...event(9), id: 'e4' });
+    const late = m.queued.filter((job) => job.subscription_uuid === sub.subscription_uuid).at(-1)!;
+    await expect(service.deliver(late, 1)).rejects.toBeInstanceOf(SubscriptionBusy);
+    clock += 32_000;
+    const revived = service.deliver(late, 1);
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    pending.splice(0).forEach((resolve) => resolve());
+    await expect(revived).resolves.toMatchObject({ state: 'delivered' });
   });
 });

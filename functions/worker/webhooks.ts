@@ -36,15 +36,15 @@ export const handler = (event: SQSEvent) =>
     if (!parsed.success) throw new PoisonMessage(`message ${record.messageId} is not a webhook delivery`);
     const job = parsed.data.data as DeliveryJob;
     const attempt = job.attempt ?? 1;
+    /** This delivery as a new message: the attempt it will make, on which queue, after what delay. */
+    const queueAgain = (next: number, options: { queue: 'webhooks' | 'webhooksDeadLetter'; delaySeconds?: number }) =>
+      publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt: next } as unknown as Record<string, unknown>, options);
     try {
       await webhooks.deliver(job, attempt);
     } catch (error) {
-      if (error instanceof SubscriptionBusy) {
-        await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt } as unknown as Record<string, unknown>, { queue: 'webhooks', delaySeconds: error.retryInSeconds });
-        return;
-      }
-      if (!(error instanceof DeliveryFailed)) throw error;
-      if (error.final) await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt } as unknown as Record<string, unknown>, { queue: 'webhooksDeadLetter' });
-      else await publishEvent(WEBHOOK_DELIVERY_JOB, { ...job, attempt: attempt + 1 } as unknown as Record<string, unknown>, { queue: 'webhooks', delaySeconds: Math.min(MAX_DELAY_S, error.retryInSeconds) });
+      if (error instanceof SubscriptionBusy) await queueAgain(attempt, { queue: 'webhooks', delaySeconds: error.retryInSeconds });
+      else if (!(error instanceof DeliveryFailed)) throw error;
+      else if (error.final) await queueAgain(attempt, { queue: 'webhooksDeadLetter' });
+      else await queueAgain(attempt + 1, { queue: 'webhooks', delaySeconds: Math.min(MAX_DELAY_S, error.retryInSeconds) });
     }
   });

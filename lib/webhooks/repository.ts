@@ -50,7 +50,7 @@ export const dynamoWebhookRepository: WebhookRepository = {
       try {
         await putItem(
           { ...keys.webhookSlot(subscriptionUuid, slot), kind: 'webhook_slot', holder, lease_until: leaseUntil, ttl: Math.ceil(leaseUntil / 1000) + 86_400 },
-          { expression: 'attribute_not_exists(pk) OR lease_until < :now', values: { ':now': now }, failure: () => new Conflict('slot held') },
+          { expression: `${NOT_EXISTS} OR lease_until < :now`, values: { ':now': now }, failure: () => new Conflict('slot held') },
         );
         return slot;
       } catch (error) {

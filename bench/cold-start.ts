@@ -15,12 +15,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { unzipSync } from 'fflate';
-import { parse } from 'yaml';
+import { deployBuildOptions } from '../scripts/esbuild-options';
 import { packageServices } from '../scripts/package';
 import { root } from './lib';
 
 const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
-const BANNER = "import { createRequire as __surcoCreateRequire } from 'node:module'; const require = __surcoCreateRequire(import.meta.url);";
 
 interface Row {
   name: string;
@@ -86,11 +85,12 @@ function unpack(zip: string, dir: string): { file: string; entry: string; bytes:
  * A reference bundle built as deploy/esbuild.yml builds the functions (minified ESM, source map,
  * banner), with the build's aliases when asked.
  */
-async function reference(dir: string, name: string, source: string, alias: Record<string, string> = {}): Promise<string> {
+async function reference(dir: string, name: string, source: string, withAliases = false): Promise<string> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
   const outfile = join(dir, `${name}.mjs`);
-  await build({ entryPoints: [entry], bundle: true, minify: true, sourcemap: true, platform: 'node', target: 'node20', format: 'esm', outfile, banner: { js: BANNER }, mainFields: ['module', 'main'], nodePaths: [join(root, 'node_modules')], alias, absWorkingDir: root, logLevel: 'error' });
+  const options = deployBuildOptions();
+  await build({ ...options, entryPoints: [entry], outfile, alias: withAliases ? options.alias : {} });
   return outfile;
 }
 
@@ -124,8 +124,7 @@ export async function run(): Promise<void> {
   measure('(empty handler)', await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n'), 0);
   measure('(DynamoDB document client only)', floor, readFileSync(floor).length);
   // the same with the build's aliases (credentials from the environment, lib/aws/credentials.ts)
-  const { alias } = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { alias: Record<string, string> };
-  const floorAliased = await reference(work, 'dynamodb-document-client-env', DOCUMENT_CLIENT_ONLY, alias);
+  const floorAliased = await reference(work, 'dynamodb-document-client-env', DOCUMENT_CLIENT_ONLY, true);
   measure('(the same, built with deploy/esbuild.yml aliases)', floorAliased, readFileSync(floorAliased).length);
   const seen = new Set<string>();
   for (const service of packaged) {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { parse } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deployBuildOptions } from '../../scripts/esbuild-options';
 import { defaultProvider } from '../../lib/aws/credentials';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -88,8 +88,7 @@ describe('credentials of a bundled function', () => {
   });
 
   it('is what a production bundle signs with: the default chain is not in it, and requests carry the environment key', async () => {
-    const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { alias: Record<string, string> };
-    expect(esbuild.alias['@aws-sdk/credential-provider-node']).toBe('./lib/aws/credentials');
+    expect(deployBuildOptions().alias['@aws-sdk/credential-provider-node']).toBe('./lib/aws/credentials');
     const dir = mkdtempSync(join(tmpdir(), 'surco-credentials-'));
     writeFileSync(
       join(dir, 'handler.ts'),
@@ -101,20 +100,7 @@ describe('credentials of a bundled function', () => {
       ].join('\n'),
     );
     const outfile = join(dir, 'handler.mjs');
-    await build({
-      entryPoints: [join(dir, 'handler.ts')],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'node',
-      mainFields: ['module', 'main'],
-      alias: esbuild.alias,
-      absWorkingDir: root,
-      nodePaths: [join(root, 'node_modules')],
-      banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-      outfile,
-      logLevel: 'error',
-    });
+    await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'handler.ts')], sourcemap: false, outfile });
     const bundle = readFileSync(outfile, 'utf8');
     // the default chain's providers, by what they log and read
     const chain = ['defaultProvider::fromSSO', 'credential-provider-ini', 'credential-provider-web-identity', 'AWS_WEB_IDENTITY_TOKEN_FILE'];

@@ -10,6 +10,7 @@ import { build, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { deployBuildOptions } from '../../scripts/esbuild-options';
 
 const root = join(import.meta.dirname, '..', '..');
 const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plugins.cjs')) as Plugin[] & {
@@ -17,23 +18,8 @@ const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plu
 };
 
 async function bundle(entry: string, withPlugins: boolean): Promise<string> {
-  const { alias } = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { alias: Record<string, string> };
-  const out = await build({
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    mainFields: ['module', 'main'],
-    loader: { '.woff': 'binary' },
-    alias,
-    absWorkingDir: root,
-    nodePaths: [join(root, 'node_modules')],
-    plugins: withPlugins ? [...plugins] : [],
-    outfile: join(tmpdir(), 'surco-pure.mjs'),
-    logLevel: 'error',
-  });
+  const options = deployBuildOptions();
+  const out = await build({ ...options, entryPoints: [entry], write: false, sourcemap: false, plugins: withPlugins ? options.plugins : [], outfile: join(tmpdir(), 'surco-pure.mjs') });
   return out.outputFiles[0]!.text;
 }
 

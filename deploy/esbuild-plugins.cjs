@@ -9,7 +9,13 @@
 // build values, so this plugin marks each top-level `const` initializer of schemas/*.ts as pure:
 // `const X = /* @__PURE__ */ (() => (<initializer>))();`. The value is built exactly as before, at
 // the same point of the module's evaluation; an unused one is now dropped from the bundle. Nothing
-// else is rewritten (functions, classes, statements). ADR 0008; tests/unit/pure-schemas.test.ts.
+// else is rewritten (functions, classes, statements).
+// Handler modules (functions/**/*.ts) are marked the same way: one serves several routes
+// (`export const list = endpoint(...)`, `export const post = endpoint(...)`), and each deployed
+// function is bundled from an entry that re-exports its one handler (.surco/handlers/<function>.ts,
+// scripts/serverless/surco-plugin.cjs): the other endpoints, their middleware chains and their
+// schemas leave its bundle. Both kinds of module only declare at their top level (tested). ADR
+// 0008; tests/unit/pure-schemas.test.ts.
 const { readFile } = require('node:fs/promises');
 const { sep } = require('node:path');
 
@@ -35,7 +41,8 @@ function markSchemasPure(source, fileName) {
 const pureSchemas = {
   name: 'pure-schemas',
   setup(build) {
-    build.onLoad({ filter: /[\\/]schemas[\\/][^\\/]+\.ts$/ }, async (args) => {
+    // schemas/<area>.ts and functions/<area>/<module>.ts
+    build.onLoad({ filter: /[\\/](schemas[\\/][^\\/]+|functions[\\/].+)\.ts$/ }, async (args) => {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
       return { contents: markSchemasPure(await readFile(args.path, 'utf8'), args.path), loader: 'ts' };
     });

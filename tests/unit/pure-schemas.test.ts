@@ -1,8 +1,8 @@
-// deploy/esbuild-plugins.cjs (pure-schemas): the top-level values of schemas/*.ts are marked pure, so
-// a function's bundle keeps the wire schemas it uses and drops the rest of its area's; the values it
-// keeps are built as before.
+// deploy/esbuild-plugins.cjs (pure-schemas): the top-level values of schemas/*.ts and of the handler
+// modules (functions/**/*.ts) are marked pure, so a function's bundle keeps the wire schemas and the
+// endpoint it uses and drops the rest of its area's; the values it keeps are built as before.
 import { createRequire } from 'node:module';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -85,10 +85,34 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(await bundle(tagsEntry, true)).not.toContain(createSummary);
   });
 
-  it('finds schema modules that only declare at their top level (a top-level effect would run only where the module is kept)', () => {
+  it('keeps the sibling routes of a handler module out of a function bundled from its own entry', async () => {
+    const dir = mkdtempSync(join(root, '.surco', 'pure-entry-'));
+    try {
+      // what scripts/serverless/surco-plugin.cjs generates for listLabours (.surco/handlers/<function>.ts)
+      const entry = join(dir, 'listLabours.ts');
+      writeFileSync(entry, "export { list as handler } from '../../functions/labours/labours';\n");
+      const createSummary = 'Record one labour in a field the caller can change';
+      const whole = await bundle(join(root, 'functions', 'labours', 'labours.ts'), true);
+      expect(whole).toContain('"createLabour"');
+      const own = await bundle(entry, true);
+      expect(own).toContain('"listLabours"');
+      for (const sibling of ['createLabour', 'getLabour', 'patchLabour', 'deleteLabour']) expect(own).not.toContain(`"${sibling}"`);
+      expect(own).not.toContain(createSummary);
+      expect(await bundle(entry, false)).toContain('"createLabour"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds schema and handler modules that only declare at their top level (a top-level effect would run only where the module is kept)', () => {
     const effects: string[] = [];
-    for (const name of readdirSync(join(root, 'schemas')).filter((file) => file.endsWith('.ts'))) {
-      const file = ts.createSourceFile(name, readFileSync(join(root, 'schemas', name), 'utf8'), ts.ScriptTarget.Latest, true);
+    const files = [
+      ...readdirSync(join(root, 'schemas')).map((name) => join('schemas', name)),
+      ...readdirSync(join(root, 'functions'), { recursive: true, encoding: 'utf8' }).map((name) => join('functions', name)),
+    ].filter((name) => name.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(80);
+    for (const name of files) {
+      const file = ts.createSourceFile(name, readFileSync(join(root, name), 'utf8'), ts.ScriptTarget.Latest, true);
       for (const statement of file.statements) {
         const declares =
           ts.isImportDeclaration(statement) ||

@@ -7,8 +7,9 @@
 // floor nearly every function pays). Each import is paired with an import of the floor in the same
 // iteration and the ratio is the median of those pairs (the machine drifts over a run). With
 // COLD_START_BEFORE=<another checkout>/.surco/bench/package, that package's bundle of each function
-// is measured in the same iterations too: before and after from one run. Prints a markdown table
-// and writes .surco/bench/cold-start.json.
+// is measured in the same iterations too: before and after from one run. COLD_START_ONLY=<regexp>
+// measures the functions whose name matches. Prints a markdown table and writes
+// .surco/bench/cold-start.json.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { build } from 'esbuild';
 import { unzipSync } from 'fflate';
 import { deployBuildOptions } from '../scripts/esbuild-options';
 import { packageServices } from '../scripts/package';
+import { services } from '../schemas/index';
 import { root } from './lib';
 
 const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
@@ -126,17 +128,20 @@ export async function run(): Promise<void> {
   // the same with the build's aliases (credentials from the environment, lib/aws/credentials.ts)
   const floorAliased = await reference(work, 'dynamodb-document-client-env', DOCUMENT_CLIENT_ONLY, true);
   measure('(the same, built with deploy/esbuild.yml aliases)', floorAliased, readFileSync(floorAliased).length);
-  const seen = new Set<string>();
+  // what a function of the geometry areas pays at its first geometry instead of at its import (ADR 0008)
+  const kit = await reference(work, 'geometry-kit', `import { geometryKit } from ${JSON.stringify(join(root, 'lib', 'geo', 'geometry'))};\nawait geometryKit();\nexport const handler = async () => ({ statusCode: 200, body: '' });\n`, true);
+  measure('(the geometry kit alone, as a first geometry loads it)', kit, readFileSync(kit).length);
+  const handlers = new Map(services.flatMap((s) => [...s.routes.map((r) => [r.operationId, r.handler] as const), ...s.workers.map((w) => [w.name, w.handler] as const)]));
+  const only = process.env.COLD_START_ONLY ? new RegExp(process.env.COLD_START_ONLY) : undefined;
   for (const service of packaged) {
     for (const name of Object.keys(service.template.Resources).filter((id) => service.template.Resources[id]!.Type === 'AWS::Lambda::Function')) {
       const fn = name.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase());
+      if (only && !only.test(fn)) continue;
+      // every function has a bundle of its own (.surco/handlers/<function>.mjs, ADR 0008)
       const now = unpack(join(service.dir, `${fn}.zip`), join(work, service.service, fn))!;
-      // functions of one handler module share a bundle: measured once, listed by the first
-      const key = `${service.service}/${now.entry}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
       const before = beforeDir ? unpack(join(beforeDir, service.service, `${fn}.zip`), join(work, 'before', service.service, fn)) : undefined;
-      measure(`${fn} (${now.entry.replace(/^functions\//, '').replace(/\.mjs$/, '')})`, now.file, now.bytes, before);
+      const module = handlers.get(fn)!.replace(/\.\w+$/, '').replace(/^functions\//, '');
+      measure(`${fn} (${module})`, now.file, now.bytes, before);
     }
   }
   const hasBefore = rows.some((row) => row.before);

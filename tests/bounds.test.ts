@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { GEOMETRY_LIMITS } from '../lib/geo/wkt';
+import { GEOMETRY_LIMITS } from '../lib/geo/geometry';
 import { formatNumber } from '../lib/geo/bounds';
 import { keys } from '../lib/db/keys';
 import { PADDOCK_MAX_VERTICES } from '../lib/livestock/paddocks';

@@ -32,7 +32,7 @@ const env = () => ({
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'surco-package-'));
   packaged = await packageServices(join(outDir, 'default'), { env: env() });
-}, 300_000);
+}, 600_000);
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -491,7 +491,7 @@ describe('deploy parameters', () => {
       env: env(),
       params: ['tracing=true', 'corsOrigins=https://app.example.com,https://*.example.org', 'throttleRate=7', 'throttleBurst=9'],
     });
-  }, 300_000);
+  }, 600_000);
 
   it('switches tracing on for the stage and every function, with the one X-Ray statement in every role', () => {
     for (const p of traced) {

@@ -10,7 +10,7 @@ export const post = endpoint(convertBoundaryRoute, {
   handler: async ({ query, body }) => {
     const file = fileField(body, 'file');
     if (!file) throw new Invalid('send the file as multipart/form-data under the field file');
-    const data = readBoundaries(file, { nameField: query.name_field, maxHectares: config().maxFieldHectares });
+    const data = await readBoundaries(file, { nameField: query.name_field, maxHectares: config().maxFieldHectares });
     return { res: 'ok' as const, code: 0 as const, info: `${data.polygons.length} polygon(s) found`, data };
   },
 });

@@ -9,6 +9,6 @@ export const upload = endpoint(uploadLayerFileRoute, {
   handler: async ({ body, principal }) => {
     const file = fileField(body, 'file');
     if (!file) throw fileError('send the zip as multipart/form-data under the field file');
-    return { data: await layers.upload(principal, readLayerFile(file.content)) };
+    return { data: await layers.upload(principal, await readLayerFile(file.content)) };
   },
 });

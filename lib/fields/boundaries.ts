@@ -6,7 +6,7 @@
 import { kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { DomainError, Invalid } from '../errors';
-import { areaHectares, geoJsonToWkt, readWkt } from '../geo/wkt';
+import { geoJsonToWkt, geometryKit, type GeometryKit } from '../geo/geometry';
 import { fieldShapeFrom } from './shape';
 import { checkFieldArea } from './rules';
 import { isZip, unzipBounded } from '../util/zip';
@@ -59,7 +59,7 @@ interface Feature {
 const refuse = (message: string) => new Invalid(message);
 
 /** The polygons a boundary file holds. `nameField` chooses the .dbf attribute that names a shapefile's shapes. */
-export function readBoundaries(file: { content: Buffer; filename: string }, options: { nameField?: string; maxHectares: number }): Boundaries {
+export async function readBoundaries(file: { content: Buffer; filename: string }, options: { nameField?: string; maxHectares: number }): Promise<Boundaries> {
   if (file.content.length === 0) throw refuse('the file is empty');
   if (file.content.length > BOUNDARY_LIMITS.FILE_BYTES) throw refuse(`the file is larger than ${BOUNDARY_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
   let format: Boundaries['format'];
@@ -84,7 +84,7 @@ export function readBoundaries(file: { content: Buffer; filename: string }, opti
   } else {
     throw refuse('the file is not a KML, a KMZ or a zipped shapefile');
   }
-  return { format, ...polygonsOf(features, names, options.maxHectares) };
+  return { format, ...polygonsOf(await geometryKit(), features, names, options.maxHectares) };
 }
 
 // --- KML --------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ const shapefileName = (chosen: string | undefined) => (properties: Record<string
 
 // --- polygons ---------------------------------------------------------------------------------
 
-function polygonsOf(features: Feature[], nameOf: (properties: Record<string, unknown>) => string | null, maxHectares: number) {
+function polygonsOf(geometry: GeometryKit, features: Feature[], nameOf: (properties: Record<string, unknown>) => string | null, maxHectares: number) {
   const polygons: BoundaryPolygon[] = [];
   const skipped: BoundarySkipped[] = [];
   let vertices = 0;
@@ -156,20 +156,20 @@ function polygonsOf(features: Feature[], nameOf: (properties: Record<string, unk
       vertices += rings.reduce((sum, ring) => sum + ring.length, 0);
       if (vertices > BOUNDARY_LIMITS.VERTICES) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.VERTICES} vertices`);
       if (polygons.length >= BOUNDARY_LIMITS.POLYGONS) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.POLYGONS} polygons`);
-      polygons.push(checked(name, found.length > 1 ? i + 1 : null, geoJsonToWkt({ type: 'Polygon', coordinates: rings }), maxHectares));
+      polygons.push(checked(geometry, name, found.length > 1 ? i + 1 : null, geoJsonToWkt({ type: 'Polygon', coordinates: rings }), maxHectares));
     });
   }
   return { polygons, skipped };
 }
 
 /** The polygon as agregarlote would take it: its code, and its area when it can be measured. */
-function checked(name: string | null, part: number | null, wkt: string, maxHectares: number): BoundaryPolygon {
+function checked(geometry: GeometryKit, name: string | null, part: number | null, wkt: string, maxHectares: number): BoundaryPolygon {
   let shape;
   try {
-    shape = fieldShapeFrom(wkt, '1970-01-01');
+    shape = fieldShapeFrom(geometry, wkt, '1970-01-01');
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
-    return { name, part, wkt, area: measurable(wkt), code: Number(error.code ?? 2), valid: false, info: error.message };
+    return { name, part, wkt, area: measurable(geometry, wkt), code: Number(error.code ?? 2), valid: false, info: error.message };
   }
   const area = Number(shape.areaHa.toFixed(4));
   try {
@@ -182,7 +182,7 @@ function checked(name: string | null, part: number | null, wkt: string, maxHecta
 }
 
 /** The area of a shape agregarlote refuses, when its rings can still be measured. */
-function measurable(wkt: string): number | null {
+function measurable({ areaHectares, readWkt }: GeometryKit, wkt: string): number | null {
   try {
     return Number(areaHectares(readWkt(wkt)).toFixed(4));
   } catch {

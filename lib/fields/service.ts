@@ -16,6 +16,7 @@ import type { FieldGate } from '../authz/gate';
 import type { Farm, Field, Space, User } from '../platform/model';
 import { FIELD_CODES, checkFarmName, checkFieldArea, checkFieldName, quotaCeiling, spaceQuotaExceeded, userQuotaExceeded } from './rules';
 import { fieldShapeFrom } from './shape';
+import { geometryKit } from '../geo/geometry';
 import { countryOf } from './country';
 import type { HectareCharge } from './quota';
 import { FIELD_DELETED_JOB } from './jobs';
@@ -77,7 +78,7 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
   return {
     async createField(principal: Principal, input: CreateFieldInput): Promise<{ fieldId: number; farmId: number }> {
       const name = checkFieldName(input.name);
-      const shape = fieldShapeFrom(input.shape, now().toISOString().slice(0, 10));
+      const shape = fieldShapeFrom(await geometryKit(), input.shape, now().toISOString().slice(0, 10));
       checkFieldArea(shape.areaHa, maxFieldHectares());
 
       const created = await retryLostRace(async () => {

@@ -1,11 +1,12 @@
 // A field's polygon, parsed and measured (spec 2, Fields: codes 2 and 10).
 import { Invalid } from '../errors';
-import { areaHectares, boundsOf, boundsToWkt, centroidWkt, GeometryError, parseGeometry, toWkt } from '../geo/wkt';
+import { boundsToWkt } from '../geo/bounds';
+import { GeometryError, type GeometryKit } from '../geo/geometry';
 import type { FieldShape } from '../platform/model';
 import { FIELD_CODES } from './rules';
 
 /** Parses and measures a field polygon: code 2 when it is not a readable polygon, 10 when invalid. */
-export function fieldShapeFrom(wkt: string, startDate: string): FieldShape {
+export function fieldShapeFrom({ areaHectares, boundsOf, centroidWkt, parseGeometry, toWkt }: GeometryKit, wkt: string, startDate: string): FieldShape {
   let geometry;
   try {
     geometry = parseGeometry(wkt, ['Polygon']);

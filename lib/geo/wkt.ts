@@ -1,12 +1,15 @@
 // WKT geometry in EPSG 4326: parsing, validity, and the derived values the areas report
 // (area in hectares, centroid, bounding box). jsts (a port of JTS) parses and validates;
-// GeographicLib gives geodesic area on the WGS84 ellipsoid.
+// GeographicLib gives geodesic area on the WGS84 ellipsoid. Loaded on first use, never at a
+// function's cold start: code reaches this module through `await geometryKit()` (lib/geo/geometry.ts);
+// only types are imported from it.
 import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
 import { Geodesic } from 'geographiclib-geodesic';
 import { formatNumber, type Bounds } from './bounds';
+import { GEOMETRY_LIMITS, GeometryError, geoJsonToWkt, type GeometryKind } from './geometry';
 
 // jsts ships loose typings; this is the part of its Geometry API used here.
 export interface JstsCoordinate {
@@ -31,30 +34,11 @@ export interface JstsGeometry {
   buffer(distance: number): JstsGeometry;
 }
 
-export type GeometryKind = 'Point' | 'Polygon' | 'MultiPolygon';
-
 /** Reads WKT without the checks of parseGeometry (for geometries this service computed). */
 export const readWkt = (wkt: string): JstsGeometry => reader.read(wkt) as unknown as JstsGeometry;
 
-/** Why a text is not an acceptable geometry: unreadable or of another type, or readable but invalid. */
-export class GeometryError extends Error {
-  constructor(
-    readonly reason: 'unreadable' | 'wrong_type' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const factory = new GeometryFactory();
 const reader = new WKTReader(factory);
-
-/**
- * Bounds of every geometry a client sends (docs/decisions.md, Bounds): its text and its vertices
- * (spots and paddocks pass a lower vertex bound). A GPS-traced field boundary of 50,000 vertices
- * is accepted; beyond 64 KB of WKT it is stored packed (lib/geo/packed.ts) to fit one record.
- */
-export const GEOMETRY_LIMITS = { CHARS: 2_500_000, VERTICES: 50_000 } as const;
 
 /** Parses WKT (an `SRID=4326;` prefix is accepted) and checks size, type, coordinates and validity. */
 export function parseGeometry(text: string, allowed: readonly GeometryKind[], maxVertices: number = GEOMETRY_LIMITS.VERTICES): JstsGeometry {
@@ -142,24 +126,7 @@ export function toWkt(geometry: JstsGeometry): string {
   }
 }
 
-type Position = number[];
-type Coordinates = Position | Position[] | Position[][] | Position[][][];
-
-/**
- * WKT of GeoJSON coordinates (longitude and latitude; a third value, an altitude, is dropped),
- * written as toWkt writes: POINT, POLYGON or MULTIPOLYGON.
- */
-export function geoJsonToWkt(geometry: { type: 'Point'; coordinates: Position } | { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] }): string {
-  const ring = (r: Position[]) => `(${r.map((p) => `${num(Number(p[0]))} ${num(Number(p[1]))}`).join(',')})`;
-  switch (geometry.type) {
-    case 'Point':
-      return `POINT(${num(Number(geometry.coordinates[0]))} ${num(Number(geometry.coordinates[1]))})`;
-    case 'Polygon':
-      return `POLYGON(${geometry.coordinates.map(ring).join(',')})`;
-    default:
-      return `MULTIPOLYGON(${geometry.coordinates.map((p) => `(${p.map(ring).join(',')})`).join(',')})`;
-  }
-}
+type Coordinates = number[] | number[][] | number[][][] | number[][][][];
 
 /** Applies `fn` to every coordinate of a point, polygon or multipolygon (e.g. a reprojection). */
 export function mapCoordinates(geometry: JstsGeometry, fn: (x: number, y: number) => [number, number]): JstsGeometry {

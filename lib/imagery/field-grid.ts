@@ -1,7 +1,7 @@
 // A field's imagery grid (spec 2, Imagery layers and Limits): its UTM zone at 10 m, aligned to
 // multiples of 10 m (the Sentinel-2 pixel grid), covering the field's bounds plus 2 pixels on every
 // side; and the field's mask on a grid. Reads the field's WKT (jsts): ingestion only.
-import { toGeoJson, readWkt } from '../geo/wkt';
+import type { GeometryKit } from '../geo/geometry';
 import { transformer, utmEpsg } from './crs';
 import { projectRings, rasterize, ringBounds, type Grid, type Rings } from './grid';
 
@@ -9,7 +9,7 @@ export const PIXEL_M = 10;
 export const MARGIN_PIXELS = 2;
 
 /** The rings (outer and holes, every polygon) of a WKT polygon or multipolygon, in EPSG 4326. */
-export function ringsOfWkt(wkt: string): Rings {
+export function ringsOfWkt({ readWkt, toGeoJson }: GeometryKit, wkt: string): Rings {
   const geometry = toGeoJson(readWkt(wkt));
   if (geometry.type === 'Polygon') return geometry.coordinates as Rings;
   if (geometry.type === 'MultiPolygon') return (geometry.coordinates as Rings[]).flat();
@@ -17,8 +17,8 @@ export function ringsOfWkt(wkt: string): Rings {
 }
 
 /** The imagery grid of a field's polygon (WKT, EPSG 4326). */
-export function fieldGrid(polygonWkt: string): Grid {
-  const rings = ringsOfWkt(polygonWkt);
+export function fieldGrid(geometry: GeometryKit, polygonWkt: string): Grid {
+  const rings = ringsOfWkt(geometry, polygonWkt);
   const [minLon, minLat, maxLon, maxLat] = ringBounds(rings);
   const epsg = utmEpsg((minLon + maxLon) / 2, (minLat + maxLat) / 2);
   const [minX, minY, maxX, maxY] = ringBounds(projectRings(rings, transformer(4326, epsg)));

@@ -2,6 +2,7 @@
 // those not stored for the field's current shape; the scene job reads the field's window of each
 // band, computes the indices and the date's figures and stores them. Rules only: the repository and
 // the scene source are parameters.
+import { geometryKit } from '../geo/geometry';
 import { dateFigures, sceneProducts } from './bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
 import { SENTINEL2 } from './layers';
@@ -22,7 +23,7 @@ export function imageryIngestion({ repository, source, settings, emit, now = () 
       return { queued: 0 };
     }
     const version = shapeVersion(shape.polygon);
-    const grid = fieldGrid(shape.polygon);
+    const grid = fieldGrid(await geometryKit(), shape.polygon);
     const stored = new Map((await repository.dates(job.field_id, SENTINEL2)).map((entry) => [entry.day, entry]));
     // the daily schedule looks a few days back, unless the field has no date of its shape yet
     const current = [...stored.values()].some((entry) => entry.shapeVersion === version);
@@ -53,8 +54,9 @@ export function imageryIngestion({ repository, source, settings, emit, now = () 
     const stored = shape ? await repository.date(job.field_id, SENTINEL2, scene.day) : undefined;
     const done = stored && stored.sceneId === scene.id && stored.shapeVersion === job.shape_version;
     if (shape && shapeVersion(shape.polygon) === job.shape_version && !done) {
-      const grid = fieldGrid(shape.polygon);
-      const rings = ringsOfWkt(shape.polygon);
+      const geometry = await geometryKit();
+      const grid = fieldGrid(geometry, shape.polygon);
+      const rings = ringsOfWkt(geometry, shape.polygon);
       const [red, green, blue, nir, rededge1, scl] = await Promise.all(BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)));
       const products = sceneProducts({ red: red!, green: green!, blue: blue!, nir: nir!, rededge1: rededge1!, scl: scl!, radiometry: scene.radiometry });
       const figures = dateFigures(products.indices.ndvi1, products.cloud, fieldMask(rings, grid));

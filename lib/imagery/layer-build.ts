@@ -2,6 +2,7 @@
 // (kriging or inverse distance) or rasterized onto the field's 10 m grid and stored as a dated
 // layer, which dates v3 lists and /api/geoserver/v2 renders like a satellite date. The imagery
 // worker's part only: the API functions do not bundle the interpolation.
+import { geometryKit } from '../geo/geometry';
 import { transformer } from './crs';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
 import { projectRings, rasterize, type Grid } from './grid';
@@ -19,8 +20,9 @@ export function layerBuilder({ repository, emit }: { repository: Pick<UserLayerR
     const table = shape ? await repository.table(job.source_key) : undefined;
     if (!shape || !table) return []; // the field was deleted, or the upload expired: nothing to make
     const version = shapeVersion(shape.polygon);
-    const grid = fieldGrid(shape.polygon);
-    const rings = ringsOfWkt(shape.polygon);
+    const geometry = await geometryKit();
+    const grid = fieldGrid(geometry, shape.polygon);
+    const rings = ringsOfWkt(geometry, shape.polygon);
     const mask = fieldMask(rings, grid);
     const day = job.datetime.slice(0, 10);
     const made: ImageryDate[] = [];

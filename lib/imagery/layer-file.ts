@@ -6,7 +6,7 @@
 import * as XLSX from '@e965/xlsx';
 import { Invalid } from '../errors';
 import { readShapefiles } from '../geo/shapefile';
-import { parseGeometry, toGeoJson } from '../geo/wkt';
+import { geometryKit, type GeometryKit } from '../geo/geometry';
 import { isZip, unzipBounded } from '../util/zip';
 import { LAYER_FILE_LIMITS } from './layer-limits';
 import type { LayerFeature, LayerTable } from './layer-table';
@@ -27,7 +27,7 @@ const TABLES = ['.csv', '.txt', '.xlsx', '.xls'];
 const NUMERIC_SHARE = 0.8;
 
 /** The features of a layer file; ERROR_ARCHIVO when the file is not a zip or holds no usable geometry. */
-export function readLayerFile(content: Buffer): LayerTable {
+export async function readLayerFile(content: Buffer): Promise<LayerTable> {
   if (content.length === 0) throw fileError('the file is empty');
   if (content.length > LAYER_FILE_LIMITS.FILE_BYTES) throw fileError(`the file is larger than ${LAYER_FILE_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
   if (!isZip(content)) throw fileError('the file is not a zip');
@@ -39,7 +39,8 @@ export function readLayerFile(content: Buffer): LayerTable {
   } else {
     const tables = names.filter((name) => TABLES.some((ext) => name.toLowerCase().endsWith(ext))).sort();
     if (!tables.length) throw fileError('the zip holds no shapefile, csv, txt or xlsx');
-    table = mergeTables(tables.map((name) => fromRows(rowsOf(name, entries[name]!))));
+    const geometry = await geometryKit();
+    table = mergeTables(tables.map((name) => fromRows(geometry, rowsOf(name, entries[name]!))));
   }
   if (!table.features.length) throw fileError('the file holds no point or polygon with valid coordinates');
   return table;
@@ -155,7 +156,7 @@ function numericColumns(candidates: number[], cellOf: (row: number, column: numb
 }
 
 /** Features of a table: coordinates from lat/lon columns (usual names) or a WKT column; the other numeric columns as values. */
-function fromRows(rows: unknown[][]): LayerTable {
+function fromRows(kit: GeometryKit, rows: unknown[][]): LayerTable {
   const headerAt = rows.findIndex((row) => row.filter((cell) => cell !== null && String(cell).trim() !== '').length >= 2);
   if (headerAt < 0) return { columns: [], features: [] };
   const header = rows[headerAt]!.map((cell, i) => (cell === null || String(cell).trim() === '' ? `column_${i + 1}` : String(cell).trim()));
@@ -172,7 +173,7 @@ function fromRows(rows: unknown[][]): LayerTable {
   for (const row of body) {
     const values = columns.map((c) => numberOf(row[c]));
     if (wkt >= 0 && typeof row[wkt] === 'string' && row[wkt]) {
-      const geometry = geometryOfWkt(row[wkt] as string);
+      const geometry = geometryOfWkt(kit, row[wkt] as string);
       if (!geometry) continue;
       vertices += geometry.polygon ? geometry.polygon.flat().length : 1;
       if (vertices > LAYER_FILE_LIMITS.VERTICES) throw fileError(`the file holds more than ${LAYER_FILE_LIMITS.VERTICES} vertices`);
@@ -187,7 +188,7 @@ function fromRows(rows: unknown[][]): LayerTable {
 
 const validPosition = ([x, y]: number[]): boolean => Number.isFinite(x) && Number.isFinite(y) && Math.abs(x!) <= 180 && Math.abs(y!) <= 90;
 
-function geometryOfWkt(text: string): Pick<LayerFeature, 'point' | 'polygon'> | undefined {
+function geometryOfWkt({ parseGeometry, toGeoJson }: GeometryKit, text: string): Pick<LayerFeature, 'point' | 'polygon'> | undefined {
   try {
     return geometryOf(toGeoJson(parseGeometry(text, ['Point', 'Polygon', 'MultiPolygon'])));
   } catch {

@@ -3,6 +3,7 @@
 // finds the caller's field it lies on and keeps the features inside for a day (`redis_id`); step 2
 // queues a layer job, which the imagery worker makes (layer-build.ts). Rules only: repository and
 // gate are parameters.
+import { geometryKit } from '../geo/geometry';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { as, entity, num, str, type EntityOf } from '../db/entity';
@@ -122,10 +123,11 @@ export function userLayers({ repository, gate, now = () => new Date() }: { repos
     let best: { fieldId: number; inside: LayerFeature[] } | undefined;
     const writable = (await gate.readable(principal)).filter(({ access }) => can(access, 'write'));
     const shapes = await Promise.all(writable.map(({ field }) => gate.shape(field)));
+    const geometry = await geometryKit();
     for (const [i, { field }] of writable.entries()) {
       const shape = shapes[i]!;
       if (!overlaps(shape.bounds, bounds)) continue;
-      const rings = ringsOfWkt(shape.polygon);
+      const rings = ringsOfWkt(geometry, shape.polygon);
       const inside = table.features.filter((_, i) => containsPoint(rings, places[i]!));
       if (inside.length && (!best || inside.length > best.inside.length || (inside.length === best.inside.length && field.id < best.fieldId))) {
         best = { fieldId: field.id, inside };

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { normalizeName } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
-import { GeometryError, areaHectares, parseGeometry, readWkt, toWkt } from '../geo/wkt';
+import { GeometryError, geometryKit } from '../geo/geometry';
 import type { Principal } from '../auth/principal';
 import type { Field } from '../platform/model';
 import { Paddock } from './model';
@@ -34,6 +34,7 @@ export interface CreatePaddockInput {
 export function paddockRules({ repository, fields, uuid = randomUUID }: LivestockDeps) {
   /** The paddock polygon, checked to lie inside the field's current shape. */
   async function paddockShape(field: Field, wkt: string): Promise<{ shape: string; areaHa: number }> {
+    const { areaHectares, parseGeometry, readWkt, toWkt } = await geometryKit();
     let geometry;
     try {
       geometry = parseGeometry(wkt, ['Polygon'], PADDOCK_MAX_VERTICES);

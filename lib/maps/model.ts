@@ -7,7 +7,7 @@ import { characters } from '../util/text';
 import { MAP_LIMITS, MAP_TYPES } from './limits';
 
 export { fechaIni, MAP_LIMITS, MAP_TYPES } from './limits';
-import { geoJsonToWkt, GeometryError, parseGeometry, readWkt } from '../geo/wkt';
+import { geoJsonToWkt, GeometryError, type GeometryKit } from '../geo/geometry';
 
 export interface Zone {
   color: [number, number, number, number];
@@ -73,7 +73,7 @@ export function checkMetadata(metadata: unknown): MapMetadata {
  * The GeoJSON as the map keeps it: a FeatureCollection of valid Polygons or MultiPolygons in EPSG
  * 4326 that each intersect the field; every feature's properties carry nombre, _featid and id.
  */
-export function checkGeoJson(geojson: unknown, fieldPolygon: string, metadata: MapMetadata): MapGeoJson {
+export function checkGeoJson({ parseGeometry, readWkt }: GeometryKit, geojson: unknown, fieldPolygon: string, metadata: MapMetadata): MapGeoJson {
   const text = JSON.stringify(geojson ?? null);
   if (Buffer.byteLength(text) > MAP_LIMITS.GEOJSON_BYTES) throw invalid(`geojson is at most ${MAP_LIMITS.GEOJSON_BYTES / 1024} KB`);
   const collection = geojson as { type?: unknown; features?: unknown };

@@ -8,6 +8,7 @@
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { retryLostRace } from '../db/retry';
+import { geometryKit } from '../geo/geometry';
 import { Conflict, Forbidden, Invalid, NotFound, type DomainError } from '../errors';
 import type { Field } from '../platform/model';
 import type { LabourSave } from '../labours/service';
@@ -92,7 +93,7 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
       const metadata = checkMetadata(input.metadata);
       if (input.fieldId === undefined) throw new Invalid(MAP_INFOS.INVALID_PARAMETERS, { extra: { detail: 'id_lote is required' } });
       const { field } = await writableField(principal, input.fieldId);
-      const geojson = checkGeoJson(input.geojson, await fieldPolygon(field), metadata);
+      const geojson = checkGeoJson(await geometryKit(), input.geojson, await fieldPolygon(field), metadata);
       const map: MapRecord = {
         id: await repository.nextId(),
         name,
@@ -130,7 +131,7 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
         if (sent(input.typeId)) next.typeId = checkType(input.typeId);
         if (sent(input.metadata)) next.metadata = checkMetadata(input.metadata);
         if (sent(input.geojson) || sent(input.metadata)) {
-          next.geojson = checkGeoJson(sent(input.geojson) ? input.geojson : map.geojson, await fieldPolygon(field), next.metadata);
+          next.geojson = checkGeoJson(await geometryKit(), sent(input.geojson) ? input.geojson : map.geojson, await fieldPolygon(field), next.metadata);
         }
         // create_application on a change: the map's planned application, unless it has one already
         const application =

@@ -7,7 +7,7 @@
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { Forbidden, Invalid, NotFound } from '../errors';
-import { toGeoJson, readWkt } from '../geo/wkt';
+import { geometryKit, type GeometryKit } from '../geo/geometry';
 import { ringsOfWkt } from '../imagery/field-grid';
 import { containsPoint, type Rings } from '../imagery/grid';
 import { placeOf, type LayerFeature, type LayerTable } from '../imagery/layer-table';
@@ -38,7 +38,7 @@ export interface RasterizeDeps {
 const insufficient = () => new Forbidden('insufficient permissions', { code: SAMPLING_CODES.INSUFFICIENT_PERMISSIONS });
 
 /** Where a sample is: its point, or the middle of its polygon. */
-function placeOfSpot(spot: Spot): Position | undefined {
+function placeOfSpot({ readWkt, toGeoJson }: GeometryKit, spot: Spot): Position | undefined {
   try {
     const geometry = toGeoJson(readWkt(spot.shape));
     if (geometry.type === 'Point') return [geometry.coordinates[0]!, geometry.coordinates[1]!];
@@ -65,8 +65,9 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
       checkLayerName(item.layer_name);
     }
     // the samples: place and analysis of each spot of the sample set
+    const geometry = await geometryKit();
     const samples = (await samplesOf(principal, field.id, sampling.sampleSetUuid)).flatMap((spot) => {
-      const place = placeOfSpot(spot);
+      const place = placeOfSpot(geometry, spot);
       return place ? [{ spot, place, analysis: analysisOf(spot, names) }] : [];
     });
     const columns = request.layers.map((item) => `${item.analysis}/${item.variable_name}`);
@@ -79,7 +80,7 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
     if (request.interpolation_polygon) {
       const mapId = Number(sampling.zoning.info.map_id);
       const mapped = Number.isInteger(mapId) && mapId > 0 ? await mapPolygons(field.id, mapId) : undefined;
-      const polygons: Position[][][][] = mapped ?? [[ringsOfWkt((await fields.shape(field)).polygon) as Position[][]]];
+      const polygons: Position[][][][] = mapped ?? [[ringsOfWkt(geometry, (await fields.shape(field)).polygon) as Position[][]]];
       features = polygons.map((polygon) => {
         const rings: Rings = polygon.flat();
         const inside = samples.filter((sample) => containsPoint(rings, sample.place));

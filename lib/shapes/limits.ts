@@ -4,7 +4,7 @@
 // cannot creep. Buffering is done in metres, in an azimuthal equidistant projection centred on
 // the field; the result is given in EPSG 4326 and 3857.
 import proj4 from 'proj4';
-import { asMultiPolygonWkt, mapCoordinates, readWkt, type JstsGeometry } from '../geo/wkt';
+import type { GeometryKit, JstsGeometry } from '../geo/geometry';
 import type { Field } from '../platform/model';
 
 export const EXPANSION_LIMIT_M = 1000;
@@ -22,7 +22,7 @@ export interface ExpansionLimits {
   wkt3857: string;
 }
 
-export function expansionLimits(field: Field): ExpansionLimits {
+export function expansionLimits({ asMultiPolygonWkt, mapCoordinates, readWkt }: GeometryKit, field: Field): ExpansionLimits {
   const [lon0, lat0] = centroidOf(field.shape.centroid);
   const local = `+proj=aeqd +lat_0=${lat0} +lon_0=${lon0} +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`;
   const toLocal = proj4('EPSG:4326', local);

@@ -2,6 +2,7 @@
 // depend on, the grid of 10 x 10 m satellite pixels over the shape with its 2-pixel margin (spec 2,
 // Imagery layers), then asks for the field's imagery, whose last scene releases the field's lock.
 // Idempotent: a redelivered job stores the same grid and asks again (the imagery job id is the lock's).
+import { geometryKit, type GeometryKit } from '../geo/geometry';
 import { keys } from '../db/keys';
 import { getItem, updateItem } from '../db/table';
 import { publishEvent } from '../events/publish';
@@ -17,8 +18,8 @@ export interface ImageryGrid {
 }
 
 /** Pixel grid of a polygon (lib/imagery/grid.ts: its UTM zone at 10 m, with the 2-pixel margin). */
-export function imageryGrid(polygonWkt: string, areaHa: number): ImageryGrid {
-  const { width, height } = fieldGrid(polygonWkt);
+export function imageryGrid(geometry: GeometryKit, polygonWkt: string, areaHa: number): ImageryGrid {
+  const { width, height } = fieldGrid(geometry, polygonWkt);
   return { width, height, pixels_inside: Math.round((areaHa * 10_000) / (PIXEL_M * PIXEL_M)) };
 }
 
@@ -27,7 +28,7 @@ export async function reprocessShape(job: { field_id: number; campaign: number; 
   const shape = await getItem(shapeKey);
   if (shape) {
     const { polygon, areaHa } = shapeFromItem(shape);
-    const grid = imageryGrid(polygon, areaHa);
+    const grid = imageryGrid(await geometryKit(), polygon, areaHa);
     await updateItem(shapeKey, {
       expression: 'SET imagery_grid = :grid, reprocessed_at = :at',
       condition: 'attribute_exists(pk)',

@@ -10,7 +10,7 @@ import { retryLostRace } from '../db/retry';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import type { FieldGate } from '../authz/gate';
 import type { Principal } from '../auth/principal';
-import { GeometryError, parseGeometry, readWkt } from '../geo/wkt';
+import { GeometryError, geometryKit, type GeometryKit } from '../geo/geometry';
 import type { Field, FieldShape, Space, User } from '../platform/model';
 import { shapeCampaignFor } from '../fields/current-shape';
 import { fieldShapeFrom } from '../fields/shape';
@@ -99,9 +99,9 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
     return Math.max(field.shape.areaHa, areaHa, ...others.filter((s): s is FieldShape => Boolean(s)).map((s) => s.areaHa));
   }
 
-  function fieldShapeFromGeometry(wkt: string) {
+  function fieldShapeFromGeometry(geometry: GeometryKit, wkt: string) {
     try {
-      return fieldShapeFrom(wkt, now().toISOString().slice(0, 10));
+      return fieldShapeFrom(geometry, wkt, now().toISOString().slice(0, 10));
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'invalid') throw new Invalid(error.message, { code: 'INVALID_GEOMETRY' });
       throw error;
@@ -117,7 +117,7 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
 
     async limitsOf(principal: Principal, fieldId: number) {
       const { field } = await readableField(principal, fieldId);
-      const limits = expansionLimits(field);
+      const limits = expansionLimits(await geometryKit(), field);
       return { limits4326: limits.wkt4326, limits3857: limits.wkt3857 };
     },
 
@@ -128,26 +128,27 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
         ownerId = field.ownerId;
         if (await activeLock(field.id)) throw reprocessing();
 
+        const kit = await geometryKit();
         let geometry;
         try {
-          geometry = parseGeometry(input.shape, ['Polygon']);
+          geometry = kit.parseGeometry(input.shape, ['Polygon']);
         } catch (error) {
           if (error instanceof GeometryError) throw new Invalid(error.message, { code: 'INVALID_GEOMETRY' });
           throw error;
         }
-        const shape = fieldShapeFromGeometry(input.shape);
+        const shape = fieldShapeFromGeometry(kit, input.shape);
         const { maxFieldHectares, shapeLockTimeoutSeconds, shapeReprocessDelaySeconds } = settings();
         if (shape.areaHa > maxFieldHectares) {
           throw new Invalid(`the shape has ${shape.areaHa.toFixed(2)} ha; at most ${maxFieldHectares} ha are allowed`, { code: 'MAX_SHAPE_AREA_EXCEEDED' });
         }
-        if (!expansionLimits(field).geometry.covers(geometry)) {
+        if (!expansionLimits(kit, field).geometry.covers(geometry)) {
           throw new Invalid('the shape goes beyond the expansion limits of the field', { code: 'SHAPE_EXPANSION_LIMIT' });
         }
 
         // Images must be reprocessed when the new shape covers ground the previous one did not.
         const previousCampaign = shapeCampaignFor(field, input.campaign);
         const previous = (previousCampaign === undefined ? undefined : await repository.shape(field.id, previousCampaign)) ?? field.shape;
-        const imagesReprocessing = !readWkt(previous.polygon).covers(geometry);
+        const imagesReprocessing = !kit.readWkt(previous.polygon).covers(geometry);
 
         const owner = await users(field.ownerId);
         const space = owner ? await spaces(owner.spaceId) : undefined;

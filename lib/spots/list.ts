@@ -7,7 +7,7 @@
 // For deep paging the answer also carries an opaque `cursor` that, sent back instead of `page`,
 // continues after the last spot returned at a constant cost.
 import { Invalid } from '../errors';
-import { readWkt, toWkt, type JstsGeometry } from '../geo/wkt';
+import { geometryKit, type JstsGeometry } from '../geo/geometry';
 import type { Principal } from '../auth/principal';
 import type { FieldInScope } from '../authz/gate';
 import { SPOT_CODES, type Spot } from './model';
@@ -98,6 +98,7 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
     for (const group of new Set(spots.flatMap((s) => (s.groupUuid ? [s.groupUuid] : [])))) {
       const members = (await repository.groupMembers(group)).filter((s) => readable.has(s.fieldId));
       if (!members.length) continue;
+      const { readWkt, toWkt } = await geometryKit();
       const union = members.map((m) => readWkt(m.shape)).reduce((a: JstsGeometry, b: JstsGeometry) => (a as unknown as { union(o: JstsGeometry): JstsGeometry }).union(b));
       shapes.set(group, toWkt((union as unknown as { convexHull(): JstsGeometry }).convexHull()));
     }

@@ -2,7 +2,7 @@
 // by the user's own time stamp. A text's uuid names it within its spot. Everything a request does
 // to texts is validated first and written in the same transaction as the rest of the request.
 import { NotFound } from '../errors';
-import { GeometryError, parseGeometry, toWkt } from '../geo/wkt';
+import { GeometryError, geometryKit, type GeometryKit } from '../geo/geometry';
 import { isDateTimeZ } from '../util/time';
 import type { Principal } from '../auth/principal';
 import { checkUuidV1, SPOT_CODES, SPOT_LIMITS, wrongFormat, type ImageDeclaration, type Spot, type SpotMessage } from './model';
@@ -19,7 +19,7 @@ export interface TextInput {
 /** A text as sent, checked (the spot and author are filled in when it is stored). */
 export type CheckedText = Pick<SpotMessage, 'uuid' | 'text' | 'timestampUsr' | 'imgs'>;
 
-function checkText(input: TextInput): CheckedText {
+function checkText(input: TextInput, geometry: GeometryKit | undefined): CheckedText {
   const uuid = checkUuidV1(String(input.uuid ?? ''), 'text uuid');
   if (typeof input.text !== 'string' || input.text.length > SPOT_LIMITS.TEXT) throw wrongFormat(`text must be a string of at most ${SPOT_LIMITS.TEXT} characters`);
   if (!isDateTimeZ(input.timestamp_usr)) throw wrongFormat('timestamp_usr must be a real date-time YYYY-MM-DDTHH:MM:SSZ');
@@ -28,7 +28,7 @@ function checkText(input: TextInput): CheckedText {
   const imgs: ImageDeclaration[] = sent.map((img) => {
     let coordinate: string;
     try {
-      coordinate = toWkt(parseGeometry(String(img.coordinate ?? ''), ['Point']));
+      coordinate = geometry!.toWkt(geometry!.parseGeometry(String(img.coordinate ?? ''), ['Point']));
     } catch (error) {
       if (error instanceof GeometryError) throw wrongFormat(`image coordinate must be a WKT POINT: ${error.message}`);
       throw error;
@@ -39,9 +39,11 @@ function checkText(input: TextInput): CheckedText {
 }
 
 /** Checks every text of a request before anything is written: forms, bounds, no uuid twice. */
-export function checkTexts(inputs: TextInput[]): CheckedText[] {
+export async function checkTexts(inputs: TextInput[]): Promise<CheckedText[]> {
   if (inputs.length > SPOT_LIMITS.TEXTS) throw wrongFormat(`at most ${SPOT_LIMITS.TEXTS} texts per request`);
-  const texts = inputs.map(checkText);
+  // image coordinates are WKT points: the geometry kit is loaded when a text declares an image
+  const geometry = inputs.some((input) => (input.imgs ?? []).length > 0) ? await geometryKit() : undefined;
+  const texts = inputs.map((input) => checkText(input, geometry));
   if (new Set(texts.map((t) => t.uuid)).size !== texts.length) throw wrongFormat('a text uuid is sent twice');
   const images = texts.flatMap((t) => t.imgs.map((i) => i.uuid));
   if (new Set(images).size !== images.length) throw wrongFormat('an image uuid is declared twice');
@@ -144,7 +146,7 @@ export function messageRules({ repository, images, now = () => new Date() }: Pic
 
     /** POST /api/spots/msgs: adds texts to a spot; those already there (same uuid) are kept as they are. */
     async addMessages(principal: Principal, scope: SpotScope, texts: TextInput[]): Promise<string[]> {
-      const checked = checkTexts(texts);
+      const checked = await checkTexts(texts);
       const changes = textChanges(principal, scope.spot, await repository.messages(scope.spot.id), checked, false, now());
       if (!hasTextWrites(changes)) return [];
       await repository.write({ ...textWrite(changes), counters: { spot: scope.spot, messages: changes.messages, images: changes.images } }, spotWriteRefusals);

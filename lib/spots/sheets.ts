@@ -13,7 +13,7 @@ import type { SpotFilters } from './list';
 import { tagRefKey } from './tags';
 import { spotSheets as spots } from './repository';
 import { readableFields } from '../fields/list';
-import { readWkt } from '../geo/wkt';
+import { geometryKit } from '../geo/geometry';
 
 export const SPOT_ID_COLUMN = 'Service_Spot_ID';
 export const SHEET_MAX_BYTES = 5 * 1024 * 1024;
@@ -74,6 +74,7 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
   for (const spot of page.spots) for (const v of spot.variables ?? []) if (!columns.has(v.name)) columns.set(v.name, headerOf(v.name, v.unit_id));
   const names = [...columns.keys()].sort((a, b) => a.localeCompare(b));
   const rows: unknown[][] = [[SPOT_ID_COLUMN, ...INFO_COLUMNS, ...names.map((n) => columns.get(n)!)]];
+  const { readWkt } = await geometryKit();
   for (const spot of page.spots) {
     const field = fields.get(spot.fieldId);
     const centroid = readWkt(spot.shape).getCentroid().getCoordinate();

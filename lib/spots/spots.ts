@@ -7,7 +7,7 @@ import { v1 as uuidV1 } from 'uuid';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
-import { GeometryError, areaHectares, parseGeometry, readWkt, toWkt } from '../geo/wkt';
+import { GeometryError, geometryKit } from '../geo/geometry';
 import { isoMillis, isoSeconds } from '../util/time';
 import { SAMPLE_SET_TYPES, unitById } from './catalogue';
 import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, wrongFormat, type Spot, type SpotVariable } from './model';
@@ -60,7 +60,8 @@ export interface SpotChanges {
 }
 
 /** The spot's geometry, a point or polygon inside the field's current shape (codes 56 and 57). */
-function spotGeometry(polygon: string, wkt: string): { shape: string; kind: 'point' | 'polygon'; areaHa: number } {
+async function spotGeometry(polygon: string, wkt: string): Promise<{ shape: string; kind: 'point' | 'polygon'; areaHa: number }> {
+  const { areaHectares, parseGeometry, readWkt, toWkt } = await geometryKit();
   let geometry;
   try {
     geometry = parseGeometry(wkt, ['Point', 'Polygon'], SPOT_LIMITS.VERTICES);
@@ -84,7 +85,7 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
   const writableField = (principal: Principal, fieldId: number) =>
     fields.field(principal, fieldId, 'write', { notFound: () => spotWriteRefusals.fieldNotFound(fieldId), forbidden: noPermission });
 
-  const geometryIn = async (field: Parameters<typeof fields.shape>[0], wkt: string) => spotGeometry((await fields.shape(field)).polygon, wkt);
+  const geometryIn = async (field: Parameters<typeof fields.shape>[0], wkt: string) => await spotGeometry((await fields.shape(field)).polygon, wkt);
 
   /** The id given to a sample_set_type text: the known types keep theirs; any other text gets the next one, once. */
   async function sampleSetTypeId(type: string): Promise<number> {
@@ -127,7 +128,7 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
    */
   async function patchSpot(principal: Principal, uuid: string, changes: SpotChanges): Promise<Spot> {
     const name = checkName(changes.name);
-    const texts = changes.texts === undefined ? undefined : checkTexts(changes.texts);
+    const texts = changes.texts === undefined ? undefined : await checkTexts(changes.texts);
     const variables = changes.variables === undefined || changes.variables === null ? changes.variables : checkVariables(changes.variables);
     const released: Array<[number, string[]]> = [];
     const spot = await retryLostRace(async () => {
@@ -176,7 +177,7 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
     async createSpot(principal: Principal, input: SpotInput): Promise<Spot> {
       const uuid = input.uuid ? checkUuidV1(input.uuid, 'uuid') : uuidV1();
       const name = checkName(input.name);
-      const texts = checkTexts(input.texts ?? []);
+      const texts = await checkTexts(input.texts ?? []);
       const variables = input.variables ? checkVariables(input.variables) : null;
       let made = false;
       const result = await retryLostRace(async () => {

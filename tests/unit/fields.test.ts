@@ -2,6 +2,7 @@
 // their hectares, and season shapes with their lock and quotas, without DynamoDB (repositories,
 // gate, users and publisher are parameters; tests/fields-and-farms.test.ts and
 // tests/season-shapes.test.ts run the same rules through the API).
+import * as geometry from '../../lib/geo/wkt';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
@@ -95,7 +96,7 @@ describe('field rules (repository in memory)', () => {
 });
 
 function shapesSetup(quotas = { user: null as number | null, space: null as number | null }) {
-  const field = memoryField(1, { shape: fieldShapeFrom(SQUARE, '2026-01-01') as FieldShape, hectaresCharged: 0 });
+  const field = memoryField(1, { shape: fieldShapeFrom(geometry, SQUARE, '2026-01-01') as FieldShape, hectaresCharged: 0 });
   field.hectaresCharged = field.shape.areaHa;
   const stored = new Map<number, FieldShape>();
   let lock: ShapeLock | undefined;

@@ -1,8 +1,11 @@
 // lib/geo/wkt.ts and lib/fields/rules.ts: WKT parsing, validity and measurements.
 import { describe, expect, it } from 'vitest';
-import { areaHectares, GeometryError, parseGeometry, toWkt } from '../../lib/geo/wkt';
+import * as kit from '../../lib/geo/wkt';
+import { GeometryError } from '../../lib/geo/geometry';
 import { fieldShapeFrom } from '../../lib/fields/shape';
 import { DomainError } from '../../lib/errors';
+
+const { areaHectares, parseGeometry, toWkt } = kit;
 
 import { ellipsoidRectangleHectares, relative, sphereRectangleHectares } from '../helpers/geodesy';
 
@@ -67,7 +70,7 @@ describe('measurements', () => {
   });
 
   it('derives centroid and bounding box for a field', () => {
-    const shape = fieldShapeFrom('POLYGON((0 0,2 0,2 1,0 1,0 0))', '2026-01-01');
+    const shape = fieldShapeFrom(kit, 'POLYGON((0 0,2 0,2 1,0 1,0 0))', '2026-01-01');
     expect(shape.centroid).toBe('POINT(1 0.5)');
     expect(shape.bounds).toEqual([0, 0, 2, 1]);
     expect(shape.bbox).toBe('POLYGON((0 0,2 0,2 1,0 1,0 0))');
@@ -76,7 +79,7 @@ describe('measurements', () => {
   it('maps unreadable shapes to code 2 and invalid polygons to code 10', () => {
     const codeOf = (wkt: string) => {
       try {
-        fieldShapeFrom(wkt, '2026-01-01');
+        fieldShapeFrom(kit, wkt, '2026-01-01');
       } catch (error) {
         return (error as DomainError).code;
       }

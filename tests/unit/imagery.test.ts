@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
+import * as geometry from '../../lib/geo/wkt';
 import { fromArrayBuffer } from 'geotiff';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
 import { rasterize, type Grid } from '../../lib/imagery/grid';
@@ -71,7 +72,7 @@ describe('band math', () => {
 
 describe('grids', () => {
   it("gives a field its UTM zone at 10 m, aligned to 10 m, with 2 pixels around its bounds", () => {
-    const grid = fieldGrid(POLYGON);
+    const grid = fieldGrid(geometry, POLYGON);
     expect(grid.epsg).toBe(32720);
     expect(grid.pixel).toBe(10);
     expect(grid.x0 % 10).toBe(0);
@@ -83,7 +84,7 @@ describe('grids', () => {
     expect(grid.y0).toBe((Math.ceil(Math.max(...ys) / 10) + 2) * 10);
     expect(grid.width).toBe(Math.ceil(Math.max(...xs) / 10) - Math.floor(Math.min(...xs) / 10) + 4);
     expect(grid.height).toBe(Math.ceil(Math.max(...ys) / 10) - Math.floor(Math.min(...ys) / 10) + 4);
-    const mask = fieldMask(ringsOfWkt(POLYGON), grid);
+    const mask = fieldMask(ringsOfWkt(geometry, POLYGON), grid);
     // the margin is outside, the centre inside
     expect(mask[0]).toBe(0);
     expect(mask[grid.width * 2 + 2]).toBe(0);

@@ -33,11 +33,11 @@ describe('tables', () => {
 
   it('reads points from lat/lon columns of any usual name, and points and polygons from a WKT column', async () => {
     const csv = 'LONGITUDE,LATITUDE,Yld Mass(Dry)(tonne/ha),Product\n-60.5,-33.9,9.5,Soja\n-60.49,-33.89,10.5,Soja\n999,-33.9,1,Soja\n';
-    const table = readLayerFile(await zip({ 'yield.csv': csv }));
+    const table = await readLayerFile(await zip({ 'yield.csv': csv }));
     expect(table.columns).toEqual(['Yld Mass(Dry)(tonne/ha)']);
     expect(table.features).toEqual([{ point: [-60.5, -33.9], values: [9.5] }, { point: [-60.49, -33.89], values: [10.5] }]);
     const wkt = 'wkt|dosis\nPOINT(-60.5 -33.9)|80\n"POLYGON((-60.5 -33.9,-60.49 -33.9,-60.49 -33.89,-60.5 -33.9))"|120\nnot wkt|5\n';
-    const mixed = readLayerFile(await zip({ 'dosis.txt': wkt }));
+    const mixed = await readLayerFile(await zip({ 'dosis.txt': wkt }));
     expect(mixed.features.map((f) => [Boolean(f.point), Boolean(f.polygon), f.values[0]])).toEqual([[true, false, 80], [false, true, 120]]);
   });
 
@@ -45,38 +45,38 @@ describe('tables', () => {
     const book = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['lat', 'lng', 'rinde'], [-33.9, -60.5, 9000], [-33.89, -60.49, 9500]]), 'datos');
     const xlsx = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
-    expect(readLayerFile(await zip({ 'rinde.xlsx': xlsx })).features.map((f) => f.values[0])).toEqual([9000, 9500]);
+    expect((await readLayerFile(await zip({ 'rinde.xlsx': xlsx }))).features.map((f) => f.values[0])).toEqual([9000, 9500]);
     const geojson = {
       type: 'FeatureCollection',
       features: [{ type: 'Feature', properties: { DOSIS: 80, NOMBRE: 'z1' }, geometry: { type: 'Point', coordinates: [-60.5, -33.9] } }],
     };
     const shp = (await shpwrite.zip(geojson as never, { outputType: 'nodebuffer', types: { point: 'dosis' } } as never)) as Buffer;
-    const table = readLayerFile(shp);
+    const table = await readLayerFile(shp);
     expect(table.columns).toEqual(['DOSIS']);
     expect(table.features[0]!.point![0]).toBeCloseTo(-60.5, 9);
   });
 
   it('refuses what is not a usable zip, every time with ERROR_ARCHIVO', async () => {
-    const refused = (content: Buffer) => {
+    const refused = async (content: Buffer) => {
       try {
-        readLayerFile(content);
+        await readLayerFile(content);
       } catch (error) {
         return (error as { code?: string }).code;
       }
       return 'accepted';
     };
-    expect(refused(Buffer.alloc(0))).toBe('ERROR_ARCHIVO');
-    expect(refused(Buffer.from('lat,lon\n1,2\n'))).toBe('ERROR_ARCHIVO');
-    expect(refused(await zip({ 'a.csv': 'lat,lon,v\n95,2,1\n' }))).toBe('ERROR_ARCHIVO'); // latitude out of range: no feature
-    expect(refused(await zip({ 'a/../../b.csv': 'lat,lon,v\n1,2,1\n' }))).toBe('ERROR_ARCHIVO');
+    expect(await refused(Buffer.alloc(0))).toBe('ERROR_ARCHIVO');
+    expect(await refused(Buffer.from('lat,lon\n1,2\n'))).toBe('ERROR_ARCHIVO');
+    expect(await refused(await zip({ 'a.csv': 'lat,lon,v\n95,2,1\n' }))).toBe('ERROR_ARCHIVO'); // latitude out of range: no feature
+    expect(await refused(await zip({ 'a/../../b.csv': 'lat,lon,v\n1,2,1\n' }))).toBe('ERROR_ARCHIVO');
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}.csv`, 'lat,lon,v\n1,2,3\n']));
-    expect(refused(await zip(many))).toBe('ERROR_ARCHIVO');
-    expect(refused(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 7)]))).toBe('ERROR_ARCHIVO');
+    expect(await refused(await zip(many))).toBe('ERROR_ARCHIVO');
+    expect(await refused(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 7)]))).toBe('ERROR_ARCHIVO');
     // an xlsx is a zip: a bomb inside it (80 MiB of one sheet, 80 KB compressed) is refused before SheetJS reads it
     const bomb = await zip({ 'xl/worksheets/sheet1.xml': Buffer.alloc(80 * 1024 * 1024, 0x20) });
     expect(bomb.length).toBeLessThan(LAYER_FILE_LIMITS.FILE_BYTES);
     const nested = await zip({ 'rinde.xlsx': bomb });
-    expect(() => readLayerFile(nested)).toThrow(/more than 64 MiB uncompressed/);
+    await expect(readLayerFile(nested)).rejects.toThrow(/more than 64 MiB uncompressed/);
   });
 });
 

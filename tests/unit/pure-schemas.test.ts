@@ -1,6 +1,7 @@
 // deploy/esbuild-plugins.cjs (pure-schemas): the top-level values of schemas/*.ts and of the handler
 // modules (functions/**/*.ts) are marked pure, so a function's bundle keeps the wire schemas and the
 // endpoint it uses and drops the rest of its area's; the values it keeps are built as before.
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,45 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     }
   });
 
+  it('evaluates the geometry kit on first use, not when a function is loaded (lib/geo/geometry.ts)', async () => {
+    const dir = mkdtempSync(join(root, '.surco', 'geometry-kit-'));
+    try {
+      // marks the evaluation of jsts's WKT reader, in the bundle only
+      const marker: Plugin = {
+        name: 'jsts-marker',
+        setup(build) {
+          build.onLoad({ filter: /jsts[\\/]org[\\/]locationtech[\\/]jts[\\/]io[\\/]WKTReader\.js$/ }, async (args) => ({
+            contents: `globalThis.__jstsEvaluated = (globalThis.__jstsEvaluated ?? 0) + 1;\n${readFileSync(args.path, 'utf8')}`,
+            loader: 'js',
+          }));
+        },
+      };
+      const entry = join(dir, 'listPaddocks.ts');
+      writeFileSync(entry, "export { list as handler } from '../../functions/livestock/paddocks';\nexport { geometryKit } from '../../lib/geo/geometry';\n");
+      const options = deployBuildOptions();
+      const outfile = join(dir, 'listPaddocks.mjs');
+      const out = await build({ ...options, entryPoints: [entry], outfile, sourcemap: false, metafile: true, plugins: [marker, ...options.plugins] });
+      // the kit is in the bundle (createPaddock needs it) ...
+      expect(Object.keys(out.metafile!.inputs).some((input) => input.includes('jsts/org/locationtech/jts/io/WKTReader.js'))).toBe(true);
+      const script = [
+        `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)});`,
+        'const atLoad = globalThis.__jstsEvaluated ?? 0;',
+        "const kit = await m.geometryKit();",
+        "const area = kit.areaHectares(kit.parseGeometry('POLYGON((0 0,0.01 0,0.01 0.01,0 0.01,0 0))', ['Polygon']));",
+        'await m.geometryKit();',
+        'console.log(JSON.stringify({ atLoad, afterUse: globalThis.__jstsEvaluated, area, handler: typeof m.handler }));',
+      ].join('\n');
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
+      expect(run.stderr).toBe('');
+      const seen = JSON.parse(run.stdout) as { atLoad: number; afterUse: number; area: number; handler: string };
+      // ... evaluated neither when the function is loaded, nor twice
+      expect(seen).toMatchObject({ atLoad: 0, afterUse: 1, handler: 'function' });
+      expect(seen.area).toBeCloseTo(123.09, 1); // 0.01 degrees square at the equator, WGS84
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('finds schema and handler modules that only declare at their top level (a top-level effect would run only where the module is kept)', () => {
     const effects: string[] = [];
     const files = [
@@ -129,20 +169,23 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(effects).toEqual([]);
   });
 
-  it('finds no dynamic import() of an ES module in lib/ or functions/ (esbuild would wrap what it shares with the bundle in lazy initialisers)', () => {
+  it('finds no dynamic import() of an ES module in lib/ or functions/ but the geometry kit (esbuild would wrap what it shares with the bundle in lazy initialisers)', () => {
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
         else if (entry.name.endsWith('.ts')) {
-          for (const match of readFileSync(path, 'utf8').matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) found.push(`${path.slice(root.length + 1)}: ${match[1]}`);
+          for (const match of readFileSync(path, 'utf8').matchAll(/(?<!typeof )\bimport\(\s*'([^']+)'\s*\)/g)) found.push(`${path.slice(root.length + 1)}: ${match[1]}`);
+          // the kit is reached through geometryKit() alone: a static import would evaluate it at load
+          for (const match of readFileSync(path, 'utf8').matchAll(/^import (?!type )[^;]*from '([^']*\/wkt)';/gm)) found.push(`${path.slice(root.length + 1)}: static ${match[1]}`);
         }
       }
     };
     walk(join(root, 'lib'));
     walk(join(root, 'functions'));
-    // busboy is CommonJS: esbuild wraps it whether it is imported statically or not
-    expect(found).toEqual(['lib/http/body.ts: @fastify/busboy']);
+    // busboy is CommonJS: esbuild wraps it whether it is imported statically or not; the geometry kit
+    // (jsts, GeographicLib) shares nothing with the SDK or zod, and most functions never need it
+    expect(found.sort()).toEqual(['lib/geo/geometry.ts: ./wkt', 'lib/http/body.ts: @fastify/busboy']);
   });
 });

@@ -67,7 +67,11 @@ function measureAgainst(floor: string, files: string[], sourceMaps: boolean): { 
   return { ms: times.map(median), ratio: ratios.map(median) };
 }
 
-/** The .mjs of a function's zip, written out with its source map; undefined when there is no such zip. */
+/**
+ * A function's zip written out: its entry module (`index.mjs`, or the one .mjs of an older
+ * package) and the bytes an import of it loads: the entry and the chunks it imports statically,
+ * not those it imports on first use (deploy/esbuild.yml `splitting`). Undefined when there is no zip.
+ */
 function unpack(zip: string, dir: string): { file: string; entry: string; bytes: number } | undefined {
   let files: Record<string, Uint8Array>;
   try {
@@ -75,12 +79,26 @@ function unpack(zip: string, dir: string): { file: string; entry: string; bytes:
   } catch {
     return undefined;
   }
-  const entry = Object.keys(files).find((file) => file.endsWith('.mjs'))!;
+  const modules = Object.keys(files).filter((file) => file.endsWith('.mjs'));
+  const entry = modules.find((file) => file.endsWith('/index.mjs')) ?? modules[0]!;
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), content);
   }
-  return { file: join(dir, entry), entry, bytes: files[entry]!.length };
+  return { file: join(dir, entry), entry, bytes: loadedAtImport(files, entry) };
+}
+
+/** Bytes of a module and of every chunk it imports statically (`from"./x.mjs"`, `import"./x.mjs"`), transitively. */
+export function loadedAtImport(files: Record<string, Uint8Array>, entry: string): number {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file) || !files[file]) return;
+    seen.add(file);
+    const text = Buffer.from(files[file]!).toString('utf8');
+    for (const found of text.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.mjs)["']/g)) visit(join(dirname(file), found[1]!));
+  };
+  visit(entry);
+  return [...seen].reduce((sum, file) => sum + files[file]!.length, 0);
 }
 
 /**
@@ -90,10 +108,9 @@ function unpack(zip: string, dir: string): { file: string; entry: string; bytes:
 async function reference(dir: string, name: string, source: string, withAliases = false): Promise<string> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
-  const outfile = join(dir, `${name}.mjs`);
   const options = deployBuildOptions();
-  await build({ ...options, entryPoints: [entry], outfile, alias: withAliases ? options.alias : {} });
-  return outfile;
+  await build({ ...options, entryPoints: [entry], outdir: dir, alias: withAliases ? options.alias : {} });
+  return join(dir, `${name}.mjs`);
 }
 
 const DOCUMENT_CLIENT_ONLY =
@@ -146,7 +163,7 @@ export async function run(): Promise<void> {
   }
   const hasBefore = rows.some((row) => row.before);
   const lines = [
-    `| function (handler module) |${hasBefore ? ' KB before | x floor before |' : ''} KB | import ms (as deployed) | x floor | with --enable-source-maps | x floor (with maps) |`,
+    `| function (handler module) |${hasBefore ? ' KB before | x floor before |' : ''} KB at import | import ms (as deployed) | x floor | with --enable-source-maps | x floor (with maps) |`,
     `|---|${hasBefore ? '---|---|' : ''}---|---|---|---|---|`,
     ...rows.map(
       (r) =>

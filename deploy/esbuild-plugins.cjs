@@ -16,8 +16,8 @@
 // scripts/serverless/surco-plugin.cjs): the other endpoints, their middleware chains and their
 // schemas leave its bundle. Both kinds of module only declare at their top level (tested). ADR
 // 0008; tests/unit/pure-schemas.test.ts.
-const { readFile } = require('node:fs/promises');
-const { sep } = require('node:path');
+const { readFile, rm } = require('node:fs/promises');
+const { relative, resolve, sep } = require('node:path');
 
 /** The rewritten source of a schema module, given its text (exported for tests). */
 function markSchemasPure(source, fileName) {
@@ -49,5 +49,53 @@ const pureSchemas = {
   },
 };
 
-module.exports = [pureSchemas];
+// prune-chunks: with code splitting (deploy/esbuild.yml), esbuild writes a chunk for every module
+// the bundle's graph imports with import(), even where tree shaking removed the import() itself
+// (a spot-tags function reaches lib/geo/geometry.ts for its error class, never geometryKit()): the
+// zip would ship the geometry kit that no code of the function can load. After the build, this
+// removes every output (and its map) that no entry point reaches through static or dynamic
+// imports. ADR 0008; tests/infrastructure.test.ts checks that every packaged chunk is reachable.
+/**
+ * The outputs of a metafile that none of the build's own entry points (`entries`, paths relative
+ * to the working directory) reaches through static or dynamic imports. esbuild marks every chunk
+ * of an import() as an entry point of its own, so only the build's entries are roots.
+ */
+function unreachableOutputs(metafile, entries) {
+  const outputs = metafile.outputs;
+  const roots = new Set(entries.map((entry) => entry.split(sep).join('/')));
+  const reached = new Set();
+  const visit = (file) => {
+    if (reached.has(file) || !outputs[file]) return;
+    reached.add(file);
+    for (const imported of outputs[file].imports || []) if (!imported.external) visit(imported.path);
+  };
+  for (const [file, output] of Object.entries(outputs)) if (output.entryPoint && roots.has(output.entryPoint)) visit(file);
+  return Object.keys(outputs).filter((file) => !reached.has(file) && file.endsWith('.mjs'));
+}
+
+/** The input paths of esbuild's `entryPoints` (an array of paths or of {in, out}, or an object), relative to `cwd`. */
+function entryInputs(entryPoints, cwd) {
+  const list = Array.isArray(entryPoints) ? entryPoints.map((entry) => (typeof entry === 'string' ? entry : entry.in)) : Object.values(entryPoints || {});
+  return list.map((entry) => relative(cwd, resolve(cwd, entry)));
+}
+
+const pruneChunks = {
+  name: 'prune-chunks',
+  setup(build) {
+    if (!build.initialOptions.splitting) return;
+    build.initialOptions.metafile = true;
+    const cwd = build.initialOptions.absWorkingDir || process.cwd();
+    build.onEnd(async (result) => {
+      if (!result.metafile || build.initialOptions.write === false) return;
+      for (const file of unreachableOutputs(result.metafile, entryInputs(build.initialOptions.entryPoints, cwd))) {
+        await rm(resolve(cwd, file), { force: true });
+        await rm(resolve(cwd, `${file}.map`), { force: true });
+      }
+    });
+  },
+};
+
+module.exports = [pureSchemas, pruneChunks];
+module.exports.unreachableOutputs = unreachableOutputs;
+module.exports.entryInputs = entryInputs;
 module.exports.markSchemasPure = markSchemasPure;

@@ -1,7 +1,8 @@
 // The esbuild options of the functions' production build, read from deploy/esbuild.yml (its
-// aliases, plugins, loaders, banner, target): for what builds a bundle the way the functions are
-// built outside serverless (the cold-start bench's references, tests of the build). `minify` is a
-// serverless variable in the file (per stage); production minifies.
+// aliases, plugins, loaders, banner, target, code splitting): for what builds a bundle the way the
+// functions are built outside serverless (the cold-start bench's references, tests of the build).
+// `minify` is a serverless variable in the file (per stage); production minifies. Splitting writes
+// chunks beside the entry: give `outdir` (the entry `x.ts` becomes `<outdir>/x.mjs`), not `outfile`.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -20,6 +21,9 @@ interface DeployEsbuild {
   alias: Record<string, string>;
   plugins: string;
   banner: { js: string };
+  splitting: boolean;
+  chunkNames: string;
+  outputFileExtension: string;
 }
 
 export function deployBuildOptions(): BuildOptions & { alias: Record<string, string>; plugins: Plugin[] } {
@@ -36,6 +40,9 @@ export function deployBuildOptions(): BuildOptions & { alias: Record<string, str
     alias: yml.alias,
     plugins: [...(createRequire(import.meta.url)(join(root, yml.plugins)) as Plugin[])],
     banner: yml.banner,
+    splitting: yml.splitting,
+    chunkNames: yml.chunkNames,
+    outExtension: { '.js': yml.outputFileExtension },
     absWorkingDir: root,
     nodePaths: [join(root, 'node_modules')],
     logLevel: 'error',

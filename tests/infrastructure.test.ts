@@ -321,15 +321,31 @@ describe('what the templates keep safe', () => {
       const script: string[] = [];
       for (const [id, fn] of ofType(p.template, 'AWS::Lambda::Function')) {
         const name = functionName(id);
-        expect(fn.Properties.Handler, id).toBe(`.surco/handlers/${name}.handler`);
+        const own = `.surco/handlers/${name}/`;
+        expect(fn.Properties.Handler, id).toBe(`${own}index.handler`);
+        // its directory: its module, the chunks it imports on first use, their source maps; nothing else
         const files = unzipSync(readFileSync(join(p.dir, `${name}.zip`)));
-        expect(Object.keys(files).sort(), id).toEqual([`.surco/handlers/${name}.mjs`, `.surco/handlers/${name}.mjs.map`]);
-        const bundle = join(outDir, 'bundles', p.service, `${name}.mjs`);
-        mkdirSync(dirname(bundle), { recursive: true });
-        writeFileSync(bundle, files[`.surco/handlers/${name}.mjs`]!);
-        // the other routes of its handler module are not in the bundle
+        const names = Object.keys(files);
+        expect(names.filter((file) => !file.startsWith(own) || !/\.mjs(\.map)?$/.test(file)), id).toEqual([]);
+        expect(names, id).toContain(`${own}index.mjs`);
+        for (const file of names.filter((f) => f.endsWith('.mjs'))) expect(names, id).toContain(`${file}.map`);
+        // and every chunk is one its module can load (static or dynamic imports, deploy/esbuild-plugins.cjs prune-chunks)
+        const reached = new Set<string>();
+        const visit = (file: string) => {
+          if (reached.has(file) || !files[file]) return;
+          reached.add(file);
+          for (const found of strFromU8(files[file]!).matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']\.\/([^"']+\.mjs)["']/g)) visit(`${own}${found[1]}`);
+        };
+        visit(`${own}index.mjs`);
+        expect(names.filter((file) => file.endsWith('.mjs') && !reached.has(file)), id).toEqual([]);
+        for (const file of names) {
+          mkdirSync(dirname(join(outDir, 'bundles', file)), { recursive: true });
+          writeFileSync(join(outDir, 'bundles', file), files[file]!);
+        }
+        const bundle = join(outDir, 'bundles', `${own}index.mjs`);
+        // the other routes of its handler module are not in it
         const module = handlers.get(name)!.replace(/\.\w+$/, '');
-        const text = strFromU8(files[`.surco/handlers/${name}.mjs`]!);
+        const text = names.filter((file) => file.endsWith('.mjs')).map((file) => strFromU8(files[file]!)).join('\n');
         for (const sibling of allRoutes.filter((r) => r.handler.startsWith(`${module}.`) && r.operationId !== name && BUILT_FROM[name] !== r.operationId)) {
           expect(text.includes(`"${sibling.operationId}"`), `${name} holds ${sibling.operationId}`).toBe(false);
         }
@@ -362,7 +378,8 @@ describe('what the templates keep safe', () => {
         const name = functionName(id);
         const sizes: Record<string, number> = {};
         unzipSync(readFileSync(join(p.dir, `${name}.zip`)), { filter: (entry) => ((sizes[entry.name] = entry.originalSize), false) });
-        const bytes = sizes[`.surco/handlers/${name}.mjs`]!;
+        // what the function ships: its module and the chunks it loads on first use
+        const bytes = Object.entries(sizes).reduce((sum, [file, size]) => sum + (file.endsWith('.mjs') ? size : 0), 0);
         // budgets are per handler module: each of its functions is held to it
         const module = handlers.get(name)!.replace(/\.\w+$/, '');
         const budget = budgets.modules[module]?.kb ?? budgets.defaultKb;

@@ -146,23 +146,28 @@ class SurcoPlugin {
 
   /**
    * The handler a deployed function runs: a generated module of its own that re-exports the one
-   * export it serves (`.surco/handlers/<function>.ts`), so that its bundle holds that export alone.
+   * export it serves (`.surco/handlers/<function>/index.ts`), so that its bundle holds that export alone.
    * A handler module serves several routes (labours: five); imported whole, every function built
    * all of them at every cold start. The build marks handler modules' top-level values pure
    * (deploy/esbuild-plugins.cjs), so the other exports and what only they use are dropped (ADR
    * 0008). Locally the handler modules themselves are built, once for all their functions.
    */
   handlerOf(name, handler) {
-    if (this.offline) return handler;
+    if (this.offline) return { handler };
     const dot = handler.lastIndexOf('.');
-    const dir = path.join(this.serverless.serviceDir, ENTRIES_DIR);
+    const dir = path.join(this.serverless.serviceDir, ENTRIES_DIR, name);
     const module = path.relative(dir, path.join(this.serverless.serviceDir, handler.slice(0, dot))).split(path.sep).join('/');
     const source = `${ENTRY_HEADER}\nexport { ${handler.slice(dot + 1)} as handler } from '${module}';\n`;
-    const file = path.join(dir, `${name}.ts`);
+    const file = path.join(dir, 'index.ts');
     fs.mkdirSync(dir, { recursive: true });
     // rewritten only when it changes: services packaged at the same time write the same text
     if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== source) fs.writeFileSync(file, source);
-    return `${ENTRIES_DIR}/${name}.handler`;
+    return {
+      handler: `${ENTRIES_DIR}/${name}/index.handler`,
+      // its directory holds its bundle and the chunks it imports on demand (deploy/esbuild.yml
+      // `splitting`); the zip takes that directory (not the entry's source) and no other function's
+      package: { patterns: [`!${ENTRIES_DIR}/**`, `${ENTRIES_DIR}/${name}/**`, `!${ENTRIES_DIR}/${name}/*.ts`] },
+    };
   }
 
   generateFunctions(services) {
@@ -172,7 +177,7 @@ class SurcoPlugin {
       for (const route of service.routes) {
         const catchAll = route.method === 'any';
         functions[route.operationId] = {
-          handler: this.handlerOf(route.operationId, route.handler),
+          ...this.handlerOf(route.operationId, route.handler),
           ...route.lambda,
           iamRoleStatements: statementsFor(route, (id, attr) => this.shared(id, attr)),
           events: route.paths.map((apiPath) => ({
@@ -189,7 +194,7 @@ class SurcoPlugin {
       }
       for (const worker of service.workers) {
         functions[worker.name] = {
-          handler: this.handlerOf(worker.name, worker.handler),
+          ...this.handlerOf(worker.name, worker.handler),
           ...worker.lambda,
           iamRoleStatements: statementsFor({ touches: worker.touches, consumes: worker.queue }, (id, attr) => this.shared(id, attr)),
           events: worker.queue

@@ -100,7 +100,7 @@ describe('credentials of a bundled function', () => {
       ].join('\n'),
     );
     const outfile = join(dir, 'handler.mjs');
-    await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'handler.ts')], sourcemap: false, outfile });
+    await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'handler.ts')], sourcemap: false, outdir: dir });
     const bundle = readFileSync(outfile, 'utf8');
     // the default chain's providers, by what they log and read
     const chain = ['defaultProvider::fromSSO', 'credential-provider-ini', 'credential-provider-web-identity', 'AWS_WEB_IDENTITY_TOKEN_FILE'];

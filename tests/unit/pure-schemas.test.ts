@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -16,19 +16,25 @@ import { deployBuildOptions } from '../../scripts/esbuild-options';
 const root = join(import.meta.dirname, '..', '..');
 const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plugins.cjs')) as Plugin[] & {
   markSchemasPure: (source: string, fileName: string) => string;
+  unreachableOutputs: (metafile: Metafile, entries: string[]) => string[];
+  entryInputs: (entryPoints: string[], cwd: string) => string[];
 };
 
+/** The code of a function built from `entry` as deployed: its module and every chunk beside it. */
 async function bundle(entry: string, withPlugins: boolean): Promise<string> {
   const options = deployBuildOptions();
-  const out = await build({ ...options, entryPoints: [entry], write: false, sourcemap: false, plugins: withPlugins ? options.plugins : [], outfile: join(tmpdir(), 'surco-pure.mjs') });
-  return out.outputFiles[0]!.text;
+  const outdir = join(tmpdir(), 'surco-pure');
+  const out = await build({ ...options, entryPoints: [entry], write: false, sourcemap: false, metafile: true, plugins: withPlugins ? options.plugins : [], outdir });
+  // what prune-chunks leaves when the build writes: the outputs an entry point reaches
+  const pruned = new Set(plugins.unreachableOutputs(out.metafile, plugins.entryInputs([entry], root)).map((file) => join(root, file)));
+  return out.outputFiles.filter((file) => file.path.endsWith('.mjs') && !pruned.has(file.path)).map((file) => file.text).join('\n');
 }
 
 describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('is the plugin deploy/esbuild.yml loads', () => {
     const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { plugins: string };
     expect(esbuild.plugins).toBe('./deploy/esbuild-plugins.cjs');
-    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas']);
+    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'prune-chunks']);
   });
 
   it('wraps each top-level value that builds something, and nothing else', () => {
@@ -122,9 +128,13 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       writeFileSync(entry, "export { list as handler } from '../../functions/livestock/paddocks';\nexport { geometryKit } from '../../lib/geo/geometry';\n");
       const options = deployBuildOptions();
       const outfile = join(dir, 'listPaddocks.mjs');
-      const out = await build({ ...options, entryPoints: [entry], outfile, sourcemap: false, metafile: true, plugins: [marker, ...options.plugins] });
-      // the kit is in the bundle (createPaddock needs it) ...
-      expect(Object.keys(out.metafile!.inputs).some((input) => input.includes('jsts/org/locationtech/jts/io/WKTReader.js'))).toBe(true);
+      const out = await build({ ...options, entryPoints: [entry], outdir: dir, sourcemap: false, metafile: true, plugins: [marker, ...options.plugins] });
+      // the kit ships with the function (createPaddock needs it) as a chunk of its own, not in the
+      // module Lambda imports ...
+      const outputs = Object.entries(out.metafile!.outputs);
+      const holdsKit = ([, output]: (typeof outputs)[number]) => Object.keys(output.inputs).some((input) => input.includes('jsts/org/locationtech/jts/io/WKTReader.js'));
+      expect(outputs.filter(holdsKit).map(([file]) => file.replace(/^.*\//, '').replace(/-\w+\.mjs$/, ''))).toEqual(['wkt']);
+      expect(holdsKit(outputs.find(([file]) => file.endsWith('/listPaddocks.mjs'))!)).toBe(false);
       const script = [
         `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)});`,
         'const atLoad = globalThis.__jstsEvaluated ?? 0;',
@@ -139,6 +149,24 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       // ... evaluated neither when the function is loaded, nor twice
       expect(seen).toMatchObject({ atLoad: 0, afterUse: 1, handler: 'function' });
       expect(seen.area).toBeCloseTo(123.09, 1); // 0.01 degrees square at the equator, WGS84
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ships no chunk the function cannot load (prune-chunks): spot tags reach the geometry error, never the kit', async () => {
+    const dir = mkdtempSync(join(root, '.surco', 'prune-'));
+    try {
+      const entry = join(dir, 'createSpotTags.ts');
+      writeFileSync(entry, "export { post as handler } from '../../functions/spots/tags';\n");
+      const out = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, sourcemap: true });
+      const made = Object.keys(out.metafile!.outputs).map((file) => file.replace(/^.*\//, ''));
+      // esbuild made the kit's chunk (lib/geo/geometry.ts is in the graph) ...
+      expect(made.some((file) => /^wkt-\w+\.mjs$/.test(file))).toBe(true);
+      // ... and the function's directory does not hold it, nor its map
+      const kept = readdirSync(dir);
+      expect(kept.filter((file) => file.startsWith('wkt-'))).toEqual([]);
+      expect(kept).toContain('createSpotTags.mjs');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

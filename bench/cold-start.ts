@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { unzipSync } from 'fflate';
 import { deployBuildOptions } from '../scripts/esbuild-options';
@@ -103,14 +103,21 @@ export function loadedAtImport(files: Record<string, Uint8Array>, entry: string)
 
 /**
  * A reference bundle built as deploy/esbuild.yml builds the functions (minified ESM, source map,
- * banner), with the build's aliases when asked.
+ * banner, code splitting), with the build's aliases when asked; its bytes are those loaded at its
+ * import (the module and the chunks it imports statically), as for the functions.
  */
-async function reference(dir: string, name: string, source: string, withAliases = false): Promise<string> {
+async function reference(dir: string, name: string, source: string, withAliases = false): Promise<{ file: string; bytes: number; everything: number }> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
   const options = deployBuildOptions();
-  await build({ ...options, entryPoints: [entry], outdir: dir, alias: withAliases ? options.alias : {} });
-  return join(dir, `${name}.mjs`);
+  const result = await build({ ...options, entryPoints: [entry], outdir: dir, alias: withAliases ? options.alias : {}, write: false });
+  const files: Record<string, Uint8Array> = {};
+  for (const output of result.outputFiles) {
+    writeFileSync(output.path, output.contents);
+    files[relative(dir, output.path)] = output.contents;
+  }
+  const modules = Object.entries(files).filter(([file]) => file.endsWith('.mjs'));
+  return { file: join(dir, `${name}.mjs`), bytes: loadedAtImport(files, `${name}.mjs`), everything: modules.reduce((sum, [, bytes]) => sum + bytes.length, 0) };
 }
 
 const DOCUMENT_CLIENT_ONLY =
@@ -126,8 +133,8 @@ export async function run(): Promise<void> {
   const floor = await reference(work, 'dynamodb-document-client', DOCUMENT_CLIENT_ONLY);
   const measure = (name: string, file: string, bytes: number, before?: { file: string; bytes: number }) => {
     const files = before ? [file, before.file] : [file];
-    const plain = measureAgainst(floor, files, false);
-    const maps = measureAgainst(floor, [file], true);
+    const plain = measureAgainst(floor.file, files, false);
+    const maps = measureAgainst(floor.file, [file], true);
     rows.push({
       name,
       kb: Math.round(bytes / 1024),
@@ -140,14 +147,16 @@ export async function run(): Promise<void> {
     const row = rows.at(-1)!;
     console.error(`${name}: ${row.kb} KB, ${row.ms.toFixed(1)} ms (${row.ratio.toFixed(2)}x)${row.before ? `; before ${row.before.kb} KB, ${row.before.ratio.toFixed(2)}x` : ''}`);
   };
-  measure('(empty handler)', await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n'), 0);
-  measure('(DynamoDB document client only)', floor, readFileSync(floor).length);
+  const empty = await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n');
+  measure('(empty handler)', empty.file, empty.bytes);
+  measure('(DynamoDB document client only)', floor.file, floor.bytes);
   // the same with the build's aliases (credentials from the environment, lib/aws/credentials.ts)
   const floorAliased = await reference(work, 'dynamodb-document-client-env', DOCUMENT_CLIENT_ONLY, true);
-  measure('(the same, built with deploy/esbuild.yml aliases)', floorAliased, readFileSync(floorAliased).length);
+  measure('(the same, built with deploy/esbuild.yml aliases)', floorAliased.file, floorAliased.bytes);
   // what a function of the geometry areas pays at its first geometry instead of at its import (ADR 0008)
   const kit = await reference(work, 'geometry-kit', `import { geometryKit } from ${JSON.stringify(join(root, 'lib', 'geo', 'geometry'))};\nawait geometryKit();\nexport const handler = async () => ({ statusCode: 200, body: '' });\n`, true);
-  measure('(the geometry kit alone, as a first geometry loads it)', kit, readFileSync(kit).length);
+  // its module awaits the kit at its import: every chunk of the build is loaded
+  measure('(the geometry kit alone, as a first geometry loads it)', kit.file, kit.everything);
   const handlers = new Map(services.flatMap((s) => [...s.routes.map((r) => [r.operationId, r.handler] as const), ...s.workers.map((w) => [w.name, w.handler] as const)]));
   const only = process.env.COLD_START_ONLY ? new RegExp(process.env.COLD_START_ONLY) : undefined;
   for (const service of packaged) {

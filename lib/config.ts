@@ -1,59 +1,56 @@
 // Configuration, parsed once from the environment. The same code runs locally and in AWS; only
 // endpoints and where secrets come from differ (docs/configuration.md).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
-const optionalUrl = z
-  .string()
-  .optional()
-  .transform((value) => (value ? value : undefined));
+const optionalUrl = z.pipe(z.optional(z.string()), z.transform((value) => (value ? value : undefined)));
 
 const EnvSchema = z.object({
-  SURCO_STAGE: z.string().default('local'),
-  SURCO_REGION: z.string().optional(),
-  AWS_REGION: z.string().default('us-east-1'),
-  SURCO_TABLE: z.string().min(1),
-  SURCO_BUCKET: z.string().min(1),
-  SURCO_EVENTS_QUEUE_URL: z.string().min(1),
-  SURCO_IMAGERY_QUEUE_URL: z.string().default(''),
-  SURCO_WEBHOOK_QUEUE_URL: z.string().default(''),
-  SURCO_WEBHOOK_DLQ_URL: z.string().default(''),
+  SURCO_STAGE: z._default(z.string(), 'local'),
+  SURCO_REGION: z.optional(z.string()),
+  AWS_REGION: z._default(z.string(), 'us-east-1'),
+  SURCO_TABLE: z.string().check(z.minLength(1)),
+  SURCO_BUCKET: z.string().check(z.minLength(1)),
+  SURCO_EVENTS_QUEUE_URL: z.string().check(z.minLength(1)),
+  SURCO_IMAGERY_QUEUE_URL: z._default(z.string(), ''),
+  SURCO_WEBHOOK_QUEUE_URL: z._default(z.string(), ''),
+  SURCO_WEBHOOK_DLQ_URL: z._default(z.string(), ''),
   // Webhooks (docs/webhooks.md): private, loopback and link-local targets and plain http are
   // refused unless allowed (the local stack allows them, so tests can receive); a delivery's
   // timeout; the first retry's delay, doubled at each further attempt.
-  SURCO_WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
-  SURCO_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
-  SURCO_WEBHOOK_BACKOFF_S: z.coerce.number().int().min(1).max(900).default(60),
-  SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(2),
+  SURCO_WEBHOOKS_ALLOW_PRIVATE: z._default(z.enum(['true', 'false']), 'false'),
+  SURCO_WEBHOOK_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.gte(100), z.lte(30_000)), 5000),
+  SURCO_WEBHOOK_BACKOFF_S: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(900)), 60),
+  SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(20)), 2),
   // Where satellite scenes are found (docs/imagery.md): a STAC API; Earth Search in AWS, the local
   // stack's own catalogue locally.
-  SURCO_STAC_URL: z.string().url().default('https://earth-search.aws.element84.com/v1'),
-  SURCO_IMAGERY_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  SURCO_STAC_URL: z._default(z.string().check(z.url()), 'https://earth-search.aws.element84.com/v1'),
+  SURCO_IMAGERY_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 365),
   // Local endpoints (absent in AWS).
   SURCO_DYNAMODB_ENDPOINT: optionalUrl,
   SURCO_S3_ENDPOINT: optionalUrl,
   SURCO_SQS_ENDPOINT: optionalUrl,
   // Secrets: given directly locally, read from Secrets Manager in AWS.
-  SURCO_INTERNAL_KEY: z.string().optional(),
-  SURCO_INTERNAL_KEY_SECRET: z.string().optional(),
-  SURCO_SIGNING_SEED: z.string().optional(),
-  SURCO_SIGNING_SEED_SECRET: z.string().optional(),
+  SURCO_INTERNAL_KEY: z.optional(z.string()),
+  SURCO_INTERNAL_KEY_SECRET: z.optional(z.string()),
+  SURCO_SIGNING_SEED: z.optional(z.string()),
+  SURCO_SIGNING_SEED_SECRET: z.optional(z.string()),
   // Tokens issued by the platform itself are verified against its JWKS when configured.
   SURCO_JWKS_URL: optionalUrl,
-  SURCO_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  SURCO_LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   // Largest field accepted by POST /api/agregarlote (code 11), in hectares.
-  SURCO_MAX_FIELD_HECTARES: z.coerce.number().positive().default(10000),
+  SURCO_MAX_FIELD_HECTARES: z._default(z.coerce.number().check(z.positive()), 10000),
   // Season shapes: how long after a new shape its images are reprocessed (the job's delay on the
   // queue), and after how long a reprocessing lock is considered dead and released.
-  SURCO_SHAPE_REPROCESS_DELAY_S: z.coerce.number().int().min(0).max(900).default(3),
-  SURCO_SHAPE_LOCK_TIMEOUT_S: z.coerce.number().int().positive().default(1200),
+  SURCO_SHAPE_REPROCESS_DELAY_S: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(900)), 3),
+  SURCO_SHAPE_LOCK_TIMEOUT_S: z._default(z.coerce.number().check(z.int(), z.positive()), 1200),
   // File storage: after how long a replaced or deleted file is deleted again, for an upload that
   // reached S3 through its (10-second) presigned URL after the replacement.
-  SURCO_STORAGE_RELEASE_DELAY_S: z.coerce.number().int().min(0).max(900).default(30),
+  SURCO_STORAGE_RELEASE_DELAY_S: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(900)), 30),
   // Notification stream: how often it looks for new events, how often it sends PING.V1, and how
   // long one connection lasts before the client reconnects (Lambda: at most 15 minutes).
-  SURCO_STREAM_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(500),
-  SURCO_STREAM_PING_S: z.coerce.number().int().min(1).max(300).default(15),
-  SURCO_STREAM_MAX_S: z.coerce.number().int().min(5).max(870).default(840),
+  SURCO_STREAM_POLL_MS: z._default(z.coerce.number().check(z.int(), z.gte(50), z.lte(10_000)), 500),
+  SURCO_STREAM_PING_S: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(300)), 15),
+  SURCO_STREAM_MAX_S: z._default(z.coerce.number().check(z.int(), z.gte(5), z.lte(870)), 840),
 });
 
 export type Config = {

@@ -1,38 +1,36 @@
 // Schema helpers shared by every area.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isDate, isDateTimeZ, type DateFormat } from '../lib/util/time';
 import { characters } from '../lib/util/text';
 
 /** An integer sent as a JSON number or as text (query strings, forms). */
 export const integer = () =>
-  z.union([z.number().int(), z.string().trim().regex(/^-?\d+$/, 'expected an integer').transform(Number)]);
+  z.union([z.number().check(z.int()), z.pipe(z.string().check(z.trim(), z.regex(/^-?\d+$/, 'expected an integer')), z.transform(Number))]);
 
-export const positiveInteger = () => integer().pipe(z.number().int().positive());
+export const positiveInteger = () => z.pipe(integer(), z.number().check(z.int(), z.positive()));
 
 /** A boolean sent as JSON or as text; "true"/"1" and "false"/"0". */
 export const booleanLike = () =>
   z.union([
     z.boolean(),
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .refine((v) => ['true', 'false', '1', '0'].includes(v), 'expected true or false')
-      .transform((v) => v === 'true' || v === '1'),
+    z.pipe(
+      z.string().check(z.trim(), z.toLowerCase(), z.refine((v) => ['true', 'false', '1', '0'].includes(v), 'expected true or false')),
+      z.transform((v) => v === 'true' || v === '1'),
+    ),
   ]);
 
 /** `{code: 0, data}`: success body of the internal API. */
-export const okData = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), data });
+export const okData = <T extends z.ZodMiniType>(data: T) => z.object({ code: z.literal(0), data });
 
 
 /** YYYY-MM-DDTHH:MM:SSZ naming a real instant (lib/util/time.ts). */
-export const dateTimeZ = () => z.string().refine(isDateTimeZ, 'expected a real date-time YYYY-MM-DDTHH:MM:SSZ');
+export const dateTimeZ = () => z.string().check(z.refine(isDateTimeZ, 'expected a real date-time YYYY-MM-DDTHH:MM:SSZ'));
 
 /** An ISO 8601 date-time with a zone (Z or an offset), naming a real instant (zod's own check). */
 export const isoDateTime = () => z.iso.datetime({ offset: true });
 
 /** A real calendar date in the given form. */
-export const calendarDate = (format: DateFormat = 'YYYY-MM-DD') => z.string().refine((v) => isDate(v, format), `expected a real date ${format}`);
+export const calendarDate = (format: DateFormat = 'YYYY-MM-DD') => z.string().check(z.refine((v) => isDate(v, format), `expected a real date ${format}`));
 
 /**
  * Bounds of a free-form JSON object a record keeps as a DynamoDB map (docs/decisions.md, Bounds):
@@ -58,26 +56,27 @@ export function jsonShapeProblem(value: unknown, path = '', depth = 1): string |
 
 /** A JSON object within JSON_OBJECT_LIMITS. */
 export const jsonObject = () =>
-  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  z.record(z.string(), z.unknown()).check(z.superRefine((value, ctx) => {
     const problem = jsonShapeProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  }));
 
 /**
  * A text of `min` to `max` characters, counted as code points (an emoji is one), as JSON Schema's
  * maxLength counts them; `trim` removes surrounding blanks first.
  */
 export const text = (max: number, min = 0, options: { trim?: boolean } = {}) =>
-  (options.trim ? z.string().trim() : z.string())
-    .refine((v) => characters(v) <= max, `at most ${max} characters`)
-    .refine((v) => characters(v) >= min, `at least ${min} characters`)
-    .meta({ maxLength: max, ...(min ? { minLength: min } : {}) });
+  (options.trim ? z.string().check(z.trim()) : z.string()).check(
+    z.refine((v) => characters(v) <= max, `at most ${max} characters`),
+    z.refine((v) => characters(v) >= min, `at least ${min} characters`),
+    z.meta({ maxLength: max, ...(min ? { minLength: min } : {}) }),
+  );
 
 /**
  * Items of a batch that processes each item on its own (inputs, rotations): each raw item parsed
  * by `schema` and mapped, or kept with the reason it is malformed.
  */
-export function parseEach<S extends z.ZodType, T>(schema: S, items: unknown[], map: (value: z.output<S>) => T): Array<{ input: T } | { malformed: string; raw: unknown }> {
+export function parseEach<S extends z.ZodMiniType, T>(schema: S, items: unknown[], map: (value: z.output<S>) => T): Array<{ input: T } | { malformed: string; raw: unknown }> {
   return items.map((raw) => {
     const parsed = schema.safeParse(raw);
     if (parsed.success) return { input: map(parsed.data) };
@@ -89,8 +88,8 @@ export function parseEach<S extends z.ZodType, T>(schema: S, items: unknown[], m
 export const COMMA_LIST_MAX = 100;
 
 /** A comma-separated query value, each part parsed by `item`. */
-export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
-  z
-    .string()
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(item).min(1).max(COMMA_LIST_MAX));
+export const commaList = <T extends z.ZodMiniType<unknown, string>>(item: T) =>
+  z.pipe(
+    z.pipe(z.string(), z.transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))),
+    z.array(item).check(z.minLength(1), z.maxLength(COMMA_LIST_MAX)),
+  );

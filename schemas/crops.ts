@@ -1,6 +1,6 @@
 // Crops (spec 3): GET /getcultivos (with or without /api), and POST /api/crops, which registers a
 // crop of the user's own (the spec lists "crops registered manually by users" without a path).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { Crop } from '../lib/crops/catalogue';
@@ -8,10 +8,10 @@ import type { Crop } from '../lib/crops/catalogue';
 const cropsRoute = { tags: ['crops'], auth: 'bearer', dialect: generalDialect } as const;
 
 const WireCrop = z.object({
-  crop_id: z.number().int(),
+  crop_id: z.number().check(z.int()),
   crop_name: z.string(),
   user_crop: z.boolean(),
-  varieties: z.array(z.object({ variety_id: z.number().int(), variety_name: z.string() })),
+  varieties: z.array(z.object({ variety_id: z.number().check(z.int()), variety_name: z.string() })),
 });
 
 export const wireCrop = (crop: Crop): z.infer<typeof WireCrop> => ({

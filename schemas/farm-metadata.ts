@@ -1,5 +1,5 @@
 // Farm metadata (spec 3): GET/PATCH /api/farms/metadata.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { metadataDialect } from '../lib/http/dialects';
 import { JSON_OBJECT_LIMITS, jsonObject } from './common';
@@ -8,18 +8,21 @@ const metadataRoute = { tags: ['farm metadata'], auth: 'bearer', dialect: metada
 
 export const GetMetadataQuery = z.object({
   farms_id: z
-    .string()
-    .max(2000)
-    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'farms_id must be comma-separated farm ids')
-    .transform((value) => value.split(',').map((id) => Number(id.trim())))
-    .pipe(z.array(z.number()).max(100, 'at most 100 farm ids'))
-    .optional()
-    .describe('comma-separated farm ids; all accessible farms when absent'),
+    .optional(
+      z.pipe(
+        z.pipe(
+          z.string().check(z.maxLength(2000), z.regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'farms_id must be comma-separated farm ids')),
+          z.transform((value) => value.split(',').map((id) => Number(id.trim()))),
+        ),
+        z.array(z.number()).check(z.maxLength(100, 'at most 100 farm ids')),
+      ),
+    )
+    .check(z.describe('comma-separated farm ids; all accessible farms when absent')),
 });
 
 export const PatchMetadataBody = z.object({
-  farm_id: z.number().int().positive(),
-  metadata: jsonObject().describe(`keys to set; a key sent as null is removed. Keys of 1 to ${JSON_OBJECT_LIMITS.KEY_CHARS} characters, at most ${JSON_OBJECT_LIMITS.DEPTH} levels of nesting`),
+  farm_id: z.number().check(z.int(), z.positive()),
+  metadata: jsonObject().check(z.describe(`keys to set; a key sent as null is removed. Keys of 1 to ${JSON_OBJECT_LIMITS.KEY_CHARS} characters, at most ${JSON_OBJECT_LIMITS.DEPTH} levels of nesting`)),
 });
 
 export const getMetadataRoute = defineRoute({

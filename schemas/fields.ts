@@ -1,6 +1,6 @@
 // Fields and farms (spec 2, "Fields"): POST /api/agregarlote, GET /api/getfields,
 // GET /api/borrarlotes. Wire names are the spec's; lib/fields uses English names.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
@@ -17,16 +17,10 @@ const fieldsRoute = { tags: ['fields'], auth: 'bearer', dialect: generalDialect 
 
 /** Every member is optional here: a missing one is the spec's code 9, checked in the handler. */
 export const CreateFieldForm = z.object({
-  nombre: z.string().optional(),
-  shape: z.string().optional(),
-  idcampo: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'idcampo must be an integer')
-    .transform(Number)
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  nombrecampo: z.string().optional(),
+  nombre: z.optional(z.string()),
+  shape: z.optional(z.string()),
+  idcampo: z.union([z.optional(z.pipe(z.string().check(z.trim(), z.regex(/^\d+$/, 'idcampo must be an integer')), z.transform(Number))), z.pipe(z.literal(''), z.transform(() => undefined))]),
+  nombrecampo: z.optional(z.string()),
 });
 
 export const CreateFieldResponse = z.object({
@@ -34,7 +28,7 @@ export const CreateFieldResponse = z.object({
   code: z.literal(0),
   info: z.string(),
   id_lote: z.string(),
-  id_campo: z.number().int(),
+  id_campo: z.number().check(z.int()),
 });
 
 export const createFieldRoute = defineRoute({
@@ -56,14 +50,14 @@ export const createFieldRoute = defineRoute({
 // --- GET /api/getfields ---------------------------------------------------------------------
 
 const WireField = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   uuid: z.string(),
   name: z.string(),
-  role: z.number().int(),
-  permissions: z.array(z.number().int()),
+  role: z.number().check(z.int()),
+  permissions: z.array(z.number().check(z.int())),
   farm: z.string(),
-  farm_id: z.number().int(),
-  country: z.string().nullable(),
+  farm_id: z.number().check(z.int()),
+  country: z.nullable(z.string()),
   shapes: z.object({
     current: z.object({
       polygon: z.string(),
@@ -77,14 +71,14 @@ const WireField = z.object({
 });
 
 const WireFarm = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   uuid: z.string(),
   name: z.string(),
-  tags: z.array(z.number().int()).nullable(),
+  tags: z.nullable(z.array(z.number().check(z.int()))),
   tags_names: z.array(z.string()),
-  permissions: z.array(z.number().int()),
-  role: z.number().int(),
-  bbox: z.string().nullable(),
+  permissions: z.array(z.number().check(z.int())),
+  role: z.number().check(z.int()),
+  bbox: z.nullable(z.string()),
   fields: z.record(z.string(), WireField),
 });
 
@@ -169,7 +163,7 @@ export function toGetFieldsResponse(listing: FieldListing): z.infer<typeof GetFi
 // --- GET /api/borrarlotes -------------------------------------------------------------------
 
 export const DeleteFieldQuery = z.object({
-  lote: z.string().trim().regex(/^\d+$/, 'lote must be a field id').transform(Number).optional(),
+  lote: z.optional(z.pipe(z.string().check(z.trim(), z.regex(/^\d+$/, 'lote must be a field id')), z.transform(Number))),
 });
 
 export const DeleteFieldResponse = z.object({
@@ -194,17 +188,17 @@ export const deleteFieldRoute = defineRoute({
 // --- POST /api/fields/convert (KML/KMZ/shapefile to WKT; path and answer not shown in the spec) ---
 
 export const ConvertBoundaryQuery = z.object({
-  name_field: z.string().max(100).optional().describe('the .dbf attribute that names a shapefile\'s shapes; by default the first of name, nombre, nome, lote, field, campo'),
+  name_field: z.optional(z.string().check(z.maxLength(100))).check(z.describe('the .dbf attribute that names a shapefile\'s shapes; by default the first of name, nombre, nome, lote, field, campo')),
 });
 
 const BoundaryPolygonWire = z.object({
-  name: z.string().nullable(),
-  part: z.number().int().nullable().describe('the part of a multi-polygon (1, 2, ...); null for a polygon on its own'),
-  wkt: z.string().describe('POLYGON in EPSG 4326, ready for agregarlote'),
-  area: z.number().nullable().describe('hectares on the WGS84 ellipsoid'),
+  name: z.nullable(z.string()),
+  part: z.nullable(z.number().check(z.int())).check(z.describe('the part of a multi-polygon (1, 2, ...); null for a polygon on its own')),
+  wkt: z.string().check(z.describe('POLYGON in EPSG 4326, ready for agregarlote')),
+  area: z.nullable(z.number()).check(z.describe('hectares on the WGS84 ellipsoid')),
   valid: z.boolean(),
-  code: z.number().int().describe('what agregarlote would answer: 0 accepted, 2 not a polygon, 10 invalid polygon, 11 too large'),
-  info: z.string().optional(),
+  code: z.number().check(z.int(), z.describe('what agregarlote would answer: 0 accepted, 2 not a polygon, 10 invalid polygon, 11 too large')),
+  info: z.optional(z.string()),
 });
 
 export const ConvertBoundaryResponse = z.object({
@@ -214,7 +208,7 @@ export const ConvertBoundaryResponse = z.object({
   data: z.object({
     format: z.enum(['kml', 'kmz', 'shapefile']),
     polygons: z.array(BoundaryPolygonWire),
-    skipped: z.array(z.object({ name: z.string().nullable(), type: z.string(), reason: z.string() })).describe('points, lines and empty features'),
+    skipped: z.array(z.object({ name: z.nullable(z.string()), type: z.string(), reason: z.string() })).check(z.describe('points, lines and empty features')),
   }),
 });
 

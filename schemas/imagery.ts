@@ -1,7 +1,7 @@
 // Imagery layers (spec 2, Imagery layers, Layer type catalogue, GET /api/fields/ndvi): the dates of
 // a field's layers, its NDVI series, an image of one date and operation, and the layer types.
 // Rules in lib/imagery (docs/imagery.md).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect, imageryDialect } from '../lib/http/dialects';
 import { isSupportedEpsg } from '../lib/imagery/epsg';
@@ -19,11 +19,11 @@ export const MAX_IMAGE_SIDE = 4096;
 export const IMAGE_FORMATS = ['image/png', 'image/tiff', 'image/encoded'] as const;
 
 const DateEntry = z.object({
-  date: z.string().describe('acquisition time, YYYY-MM-DDTHH:mm:ssZ (give it to /api/geoserver/v2 as date)'),
-  min: z.number().describe('least NDVI inside the perimeter'),
-  max: z.number().describe('greatest NDVI inside the perimeter'),
-  cloudy: z.boolean().describe('at least 5% of the pixels inside the field are cloudy'),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  date: z.string().check(z.describe('acquisition time, YYYY-MM-DDTHH:mm:ssZ (give it to /api/geoserver/v2 as date)')),
+  min: z.number().check(z.describe('least NDVI inside the perimeter')),
+  max: z.number().check(z.describe('greatest NDVI inside the perimeter')),
+  cloudy: z.boolean().check(z.describe('at least 5% of the pixels inside the field are cloudy')),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export const layerDatesRoute = defineRoute({
@@ -55,54 +55,47 @@ export const fieldNdviRoute = defineRoute({
   paths: ['/api/fields/ndvi'],
   summary: 'Mean NDVI of a field per cloud-free date (oldest first), optionally between two days (inclusive)',
   request: {
-    query: z.object({ field_id: positiveInteger(), date_from: calendarDate().optional(), date_to: calendarDate().optional() }),
+    query: z.object({ field_id: positiveInteger(), date_from: z.optional(calendarDate()), date_to: z.optional(calendarDate()) }),
   },
   responses: {
     200: {
       description: 'the series',
-      schema: z.object({ ndvi: z.array(z.object({ date: z.string().describe('YYYY-MM-DD'), ndvi_mean: z.number() })), code: z.literal(0), field_id: z.number().int() }),
+      schema: z.object({ ndvi: z.array(z.object({ date: z.string().check(z.describe('YYYY-MM-DD')), ndvi_mean: z.number() })), code: z.literal(0), field_id: z.number().check(z.int()) }),
     },
   },
 });
 
-const bboxText = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
+const bboxText = z.pipe(z.string().check(z.trim()), z.transform((value, ctx) => {
     const parts = value.split(',').map((part) => Number(part.trim()));
     if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n)) || value.split(',').some((part) => part.trim() === '')) {
-      ctx.addIssue({ code: 'custom', message: 'bbox is xmin,ymin,xmax,ymax: four numbers' });
+      ctx.issues.push({ code: 'custom', message: 'bbox is xmin,ymin,xmax,ymax: four numbers', input: value });
       return z.NEVER;
     }
     const [xmin, ymin, xmax, ymax] = parts as [number, number, number, number];
     if (xmin >= xmax || ymin >= ymax) {
-      ctx.addIssue({ code: 'custom', message: 'bbox needs xmin < xmax and ymin < ymax' });
+      ctx.issues.push({ code: 'custom', message: 'bbox needs xmin < xmax and ymin < ymax', input: value });
       return z.NEVER;
     }
     return [xmin, ymin, xmax, ymax] as [number, number, number, number];
-  });
-const side = () => positiveInteger().pipe(z.number().max(MAX_IMAGE_SIDE, `at most ${MAX_IMAGE_SIDE} pixels`));
+  }));
+const side = () => z.pipe(positiveInteger(), z.number().check(z.lte(MAX_IMAGE_SIDE, `at most ${MAX_IMAGE_SIDE} pixels`)));
 
-export const GeoserverQuery = z
-  .object({
+export const GeoserverQuery = z.object({
     field_id: positiveInteger(),
-    layer_name: z.string().min(1).max(100),
-    operation: z.string().min(1).max(50),
+    layer_name: z.string().check(z.minLength(1), z.maxLength(100)),
+    operation: z.string().check(z.minLength(1), z.maxLength(50)),
     date: dateTimeZ(),
-    format: z.enum(IMAGE_FORMATS).default('image/png'),
-    epsg: positiveInteger()
-      .refine(isSupportedEpsg, 'epsg must be 4326, 3857 or a WGS84 UTM zone (32601-32660, 32701-32760)')
-      .optional(),
-    bbox: bboxText.optional().describe('xmin,ymin,xmax,ymax in the EPSG of the image; requires width and height'),
-    width: side().optional().describe('requires bbox and height'),
-    height: side().optional().describe('requires bbox and width'),
-    transparent: booleanLike().default(false).describe('mask pixels outside the field (PNG alpha 0, TIFF NODATA)'),
-    scale_template_id: positiveInteger().optional().describe("ours: colour the PNG with one of the caller's scale templates (its layer and operation)"),
-  })
-  .superRefine((query, ctx) => {
+    format: z._default(z.enum(IMAGE_FORMATS), 'image/png'),
+    epsg: z.optional(positiveInteger().check(z.refine(isSupportedEpsg, 'epsg must be 4326, 3857 or a WGS84 UTM zone (32601-32660, 32701-32760)'))),
+    bbox: z.optional(bboxText).check(z.describe('xmin,ymin,xmax,ymax in the EPSG of the image; requires width and height')),
+    width: z.optional(side()).check(z.describe('requires bbox and height')),
+    height: z.optional(side()).check(z.describe('requires bbox and width')),
+    transparent: z._default(booleanLike(), false).check(z.describe('mask pixels outside the field (PNG alpha 0, TIFF NODATA)')),
+    scale_template_id: z.optional(positiveInteger()).check(z.describe("ours: colour the PNG with one of the caller's scale templates (its layer and operation)")),
+  }).check(z.superRefine((query, ctx) => {
     const given = [query.bbox, query.width, query.height].filter((value) => value !== undefined).length;
     if (given !== 0 && given !== 3) ctx.addIssue({ code: 'custom', message: 'bbox, width and height go together: send all three or none' });
-  });
+  }));
 
 export const geoserverRoute = defineRoute({
   ...imageryRoute,
@@ -114,7 +107,7 @@ export const geoserverRoute = defineRoute({
   summary: 'An image of one operation of one date of a layer of a field: PNG, GeoTIFF or encoded PNG (docs/imagery.md)',
   request: { query: GeoserverQuery },
   responses: {
-    200: { description: 'image/png or image/tiff', contentType: 'image/png', schema: z.string().describe('binary') },
+    200: { description: 'image/png or image/tiff', contentType: 'image/png', schema: z.string().check(z.describe('binary')) },
   },
 });
 
@@ -126,35 +119,33 @@ export const layerTypesRoute = defineRoute({
   paths: ['/api/layers/types'],
   summary: 'The layer type catalogue: every id with its name (fixed entries and depth families; not shown in the contract)',
   responses: {
-    200: { description: 'by id', schema: z.object({ code: z.literal(0), layer_types: z.array(z.object({ id: z.number().int(), nombre: z.string() })) }) },
+    200: { description: 'by id', schema: z.object({ code: z.literal(0), layer_types: z.array(z.object({ id: z.number().check(z.int()), nombre: z.string() })) }) },
   },
 });
 
 // --- scale templates (GET is the spec's; create, change and delete are ours: docs/imagery.md) ---
 
-const byte = z.number().int().min(0).max(255);
-const finite = () => z.number().finite();
+const byte = z.number().check(z.int(), z.gte(0), z.lte(255));
+const finite = () => z.number();
 const SCALE_PATH = '/api/layers/scale_template';
 const scaleFields = {
-  template_name: z.string().trim().min(1).max(SCALE_LIMITS.NAME),
-  layer_name: z.string().min(1).max(SCALE_LIMITS.TEXT).describe('a layer type name (GET /api/layers/types), e.g. sentinel2 or rinde'),
-  operation: z.string().min(1).max(SCALE_LIMITS.TEXT).describe('for sentinel2: ndvi1, gndvi1, msavi2 or ndre'),
-  palette: z.string().max(SCALE_LIMITS.TEXT),
-  type_distribution: z.enum(DISTRIBUTIONS).describe('equidistant: the scale boundaries as given; quantiles: as many pixels in each interval'),
-  cant_intervals: z.number().int().min(1).max(SCALE_LIMITS.INTERVALS),
+  template_name: z.string().check(z.trim(), z.minLength(1), z.maxLength(SCALE_LIMITS.NAME)),
+  layer_name: z.string().check(z.minLength(1), z.maxLength(SCALE_LIMITS.TEXT), z.describe('a layer type name (GET /api/layers/types), e.g. sentinel2 or rinde')),
+  operation: z.string().check(z.minLength(1), z.maxLength(SCALE_LIMITS.TEXT), z.describe('for sentinel2: ndvi1, gndvi1, msavi2 or ndre')),
+  palette: z.string().check(z.maxLength(SCALE_LIMITS.TEXT)),
+  type_distribution: z.enum(DISTRIBUTIONS).check(z.describe('equidistant: the scale boundaries as given; quantiles: as many pixels in each interval')),
+  cant_intervals: z.number().check(z.int(), z.gte(1), z.lte(SCALE_LIMITS.INTERVALS)),
   range_min: finite(),
   range_max: finite(),
-  hierarchy: z.array(z.string().max(SCALE_LIMITS.TEXT)).max(SCALE_LIMITS.HIERARCHY),
-  colors_scale: z
-    .object({
-      colors: z.array(z.tuple([byte, byte, byte])).min(1).max(SCALE_LIMITS.INTERVALS).describe('one [R, G, B] per interval'),
-      scale: z.array(finite()).min(2).max(SCALE_LIMITS.INTERVALS + 1).describe('cant_intervals + 1 ascending boundaries within range_min..range_max'),
-    })
-    .strict(),
+  hierarchy: z.array(z.string().check(z.maxLength(SCALE_LIMITS.TEXT))).check(z.maxLength(SCALE_LIMITS.HIERARCHY)),
+  colors_scale: z.strictObject({
+      colors: z.array(z.tuple([byte, byte, byte])).check(z.minLength(1), z.maxLength(SCALE_LIMITS.INTERVALS), z.describe('one [R, G, B] per interval')),
+      scale: z.array(finite()).check(z.minLength(2), z.maxLength(SCALE_LIMITS.INTERVALS + 1), z.describe('cant_intervals + 1 ascending boundaries within range_min..range_max')),
+    }),
 };
-export const WireScaleTemplate = z.object({ scale_template_id: z.number().int(), ...scaleFields });
-export const CreateScaleBody = z.object({ ...scaleFields, palette: scaleFields.palette.default(''), hierarchy: scaleFields.hierarchy.default([]) }).strict();
-export const PatchScaleBody = z.object({ scale_template_id: positiveInteger(), ...z.object(scaleFields).partial().shape }).strict();
+export const WireScaleTemplate = z.object({ scale_template_id: z.number().check(z.int()), ...scaleFields });
+export const CreateScaleBody = z.strictObject({ ...scaleFields, palette: z._default(scaleFields.palette, ''), hierarchy: z._default(scaleFields.hierarchy, []) });
+export const PatchScaleBody = z.strictObject({ scale_template_id: positiveInteger(), ...z.partial(z.object(scaleFields)).shape });
 
 export const wireScaleTemplate = (t: ScaleTemplate): z.infer<typeof WireScaleTemplate> => ({
   scale_template_id: t.id,
@@ -233,20 +224,16 @@ export const deleteScaleTemplateRoute = defineRoute({
 
 // --- layers from files (spec 2, "Creating a layer from a file"; docs/imagery.md "Layers from files") ---
 
-const finiteOrNull = () => z.number().finite().nullable().optional();
-const ColumnStatsWire = z
-  .object({
-    count: z.number().int(),
+const finiteOrNull = () => z.optional(z.nullable(z.number()));
+const ColumnStatsWire = z.nullable(z.object({
+    count: z.number().check(z.int()),
     min: z.number(),
     max: z.number(),
     mean: z.number(),
-    std: z.number().describe('population standard deviation'),
-    percentiles: z.record(z.string(), z.number()).describe(`p${PERCENTILES.join(', p')} (linear interpolation between ranks)`),
-  })
-  .nullable();
-const HistogramWire = z
-  .object({ bins: z.array(z.number()).describe(`${HISTOGRAM_BINS} + 1 edges from min to max (2 when all values are equal)`), counts: z.array(z.number().int()) })
-  .nullable();
+    std: z.number().check(z.describe('population standard deviation')),
+    percentiles: z.record(z.string(), z.number()).check(z.describe(`p${PERCENTILES.join(', p')} (linear interpolation between ranks)`)),
+  }));
+const HistogramWire = z.nullable(z.object({ bins: z.array(z.number()).check(z.describe(`${HISTOGRAM_BINS} + 1 edges from min to max (2 when all values are equal)`)), counts: z.array(z.number().check(z.int())) }));
 
 export const uploadLayerFileRoute = defineRoute({
   ...imageryRoute,
@@ -267,12 +254,12 @@ export const uploadLayerFileRoute = defineRoute({
       description: 'the field and the columns, or not_found with the extent of the file',
       schema: z.object({
         data: z.union([
-          z.object({ not_found: z.literal(true), lote: z.string().describe("WKT of the file's extent (EPSG 4326)") }),
+          z.object({ not_found: z.literal(true), lote: z.string().check(z.describe("WKT of the file's extent (EPSG 4326)")) }),
           z.object({
-            redis_id: z.string().describe('the upload, for POST /raster (kept 24 hours)'),
-            lote_id: z.number().int().describe('the field holding most of the features, among those the caller may add data to'),
-            columns: z.array(z.string()).describe('the numeric columns'),
-            stats: z.record(z.string(), ColumnStatsWire).describe('per column, over the features inside the field'),
+            redis_id: z.string().check(z.describe('the upload, for POST /raster (kept 24 hours)')),
+            lote_id: z.number().check(z.int(), z.describe('the field holding most of the features, among those the caller may add data to')),
+            columns: z.array(z.string()).check(z.describe('the numeric columns')),
+            stats: z.record(z.string(), ColumnStatsWire).check(z.describe('per column, over the features inside the field')),
             histograms: z.record(z.string(), HistogramWire),
           }),
         ]),
@@ -283,49 +270,37 @@ export const uploadLayerFileRoute = defineRoute({
 
 /** 'YYYY-MM-DD HH:MM:SS' naming a real instant, as YYYY-MM-DDTHH:MM:SSZ. */
 const spacedDateTime = () =>
-  z
-    .string()
-    .refine((v) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(v) && isDateTimeZ(`${v.replace(' ', 'T')}Z`), "expected a real date-time 'YYYY-MM-DD HH:MM:SS'")
-    .transform((v) => `${v.replace(' ', 'T')}Z`);
+  z.pipe(
+    z.string().check(z.refine((v) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(v) && isDateTimeZ(`${v.replace(' ', 'T')}Z`), "expected a real date-time 'YYYY-MM-DD HH:MM:SS'")),
+    z.transform((v) => `${v.replace(' ', 'T')}Z`),
+  );
 
-export const LayerSettings = z
-  .object({
-    id_layer: positiveInteger().describe('a layer type id (GET /api/layers/types), not a satellite layer'),
-    mean: finiteOrNull().describe("rescale the layer so that its mean inside the field is this (yield calibration)"),
-    min: finiteOrNull().describe('outlier bound: values below are dropped before interpolating'),
-    max: finiteOrNull().describe('outlier bound: values above are dropped before interpolating'),
-    meta: z
-      .object({ numerador_media: z.string().max(50).nullable().optional(), denominador_media: z.string().max(50).nullable().optional() })
-      .optional()
-      .describe('the unit, kept with the layer (dates v3 metadata)'),
-    interpolation_type: z
-      .enum(['kriging', 'idw'])
-      .nullable()
-      .optional()
-      .describe('points: kriging (ordinary, fitted variogram) or idw (inverse distance, the default); polygons are rasterized'),
-  })
-  .strict();
+export const LayerSettings = z.strictObject({
+    id_layer: positiveInteger().check(z.describe('a layer type id (GET /api/layers/types), not a satellite layer')),
+    mean: finiteOrNull().check(z.describe("rescale the layer so that its mean inside the field is this (yield calibration)")),
+    min: finiteOrNull().check(z.describe('outlier bound: values below are dropped before interpolating')),
+    max: finiteOrNull().check(z.describe('outlier bound: values above are dropped before interpolating')),
+    meta: z.optional(z.object({ numerador_media: z.optional(z.nullable(z.string().check(z.maxLength(50)))), denominador_media: z.optional(z.nullable(z.string().check(z.maxLength(50)))) })).check(z.describe('the unit, kept with the layer (dates v3 metadata)')),
+    interpolation_type: z.optional(z.nullable(z.enum(['kriging', 'idw']))).check(z.describe('points: kriging (ordinary, fitted variogram) or idw (inverse distance, the default); polygons are rasterized')),
+  });
 
 export const CreateLayersBody = z.object({
-  redis_id: z.string().regex(/^[0-9a-f]{32}$/, 'redis_id is the id POST /files answered'),
+  redis_id: z.string().check(z.regex(/^[0-9a-f]{32}$/, 'redis_id is the id POST /files answered')),
   date: spacedDateTime(),
   lote_id: positiveInteger(),
-  data: z
-    .record(z.string().min(1).max(200), LayerSettings)
-    .refine((data) => Object.keys(data).length >= 1 && Object.keys(data).length <= 20, 'data holds 1 to 20 columns')
-    .describe('one layer per key: the column name and how to make it'),
+  data: z.record(z.string().check(z.minLength(1), z.maxLength(200)), LayerSettings).check(z.refine((data) => Object.keys(data).length >= 1 && Object.keys(data).length <= 20, 'data holds 1 to 20 columns'), z.describe('one layer per key: the column name and how to make it')),
 });
 
 const QueuedLayers = z.object({
-  job_id: z.string().describe('the layer job (the imagery worker makes the layers; dates v3 lists each when stored)'),
-  field_id: z.number().int(),
+  job_id: z.string().check(z.describe('the layer job (the imagery worker makes the layers; dates v3 lists each when stored)')),
+  field_id: z.number().check(z.int()),
   layers: z.array(
     z.object({
       column: z.string(),
-      id_layer: z.number().int(),
-      layer_name: z.string().describe("the layer type's nombre: the layer name and its one operation for /api/geoserver/v2"),
+      id_layer: z.number().check(z.int()),
+      layer_name: z.string().check(z.describe("the layer type's nombre: the layer name and its one operation for /api/geoserver/v2")),
       operation: z.string(),
-      date: z.string().describe('YYYY-MM-DDTHH:MM:SSZ'),
+      date: z.string().check(z.describe('YYYY-MM-DDTHH:MM:SSZ')),
       interpolation: z.string(),
     }),
   ),

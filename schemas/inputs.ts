@@ -1,7 +1,7 @@
 // Inputs (spec 3): GET /api/registro_campo/insumos; POST, PATCH, DELETE /registro_campo/insumo
 // (served with and without /api). Changes take arrays; each item is processed on its own.
 // docs/decisions.md, "Inputs".
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { InputRecord } from '../lib/inputs/catalogue';
@@ -11,39 +11,39 @@ import { booleanLike, text } from './common';
 const inputsRoute = { tags: ['inputs'], auth: 'bearer', dialect: generalDialect } as const;
 const both = (path: string) => [`/api${path}`, path];
 
-const uuid = z.uuid().transform((v) => v.toLowerCase());
-const country = z.string().regex(/^[A-Za-z]{2}$/, 'a 2-letter country code').transform((v) => v.toUpperCase());
+const uuid = z.pipe(z.uuid(), z.transform((v) => v.toLowerCase()));
+const country = z.pipe(z.string().check(z.regex(/^[A-Za-z]{2}$/, 'a 2-letter country code')), z.transform((v) => v.toUpperCase()));
 
 /** What a personal input may carry besides its name (all optional). */
 const Attributes = {
-  code: z.union([z.string().max(40), z.number().int().transform(String)]).nullable().optional(),
-  country: country.nullable().optional(),
-  company: text(200).nullable().optional(),
-  type: text(100).nullable().optional(),
-  state: text(100).nullable().optional(),
-  density: z.number().positive().max(100).nullable().optional().describe('kg/L'),
+  code: z.optional(z.nullable(z.union([z.string().check(z.maxLength(40)), z.pipe(z.number().check(z.int()), z.transform(String))]))),
+  country: z.optional(z.nullable(country)),
+  company: z.optional(z.nullable(text(200))),
+  type: z.optional(z.nullable(text(100))),
+  state: z.optional(z.nullable(text(100))),
+  density: z.optional(z.nullable(z.number().check(z.positive(), z.lte(100)))).check(z.describe('kg/L')),
 };
 
-export const NewInputItem = z.object({ name: text(INPUT_NAME_MAX, 1, { trim: true }), uuid: uuid.optional(), ...Attributes });
-export const InputChangeItem = z.object({ uuid: uuid.optional(), id: z.number().int().positive().optional(), name: text(INPUT_NAME_MAX, 1, { trim: true }).optional(), ...Attributes });
-export const InputSelectorItem = z.object({ uuid: uuid.optional(), id: z.number().int().positive().optional() });
+export const NewInputItem = z.object({ name: text(INPUT_NAME_MAX, 1, { trim: true }), uuid: z.optional(uuid), ...Attributes });
+export const InputChangeItem = z.object({ uuid: z.optional(uuid), id: z.optional(z.number().check(z.int(), z.positive())), name: z.optional(text(INPUT_NAME_MAX, 1, { trim: true })), ...Attributes });
+export const InputSelectorItem = z.object({ uuid: z.optional(uuid), id: z.optional(z.number().check(z.int(), z.positive())) });
 
-const batch = (item: string) => z.array(z.unknown()).min(1).max(INPUT_BATCH_MAX).describe(`items as ${item}; an item that is not is listed under denied`);
+const batch = (item: string) => z.array(z.unknown()).check(z.minLength(1), z.maxLength(INPUT_BATCH_MAX), z.describe(`items as ${item}; an item that is not is listed under denied`));
 
 export const WireInput = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   uuid: z.string(),
   name: z.string(),
   user_input: z.boolean(),
-  code: z.string().nullable(),
-  country: z.string().nullable(),
-  company: z.string().nullable(),
-  type: z.string().nullable(),
-  state: z.string().nullable(),
-  density: z.number().nullable(),
+  code: z.nullable(z.string()),
+  country: z.nullable(z.string()),
+  company: z.nullable(z.string()),
+  type: z.nullable(z.string()),
+  state: z.nullable(z.string()),
+  density: z.nullable(z.number()),
   composition: z.unknown(),
   components: z.array(
-    z.object({ uuid: z.string(), id: z.number().int(), name: z.string(), active_principle: z.boolean(), eiq_1: z.number().nullable(), concentration: z.number() }),
+    z.object({ uuid: z.string(), id: z.number().check(z.int()), name: z.string(), active_principle: z.boolean(), eiq_1: z.nullable(z.number()), concentration: z.number() }),
   ),
 });
 
@@ -62,10 +62,10 @@ export const wireInput = (input: InputRecord): z.infer<typeof WireInput> => ({
   components: input.components.map((c) => ({ uuid: c.uuid, id: c.id, name: c.name, active_principle: c.activePrinciple, eiq_1: c.eiq, concentration: c.concentration })),
 });
 
-const DeniedItem = z.record(z.string(), z.unknown()).describe('the item as sent, with `reason`');
+const DeniedItem = z.record(z.string(), z.unknown()).check(z.describe('the item as sent, with `reason`'));
 /** A denied item as sent, with the reason. */
 export const wireDenied = ({ item, reason }: Denied<unknown>) => ({ ...(item && typeof item === 'object' && !Array.isArray(item) ? item : { item }), reason });
-const Ref = z.object({ id: z.number().int(), name: z.string(), uuid: z.string() });
+const Ref = z.object({ id: z.number().check(z.int()), name: z.string(), uuid: z.string() });
 export const wireRef = (ref: InputRef) => ({ id: ref.id, name: ref.name, uuid: ref.uuid });
 
 export const listInputsRoute = defineRoute({
@@ -78,9 +78,9 @@ export const listInputsRoute = defineRoute({
   description: 'Filters combine with AND. Answers whatever Content-Type the request names (clients send text/plain).',
   request: {
     query: z.object({
-      user_input: booleanLike().optional().describe("true: only the caller's inputs; false: only the master list"),
-      code: z.string().max(40).optional(),
-      country: country.optional().describe("that country's inputs and those of no country"),
+      user_input: z.optional(booleanLike()).check(z.describe("true: only the caller's inputs; false: only the master list")),
+      code: z.optional(z.string().check(z.maxLength(40))),
+      country: z.optional(country).check(z.describe("that country's inputs and those of no country")),
     }),
   },
   responses: { 200: { description: 'inputs', schema: z.array(WireInput) } },
@@ -102,7 +102,7 @@ export const createInputsRoute = defineRoute({
         status: z.literal('successful inputs creation'),
         res: z.literal('OK'),
         denied: z.array(DeniedItem),
-        created: z.array(z.object({ nombre: z.string(), id: z.number().int(), uuid: z.string() })),
+        created: z.array(z.object({ nombre: z.string(), id: z.number().check(z.int()), uuid: z.string() })),
       }),
     },
   },

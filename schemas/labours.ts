@@ -1,7 +1,7 @@
 // Labours (spec 3): GET /activities/labour with the spec's filters and paging; POST, PATCH and
 // DELETE (not shown by the spec; the contract is docs/decisions.md, "Labours"). Served with and
 // without /api. Every route needs the View season feature (claim SEASON_VIEW).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import { seasonViewRequired } from '../lib/labours/codes';
@@ -18,83 +18,83 @@ const laboursRoute = {
 } as const;
 const both = (path: string) => [`/api${path}`, path];
 
-const uuid = z.uuid().transform((v) => v.toLowerCase());
-const year = z.number().int().min(1900).max(2200);
+const uuid = z.pipe(z.uuid(), z.transform((v) => v.toLowerCase()));
+const year = z.number().check(z.int(), z.gte(1900), z.lte(2200));
 const oneOf = (table: Record<number, string>) =>
-  z.number().int().refine((v) => table[v] !== undefined, `one of ${Object.entries(table).map(([id, name]) => `${id} (${name})`).join(', ')}`);
+  z.number().check(z.int(), z.refine((v) => table[v] !== undefined, `one of ${Object.entries(table).map(([id, name]) => `${id} (${name})`).join(', ')}`));
 const ARRAY_MAX = 50;
 
-const Amount = z.object({ unit: text(40, 1, { trim: true }), value: z.number().min(0).max(1e9) });
+const Amount = z.object({ unit: text(40, 1, { trim: true }), value: z.number().check(z.gte(0), z.lte(1e9)) });
 const LabourInputItem = z.object({
-  id: z.number().int().positive().optional().describe('an existing input, master or own'),
-  uuid: uuid.optional().describe('an existing input, or the uuid of one to create'),
-  name: text(200, 1, { trim: true }).optional().describe('required to create an input; renames an own input whose name differs'),
-  dose: z.number().min(0).max(1e7),
-  unit: text(40, 1, { trim: true }).describe("the dose's unit, e.g. L/ha, kg/ha"),
-  observations: text(1000).nullable().optional(),
-  pest_uuid: uuid.nullable().optional(),
-  warehouse_uuid: uuid.nullable().optional(),
-  justify_id: z.number().int().positive().nullable().optional(),
-  stock: jsonObject().nullable().optional(),
+  id: z.optional(z.number().check(z.int(), z.positive())).check(z.describe('an existing input, master or own')),
+  uuid: z.optional(uuid).check(z.describe('an existing input, or the uuid of one to create')),
+  name: z.optional(text(200, 1, { trim: true })).check(z.describe('required to create an input; renames an own input whose name differs')),
+  dose: z.number().check(z.gte(0), z.lte(1e7)),
+  unit: text(40, 1, { trim: true }).check(z.describe("the dose's unit, e.g. L/ha, kg/ha")),
+  observations: z.optional(z.nullable(text(1000))),
+  pest_uuid: z.optional(z.nullable(uuid)),
+  warehouse_uuid: z.optional(z.nullable(uuid)),
+  justify_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))),
+  stock: z.optional(z.nullable(jsonObject())),
 });
 const Costs = z.object({
-  labour: Amount.nullable().optional(),
-  inputs: z.record(z.uuid(), Amount).optional().describe('by input uuid; only inputs the labour lists'),
-  seed: Amount.nullable().optional().describe('sowings only'),
+  labour: z.optional(z.nullable(Amount)),
+  inputs: z.optional(z.record(z.uuid(), Amount)).check(z.describe('by input uuid; only inputs the labour lists')),
+  seed: z.optional(z.nullable(Amount)).check(z.describe('sowings only')),
 });
 
 /** Type fields (spec 3, Labour): each labour type takes its own (lib/labours/model.ts TYPE_FIELDS). */
 const TypeFields = {
-  application_type_id: oneOf(APPLICATION_TYPES).nullable().optional().describe('applications'),
-  end_cycle: z.boolean().optional().describe('applications and harvests: the activity closes the crop'),
-  map_id: z.number().int().positive().nullable().optional().describe("applications: a map of the labour's field"),
-  inputs: z.array(LabourInputItem).max(LABOUR_INPUTS_MAX).optional().describe('applications and sowings: the complete final list'),
-  layer: text(200).nullable().optional().describe('harvests'),
-  expected_unit: text(40).nullable().optional().describe('harvests'),
-  harvested_unit: text(40).nullable().optional().describe('harvests'),
-  expected_yield: z.number().min(0).max(1e7).nullable().optional().describe('harvests'),
-  harvested_yield: z.number().min(0).max(1e7).nullable().optional().describe('harvests'),
-  quality: text(40).nullable().optional().describe('harvests: percentage of quality achieved'),
-  humidity: z.number().min(0).max(100).nullable().optional().describe('harvests: %'),
-  yield_zones: z.array(jsonObject()).max(ARRAY_MAX).optional().describe('harvests'),
-  seed_total: Amount.nullable().optional().describe('sowings'),
-  seed_rate: Amount.nullable().optional().describe('sowings: density'),
-  actual_seed_rate: Amount.nullable().optional().describe('sowings: achieved density'),
-  row_width: Amount.nullable().optional().describe('sowings: distance between rows'),
-  seeding_type_id: oneOf(SEEDING_TYPES).nullable().optional().describe('sowings'),
-  variety_id: z.number().int().positive().nullable().optional().describe('sowings'),
-  variety_name: text(200).nullable().optional().describe('sowings'),
-  name: text(200).optional().describe('other labours (type 4): what was done'),
+  application_type_id: z.optional(z.nullable(oneOf(APPLICATION_TYPES))).check(z.describe('applications')),
+  end_cycle: z.optional(z.boolean()).check(z.describe('applications and harvests: the activity closes the crop')),
+  map_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))).check(z.describe("applications: a map of the labour's field")),
+  inputs: z.optional(z.array(LabourInputItem).check(z.maxLength(LABOUR_INPUTS_MAX))).check(z.describe('applications and sowings: the complete final list')),
+  layer: z.optional(z.nullable(text(200))).check(z.describe('harvests')),
+  expected_unit: z.optional(z.nullable(text(40))).check(z.describe('harvests')),
+  harvested_unit: z.optional(z.nullable(text(40))).check(z.describe('harvests')),
+  expected_yield: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1e7)))).check(z.describe('harvests')),
+  harvested_yield: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1e7)))).check(z.describe('harvests')),
+  quality: z.optional(z.nullable(text(40))).check(z.describe('harvests: percentage of quality achieved')),
+  humidity: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(100)))).check(z.describe('harvests: %')),
+  yield_zones: z.optional(z.array(jsonObject()).check(z.maxLength(ARRAY_MAX))).check(z.describe('harvests')),
+  seed_total: z.optional(z.nullable(Amount)).check(z.describe('sowings')),
+  seed_rate: z.optional(z.nullable(Amount)).check(z.describe('sowings: density')),
+  actual_seed_rate: z.optional(z.nullable(Amount)).check(z.describe('sowings: achieved density')),
+  row_width: z.optional(z.nullable(Amount)).check(z.describe('sowings: distance between rows')),
+  seeding_type_id: z.optional(z.nullable(oneOf(SEEDING_TYPES))).check(z.describe('sowings')),
+  variety_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))).check(z.describe('sowings')),
+  variety_name: z.optional(z.nullable(text(200))).check(z.describe('sowings')),
+  name: z.optional(text(200)).check(z.describe('other labours (type 4): what was done')),
 };
 const DETAIL_NAMES = Object.keys(TypeFields).filter((name) => name !== 'inputs' && name !== 'map_id') as Array<keyof typeof TypeFields>;
 
 const Common = {
-  uuid: uuid.optional().describe('client uuid: a repeated create answers the labour it made'),
-  labour_type_id: z.number().int().min(1).max(4).describe('1 applications, 2 harvests, 3 sowings, 4 other labours'),
-  status: z.number().int().min(1).max(3).describe('1 planned, 2 executed, 3 cancelled'),
+  uuid: z.optional(uuid).check(z.describe('client uuid: a repeated create answers the labour it made')),
+  labour_type_id: z.number().check(z.int(), z.gte(1), z.lte(4), z.describe('1 applications, 2 harvests, 3 sowings, 4 other labours')),
+  status: z.number().check(z.int(), z.gte(1), z.lte(3), z.describe('1 planned, 2 executed, 3 cancelled')),
   yeargroup: year,
-  biennial: booleanLike().optional().describe("sets the campaign's biennial (it spans two years)"),
+  biennial: z.optional(booleanLike()).check(z.describe("sets the campaign's biennial (it spans two years)")),
   date: calendarDate(),
-  field_id: z.number().int().positive().optional(),
-  field_uuid: uuid.optional(),
-  rotation_uuid: uuid.nullable().optional().describe('a rotation of the same field and campaign'),
-  surface: z.number().positive().max(1e6).optional().describe("hectares; the field's area when not sent, never above it"),
-  observations: text(5000).optional(),
-  attachments: z.array(uuid).max(ARRAY_MAX).optional(),
-  stock: z.array(jsonObject()).max(ARRAY_MAX).optional().describe('warehouses used'),
-  resources: z.array(jsonObject()).max(ARRAY_MAX).optional().describe('machinery used'),
-  staff: z.array(uuid).max(ARRAY_MAX).optional(),
-  costs: Costs.optional(),
+  field_id: z.optional(z.number().check(z.int(), z.positive())),
+  field_uuid: z.optional(uuid),
+  rotation_uuid: z.optional(z.nullable(uuid)).check(z.describe('a rotation of the same field and campaign')),
+  surface: z.optional(z.number().check(z.positive(), z.lte(1e6))).check(z.describe("hectares; the field's area when not sent, never above it")),
+  observations: z.optional(text(5000)),
+  attachments: z.optional(z.array(uuid).check(z.maxLength(ARRAY_MAX))),
+  stock: z.optional(z.array(jsonObject()).check(z.maxLength(ARRAY_MAX))).check(z.describe('warehouses used')),
+  resources: z.optional(z.array(jsonObject()).check(z.maxLength(ARRAY_MAX))).check(z.describe('machinery used')),
+  staff: z.optional(z.array(uuid).check(z.maxLength(ARRAY_MAX))),
+  costs: z.optional(Costs),
   ...TypeFields,
 };
 
-export const CreateLabourBody = z.object({ ...Common, status: Common.status.default(1).describe('1 planned (default), 2 executed, 3 cancelled') });
+export const CreateLabourBody = z.object({ ...Common, status: z._default(Common.status, 1).check(z.describe('1 planned (default), 2 executed, 3 cancelled')) });
 export const PatchLabourBody = z.object({
   ...Common,
-  labour_type_id: Common.labour_type_id.optional(),
-  status: Common.status.optional(),
-  yeargroup: year.optional(),
-  date: Common.date.optional(),
+  labour_type_id: z.optional(Common.labour_type_id),
+  status: z.optional(Common.status),
+  yeargroup: z.optional(year),
+  date: z.optional(Common.date),
 });
 
 type Body = z.output<typeof PatchLabourBody>;
@@ -143,37 +143,36 @@ const WireAmount = z.object({ unit: z.string(), value: z.number() });
 const WireLabourInput = z.object({
   unit: z.string(),
   dose: z.number(),
-  unit_total: z.string().describe('the unit of total (the dose unit without "/ha")'),
-  total: z.number().describe('dose x surface for a dose per hectare, else the dose'),
+  unit_total: z.string().check(z.describe('the unit of total (the dose unit without "/ha")')),
+  total: z.number().check(z.describe('dose x surface for a dose per hectare, else the dose')),
   input_name: z.string(),
   input_uuid: z.string(),
-  input_id: z.number().int(),
-  input_deleted: z.boolean().describe('the input was deleted from its list since (docs/decisions.md, Inputs)'),
+  input_id: z.number().check(z.int()),
+  input_deleted: z.boolean().check(z.describe('the input was deleted from its list since (docs/decisions.md, Inputs)')),
   labour_input_uuid: z.string(),
-  pest_uuid: z.string().nullable(),
-  warehouse_uuid: z.string().nullable(),
-  justify_id: z.number().int().nullable(),
-  crop_id: z.number().int().nullable(),
+  pest_uuid: z.nullable(z.string()),
+  warehouse_uuid: z.nullable(z.string()),
+  justify_id: z.nullable(z.number().check(z.int())),
+  crop_id: z.nullable(z.number().check(z.int())),
   stock: z.unknown(),
-  observations: z.string().nullable(),
+  observations: z.nullable(z.string()),
 });
 
-export const WireLabour = z
-  .object({
+export const WireLabour = z.catchall(z.object({
     uuid: z.string(),
-    labour_type_id: z.number().int(),
-    status: z.number().int(),
-    yeargroup: z.number().int(),
+    labour_type_id: z.number().check(z.int()),
+    status: z.number().check(z.int()),
+    yeargroup: z.number().check(z.int()),
     biennial: z.boolean(),
-    cicle_id: z.number().int().describe("the campaign (shared with the field's rotations)"),
+    cicle_id: z.number().check(z.int(), z.describe("the campaign (shared with the field's rotations)")),
     date: z.string(),
-    farm_id: z.number().int(),
-    field_id: z.number().int(),
+    farm_id: z.number().check(z.int()),
+    field_id: z.number().check(z.int()),
     farm_uuid: z.string(),
     field_uuid: z.string(),
     farm_name: z.string(),
     field_name: z.string(),
-    rotation: z.object({ crop_name: z.string().nullable(), crop_id: z.number().int(), uuid: z.string() }).nullable(),
+    rotation: z.nullable(z.object({ crop_name: z.nullable(z.string()), crop_id: z.number().check(z.int()), uuid: z.string() })),
     attachments: z.array(z.string()),
     stock: z.array(z.unknown()),
     resources: z.array(z.unknown()),
@@ -181,14 +180,12 @@ export const WireLabour = z
     surface: z.number(),
     surface_unit: z.null(),
     observations: z.string(),
-    costs: z.object({ labour: WireAmount.nullable(), inputs: z.record(z.string(), WireAmount), seed: WireAmount.nullable().optional() }),
-    inputs: z.array(WireLabourInput).optional().describe('applications and sowings'),
-    map_id: z.number().int().nullable().optional().describe('applications'),
+    costs: z.object({ labour: z.nullable(WireAmount), inputs: z.record(z.string(), WireAmount), seed: z.optional(z.nullable(WireAmount)) }),
+    inputs: z.optional(z.array(WireLabourInput)).check(z.describe('applications and sowings')),
+    map_id: z.optional(z.nullable(z.number().check(z.int()))).check(z.describe('applications')),
     created_at: z.string(),
     updated_at: z.string(),
-  })
-  .catchall(z.unknown())
-  .describe('and the type fields of its type (spec 3, Labour)');
+  }), z.unknown()).check(z.describe('and the type fields of its type (spec 3, Labour)'));
 
 const TYPE_DEFAULTS: Record<number, Record<string, unknown>> = {
   [LABOUR_TYPE.APPLICATION]: { application_type_id: null, end_cycle: false },
@@ -277,8 +274,8 @@ export function wireLabour({ labour, field, farm, biennial, rotation, inputs }: 
 
 // --- routes ----------------------------------------------------------------------------------
 
-const slashDate = calendarDate('YYYY/MM/DD').transform((v) => v.replaceAll('/', '-'));
-const ids = commaList(z.string().regex(/^\d+$/, 'expected ids').transform(Number));
+const slashDate = z.pipe(calendarDate('YYYY/MM/DD'), z.transform((v) => v.replaceAll('/', '-')));
+const ids = commaList(z.pipe(z.string().check(z.regex(/^\d+$/, 'expected ids')), z.transform(Number)));
 
 export const listLaboursRoute = defineRoute({
   ...laboursRoute,
@@ -289,25 +286,25 @@ export const listLaboursRoute = defineRoute({
   summary: 'Labours of a campaign in the fields the caller reads, filtered (AND) and paged, by date',
   request: {
     query: z.object({
-      yeargroup: integer().pipe(year),
-      farm_id: positiveInteger().optional(),
-      fields_id: ids.optional().describe('comma-separated field ids'),
-      field_uuid: commaList(z.uuid()).optional(),
-      farm_uuid: commaList(z.uuid()).optional(),
-      status: integer().pipe(z.number().int().min(1).max(3)).optional(),
-      date_from: slashDate.optional().describe('%Y/%m/%d, included'),
-      date_to: slashDate.optional().describe('%Y/%m/%d, included'),
-      crop_id: positiveInteger().optional(),
-      crops_ids: ids.optional().describe('comma-separated crop ids'),
-      labour_type_id: integer().pipe(z.number().int().min(1).max(4)).optional(),
-      page_size: integer().pipe(z.number().int().min(1).max(LABOUR_PAGE_SIZE.MAX)).default(LABOUR_PAGE_SIZE.DEFAULT).describe(`default ${LABOUR_PAGE_SIZE.DEFAULT}`),
-      page: integer().pipe(z.number().int().min(1).max(100_000)).default(1).describe('from 1'),
+      yeargroup: z.pipe(integer(), year),
+      farm_id: z.optional(positiveInteger()),
+      fields_id: z.optional(ids).check(z.describe('comma-separated field ids')),
+      field_uuid: z.optional(commaList(z.uuid())),
+      farm_uuid: z.optional(commaList(z.uuid())),
+      status: z.optional(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(3)))),
+      date_from: z.optional(slashDate).check(z.describe('%Y/%m/%d, included')),
+      date_to: z.optional(slashDate).check(z.describe('%Y/%m/%d, included')),
+      crop_id: z.optional(positiveInteger()),
+      crops_ids: z.optional(ids).check(z.describe('comma-separated crop ids')),
+      labour_type_id: z.optional(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(4)))),
+      page_size: z._default(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(LABOUR_PAGE_SIZE.MAX))), LABOUR_PAGE_SIZE.DEFAULT).check(z.describe(`default ${LABOUR_PAGE_SIZE.DEFAULT}`)),
+      page: z._default(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(100_000))), 1).check(z.describe('from 1')),
     }),
   },
   responses: {
     200: {
       description: 'one page of labours',
-      schema: z.object({ data: z.array(WireLabour), pagination: z.object({ total_page: z.number().int(), page: z.number().int() }) }),
+      schema: z.object({ data: z.array(WireLabour), pagination: z.object({ total_page: z.number().check(z.int()), page: z.number().check(z.int()) }) }),
     },
   },
 });

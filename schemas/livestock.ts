@@ -1,6 +1,6 @@
 // Livestock (spec 1): paddocks, herds, categories, transactions, exit types, and a herd's
 // history. Served under /livestock and /api/livestock. Requires the livestock module.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { livestockDialect } from '../lib/http/dialects';
 import type { Paddock } from '../lib/livestock/model';
@@ -21,19 +21,19 @@ const livestockRoute = {
 } as const;
 const both = (path: string) => [`/livestock${path}`, `/api/livestock${path}`];
 
-const uuid = z.string().uuid();
-const dateTime = isoDateTime().describe('ISO 8601 date-time');
-const weightUnit = z.string().max(20).describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)');
-const count = z.number().int().nonnegative();
+const uuid = z.string().check(z.uuid());
+const dateTime = isoDateTime().check(z.describe('ISO 8601 date-time'));
+const weightUnit = z.string().check(z.maxLength(20), z.describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)'));
+const count = z.number().check(z.int(), z.nonnegative());
 
 export const WirePaddock = z.object({
-  paddock_id: z.number().int(),
+  paddock_id: z.number().check(z.int()),
   paddock_uuid: z.string(),
   name: z.string(),
   creation_ts: z.string(),
   shape: z.string(),
-  area: z.number().describe('hectares'),
-  field_id: z.number().int(),
+  area: z.number().check(z.describe('hectares')),
+  field_id: z.number().check(z.int()),
 });
 
 export const wirePaddock = (p: Paddock): z.infer<typeof WirePaddock> => ({
@@ -47,20 +47,20 @@ export const wirePaddock = (p: Paddock): z.infer<typeof WirePaddock> => ({
 });
 
 export const WireHerd = z.object({
-  herd_id: z.number().int(),
+  herd_id: z.number().check(z.int()),
   herd_uuid: z.string(),
   herd_name: z.string(),
-  type_id: z.number().int(),
+  type_id: z.number().check(z.int()),
   animal_count: z.number(),
-  weight: z.number().describe('total weight of the herd, in weight_unit'),
+  weight: z.number().check(z.describe('total weight of the herd, in weight_unit')),
   weight_unit: z.string(),
-  paddock_id: z.number().int().nullable(),
-  paddock_uuid: z.string().nullable(),
-  field_id: z.number().int(),
+  paddock_id: z.nullable(z.number().check(z.int())),
+  paddock_uuid: z.nullable(z.string()),
+  field_id: z.number().check(z.int()),
   field_uuid: z.string(),
-  farm_id: z.number().int(),
+  farm_id: z.number().check(z.int()),
   farm_uuid: z.string(),
-  date_of_last_transaction: z.string().nullable(),
+  date_of_last_transaction: z.nullable(z.string()),
 });
 
 export const wireHerd = (h: HerdView): z.infer<typeof WireHerd> => ({
@@ -87,13 +87,13 @@ const WireTransaction = z.object({
   animal_count: z.number(),
   weight: z.number(),
   weight_unit: z.string(),
-  origin_herd_uuid: z.string().nullable(),
-  destination_herd_uuid: z.string().nullable(),
-  origin_paddock_uuid: z.string().nullable(),
-  destination_paddock_uuid: z.string().nullable(),
-  destination_type: z.number().int().nullable(),
-  destination_type_name: z.string().nullable(),
-  note: z.string().nullable(),
+  origin_herd_uuid: z.nullable(z.string()),
+  destination_herd_uuid: z.nullable(z.string()),
+  origin_paddock_uuid: z.nullable(z.string()),
+  destination_paddock_uuid: z.nullable(z.string()),
+  destination_type: z.nullable(z.number().check(z.int())),
+  destination_type_name: z.nullable(z.string()),
+  note: z.nullable(z.string()),
   created_at: z.string(),
 });
 
@@ -103,17 +103,17 @@ export const wireTransaction = (result: TransactionResult) => ({ data: { transac
 // --- paddocks ---------------------------------------------------------------------------------
 
 const PaddockPath = z.object({ paddock_uuid: uuid });
-export const PaddockQuery = z.object({ field_id: positiveInteger().optional() });
+export const PaddockQuery = z.object({ field_id: z.optional(positiveInteger()) });
 
 export const CreatePaddockBody = z.object({
-  field_id: z.number().int().positive(),
-  shape: z.string().min(1).describe('WKT POLYGON inside the field'),
+  field_id: z.number().check(z.int(), z.positive()),
+  shape: z.string().check(z.minLength(1), z.describe('WKT POLYGON inside the field')),
   date: dateTime,
   name: z.string(),
-  paddock_uuid: uuid.optional().describe('client uuid: sending the same paddock again returns it'),
+  paddock_uuid: z.optional(uuid).check(z.describe('client uuid: sending the same paddock again returns it')),
 });
 
-export const UpdatePaddockBody = z.object({ name: z.string().optional(), shape: z.string().optional() });
+export const UpdatePaddockBody = z.object({ name: z.optional(z.string()), shape: z.optional(z.string()) });
 
 export const listPaddocksRoute = defineRoute({
   ...livestockRoute,
@@ -178,22 +178,22 @@ export const deletePaddockRoute = defineRoute({
 const HerdPath = z.object({ herd_uuid: uuid });
 
 export const CreateHerdBody = z.object({
-  type_id: z.number().int(),
+  type_id: z.number().check(z.int()),
   animal_count: count,
-  paddock_uuid: uuid.nullable(),
-  weight: z.number().nonnegative().describe('total weight of the herd'),
+  paddock_uuid: z.nullable(uuid),
+  weight: z.number().check(z.nonnegative(), z.describe('total weight of the herd')),
   weight_unit: weightUnit,
   herd_name: z.string(),
-  field_id: z.number().int().positive(),
-  herd_uuid: uuid.optional().describe('generated and returned when not sent'),
+  field_id: z.number().check(z.int(), z.positive()),
+  herd_uuid: z.optional(uuid).check(z.describe('generated and returned when not sent')),
 });
 
 export const UpdateHerdBody = z.object({
-  type_id: z.number().int(),
+  type_id: z.number().check(z.int()),
   herd_name: z.string(),
   new_animals: z.object({
     new_animals_count: count,
-    new_animals_weight: z.number().nonnegative(),
+    new_animals_weight: z.number().check(z.nonnegative()),
     new_animals_weight_unit: weightUnit,
   }),
 });
@@ -251,7 +251,7 @@ export const herdCategoriesRoute = defineRoute({
   method: 'get',
   paths: both('/herd/categories'),
   summary: 'Herd categories (read-only)',
-  responses: { 200: { description: 'categories', schema: z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) }) } },
+  responses: { 200: { description: 'categories', schema: z.object({ data: z.array(z.object({ id: z.number().check(z.int()), name: z.string() })) }) } },
 });
 
 export const herdHistoryRoute = defineRoute({
@@ -269,24 +269,24 @@ export const herdHistoryRoute = defineRoute({
 
 export const PaddockMoveBody = z.object({
   origin_herd_uuid: uuid,
-  origin_paddock_uuid: uuid.nullable().describe('the herd\'s paddock; null for a herd without one (it gets one this way)'),
+  origin_paddock_uuid: z.nullable(uuid).check(z.describe('the herd\'s paddock; null for a herd without one (it gets one this way)')),
   destination_paddock_uuid: uuid,
   transaction_date: dateTime,
-  herd_name: z.string().optional().describe('name of the herd at the destination'),
-  herd_category: z.number().int().optional().describe('category of the herd at the destination'),
-  max_count: z.number().int().nonnegative().optional().describe("the origin herd's head count as the client saw it; refused when it changed"),
-  animal_count: z.number().int().min(1).optional().describe('animals to move; all when absent; a part moves as a new herd'),
-  weight: z.number().nonnegative().optional().describe('weight of the animals moved; a proportional share when absent'),
-  weight_unit: weightUnit.optional(),
-  note: text(1000).optional(),
-  destination_field: z.union([z.string(), z.number().int()]).transform(String).optional().describe('id of the destination field'),
-  transaction_uuid: uuid.optional().describe('client uuid: sending the same move again returns the first result'),
+  herd_name: z.optional(z.string()).check(z.describe('name of the herd at the destination')),
+  herd_category: z.optional(z.number().check(z.int())).check(z.describe('category of the herd at the destination')),
+  max_count: z.optional(z.number().check(z.int(), z.nonnegative())).check(z.describe("the origin herd's head count as the client saw it; refused when it changed")),
+  animal_count: z.optional(z.number().check(z.int(), z.gte(1))).check(z.describe('animals to move; all when absent; a part moves as a new herd')),
+  weight: z.optional(z.number().check(z.nonnegative())).check(z.describe('weight of the animals moved; a proportional share when absent')),
+  weight_unit: z.optional(weightUnit),
+  note: z.optional(text(1000)),
+  destination_field: z.optional(z.pipe(z.union([z.string(), z.number().check(z.int())]), z.transform(String))).check(z.describe('id of the destination field')),
+  transaction_uuid: z.optional(uuid).check(z.describe('client uuid: sending the same move again returns the first result')),
 });
 
 export const ExitBody = z.object({
-  destination_type: z.number().int().describe('exit type id (2: herd to herd)'),
-  animal_count: z.number().int().min(1),
-  weight: z.number().int().nonnegative(),
+  destination_type: z.number().check(z.int(), z.describe('exit type id (2: herd to herd)')),
+  animal_count: z.number().check(z.int(), z.gte(1)),
+  weight: z.number().check(z.int(), z.nonnegative()),
   weight_unit: weightUnit,
   origin_herd_uuid: uuid,
   destination_herd_uuid: uuid,
@@ -325,7 +325,7 @@ export const exitTypesRoute = defineRoute({
   method: 'get',
   paths: both('/transaction/exit/types'),
   summary: 'Exit types (read-only)',
-  responses: { 200: { description: 'exit types', schema: z.object({ data: z.array(z.object({ id: z.number().int(), type: z.string() })) }) } },
+  responses: { 200: { description: 'exit types', schema: z.object({ data: z.array(z.object({ id: z.number().check(z.int()), type: z.string() })) }) } },
 });
 
 export const livestockRoutes = [

@@ -1,6 +1,6 @@
 // User maps (spec 2, Maps): /api/users/me/maps (GET, POST, PUT, PATCH, DELETE) and the shapefile
 // download. Wire names are the spec's; lib/maps uses English names. docs/decisions.md, "Maps".
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { mapsDialect } from '../lib/http/dialects';
 import { fechaIni, MAP_LIMITS } from '../lib/maps/limits';
@@ -10,50 +10,49 @@ import { booleanLike, positiveInteger } from './common';
 const mapsRoute = { tags: ['maps'], auth: 'bearer', dialect: mapsDialect } as const;
 const PATH = '/api/users/me/maps';
 
-const byte = z.number().int().min(0).max(255);
-const Zone = z.object({ color: z.tuple([byte, byte, byte, byte]).describe('[R, G, B, A]'), nombre: z.string().max(MAP_LIMITS.NAME) });
+const byte = z.number().check(z.int(), z.gte(0), z.lte(255));
+const Zone = z.object({ color: z.tuple([byte, byte, byte, byte]).check(z.describe('[R, G, B, A]')), nombre: z.string().check(z.maxLength(MAP_LIMITS.NAME)) });
 const Metadata = z
-  .object({ capas: z.record(z.string().regex(/^\d{1,6}$/, 'capas is keyed by zone index'), Zone).optional() })
-  .strict()
-  .describe('capas: the zones, keyed by zone index (the features\' properties.id)');
+  .strictObject({ capas: z.optional(z.record(z.string().check(z.regex(/^\d{1,6}$/, 'capas is keyed by zone index')), Zone)) })
+  .check(z.describe("capas: the zones, keyed by zone index (the features' properties.id)"));
 
 const Feature = z.object({
   type: z.literal('Feature'),
   geometry: z.object({ type: z.enum(['Polygon', 'MultiPolygon']), coordinates: z.array(z.any()) }),
-  properties: z.record(z.string(), z.unknown()).nullable().optional().describe('nombre, id (the zone index); _featid is given by position'),
+  properties: z.optional(z.nullable(z.record(z.string(), z.unknown()))).check(z.describe('nombre, id (the zone index); _featid is given by position')),
 });
 const GeoJson = z
-  .object({ type: z.literal('FeatureCollection'), features: z.array(Feature).min(1).max(MAP_LIMITS.FEATURES) })
-  .describe(`EPSG 4326; every feature intersects the field; at most ${MAP_LIMITS.VERTICES} vertices in all`);
+  .object({ type: z.literal('FeatureCollection'), features: z.array(Feature).check(z.minLength(1), z.maxLength(MAP_LIMITS.FEATURES)) })
+  .check(z.describe(`EPSG 4326; every feature intersects the field; at most ${MAP_LIMITS.VERTICES} vertices in all`));
 /** The GeoJSON as an object, or as JSON text (form-minded clients send it so). */
-const geojson = z.union([GeoJson, z.string().transform((text, ctx) => {
+const geojson = z.union([GeoJson, z.pipe(z.pipe(z.string(), z.transform((text, ctx) => {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    ctx.addIssue({ code: 'custom', message: 'geojson is not JSON' });
+    ctx.issues.push({ code: 'custom', message: 'geojson is not JSON', input: text });
     return z.NEVER;
   }
-}).pipe(GeoJson)]);
+})), GeoJson)]);
 
 export const MapBody = z.object({
-  nombre: z.string().optional().describe(`1 to ${MAP_LIMITS.NAME} characters, unique among the caller's maps`),
-  id_lote: positiveInteger().optional(),
-  id_tipo: z.number().int().min(1).max(6).optional().describe('1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription'),
-  geojson: geojson.optional(),
-  metadata: Metadata.optional(),
-  create_application: booleanLike().optional().describe('asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps)'),
-  id: positiveInteger().optional().describe('PUT and PATCH: the map'),
+  nombre: z.optional(z.string()).check(z.describe(`1 to ${MAP_LIMITS.NAME} characters, unique among the caller's maps`)),
+  id_lote: z.optional(positiveInteger()),
+  id_tipo: z.optional(z.number().check(z.int(), z.gte(1), z.lte(6))).check(z.describe('1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription')),
+  geojson: z.optional(geojson),
+  metadata: z.optional(Metadata),
+  create_application: z.optional(booleanLike()).check(z.describe('asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps)')),
+  id: z.optional(positiveInteger()).check(z.describe('PUT and PATCH: the map')),
 });
 
 export const WireMap = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   nombre: z.string(),
-  id_lote: z.number().int(),
-  id_tipo: z.number().int(),
-  id_usuario: z.number().int(),
-  fecha_ini: z.string().describe("'YYYY-MM-DD HH:MM:SS.ffffff'"),
-  metadata: z.object({ capas: z.record(z.string(), Zone).optional() }),
-  geojson: z.unknown().optional().describe('only when one map is read'),
+  id_lote: z.number().check(z.int()),
+  id_tipo: z.number().check(z.int()),
+  id_usuario: z.number().check(z.int()),
+  fecha_ini: z.string().check(z.describe("'YYYY-MM-DD HH:MM:SS.ffffff'")),
+  metadata: z.object({ capas: z.optional(z.record(z.string(), Zone)) }),
+  geojson: z.optional(z.unknown()).check(z.describe('only when one map is read')),
 });
 
 export const wireMap = (map: MapRecord, withGeoJson: boolean): z.infer<typeof WireMap> => ({
@@ -67,7 +66,7 @@ export const wireMap = (map: MapRecord, withGeoJson: boolean): z.infer<typeof Wi
   ...(withGeoJson ? { geojson: map.geojson } : {}),
 });
 
-const valid = z.object({ info: z.literal('Valid data'), res: z.literal('OK'), code: z.literal(0), id: z.number().int().describe('the map (ours: the contract shows no id)') });
+const valid = z.object({ info: z.literal('Valid data'), res: z.literal('OK'), code: z.literal(0), id: z.number().check(z.int(), z.describe('the map (ours: the contract shows no id)')) });
 
 export const listMapsRoute = defineRoute({
   ...mapsRoute,
@@ -76,7 +75,7 @@ export const listMapsRoute = defineRoute({
   method: 'get',
   paths: [PATH],
   summary: "The maps of a field (id_lote), one map with its GeoJSON (id), or the caller's maps",
-  request: { query: z.object({ id_lote: positiveInteger().optional(), id: positiveInteger().optional().describe('wins over id_lote') }) },
+  request: { query: z.object({ id_lote: z.optional(positiveInteger()), id: z.optional(positiveInteger()).check(z.describe('wins over id_lote')) }) },
   responses: { 200: { description: 'a list without geojson, or one map with it', schema: z.object({ data: z.union([z.array(WireMap), WireMap]) }) } },
 });
 
@@ -135,7 +134,7 @@ export const downloadMapRoute = defineRoute({
   method: 'post',
   paths: [`${PATH}/download`],
   summary: 'The map as a zipped shapefile (.shp, .shx, .dbf, .prj, .cpg) named after nombre',
-  request: { body: z.object({ id_mapa: positiveInteger(), nombre: z.string().min(1).max(MAP_LIMITS.NAME) }), bodyType: 'multipart' },
+  request: { body: z.object({ id_mapa: positiveInteger(), nombre: z.string().check(z.minLength(1), z.maxLength(MAP_LIMITS.NAME)) }), bodyType: 'multipart' },
   responses: { 200: { description: 'the map as a zipped shapefile', contentType: 'application/zip' } },
 });
 

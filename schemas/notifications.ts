@@ -1,7 +1,7 @@
 // Notifications (spec 3): the inbox, its count, dismissals, the live stream, test events and the
 // internal event endpoint. Served under /nc and /api/nc (the spec leaves the prefix open).
 // Bodies `{res:'ok', ...}`; errors `{res:'error', code, info}` (general dialect).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import { booleanLike, integer } from './common';
@@ -10,18 +10,18 @@ const ncRoute = { tags: ['notifications'], auth: 'bearer', dialect: generalDiale
 const paths = (path: string) => [path, `/api${path}`];
 
 export const WireInboxItem = z.object({
-  item_id: z.string().describe('UUID'),
+  item_id: z.string().check(z.describe('UUID')),
   event_name: z.string(),
-  message: z.string().describe("translated to the user's locale"),
+  message: z.string().check(z.describe("translated to the user's locale")),
   payload: z.record(z.string(), z.unknown()),
-  timestamp: z.string().describe('YYYY-MM-DDTHH:MM:SSZ'),
-  dissmisible: z.boolean().describe('spelled as the spec spells it'),
+  timestamp: z.string().check(z.describe('YYYY-MM-DDTHH:MM:SSZ')),
+  dissmisible: z.boolean().check(z.describe('spelled as the spec spells it')),
   pinned: z.boolean(),
 });
 
 export const InboxQuery = z.object({
-  page_size: integer().pipe(z.number().int().min(1).max(100)).default(10),
-  page: integer().pipe(z.number().int().min(0).max(10_000)).default(0),
+  page_size: z._default(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(100))), 10),
+  page: z._default(z.pipe(integer(), z.number().check(z.int(), z.gte(0), z.lte(10_000))), 0),
 });
 
 export const listInboxRoute = defineRoute({
@@ -38,7 +38,7 @@ export const listInboxRoute = defineRoute({
       schema: z.object({
         res: z.literal('ok'),
         data: z.object({
-          page_info: z.object({ page: z.number().int(), page_size: z.number().int(), last_page: z.boolean() }),
+          page_info: z.object({ page: z.number().check(z.int()), page_size: z.number().check(z.int()), last_page: z.boolean() }),
           items: z.array(WireInboxItem),
         }),
       }),
@@ -46,12 +46,10 @@ export const listInboxRoute = defineRoute({
   },
 });
 
-export const DismissQuery = z
-  .object({
-    item_id: z.string().uuid().optional(),
-    all: booleanLike().optional().describe('true dismisses every dismissible item'),
-  })
-  .refine((q) => (q.item_id !== undefined) !== (q.all === true), 'send item_id or all=true (one of them)');
+export const DismissQuery = z.object({
+    item_id: z.optional(z.string().check(z.uuid())),
+    all: z.optional(booleanLike()).check(z.describe('true dismisses every dismissible item')),
+  }).check(z.refine((q) => (q.item_id !== undefined) !== (q.all === true), 'send item_id or all=true (one of them)'));
 
 export const dismissRoute = defineRoute({
   ...ncRoute,
@@ -73,12 +71,12 @@ export const countRoute = defineRoute({
   method: 'get',
   paths: paths('/nc/inbox/count'),
   summary: 'Pending notifications (items in the inbox)',
-  responses: { 200: { description: 'the count', schema: z.object({ res: z.literal('ok'), data: z.object({ count: z.number().int() }) }) } },
+  responses: { 200: { description: 'the count', schema: z.object({ res: z.literal('ok'), data: z.object({ count: z.number().check(z.int()) }) }) } },
 });
 
 export const StreamQuery = z.object({
-  last_event_id: z.string().regex(/^\d{1,12}$/).optional().describe('as the Last-Event-ID header, for clients that cannot send it'),
-  access_token: z.string().optional().describe('the token, for clients that cannot send the Authorization header (browsers)'),
+  last_event_id: z.optional(z.string().check(z.regex(/^\d{1,12}$/))).check(z.describe('as the Last-Event-ID header, for clients that cannot send it')),
+  access_token: z.optional(z.string()).check(z.describe('the token, for clients that cannot send the Authorization header (browsers)')),
 });
 
 export const streamRoute = defineRoute({
@@ -100,8 +98,8 @@ export const streamRoute = defineRoute({
 });
 
 export const TestEventBody = z.object({
-  user_ids: z.array(z.number().int().positive()).min(1).max(100).describe('users to notify: the caller, members of its workspace, users it supervises'),
-  stackable: booleanLike().optional().describe('true sends STACKABLE_TEST.V1 instead of TEST.V1'),
+  user_ids: z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1), z.maxLength(100), z.describe('users to notify: the caller, members of its workspace, users it supervises')),
+  stackable: z.optional(booleanLike()).check(z.describe('true sends STACKABLE_TEST.V1 instead of TEST.V1')),
 });
 
 const accepted = z.object({ res: z.literal('ok'), info: z.string(), data: z.object({ event_id: z.string(), event_name: z.string() }) });
@@ -119,11 +117,9 @@ export const testEventRoute = defineRoute({
 });
 
 export const InternalEventBody = z.object({
-  event_name: z.string().min(1).max(100).describe('NAME.V<n>. Delivered: TEST.V1, STACKABLE_TEST.V1, FIELD_SHARE.V1; any other name is accepted and dropped by the worker (logged)'),
-  data: z
-    .record(z.string(), z.unknown())
-    .describe('{user_ids: integer[], payload: object (the event\'s), pinned?: boolean, pinned_until?: date-time, dissmisible?: boolean}'),
-  event_id: z.string().uuid().optional().describe('makes the call idempotent: an event id is delivered once per user'),
+  event_name: z.string().check(z.minLength(1), z.maxLength(100), z.describe('NAME.V<n>. Delivered: TEST.V1, STACKABLE_TEST.V1, FIELD_SHARE.V1; any other name is accepted and dropped by the worker (logged)')),
+  data: z.record(z.string(), z.unknown()).check(z.describe('{user_ids: integer[], payload: object (the event\'s), pinned?: boolean, pinned_until?: date-time, dissmisible?: boolean}')),
+  event_id: z.optional(z.string().check(z.uuid())).check(z.describe('makes the call idempotent: an event id is delivered once per user')),
 });
 
 export const internalEventRoute = defineRoute({

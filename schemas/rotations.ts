@@ -1,6 +1,6 @@
 // Rotations (spec 2): /api/rotations and /rotations (both forms are served), varieties.
 // Requires the Campaign permissions (claim CAMPAIGN); refusals carry code -11.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import type { RotationView, VarietyChoice } from '../lib/rotations/service';
@@ -24,61 +24,56 @@ const meters = z.enum(['m', 'meters']);
 const lengthUnit = z.enum(['m', 'cm']);
 
 /** Rotation metadata keys and enumerations (spec 2, Rotation). */
-export const RotationMetadata = z
-  .object({
-    DGC: z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().regex(/^\d{16}$/, 'DGC is a 16-digit number')),
-    cover_type: z.number().int().min(1).max(5).describe('1 bare soil, 2 sown plant cover, 3 spontaneous plant cover, 4 inert cover of pruning remains, 5 inert cover of other materials'),
-    utilization: z.array(z.number().int()).max(50),
-    agricultural_activity_details: z.array(z.number().int()).max(50),
-    plant_spacing_value: z.number().nonnegative(),
+export const RotationMetadata = z.catchall(z.partial(z.object({
+    DGC: z.pipe(z.pipe(z.union([z.string(), z.number().check(z.int())]), z.transform(String)), z.string().check(z.regex(/^\d{16}$/, 'DGC is a 16-digit number'))),
+    cover_type: z.number().check(z.int(), z.gte(1), z.lte(5), z.describe('1 bare soil, 2 sown plant cover, 3 spontaneous plant cover, 4 inert cover of pruning remains, 5 inert cover of other materials')),
+    utilization: z.array(z.number().check(z.int())).check(z.maxLength(50)),
+    agricultural_activity_details: z.array(z.number().check(z.int())).check(z.maxLength(50)),
+    plant_spacing_value: z.number().check(z.nonnegative()),
     plant_spacing_unit: meters,
-    crown_projection_free_width: z.number().nonnegative(),
+    crown_projection_free_width: z.number().check(z.nonnegative()),
     crown_projection_free_width_unit: lengthUnit,
-    cover_width: z.number().nonnegative(),
+    cover_width: z.number().check(z.nonnegative()),
     cover_width_unit: lengthUnit,
-    row_spacing_value: z.number().nonnegative(),
+    row_spacing_value: z.number().check(z.nonnegative()),
     row_spacing_unit: meters,
-    activity_on_cover: z.number().int(),
-    production_type: z.union([z.literal(1), z.literal(2)]).describe('1 dry, 2 irrigation'),
+    activity_on_cover: z.number().check(z.int()),
+    production_type: z.union([z.literal(1), z.literal(2)]).check(z.describe('1 dry, 2 irrigation')),
     cover_date: date,
     flooding_date: date,
-  })
-  .partial()
-  .strict();
+  })), z.never());
 
 export const RotationItem = z.object({
-  field_id: z.number().int().positive(),
-  crop_id: z.number().int().positive(),
-  yeargroup: z.number().int().min(1900).max(2200),
-  ha: z.number().positive().optional(),
+  field_id: z.number().check(z.int(), z.positive()),
+  crop_id: z.number().check(z.int(), z.positive()),
+  yeargroup: z.number().check(z.int(), z.gte(1900), z.lte(2200)),
+  ha: z.optional(z.number().check(z.positive())),
   start_date: datetime,
   end_date: datetime,
-  yield_crop: z.number().nonnegative().nullable().optional().describe('estimated yield, t/ha'),
-  metadata: RotationMetadata.nullable().optional(),
-  rotation_uuid: z.string().uuid().optional().describe('client uuid: sending the same rotation again returns it'),
+  yield_crop: z.optional(z.nullable(z.number().check(z.nonnegative()))).check(z.describe('estimated yield, t/ha')),
+  metadata: z.optional(z.nullable(RotationMetadata)),
+  rotation_uuid: z.optional(z.string().check(z.uuid())).check(z.describe('client uuid: sending the same rotation again returns it')),
 });
 
 const list = commaList;
 
 /** The spec's filter priority: the first of these sent is applied, the others are ignored (not even checked). */
 const FILTERS = {
-  fields_id: list(z.string().regex(/^\d+$/, 'expected field ids').transform(Number)),
-  fields_uuid: list(z.string().uuid()),
-  farms_id: list(z.string().regex(/^\d+$/, 'expected farm ids').transform(Number)),
-  farms_uuid: list(z.string().uuid()),
+  fields_id: list(z.pipe(z.string().check(z.regex(/^\d+$/, 'expected field ids')), z.transform(Number))),
+  fields_uuid: list(z.string().check(z.uuid())),
+  farms_id: list(z.pipe(z.string().check(z.regex(/^\d+$/, 'expected farm ids')), z.transform(Number))),
+  farms_uuid: list(z.string().check(z.uuid())),
 } as const;
 type FilterName = keyof typeof FILTERS;
 const PRIORITY = Object.keys(FILTERS) as FilterName[];
 
-export const RotationFilters = z
-  .object({
-    yeargroup: integer().optional(),
-    fields_id: z.string().optional().describe('comma-separated field ids; when sent, the filters below are ignored'),
-    fields_uuid: z.string().optional().describe('comma-separated field uuids; when sent (without fields_id), the filters below are ignored'),
-    farms_id: z.string().optional().describe('comma-separated farm ids; when sent (without field filters), farms_uuid is ignored'),
-    farms_uuid: z.string().optional().describe('comma-separated farm uuids'),
-  })
-  .transform((query, ctx) => {
+export const RotationFilters = z.pipe(z.object({
+    yeargroup: z.optional(integer()),
+    fields_id: z.optional(z.string()).check(z.describe('comma-separated field ids; when sent, the filters below are ignored')),
+    fields_uuid: z.optional(z.string()).check(z.describe('comma-separated field uuids; when sent (without fields_id), the filters below are ignored')),
+    farms_id: z.optional(z.string()).check(z.describe('comma-separated farm ids; when sent (without field filters), farms_uuid is ignored')),
+    farms_uuid: z.optional(z.string()).check(z.describe('comma-separated farm uuids')),
+  }), z.transform((query, ctx) => {
     const name = PRIORITY.find((filter) => query[filter] !== undefined);
     const chosen: { fields_id?: number[]; fields_uuid?: string[]; farms_id?: number[]; farms_uuid?: string[] } = {};
     if (name) {
@@ -90,30 +85,30 @@ export const RotationFilters = z
       Object.assign(chosen, { [name]: parsed.data });
     }
     return { yeargroup: query.yeargroup, ...chosen };
-  });
+  }));
 
-const Variety = z.object({ crop_variety_id: z.number().int(), id: z.number().int(), crop_variety_name: z.string() });
+const Variety = z.object({ crop_variety_id: z.number().check(z.int()), id: z.number().check(z.int()), crop_variety_name: z.string() });
 
 export const WireRotation = z.object({
   rotation_uuid: z.string(),
   farm_uuid: z.string(),
   field_uuid: z.string(),
-  farm_id: z.number().int(),
-  field_id: z.number().int(),
+  farm_id: z.number().check(z.int()),
+  field_id: z.number().check(z.int()),
   field_name: z.string(),
-  crop_id: z.number().int(),
-  crop_name: z.string().nullable(),
-  yeargroup: z.number().int(),
+  crop_id: z.number().check(z.int()),
+  crop_name: z.nullable(z.string()),
+  yeargroup: z.number().check(z.int()),
   start_date: z.string(),
   end_date: z.string(),
-  cicle_id: z.number().int(),
-  crop_order: z.number().int(),
+  cicle_id: z.number().check(z.int()),
+  crop_order: z.number().check(z.int()),
   ha: z.number(),
-  yield_crop: z.number().nullable(),
-  map_id: z.number().int().nullable(),
-  varieties: z.array(Variety).nullable(),
+  yield_crop: z.nullable(z.number()),
+  map_id: z.nullable(z.number().check(z.int())),
+  varieties: z.nullable(z.array(Variety)),
   surface_unit: z.null(),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
+  metadata: z.nullable(z.record(z.string(), z.unknown())),
 });
 
 const varietiesOf = (view: RotationView) =>
@@ -168,9 +163,9 @@ export const wireVarieties = (choices: VarietyChoice[]) => ({
   varieties: choices.map((c) => ({ variety_id: c.id, variety_name: c.name, selected: c.selected })),
 });
 
-const RotationPath = z.object({ rotation_uuid: z.string().uuid('rotation_uuid must be a UUID') });
+const RotationPath = z.object({ rotation_uuid: z.string().check(z.uuid('rotation_uuid must be a UUID')) });
 const VarietiesResponse = z.object({
-  varieties: z.array(z.object({ variety_id: z.number().int(), variety_name: z.string(), selected: z.boolean() })),
+  varieties: z.array(z.object({ variety_id: z.number().check(z.int()), variety_name: z.string(), selected: z.boolean() })),
 });
 export const MAX_ROTATIONS_PER_REQUEST = 100;
 
@@ -205,7 +200,7 @@ export const createRotationsRoute = defineRoute({
   paths: both('/rotations'),
   summary: 'Create rotations; each item succeeds or is listed with its reason',
   description: `At most ${MAX_ROTATIONS_PER_REQUEST} items. Reasons: -4 wrong data format, -11 not allowed, -12 invalid crop, -13 end before start, -14 ha above the field's area.`,
-  request: { body: z.array(z.unknown()).max(MAX_ROTATIONS_PER_REQUEST).describe('items as RotationItem') },
+  request: { body: z.array(z.unknown()).check(z.maxLength(MAX_ROTATIONS_PER_REQUEST), z.describe('items as RotationItem')) },
   responses: {
     200: {
       description: 'created and refused items',
@@ -220,10 +215,10 @@ export const createRotationsRoute = defineRoute({
 });
 
 export const RotationPatch = z.object({
-  ha: z.number().positive().optional(),
-  crop_id: z.number().int().positive().optional(),
-  start_date: datetime.optional(),
-  end_date: datetime.optional(),
+  ha: z.optional(z.number().check(z.positive())),
+  crop_id: z.optional(z.number().check(z.int(), z.positive())),
+  start_date: z.optional(datetime),
+  end_date: z.optional(datetime),
 });
 
 export const patchRotationRoute = defineRoute({
@@ -257,7 +252,7 @@ export const addVarietiesRoute = defineRoute({
   method: 'post',
   paths: both('/rotations/variety/{rotation_uuid}'),
   summary: 'Assign varieties (of its crop) to the rotation',
-  request: { path: RotationPath, body: z.object({ varieties: z.array(z.number().int().positive()).min(1) }) },
+  request: { path: RotationPath, body: z.object({ varieties: z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1)) }) },
   responses: { 200: { description: 'varieties', schema: VarietiesResponse } },
 });
 

@@ -1,6 +1,6 @@
 // Season shapes (spec 2): POST /api/fields/v2/shapes, GET /api/fields/v2/shape/lock,
 // GET /api/fields/v2/shape/limits. Errors: `{code, msg}` with the spec's codes.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
 import { defineRoute } from '../lib/http/route';
 import { shapesDialect } from '../lib/http/dialects';
@@ -10,9 +10,9 @@ import { Forbidden } from '../lib/errors';
 const shapesRoute = { tags: ['season shapes'], auth: 'bearer', dialect: shapesDialect } as const;
 
 export const PostShapeBody = z.object({
-  field_id: z.number().int().min(1),
-  campaign: z.number().int().min(1),
-  shape: z.string().min(1).describe('WKT POLYGON in EPSG 4326'),
+  field_id: z.number().check(z.int(), z.gte(1)),
+  campaign: z.number().check(z.int(), z.gte(1)),
+  shape: z.string().check(z.minLength(1), z.describe('WKT POLYGON in EPSG 4326')),
 });
 
 export const FieldQuery = z.object({ field_id: positiveInteger() });

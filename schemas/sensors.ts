@@ -1,6 +1,6 @@
 // Sensors v2 (spec 1): variable groups, variables, values; plus reading values and the bulk path
 // (docs/sensors-storage.md). Under /sensors/v2; bodies `{res:'ok'|'error', ...}`.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { sensorsDialect } from '../lib/http/dialects';
 import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';
@@ -9,32 +9,32 @@ import { dateTimeZ, jsonObject, text as textOf } from './common';
 
 const sensorsRoute = { tags: ['sensors'], auth: 'bearer', dialect: sensorsDialect } as const;
 const path = (p: string) => [`/sensors/v2${p}`];
-const timestamp = z.string().describe('YYYY-MM-DDTHH:MM:SSZ');
+const timestamp = z.string().check(z.describe('YYYY-MM-DDTHH:MM:SSZ'));
 
 const WireVariableFields = {
   variable_uuid: z.string(),
   created_at: z.string(),
-  deleted_at: z.string().nullable(),
+  deleted_at: z.nullable(z.string()),
   variable_name: z.string(),
   user_variable_name: z.string(),
   device: z.string(),
   metadata: z.record(z.string(), z.unknown()),
-  last_value: z.number().nullable(),
-  last_value_time: z.string().nullable(),
+  last_value: z.nullable(z.number()),
+  last_value_time: z.nullable(z.string()),
 };
 export const WireVariable = z.object({ ...WireVariableFields, group_uuid: z.string() });
-export const WireCreatedVariable = z.object({ ...WireVariableFields, group_id: z.number().int() });
+export const WireCreatedVariable = z.object({ ...WireVariableFields, group_id: z.number().check(z.int()) });
 
 export const WireGroup = z.object({
   group_uuid: z.string(),
   created_at: z.string(),
-  deleted_at: z.string().nullable(),
+  deleted_at: z.nullable(z.string()),
   group_name: z.string(),
-  user_group_name: z.string().nullable(),
+  user_group_name: z.nullable(z.string()),
   device: z.string(),
-  position: z.string().nullable(),
-  user_position: z.string().nullable(),
-  timezone_offset: z.number().int(),
+  position: z.nullable(z.string()),
+  user_position: z.nullable(z.string()),
+  timezone_offset: z.number().check(z.int()),
   metadata: z.record(z.string(), z.unknown()),
   variables: z.array(WireVariable),
 });
@@ -73,59 +73,55 @@ export const wireGroup = ({ group: g, variables }: GroupWithVariables): z.infer<
 
 const text = () => textOf(SENSOR_LIMITS.TEXT);
 const metadata = () =>
-  jsonObject()
-    .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= SENSOR_LIMITS.METADATA_BYTES, `metadata is at most ${SENSOR_LIMITS.METADATA_BYTES} bytes of JSON`);
+  jsonObject().check(z.refine((m) => Buffer.byteLength(JSON.stringify(m)) <= SENSOR_LIMITS.METADATA_BYTES, `metadata is at most ${SENSOR_LIMITS.METADATA_BYTES} bytes of JSON`));
 const dateTime = dateTimeZ();
 
-const VariableInput = z
-  .object({
-    variable_uuid: z.string().uuid().optional(),
-    variable_name: text().optional().describe('required when the variable is created'),
-    device: text().nullable().optional(),
-    metadata: metadata().nullable().optional(),
-  })
-  .describe('a variable: created when its variable_uuid is new; otherwise only variable_name, device and metadata change (rule 3)');
+const VariableInput = z.object({
+    variable_uuid: z.optional(z.string().check(z.uuid())),
+    variable_name: z.optional(text()).check(z.describe('required when the variable is created')),
+    device: z.optional(z.nullable(text())),
+    metadata: z.optional(z.nullable(metadata())),
+  }).check(z.describe('a variable: created when its variable_uuid is new; otherwise only variable_name, device and metadata change (rule 3)'));
 
 const groupFields = {
-  created_at: dateTime.optional().describe('YYYY-MM-DDTHH:MM:SSZ; now by default'),
-  deleted_at: dateTime.nullable().optional().describe('YYYY-MM-DDTHH:MM:SSZ; null: not deleted. Setting it deletes the group and its variables'),
-  user_group_name: text().nullable().optional().describe('ignored on update'),
-  device: text().nullable().optional(),
-  position: text().nullable().optional(),
-  user_position: text().nullable().optional().describe('ignored on update'),
-  timezone_offset: z.number().int().min(-SENSOR_LIMITS.TIMEZONE_MINUTES).max(SENSOR_LIMITS.TIMEZONE_MINUTES).optional().describe('minutes from UTC; 0 by default; never null'),
-  metadata: metadata().nullable().optional(),
-  variables: z.array(VariableInput).max(SENSOR_LIMITS.VARIABLES_PER_REQUEST).optional(),
+  created_at: z.optional(dateTime).check(z.describe('YYYY-MM-DDTHH:MM:SSZ; now by default')),
+  deleted_at: z.optional(z.nullable(dateTime)).check(z.describe('YYYY-MM-DDTHH:MM:SSZ; null: not deleted. Setting it deletes the group and its variables')),
+  user_group_name: z.optional(z.nullable(text())).check(z.describe('ignored on update')),
+  device: z.optional(z.nullable(text())),
+  position: z.optional(z.nullable(text())),
+  user_position: z.optional(z.nullable(text())).check(z.describe('ignored on update')),
+  timezone_offset: z.optional(z.number().check(z.int(), z.gte(-SENSOR_LIMITS.TIMEZONE_MINUTES), z.lte(SENSOR_LIMITS.TIMEZONE_MINUTES))).check(z.describe('minutes from UTC; 0 by default; never null')),
+  metadata: z.optional(z.nullable(metadata())),
+  variables: z.optional(z.array(VariableInput).check(z.maxLength(SENSOR_LIMITS.VARIABLES_PER_REQUEST))),
 };
 
 /** Accepted fields on create (spec 1, rule 1); anything else is a parameter error. */
-export const CreateGroupBody = z
-  .object({ group_uuid: z.string().uuid().optional(), group_name: text().describe('required'), ...groupFields })
-  .strict();
+export const CreateGroupBody = z.strictObject({ group_uuid: z.optional(z.string().check(z.uuid())), group_name: text().check(z.describe('required')), ...groupFields });
 
 /** Update (rule 2): group_uuid and the changed properties only. */
-export const UpdateGroupBody = z
-  .object({ group_uuid: z.string().uuid(), group_name: text().optional(), ...groupFields })
-  .strict();
-export const GroupRef = z.object({ group_uuid: z.string().uuid() });
-export const CreateVariableBody = z.object({ group_uuid: z.string().uuid(), variable: VariableInput });
+export const UpdateGroupBody = z.strictObject({ group_uuid: z.string().check(z.uuid()), group_name: z.optional(text()), ...groupFields });
+export const GroupRef = z.object({ group_uuid: z.string().check(z.uuid()) });
+export const CreateVariableBody = z.object({ group_uuid: z.string().check(z.uuid()), variable: VariableInput });
 /** Other keys are accepted and not applied (rule 3). */
-export const UpdateVariableBody = z
-  .object({ variable_uuid: z.string().uuid(), variable_name: text().optional(), device: text().nullable().optional(), metadata: metadata().nullable().optional() })
-  .catchall(z.unknown());
-export const VariableRef = z.object({ variable_uuid: z.string().uuid() });
+export const UpdateVariableBody = z.looseObject({
+  variable_uuid: z.string().check(z.uuid()),
+  variable_name: z.optional(text()),
+  device: z.optional(z.nullable(text())),
+  metadata: z.optional(z.nullable(metadata())),
+});
+export const VariableRef = z.object({ variable_uuid: z.string().check(z.uuid()) });
 export const ValuesBody = z.object({
   data: z.array(
     z.object({
       variable_uuid: z.string(),
       values: z.array(z.number()),
       timestamps: z.array(timestamp),
-      metadata: z.array(z.record(z.string(), z.unknown())).optional(),
+      metadata: z.optional(z.array(z.record(z.string(), z.unknown()))),
     }),
   ),
 });
 
-const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ res: z.literal('ok'), ...shape });
+const ok = <T extends z.core.$ZodLooseShape>(shape: T) => z.object({ res: z.literal('ok'), ...shape });
 
 export const listGroupsRoute = defineRoute({
   ...sensorsRoute,
@@ -135,7 +131,7 @@ export const listGroupsRoute = defineRoute({
   method: 'get',
   paths: path('/providers/variablegroups'),
   summary: "The caller's variable groups with their variables (an extension: its own; the user: every extension's)",
-  request: { query: z.object({ group_uuid: z.string().uuid().optional() }) },
+  request: { query: z.object({ group_uuid: z.optional(z.string().check(z.uuid())) }) },
   responses: { 200: { description: 'groups', schema: ok({ data: z.array(WireGroup) }) } },
 });
 
@@ -246,12 +242,12 @@ export const readValuesRoute = defineRoute({
   summary: 'Values of one variable in a time range, paged; with interval, downsampled (min, max, mean, count per bucket)',
   request: {
     query: z.object({
-      variable_uuid: z.string().uuid(),
-      from: dateTimeZ().optional().describe('inclusive; the epoch by default'),
-      to: dateTimeZ().optional().describe('inclusive; now by default'),
-      limit: z.coerce.number().int().min(1).max(10_000).optional().describe('values (or buckets) per page, default 1000'),
-      cursor: z.string().optional(),
-      interval: z.coerce.number().int().min(1).max(366 * 86_400).optional().describe('bucket size in seconds'),
+      variable_uuid: z.string().check(z.uuid()),
+      from: z.optional(dateTimeZ()).check(z.describe('inclusive; the epoch by default')),
+      to: z.optional(dateTimeZ()).check(z.describe('inclusive; now by default')),
+      limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000))).check(z.describe('values (or buckets) per page, default 1000')),
+      cursor: z.optional(z.string()),
+      interval: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(366 * 86_400))).check(z.describe('bucket size in seconds')),
     }),
   },
   responses: { 200: { description: 'a page of values', schema: ok({ data: z.record(z.string(), z.unknown()) }) } },
@@ -261,16 +257,16 @@ const BulkJob = z.object({
   job_uuid: z.string(),
   status: z.enum(['awaiting_upload', 'processing', 'done', 'failed']),
   created_at: z.string(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  values_total: z.number().nullable(),
-  values_inserted: z.number().nullable(),
-  variables: z.number().nullable(),
-  items_written: z.number().nullable(),
-  write_units: z.number().nullable(),
-  peak_heap_mb: z.number().nullable(),
-  attempts: z.number().int(),
-  error: z.object({ code: z.string(), info: z.string() }).nullable(),
+  started_at: z.nullable(z.string()),
+  finished_at: z.nullable(z.string()),
+  values_total: z.nullable(z.number()),
+  values_inserted: z.nullable(z.number()),
+  variables: z.nullable(z.number()),
+  items_written: z.nullable(z.number()),
+  write_units: z.nullable(z.number()),
+  peak_heap_mb: z.nullable(z.number()),
+  attempts: z.number().check(z.int()),
+  error: z.nullable(z.object({ code: z.string(), info: z.string() })),
 });
 
 export const createBulkRoute = defineRoute({
@@ -284,8 +280,8 @@ export const createBulkRoute = defineRoute({
   summary: 'Start a bulk upload: a presigned S3 POST for a values body (JSON or gzipped JSON, up to 512 MiB) of the declared size and MD5',
   request: {
     body: z.object({
-      size_bytes: z.number().int().min(1).max(BULK_MAX_BYTES).describe('bytes of the file to upload'),
-      md5: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'base64 MD5 (24 characters)').describe('base64 MD5 of the file (openssl md5 -binary FILE | base64); send it as the Content-MD5 field'),
+      size_bytes: z.number().check(z.int(), z.gte(1), z.lte(BULK_MAX_BYTES), z.describe('bytes of the file to upload')),
+      md5: z.string().check(z.regex(/^[A-Za-z0-9+/]{22}==$/, 'base64 MD5 (24 characters)'), z.describe('base64 MD5 of the file (openssl md5 -binary FILE | base64); send it as the Content-MD5 field')),
     }),
   },
   responses: {
@@ -296,8 +292,8 @@ export const createBulkRoute = defineRoute({
           job_uuid: z.string(),
           status: z.literal('awaiting_upload'),
           upload: z.object({ url: z.string(), fields: z.record(z.string(), z.string()) }),
-          expires_in: z.number().int(),
-          max_bytes: z.number().int(),
+          expires_in: z.number().check(z.int()),
+          max_bytes: z.number().check(z.int()),
         }),
       }),
     },
@@ -312,7 +308,7 @@ export const bulkStatusRoute = defineRoute({
   method: 'get',
   paths: path('/providers/values/bulk/{job_uuid}'),
   summary: 'State of a bulk upload',
-  request: { path: z.object({ job_uuid: z.string().uuid() }) },
+  request: { path: z.object({ job_uuid: z.string().check(z.uuid()) }) },
   responses: { 200: { description: 'the job', schema: ok({ data: BulkJob }) } },
 });
 

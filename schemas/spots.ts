@@ -1,6 +1,6 @@
 // Spots (spec 1): spots, lists, messages, images, tags, variables, sheets, units. Every path is
 // served with and without the /api prefix. Errors: `{code, info}`.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { spotsDialect } from '../lib/http/dialects';
 import { SPOT_CODES, SPOT_LIMITS, tagRefKey, type Spot, type SpotMessage } from '../lib/spots/model';
@@ -19,11 +19,11 @@ const managementZones = {
 const both = (path: string) => [`/api${path}`, path];
 
 const timestamp = dateTimeZ();
-const uuid = z.string().uuid();
+const uuid = z.string().check(z.uuid());
 
 // --- wire objects ------------------------------------------------------------------------------
 
-export const Variable = z.object({ name: text(SPOT_LIMITS.VARIABLE_NAME, 1), unit_id: z.number().int().min(0), value: z.number() }).strict();
+export const Variable = z.strictObject({ name: text(SPOT_LIMITS.VARIABLE_NAME, 1), unit_id: z.number().check(z.int(), z.gte(0)), value: z.number() });
 const TagRef = z.object({ tag: z.string(), uuid: z.string(), translatable: z.boolean() });
 const ImageRef = z.object({ coordinate: z.string(), uuid: z.string() });
 
@@ -31,21 +31,21 @@ export const WireSpot = z.object({
   code: z.string(),
   uuid: z.string(),
   area: z.number(),
-  farm_id: z.number().int(),
-  field_id: z.number().int(),
-  spot_name: z.string().nullable(),
+  farm_id: z.number().check(z.int()),
+  field_id: z.number().check(z.int()),
+  spot_name: z.nullable(z.string()),
   spot_shape: z.string(),
   creation_ts: z.string(),
-  group_uuid: z.string().nullable(),
-  group_shape: z.string().nullable(),
-  sample_set_type: z.string().nullable(),
-  sample_set_uuid: z.string().nullable(),
-  sample_set_type_id: z.number().int().nullable(),
-  sample_set_id: z.number().int().nullable(),
-  spot_data: z.object({ variables: z.array(Variable) }).nullable(),
-  total_imgs: z.number().int(),
-  total_msgs: z.number().int(),
-  tags: z.array(TagRef).nullable(),
+  group_uuid: z.nullable(z.string()),
+  group_shape: z.nullable(z.string()),
+  sample_set_type: z.nullable(z.string()),
+  sample_set_uuid: z.nullable(z.string()),
+  sample_set_type_id: z.nullable(z.number().check(z.int())),
+  sample_set_id: z.nullable(z.number().check(z.int())),
+  spot_data: z.nullable(z.object({ variables: z.array(Variable) })),
+  total_imgs: z.number().check(z.int()),
+  total_msgs: z.number().check(z.int()),
+  tags: z.nullable(z.array(TagRef)),
 });
 
 export const WireMessage = z.object({ uuid: z.string(), text: z.string(), timestamp_usr: z.string(), imgs: z.array(ImageRef) });
@@ -109,70 +109,71 @@ export function legacySpotRecord(spot: Spot, deletedAt: string) {
 // --- requests ----------------------------------------------------------------------------------
 
 const TextItem = z.object({
-  uuid: z.string().describe('UUID v1'),
+  uuid: z.string().check(z.describe('UUID v1')),
   text: text(SPOT_LIMITS.TEXT),
-  timestamp_usr: z.string().describe("the user's local time, YYYY-MM-DDTHH:MM:SSZ"),
-  imgs: z.array(z.object({ coordinate: z.string().describe('WKT POINT'), uuid: z.string().describe('UUID v1') })).max(SPOT_LIMITS.IMAGES_PER_TEXT).optional(),
+  timestamp_usr: z.string().check(z.describe("the user's local time, YYYY-MM-DDTHH:MM:SSZ")),
+  imgs: z.optional(z.array(z.object({ coordinate: z.string().check(z.describe('WKT POINT')), uuid: z.string().check(z.describe('UUID v1')) })).check(z.maxLength(SPOT_LIMITS.IMAGES_PER_TEXT))),
 });
 
 const spotFields = {
-  name: text(SPOT_LIMITS.NAME).nullable().optional(),
+  name: z.optional(z.nullable(text(SPOT_LIMITS.NAME))),
   tags: z
-    .array(z.object({ uuid: z.string().optional(), tag: text(SPOT_LIMITS.TAG_NAME).optional() }))
-    .max(SPOT_LIMITS.TAGS)
-    .optional()
-    .describe('common tags, your own tags (created with the uuid and name sent when new), or tags the spot carries; without uuid, a new tag'),
-  group_uuid: uuid.nullable().optional(),
-  texts: z.array(TextItem).max(SPOT_LIMITS.TEXTS).optional(),
-  sample_set: z
-    .object({ sample_set_uuid: uuid, sample_set_type: text(SPOT_LIMITS.SAMPLE_SET_TYPE, 1, { trim: true }) })
-    .nullable()
-    .optional(),
-  data: z.object({ variables: z.array(Variable).max(SPOT_LIMITS.VARIABLES) }).strict().nullable().optional(),
+    .optional(z.array(z.object({ uuid: z.optional(z.string()), tag: z.optional(text(SPOT_LIMITS.TAG_NAME)) })).check(z.maxLength(SPOT_LIMITS.TAGS)))
+    .check(z.describe('common tags, your own tags (created with the uuid and name sent when new), or tags the spot carries; without uuid, a new tag')),
+  group_uuid: z.optional(z.nullable(uuid)),
+  texts: z.optional(z.array(TextItem).check(z.maxLength(SPOT_LIMITS.TEXTS))),
+  sample_set: z.optional(z.nullable(z.object({ sample_set_uuid: uuid, sample_set_type: text(SPOT_LIMITS.SAMPLE_SET_TYPE, 1, { trim: true }) }))),
+  data: z.optional(z.nullable(z.strictObject({ variables: z.array(Variable).check(z.maxLength(SPOT_LIMITS.VARIABLES)) }))),
 };
 
 export const CreateSpotBody = z.object({
-  uuid: z.string().optional().describe('UUID v1; generated when absent'),
-  field_id: z.number().int().positive(),
-  shape: z.string().min(1).describe('WKT POINT or POLYGON inside the field'),
+  uuid: z.optional(z.string()).check(z.describe('UUID v1; generated when absent')),
+  field_id: z.number().check(z.int(), z.positive()),
+  shape: z.string().check(z.minLength(1), z.describe('WKT POINT or POLYGON inside the field')),
   ...spotFields,
 });
 
 export const PatchSpotBody = z.object({
   uuid: uuid,
-  field_id: z.number().int().positive().optional(),
-  shape: z.string().min(1).optional(),
+  field_id: z.optional(z.number().check(z.int(), z.positive())),
+  shape: z.optional(z.string().check(z.minLength(1))),
   ...spotFields,
 });
 
-const pageSize = integer().pipe(z.number().int().refine((v) => v === -1 || v >= 1, 'page_size is -1 (all) or at least 1'));
-const page = integer().pipe(z.number().int().min(0));
-const uuidList = z.union([z.array(uuid).max(100), z.string().max(4000).transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)).pipe(z.array(uuid).max(100))]);
+const pageSize = z.pipe(integer(), z.number().check(z.int(), z.refine((v) => v === -1 || v >= 1, 'page_size is -1 (all) or at least 1')));
+const page = z.pipe(integer(), z.number().check(z.int(), z.gte(0)));
+const uuidList = z.union([
+  z.array(uuid).check(z.maxLength(100)),
+  z.pipe(
+    z.pipe(z.string().check(z.maxLength(4000)), z.transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))),
+    z.array(uuid).check(z.maxLength(100)),
+  ),
+]);
 
 const filterFields = {
-  uuid: uuidList.optional().describe('one uuid or several separated by commas'),
-  group_uuid: uuid.optional(),
-  farm_id: integer().optional(),
-  field_id: integer().optional(),
-  sample_set_type: text(SPOT_LIMITS.SAMPLE_SET_TYPE).optional(),
-  sample_set_uuid: uuid.optional(),
-  date_from: timestamp.optional(),
-  date_to: timestamp.optional(),
-  tag_uuid: uuid.optional(),
-  page_size: pageSize.optional().describe('default 50; -1 returns all'),
-  page: page.optional().describe('default 0: the row offset (LIMIT page_size OFFSET page)'),
-  cursor: z.string().max(1000).optional().describe('from a previous answer: the next page, at any depth'),
+  uuid: z.optional(uuidList).check(z.describe('one uuid or several separated by commas')),
+  group_uuid: z.optional(uuid),
+  farm_id: z.optional(integer()),
+  field_id: z.optional(integer()),
+  sample_set_type: z.optional(text(SPOT_LIMITS.SAMPLE_SET_TYPE)),
+  sample_set_uuid: z.optional(uuid),
+  date_from: z.optional(timestamp),
+  date_to: z.optional(timestamp),
+  tag_uuid: z.optional(uuid),
+  page_size: z.optional(pageSize).check(z.describe('default 50; -1 returns all')),
+  page: z.optional(page).check(z.describe('default 0: the row offset (LIMIT page_size OFFSET page)')),
+  cursor: z.optional(z.string().check(z.maxLength(1000))).check(z.describe('from a previous answer: the next page, at any depth')),
 };
 
 export const SpotFiltersQuery = z.object(filterFields);
-export const SpotFiltersBody = z.object(filterFields).optional();
+export const SpotFiltersBody = z.optional(z.object(filterFields));
 
 const SpotList = z.object({
   continues: z.boolean(),
   data: z.array(WireSpot),
-  page: z.number().int(),
-  page_size: z.number().int(),
-  cursor: z.string().optional(),
+  page: z.number().check(z.int()),
+  page_size: z.number().check(z.int()),
+  cursor: z.optional(z.string()),
 });
 
 // --- routes ------------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ export const allSpotsRoute = defineRoute({
   responses: { 200: { description: 'a page of spots with messages', schema: SpotList } },
 });
 
-const MessagesBody = z.object({ uuid, texts: z.array(TextItem).min(1).max(100) });
+const MessagesBody = z.object({ uuid, texts: z.array(TextItem).check(z.minLength(1), z.maxLength(100)) });
 
 export const createMessagesRoute = defineRoute({
   ...spotsRoute,
@@ -271,11 +272,11 @@ export const listMessagesRoute = defineRoute({
   method: 'get',
   paths: both('/spots/msgs'),
   summary: 'Messages of a spot, newest first',
-  request: { query: z.object({ uuid, page_size: pageSize.optional().describe('default 20; -1 all'), page: page.optional().describe('default 0: the row offset') }) },
+  request: { query: z.object({ uuid, page_size: z.optional(pageSize).check(z.describe('default 20; -1 all')), page: z.optional(page).check(z.describe('default 0: the row offset')) }) },
   responses: {
     200: {
       description: 'a page of messages',
-      schema: z.object({ continues: z.boolean(), data: z.array(WireMessage), page: z.number().int(), page_size: z.number().int() }),
+      schema: z.object({ continues: z.boolean(), data: z.array(WireMessage), page: z.number().check(z.int()), page_size: z.number().check(z.int()) }),
     },
   },
 });
@@ -306,7 +307,7 @@ export const uploadImageRoute = defineRoute({
   summary: 'Upload an image declared in a text (multipart form field img; at most 5 MiB)',
   request: { query: z.object({ uuid }), bodyType: 'multipart' },
   maxBodyBytes: IMAGE_ROUTE_MAX_BYTES,
-  responses: { 200: { description: 'stored', schema: z.object({ uuid: z.string(), stored: z.literal(true), size: z.number().int() }) } },
+  responses: { 200: { description: 'stored', schema: z.object({ uuid: z.string(), stored: z.literal(true), size: z.number().check(z.int()) }) } },
 });
 
 export const presignImageRoute = defineRoute({
@@ -318,11 +319,11 @@ export const presignImageRoute = defineRoute({
   method: 'post',
   paths: both('/spots/msgs/imgs/upload'),
   summary: 'A presigned S3 POST to upload a declared image straight to storage (large photos, up to 25 MiB)',
-  request: { query: z.object({ uuid, content_type: z.string().default('image/jpeg') }) },
+  request: { query: z.object({ uuid, content_type: z._default(z.string(), 'image/jpeg') }) },
   responses: {
     200: {
       description: 'POST the file to url with every field, the file last',
-      schema: z.object({ url: z.string(), fields: z.record(z.string(), z.string()), expires_in: z.number().int(), max_bytes: z.number().int() }),
+      schema: z.object({ url: z.string(), fields: z.record(z.string(), z.string()), expires_in: z.number().check(z.int()), max_bytes: z.number().check(z.int()) }),
     },
   },
 });
@@ -351,7 +352,7 @@ export const downloadImageByPathRoute = defineRoute({
   responses: { 200: { description: 'the image', contentType: 'image/*' }, 302: { description: 'large images: a short-lived URL' } },
 });
 
-const TagInput = z.object({ tag: z.string(), uuid: z.string().optional() });
+const TagInput = z.object({ tag: z.string(), uuid: z.optional(z.string()) });
 const WireTags = z.object({ data: z.array(TagRef) });
 
 export const createTagsRoute = defineRoute({
@@ -363,11 +364,11 @@ export const createTagsRoute = defineRoute({
   method: 'post',
   paths: both('/spots/tags'),
   summary: 'Create user tags (one or many); a uuid that exists, even deleted, is ignored',
-  request: { body: z.union([TagInput, z.array(TagInput).min(1).max(100)]) },
-  responses: { 200: { description: 'the tags, with ignored: true for those not created', schema: z.object({ data: z.array(TagRef.extend({ ignored: z.boolean() })) }) } },
+  request: { body: z.union([TagInput, z.array(TagInput).check(z.minLength(1), z.maxLength(100))]) },
+  responses: { 200: { description: 'the tags, with ignored: true for those not created', schema: z.object({ data: z.array(z.extend(TagRef, { ignored: z.boolean() })) }) } },
 });
 
-const booleanFlag = z.string().optional().transform((v) => v === undefined || v.toLowerCase() !== 'false');
+const booleanFlag = z.pipe(z.optional(z.string()), z.transform((v) => v === undefined || v.toLowerCase() !== 'false'));
 
 export const searchTagsRoute = defineRoute({
   ...spotsRoute,
@@ -415,7 +416,7 @@ export const variablesRoute = defineRoute({
   method: 'patch',
   paths: both('/spots/variables'),
   summary: "Replace a spot's variables",
-  request: { body: z.object({ uuid, variables: z.array(Variable).max(500) }) },
+  request: { body: z.object({ uuid, variables: z.array(Variable).check(z.maxLength(500)) }) },
   responses: { 200: { description: 'the variables', schema: z.object({ spot_uuid: z.string(), variables: z.array(Variable) }) } },
 });
 
@@ -431,12 +432,12 @@ export const exportSheetRoute = defineRoute({
   summary: "The user's spots and their variables as a spreadsheet (xlsx, or csv with format=csv)",
   request: {
     query: z.object({
-      farm_id: integer().optional(),
-      field_id: integer().optional(),
-      date_from: timestamp.optional(),
-      date_to: timestamp.optional(),
-      tag_uuid: uuid.optional(),
-      format: z.enum(['xlsx', 'csv']).default('xlsx'),
+      farm_id: z.optional(integer()),
+      field_id: z.optional(integer()),
+      date_from: z.optional(timestamp),
+      date_to: z.optional(timestamp),
+      tag_uuid: z.optional(uuid),
+      format: z._default(z.enum(['xlsx', 'csv']), 'xlsx'),
     }),
   },
   responses: { 200: { description: 'the sheet', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } },
@@ -457,7 +458,7 @@ export const importSheetRoute = defineRoute({
   responses: {
     200: {
       description: 'variables found: null when one could not be uploaded',
-      schema: z.object({ variables: z.record(z.string(), z.object({ name: z.string(), unit_id: z.number().int(), unit: z.string(), values: z.number().int() }).nullable()) }),
+      schema: z.object({ variables: z.record(z.string(), z.nullable(z.object({ name: z.string(), unit_id: z.number().check(z.int()), unit: z.string(), values: z.number().check(z.int()) }))) }),
     },
   },
 });
@@ -469,7 +470,7 @@ export const unitsRoute = defineRoute({
   method: 'get',
   paths: both('/utils/units'),
   summary: 'Measurement units (valid unit_id values)',
-  responses: { 200: { description: 'units', schema: z.object({ code: z.literal(0), data: z.array(z.object({ unit_id: z.number().int(), name: z.string(), symbol: z.string() })) }) } },
+  responses: { 200: { description: 'units', schema: z.object({ code: z.literal(0), data: z.array(z.object({ unit_id: z.number().check(z.int()), name: z.string(), symbol: z.string() })) }) } },
 });
 
 export const spotRoutes = [

@@ -2,7 +2,7 @@
 // extension. Every operation is a POST to the scope's path with `?operation=PUT|PATCH|GET|DELETE`;
 // the body depends on the operation, so the service parses it with the schema of its operation
 // (lib/storage/input.ts maps the issues to the storage codes).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { fileStorageDialect, storageDialect } from '../lib/http/dialects';
 import { booleanLike } from './common';
@@ -19,51 +19,44 @@ const storageClaim = {
 export const OPERATIONS = ['PUT', 'PATCH', 'GET', 'DELETE'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
-export const StoragePath = z.object({ scope: z.enum(SCOPES).describe('users, fields or farms') });
+export const StoragePath = z.object({ scope: z.enum(SCOPES).check(z.describe('users, fields or farms')) });
 export const StorageQuery = z.object({
-  operation: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .pipe(z.enum(OPERATIONS))
-    .describe('PUT, PATCH, GET or DELETE (case-insensitive)'),
+  operation: z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(OPERATIONS)).check(z.describe('PUT, PATCH, GET or DELETE (case-insensitive)')),
 });
 
-const key = z.string().describe(`matches ^\\w+$ (letters, digits, _), at most ${KEY_MAX_LENGTH} characters`);
-const keys = z.array(z.string()).max(KEYS_MAX);
-const ref = z
-  .union([z.number(), z.string()])
-  .describe("integer id; also the user's uid, the field's or the farm's uuid");
+const key = z.string().check(z.describe(`matches ^\\w+$ (letters, digits, _), at most ${KEY_MAX_LENGTH} characters`));
+const keys = z.array(z.string()).check(z.maxLength(KEYS_MAX));
+const ref = z.union([z.number(), z.string()]).check(z.describe("integer id; also the user's uid, the field's or the farm's uuid"));
 const object = z.record(z.string(), z.unknown());
-const flag = (description: string) => booleanLike().optional().describe(description);
+const flag = (description: string) => z.optional(booleanLike()).check(z.describe(description));
 
 // --- key-value ---------------------------------------------------------------------------------
 
 export const KvPutBody = z.object({
   id: ref,
   key,
-  data: object.optional().describe('the JSON object to store'),
-  value: object.optional().describe('accepted in place of data (the spec examples send it); data wins when both are sent'),
+  data: z.optional(object).check(z.describe('the JSON object to store')),
+  value: z.optional(object).check(z.describe('accepted in place of data (the spec examples send it); data wins when both are sent')),
   overwrite: flag('default false: an existing key answers code 5'),
 });
 
 export const KvPatchBody = z.object({
   id: ref,
   key,
-  data: object.optional().describe('the new object'),
-  value: object.optional().describe('accepted in place of data'),
+  data: z.optional(object).check(z.describe('the new object')),
+  value: z.optional(object).check(z.describe('accepted in place of data')),
   append: flag('default false (replace). true: combine with the stored object (docs/decisions.md, Storage)'),
   create: flag('default false: an absent key answers code 5; true creates it'),
 });
 
 export const KvGetBody = z.object({
-  ids: z.array(ref).max(IDS_MAX).optional().describe('resource ids; empty or absent: every readable resource of the scope (users: the caller)'),
-  keys: keys.describe('keys to fetch for every id; an empty array fetches every key'),
+  ids: z.optional(z.array(ref).check(z.maxLength(IDS_MAX))).check(z.describe('resource ids; empty or absent: every readable resource of the scope (users: the caller)')),
+  keys: keys.check(z.describe('keys to fetch for every id; an empty array fetches every key')),
 });
 
-export const KvDeleteBody = z.object({ id: ref, keys: keys.min(1) });
+export const KvDeleteBody = z.object({ id: ref, keys: keys.check(z.minLength(1)) });
 
-const info = <T extends z.ZodRawShape>(shape: T) => z.object({ info: z.object({ code: z.literal(0), ...shape }) });
+const info = <T extends z.core.$ZodLooseShape>(shape: T) => z.object({ info: z.object({ code: z.literal(0), ...shape }) });
 
 export const kvStorageRoute = defineRoute({
   tags: ['storage'],
@@ -90,7 +83,7 @@ export const kvStorageRoute = defineRoute({
   responses: {
     200: {
       description: 'done; GET also answers info.objects {<id>: {<key>: object}}',
-      schema: info({ objects: z.record(z.string(), z.record(z.string(), object)).optional() }),
+      schema: info({ objects: z.optional(z.record(z.string(), z.record(z.string(), object))) }),
     },
   },
 });
@@ -103,7 +96,7 @@ export const kvStorageScopesRoute = defineRoute({
   paths: ['/api/mktplace/storage'],
   summary: 'Key-value storage, the scope given as `scope` (users, fields or farms) in the query or the body',
   request: {
-    query: StorageQuery.extend({ scope: z.enum(SCOPES).describe('users, fields or farms (query or body)') }),
+    query: z.extend(StorageQuery, { scope: z.enum(SCOPES).check(z.describe('users, fields or farms (query or body)')) }),
     params: 'query-or-body',
     body: kvStorageRoute.request!.body,
     validateBody: false,
@@ -112,17 +105,17 @@ export const kvStorageScopesRoute = defineRoute({
 
 // --- files -------------------------------------------------------------------------------------
 
-const md5 = z.string().describe('base64 MD5 hash of the file (24 characters)');
-const fileSizeKb = z.union([z.number(), z.string()]).describe(`size in KB (1024 bytes), at most ${FILE_MAX_KB}`);
+const md5 = z.string().check(z.describe('base64 MD5 hash of the file (24 characters)'));
+const fileSizeKb = z.union([z.number(), z.string()]).check(z.describe(`size in KB (1024 bytes), at most ${FILE_MAX_KB}`));
 const resourceRefs = {
-  user: ref.optional().describe("users scope: the user's uid (integer id also accepted)"),
-  field: ref.optional().describe('fields scope: the field uuid or integer id'),
-  farm: ref.optional().describe('farms scope: the farm uuid or integer id'),
+  user: z.optional(ref).check(z.describe("users scope: the user's uid (integer id also accepted)")),
+  field: z.optional(ref).check(z.describe('fields scope: the field uuid or integer id')),
+  farm: z.optional(ref).check(z.describe('farms scope: the farm uuid or integer id')),
 };
 
 export const FilePutBody = z.object({
   key,
-  original_file_name: z.string().describe('the name the file is listed and downloaded with'),
+  original_file_name: z.string().check(z.describe('the name the file is listed and downloaded with')),
   md5,
   file_size_kb: fileSizeKb,
   overwrite: flag('default false: an existing key answers code 5; true replaces it and deletes the old file now'),
@@ -139,25 +132,25 @@ export const FilePatchBody = z.object({
 });
 
 export const FileGetBody = z.object({
-  keys: keys.describe('keys to list; an empty array lists every key'),
-  ids: z.array(ref).max(IDS_MAX).optional().describe('users scope: absent means the caller (answer without the resource level); fields and farms: absent means all accessible'),
+  keys: keys.check(z.describe('keys to list; an empty array lists every key')),
+  ids: z.optional(z.array(ref).check(z.maxLength(IDS_MAX))).check(z.describe('users scope: absent means the caller (answer without the resource level); fields and farms: absent means all accessible')),
   get_url: flag('include a download URL valid for 10 seconds (null until the file is uploaded)'),
 });
 
-export const FileDeleteBody = z.object({ keys: keys.min(1), ...resourceRefs });
+export const FileDeleteBody = z.object({ keys: keys.check(z.minLength(1)), ...resourceRefs });
 
 export const WireFile = z.object({
   file_name: z.string(),
   file_size_kb: z.number(),
   created_at: z.string(),
-  uploaded: z.boolean().describe('false until the file has been posted to the upload URL'),
-  url: z.string().nullable().optional(),
+  uploaded: z.boolean().check(z.describe('false until the file has been posted to the upload URL')),
+  url: z.optional(z.nullable(z.string())),
 });
 
 const presignedPost = z.object({
   data: z.object({
     url: z.string(),
-    fields: z.record(z.string(), z.string()).describe('post them all, plus Content-MD5, before the file'),
+    fields: z.record(z.string(), z.string()).check(z.describe('post them all, plus Content-MD5, before the file')),
   }),
 });
 

@@ -1,5 +1,5 @@
 // System routes: the OpenAPI document and the answer to unknown routes.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 

@@ -1,5 +1,5 @@
 // Farm tags (/api/tags_campos/...) and field tags (/api/fields/v2/tag), spec 2.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { farmTagsDialect, fieldTagsDialect } from '../lib/http/dialects';
 import type { Tag } from '../lib/tags/service';
@@ -8,18 +8,18 @@ import { positiveInteger } from './common';
 const farmTagsRoute = { tags: ['farm tags'], auth: 'bearer', dialect: farmTagsDialect } as const;
 const fieldTagsRoute = { tags: ['field tags'], auth: 'bearer', dialect: fieldTagsDialect } as const;
 
-const color = z.string().describe('6 hexadecimal characters, no #; random when absent');
+const color = z.string().check(z.describe('6 hexadecimal characters, no #; random when absent'));
 const TagMap = z.record(z.string(), z.object({ tag: z.string(), color: z.string() }));
 
 /** `{<id_tag>: {tag, color}}` */
 export const tagMap = (tags: Tag[]) => Object.fromEntries(tags.map((t) => [String(t.id), { tag: t.tag, color: t.color }]));
 
 // Parameters come in the query string (as the spec shows) or in a JSON/form body.
-export const CreateTagParams = z.object({ desc: z.string().optional(), color: color.optional(), id_campo: positiveInteger().optional() });
-export const UpdateTagParams = z.object({ id_tag: positiveInteger().optional(), desc: z.string().optional(), color: color.optional() });
-export const GetTagsParams = z.object({ id_tag: positiveInteger().optional(), id_campo: positiveInteger().optional() });
-export const TagIdParams = z.object({ id_tag: positiveInteger().optional() });
-export const LinkParams = z.object({ id_tag: positiveInteger().optional(), id_campo: positiveInteger().optional() });
+export const CreateTagParams = z.object({ desc: z.optional(z.string()), color: z.optional(color), id_campo: z.optional(positiveInteger()) });
+export const UpdateTagParams = z.object({ id_tag: z.optional(positiveInteger()), desc: z.optional(z.string()), color: z.optional(color) });
+export const GetTagsParams = z.object({ id_tag: z.optional(positiveInteger()), id_campo: z.optional(positiveInteger()) });
+export const TagIdParams = z.object({ id_tag: z.optional(positiveInteger()) });
+export const LinkParams = z.object({ id_tag: z.optional(positiveInteger()), id_campo: z.optional(positiveInteger()) });
 
 export const createFarmTagRoute = defineRoute({
   ...farmTagsRoute,
@@ -33,7 +33,7 @@ export const createFarmTagRoute = defineRoute({
   responses: {
     200: {
       description: 'created',
-      schema: z.object({ color: z.string(), res: z.literal('creado'), tag: z.string(), id_tag: z.number().int(), id_campo: z.number().int().nullable() }),
+      schema: z.object({ color: z.string(), res: z.literal('creado'), tag: z.string(), id_tag: z.number().check(z.int()), id_campo: z.nullable(z.number().check(z.int())) }),
     },
   },
 });
@@ -50,7 +50,7 @@ export const updateFarmTagRoute = defineRoute({
   responses: {
     200: {
       description: 'modified',
-      schema: z.object({ color: z.string(), id_usuario: z.number().int(), tag: z.string(), id_tag: z.number().int(), res: z.literal('modificado') }),
+      schema: z.object({ color: z.string(), id_usuario: z.number().check(z.int()), tag: z.string(), id_tag: z.number().check(z.int()), res: z.literal('modificado') }),
     },
   },
 });
@@ -80,7 +80,7 @@ export const deleteFarmTagRoute = defineRoute({
   paths: ['/api/tags_campos/tag'],
   summary: 'Delete a tag (and its links to farms and fields)',
   request: { query: TagIdParams, params: 'query-or-body' },
-  responses: { 200: { description: 'deleted', schema: z.object({ res: z.literal('eliminado'), id_tag: z.number().int() }) } },
+  responses: { 200: { description: 'deleted', schema: z.object({ res: z.literal('eliminado'), id_tag: z.number().check(z.int()) }) } },
 });
 
 export const linkFarmTagRoute = defineRoute({
@@ -110,20 +110,20 @@ export const unlinkFarmTagRoute = defineRoute({
 // --- field tags -------------------------------------------------------------------------------
 
 const fieldRef = {
-  field_uuid: z.string().uuid().optional(),
-  field_id: positiveInteger().optional(),
+  field_uuid: z.optional(z.string().check(z.uuid())),
+  field_id: z.optional(positiveInteger()),
   tag_id: positiveInteger(),
 };
 const exactlyOneField = (value: { field_uuid?: string; field_id?: number }) =>
   (value.field_uuid === undefined) !== (value.field_id === undefined);
 const oneFieldMessage = { message: 'exactly one of field_uuid and field_id is required' };
 
-export const FieldTagBody = z.object(fieldRef).refine(exactlyOneField, oneFieldMessage);
-export const FieldTagQuery = z.object(fieldRef).refine(exactlyOneField, oneFieldMessage);
+export const FieldTagBody = z.object(fieldRef).check(z.refine(exactlyOneField, oneFieldMessage));
+export const FieldTagQuery = z.object(fieldRef).check(z.refine(exactlyOneField, oneFieldMessage));
 
 const FieldTagsResponse = z.object({
   CODE: z.literal('OK'),
-  data: z.array(z.object({ id_tag: z.number().int(), tag: z.string(), color: z.string() })),
+  data: z.array(z.object({ id_tag: z.number().check(z.int()), tag: z.string(), color: z.string() })),
 });
 
 export const fieldTagsResponse = (tags: Tag[]) => ({

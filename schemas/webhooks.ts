@@ -1,13 +1,13 @@
 // Webhooks (ours; issue 20, docs/webhooks.md): an extension, acting for a user, subscribes a URL to
 // event names and receives each event signed; it reads its subscriptions and their deliveries.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { webhooksDialect } from '../lib/http/dialects';
 import { WEBHOOK_EVENTS, WEBHOOK_EVENT_NAMES, WEBHOOK_LIMITS, type WebhookEventName } from '../lib/webhooks/model';
 
 const webhooksRoute = { tags: ['webhooks'], auth: 'bearer', dialect: webhooksDialect } as const;
 const PATH = '/api/webhooks';
-const uuid = z.string().uuid();
+const uuid = z.string().check(z.uuid());
 
 const SubscriptionWire = z.object({
   subscription_uuid: z.string(),
@@ -18,8 +18,8 @@ const SubscriptionWire = z.object({
 });
 const AttemptWire = z.object({
   at: z.string(),
-  status: z.number().int().nullable().describe("the receiver's HTTP status; null when it did not answer"),
-  error: z.string().optional(),
+  status: z.nullable(z.number().check(z.int())).check(z.describe("the receiver's HTTP status; null when it did not answer")),
+  error: z.optional(z.string()),
   duration_ms: z.number(),
 });
 
@@ -33,16 +33,16 @@ export const webhookEventsRoute = defineRoute({
   responses: {
     200: {
       description: 'the catalogue',
-      schema: z.object({ code: z.literal(0), data: z.array(z.object({ event_name: z.string(), summary: z.string(), claim: z.string().nullable() })) }),
+      schema: z.object({ code: z.literal(0), data: z.array(z.object({ event_name: z.string(), summary: z.string(), claim: z.nullable(z.string()) })) }),
     },
   },
 });
 
 export const CreateSubscriptionBody = z.object({
-  subscription_uuid: uuid.optional().describe('makes the call idempotent'),
-  url: z.string().max(WEBHOOK_LIMITS.URL_CHARS).describe('https, a public address (private, loopback and link-local addresses are refused)'),
-  events: z.array(z.string().max(100)).min(1).max(WEBHOOK_EVENT_NAMES.length),
-  description: z.string().max(200).optional(),
+  subscription_uuid: z.optional(uuid).check(z.describe('makes the call idempotent')),
+  url: z.string().check(z.maxLength(WEBHOOK_LIMITS.URL_CHARS), z.describe('https, a public address (private, loopback and link-local addresses are refused)')),
+  events: z.array(z.string().check(z.maxLength(100))).check(z.minLength(1), z.maxLength(WEBHOOK_EVENT_NAMES.length)),
+  description: z.optional(z.string().check(z.maxLength(200))),
 });
 
 export const createSubscriptionRoute = defineRoute({
@@ -54,7 +54,7 @@ export const createSubscriptionRoute = defineRoute({
   paths: [PATH],
   summary: `Subscribe a URL to events of the user, for the calling extension (at most ${WEBHOOK_LIMITS.SUBSCRIPTIONS}); the signing secret is answered only now`,
   request: { body: CreateSubscriptionBody },
-  responses: { 200: { description: 'the subscription and its secret', schema: z.object({ code: z.literal(0), data: SubscriptionWire.extend({ secret: z.string() }) }) } },
+  responses: { 200: { description: 'the subscription and its secret', schema: z.object({ code: z.literal(0), data: z.extend(SubscriptionWire, { secret: z.string() }) }) } },
 });
 
 export const listSubscriptionsRoute = defineRoute({
@@ -87,7 +87,7 @@ export const listDeliveriesRoute = defineRoute({
   paths: [`${PATH}/deliveries`],
   summary: `A subscription's deliveries of the last ${WEBHOOK_LIMITS.DELIVERY_DAYS} days, newest first, each attempt with its outcome`,
   request: {
-    query: z.object({ subscription_uuid: uuid, limit: z.coerce.number().int().min(1).max(100).default(50) }),
+    query: z.object({ subscription_uuid: uuid, limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50) }),
   },
   responses: {
     200: {
@@ -102,20 +102,20 @@ export const listDeliveriesRoute = defineRoute({
 
 // --- what a receiver gets (OpenAPI `webhooks`, one per event) -------------------------------------
 
-const int = () => z.number().int();
+const int = () => z.number().check(z.int());
 const change = z.enum(['created', 'changed', 'deleted']);
 const spot = z.object({ spot_uuid: z.string(), field_id: int(), farm_id: int() });
-const herd = z.object({ herd_uuid: z.string(), field_id: int(), paddock_uuid: z.string(), transaction: z.record(z.string(), z.unknown()).describe('the transaction as GET /livestock/herd/{uuid}/transactions lists it') });
-export const WEBHOOK_DATA: Record<WebhookEventName, z.ZodType> = {
+const herd = z.object({ herd_uuid: z.string(), field_id: int(), paddock_uuid: z.string(), transaction: z.record(z.string(), z.unknown()).check(z.describe('the transaction as GET /livestock/herd/{uuid}/transactions lists it')) });
+export const WEBHOOK_DATA: Record<WebhookEventName, z.ZodMiniType> = {
   'FIELD_CREATED.V1': z.object({ field_id: int(), field_uuid: z.string(), farm_id: int(), name: z.string() }),
   'FIELD_DELETED.V1': z.object({ field_id: int(), field_uuid: z.string(), farm_id: int() }),
   'FIELD_RESHAPED.V1': z.object({ field_id: int(), campaign: int(), images_reprocessing: z.boolean() }),
   'IMAGERY_DATES.V1': z.object({
     field_id: int(),
-    layer: z.string().describe('sentinel2, or the layer made from a file or a sampling'),
-    date: z.string().describe('YYYY-MM-DDTHH:mm:ssZ, as dates v3 lists it'),
-    cloudy: z.boolean().optional(),
-    source: z.enum(['file', 'sampling']).optional(),
+    layer: z.string().check(z.describe('sentinel2, or the layer made from a file or a sampling')),
+    date: z.string().check(z.describe('YYYY-MM-DDTHH:mm:ssZ, as dates v3 lists it')),
+    cloudy: z.optional(z.boolean()),
+    source: z.optional(z.enum(['file', 'sampling'])),
   }),
   'SPOT_CREATED.V1': spot,
   'SPOT_CHANGED.V1': spot,
@@ -124,7 +124,7 @@ export const WEBHOOK_DATA: Record<WebhookEventName, z.ZodType> = {
   'HERD_EXITED.V1': herd,
   'LABOUR_CHANGED.V1': z.object({ labour_uuid: z.string(), field_id: int(), yeargroup: int(), change }),
   'WORK_ORDER_CHANGED.V1': z.object({ work_order_uuid: z.string(), yeargroup: int(), change }),
-  'SHARE_RECEIVED.V1': z.record(z.string(), z.unknown()).describe('the share notice: the fields (or farm) shared, as the FIELD_SHARE.V1 inbox item'),
+  'SHARE_RECEIVED.V1': z.record(z.string(), z.unknown()).check(z.describe('the share notice: the fields (or farm) shared, as the FIELD_SHARE.V1 inbox item')),
 };
 
 /** The OpenAPI `webhooks` of the document: each event's body. */
@@ -135,13 +135,13 @@ export const webhookDocs = () =>
       {
         summary: WEBHOOK_EVENTS[name].summary,
         body: z.object({
-          delivery_id: z.string().describe('the same on every attempt: deduplicate by it'),
+          delivery_id: z.string().check(z.describe('the same on every attempt: deduplicate by it')),
           event_id: z.string(),
           event_name: z.literal(name),
           occurred_at: z.string(),
-          user_id: int().describe('the user the subscription belongs to'),
-          field_id: int().optional(),
-          data: WEBHOOK_DATA[name].or(z.object({ truncated: z.literal(true) })).describe('over 64 KB: {truncated: true}'),
+          user_id: int().check(z.describe('the user the subscription belongs to')),
+          field_id: z.optional(int()),
+          data: z.union([WEBHOOK_DATA[name], z.object({ truncated: z.literal(true) })]).check(z.describe('over 64 KB: {truncated: true}')),
         }),
       },
     ]),
@@ -149,10 +149,10 @@ export const webhookDocs = () =>
 
 /** An event as the queues carry it (the events worker's fan-out, the delivery jobs). */
 export const QueuedWebhookEvent = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.enum(WEBHOOK_EVENT_NAMES as [string, ...string[]]),
-  user_ids: z.array(z.number().int()),
-  field_id: z.number().int().optional(),
+  user_ids: z.array(z.number().check(z.int())),
+  field_id: z.optional(z.number().check(z.int())),
   occurred_at: z.string(),
   data: z.record(z.string(), z.unknown()),
 });

@@ -2,7 +2,7 @@
 // delete), /api/work_orders/recomendations/types and /api/work_orders/<uuid>/download. Success
 // bodies carry no top-level code (spec README); errors use the general dialect. They read labours,
 // so they need the View season feature, like the labours (docs/decisions.md, "Work orders").
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
 import { seasonViewRequired } from '../lib/labours/codes';
@@ -20,20 +20,20 @@ const workOrdersRoute = {
 const PATH = '/api/work_orders';
 
 const Recommendation = z.object({
-  type_id: z.union([z.string().regex(/^\d+$/, 'a recommendation type id').transform(Number), z.number().int()]).describe('GET /api/work_orders/recomendations/types'),
+  type_id: z.union([z.pipe(z.string().check(z.regex(/^\d+$/, 'a recommendation type id')), z.transform(Number)), z.number().check(z.int())]).check(z.describe('GET /api/work_orders/recomendations/types')),
   value: text(WORK_ORDER_LIMITS.VALUE, 1, { trim: true }),
 });
 
 const bodyMembers = {
-  labours: z.array(z.uuid()).min(1).max(WORK_ORDER_LIMITS.LABOURS).describe('labour uuids the caller reads, of the campaign `yeargroup`'),
+  labours: z.array(z.uuid()).check(z.minLength(1), z.maxLength(WORK_ORDER_LIMITS.LABOURS), z.describe('labour uuids the caller reads, of the campaign `yeargroup`')),
   date: calendarDate(),
-  yeargroup: integer().pipe(z.number().int().min(1900).max(2200)),
-  recomendations: z.array(Recommendation).max(WORK_ORDER_LIMITS.RECOMMENDATIONS).nullable().optional().describe('each accepted only when a selected labour has one of its labourTypeIds'),
-  notes: text(WORK_ORDER_LIMITS.NOTES).nullable().optional(),
-  name: text(WORK_ORDER_LIMITS.NAME).nullable().optional(),
+  yeargroup: z.pipe(integer(), z.number().check(z.int(), z.gte(1900), z.lte(2200))),
+  recomendations: z.optional(z.nullable(z.array(Recommendation).check(z.maxLength(WORK_ORDER_LIMITS.RECOMMENDATIONS)))).check(z.describe('each accepted only when a selected labour has one of its labourTypeIds')),
+  notes: z.optional(z.nullable(text(WORK_ORDER_LIMITS.NOTES))),
+  name: z.optional(z.nullable(text(WORK_ORDER_LIMITS.NAME))),
 };
 export const CreateWorkOrderBody = z.object({ uuid: z.uuid(), ...bodyMembers });
-export const ReplaceWorkOrderBody = z.object({ uuid: z.uuid().optional().describe("the path's uuid, when sent"), ...bodyMembers });
+export const ReplaceWorkOrderBody = z.object({ uuid: z.optional(z.uuid()).check(z.describe("the path's uuid, when sent")), ...bodyMembers });
 
 export const workOrderInput = (body: z.output<typeof ReplaceWorkOrderBody>): WorkOrderInput => ({
   name: body.name ?? null,
@@ -44,15 +44,15 @@ export const workOrderInput = (body: z.output<typeof ReplaceWorkOrderBody>): Wor
   recommendations: body.recomendations?.map((r) => ({ typeId: r.type_id, value: r.value })) ?? null,
 });
 
-const WireType = z.object({ id: z.number().int(), name: z.string(), labourTypeIds: z.array(z.number().int()) });
+const WireType = z.object({ id: z.number().check(z.int()), name: z.string(), labourTypeIds: z.array(z.number().check(z.int())) });
 export const WireWorkOrder = z.object({
   uuid: z.string(),
-  name: z.string().nullable(),
-  notes: z.string().nullable(),
-  date: z.string().describe('ISO date-time with offset, e.g. 2022-02-03T00:00:00+00:00'),
-  yeargroup: z.number().int(),
-  labours: z.array(z.object({ uuid: z.string(), yeargroup: z.number().int(), idLabourType: z.number().int(), fieldName: z.string(), farmName: z.string() })),
-  recomendations: z.array(z.object({ type: z.object({ id: z.number().int(), name: z.string() }), value: z.string() })),
+  name: z.nullable(z.string()),
+  notes: z.nullable(z.string()),
+  date: z.string().check(z.describe('ISO date-time with offset, e.g. 2022-02-03T00:00:00+00:00')),
+  yeargroup: z.number().check(z.int()),
+  labours: z.array(z.object({ uuid: z.string(), yeargroup: z.number().check(z.int()), idLabourType: z.number().check(z.int()), fieldName: z.string(), farmName: z.string() })),
+  recomendations: z.array(z.object({ type: z.object({ id: z.number().check(z.int()), name: z.string() }), value: z.string() })),
 });
 
 export const wireWorkOrder = ({ order, labours }: WorkOrderView): z.infer<typeof WireWorkOrder> => ({
@@ -77,7 +77,7 @@ export const listWorkOrdersRoute = defineRoute({
   method: 'get',
   paths: [PATH],
   summary: "The caller's work orders of a campaign",
-  request: { query: z.object({ yeargroup: integer().pipe(z.number().int().min(1900).max(2200)) }) },
+  request: { query: z.object({ yeargroup: z.pipe(integer(), z.number().check(z.int(), z.gte(1900), z.lte(2200))) }) },
   responses: { 200: { description: 'work orders, by date', schema: z.object({ data: z.array(WireWorkOrder) }) } },
 });
 

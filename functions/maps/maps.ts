@@ -5,7 +5,7 @@ import { MAP_INFOS } from '../../lib/maps/codes';
 import type { MapInput } from '../../lib/maps/service';
 import { maps } from '../../lib/maps/repository';
 import { createMapRoute, deleteMapRoute, listMapsRoute, MapBody, patchMapRoute, replaceMapRoute, wireMap } from '../../schemas/maps';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 type Body = z.output<typeof MapBody>;
 

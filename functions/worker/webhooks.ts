@@ -4,7 +4,7 @@
 // dead-letter queue. A delivery that finds its subscription's slots all held (docs/webhooks.md,
 // concurrency) is queued again a few seconds later, as the same attempt. Either way this message is done.
 import type { SQSEvent } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { publishEvent } from '../../lib/events/publish';
 import type { DeliveryJob } from '../../lib/webhooks/model';
 import { QueuedWebhookEvent } from '../../schemas/webhooks';
@@ -16,11 +16,11 @@ import { PoisonMessage, processRecords } from '../../lib/worker/process';
 const MAX_DELAY_S = 900;
 
 const Job = z.object({
-  delivery_id: z.string().min(1),
-  subscription_uuid: z.string().min(1),
-  user_id: z.number().int().positive(),
+  delivery_id: z.string().check(z.minLength(1)),
+  subscription_uuid: z.string().check(z.minLength(1)),
+  user_id: z.number().check(z.int(), z.positive()),
   extension_id: z.string(),
-  attempt: z.number().int().positive().optional(),
+  attempt: z.optional(z.number().check(z.int(), z.positive())),
   event: QueuedWebhookEvent,
 });
 const Envelope = z.object({ data: Job });

@@ -16,7 +16,7 @@ import {
   type JWSHeaderParameters,
   type FlattenedJWSInput,
 } from 'jose';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { config } from '../config';
 import { secretValue } from '../aws/secrets';
 import { getItem, putItem } from '../db/table';
@@ -28,11 +28,11 @@ const ALGORITHM = 'EdDSA';
 export const DEFAULT_TTL_SECONDS = 30 * 24 * 3600;
 
 export const TokenClaimsSchema = z.object({
-  sub: z.string().regex(/^\d+$/),
+  sub: z.string().check(z.regex(/^\d+$/)),
   uid: z.string(),
   locale: z.string(),
-  ext: z.string().optional(),
-  ext_ver: z.string().optional(),
+  ext: z.optional(z.string()),
+  ext_ver: z.optional(z.string()),
   claims: z.array(z.string()),
 });
 export type TokenClaims = z.infer<typeof TokenClaimsSchema>;

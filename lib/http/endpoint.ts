@@ -11,7 +11,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { PassThrough } from 'node:stream';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { hasClaims, principalFromToken, type Principal } from '../auth/principal';
@@ -21,7 +21,7 @@ import { baseHeaders, Reply, StreamReply, toResult } from './reply';
 import { describeIssues } from '../util/issues';
 import type { RouteDef } from './route';
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
 /** How long before its timeout a function stops waiting for its work and answers 503 (docs/reliability.md). */
 export const TIMEOUT_MARGIN_MS = 1_000;
@@ -90,9 +90,9 @@ export function asDomainError(error: unknown): DomainError {
 }
 
 export function endpoint<
-  QS extends z.ZodType | undefined,
-  BS extends z.ZodType | undefined,
-  PS extends z.ZodType | undefined,
+  QS extends z.ZodMiniType | undefined,
+  BS extends z.ZodMiniType | undefined,
+  PS extends z.ZodMiniType | undefined,
 >(route: RouteDef<QS, BS, PS>, spec: EndpointSpec<Infer<QS>, Infer<BS>, Infer<PS>>) {
   const maxBodyBytes = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 

@@ -1,11 +1,11 @@
 // Builds the OpenAPI 3.1 document from the route definitions (their zod schemas are the
 // contract). Served at GET /openapi.json and written to docs/openapi.json by scripts/openapi.ts.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RouteDef } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete json.$schema;
   return json;
@@ -17,7 +17,7 @@ const CONTENT_TYPES = {
   multipart: 'multipart/form-data',
 } as const;
 
-function parameters(schema: z.ZodType | undefined, location: 'query' | 'path') {
+function parameters(schema: z.ZodMiniType | undefined, location: 'query' | 'path') {
   if (!schema) return [];
   const json = toSchema(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
@@ -40,7 +40,7 @@ export interface OpenApiInfo {
 /** A webhook the platform sends (OpenAPI 3.1 `webhooks`): its summary and the JSON body the receiver gets. */
 export interface WebhookDoc {
   summary: string;
-  body: z.ZodType;
+  body: z.ZodMiniType;
 }
 
 export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo, webhooks: Record<string, WebhookDoc> = {}): Record<string, unknown> {

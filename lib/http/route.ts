@@ -4,7 +4,7 @@
 // factory validates against them, scripts/openapi.ts documents them and the serverless plugin
 // (scripts/serverless/surco-plugin.cjs) generates each function, its events and its
 // least-privilege role from them. Nothing about a route is written anywhere else.
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Claim } from '../auth/claims';
 import type { DomainError } from '../errors';
 import type { Dialect } from './dialects';
@@ -46,15 +46,15 @@ export type HandlerRef = `functions/${string}.${string}`;
 
 export interface ResponseDoc {
   description: string;
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   /** Defaults to application/json. */
   contentType?: string;
 }
 
 export interface RouteDef<
-  Q extends z.ZodType | undefined = z.ZodType | undefined,
-  B extends z.ZodType | undefined = z.ZodType | undefined,
-  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  B extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  P extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
 > {
   operationId: string;
   method: Method | 'any';
@@ -96,9 +96,9 @@ export interface RouteDef<
 }
 
 export const defineRoute = <
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodMiniType | undefined = undefined,
+  B extends z.ZodMiniType | undefined = undefined,
+  P extends z.ZodMiniType | undefined = undefined,
 >(
   route: RouteDef<Q, B, P>,
 ): RouteDef<Q, B, P> => route;

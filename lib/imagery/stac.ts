@@ -1,32 +1,28 @@
 // Finding scenes: a STAC API search (Earth Search in production, the local stack's catalogue
 // locally; docs/imagery.md), and the choice of one scene per day for a field.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Radiometry } from './bands';
 
 export const COLLECTION = 'sentinel-2-l2a';
 export const BANDS = ['red', 'green', 'blue', 'nir', 'rededge1', 'scl'] as const;
 export type BandName = (typeof BANDS)[number];
 
-const RasterBand = z.object({ scale: z.number().optional(), offset: z.number().optional() }).passthrough();
-const Asset = z.object({ href: z.string().url(), 'raster:bands': z.array(RasterBand).optional() }).passthrough();
-const Item = z
-  .object({
-    id: z.string().min(1),
+const RasterBand = z.looseObject({ scale: z.optional(z.number()), offset: z.optional(z.number()) });
+const Asset = z.looseObject({ href: z.string().check(z.url()), 'raster:bands': z.optional(z.array(RasterBand)) });
+const Item = z.looseObject({
+    id: z.string().check(z.minLength(1)),
     bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
-    properties: z
-      .object({
+    properties: z.looseObject({
         datetime: z.string(),
-        'proj:epsg': z.number().int().optional(),
-        'proj:code': z.string().optional(),
-        'eo:cloud_cover': z.number().optional(),
-        'earthsearch:boa_offset_applied': z.boolean().optional(),
-      })
-      .passthrough(),
-    assets: z.object(Object.fromEntries(BANDS.map((band) => [band, Asset])) as Record<BandName, typeof Asset>).passthrough(),
-  })
-  .passthrough();
-const Link = z.object({ rel: z.string(), href: z.string(), method: z.string().optional(), body: z.record(z.string(), z.unknown()).optional() }).passthrough();
-const SearchPage = z.object({ features: z.array(z.unknown()), links: z.array(Link).optional() }).passthrough();
+        'proj:epsg': z.optional(z.number().check(z.int())),
+        'proj:code': z.optional(z.string()),
+        'eo:cloud_cover': z.optional(z.number()),
+        'earthsearch:boa_offset_applied': z.optional(z.boolean()),
+      }),
+    assets: z.looseObject(Object.fromEntries(BANDS.map((band) => [band, Asset])) as Record<BandName, typeof Asset>),
+  });
+const Link = z.looseObject({ rel: z.string(), href: z.string(), method: z.optional(z.string()), body: z.optional(z.record(z.string(), z.unknown())) });
+const SearchPage = z.looseObject({ features: z.array(z.unknown()), links: z.optional(z.array(Link)) });
 
 /** What ingestion needs of a STAC item (it travels in the scene job). */
 export interface Scene {

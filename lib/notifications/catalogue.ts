@@ -1,13 +1,13 @@
 // The events the notifications know (spec 3, "Events"): versioned names (`NAME.V<n>`), the
 // payload each carries, whether it stacks, and its message in every locale (es, en, pt). An event
 // is resolved by name and version; an unknown name or version is refused where it is posted.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Locale } from '../platform/model';
 
 export interface EventDefinition {
   /** Full name, e.g. FIELD_SHARE.V1. */
   name: string;
-  payload: z.ZodType<Record<string, unknown>>;
+  payload: z.ZodMiniType<Record<string, unknown>>;
   /** Undismissed items of a stackable event merge into one (docs/decisions.md, Notifications). */
   stackable: boolean;
   /** Whether it reaches the inbox; PING.V1 lives on the stream only. */
@@ -18,17 +18,17 @@ export interface EventDefinition {
 
 type Texts = Record<Locale, (payload: Record<string, unknown>, count: number) => string>;
 
-const empty = z.object({}).catchall(z.unknown());
+const empty = z.looseObject({});
 
 const SharedField = z.object({
   field_name: z.string(),
-  field_id: z.number().int(),
+  field_id: z.number().check(z.int()),
   field_uuid: z.string(),
-  farm_id: z.number().int(),
+  farm_id: z.number().check(z.int()),
   farm_uuid: z.string(),
   source_user_name: z.string(),
 });
-const FieldSharePayload = z.object({ fields: z.array(SharedField).min(1) }).catchall(z.unknown());
+const FieldSharePayload = z.looseObject({ fields: z.array(SharedField).check(z.minLength(1)) });
 
 const fieldsOf = (payload: Record<string, unknown>) => (payload.fields as Array<z.infer<typeof SharedField>>) ?? [];
 const names = (payload: Record<string, unknown>) => fieldsOf(payload).map((f) => f.field_name).join(', ');
@@ -63,7 +63,7 @@ const STACKABLE_TEST_TEXTS: Texts = {
 
 const PING_TEXTS: Texts = { es: () => 'ping', en: () => 'ping', pt: () => 'ping' };
 
-const define = (name: string, payload: z.ZodType<Record<string, unknown>>, texts: Texts, options: { stackable?: boolean; inbox?: boolean } = {}): EventDefinition => ({
+const define = (name: string, payload: z.ZodMiniType<Record<string, unknown>>, texts: Texts, options: { stackable?: boolean; inbox?: boolean } = {}): EventDefinition => ({
   name,
   payload,
   stackable: options.stackable ?? false,

@@ -4,7 +4,7 @@
 // redelivered event changes nothing, and a stream reader that sees entry n has seen every entry
 // before it.
 import { v7 as uuidV7 } from 'uuid';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { retryLostRace } from '../db/retry';
 import { Conflict } from '../errors';
 import type { EventEnvelope } from '../events/publish';
@@ -23,11 +23,11 @@ export const DELIVERY_MARKER_SECONDS = 14 * 24 * 3600;
 
 /** The `data` of a notification event (POST /nc-internal/events, docs/decisions.md). */
 export const NotificationData = z.object({
-  user_ids: z.array(z.number().int().positive()).min(1).max(1000),
-  payload: z.record(z.string(), z.unknown()).default({}),
-  pinned: z.boolean().default(false),
-  pinned_until: z.iso.datetime({ offset: true }).nullable().default(null),
-  dissmisible: z.boolean().default(true),
+  user_ids: z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1), z.maxLength(1000)),
+  payload: z._default(z.record(z.string(), z.unknown()), {}),
+  pinned: z._default(z.boolean(), false),
+  pinned_until: z._default(z.nullable(z.iso.datetime({ offset: true })), null),
+  dissmisible: z._default(z.boolean(), true),
 });
 export type NotificationData = z.output<typeof NotificationData>;
 

@@ -5,7 +5,7 @@
 //   key or keys not matching ^\w+$ -> 2
 //   ids holding something that is no id -> 5
 //   anything else of the wrong type or format, more than 100 ids or keys -> -4 (the general wrong-format code)
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { GENERAL_CODES, Invalid } from '../errors';
 import { describeIssues } from '../util/issues';
 import { KEY_MAX_LENGTH, validKey } from './access';
@@ -19,7 +19,7 @@ const CODE_BY_MEMBER: Record<string, number> = {
   ids: STORAGE_CODES.ID_INVALID,
 };
 
-export function parseStorageBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+export function parseStorageBody<S extends z.ZodMiniType>(schema: S, body: unknown): z.output<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new Invalid('the body must be a JSON object', { code: STORAGE_CODES.DATA_MISSING });
   }

@@ -3,7 +3,7 @@
 // so SQS retries it and, after the queue's maxReceiveCount, moves it to the dead-letter queue.
 // Handlers are idempotent; a processed-marker also skips redeliveries of finished events.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { keys } from '../db/keys';
 import { getItem, putItem } from '../db/table';
 import { log } from '../log';
@@ -12,8 +12,8 @@ import type { EventEnvelope } from '../events/publish';
 export type EventHandler = (envelope: EventEnvelope) => Promise<void>;
 
 const Envelope = z.object({
-  id: z.string().min(1),
-  event_name: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  event_name: z.string().check(z.minLength(1)),
   data: z.record(z.string(), z.unknown()),
   created_at: z.string(),
 });

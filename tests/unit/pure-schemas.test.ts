@@ -39,9 +39,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('wraps each top-level value that builds something, and nothing else', () => {
     const source = [
-      "import * as z from 'zod';",
+      "import * as z from 'zod/mini';",
       'const area = { tags: [\'x\'] } as const;',
-      'export const A = z.object({ a: z.string() }).strict();',
+      'export const A = z.strictObject({ a: z.string() });',
       'export const limit = 10;',
       'export const alias = A;',
       'export const toWire = (value: number) => value * 2;',
@@ -51,7 +51,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     ].join('\n');
     const out = plugins.markSchemasPure(source, 'schemas/sample.ts');
     expect(out).toContain("const area = /* @__PURE__ */ (() => ({ tags: ['x'] } as const))();");
-    expect(out).toContain('export const A = /* @__PURE__ */ (() => (z.object({ a: z.string() }).strict()))();');
+    expect(out).toContain('export const A = /* @__PURE__ */ (() => (z.strictObject({ a: z.string() })))();');
     expect(out).toContain('export const limit = 10;');
     expect(out).toContain('export const alias = A;');
     expect(out).toContain('export const toWire = (value: number) => value * 2;');
@@ -65,9 +65,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     writeFileSync(
       join(dir, 'schemas', 'sample.ts'),
       [
-        "import * as z from 'zod';",
-        "export const Used = z.object({ name: z.string().min(2, 'used-schema-message') }).strict();",
-        "export const Unused = z.object({ other: z.string().min(3, 'unused-schema-message') });",
+        "import * as z from 'zod/mini';",
+        "export const Used = z.strictObject({ name: z.string().check(z.minLength(2, 'used-schema-message')) });",
+        "export const Unused = z.object({ other: z.string().check(z.minLength(3, 'unused-schema-message')) });",
         '',
       ].join('\n'),
     );

@@ -1,14 +1,10 @@
-// The SQS client, created once per container on first use.
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { config } from '../config';
-import { AWS_REQUEST_HANDLER } from './http';
+// The SQS kit (lib/aws/sqs-client.ts: the client and the commands we send), loaded once per
+// container on first use with `await sqsKit()`, like the geometry kit (ADR 0008). Types may be
+// imported from sqs-client.ts (`import type`); tests/unit/pure-schemas.test.ts finds any other
+// import of it.
+export type SqsKit = typeof import('./sqs-client');
 
-let client: SQSClient | undefined;
+let kit: Promise<SqsKit> | undefined;
 
-export function sqs(): SQSClient {
-  if (!client) {
-    const { region, endpoints } = config();
-    client = new SQSClient({ region, endpoint: endpoints.sqs, requestHandler: AWS_REQUEST_HANDLER });
-  }
-  return client;
-}
+/** The SQS client and commands, loaded once per container on first use. */
+export const sqsKit = (): Promise<SqsKit> => (kit ??= import('./sqs-client'));

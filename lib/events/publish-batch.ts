@@ -1,8 +1,6 @@
-// Many events of one name at once (imagery jobs): SQS batches of ten, with the envelope and queue of
-// publish.ts. A module of its own so that the functions that publish one event at a time do not
-// bundle the batch command.
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../aws/sqs';
+// Many events of one name at once (imagery jobs, webhook deliveries): SQS batches of ten, with the
+// envelope and queue of publish.ts.
+import { sqsKit } from '../aws/sqs';
 import { envelopeOf, queueUrl, type PublishOptions } from './publish';
 
 /** SQS takes at most ten messages a request. */
@@ -10,6 +8,7 @@ const SEND_BATCH = 10;
 
 /** One event per item of `data`, ten to a request; throws when the queue refuses any. */
 export async function publishEvents(eventName: string, data: readonly object[], options: Pick<PublishOptions, 'queue'> = {}): Promise<void> {
+  const { sqs, SendMessageBatchCommand } = await sqsKit();
   for (let i = 0; i < data.length; i += SEND_BATCH) {
     const batch = data.slice(i, i + SEND_BATCH);
     const out = await sqs().send(

@@ -1,8 +1,7 @@
 // Puts events and internal jobs on the events queue; the worker (functions/worker/events.ts)
 // consumes them. The envelope carries an id so that redelivered messages are processed once.
 import { randomUUID } from 'node:crypto';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../aws/sqs';
+import { sqsKit } from '../aws/sqs';
 import { config } from '../config';
 
 export interface EventEnvelope {
@@ -39,6 +38,7 @@ export const queueUrl = (queue: PublishOptions['queue']): string =>
 
 export async function publishEvent(eventName: string, data: Record<string, unknown>, options: PublishOptions = {}): Promise<EventEnvelope> {
   const envelope = envelopeOf(eventName, data, options.id);
+  const { sqs, SendMessageCommand } = await sqsKit();
   await sqs().send(
     new SendMessageCommand({
       QueueUrl: queueUrl(options.queue),

@@ -16,7 +16,7 @@ import { shapeCampaignFor } from '../fields/current-shape';
 import { fieldShapeFrom } from '../fields/shape';
 import type { HectareCharge } from '../fields/quota';
 import { quotaCeiling } from '../fields/rules';
-import { expansionLimits } from './limits';
+import type * as Limits from './limits';
 import { SHAPE_REPROCESS_JOB } from './jobs';
 import type { WebhookEmitter } from '../webhooks/emit';
 
@@ -68,6 +68,11 @@ export interface ShapeDeps {
   now?: () => Date;
 }
 
+// The expansion limits (lib/shapes/limits.ts, with proj4: ~105 KB) are loaded on first use, like
+// the geometry kit they work with (ADR 0008): reading a field's lock never needs them.
+let limitsModule: Promise<typeof Limits> | undefined;
+const limitsKit = (): Promise<typeof Limits> => (limitsModule ??= import('./limits'));
+
 const notEnoughQuota = () => new Forbidden('the hectares of the new shape exceed the user quota', { code: 'NOT_ENOUGH_QUOTA' });
 const notEnoughWorkspaceQuota = () =>
   new Forbidden('the hectares of the new shape exceed the workspace quota', { code: 'NOT_ENOUGH_QUOTA_WORKSPACE' });
@@ -117,7 +122,8 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
 
     async limitsOf(principal: Principal, fieldId: number) {
       const { field } = await readableField(principal, fieldId);
-      const limits = expansionLimits(await geometryKit(), field);
+      const [kit, { expansionLimits }] = await Promise.all([geometryKit(), limitsKit()]);
+      const limits = expansionLimits(kit, field);
       return { limits4326: limits.wkt4326, limits3857: limits.wkt3857 };
     },
 
@@ -128,7 +134,7 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
         ownerId = field.ownerId;
         if (await activeLock(field.id)) throw reprocessing();
 
-        const kit = await geometryKit();
+        const [kit, { expansionLimits }] = await Promise.all([geometryKit(), limitsKit()]);
         let geometry;
         try {
           geometry = kit.parseGeometry(input.shape, ['Polygon']);

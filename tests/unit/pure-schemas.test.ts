@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
@@ -197,23 +197,31 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(effects).toEqual([]);
   });
 
-  it('finds no dynamic import() of an ES module in lib/ or functions/ but the geometry kit (esbuild would wrap what it shares with the bundle in lazy initialisers)', () => {
+  it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
+    // the modules loaded on first use, each through its loader alone: a static import would
+    // evaluate it when the function is loaded
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/spots/files.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
         else if (entry.name.endsWith('.ts')) {
-          for (const match of readFileSync(path, 'utf8').matchAll(/(?<!typeof )\bimport\(\s*'([^']+)'\s*\)/g)) found.push(`${path.slice(root.length + 1)}: ${match[1]}`);
-          // the kit is reached through geometryKit() alone: a static import would evaluate it at load
-          for (const match of readFileSync(path, 'utf8').matchAll(/^import (?!type )[^;]*from '([^']*\/wkt)';/gm)) found.push(`${path.slice(root.length + 1)}: static ${match[1]}`);
+          const source = readFileSync(path, 'utf8');
+          const file = path.slice(root.length + 1);
+          for (const match of source.matchAll(/(?<!typeof )\bimport\(\s*'([^']+)'\s*\)/g)) found.push(`${file}: ${match[1]}`);
+          for (const match of source.matchAll(/^import (?!type )[^;]*from '(\.[^']*)';/gm)) {
+            const target = relative(root, resolve(dirname(path), `${match[1]}.ts`));
+            if (kits.includes(target)) found.push(`${file}: static ${match[1]}`);
+          }
         }
       }
     };
     walk(join(root, 'lib'));
     walk(join(root, 'functions'));
-    // busboy is CommonJS: esbuild wraps it whether it is imported statically or not; the geometry kit
-    // (jsts, GeographicLib) shares nothing with the SDK or zod, and most functions never need it
-    expect(found.sort()).toEqual(['lib/geo/geometry.ts: ./wkt', 'lib/http/body.ts: @fastify/busboy']);
+    // busboy is CommonJS: esbuild wraps it whether it is imported statically or not. The kits are
+    // chunks of their own (code splitting): what they share with the function's module (the SDK's
+    // core for the SQS client) is a chunk both import, not a lazy initialiser
+    expect(found.sort()).toEqual(['lib/aws/sqs.ts: ./sqs-client', 'lib/geo/geometry.ts: ./wkt', 'lib/http/body.ts: @fastify/busboy', 'lib/shapes/service.ts: ./limits', 'lib/spots/repository.ts: ./files']);
   });
 });

@@ -34,7 +34,24 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('is the plugin deploy/esbuild.yml loads', () => {
     const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { plugins: string };
     expect(esbuild.plugins).toBe('./deploy/esbuild-plugins.cjs');
-    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'prune-chunks']);
+    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'prune-chunks']);
+  });
+
+  it('bundles a JSON file of ours as JSON.parse of its text, with the same value (json-parse)', async () => {
+    const dir = mkdtempSync(join(root, '.surco', 'json-parse-'));
+    try {
+      const value = { openapi: '3.1.0', quotes: `it's "quoted" \\ and \`ticked\` \${not} a template`, list: [1, 2.5, null, true, { deep: 'é' }] };
+      writeFileSync(join(dir, 'document.json'), JSON.stringify(value, null, 2));
+      writeFileSync(join(dir, 'entry.ts'), "import document from './document.json';\nexport const handler = () => document;\n");
+      await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'entry.ts')], outdir: dir, sourcemap: false });
+      const bundled = readFileSync(join(dir, 'entry.mjs'), 'utf8');
+      expect(bundled).toContain('JSON.parse(');
+      expect(bundled).not.toMatch(/openapi:"3\.1\.0"/); // no object literal
+      const module = (await import(pathToFileURL(join(dir, 'entry.mjs')).href)) as { handler: () => unknown };
+      expect(module.handler()).toEqual(value);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('wraps each top-level value that builds something, and nothing else', () => {

@@ -8,15 +8,14 @@
 // wkt.ts (`import type`): they leave no import behind. tests/unit/pure-schemas.test.ts finds any
 // other import of it.
 import { formatNumber } from './bounds';
+import { onFirstUse } from '../util/first-use';
 
 export type GeometryKind = 'Point' | 'Polygon' | 'MultiPolygon';
 export type GeometryKit = typeof import('./wkt');
 export type { JstsGeometry, JstsCoordinate } from './wkt';
 
-let kit: Promise<GeometryKit> | undefined;
-
 /** The geometry kit, loaded once per container on first use. */
-export const geometryKit = (): Promise<GeometryKit> => (kit ??= import('./wkt'));
+export const geometryKit: () => Promise<GeometryKit> = /* @__PURE__ */ onFirstUse(() => import('./wkt'));
 
 /** Why a text is not an acceptable geometry: unreadable or of another type, or readable but invalid. */
 export class GeometryError extends Error {

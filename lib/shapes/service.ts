@@ -17,6 +17,7 @@ import { fieldShapeFrom } from '../fields/shape';
 import type { HectareCharge } from '../fields/quota';
 import { quotaCeiling } from '../fields/rules';
 import type * as Limits from './limits';
+import { onFirstUse } from '../util/first-use';
 import { SHAPE_REPROCESS_JOB } from './jobs';
 import type { WebhookEmitter } from '../webhooks/emit';
 
@@ -70,8 +71,7 @@ export interface ShapeDeps {
 
 // The expansion limits (lib/shapes/limits.ts, with proj4: ~105 KB) are loaded on first use, like
 // the geometry kit they work with (ADR 0008): reading a field's lock never needs them.
-let limitsModule: Promise<typeof Limits> | undefined;
-const limitsKit = (): Promise<typeof Limits> => (limitsModule ??= import('./limits'));
+const limitsKit: () => Promise<typeof Limits> = /* @__PURE__ */ onFirstUse(() => import('./limits'));
 
 const notEnoughQuota = () => new Forbidden('the hectares of the new shape exceed the user quota', { code: 'NOT_ENOUGH_QUOTA' });
 const notEnoughWorkspaceQuota = () =>

@@ -15,6 +15,7 @@ import { Spot, SpotMessage, tagRefKey } from './model';
 import type { DeclaredImage } from './images';
 import { tagCountChanges, type SpotTag } from './tags';
 import type * as Files from './files';
+import { onFirstUse } from '../util/first-use';
 import { spotImagesService, spotListsService, spotMessagesService, spotsService, spotSheetsService, spotVariablesService, type ImageStore, type NewTag, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from './service';
 import { tagRules } from './tags';
 
@@ -241,8 +242,7 @@ export const dynamoSpotRepository: SpotRepository = {
 // The image files in S3 (lib/spots/files.ts, with the S3 client and its presigners: about a third
 // of a spot function's bundle) are loaded on first use, like the geometry kit (ADR 0008): most
 // spot, text and list requests never touch a file.
-let files: Promise<typeof Files> | undefined;
-const filesKit = (): Promise<typeof Files> => (files ??= import('./files'));
+const filesKit: () => Promise<typeof Files> = /* @__PURE__ */ onFirstUse(() => import('./files'));
 const s3ImageStore: ImageStore = {
   put: async (...args) => (await filesKit()).s3ImageStore.put(...args),
   presign: async (...args) => (await filesKit()).s3ImageStore.presign(...args),

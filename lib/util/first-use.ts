@@ -1,0 +1,11 @@
+// Modules that only some requests need (ADR 0008: the geometry kit, the SQS client, season-shape
+// limits, spot image files) are imported on first use, once per container: `onFirstUse` turns
+// the dynamic import of such a module into its loader, which hands every caller the same promise.
+// Call it with /* @__PURE__ */, so that a function that never uses the loader drops it and the
+// build prunes the module's chunk (deploy/esbuild-plugins.cjs, prune-chunks).
+
+/** The loader of a module imported on first use: `load` runs at the first call, once. */
+export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}

@@ -52,16 +52,17 @@ const pureSchemas = {
 // json-parse: a JSON file of ours (docs/openapi.json, which GET /openapi.json serves as it is) is
 // bundled as `JSON.parse('<its text>')` instead of esbuild's object literal: V8 scans a string and
 // parses JSON far faster than it compiles a literal of the same size (the 439 KB document: the
-// function imported in 1.51x the floor as a literal, docs/benchmarks.md). The value is the same;
-// only a default import is offered (no `import { paths } from '...json'`). Files of packages keep
-// esbuild's loader.
+// function imported in 1.51x the floor as a literal, docs/benchmarks.md; lib/fields/country-borders.json,
+// whose geometries are strings parsed when needed). The value is the same; only a default import is
+// offered (no `import { paths } from '...json'`), marked pure so that a bundle that imports the
+// module without using the value leaves it out. Files of packages keep esbuild's loader.
 const jsonParse = {
   name: 'json-parse',
   setup(build) {
     build.onLoad({ filter: /\.json$/ }, async (args) => {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
       const text = JSON.stringify(JSON.parse(await readFile(args.path, 'utf8')));
-      return { contents: `export default JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
+      return { contents: `export default /* @__PURE__ */ JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
     });
   },
 };

@@ -3,14 +3,13 @@
 // .zip holding a shapefile becomes the list of polygons it holds, as WKT in EPSG 4326, each checked
 // as agregarlote would check it. The files are untrusted: sizes, zip entries, XML declarations and
 // vertices are bounded before anything is parsed at length.
-import { kml } from '@tmcw/togeojson';
-import { DOMParser } from '@xmldom/xmldom';
 import { DomainError, Invalid } from '../errors';
 import { geoJsonToWkt, geometryKit, type GeometryKit } from '../geo/geometry';
 import { fieldShapeFrom } from './shape';
 import { checkFieldArea } from './rules';
 import { isZip, unzipBounded } from '../util/zip';
-import { readShapefiles } from '../geo/shapefile';
+import { kmlReader, shapefileReader } from '../geo/readers';
+import type { KmlFeature } from '../geo/kml';
 
 export const BOUNDARY_LIMITS = {
   /** The file as sent. */
@@ -51,10 +50,8 @@ export interface Boundaries {
 }
 
 type Position = number[];
-interface Feature {
-  geometry: { type: string; coordinates?: unknown; geometries?: Feature['geometry'][] } | null;
-  properties: Record<string, unknown> | null;
-}
+/** A feature read from a file (the shape KML features have; shapefile features fit it). */
+type Feature = KmlFeature;
 
 const refuse = (message: string) => new Invalid(message);
 
@@ -70,16 +67,16 @@ export async function readBoundaries(file: { content: Buffer; filename: string }
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {
       format = 'kmz';
-      features = readKml(Buffer.from(entries[kmlEntry]!).toString('utf8'));
+      features = (await kmlReader()).readKml(Buffer.from(entries[kmlEntry]!).toString('utf8'), refuse);
       names = kmlName;
     } else {
       format = 'shapefile';
-      features = readShapefiles(entries) as Feature[];
+      features = (await shapefileReader()).readShapefiles(entries, refuse) as Feature[];
       names = shapefileName(options.nameField);
     }
   } else if (/^\s*(<\?xml|<kml)/i.test(file.content.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, ''))) {
     format = 'kml';
-    features = readKml(file.content.toString('utf8'));
+    features = (await kmlReader()).readKml(file.content.toString('utf8'), refuse);
     names = kmlName;
   } else {
     throw refuse('the file is not a KML, a KMZ or a zipped shapefile');
@@ -88,24 +85,6 @@ export async function readBoundaries(file: { content: Buffer; filename: string }
 }
 
 // --- KML --------------------------------------------------------------------------------------
-
-function readKml(text: string): Feature[] {
-  // KML needs no document type: refusing any DTD rules out entity expansion and external entities.
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw refuse('the KML declares a document type or entities, which KML does not use');
-  const problems: string[] = [];
-  let document;
-  try {
-    document = new DOMParser({
-      onError: (level, message) => {
-        if (level !== 'warning') problems.push(message);
-      },
-    }).parseFromString(text, 'text/xml');
-  } catch (error) {
-    problems.push((error as Error).message); // a fatal error ends the parse
-  }
-  if (problems.length || !document) throw refuse(`the KML is not well-formed XML: ${problems[0]?.slice(0, 200)}`);
-  return kml(document as never).features as Feature[];
-}
 
 const kmlName = (properties: Record<string, unknown>) => (typeof properties.name === 'string' && properties.name.trim() ? properties.name.trim() : null);
 

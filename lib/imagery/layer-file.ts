@@ -3,9 +3,8 @@
 // the values of their numeric columns; then the column statistics and histograms. The zip is
 // untrusted: sizes, entries, names, rows and vertices are bounded, and every refusal is
 // ERROR_ARCHIVO.
-import * as XLSX from '@e965/xlsx';
 import { Invalid } from '../errors';
-import { readShapefiles } from '../geo/shapefile';
+import { shapefileReader, spreadsheetReader } from '../geo/readers';
 import { geometryKit, type GeometryKit } from '../geo/geometry';
 import { isZip, unzipBounded } from '../util/zip';
 import { LAYER_FILE_LIMITS } from './layer-limits';
@@ -35,12 +34,13 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
   const names = Object.keys(entries);
   let table: LayerTable;
   if (names.some((name) => name.toLowerCase().endsWith('.shp'))) {
-    table = fromRecords(readShapefiles(entries, fileError).map((f) => ({ geometry: f.geometry, properties: f.properties })));
+    table = fromRecords((await shapefileReader()).readShapefiles(entries, fileError).map((f) => ({ geometry: f.geometry, properties: f.properties })));
   } else {
     const tables = names.filter((name) => TABLES.some((ext) => name.toLowerCase().endsWith(ext))).sort();
     if (!tables.length) throw fileError('the zip holds no shapefile, csv, txt or xlsx');
     const geometry = await geometryKit();
-    table = mergeTables(tables.map((name) => fromRows(geometry, rowsOf(name, entries[name]!))));
+    const XLSX = tables.some(isSheet) ? await spreadsheetReader() : undefined;
+    table = mergeTables(tables.map((name) => fromRows(geometry, rowsOf(name, entries[name]!, XLSX))));
   }
   if (!table.features.length) throw fileError('the file holds no point or polygon with valid coordinates');
   return table;
@@ -48,9 +48,11 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
 
 // --- tables -----------------------------------------------------------------------------------
 
-function rowsOf(name: string, bytes: Uint8Array): unknown[][] {
-  const lower = name.toLowerCase();
-  if (lower.endsWith('.xlsx') || lower.endsWith('.xls')) {
+const isSheet = (name: string) => /\.xlsx?$/i.test(name);
+
+/** The rows of a table entry; `XLSX` (SheetJS, loaded on first use) is there when any entry is a sheet. */
+function rowsOf(name: string, bytes: Uint8Array, XLSX: Awaited<ReturnType<typeof spreadsheetReader>> | undefined): unknown[][] {
+  if (isSheet(name) && XLSX) {
     // an xlsx is itself a zip: its parts are bounded as the upload's are before SheetJS inflates them
     if (isZip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) {
       unzipBounded(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES * 10, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES }, fileError);

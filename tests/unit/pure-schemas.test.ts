@@ -217,7 +217,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/spots/files.ts'];
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/spots/files.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -239,6 +239,15 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     // busboy is CommonJS: esbuild wraps it whether it is imported statically or not. The kits are
     // chunks of their own (code splitting): what they share with the function's module (the SDK's
     // core for the SQS client) is a chunk both import, not a lazy initialiser
-    expect(found.sort()).toEqual(['lib/aws/sqs.ts: ./sqs-client', 'lib/geo/geometry.ts: ./wkt', 'lib/http/body.ts: @fastify/busboy', 'lib/shapes/service.ts: ./limits', 'lib/spots/repository.ts: ./files']);
+    expect(found.sort()).toEqual([
+      'lib/aws/sqs.ts: ./sqs-client',
+      'lib/geo/geometry.ts: ./wkt',
+      'lib/geo/readers.ts: ./kml',
+      'lib/geo/readers.ts: ./shapefile',
+      'lib/geo/readers.ts: @e965/xlsx',
+      'lib/http/body.ts: @fastify/busboy',
+      'lib/shapes/service.ts: ./limits',
+      'lib/spots/repository.ts: ./files',
+    ]);
   });
 });

@@ -1,30 +1,31 @@
 // The events queue worker: internal jobs and events posted to /nc-internal/events.
 import type { SQSEvent } from 'aws-lambda';
 import { PoisonMessage, processBatch, type EventHandler } from '../../lib/worker/process';
-import { cleanUpDeletedField, FIELD_DELETED_JOB } from '../../lib/fields/cleanup';
-import { reprocessShape } from '../../lib/shapes/reprocess';
+import { FIELD_DELETED_JOB } from '../../lib/fields/jobs';
 import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
-import { purgeSpotContents } from '../../lib/spots/repository';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
 import { OBJECT_RELEASED_JOB } from '../../lib/storage/files';
-import { deleteObjects } from '../../lib/storage/repository';
+import { onFirstUse } from '../../lib/util/first-use';
 import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
 import { notifications } from '../../lib/notifications/repository';
 import { WEBHOOK_EVENT_JOB, webhooks } from '../../lib/webhooks/repository';
 import type { WebhookEvent } from '../../lib/webhooks/model';
 import { QueuedWebhookEvent } from '../../schemas/webhooks';
 
+/** The jobs on files and rasters (S3, proj4), loaded when the first of them arrives. */
+const cleanupJobs = /* @__PURE__ */ onFirstUse(() => import('../../lib/worker/cleanup-jobs'));
+
 const handlers: Record<string, EventHandler> = {
   // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)
   ...Object.fromEntries(INBOX_EVENTS.map((name) => [name, notifications.deliverEnvelope])),
   [FIELD_DELETED_JOB]: async (envelope) => {
-    await cleanUpDeletedField(Number(envelope.data.field_id));
+    await (await cleanupJobs()).cleanUpDeletedField(Number(envelope.data.field_id));
   },
   [SPOT_DELETED_JOB]: async (envelope) => {
-    await purgeSpotContents(Number(envelope.data.spot_id));
+    await (await cleanupJobs()).purgeSpotContents(Number(envelope.data.spot_id));
   },
   [OBJECT_RELEASED_JOB]: async (envelope) => {
-    await deleteObjects((envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')));
+    await (await cleanupJobs()).deleteObjects((envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')));
   },
   // An operation's event for webhooks: one delivery job per subscription that takes it
   [WEBHOOK_EVENT_JOB]: async (envelope) => {
@@ -39,7 +40,7 @@ const handlers: Record<string, EventHandler> = {
     await webhooks.fanOut({ id: envelope.id, name: 'SHARE_RECEIVED.V1', user_ids: userIds, occurred_at: envelope.created_at, data: (envelope.data.payload ?? {}) as Record<string, unknown> });
   },
   [SHAPE_REPROCESS_JOB]: async (envelope) => {
-    await reprocessShape(envelope.data as { field_id: number; campaign: number; lock_id: string });
+    await (await cleanupJobs()).reprocessShape(envelope.data as { field_id: number; campaign: number; lock_id: string });
   },
 };
 

@@ -1,17 +1,13 @@
-// The S3 client, created once per container on first use (path-style against the local emulator).
-import { S3Client } from '@aws-sdk/client-s3';
-import { config } from '../config';
-import { AWS_REQUEST_HANDLER } from './http';
+// The S3 kit (lib/aws/s3-client.ts: the client, the commands we send and the presigners), loaded
+// once per container on first use with `await s3Kit()`, like the SQS kit (ADR 0008). Types may be
+// imported from s3-client.ts (`import type`); tests/unit/pure-schemas.test.ts finds any other
+// import of it.
+import { onFirstUse } from '../util/first-use';
 
-let client: S3Client | undefined;
+export type S3Kit = typeof import('./s3-client');
 
-export function s3(): S3Client {
-  if (!client) {
-    const { region, endpoints } = config();
-    client = new S3Client({ region, endpoint: endpoints.s3, forcePathStyle: Boolean(endpoints.s3), requestHandler: AWS_REQUEST_HANDLER });
-  }
-  return client;
-}
+/** The S3 client, commands and presigners, loaded once per container on first use. */
+export const s3Kit: () => Promise<S3Kit> = /* @__PURE__ */ onFirstUse(() => import('./s3-client'));
 
 /**
  * The object, or undefined when S3 says it does not exist (404). Any other failure (S3 unreachable,

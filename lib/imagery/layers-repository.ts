@@ -2,9 +2,8 @@
 // the kept upload in its user's partition (with a TTL), tables as gzipped JSON under uploads/, layer
 // jobs on the imagery queue; the layers themselves are imagery dates (repository.ts). Apart from
 // repository.ts so that the imagery readers do not bundle any of it.
-import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { s3 } from '../aws/s3';
+import { s3Kit } from '../aws/s3';
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { keys } from '../db/keys';
@@ -22,6 +21,7 @@ export const dynamoUserLayerRepository: UserLayerRepository = {
   date: dynamoImageryRepository.date,
   store: dynamoImageryRepository.store,
   async saveTable(objectKey, table) {
+    const { s3, PutObjectCommand } = await s3Kit();
     await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: objectKey, Body: gzipSync(JSON.stringify(table)), ContentType: 'application/gzip' }));
   },
   async table(objectKey) {

@@ -1,8 +1,7 @@
 // Imagery in DynamoDB, S3 and SQS (docs/imagery.md, docs/data-model.md): a date entry per field,
 // layer and day in the field's partition (so it goes with the field), its raster as one S3 object
 // under imagery/, the field's pending run, and scene jobs on the imagery queue.
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { ifPresent, s3 } from '../aws/s3';
+import { ifPresent, s3Kit } from '../aws/s3';
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { keys } from '../db/keys';
@@ -28,6 +27,7 @@ const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]
   (await queryAll(keys.imageryDates(fieldId, layer))).map(ImageryDate.fromItem);
 
 export const readRaster = async (objectKey: string): Promise<Uint8Array | undefined> => {
+  const { s3, GetObjectCommand } = await s3Kit();
   const object = await ifPresent(s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: objectKey })));
   return object?.Body ? object.Body.transformToByteArray() : undefined;
 };
@@ -40,6 +40,7 @@ export const dynamoImageryRepository: ImageryRepository = {
   dates: readDates,
   date: (fieldId, layer, day) => readItem(keys.imageryDate(fieldId, layer, day), ImageryDate.fromItem),
   async store(fieldId, entry, raster, replaced) {
+    const { s3, PutObjectCommand, DeleteObjectCommand } = await s3Kit();
     if (raster) {
       await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: entry.objectKey, Body: raster, ContentType: 'application/octet-stream' }));
     }

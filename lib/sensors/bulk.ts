@@ -8,10 +8,8 @@
 // job, which the client polls.
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { v4 as uuidV4 } from 'uuid';
-import { s3 } from '../aws/s3';
+import { s3Kit } from '../aws/s3';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { getItem, putItem, updateItem } from '../db/table';
@@ -87,6 +85,7 @@ export async function createBulkJob(caller: SensorCaller, declared: BulkDeclarat
     attempts: 0,
     ttl: Math.floor(Date.now() / 1000) + 30 * 86400,
   });
+  const { s3, createPresignedPost } = await s3Kit();
   const post = await createPresignedPost(s3(), {
     Bucket: config().bucket,
     Key: jobKey(jobUuid),
@@ -145,6 +144,7 @@ export async function ingestBulkObject(key: string): Promise<void> {
   if (job.status === 'done' || job.status === 'failed') return; // a redelivered notification
   await finish(jobUuid, { status: 'processing', started_at: nowSeconds(), attempts: job.attempts + 1 });
   const caller: SensorCaller = { userId: Number(item.user_id), extensionId: String(item.extension_id) };
+  const { s3, GetObjectCommand, DeleteObjectCommand } = await s3Kit();
   const object = await s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: key }));
   const raw = Buffer.from(await object.Body!.transformToByteArray());
   try {

@@ -14,9 +14,8 @@ import { emitWebhookEvent } from '../webhooks/emit';
 import { Spot, SpotMessage, tagRefKey } from './model';
 import type { DeclaredImage } from './images';
 import { tagCountChanges, type SpotTag } from './tags';
-import type * as Files from './files';
-import { onFirstUse } from '../util/first-use';
-import { spotImagesService, spotListsService, spotMessagesService, spotsService, spotSheetsService, spotVariablesService, type ImageStore, type NewTag, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from './service';
+import { s3ImageStore } from './files';
+import { spotImagesService, spotListsService, spotMessagesService, spotsService, spotSheetsService, spotVariablesService, type NewTag, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from './service';
 import { tagRules } from './tags';
 
 /** One transaction holds a request's writes (DynamoDB allows 100 items). */
@@ -237,19 +236,6 @@ export const dynamoSpotRepository: SpotRepository = {
     );
   },
   write: (change, refuse) => transact(writeOps(change, refuse)),
-};
-
-// The image files in S3 (lib/spots/files.ts, with the S3 client and its presigners: about a third
-// of a spot function's bundle) are loaded on first use, like the geometry kit (ADR 0008): most
-// spot, text and list requests never touch a file.
-const filesKit: () => Promise<typeof Files> = /* @__PURE__ */ onFirstUse(() => import('./files'));
-const s3ImageStore: ImageStore = {
-  put: async (...args) => (await filesKit()).s3ImageStore.put(...args),
-  presign: async (...args) => (await filesKit()).s3ImageStore.presign(...args),
-  head: async (...args) => (await filesKit()).s3ImageStore.head(...args),
-  get: async (...args) => (await filesKit()).s3ImageStore.get(...args),
-  signedUrl: async (...args) => (await filesKit()).s3ImageStore.signedUrl(...args),
-  remove: async (...args) => (await filesKit()).s3ImageStore.remove(...args),
 };
 
 // The spots service of the functions: DynamoDB, the platform's field access, S3 for images, the

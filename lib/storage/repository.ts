@@ -1,10 +1,7 @@
 // Storage in DynamoDB and S3 (docs/data-model.md): key-value objects and file records in the
 // partition of the user, field or farm they belong to, per extension; files in S3 under
 // storage/<scope>/<id>/<extension>/<key>/<upload id>. And the two services of the functions.
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { ifPresent, s3 } from '../aws/s3';
+import { ifPresent, s3Kit } from '../aws/s3';
 import { config } from '../config';
 import { keys as keyOf, type Key } from '../db/keys';
 import { batchDelete, batchGet, itemKey, NOT_EXISTS, putItem, putVersioned, queryAll, takeItem, updateItem, type Item } from '../db/table';
@@ -152,6 +149,8 @@ export const dynamoFileRepository: FileRepository = {
 };
 
 export async function deleteObjects(objectKeys: string[]): Promise<void> {
+  if (!objectKeys.length) return;
+  const { s3, DeleteObjectsCommand } = await s3Kit();
   for (let i = 0; i < objectKeys.length; i += 1000) {
     await s3().send(new DeleteObjectsCommand({ Bucket: config().bucket, Delete: { Objects: objectKeys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }));
   }
@@ -159,6 +158,7 @@ export async function deleteObjects(objectKeys: string[]): Promise<void> {
 
 export const s3ObjectStore: ObjectStore = {
   async presignUpload(objectKey, minBytes, maxBytes, md5, seconds) {
+    const { s3, createPresignedPost } = await s3Kit();
     const post = await createPresignedPost(s3(), {
       Bucket: config().bucket,
       Key: objectKey,
@@ -171,13 +171,16 @@ export const s3ObjectStore: ObjectStore = {
     return { url: post.url, fields: post.fields };
   },
   async size(objectKey) {
+    const { s3, HeadObjectCommand } = await s3Kit();
     const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: objectKey })));
     return head ? (head.ContentLength ?? 0) : undefined;
   },
-  downloadUrl: (objectKey, fileName, seconds) =>
-    getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey, ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }), {
+  async downloadUrl(objectKey, fileName, seconds) {
+    const { s3, getSignedUrl, GetObjectCommand } = await s3Kit();
+    return getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey, ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }), {
       expiresIn: seconds,
-    }),
+    });
+  },
   remove: deleteObjects,
   // SURCO_STORAGE_RELEASE_DELAY_S (default 30 s) after now, through the worker
   removeLater: async (objectKeys) => void (await publishEvent(OBJECT_RELEASED_JOB, { object_keys: objectKeys }, { delaySeconds: config().storageReleaseDelaySeconds })),

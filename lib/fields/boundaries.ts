@@ -7,7 +7,7 @@ import { DomainError, Invalid } from '../errors';
 import { geoJsonToWkt, geometryKit, type GeometryKit } from '../geo/geometry';
 import { fieldShapeFrom } from './shape';
 import { checkFieldArea } from './rules';
-import { isZip, unzipBounded } from '../util/zip';
+import { isZip, unzipper } from '../util/zip';
 import { kmlReader, shapefileReader } from '../geo/readers';
 import type { KmlFeature } from '../geo/kml';
 
@@ -63,7 +63,7 @@ export async function readBoundaries(file: { content: Buffer; filename: string }
   let features: Feature[];
   let names: (properties: Record<string, unknown>) => string | null;
   if (isZip(file.content)) {
-    const entries = unzipBounded(file.content, { entries: BOUNDARY_LIMITS.ZIP_ENTRIES, bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES });
+    const entries = (await unzipper()).unzipBounded(file.content, { entries: BOUNDARY_LIMITS.ZIP_ENTRIES, bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES });
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {
       format = 'kmz';

@@ -4,9 +4,10 @@
 // untrusted: sizes, entries, names, rows and vertices are bounded, and every refusal is
 // ERROR_ARCHIVO.
 import { Invalid } from '../errors';
-import { shapefileReader, spreadsheetReader } from '../geo/readers';
+import { shapefileReader } from '../geo/readers';
 import { geometryKit, type GeometryKit } from '../geo/geometry';
-import { isZip, unzipBounded } from '../util/zip';
+import { onFirstUse } from '../util/first-use';
+import { isZip, unzipper } from '../util/zip';
 import { LAYER_FILE_LIMITS } from './layer-limits';
 import type { LayerFeature, LayerTable } from './layer-table';
 
@@ -30,7 +31,7 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
   if (content.length === 0) throw fileError('the file is empty');
   if (content.length > LAYER_FILE_LIMITS.FILE_BYTES) throw fileError(`the file is larger than ${LAYER_FILE_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
   if (!isZip(content)) throw fileError('the file is not a zip');
-  const entries = unzipBounded(content, { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES }, fileError);
+  const entries = (await unzipper()).unzipBounded(content, { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES }, fileError);
   const names = Object.keys(entries);
   let table: LayerTable;
   if (names.some((name) => name.toLowerCase().endsWith('.shp'))) {
@@ -39,8 +40,9 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
     const tables = names.filter((name) => TABLES.some((ext) => name.toLowerCase().endsWith(ext))).sort();
     if (!tables.length) throw fileError('the zip holds no shapefile, csv, txt or xlsx');
     const geometry = await geometryKit();
-    const XLSX = tables.some(isSheet) ? await spreadsheetReader() : undefined;
-    table = mergeTables(tables.map((name) => fromRows(geometry, rowsOf(name, entries[name]!, XLSX))));
+    const read: LayerTable[] = [];
+    for (const name of tables) read.push(fromRows(geometry, await rowsOf(name, entries[name]!))); // in order: the first bad entry is the one refused
+    table = mergeTables(read);
   }
   if (!table.features.length) throw fileError('the file holds no point or polygon with valid coordinates');
   return table;
@@ -49,31 +51,11 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
 // --- tables -----------------------------------------------------------------------------------
 
 const isSheet = (name: string) => /\.xlsx?$/i.test(name);
+const sheetReader = /* @__PURE__ */ onFirstUse(() => import('./layer-sheet'));
 
-/** The rows of a table entry; `XLSX` (SheetJS, loaded on first use) is there when any entry is a sheet. */
-function rowsOf(name: string, bytes: Uint8Array, XLSX: Awaited<ReturnType<typeof spreadsheetReader>> | undefined): unknown[][] {
-  if (isSheet(name) && XLSX) {
-    // an xlsx is itself a zip: its parts are bounded as the upload's are before SheetJS inflates them
-    if (isZip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) {
-      unzipBounded(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES * 10, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES }, fileError);
-    }
-    try {
-      const book = XLSX.read(bytes, {
-        type: 'array',
-        dense: true,
-        sheetRows: LAYER_FILE_LIMITS.FEATURES + 1,
-        cellFormula: false,
-        cellHTML: false,
-        cellStyles: false,
-        bookVBA: false,
-      });
-      const sheet = book.SheetNames[0] ? book.Sheets[book.SheetNames[0]] : undefined;
-      if (!sheet) return [];
-      return XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false });
-    } catch (error) {
-      throw fileError(`the sheet ${JSON.stringify(name.slice(0, 100))} cannot be read: ${(error as Error).message}`);
-    }
-  }
+/** The rows of a table entry: a sheet's through SheetJS (loaded on first use), a text's delimited. */
+async function rowsOf(name: string, bytes: Uint8Array): Promise<unknown[][]> {
+  if (isSheet(name)) return (await sheetReader()).sheetRows(name, bytes, fileError);
   return delimitedRows(Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, ''));
 }
 

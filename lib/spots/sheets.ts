@@ -3,7 +3,7 @@
 // columns into those spots. SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
 // CVE-2024-22363) reads and writes; uploads are limited in size and rows and read as arrays.
 import * as XLSX from '@e965/xlsx';
-import { isZip, unzipBounded } from '../util/zip';
+import { isZip, unzipper } from '../util/zip';
 import { validate as isUuid } from 'uuid';
 import { DomainError, Forbidden, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
@@ -114,8 +114,8 @@ function matchesFormat(content: Buffer, extension: string): boolean {
 /** Bounds of an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes inside SheetJS). */
 const XLSX_PARTS = { entries: 1000, bytes: 64 * 1024 * 1024 } as const;
 
-function readRows(content: Buffer): unknown[][] {
-  if (isZip(content)) unzipBounded(content, XLSX_PARTS, (detail) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail));
+async function readRows(content: Buffer): Promise<unknown[][]> {
+  if (isZip(content)) (await unzipper()).unzipBounded(content, XLSX_PARTS, (detail) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail));
   try {
     const book = XLSX.read(content, {
       type: 'buffer',
@@ -151,7 +151,7 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
   if (!matchesFormat(file.content, extension)) {
     throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `the content of the file is not ${extension.slice(1)}`);
   }
-  const rows = readRows(file.content);
+  const rows = await readRows(file.content);
   const header = (rows[0] ?? []).map((cell) => (cell === null || cell === undefined ? '' : String(cell).trim()));
   const idColumn = header.findIndex((h) => h.toLowerCase() === SPOT_ID_COLUMN.toLowerCase());
   if (idColumn < 0) throw sheetError(SPOT_CODES.MISSING_COLUMN, `missing column: ${SPOT_ID_COLUMN}`);

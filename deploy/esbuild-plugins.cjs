@@ -73,6 +73,15 @@ const jsonParse = {
 // zip would ship the geometry kit that no code of the function can load. After the build, this
 // removes every output (and its map) that no entry point reaches through static or dynamic
 // imports. ADR 0008; tests/infrastructure.test.ts checks that every packaged chunk is reachable.
+//
+// Such a dead import() also shapes the chunks the function does load: esbuild places a module by
+// the entry points whose import graph reaches it, not by the code it keeps, so a module both the
+// function and the dead chunk reach lands in a shared chunk the function imports at load, with the
+// code only the dead chunk would have used (a key-value storage function reaches lib/aws/s3.ts,
+// never s3Kit(): it carried the S3 client's XML protocol code, +34 KB). So a single-entry build
+// (a deployed function) that had dead chunks is built once more with those import()s cut (each
+// resolves to an empty module, which tree shaking drops with the dead call), and that build's
+// outputs are the function's. The local one-pass build of every handler only prunes.
 /**
  * The outputs of a metafile that none of the build's own entry points (`entries`, paths relative
  * to the working directory) reaches through static or dynamic imports. esbuild marks every chunk
@@ -97,23 +106,58 @@ function entryInputs(entryPoints, cwd) {
   return list.map((entry) => relative(cwd, resolve(cwd, entry)));
 }
 
-const pruneChunks = {
-  name: 'prune-chunks',
-  setup(build) {
-    if (!build.initialOptions.splitting) return;
-    build.initialOptions.metafile = true;
-    const cwd = build.initialOptions.absWorkingDir || process.cwd();
-    build.onEnd(async (result) => {
-      if (!result.metafile || build.initialOptions.write === false) return;
-      for (const file of unreachableOutputs(result.metafile, entryInputs(build.initialOptions.entryPoints, cwd))) {
-        await rm(resolve(cwd, file), { force: true });
-        await rm(resolve(cwd, `${file}.map`), { force: true });
-      }
-    });
-  },
-};
+const CUT = 'surco-cut-import';
+
+/** Resolves every import() of one of `dead` (absolute paths) to an empty module. */
+function cutImports(dead) {
+  return {
+    name: 'cut-dead-imports',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === CUT) return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: CUT });
+        return resolved.errors.length === 0 && dead.has(resolved.path) ? { path: resolved.path, namespace: CUT } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: CUT }, () => ({ contents: 'export {};', loader: 'js' }));
+    },
+  };
+}
+
+/** prune-chunks; `rebuild`: build a single entry again without its dead imports (see above). */
+function pruneChunksPlugin(rebuild) {
+  const plugin = {
+    name: 'prune-chunks',
+    setup(build) {
+      if (!build.initialOptions.splitting) return;
+      build.initialOptions.metafile = true;
+      const cwd = build.initialOptions.absWorkingDir || process.cwd();
+      const remove = async (files) => {
+        for (const file of files) {
+          await rm(resolve(cwd, file), { force: true });
+          await rm(resolve(cwd, `${file}.map`), { force: true });
+        }
+      };
+      build.onEnd(async (result) => {
+        if (!result.metafile || build.initialOptions.write === false) return;
+        const entries = entryInputs(build.initialOptions.entryPoints, cwd);
+        const unreachable = unreachableOutputs(result.metafile, entries);
+        const dead = new Set(unreachable.map((file) => result.metafile.outputs[file].entryPoint).filter(Boolean).map((input) => resolve(cwd, input)));
+        if (!rebuild || entries.length !== 1 || dead.size === 0) return remove(unreachable);
+        await remove(Object.keys(result.metafile.outputs));
+        const plugins = [cutImports(dead), ...(build.initialOptions.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other))];
+        const again = await build.esbuild.build({ ...build.initialOptions, plugins });
+        result.metafile = again.metafile;
+      });
+    },
+  };
+  return plugin;
+}
+
+const pruneChunks = pruneChunksPlugin(true);
 
 module.exports = [pureSchemas, jsonParse, pruneChunks];
 module.exports.unreachableOutputs = unreachableOutputs;
+/** prune-chunks without the second build (for tests: what dead imports do to a function's chunks). */
+module.exports.pruneOnly = pruneChunksPlugin(false);
 module.exports.entryInputs = entryInputs;
 module.exports.markSchemasPure = markSchemasPure;

@@ -18,7 +18,17 @@ const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plu
   markSchemasPure: (source: string, fileName: string) => string;
   unreachableOutputs: (metafile: Metafile, entries: string[]) => string[];
   entryInputs: (entryPoints: string[], cwd: string) => string[];
+  pruneOnly: Plugin;
 };
+
+/** The code a function's directory loads at import: its module and the chunks it imports statically. */
+function loadedAtImport(dir: string, file = 'index.mjs', seen = new Set<string>()): string {
+  if (seen.has(file)) return '';
+  seen.add(file);
+  const text = readFileSync(join(dir, file), 'utf8');
+  const imported = [...text.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^"'();]*?from\s*)?["']\.\/([^"']+)["']/g)].map((match) => match[1]!);
+  return [text, ...imported.map((chunk) => loadedAtImport(dir, chunk, seen))].join('\n');
+}
 
 /** The code of a function built from `entry` as deployed: its module and every chunk beside it. */
 async function bundle(entry: string, withPlugins: boolean): Promise<string> {
@@ -184,6 +194,34 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const kept = readdirSync(dir);
       expect(kept.filter((file) => file.startsWith('wkt-'))).toEqual([]);
       expect(kept).toContain('createSpotTags.mjs');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a kit the function never loads from shaping what it loads: key-value storage reaches the S3 kit (lib/storage/repository.ts) but carries none of its code', async () => {
+    const dir = mkdtempSync(join(root, '.surco', 'dead-import-'));
+    try {
+      const entry = join(dir, 'keyValueStorage.ts');
+      writeFileSync(entry, "export { handler } from '../../functions/storage/key-value';\n");
+      const options = deployBuildOptions();
+      // pruning alone: esbuild places the modules the function and the dead S3 chunk both reach (the
+      // SDK's XML protocol, reached through @aws-sdk/core's barrels) in a chunk the function loads
+      await build({ ...options, entryPoints: [entry], outdir: join(dir, 'pruned'), plugins: options.plugins.map((plugin) => (plugin.name === 'prune-chunks' ? plugins.pruneOnly : plugin)) });
+      const pruned = loadedAtImport(join(dir, 'pruned'), 'keyValueStorage.mjs');
+      expect(pruned).toContain('addChildNode'); // XmlNode (@aws-sdk/xml-builder), S3's request bodies
+      // as deployed: built again with the dead import() cut, the function loads none of it, and
+      // still answers (one handler export)
+      await build({ ...options, entryPoints: [entry], outdir: join(dir, 'deployed') });
+      const deployed = loadedAtImport(join(dir, 'deployed'), 'keyValueStorage.mjs');
+      expect(deployed).not.toContain('addChildNode');
+      expect(deployed.length).toBeLessThan(pruned.length);
+      expect(readdirSync(join(dir, 'deployed')).filter((file) => file.startsWith('s3-client-'))).toEqual([]);
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'deployed', 'keyValueStorage.mjs')).href)}); console.log(typeof m.handler);`], {
+        encoding: 'utf8',
+        env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      });
+      expect(run.stdout.trim()).toBe('function');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -81,7 +81,8 @@ const jsonParse = {
 // never s3Kit(): it carried the S3 client's XML protocol code, +34 KB). So a single-entry build
 // (a deployed function) that had dead chunks is built once more with those import()s cut (each
 // resolves to an empty module, which tree shaking drops with the dead call), and that build's
-// outputs are the function's. The local one-pass build of every handler only prunes.
+// outputs are the function's, when a module its dead chunks import is also in what it loads. The
+// local one-pass build of every handler only prunes.
 /**
  * The outputs of a metafile that none of the build's own entry points (`entries`, paths relative
  * to the working directory) reaches through static or dynamic imports. esbuild marks every chunk
@@ -104,6 +105,24 @@ function unreachableOutputs(metafile, entries) {
 function entryInputs(entryPoints, cwd) {
   const list = Array.isArray(entryPoints) ? entryPoints.map((entry) => (typeof entry === 'string' ? entry : entry.in)) : Object.values(entryPoints || {});
   return list.map((entry) => relative(cwd, resolve(cwd, entry)));
+}
+
+/**
+ * Whether a module the dead chunks (from `deadInputs`) import is also in an output the function
+ * loads: only then can they have changed what it loads (the SDK's dead import of bowser, a module
+ * that imports nothing, cannot).
+ */
+function sharesModules(metafile, deadInputs, unreachable) {
+  const reachedFromDead = new Set();
+  const pending = [...deadInputs];
+  while (pending.length) {
+    const input = pending.pop();
+    if (reachedFromDead.has(input)) continue;
+    reachedFromDead.add(input);
+    for (const imported of metafile.inputs[input]?.imports || []) if (!imported.external) pending.push(imported.path);
+  }
+  const deadOutputs = new Set(unreachable);
+  return Object.entries(metafile.outputs).some(([file, output]) => !deadOutputs.has(file) && Object.keys(output.inputs).some((input) => reachedFromDead.has(input)));
 }
 
 const CUT = 'surco-cut-import';
@@ -141,8 +160,9 @@ function pruneChunksPlugin(rebuild) {
         if (!result.metafile || build.initialOptions.write === false) return;
         const entries = entryInputs(build.initialOptions.entryPoints, cwd);
         const unreachable = unreachableOutputs(result.metafile, entries);
-        const dead = new Set(unreachable.map((file) => result.metafile.outputs[file].entryPoint).filter(Boolean).map((input) => resolve(cwd, input)));
-        if (!rebuild || entries.length !== 1 || dead.size === 0) return remove(unreachable);
+        const deadInputs = unreachable.map((file) => result.metafile.outputs[file].entryPoint).filter(Boolean);
+        if (!rebuild || entries.length !== 1 || !sharesModules(result.metafile, deadInputs, unreachable)) return remove(unreachable);
+        const dead = new Set(deadInputs.map((input) => resolve(cwd, input)));
         await remove(Object.keys(result.metafile.outputs));
         const plugins = [cutImports(dead), ...(build.initialOptions.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other))];
         const again = await build.esbuild.build({ ...build.initialOptions, plugins });

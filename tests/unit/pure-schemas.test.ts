@@ -227,6 +227,27 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     }
   });
 
+  it('loads the S3 client on first use: file storage ships it as a chunk its module does not import at load (s3Kit, lib/aws/s3.ts)', async () => {
+    const dir = mkdtempSync(join(root, '.surco', 's3-kit-'));
+    try {
+      const entry = join(dir, 'fileStorage.ts');
+      writeFileSync(entry, "export { handler } from '../../functions/storage/files';\n");
+      await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
+      const chunks = readdirSync(dir).filter((file) => /^s3-client-\w+\.mjs$/.test(file));
+      expect(chunks).toHaveLength(1);
+      // the client's service id and our client's options are in the chunk, not in what is loaded at import
+      const chunk = readFileSync(join(dir, chunks[0]!), 'utf8');
+      expect(chunk).toContain('AmazonS3');
+      expect(chunk).toContain('forcePathStyle');
+      const loaded = loadedAtImport(dir, 'fileStorage.mjs');
+      expect(loaded).not.toContain('AmazonS3');
+      expect(loaded).not.toContain('forcePathStyle');
+      expect(loaded).toMatch(/import\(["']\.\/s3-client-\w+\.mjs["']\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('finds schema and handler modules that only declare at their top level (a top-level effect would run only where the module is kept)', () => {
     const effects: string[] = [];
     const files = [

@@ -21,6 +21,16 @@ const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plu
   pruneOnly: Plugin;
 };
 
+/** Runs `test` in a new directory under .surco/ (builds there resolve the repository's packages), removed afterwards. */
+async function inBuildDir(prefix: string, test: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(root, '.surco', prefix));
+  try {
+    await test(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The code a function's directory loads at import: its module and the chunks it imports statically. */
 function loadedAtImport(dir: string, file = 'index.mjs', seen = new Set<string>()): string {
   if (seen.has(file)) return '';
@@ -48,8 +58,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   });
 
   it('bundles a JSON file of ours as JSON.parse of its text, with the same value (json-parse)', async () => {
-    const dir = mkdtempSync(join(root, '.surco', 'json-parse-'));
-    try {
+    await inBuildDir('json-parse-', async (dir) => {
       const value = { openapi: '3.1.0', quotes: `it's "quoted" \\ and \`ticked\` \${not} a template`, list: [1, 2.5, null, true, { deep: 'é' }] };
       writeFileSync(join(dir, 'document.json'), JSON.stringify(value, null, 2));
       writeFileSync(join(dir, 'entry.ts'), "import document from './document.json';\nexport const handler = () => document;\n");
@@ -59,9 +68,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       expect(bundled).not.toMatch(/openapi:"3\.1\.0"/); // no object literal
       const module = (await import(pathToFileURL(join(dir, 'entry.mjs')).href)) as { handler: () => unknown };
       expect(module.handler()).toEqual(value);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('wraps each top-level value that builds something, and nothing else', () => {
@@ -120,8 +127,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   });
 
   it('keeps the sibling routes of a handler module out of a function bundled from its own entry', async () => {
-    const dir = mkdtempSync(join(root, '.surco', 'pure-entry-'));
-    try {
+    await inBuildDir('pure-entry-', async (dir) => {
       // what scripts/serverless/surco-plugin.cjs generates for listLabours (.surco/handlers/<function>.ts)
       const entry = join(dir, 'listLabours.ts');
       writeFileSync(entry, "export { list as handler } from '../../functions/labours/labours';\n");
@@ -133,14 +139,11 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       for (const sibling of ['createLabour', 'getLabour', 'patchLabour', 'deleteLabour']) expect(own).not.toContain(`"${sibling}"`);
       expect(own).not.toContain(createSummary);
       expect(await bundle(entry, false)).toContain('"createLabour"');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('evaluates the geometry kit on first use, not when a function is loaded (lib/geo/geometry.ts)', async () => {
-    const dir = mkdtempSync(join(root, '.surco', 'geometry-kit-'));
-    try {
+    await inBuildDir('geometry-kit-', async (dir) => {
       // marks the evaluation of jsts's WKT reader, in the bundle only
       const marker: Plugin = {
         name: 'jsts-marker',
@@ -176,14 +179,11 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       // ... evaluated neither when the function is loaded, nor twice
       expect(seen).toMatchObject({ atLoad: 0, afterUse: 1, handler: 'function' });
       expect(seen.area).toBeCloseTo(123.09, 1); // 0.01 degrees square at the equator, WGS84
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('ships no chunk the function cannot load (prune-chunks): spot tags reach the geometry error, never the kit', async () => {
-    const dir = mkdtempSync(join(root, '.surco', 'prune-'));
-    try {
+    await inBuildDir('prune-', async (dir) => {
       const entry = join(dir, 'createSpotTags.ts');
       writeFileSync(entry, "export { post as handler } from '../../functions/spots/tags';\n");
       const out = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, sourcemap: true });
@@ -194,14 +194,11 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const kept = readdirSync(dir);
       expect(kept.filter((file) => file.startsWith('wkt-'))).toEqual([]);
       expect(kept).toContain('createSpotTags.mjs');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('keeps a kit the function never loads from shaping what it loads: key-value storage reaches the S3 kit (lib/storage/repository.ts) but carries none of its code', async () => {
-    const dir = mkdtempSync(join(root, '.surco', 'dead-import-'));
-    try {
+    await inBuildDir('dead-import-', async (dir) => {
       const entry = join(dir, 'keyValueStorage.ts');
       writeFileSync(entry, "export { handler } from '../../functions/storage/key-value';\n");
       const options = deployBuildOptions();
@@ -222,14 +219,11 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
         env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       });
       expect(run.stdout.trim()).toBe('function');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('loads the S3 client on first use: file storage ships it as a chunk its module does not import at load (s3Kit, lib/aws/s3.ts)', async () => {
-    const dir = mkdtempSync(join(root, '.surco', 's3-kit-'));
-    try {
+    await inBuildDir('s3-kit-', async (dir) => {
       const entry = join(dir, 'fileStorage.ts');
       writeFileSync(entry, "export { handler } from '../../functions/storage/files';\n");
       await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
@@ -243,9 +237,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       expect(loaded).not.toContain('AmazonS3');
       expect(loaded).not.toContain('forcePathStyle');
       expect(loaded).toMatch(/import\(["']\.\/s3-client-\w+\.mjs["']\)/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('finds schema and handler modules that only declare at their top level (a top-level effect would run only where the module is kept)', () => {

@@ -165,8 +165,8 @@ function pruneChunksPlugin(rebuild) {
         const dead = new Set(deadInputs.map((input) => resolve(cwd, input)));
         await remove(Object.keys(result.metafile.outputs));
         const plugins = [cutImports(dead), ...(build.initialOptions.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other))];
-        const again = await build.esbuild.build({ ...build.initialOptions, plugins });
-        result.metafile = again.metafile;
+        // the files written are the second build's; the result esbuild returns keeps the first's metafile
+        await build.esbuild.build({ ...build.initialOptions, plugins });
       });
     },
   };

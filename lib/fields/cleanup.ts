@@ -6,7 +6,8 @@ import { batchDelete, queryAll, type Item } from '../db/table';
 import type { Key } from '../db/keys';
 import { purgeSpot } from '../spots/repository';
 import { deleteHistory } from '../livestock/repository';
-import { deleteObjects, objectKeysOf } from '../storage/repository';
+import { deleteObjects } from '../aws/s3';
+import { objectKeysOf } from '../storage/repository';
 import { mapPointers } from '../maps/repository';
 import { samplingPointers } from '../samplings/repository';
 

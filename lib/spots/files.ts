@@ -1,14 +1,11 @@
 // Spot image files in S3, under spots/<spot id>/<image uuid>: the image store the spots service is
 // built with (lib/spots/service.ts ImageStore). The S3 client is loaded at the first image
 // operation (s3Kit, ADR 0008): creating, changing or listing spots without images never loads it.
-import { ifPresent, s3Kit } from '../aws/s3';
+import { deleteObjects, ifPresent, s3Kit } from '../aws/s3';
 import { config } from '../config';
 import type { ImageStore } from './service';
 
 export const objectKey = (spotId: number, imageUuid: string) => `spots/${spotId}/${imageUuid.toLowerCase()}`;
-
-/** S3 deletes at most this many objects per request. */
-const DELETE_BATCH = 1000;
 
 export const s3ImageStore: ImageStore = {
   async put(spotId, uuid, content, contentType) {
@@ -43,13 +40,5 @@ export const s3ImageStore: ImageStore = {
     const { s3, getSignedUrl, GetObjectCommand } = await s3Kit();
     return getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid) }), { expiresIn: seconds });
   },
-  async remove(spotId, uuids) {
-    if (!uuids.length) return;
-    const { s3, DeleteObjectsCommand } = await s3Kit();
-    for (let i = 0; i < uuids.length; i += DELETE_BATCH) {
-      await s3().send(
-        new DeleteObjectsCommand({ Bucket: config().bucket, Delete: { Objects: uuids.slice(i, i + DELETE_BATCH).map((uuid) => ({ Key: objectKey(spotId, uuid) })), Quiet: true } }),
-      );
-    }
-  },
+  remove: (spotId, uuids) => deleteObjects(uuids.map((uuid) => objectKey(spotId, uuid))),
 };

@@ -1,7 +1,7 @@
 // Storage in DynamoDB and S3 (docs/data-model.md): key-value objects and file records in the
 // partition of the user, field or farm they belong to, per extension; files in S3 under
 // storage/<scope>/<id>/<extension>/<key>/<upload id>. And the two services of the functions.
-import { ifPresent, s3Kit } from '../aws/s3';
+import { deleteObjects, ifPresent, s3Kit } from '../aws/s3';
 import { config } from '../config';
 import { keys as keyOf, type Key } from '../db/keys';
 import { batchDelete, batchGet, itemKey, NOT_EXISTS, putItem, putVersioned, queryAll, takeItem, updateItem, type Item } from '../db/table';
@@ -147,14 +147,6 @@ export const dynamoFileRepository: FileRepository = {
     return item ? fileFromItem(item) : undefined;
   },
 };
-
-export async function deleteObjects(objectKeys: string[]): Promise<void> {
-  if (!objectKeys.length) return;
-  const { s3, DeleteObjectsCommand } = await s3Kit();
-  for (let i = 0; i < objectKeys.length; i += 1000) {
-    await s3().send(new DeleteObjectsCommand({ Bucket: config().bucket, Delete: { Objects: objectKeys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }));
-  }
-}
 
 export const s3ObjectStore: ObjectStore = {
   async presignUpload(objectKey, minBytes, maxBytes, md5, seconds) {

@@ -1,7 +1,7 @@
 // Modules that only some requests need (ADR 0008: the geometry kit, the SQS and S3 clients,
 // season-shape limits, the readers of boundary and layer files, the events worker's jobs on files)
-// are imported on first use, once per container: `onFirstUse` turns the dynamic import of such a module into its loader,
-// which hands every caller the same promise.
+// are imported on first use, once per container: `onFirstUse` turns the dynamic import of such a
+// module into its loader, which hands every caller the same promise.
 // Call it with /* @__PURE__ */, so that a function that never uses the loader drops it and the
 // build prunes the module's chunk (deploy/esbuild-plugins.cjs, prune-chunks).
 

@@ -5,4 +5,4 @@
 export { cleanUpDeletedField } from '../fields/cleanup';
 export { reprocessShape } from '../shapes/reprocess';
 export { purgeSpotContents } from '../spots/repository';
-export { deleteObjects } from '../storage/repository';
+export { deleteObjects } from '../aws/s3';

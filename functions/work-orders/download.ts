@@ -2,7 +2,7 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
 import { workOrders } from '../../lib/workorders/repository';
-import { documentOf, workOrderPdf, workOrderWorkbook } from '../../lib/workorders/document';
+import { documentOf, workOrderFile } from '../../lib/workorders/document';
 import { downloadWorkOrderRoute } from '../../schemas/work-orders';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -16,8 +16,7 @@ export const get = endpoint(downloadWorkOrderRoute, {
     const view = await workOrders.get(principal, path.work_order_uuid);
     const doc = documentOf(view);
     const name = fileName(view.order.name, view.order.uuid);
-    return query.type === 'pdf'
-      ? Reply.file(await workOrderPdf(doc), 'application/pdf', `${name}.pdf`)
-      : Reply.file(workOrderWorkbook(doc), XLSX_TYPE, `${name}.xlsx`);
+    const content = await workOrderFile(doc, query.type);
+    return query.type === 'pdf' ? Reply.file(content, 'application/pdf', `${name}.pdf`) : Reply.file(content, XLSX_TYPE, `${name}.xlsx`);
   },
 });

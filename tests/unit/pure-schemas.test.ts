@@ -240,6 +240,26 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
+  it('loads a work order\'s writer at the first download of its type: neither pdfkit nor SheetJS is loaded at import (lib/workorders/document.ts)', async () => {
+    await inBuildDir('work-order-writers-', async (dir) => {
+      const entry = join(dir, 'downloadWorkOrder.ts');
+      writeFileSync(entry, "export { get as handler } from '../../functions/work-orders/download';\n");
+      await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
+      const chunk = (name: string) => {
+        const found = readdirSync(dir).filter((file) => new RegExp(`^${name}-\\w+\\.mjs$`).test(file));
+        expect(found).toHaveLength(1);
+        return readFileSync(join(dir, found[0]!), 'utf8');
+      };
+      expect(chunk('pdf')).toContain('%PDF-');
+      expect(chunk('workbook')).toContain('SheetJS');
+      const loaded = loadedAtImport(dir, 'downloadWorkOrder.mjs');
+      expect(loaded).not.toContain('%PDF-');
+      expect(loaded).not.toContain('SheetJS');
+      expect(loaded).toMatch(/import\(["']\.\/pdf-\w+\.mjs["']\)/);
+      expect(loaded).toMatch(/import\(["']\.\/workbook-\w+\.mjs["']\)/);
+    });
+  });
+
   it('finds schema and handler modules that only declare at their top level (a top-level effect would run only where the module is kept)', () => {
     const effects: string[] = [];
     const files = [
@@ -268,7 +288,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts'];
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -301,6 +321,8 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'lib/imagery/layer-file.ts: ./layer-sheet',
       'lib/shapes/service.ts: ./limits',
       'lib/util/zip.ts: ./unzip',
+      'lib/workorders/document.ts: ./pdf',
+      'lib/workorders/document.ts: ./workbook',
     ]);
   });
 });

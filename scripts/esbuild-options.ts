@@ -13,6 +13,7 @@ const root = join(import.meta.dirname, '..');
 
 interface DeployEsbuild {
   sourcemap: boolean;
+  sourcesContent: boolean;
   target: string;
   platform: 'node';
   format: 'esm';
@@ -32,6 +33,7 @@ export function deployBuildOptions(): BuildOptions & { alias: Record<string, str
     bundle: true,
     minify: true,
     sourcemap: yml.sourcemap,
+    sourcesContent: yml.sourcesContent,
     target: yml.target,
     platform: yml.platform,
     format: yml.format,

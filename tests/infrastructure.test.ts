@@ -329,6 +329,8 @@ describe('what the templates keep safe', () => {
         expect(names.filter((file) => !file.startsWith(own) || !/\.mjs(\.map)?$/.test(file)), id).toEqual([]);
         expect(names, id).toContain(`${own}index.mjs`);
         for (const file of names.filter((f) => f.endsWith('.mjs'))) expect(names, id).toContain(`${file}.map`);
+        // mappings without the sources' text (deploy/esbuild.yml: the logger needs only the mappings)
+        expect(JSON.parse(strFromU8(files[`${own}index.mjs.map`]!)), id).not.toHaveProperty('sourcesContent');
         // and every chunk is one its module can load (static or dynamic imports, deploy/esbuild-plugins.cjs prune-chunks)
         const reached = new Set<string>();
         const visit = (file: string) => {

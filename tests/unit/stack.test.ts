@@ -14,8 +14,8 @@ async function bundled(source: string, sourcemap: boolean): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'surco-stack-'));
   writeFileSync(join(dir, 'handler.ts'), source);
   const outfile = join(dir, 'handler.mjs');
-  await build({ entryPoints: [join(dir, 'handler.ts')], bundle: true, minify: true, sourcemap, format: 'esm', platform: 'node', outfile, logLevel: 'error' });
-  // a plain Node process, as Lambda runs the bundle (the test runner maps stacks on its own)
+  await build({ entryPoints: [join(dir, 'handler.ts')], bundle: true, minify: true, sourcemap, sourcesContent: false, format: 'esm', platform: 'node', outfile, logLevel: 'error' });
+  // maps without the sources' text, as deployed (deploy/esbuild.yml); a plain Node process, as Lambda runs the bundle (the test runner maps stacks on its own)
   const script = `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)}); try { m.handler(); } catch (e) { process.stdout.write(e.stack); }`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   if (!run.stdout) throw new Error(`the handler did not throw: ${run.stderr}`);

@@ -1,4 +1,17 @@
-import { defineConfig } from 'vitest/config';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+const { jsonTextModule } = createRequire(import.meta.url)('./deploy/esbuild-plugins.cjs') as { jsonTextModule: (file: string) => Promise<string> };
+
+/** `import text from './x.json?text'` as the functions' build has it (deploy/esbuild-plugins.cjs, json-parse). */
+const jsonText: Plugin = {
+  name: 'json-text',
+  enforce: 'pre',
+  // an id that does not end in .json, which Vite's own JSON plugin would take as JSON to parse
+  resolveId: (source, importer) => (/\.json\?text$/.test(source) && importer ? `\0${resolve(dirname(importer), source.replace(/\?text$/, ''))}.text.js` : null),
+  load: (id) => (id.startsWith('\0') && id.endsWith('.json.text.js') ? jsonTextModule(id.slice(1, -'.text.js'.length)) : null),
+};
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LOG_LEVEL: 'silent' };
 
@@ -12,6 +25,7 @@ export default defineConfig({
     // serverless-offline) started once for the run.
     projects: [
       {
+        plugins: [jsonText],
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
@@ -21,6 +35,7 @@ export default defineConfig({
         },
       },
       {
+        plugins: [jsonText],
         test: {
           name: 'stack',
           sequence: { groupOrder: 1 },
@@ -38,6 +53,7 @@ export default defineConfig({
       {
         // The matrix and the fuzz send thousands of requests each: they run after the other files,
         // one at a time, against the same stack, so that their load does not time out the others.
+        plugins: [jsonText],
         test: {
           name: 'stack-heavy',
           sequence: { groupOrder: 2 },

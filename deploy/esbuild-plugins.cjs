@@ -49,16 +49,27 @@ const pureSchemas = {
   },
 };
 
-// json-parse: a JSON file of ours (docs/openapi.json, which GET /openapi.json serves as it is) is
-// bundled as `JSON.parse('<its text>')` instead of esbuild's object literal: V8 scans a string and
-// parses JSON far faster than it compiles a literal of the same size (the 439 KB document: the
-// function imported in 1.51x the floor as a literal, docs/benchmarks.md; lib/fields/country-borders.json,
-// whose geometries are strings parsed when needed). The value is the same; only a default import is
-// offered (no `import { paths } from '...json'`), marked pure so that a bundle that imports the
-// module without using the value leaves it out. Files of packages keep esbuild's loader.
+// json-parse: a JSON file of ours is bundled as `JSON.parse('<its text>')` instead of esbuild's
+// object literal: V8 scans a string and parses JSON far faster than it compiles a literal of the
+// same size (lib/fields/country-borders.json, whose geometries are strings parsed when needed). The
+// value is the same; only a default import is offered (no `import { areas } from '...json'`),
+// marked pure so that a bundle that imports the module without using the value leaves it out.
+// Files of packages keep esbuild's loader.
+// `import text from './x.json?text'` is the file's JSON as compact text, a string and nothing
+// parsed: what serves a document as it is (GET /openapi.json, 439 KB: JSON.parse of it took ~16 ms
+// of the function's cold start and the answer was serialised again at every request).
+// jsonTextModule is the one definition of that module (vitest.config.ts gives tests the same).
+/** The module `<file>.json?text` is: the file's JSON, compact, as its default export. */
+async function jsonTextModule(file) {
+  return `export default ${JSON.stringify(JSON.stringify(JSON.parse(await readFile(file, 'utf8'))))};`;
+}
+
+const TEXT = /\.json\?text$/;
 const jsonParse = {
   name: 'json-parse',
   setup(build) {
+    build.onResolve({ filter: TEXT }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/\?text$/, '')), namespace: 'json-text' }));
+    build.onLoad({ filter: /.*/, namespace: 'json-text' }, async (args) => ({ contents: await jsonTextModule(args.path), loader: 'js' }));
     build.onLoad({ filter: /\.json$/ }, async (args) => {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
       const text = JSON.stringify(JSON.parse(await readFile(args.path, 'utf8')));
@@ -181,3 +192,4 @@ module.exports.unreachableOutputs = unreachableOutputs;
 module.exports.pruneOnly = pruneChunksPlugin(false);
 module.exports.entryInputs = entryInputs;
 module.exports.markSchemasPure = markSchemasPure;
+module.exports.jsonTextModule = jsonTextModule;

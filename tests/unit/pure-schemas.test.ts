@@ -57,18 +57,23 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'prune-chunks']);
   });
 
-  it('bundles a JSON file of ours as JSON.parse of its text, with the same value (json-parse)', async () => {
+  it('bundles a JSON file of ours as JSON.parse of its text, with the same value, and `<file>.json?text` as its compact text, which nothing parses (json-parse)', async () => {
     await inBuildDir('json-parse-', async (dir) => {
       const value = { openapi: '3.1.0', quotes: `it's "quoted" \\ and \`ticked\` \${not} a template`, list: [1, 2.5, null, true, { deep: 'é' }] };
       writeFileSync(join(dir, 'document.json'), JSON.stringify(value, null, 2));
-      writeFileSync(join(dir, 'entry.ts'), "import document from './document.json';\nexport const handler = () => document;\n");
+      writeFileSync(join(dir, 'entry.ts'), "import document from './document.json';\nimport text from './document.json?text';\nexport const handler = () => [document, text];\n");
       await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'entry.ts')], outdir: dir, sourcemap: false });
       const bundled = readFileSync(join(dir, 'entry.mjs'), 'utf8');
-      expect(bundled).toContain('JSON.parse(');
+      expect(bundled.split('JSON.parse(')).toHaveLength(2); // the value's; the text is a string literal
       expect(bundled).not.toMatch(/openapi:"3\.1\.0"/); // no object literal
       const module = (await import(pathToFileURL(join(dir, 'entry.mjs')).href)) as { handler: () => unknown };
-      expect(module.handler()).toEqual(value);
+      expect(module.handler()).toEqual([value, JSON.stringify(value)]);
     });
+  });
+
+  it('gives tests the same `?text` module (vitest.config.ts): the OpenAPI document GET /openapi.json serves', async () => {
+    const { default: text } = await import('../../docs/openapi.json?text');
+    expect(text).toBe(JSON.stringify(JSON.parse(readFileSync(join(root, 'docs', 'openapi.json'), 'utf8'))));
   });
 
   it('wraps each top-level value that builds something, and nothing else', () => {

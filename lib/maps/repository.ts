@@ -1,21 +1,24 @@
 // Maps in DynamoDB (docs/data-model.md): a map in its field's partition (so it goes with the
 // field); a ref finds it by id, the owner's list and name items make "the caller's maps" and
 // "names unique per user". Every change writes them together in one transaction, with the planned
-// application labour when one is requested.
+// application labour when one is requested (lib/maps/application.ts, loaded on first use).
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { batchGet, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
 import { platformFieldGate } from '../authz/gate';
-import { labours, labourSaveOps } from '../labours/repository';
 import type { LabourSave } from '../labours/service';
+import { onFirstUse } from '../util/first-use';
 import { MapRecord } from './model';
 import { mapsService, type MapRepository } from './service';
 
 const mapItem = (map: MapRecord) => ({ ...keys.map(map.fieldId, map.id), ...MapRecord.toItem(map) });
 const nameItem = (map: MapRecord) => ({ ...keys.userMapName(map.ownerId, map.name), kind: 'map_name', map_id: map.id });
 
+/** The labours' side of a map's planned application, loaded at the first request that asks for one. */
+const applicationKit = /* @__PURE__ */ onFirstUse(() => import('./application'));
+
 /** The items of a map's planned application, written in the map's transaction. */
-const applicationOps = (application: LabourSave | undefined): TxOp[] => (application ? labourSaveOps(application) : []);
+const applicationOps = async (application: LabourSave | undefined): Promise<TxOp[]> => (application ? (await applicationKit()).applicationOps(application) : []);
 
 export const dynamoMapRepository: MapRepository = {
   nextId: () => nextId('map'),
@@ -39,7 +42,7 @@ export const dynamoMapRepository: MapRepository = {
   },
   async create(map, application, nameTaken) {
     await transact([
-      ...applicationOps(application),
+      ...(await applicationOps(application)),
       tx.put(mapItem(map), NOT_EXISTS),
       tx.put({ ...keys.mapRef(map.id), kind: 'map_ref', map_id: map.id, field_id: map.fieldId, owner_id: map.ownerId }, NOT_EXISTS),
       tx.put({ ...keys.userMap(map.ownerId, map.id), kind: 'user_map', map_id: map.id, field_id: map.fieldId }, NOT_EXISTS),
@@ -47,7 +50,7 @@ export const dynamoMapRepository: MapRepository = {
     ]);
   },
   async replace(next, previous, application, nameTaken) {
-    const ops: TxOp[] = [...applicationOps(application), tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), { ':version': previous.version })];
+    const ops: TxOp[] = [...(await applicationOps(application)), tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), { ':version': previous.version })];
     if (next.name !== previous.name) ops.push(tx.delete(keys.userMapName(previous.ownerId, previous.name)), tx.put(nameItem(next), NOT_EXISTS, nameTaken));
     await transact(ops);
   },
@@ -63,4 +66,8 @@ export const mapPointers = (item: Record<string, unknown>) => {
 };
 
 /** The maps service of the functions: DynamoDB, the platform's gate and the labours service. */
-export const maps = /* @__PURE__ */ mapsService({ repository: dynamoMapRepository, fields: platformFieldGate, plannedApplication: (...args) => labours.plannedApplicationOfMap(...args) });
+export const maps = /* @__PURE__ */ mapsService({
+  repository: dynamoMapRepository,
+  fields: platformFieldGate,
+  plannedApplication: async (...args) => (await applicationKit()).plannedApplication(...args),
+});

@@ -16,11 +16,11 @@ import { defaultProvider } from '../../lib/aws/credentials';
 const root = join(import.meta.dirname, '..', '..');
 
 /** A local HTTP server answering every request with `answer`, recording the requests' headers. */
-async function server(answer: (count: number) => { status: number; body: string }) {
+async function server(answer: (count: number, headers: IncomingHttpHeaders) => { status: number; body: string }) {
   const seen: IncomingHttpHeaders[] = [];
   const http = createServer((request, response) => {
     seen.push(request.headers);
-    const { status, body } = answer(seen.length);
+    const { status, body } = answer(seen.length, request.headers);
     request.resume();
     request.on('end', () => response.writeHead(status, { 'content-type': 'application/json' }).end(body));
   });
@@ -87,15 +87,16 @@ describe('credentials of a bundled function', () => {
     await expect(defaultProvider()()).rejects.toThrow(/No AWS credentials: neither AWS_ACCESS_KEY_ID/);
   });
 
-  it('is what a production bundle signs with: the default chain is not in it, and requests carry the environment key', async () => {
+  it('is what a production bundle signs with: the default chain is not in it, and requests carry the environment key (DynamoDB, and a secret read from Secrets Manager, through the SDK barrels the build narrows)', async () => {
     expect(deployBuildOptions().alias['@aws-sdk/credential-provider-node']).toBe('./lib/aws/credentials');
     const dir = mkdtempSync(join(tmpdir(), 'surco-credentials-'));
     writeFileSync(
       join(dir, 'handler.ts'),
       [
         `import { ddb } from ${JSON.stringify(join(root, 'lib', 'aws', 'dynamodb'))};`,
+        `import { secretValue } from ${JSON.stringify(join(root, 'lib', 'aws', 'secrets'))};`,
         "import { ScanCommand } from '@aws-sdk/lib-dynamodb';",
-        "export const handler = () => ddb().send(new ScanCommand({ TableName: 'probe' }));",
+        "export const handler = async () => { await ddb().send(new ScanCommand({ TableName: 'probe' })); return secretValue({ secretId: 'probe-secret' }, 'probe'); };",
         '',
       ].join('\n'),
     );
@@ -105,9 +106,13 @@ describe('credentials of a bundled function', () => {
     // the default chain's providers, by what they log and read
     const chain = ['defaultProvider::fromSSO', 'credential-provider-ini', 'credential-provider-web-identity', 'AWS_WEB_IDENTITY_TOKEN_FILE'];
     expect(chain.filter((part) => bundle.includes(part))).toEqual([]);
-    const dynamodb = await server(() => ({ status: 200, body: JSON.stringify({ Items: [], Count: 0, ScannedCount: 0 }) }));
+    const dynamodb = await server((_, headers) =>
+      headers['x-amz-target'] === 'secretsmanager.GetSecretValue'
+        ? { status: 200, body: JSON.stringify({ Name: 'probe-secret', SecretString: 's3cr3t' }) }
+        : { status: 200, body: JSON.stringify({ Items: [], Count: 0, ScannedCount: 0 }) },
+    );
     try {
-      const script = `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)}); await m.handler(); console.log('ok');`;
+      const script = `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)}); console.log(await m.handler());`;
       const env = {
         PATH: process.env.PATH,
         AWS_REGION: 'us-east-1',
@@ -118,6 +123,7 @@ describe('credentials of a bundled function', () => {
         SURCO_BUCKET: 'b',
         SURCO_EVENTS_QUEUE_URL: 'q',
         SURCO_DYNAMODB_ENDPOINT: dynamodb.url,
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: dynamodb.url,
       };
       // spawned asynchronously: the server answering it runs in this process
       const run = await new Promise<{ status: number | null; out: string }>((resolve) => {
@@ -128,11 +134,13 @@ describe('credentials of a bundled function', () => {
         child.stderr.on('data', (chunk) => (err += chunk));
         child.on('close', (status) => resolve({ status, out: out || err }));
       });
-      expect(run.out.trim()).toBe('ok');
+      expect(run.out.trim()).toBe('s3cr3t');
       expect(run.status).toBe(0);
-      expect(dynamodb.seen).toHaveLength(1);
-      expect(dynamodb.seen[0]!.authorization).toMatch(/Credential=AKIDFROMLAMBDA\//);
-      expect(dynamodb.seen[0]!['x-amz-security-token']).toBe('token');
+      expect(dynamodb.seen.map((headers) => headers['x-amz-target'])).toEqual(['DynamoDB_20120810.Scan', 'secretsmanager.GetSecretValue']);
+      for (const headers of dynamodb.seen) {
+        expect(headers.authorization).toMatch(/Credential=AKIDFROMLAMBDA\//);
+        expect(headers['x-amz-security-token']).toBe('token');
+      }
     } finally {
       await dynamodb.close();
     }

@@ -17,7 +17,7 @@
 // schemas leave its bundle. Both kinds of module only declare at their top level (tested). ADR
 // 0008; tests/unit/pure-schemas.test.ts.
 const { readFile, rm } = require('node:fs/promises');
-const { dirname, relative, resolve, sep } = require('node:path');
+const { relative, resolve, sep } = require('node:path');
 
 /** The rewritten source of a schema module, given its text (exported for tests). */
 function markSchemasPure(source, fileName) {
@@ -186,83 +186,7 @@ function pruneChunksPlugin(rebuild) {
 
 const pruneChunks = pruneChunksPlugin(true);
 
-// narrow-barrels: the AWS SDK's clients import their protocols, serde and checksums from barrel
-// modules (`import { AwsJson1_0Protocol } from "@aws-sdk/core/protocols"`), which re-export every
-// protocol. esbuild places a module in the chunks by which entry points' import graphs reach it,
-// not by the code they use, so in a function that loads the S3 kit on first use (lib/aws/s3.ts)
-// the S3 client's XML protocol, REST bindings, checksums and streams (~35 KB) were in a chunk
-// loaded at import: the DynamoDB client reaches them through the same barrels. This resolves an
-// SDK module's import of such a barrel (`@aws-sdk/core/<x>`, `@smithy/core/<x>`) to a module that
-// re-exports just the names it imports, each from the file that defines it (following the
-// barrels' `export { a } from "./b"`), so each graph reaches only what it imports. A name a barrel
-// defines itself, or an import of the whole namespace, keeps the barrel. The values are the same
-// modules; nothing is copied. ADR 0008; tests/unit/pure-schemas.test.ts.
-const BARREL = /^@(?:aws-sdk|smithy)\/core\/[\w-]+$/;
-const NARROW = 'surco-narrow-barrel';
-
-/** `export { a, b as c } from "x"` of a module's text: exported name -> [specifier, name in x]. */
-function reexports(text) {
-  const out = new Map();
-  for (const m of text.matchAll(/export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g)) {
-    for (const part of m[1].split(',').map((p) => p.trim()).filter(Boolean)) {
-      const [name, alias] = part.split(/\s+as\s+/);
-      out.set((alias || name).trim(), [m[2], name.trim()]);
-    }
-  }
-  return out;
-}
-
-/** The names a module imports or re-exports from `specifier`; null when it takes the whole module or its default. */
-function namesFrom(text, specifier) {
-  const quoted = `["']${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}["']`;
-  if (new RegExp(`(?:import|export)\\s*\\*[^;]*?from\\s*${quoted}|import\\s+[\\w$]+\\s*(?:,[^;]*)?from\\s*${quoted}`).test(text)) return null;
-  const names = new Set();
-  for (const m of text.matchAll(new RegExp(`(?:import|export)\\s*\\{([^}]*)\\}\\s*from\\s*${quoted}`, 'g'))) {
-    for (const part of m[1].split(',').map((p) => p.trim()).filter(Boolean)) names.add(part.split(/\s+as\s+/)[0].trim());
-  }
-  return names.size ? [...names].sort() : null;
-}
-
-const narrowBarrels = {
-  name: 'narrow-barrels',
-  setup(build) {
-    const texts = new Map();
-    const textOf = async (file) => {
-      if (!texts.has(file)) texts.set(file, readFile(file, 'utf8'));
-      return texts.get(file);
-    };
-    const resolveFrom = async (specifier, importer) => {
-      const resolved = await build.resolve(specifier, { kind: 'import-statement', importer, resolveDir: dirname(importer), pluginData: NARROW });
-      if (resolved.errors.length) throw new Error(`narrow-barrels: ${specifier} from ${importer}: ${resolved.errors[0].text}`);
-      return resolved.path;
-    };
-    /** The file that defines `name` as `file` exports it, and its name there. */
-    const origin = async (file, name) => {
-      for (let hops = 0; hops < 20; hops++) {
-        const next = reexports(await textOf(file)).get(name);
-        if (!next) return [file, name];
-        file = await resolveFrom(next[0], file);
-        name = next[1];
-      }
-      throw new Error(`narrow-barrels: ${name} re-exported too deep`);
-    };
-    build.onResolve({ filter: BARREL }, async (args) => {
-      if (args.pluginData === NARROW || args.kind !== 'import-statement' || !args.importer.includes(`${sep}node_modules${sep}`)) return undefined;
-      const names = namesFrom(await textOf(args.importer), args.path);
-      if (!names) return undefined;
-      const barrel = await resolveFrom(args.path, args.importer);
-      const lines = [];
-      for (const name of names) {
-        const [file, original] = await origin(barrel, name);
-        lines.push(`export { ${original === name ? name : `${original} as ${name}`} } from ${JSON.stringify(file)};`);
-      }
-      return { path: `${barrel}#${names.join(',')}`, namespace: NARROW, pluginData: lines.join('\n') };
-    });
-    build.onLoad({ filter: /.*/, namespace: NARROW }, (args) => ({ contents: args.pluginData, loader: 'js', resolveDir: dirname(args.path) }));
-  },
-};
-
-module.exports = [pureSchemas, jsonParse, narrowBarrels, pruneChunks];
+module.exports = [pureSchemas, jsonParse, pruneChunks];
 module.exports.unreachableOutputs = unreachableOutputs;
 /** prune-chunks without the second build (for tests: what dead imports do to a function's chunks). */
 module.exports.pruneOnly = pruneChunksPlugin(false);

@@ -87,7 +87,7 @@ describe('credentials of a bundled function', () => {
     await expect(defaultProvider()()).rejects.toThrow(/No AWS credentials: neither AWS_ACCESS_KEY_ID/);
   });
 
-  it('is what a production bundle signs with: the default chain is not in it, and requests carry the environment key (DynamoDB, and a secret read from Secrets Manager, through the SDK barrels the build narrows)', async () => {
+  it('is what a production bundle signs with: the default chain is not in it, and requests carry the environment key (DynamoDB, and a secret read from Secrets Manager)', async () => {
     expect(deployBuildOptions().alias['@aws-sdk/credential-provider-node']).toBe('./lib/aws/credentials');
     const dir = mkdtempSync(join(tmpdir(), 'surco-credentials-'));
     writeFileSync(

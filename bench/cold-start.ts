@@ -8,7 +8,10 @@
 // iteration and the ratio is the median of those pairs (the machine drifts over a run). With
 // COLD_START_BEFORE=<another checkout>/.surco/bench/package, that package's bundle of each function
 // is measured in the same iterations too: before and after from one run. COLD_START_ONLY=<regexp>
-// measures the functions whose name matches. Prints a markdown table and writes
+// measures the functions whose name matches. COLD_START_PAIRS=<n> (with COLD_START_BEFORE) also
+// imports each function's two bundles alternately n times, before then after, and reports the
+// median of after/before per pair: the figure that separates a change of a few percent from this
+// machine's noise (docs/benchmarks.md, ninth run: 41 pairs). Prints a markdown table and writes
 // .surco/bench/cold-start.json.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +25,7 @@ import { services } from '../schemas/index';
 import { root } from './lib';
 
 const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
+const PAIRS = Number(process.env.COLD_START_PAIRS ?? 0);
 
 interface Row {
   name: string;
@@ -33,6 +37,8 @@ interface Row {
   ratioSourceMaps: number;
   /** The same function's bundle from COLD_START_BEFORE, measured in the same iterations. */
   before?: { kb: number; ms: number; ratio: number };
+  /** COLD_START_PAIRS: the median of after/before over alternated imports, and each side's median ms. */
+  pairs?: { n: number; ratio: number; beforeMs: number; afterMs: number };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -65,6 +71,15 @@ function measureAgainst(floor: string, files: string[], sourceMaps: boolean): { 
     });
   }
   return { ms: times.map(median), ratio: ratios.map(median) };
+}
+
+/** `n` imports of `before` then `after` alternately, as deployed: the median after/before per pair. */
+function pairsOf(before: string, after: string, n: number): NonNullable<Row['pairs']> {
+  const pairs = Array.from({ length: n }, () => {
+    const b = importOnce(before, false);
+    return [b, importOnce(after, false)] as const;
+  });
+  return { n, ratio: median(pairs.map(([b, a]) => a / b)), beforeMs: median(pairs.map(([b]) => b)), afterMs: median(pairs.map(([, a]) => a)) };
 }
 
 /**
@@ -143,9 +158,12 @@ export async function run(): Promise<void> {
       msSourceMaps: maps.ms[0]!,
       ratioSourceMaps: maps.ratio[0]!,
       ...(before ? { before: { kb: Math.round(before.bytes / 1024), ms: plain.ms[1]!, ratio: plain.ratio[1]! } } : {}),
+      ...(before && PAIRS > 0 ? { pairs: pairsOf(before.file, file, PAIRS) } : {}),
     });
     const row = rows.at(-1)!;
-    console.error(`${name}: ${row.kb} KB, ${row.ms.toFixed(1)} ms (${row.ratio.toFixed(2)}x)${row.before ? `; before ${row.before.kb} KB, ${row.before.ratio.toFixed(2)}x` : ''}`);
+    console.error(
+      `${name}: ${row.kb} KB, ${row.ms.toFixed(1)} ms (${row.ratio.toFixed(2)}x)${row.before ? `; before ${row.before.kb} KB, ${row.before.ratio.toFixed(2)}x` : ''}${row.pairs ? `; after/before ${row.pairs.ratio.toFixed(3)} in ${row.pairs.n} pairs` : ''}`,
+    );
   };
   const empty = await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n');
   measure('(empty handler)', empty.file, empty.bytes);
@@ -171,12 +189,15 @@ export async function run(): Promise<void> {
     }
   }
   const hasBefore = rows.some((row) => row.before);
+  const hasPairs = rows.some((row) => row.pairs);
   const lines = [
-    `| function (handler module) |${hasBefore ? ' KB before | x floor before |' : ''} KB at import | import ms (as deployed) | x floor | with --enable-source-maps | x floor (with maps) |`,
-    `|---|${hasBefore ? '---|---|' : ''}---|---|---|---|---|`,
+    `| function (handler module) |${hasBefore ? ' KB before | x floor before |' : ''} KB at import | import ms (as deployed) | x floor | with --enable-source-maps | x floor (with maps) |${hasPairs ? ' after / before (pairs) | before ms | after ms |' : ''}`,
+    `|---|${hasBefore ? '---|---|' : ''}---|---|---|---|---|${hasPairs ? '---|---|---|' : ''}`,
     ...rows.map(
       (r) =>
-        `| ${r.name} |${hasBefore ? ` ${r.before?.kb ?? ''} | ${r.before ? r.before.ratio.toFixed(2) : ''} |` : ''} ${r.kb} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.msSourceMaps.toFixed(1)} | ${r.ratioSourceMaps.toFixed(2)} |`,
+        `| ${r.name} |${hasBefore ? ` ${r.before?.kb ?? ''} | ${r.before ? r.before.ratio.toFixed(2) : ''} |` : ''} ${r.kb} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.msSourceMaps.toFixed(1)} | ${r.ratioSourceMaps.toFixed(2)} |${
+          hasPairs ? (r.pairs ? ` ${r.pairs.ratio.toFixed(3)} | ${r.pairs.beforeMs.toFixed(1)} | ${r.pairs.afterMs.toFixed(1)} |` : ' | | |') : ''
+        }`,
     ),
   ];
   console.log(lines.join('\n'));

@@ -2,10 +2,8 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
 import { workOrders } from '../../lib/workorders/repository';
-import { documentOf, workOrderFile } from '../../lib/workorders/document';
+import { documentOf, WORK_ORDER_FILES } from '../../lib/workorders/document';
 import { downloadWorkOrderRoute } from '../../schemas/work-orders';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** An ASCII file name (Content-Disposition) from the work order's name. */
 const fileName = (name: string | null, uuid: string) =>
@@ -16,7 +14,7 @@ export const get = endpoint(downloadWorkOrderRoute, {
     const view = await workOrders.get(principal, path.work_order_uuid);
     const doc = documentOf(view);
     const name = fileName(view.order.name, view.order.uuid);
-    const content = await workOrderFile(doc, query.type);
-    return query.type === 'pdf' ? Reply.file(content, 'application/pdf', `${name}.pdf`) : Reply.file(content, XLSX_TYPE, `${name}.xlsx`);
+    const file = WORK_ORDER_FILES[query.type];
+    return Reply.file(await file.write(doc), file.contentType, `${name}.${file.extension}`);
   },
 });

@@ -68,7 +68,12 @@ export function documentOf({ order, labours }: WorkOrderView): WorkOrderDocument
 const pdfWriter = /* @__PURE__ */ onFirstUse(() => import('./pdf'));
 const workbookWriter = /* @__PURE__ */ onFirstUse(() => import('./workbook'));
 
-/** The work order as a file of the type asked for (`?type=`). */
-export async function workOrderFile(doc: WorkOrderDocument, type: 'pdf' | 'excel'): Promise<Buffer> {
-  return type === 'pdf' ? (await pdfWriter()).workOrderPdf(doc) : (await workbookWriter()).workOrderWorkbook(doc);
-}
+/** The file of each `?type=`: its content type, extension and writer (loaded at its first use). */
+export const WORK_ORDER_FILES = {
+  pdf: { contentType: 'application/pdf', extension: 'pdf', write: async (doc: WorkOrderDocument) => (await pdfWriter()).workOrderPdf(doc) },
+  excel: {
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    extension: 'xlsx',
+    write: async (doc: WorkOrderDocument) => (await workbookWriter()).workOrderWorkbook(doc),
+  },
+} as const;

@@ -18,7 +18,7 @@ const nameItem = (map: MapRecord) => ({ ...keys.userMapName(map.ownerId, map.nam
 const applicationKit = /* @__PURE__ */ onFirstUse(() => import('./application'));
 
 /** The items of a map's planned application, written in the map's transaction. */
-const applicationOps = async (application: LabourSave | undefined): Promise<TxOp[]> => (application ? (await applicationKit()).applicationOps(application) : []);
+const applicationOps = async (application: LabourSave | undefined): Promise<TxOp[]> => (application ? (await applicationKit()).labourSaveOps(application) : []);
 
 export const dynamoMapRepository: MapRepository = {
   nextId: () => nextId('map'),
@@ -69,5 +69,5 @@ export const mapPointers = (item: Record<string, unknown>) => {
 export const maps = /* @__PURE__ */ mapsService({
   repository: dynamoMapRepository,
   fields: platformFieldGate,
-  plannedApplication: async (...args) => (await applicationKit()).plannedApplication(...args),
+  plannedApplication: async (...args) => (await applicationKit()).labours.plannedApplicationOfMap(...args),
 });

@@ -59,9 +59,12 @@ const pureSchemas = {
 // parsed: what serves a document as it is (GET /openapi.json, 439 KB: JSON.parse of it took ~6 ms
 // of the function's cold start and the answer was serialised again at every request).
 // jsonTextModule is the one definition of that module (vitest.config.ts gives tests the same).
+/** A JSON file's value as compact text (what both kinds of module hold). */
+const compactJson = async (file) => JSON.stringify(JSON.parse(await readFile(file, 'utf8')));
+
 /** The module `<file>.json?text` is: the file's JSON, compact, as its default export. */
 async function jsonTextModule(file) {
-  return `export default ${JSON.stringify(JSON.stringify(JSON.parse(await readFile(file, 'utf8'))))};`;
+  return `export default ${JSON.stringify(await compactJson(file))};`;
 }
 
 const TEXT = /\.json\?text$/;
@@ -72,8 +75,7 @@ const jsonParse = {
     build.onLoad({ filter: /.*/, namespace: 'json-text' }, async (args) => ({ contents: await jsonTextModule(args.path), loader: 'js' }));
     build.onLoad({ filter: /\.json$/ }, async (args) => {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
-      const text = JSON.stringify(JSON.parse(await readFile(args.path, 'utf8')));
-      return { contents: `export default /* @__PURE__ */ JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
+      return { contents: `export default /* @__PURE__ */ JSON.parse(${JSON.stringify(await compactJson(args.path))});`, loader: 'js' };
     });
   },
 };

@@ -106,7 +106,7 @@ describe('credentials of a bundled function', () => {
     // the default chain's providers, by what they log and read
     const chain = ['defaultProvider::fromSSO', 'credential-provider-ini', 'credential-provider-web-identity', 'AWS_WEB_IDENTITY_TOKEN_FILE'];
     expect(chain.filter((part) => bundle.includes(part))).toEqual([]);
-    const dynamodb = await server((_, headers) =>
+    const aws = await server((_, headers) =>
       headers['x-amz-target'] === 'secretsmanager.GetSecretValue'
         ? { status: 200, body: JSON.stringify({ Name: 'probe-secret', SecretString: 's3cr3t' }) }
         : { status: 200, body: JSON.stringify({ Items: [], Count: 0, ScannedCount: 0 }) },
@@ -122,8 +122,8 @@ describe('credentials of a bundled function', () => {
         SURCO_TABLE: 't',
         SURCO_BUCKET: 'b',
         SURCO_EVENTS_QUEUE_URL: 'q',
-        SURCO_DYNAMODB_ENDPOINT: dynamodb.url,
-        AWS_ENDPOINT_URL_SECRETS_MANAGER: dynamodb.url,
+        SURCO_DYNAMODB_ENDPOINT: aws.url,
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.url,
       };
       // spawned asynchronously: the server answering it runs in this process
       const run = await new Promise<{ status: number | null; out: string }>((resolve) => {
@@ -136,13 +136,13 @@ describe('credentials of a bundled function', () => {
       });
       expect(run.out.trim()).toBe('s3cr3t');
       expect(run.status).toBe(0);
-      expect(dynamodb.seen.map((headers) => headers['x-amz-target'])).toEqual(['DynamoDB_20120810.Scan', 'secretsmanager.GetSecretValue']);
-      for (const headers of dynamodb.seen) {
+      expect(aws.seen.map((headers) => headers['x-amz-target'])).toEqual(['DynamoDB_20120810.Scan', 'secretsmanager.GetSecretValue']);
+      for (const headers of aws.seen) {
         expect(headers.authorization).toMatch(/Credential=AKIDFROMLAMBDA\//);
         expect(headers['x-amz-security-token']).toBe('token');
       }
     } finally {
-      await dynamodb.close();
+      await aws.close();
     }
   });
 });

@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { iso1A2Code } from '@rapideditor/country-coder';
 import { describe, expect, it } from 'vitest';
-import { countryAt, countryOf } from '../../lib/fields/country';
-import { countryBorders, countryBordersFile, countryBordersText } from '../../scripts/country-borders';
+import borders from '../../lib/fields/country-borders.json';
+import { countryAt, countryOf, ringOf, type CountryArea } from '../../lib/fields/country';
+import { countryBorders, countryBordersFile, countryBordersText, countryCoderBorders } from '../../scripts/country-borders';
 
 function disagreements(points: Array<[number, number]>): Array<{ point: [number, number]; ours: string | null; countryCoder: string | null }> {
   const out = [];
@@ -29,6 +30,13 @@ describe('the country of a point', () => {
     const table = countryBorders();
     expect(table.areas.length).toBeGreaterThan(300);
     expect(committed === countryBordersText(table)).toBe(true);
+  });
+
+  it('keeps every ring of country-coder\'s borders exactly, as encoded polylines', () => {
+    const theirs = countryCoderBorders().features.flatMap(({ geometry: g }) => (g?.type === 'Polygon' ? [g.coordinates] : g?.type === 'MultiPolygon' ? g.coordinates : []));
+    const ours = (borders.areas as CountryArea[]).flatMap((area) => area[5].map((rings) => rings.map(ringOf)));
+    expect(ours.length).toBe(theirs.length);
+    expect(ours).toEqual(theirs);
   });
 
   it('answers what country-coder answers on a world grid (every 0.5 degrees) and a fine one over Europe and the Caribbean', () => {

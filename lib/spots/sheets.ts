@@ -1,9 +1,9 @@
 // Spot sheets (spec 1): GET exports the user's spots and their variables as xlsx (or csv); POST
 // imports .csv/.xls/.xlsx with a Service_Spot_ID column and merges the variables of its other
-// columns into those spots. SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
-// CVE-2024-22363) reads and writes; uploads are limited in size and rows and read as arrays.
-import * as XLSX from '@e965/xlsx';
-import { isZip, unzipper } from '../util/zip';
+// columns into those spots. lib/util/spreadsheet.ts (SheetJS) reads and writes; uploads are limited
+// in size and rows and read as arrays.
+import { csvOf, firstSheetRows, xlsxOf, type Cell } from '../util/spreadsheet';
+import { isZip } from '../util/zip';
 import { validate as isUuid } from 'uuid';
 import { DomainError, Forbidden, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
@@ -73,7 +73,7 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
   const columns = new Map<string, string>();
   for (const spot of page.spots) for (const v of spot.variables ?? []) if (!columns.has(v.name)) columns.set(v.name, headerOf(v.name, v.unit_id));
   const names = [...columns.keys()].sort((a, b) => a.localeCompare(b));
-  const rows: unknown[][] = [[SPOT_ID_COLUMN, ...INFO_COLUMNS, ...names.map((n) => columns.get(n)!)]];
+  const rows: Cell[][] = [[SPOT_ID_COLUMN, ...INFO_COLUMNS, ...names.map((n) => columns.get(n)!)]];
   const { readWkt } = await geometryKit();
   for (const spot of page.spots) {
     const field = fields.get(spot.fieldId);
@@ -93,11 +93,8 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
     ]);
   }
   // csv: numbers as text with every digit, never rounded nor in exponent form
-  const sheet = XLSX.utils.aoa_to_sheet(format === 'csv' ? rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))) : rows);
-  if (format === 'csv') return Buffer.from(XLSX.utils.sheet_to_csv(sheet), 'utf8');
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, sheet, 'Spots');
-  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+  if (format === 'csv') return csvOf(rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))));
+  return xlsxOf(rows, 'Spots');
 }
 
 // --- import -----------------------------------------------------------------------------------
@@ -111,30 +108,15 @@ function matchesFormat(content: Buffer, extension: string): boolean {
   return !content.includes(0) && new TextDecoder('utf-8', { fatal: false }).decode(content).length > 0;
 }
 
-/** Bounds of an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes inside SheetJS). */
-const XLSX_PARTS = { entries: 1000, bytes: 64 * 1024 * 1024 } as const;
+/** Bounds of an upload: an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes inside SheetJS), and rows. */
+const SHEET_BOUNDS = { entries: 1000, bytes: 64 * 1024 * 1024, rows: SHEET_MAX_ROWS + 1 } as const;
+const notLoaded = (detail: string) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail);
 
+/** The first sheet's rows; csv cells stay text (cellNumber reads numbers, decimal commas included, without guessing). */
 async function readRows(content: Buffer): Promise<unknown[][]> {
-  if (isZip(content)) (await unzipper()).unzipBounded(content, XLSX_PARTS, (detail) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail));
-  try {
-    const book = XLSX.read(content, {
-      type: 'buffer',
-      // csv stays text: cellNumber reads numbers (decimal commas included) without guessing
-      raw: true,
-      dense: true,
-      sheetRows: SHEET_MAX_ROWS + 1,
-      cellFormula: false,
-      cellHTML: false,
-      cellStyles: false,
-      bookVBA: false,
-    });
-    const first = book.SheetNames[0];
-    const sheet = first ? book.Sheets[first] : undefined;
-    if (!sheet) throw new Error('the file has no sheet');
-    return XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false });
-  } catch (error) {
-    throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', error instanceof Error ? error.message : undefined);
-  }
+  const rows = await firstSheetRows(content, SHEET_BOUNDS, { zip: notLoaded, sheet: notLoaded }, { csvAsText: true });
+  if (!rows) throw notLoaded('the file has no sheet');
+  return rows;
 }
 
 export interface UploadedSheet {

@@ -1,10 +1,10 @@
-// A work order as an Excel workbook, with SheetJS (lib/workorders/document.ts loads this module at
-// the first Excel request).
-import * as XLSX from '@e965/xlsx';
+// A work order as an Excel workbook, with lib/util/spreadsheet.ts (SheetJS); lib/workorders/document.ts
+// loads this module at the first Excel request.
+import { xlsxOf, type Cell } from '../util/spreadsheet';
 import type { WorkOrderDocument } from './document';
 
 export function workOrderWorkbook(doc: WorkOrderDocument): Buffer {
-  const rows: Array<Array<string | number | null>> = [
+  const rows: Cell[][] = [
     [doc.title],
     ['Fecha', doc.date],
     ['Campaña', doc.campaign],
@@ -23,9 +23,5 @@ export function workOrderWorkbook(doc: WorkOrderDocument): Buffer {
   rows.push([], ['Recomendaciones']);
   for (const r of doc.recommendations) rows.push([r.name, r.value]);
   rows.push([], ['Notas', doc.notes ?? ''], [], ['Firma del responsable', ''], ['Aclaración', ''], ['Fecha de ejecución', '']);
-  const sheet = XLSX.utils.aoa_to_sheet(rows);
-  sheet['!cols'] = [8, 14, 12, 12, 22, 20, 14, 14, 36, 10, 10, 12, 12, 30].map((wch) => ({ wch }));
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, sheet, 'Orden de trabajo');
-  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+  return xlsxOf(rows, 'Orden de trabajo', [8, 14, 12, 12, 22, 20, 14, 14, 36, 10, 10, 12, 12, 30]);
 }

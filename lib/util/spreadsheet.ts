@@ -1,0 +1,63 @@
+// Spreadsheets, with SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
+// CVE-2024-22363): the first sheet of an uploaded .xlsx, .xls or .csv read as rows, and one sheet
+// of rows written as .xlsx or .csv. The one place the platform reads and writes sheets (spot sheets,
+// the spreadsheets inside layer files, work orders), so that every upload is bounded the same way.
+import * as XLSX from '@e965/xlsx';
+import type { DomainError } from '../errors';
+import { isZip, unzipper } from './zip';
+
+/** How much of an upload is read: an xlsx's zip parts (count, inflated bytes) and the rows of its sheet. */
+export interface SheetBounds {
+  entries: number;
+  bytes: number;
+  rows: number;
+}
+
+/** The area's errors: for an xlsx whose zip exceeds the bounds or cannot be opened, and for a file SheetJS cannot read. */
+export interface SheetRefusals {
+  zip: (detail: string) => DomainError;
+  sheet: (detail: string) => DomainError;
+}
+
+export type Cell = string | number | null;
+
+/**
+ * The rows of the first sheet (undefined when the file has none): at most `bounds.rows`, each an
+ * array of cells (null where empty), blank rows left out. An xlsx is a zip: its parts are bounded
+ * before SheetJS inflates them (a small file may inflate to gigabytes). `csvAsText` keeps the cells
+ * of a csv as text, for callers that read numbers themselves (decimal commas included) rather than
+ * let SheetJS guess.
+ */
+export async function firstSheetRows(bytes: Uint8Array, bounds: SheetBounds, refuse: SheetRefusals, options: { csvAsText?: boolean } = {}): Promise<unknown[][] | undefined> {
+  const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isZip(content)) (await unzipper()).unzipBounded(content, { entries: bounds.entries, bytes: bounds.bytes }, refuse.zip);
+  try {
+    const book = XLSX.read(content, {
+      type: 'buffer',
+      raw: options.csvAsText ?? false,
+      dense: true,
+      sheetRows: bounds.rows,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      bookVBA: false,
+    });
+    const first = book.SheetNames[0];
+    const sheet = first ? book.Sheets[first] : undefined;
+    return sheet ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false }) : undefined;
+  } catch (error) {
+    throw refuse.sheet(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** One sheet of rows as an .xlsx workbook; `columnWidths` in characters, first column first. */
+export function xlsxOf(rows: Cell[][], sheetName: string, columnWidths?: number[]): Buffer {
+  const sheet = XLSX.utils.aoa_to_sheet(rows);
+  if (columnWidths) sheet['!cols'] = columnWidths.map((wch) => ({ wch }));
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, sheetName);
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+}
+
+/** Rows as csv text (UTF-8), cells as they are given. */
+export const csvOf = (rows: Cell[][]): Buffer => Buffer.from(XLSX.utils.sheet_to_csv(XLSX.utils.aoa_to_sheet(rows)), 'utf8');

@@ -9,7 +9,10 @@
 // build values, so this plugin marks each top-level `const` initializer of schemas/*.ts as pure:
 // `const X = /* @__PURE__ */ (() => (<initializer>))();`. The value is built exactly as before, at
 // the same point of the module's evaluation; an unused one is now dropped from the bundle. Nothing
-// else is rewritten (functions, classes, statements).
+// else is rewritten (functions, classes, statements), but one thing: a route's `responses` are
+// documentation (docs/openapi.json, built from the sources by scripts/openapi.ts) that the handler
+// factory never reads, so each `defineRoute({...})` of a schema module is bundled with
+// `responses: {}`, and a response schema no request uses is not built at a cold start.
 // Handler modules (functions/**/*.ts) are marked the same way: one serves several routes
 // (`export const list = endpoint(...)`, `export const post = endpoint(...)`), and each deployed
 // function is bundled from an entry that re-exports its one handler (.surco/handlers/<function>.ts,
@@ -33,8 +36,25 @@ function markSchemasPure(source, fileName) {
       edits.push({ at: init.getStart(file), text: '/* @__PURE__ */ (() => (' }, { at: init.getEnd(), text: '))()' });
     }
   }
+  // a route's `responses` document it (lib/http/openapi.ts); no function reads them: in a schema
+  // module, each defineRoute({...}) is bundled with `responses: {}`, and the schemas only they use
+  // are dropped like any unused value
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineRoute') {
+      const arg = node.arguments[0];
+      if (arg && ts.isObjectLiteralExpression(arg)) {
+        for (const property of arg.properties) {
+          if (ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === 'responses') {
+            edits.push({ at: property.initializer.getStart(file), text: '{}', end: property.initializer.getEnd() });
+          }
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  if (/(^|[\\/])schemas[\\/]/.test(fileName)) visit(file);
   let out = source;
-  for (const edit of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, edit.at) + edit.text + out.slice(edit.at);
+  for (const edit of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, edit.at) + edit.text + out.slice(edit.end ?? edit.at);
   return out;
 }
 

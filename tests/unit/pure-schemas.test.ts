@@ -98,6 +98,36 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(out).toContain('A.parse({ a: "x" });');
   });
 
+  it('bundles each route of a schema module without its responses (documentation no function reads), and nothing else without', () => {
+    const source = [
+      "import * as z from 'zod/mini';",
+      "export const Page = z.object({ data: z.array(z.string()) });",
+      "export const listRoute = defineRoute({ operationId: 'list', request: { query: z.object({ page: z.number() }) }, responses: { 200: { description: 'a page', schema: Page } } });",
+      "export const other = { responses: { 200: 'kept' } };",
+      '',
+    ].join('\n');
+    const out = plugins.markSchemasPure(source, 'schemas/sample.ts');
+    expect(out).toContain("defineRoute({ operationId: 'list', request: { query: z.object({ page: z.number() }) }, responses: {} })");
+    expect(out).toContain("{ responses: { 200: 'kept' } }");
+    expect(out).toContain('export const Page = /* @__PURE__ */');
+    // a handler module's routes are not rewritten (only schema modules declare routes)
+    expect(plugins.markSchemasPure(source, 'functions/sample/list.ts')).toContain("responses: { 200: { description: 'a page', schema: Page } }");
+  });
+
+  it('leaves a route\'s response schemas out of its function: listing labours builds no wire labour', async () => {
+    await inBuildDir('pure-responses-', async (dir) => {
+      const entry = join(dir, 'listLabours.ts');
+      writeFileSync(entry, "export { list as handler } from '../../functions/labours/labours';\n");
+      const responseOnly = ['one page of labours', 'dose x surface for a dose per hectare, else the dose'];
+      const plain = await bundle(entry, false);
+      for (const text of responseOnly) expect(plain).toContain(text);
+      const own = await bundle(entry, true);
+      for (const text of responseOnly) expect(own).not.toContain(text);
+      expect(own).toContain('"listLabours"');
+      expect(own).toContain('comma-separated crop ids'); // its request schemas stay
+    });
+  });
+
   it('drops the schemas a bundle does not use and builds the ones it does exactly as before', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'surco-pure-'));
     mkdirSync(join(dir, 'schemas'));

@@ -8,6 +8,6 @@ import { downloadMapRoute } from '../../schemas/maps';
 export const post = endpoint(downloadMapRoute, {
   handler: async ({ body, principal }) => {
     const map = await maps.getMap(principal, body.id_mapa);
-    return Reply.file(mapShapefile(map, body.nombre), 'application/zip', `${shapefileBaseName(body.nombre)}.zip`);
+    return Reply.file(await mapShapefile(map, body.nombre), 'application/zip', `${shapefileBaseName(body.nombre)}.zip`);
   },
 });

@@ -4,9 +4,11 @@
 // collection mixing Polygons and MultiPolygons loses the Polygons), rings are wound as shapefiles
 // expect (outer rings clockwise, holes counter-clockwise), texts are Latin-1, said by the .cpg.
 // Its writer of the three files, not its `zip` (which zips with JSZip, 125 KB and ~15 ms at a
-// cold start, and leaves no room for the .cpg but to unzip and zip again): fflate zips them with
-// the .prj and the .cpg in one pass (ADR 0008).
-import { strToU8, zipSync } from 'fflate';
+// cold start, and leaves no room for the .cpg but to unzip and zip again): yazl zips them with the
+// .prj and the .cpg in one pass, deflating with Node's own zlib (fflate, which zipped them before,
+// builds its Huffman tables when it is imported: ~5 ms of every cold start; ADR 0008).
+import { buffer } from 'node:stream/consumers';
+import { ZipFile } from 'yazl';
 import writeShapefile from '@mapbox/shp-write/src/write.js';
 import WGS84_PRJ from '@mapbox/shp-write/src/prj.js';
 import type { MapRecord } from './model';
@@ -24,7 +26,7 @@ const wound = (ring: Ring, clockwise: boolean) => ((signedArea(ring) < 0) === cl
 /** A file name of the map's name: letters, digits, spaces, dots, dashes and underscores. */
 export const shapefileBaseName = (name: string) => name.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').trim().slice(0, 100) || 'mapa';
 
-export function mapShapefile(map: MapRecord, name: string): Buffer {
+export async function mapShapefile(map: MapRecord, name: string): Promise<Buffer> {
   const base = shapefileBaseName(name);
   const features = map.geojson.features;
   const geometries = features.map((feature) => {
@@ -37,17 +39,16 @@ export function mapShapefile(map: MapRecord, name: string): Buffer {
     if (error) throw error;
     files = written;
   });
-  const bytes = (view: DataView) => new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-  return Buffer.from(
-    zipSync(
-      {
-        [`${base}.shp`]: bytes(files!.shp),
-        [`${base}.shx`]: bytes(files!.shx),
-        [`${base}.dbf`]: bytes(files!.dbf),
-        [`${base}.prj`]: strToU8(WGS84_PRJ),
-        [`${base}.cpg`]: strToU8('ISO-8859-1'),
-      },
-      { level: 6 },
-    ),
-  );
+  const bytes = (view: DataView) => Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+  const zip = new ZipFile();
+  const entries: Array<[string, Buffer]> = [
+    ['shp', bytes(files!.shp)],
+    ['shx', bytes(files!.shx)],
+    ['dbf', bytes(files!.dbf)],
+    ['prj', Buffer.from(WGS84_PRJ, 'utf8')],
+    ['cpg', Buffer.from('ISO-8859-1', 'utf8')],
+  ];
+  for (const [extension, content] of entries) zip.addBuffer(content, `${base}.${extension}`);
+  zip.end();
+  return buffer(zip.outputStream);
 }

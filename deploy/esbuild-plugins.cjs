@@ -71,7 +71,7 @@ const pureSchemas = {
 
 // json-parse: a JSON file of ours is bundled as `JSON.parse('<its text>')` instead of esbuild's
 // object literal: V8 scans a string and parses JSON far faster than it compiles a literal of the
-// same size (lib/fields/country-borders.json, whose geometries are strings parsed when needed). The
+// same size (lib/fields/country-borders.json: its areas' rings are strings, decoded when needed). The
 // value is the same; only a default import is offered (no `import { areas } from '...json'`),
 // marked pure so that a bundle that imports the module without using the value leaves it out.
 // Files of packages keep esbuild's loader.

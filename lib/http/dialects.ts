@@ -13,8 +13,11 @@ export interface RenderedError {
 
 export interface Dialect {
   name: string;
-  /** Body schema of this dialect's errors, for the OpenAPI document. */
-  errorSchema: z.ZodMiniType;
+  /**
+   * Body schema of this dialect's errors, for the OpenAPI document only: built when that document
+   * is, never at a function's cold start (the dialects' ~85 zod schemas were built in every one).
+   */
+  errorSchema: () => z.ZodMiniType;
   render(error: DomainError, requestId: string): RenderedError;
 }
 
@@ -22,7 +25,7 @@ export const GENERIC_FAILURE = 'The requested action failed to execute';
 
 interface DialectSpec {
   name: string;
-  errorSchema: z.ZodMiniType;
+  errorSchema: () => z.ZodMiniType;
   defaults: Record<ErrorKind, ErrorCode>;
   body(code: ErrorCode, info: string, error: DomainError, requestId: string): unknown;
 }
@@ -61,7 +64,7 @@ const withRequestId = (error: DomainError, requestId: string) =>
 /** General API (fields and farms, ...): `{res:'error', code, info}`. */
 export const generalDialect = defineDialect({
   name: 'general',
-  errorSchema: z.object({ res: z.literal('error'), code: z.number().check(z.int()), info: z.string() }),
+  errorSchema: () => z.object({ res: z.literal('error'), code: z.number().check(z.int()), info: z.string() }),
   defaults: generalDefaults,
   body: (code, info, error, requestId) => ({ res: 'error', code, info, ...withRequestId(error, requestId) }),
 });
@@ -69,7 +72,7 @@ export const generalDialect = defineDialect({
 /** Internal API: `{code, info}` (docs/internal-api.md). */
 export const internalDialect = defineDialect({
   name: 'internal',
-  errorSchema: z.object({ code: z.number().check(z.int()), info: z.string() }),
+  errorSchema: () => z.object({ code: z.number().check(z.int()), info: z.string() }),
   defaults: { ...generalDefaults, not_found: 1, conflict: 2 },
   body: (code, info, error, requestId) => ({ code, info, ...withRequestId(error, requestId) }),
 });
@@ -111,7 +114,7 @@ export const SENSOR_INFO: Record<string, string> = {
 /** Sensors (spec 1): `{res:'error', code, info}` with the table's INFO, and `detail` when there is more. */
 export const sensorsDialect = defineDialect({
   name: 'sensors',
-  errorSchema: z.object({ res: z.literal('error'), code: z.string(), info: z.string(), detail: z.optional(z.string()) }),
+  errorSchema: () => z.object({ res: z.literal('error'), code: z.string(), info: z.string(), detail: z.optional(z.string()) }),
   defaults: { ...stringCodeDefaults, not_found: 'NOT_FOUND' },
   body: (code, info, error, requestId) => {
     const fixed = SENSOR_INFO[String(code)];
@@ -128,7 +131,7 @@ export const sensorsDialect = defineDialect({
 /** Livestock (spec 1; errors not shown there): `{res:'error', code, info}` with string codes. */
 export const livestockDialect = defineDialect({
   name: 'livestock',
-  errorSchema: z.object({ res: z.literal('error'), code: z.string(), info: z.string() }),
+  errorSchema: () => z.object({ res: z.literal('error'), code: z.string(), info: z.string() }),
   defaults: { ...stringCodeDefaults, invalid: 'INVALID_PARAMETERS' },
   body: (code, info, error, requestId) => ({ res: 'error', code, info, ...withRequestId(error, requestId) }),
 });
@@ -136,7 +139,7 @@ export const livestockDialect = defineDialect({
 /** Spots (spec 1): `{code, info}` (numeric codes 51-55, 12, 404; `detail` when there is more). */
 export const spotsDialect = defineDialect({
   name: 'spots',
-  errorSchema: z.object({ code: z.number().check(z.int()), info: z.string(), detail: z.optional(z.string()) }),
+  errorSchema: () => z.object({ code: z.number().check(z.int()), info: z.string(), detail: z.optional(z.string()) }),
   defaults: { ...generalDefaults, forbidden: 12, not_found: 404 },
   body: (code, info, error, requestId) => ({ code, info, ...withRequestId(error, requestId) }),
 });
@@ -144,7 +147,7 @@ export const spotsDialect = defineDialect({
 /** Farm tags (spec 2): `{info, res:'err', code}`, info in Spanish. */
 export const farmTagsDialect = defineDialect({
   name: 'farm tags',
-  errorSchema: z.object({ info: z.string(), res: z.literal('err'), code: z.number().check(z.int()) }),
+  errorSchema: () => z.object({ info: z.string(), res: z.literal('err'), code: z.number().check(z.int()) }),
   defaults: { ...generalDefaults, invalid: 1, not_found: 3, conflict: 3, forbidden: 3 },
   body: (code, info, error, requestId) => ({
     info: error.kind === 'internal' ? 'No se pudo ejecutar la acción solicitada' : spanish(error.kind, info),
@@ -173,7 +176,7 @@ function spanish(kind: ErrorKind, info: string): string {
 /** Field tags (spec 2): HTTP 400/401/403 with `{CODE, info}` (success carries `CODE: 'OK'`). */
 export const fieldTagsDialect = defineDialect({
   name: 'field tags',
-  errorSchema: z.object({ CODE: z.string(), info: z.string() }),
+  errorSchema: () => z.object({ CODE: z.string(), info: z.string() }),
   defaults: {
     invalid: 'BAD_REQUEST',
     unauthenticated: 'UNAUTHORIZED',
@@ -192,7 +195,7 @@ export const fieldTagsDialect = defineDialect({
 /** Farm metadata (spec 3): `{info}`; 400 'Error could not update metadata', 401, 403 access denied. */
 export const metadataDialect = defineDialect({
   name: 'farm metadata',
-  errorSchema: z.object({ info: z.string(), detail: z.optional(z.string()) }),
+  errorSchema: () => z.object({ info: z.string(), detail: z.optional(z.string()) }),
   defaults: generalDefaults,
   body: (_code, info, error, requestId) => {
     const fixed: Partial<Record<ErrorKind, string>> = {
@@ -220,7 +223,7 @@ export const SHAPE_MESSAGES: Record<string, string> = {
 /** Samplings: `{code, msg}` (spec 3: insufficient permissions are code -11, msg 'insufficient permissions'). */
 export const samplingDialect = defineDialect({
   name: 'samplings',
-  errorSchema: z.object({ code: z.number().check(z.int()), msg: z.string(), request_id: z.optional(z.string()) }),
+  errorSchema: () => z.object({ code: z.number().check(z.int()), msg: z.string(), request_id: z.optional(z.string()) }),
   defaults: generalDefaults,
   body: (code, info, error, requestId) => ({ code, msg: info, ...withRequestId(error, requestId) }),
 });
@@ -228,7 +231,7 @@ export const samplingDialect = defineDialect({
 /** User maps: `{res:'Error', info}` with the spec's infos; `detail` says more when the info is a category. */
 export const mapsDialect = defineDialect({
   name: 'maps',
-  errorSchema: z.object({ res: z.literal('Error'), info: z.string(), detail: z.optional(z.string()), request_id: z.optional(z.string()) }),
+  errorSchema: () => z.object({ res: z.literal('Error'), info: z.string(), detail: z.optional(z.string()), request_id: z.optional(z.string()) }),
   defaults: generalDefaults,
   body: (_code, info, error, requestId) => {
     const spec = (Object.values(MAP_INFOS) as string[]).includes(info);
@@ -250,7 +253,7 @@ export const mapsDialect = defineDialect({
 
 export const shapesDialect = defineDialect({
   name: 'season shapes',
-  errorSchema: z.object({ code: z.string(), msg: z.string(), detail: z.optional(z.string()) }),
+  errorSchema: () => z.object({ code: z.string(), msg: z.string(), detail: z.optional(z.string()) }),
   defaults: {
     invalid: 'INVALID_PARAMETERS',
     unauthenticated: 'INVALID_TOKEN',
@@ -292,7 +295,7 @@ const storageInfo = (code: ErrorCode, info: string, error: DomainError, requestI
 /** Key-value storage (spec 3): every answer is `{info:{code, ...}}`; errors add `message`. */
 export const storageDialect = defineDialect({
   name: 'storage',
-  errorSchema: z.object({ info: z.object({ code: z.number().check(z.int()), message: z.string() }) }),
+  errorSchema: () => z.object({ info: z.object({ code: z.number().check(z.int()), message: z.string() }) }),
   defaults: storageDefaults,
   body: (code, info, error, requestId) => ({ info: storageInfo(code, info, error, requestId) }),
 });
@@ -303,7 +306,7 @@ export const storageDialect = defineDialect({
  */
 export const fileStorageDialect = defineDialect({
   name: 'file storage',
-  errorSchema: z.object({ code: z.number().check(z.int()), info: z.object({ code: z.number().check(z.int()), message: z.string() }) }),
+  errorSchema: () => z.object({ code: z.number().check(z.int()), info: z.object({ code: z.number().check(z.int()), message: z.string() }) }),
   defaults: storageDefaults,
   body: (code, info, error, requestId) => ({ code, info: storageInfo(code, info, error, requestId) }),
 });
@@ -320,7 +323,7 @@ export function unknownRouteDialect(path: string): Dialect {
 /** Imagery layers (spec 2, Layers: `{error_code}`): `{error_code, info}` with the string codes of the sensors table. */
 export const imageryDialect = defineDialect({
   name: 'imagery',
-  errorSchema: z.object({ error_code: z.string(), info: z.string(), request_id: z.optional(z.string()) }),
+  errorSchema: () => z.object({ error_code: z.string(), info: z.string(), request_id: z.optional(z.string()) }),
   defaults: stringCodeDefaults,
   body: (code, info, error, requestId) => ({ error_code: String(code), info, ...withRequestId(error, requestId) }),
 });
@@ -328,7 +331,7 @@ export const imageryDialect = defineDialect({
 /** Webhooks (ours, docs/webhooks.md): the string codes of the imagery and sensors areas. */
 export const webhooksDialect = defineDialect({
   name: 'webhooks',
-  errorSchema: z.object({ error_code: z.string(), info: z.string(), request_id: z.optional(z.string()) }),
+  errorSchema: () => z.object({ error_code: z.string(), info: z.string(), request_id: z.optional(z.string()) }),
   defaults: stringCodeDefaults,
   body: (code, info, error, requestId) => ({ error_code: String(code), info, ...withRequestId(error, requestId) }),
 });

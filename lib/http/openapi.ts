@@ -79,7 +79,7 @@ export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo, web
       }
       responses.default = {
         description: `error, in the ${route.dialect.name} dialect`,
-        content: { 'application/json': { schema: toSchema(route.dialect.errorSchema, 'output') } },
+        content: { 'application/json': { schema: toSchema(route.dialect.errorSchema(), 'output') } },
       };
       operation.responses = responses;
       (paths[path] ??= {})[route.method] = operation;

@@ -1,57 +1,81 @@
 // Configuration, parsed once from the environment. The same code runs locally and in AWS; only
 // endpoints and where secrets come from differ (docs/configuration.md).
-import * as z from 'zod/mini';
+// Read with plain functions, not zod: zod is the wire contract (schemas/), and the ~100 schemas
+// this reading took were built at every function's cold start (docs/benchmarks.md, cold starts).
+// The rules are those of the documented variables: a required one must be set and not empty; an
+// absent one takes its default (an empty one does not: it is read as given, as a number 0);
+// numbers are read as Number() reads them and must be finite and within their range.
 
-const optionalUrl = z.pipe(z.optional(z.string()), z.transform((value) => (value ? value : undefined)));
+type Environment = Record<string, string | undefined>;
 
-const EnvSchema = z.object({
-  SURCO_STAGE: z._default(z.string(), 'local'),
-  SURCO_REGION: z.optional(z.string()),
-  AWS_REGION: z._default(z.string(), 'us-east-1'),
-  SURCO_TABLE: z.string().check(z.minLength(1)),
-  SURCO_BUCKET: z.string().check(z.minLength(1)),
-  SURCO_EVENTS_QUEUE_URL: z.string().check(z.minLength(1)),
-  SURCO_IMAGERY_QUEUE_URL: z._default(z.string(), ''),
-  SURCO_WEBHOOK_QUEUE_URL: z._default(z.string(), ''),
-  SURCO_WEBHOOK_DLQ_URL: z._default(z.string(), ''),
-  // Webhooks (docs/webhooks.md): private, loopback and link-local targets and plain http are
-  // refused unless allowed (the local stack allows them, so tests can receive); a delivery's
-  // timeout; the first retry's delay, doubled at each further attempt.
-  SURCO_WEBHOOKS_ALLOW_PRIVATE: z._default(z.enum(['true', 'false']), 'false'),
-  SURCO_WEBHOOK_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.gte(100), z.lte(30_000)), 5000),
-  SURCO_WEBHOOK_BACKOFF_S: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(900)), 60),
-  SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(20)), 2),
-  // Where satellite scenes are found (docs/imagery.md): a STAC API; Earth Search in AWS, the local
-  // stack's own catalogue locally.
-  SURCO_STAC_URL: z._default(z.string().check(z.url()), 'https://earth-search.aws.element84.com/v1'),
-  SURCO_IMAGERY_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 365),
-  // Local endpoints (absent in AWS).
-  SURCO_DYNAMODB_ENDPOINT: optionalUrl,
-  SURCO_S3_ENDPOINT: optionalUrl,
-  SURCO_SQS_ENDPOINT: optionalUrl,
-  // Secrets: given directly locally, read from Secrets Manager in AWS.
-  SURCO_INTERNAL_KEY: z.optional(z.string()),
-  SURCO_INTERNAL_KEY_SECRET: z.optional(z.string()),
-  SURCO_SIGNING_SEED: z.optional(z.string()),
-  SURCO_SIGNING_SEED_SECRET: z.optional(z.string()),
-  // Tokens issued by the platform itself are verified against its JWKS when configured.
-  SURCO_JWKS_URL: optionalUrl,
-  SURCO_LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
-  // Largest field accepted by POST /api/agregarlote (code 11), in hectares.
-  SURCO_MAX_FIELD_HECTARES: z._default(z.coerce.number().check(z.positive()), 10000),
-  // Season shapes: how long after a new shape its images are reprocessed (the job's delay on the
-  // queue), and after how long a reprocessing lock is considered dead and released.
-  SURCO_SHAPE_REPROCESS_DELAY_S: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(900)), 3),
-  SURCO_SHAPE_LOCK_TIMEOUT_S: z._default(z.coerce.number().check(z.int(), z.positive()), 1200),
-  // File storage: after how long a replaced or deleted file is deleted again, for an upload that
-  // reached S3 through its (10-second) presigned URL after the replacement.
-  SURCO_STORAGE_RELEASE_DELAY_S: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(900)), 30),
-  // Notification stream: how often it looks for new events, how often it sends PING.V1, and how
-  // long one connection lasts before the client reconnects (Lambda: at most 15 minutes).
-  SURCO_STREAM_POLL_MS: z._default(z.coerce.number().check(z.int(), z.gte(50), z.lte(10_000)), 500),
-  SURCO_STREAM_PING_S: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(300)), 15),
-  SURCO_STREAM_MAX_S: z._default(z.coerce.number().check(z.int(), z.gte(5), z.lte(870)), 840),
-});
+interface NumberRule {
+  integer?: boolean;
+  min?: number;
+  max?: number;
+  /** Greater than zero. */
+  positive?: boolean;
+}
+
+/** Reads one environment, naming every variable that is missing or out of its rule. */
+class EnvironmentReader {
+  readonly invalid: string[] = [];
+
+  constructor(private readonly env: Environment) {}
+
+  private refuse<T>(name: string, fallback: T): T {
+    this.invalid.push(name);
+    return fallback;
+  }
+
+  /** Set and not empty. */
+  required(name: string): string {
+    const value = this.env[name];
+    return value ? value : this.refuse(name, '');
+  }
+
+  /** As given; `fallback` when absent. */
+  text(name: string, fallback: string): string {
+    return this.env[name] ?? fallback;
+  }
+
+  /** As given; undefined when absent. */
+  optional(name: string): string | undefined {
+    return this.env[name];
+  }
+
+  /** An endpoint: undefined when absent or empty. */
+  endpoint(name: string): string | undefined {
+    return this.env[name] || undefined;
+  }
+
+  /** One of `values`; `fallback` when absent. */
+  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const value = this.env[name];
+    if (value === undefined) return fallback;
+    return (values as readonly string[]).includes(value) ? (value as T) : this.refuse(name, fallback);
+  }
+
+  /** A number within `rule`; `fallback` when absent. */
+  number(name: string, fallback: number, rule: NumberRule): number {
+    const raw = this.env[name];
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    const ok =
+      Number.isFinite(value) &&
+      (!rule.integer || Number.isSafeInteger(value)) &&
+      (rule.min === undefined || value >= rule.min) &&
+      (rule.max === undefined || value <= rule.max) &&
+      (!rule.positive || value > 0);
+    return ok ? value : this.refuse(name, fallback);
+  }
+
+  /** An absolute URL; `fallback` when absent. */
+  url(name: string, fallback: string): string {
+    const raw = this.env[name];
+    if (raw === undefined) return fallback;
+    return URL.canParse(raw.trim()) ? raw.trim() : this.refuse(name, fallback);
+  }
+}
 
 export type Config = {
   stage: string;
@@ -79,46 +103,68 @@ export type Config = {
   streamMaxSeconds: number;
 };
 
+/** The configuration of an environment; throws with every missing or invalid variable named. */
+export function readConfig(environment: Environment): Config {
+  const env = new EnvironmentReader(environment);
+  const integer = (name: string, fallback: number, min: number, max: number) => env.number(name, fallback, { integer: true, min, max });
+  const read: Config = {
+    stage: env.text('SURCO_STAGE', 'local'),
+    region: env.optional('SURCO_REGION') ?? env.text('AWS_REGION', 'us-east-1'),
+    table: env.required('SURCO_TABLE'),
+    bucket: env.required('SURCO_BUCKET'),
+    eventsQueueUrl: env.required('SURCO_EVENTS_QUEUE_URL'),
+    imageryQueueUrl: env.text('SURCO_IMAGERY_QUEUE_URL', ''),
+    webhookQueueUrl: env.text('SURCO_WEBHOOK_QUEUE_URL', ''),
+    webhookDeadLetterQueueUrl: env.text('SURCO_WEBHOOK_DLQ_URL', ''),
+    // Webhooks (docs/webhooks.md): private, loopback and link-local targets and plain http are
+    // refused unless allowed (the local stack allows them, so tests can receive); a delivery's
+    // timeout; the first retry's delay, doubled at each further attempt.
+    webhooks: {
+      allowPrivate: env.oneOf('SURCO_WEBHOOKS_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',
+      timeoutMs: integer('SURCO_WEBHOOK_TIMEOUT_MS', 5000, 100, 30_000),
+      backoffSeconds: integer('SURCO_WEBHOOK_BACKOFF_S', 60, 1, 900),
+      subscriptionConcurrency: integer('SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY', 2, 1, 20),
+    },
+    // Where satellite scenes are found (docs/imagery.md): a STAC API; Earth Search in AWS, the
+    // local stack's own catalogue locally.
+    stacUrl: env.url('SURCO_STAC_URL', 'https://earth-search.aws.element84.com/v1'),
+    imageryDays: integer('SURCO_IMAGERY_DAYS', 365, 1, 3650),
+    // Local endpoints (absent in AWS).
+    endpoints: {
+      dynamodb: env.endpoint('SURCO_DYNAMODB_ENDPOINT'),
+      s3: env.endpoint('SURCO_S3_ENDPOINT'),
+      sqs: env.endpoint('SURCO_SQS_ENDPOINT'),
+    },
+    // Secrets: given directly locally, read from Secrets Manager in AWS.
+    internalKey: { value: env.optional('SURCO_INTERNAL_KEY'), secretId: env.optional('SURCO_INTERNAL_KEY_SECRET') },
+    signingSeed: { value: env.optional('SURCO_SIGNING_SEED'), secretId: env.optional('SURCO_SIGNING_SEED_SECRET') },
+    // Tokens issued by the platform itself are verified against its JWKS when configured.
+    jwksUrl: env.endpoint('SURCO_JWKS_URL'),
+    logLevel: env.oneOf('SURCO_LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
+    // Largest field accepted by POST /api/agregarlote (code 11), in hectares.
+    maxFieldHectares: env.number('SURCO_MAX_FIELD_HECTARES', 10000, { positive: true }),
+    // Season shapes: how long after a new shape its images are reprocessed (the job's delay on the
+    // queue), and after how long a reprocessing lock is considered dead and released.
+    shapeReprocessDelaySeconds: integer('SURCO_SHAPE_REPROCESS_DELAY_S', 3, 0, 900),
+    shapeLockTimeoutSeconds: env.number('SURCO_SHAPE_LOCK_TIMEOUT_S', 1200, { integer: true, positive: true }),
+    // File storage: after how long a replaced or deleted file is deleted again, for an upload that
+    // reached S3 through its (10-second) presigned URL after the replacement.
+    storageReleaseDelaySeconds: integer('SURCO_STORAGE_RELEASE_DELAY_S', 30, 0, 900),
+    // Notification stream: how often it looks for new events, how often it sends PING.V1, and how
+    // long one connection lasts before the client reconnects (Lambda: at most 15 minutes).
+    streamPollMs: integer('SURCO_STREAM_POLL_MS', 500, 50, 10_000),
+    streamPingSeconds: integer('SURCO_STREAM_PING_S', 15, 1, 300),
+    streamMaxSeconds: integer('SURCO_STREAM_MAX_S', 840, 5, 870),
+  };
+  if (env.invalid.length > 0) throw new Error(`invalid configuration: ${env.invalid.join(', ')}`);
+  return read;
+}
+
 let cached: Config | undefined;
 
-/** The parsed configuration; throws at first use with every missing variable named. */
+/** The configuration of this process, read once; throws at first use with every missing variable named. */
 export function config(): Config {
-  if (cached) return cached;
-  const parsed = EnvSchema.safeParse(process.env);
-  if (!parsed.success) {
-    const names = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
-    throw new Error(`invalid configuration: ${names}`);
-  }
-  const env = parsed.data;
-  cached = {
-    stage: env.SURCO_STAGE,
-    region: env.SURCO_REGION ?? env.AWS_REGION,
-    table: env.SURCO_TABLE,
-    bucket: env.SURCO_BUCKET,
-    eventsQueueUrl: env.SURCO_EVENTS_QUEUE_URL,
-    imageryQueueUrl: env.SURCO_IMAGERY_QUEUE_URL,
-    webhookQueueUrl: env.SURCO_WEBHOOK_QUEUE_URL,
-    webhookDeadLetterQueueUrl: env.SURCO_WEBHOOK_DLQ_URL,
-    webhooks: { allowPrivate: env.SURCO_WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: env.SURCO_WEBHOOK_TIMEOUT_MS, backoffSeconds: env.SURCO_WEBHOOK_BACKOFF_S, subscriptionConcurrency: env.SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY },
-    stacUrl: env.SURCO_STAC_URL,
-    imageryDays: env.SURCO_IMAGERY_DAYS,
-    endpoints: {
-      dynamodb: env.SURCO_DYNAMODB_ENDPOINT,
-      s3: env.SURCO_S3_ENDPOINT,
-      sqs: env.SURCO_SQS_ENDPOINT,
-    },
-    internalKey: { value: env.SURCO_INTERNAL_KEY, secretId: env.SURCO_INTERNAL_KEY_SECRET },
-    signingSeed: { value: env.SURCO_SIGNING_SEED, secretId: env.SURCO_SIGNING_SEED_SECRET },
-    jwksUrl: env.SURCO_JWKS_URL,
-    logLevel: env.SURCO_LOG_LEVEL,
-    maxFieldHectares: env.SURCO_MAX_FIELD_HECTARES,
-    shapeReprocessDelaySeconds: env.SURCO_SHAPE_REPROCESS_DELAY_S,
-    shapeLockTimeoutSeconds: env.SURCO_SHAPE_LOCK_TIMEOUT_S,
-    storageReleaseDelaySeconds: env.SURCO_STORAGE_RELEASE_DELAY_S,
-    streamPollMs: env.SURCO_STREAM_POLL_MS,
-    streamPingSeconds: env.SURCO_STREAM_PING_S,
-    streamMaxSeconds: env.SURCO_STREAM_MAX_S,
-  };
+  cached ??= readConfig(process.env);
   return cached;
 }
 

@@ -100,6 +100,23 @@ const jsonParse = {
   },
 };
 
+// lazy-web-streams: @middy/core imports node:stream/web at load for one check it makes only when a
+// streamed response's body is not a Node stream (`body instanceof ReadableStream`); loading Node's
+// web streams took ~1.2 ms of every function's cold start, the streaming ones included (their
+// bodies are Node streams). In middy's imports only, node:stream/web resolves to a module whose
+// ReadableStream answers that check with the global ReadableStream, the same class, which Node
+// loads when it is first used. ADR 0008; tests/unit/pure-schemas.test.ts.
+const LAZY_WEB_STREAMS = `export const ReadableStream = { [Symbol.hasInstance]: (value) => value instanceof globalThis.ReadableStream };\n`;
+const lazyWebStreams = {
+  name: 'lazy-web-streams',
+  setup(build) {
+    build.onResolve({ filter: /^node:stream\/web$/ }, (args) =>
+      /[\\/]node_modules[\\/]@middy[\\/]core[\\/]/.test(args.importer) ? { path: 'middy-web-streams', namespace: 'lazy-web-streams' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-web-streams' }, () => ({ contents: LAZY_WEB_STREAMS, loader: 'js' }));
+  },
+};
+
 // prune-chunks: with code splitting (deploy/esbuild.yml), esbuild writes a chunk for every module
 // the bundle's graph imports with import(), even where tree shaking removed the import() itself
 // (a spot-tags function reaches lib/geo/geometry.ts for its error class, never geometryKit()): the
@@ -208,7 +225,8 @@ function pruneChunksPlugin(rebuild) {
 
 const pruneChunks = pruneChunksPlugin(true);
 
-module.exports = [pureSchemas, jsonParse, pruneChunks];
+module.exports = [pureSchemas, jsonParse, lazyWebStreams, pruneChunks];
+module.exports.LAZY_WEB_STREAMS = LAZY_WEB_STREAMS;
 module.exports.unreachableOutputs = unreachableOutputs;
 /** prune-chunks without the second build (for tests: what dead imports do to a function's chunks). */
 module.exports.pruneOnly = pruneChunksPlugin(false);

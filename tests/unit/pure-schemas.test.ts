@@ -19,6 +19,7 @@ const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plu
   unreachableOutputs: (metafile: Metafile, entries: string[]) => string[];
   entryInputs: (entryPoints: string[], cwd: string) => string[];
   pruneOnly: Plugin;
+  LAZY_WEB_STREAMS: string;
 };
 
 /** Runs `test` in a new directory under .surco/ (builds there resolve the repository's packages), removed afterwards. */
@@ -54,7 +55,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('is the plugin deploy/esbuild.yml loads', () => {
     const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { plugins: string };
     expect(esbuild.plugins).toBe('./deploy/esbuild-plugins.cjs');
-    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'prune-chunks']);
+    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'lazy-web-streams', 'prune-chunks']);
   });
 
   it('bundles a JSON file of ours as JSON.parse of its text, with the same value, and `<file>.json?text` as its compact text, which nothing parses (json-parse)', async () => {
@@ -254,6 +255,35 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
         env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       });
       expect(run.stdout.trim()).toBe('function');
+    });
+  });
+
+  it('gives middy a ReadableStream that answers its one check as Node\'s does, loading web streams only then (lazy-web-streams)', async () => {
+    await inBuildDir('web-streams-', async (dir) => {
+      writeFileSync(join(dir, 'shim.mjs'), plugins.LAZY_WEB_STREAMS);
+      const { Readable } = await import('node:stream');
+      const { ReadableStream: Web } = await import('node:stream/web');
+      const shim = (await import(pathToFileURL(join(dir, 'shim.mjs')).href)) as { ReadableStream: unknown };
+      const isWebStream = (value: unknown) => value instanceof (shim.ReadableStream as typeof Web);
+      expect(isWebStream(new Web())).toBe(true);
+      expect(isWebStream(Readable.from(['a']))).toBe(false);
+      expect(isWebStream('text')).toBe(false);
+      expect(isWebStream({ getReader: () => undefined })).toBe(false);
+    });
+  });
+
+  it('builds functions whose import loads no web streams: middy\'s import of node:stream/web is the lazy one, and nothing else imports it', async () => {
+    await inBuildDir('web-streams-fn-', async (dir) => {
+      const entry = join(dir, 'listInbox.ts');
+      writeFileSync(entry, "export { list as handler } from '../../functions/notifications/inbox';\n");
+      await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
+      // the Node modules the import loads (Node's own start loads two webstreams helpers already)
+      writeFileSync(join(dir, 'probe.mjs'), "const before = new Set(process.moduleLoadList); await import('./listInbox.mjs'); console.log(JSON.stringify(process.moduleLoadList.filter((name) => !before.has(name))));\n");
+      const run = spawnSync(process.execPath, [join(dir, 'probe.mjs')], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
+      expect(run.status, run.stderr).toBe(0);
+      const loaded = JSON.parse(run.stdout) as string[];
+      expect(loaded).toContain('NativeModule stream'); // the probe sees what the import loads: the SDK's Node streams
+      expect(loaded.filter((name) => /webstreams|stream\/web/.test(name))).toEqual([]);
     });
   });
 

@@ -9,10 +9,10 @@
 // build values, so this plugin marks each top-level `const` initializer of schemas/*.ts as pure:
 // `const X = /* @__PURE__ */ (() => (<initializer>))();`. The value is built exactly as before, at
 // the same point of the module's evaluation; an unused one is now dropped from the bundle. Nothing
-// else is rewritten (functions, classes, statements), but one thing: a route's `responses` are
-// documentation (docs/openapi.json, built from the sources by scripts/openapi.ts) that the handler
-// factory never reads, so each `defineRoute({...})` of a schema module is bundled with
-// `responses: {}`, and a response schema no request uses is not built at a cold start.
+// else is rewritten (functions, classes, statements), but documentation (docs/openapi.json, built
+// from the sources by scripts/openapi.ts), which no function reads: a route's `responses` (each
+// `defineRoute({...})` of a schema module is bundled with `responses: {}`, and a response schema no
+// request uses is not built at a cold start), and the `z.describe(...)` and `z.meta(...)` checks.
 // Handler modules (functions/**/*.ts) are marked the same way: one serves several routes
 // (`export const list = endpoint(...)`, `export const post = endpoint(...)`), and each deployed
 // function is bundled from an entry that re-exports its one handler (.surco/handlers/<function>.ts,
@@ -39,13 +39,37 @@ function markSchemasPure(source, fileName) {
   // a route's `responses` document it (lib/http/openapi.ts); no function reads them: in a schema
   // module, each defineRoute({...}) is bundled with `responses: {}`, and the schemas only they use
   // are dropped like any unused value
+  // z.describe(...) and z.meta(...) are documentation too (the OpenAPI document reads them from
+  // the registry they add the schema to; no parse does): each is left out of its `.check(...)`,
+  // and a check of nothing but documentation with it (`x.check(z.describe('...'))` is `x`)
+  const isDocumentation = (node) =>
+    ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression) &&
+    node.expression.expression.text === 'z' && ['describe', 'meta'].includes(node.expression.name.text);
+  // what an edit replaces as a whole is not visited (no edit inside another)
+  const replaced = new Set();
   const visit = (node) => {
+    if (replaced.has(node)) return;
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'check') {
+      const args = node.arguments;
+      if (args.length > 0 && args.every(isDocumentation)) {
+        edits.push({ at: node.expression.expression.getEnd(), text: '', end: node.getEnd() });
+        ts.forEachChild(node.expression.expression, visit);
+        return;
+      }
+      // each argument with the comma before it; those before the first kept, up to it
+      const firstKept = args.findIndex((arg) => !isDocumentation(arg));
+      if (firstKept > 0) edits.push({ at: args[0].getStart(file), text: '', end: args[firstKept].getStart(file) });
+      args.forEach((arg, i) => {
+        if (i > firstKept && isDocumentation(arg)) edits.push({ at: args[i - 1].getEnd(), text: '', end: arg.getEnd() });
+      });
+    }
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineRoute') {
       const arg = node.arguments[0];
       if (arg && ts.isObjectLiteralExpression(arg)) {
         for (const property of arg.properties) {
           if (ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === 'responses') {
             edits.push({ at: property.initializer.getStart(file), text: '{}', end: property.initializer.getEnd() });
+            replaced.add(property.initializer);
           }
         }
       }
@@ -54,7 +78,12 @@ function markSchemasPure(source, fileName) {
   };
   if (/(^|[\\/])schemas[\\/]/.test(fileName)) visit(file);
   let out = source;
-  for (const edit of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, edit.at) + edit.text + out.slice(edit.end ?? edit.at);
+  let after = Infinity; // where the edit applied before this one (the next in the text) starts
+  for (const edit of edits.sort((a, b) => b.at - a.at)) {
+    if ((edit.end ?? edit.at) > after) throw new Error(`pure-schemas: overlapping rewrites in ${fileName} at ${edit.at}`);
+    out = out.slice(0, edit.at) + edit.text + out.slice(edit.end ?? edit.at);
+    after = edit.at;
+  }
   return out;
 }
 

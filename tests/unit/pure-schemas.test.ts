@@ -115,6 +115,46 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(plugins.markSchemasPure(source, 'functions/sample/list.ts')).toContain("responses: { 200: { description: 'a page', schema: Page } }");
   });
 
+  it('bundles the checks of a schema module without z.describe and z.meta (documentation no parse reads), and a check of nothing else without the check', () => {
+    const source = [
+      "import * as z from 'zod/mini';",
+      "export const A = z.number().check(z.int(), z.gte(1), z.describe('one or more'));",
+      "export const B = z.optional(z.string()).check(z.describe('only documentation'));",
+      "export const C = z.string().check(z.describe('a'), z.meta({ m: 1 }), z.minLength(2), z.meta({ n: 2 }), z.maxLength(3));",
+      "export const D = z.object({ a: z.string().check(z.describe('inner')) }).check(z.refine((v) => Boolean(v), 'kept'));",
+      'export const text = (max: number) =>',
+      '  z.string().check(',
+      "    z.refine((v) => v.length <= max, 'at most'),",
+      '    z.meta({ maxLength: max }),',
+      '  );',
+      '',
+    ].join('\n');
+    const out = plugins.markSchemasPure(source, 'schemas/sample.ts');
+    expect(out).not.toMatch(/describe|meta/);
+    expect(out).toContain('(z.number().check(z.int(), z.gte(1)))');
+    expect(out).toContain('(z.optional(z.string()))');
+    expect(out).toContain('(z.string().check(z.minLength(2), z.maxLength(3)))');
+    expect(out).toContain("(z.object({ a: z.string() }).check(z.refine((v) => Boolean(v), 'kept')))");
+    expect(out).toContain("z.string().check(\n    z.refine((v) => v.length <= max, 'at most'),\n  );");
+    // what is left is valid TypeScript
+    const parsed = ts.transpileModule(out, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext } });
+    expect(parsed.diagnostics).toEqual([]);
+    // a handler module's checks are not rewritten
+    expect(plugins.markSchemasPure(source, 'functions/sample/list.ts')).toContain("z.describe('one or more')");
+    // a route's responses go as a whole, described schemas and all
+    const route = "export const r = defineRoute({ request: { query: z.object({ a: z.string().check(z.describe('q')) }) }, responses: { 200: { schema: z.object({ b: z.string().check(z.describe('r')) }) } } });\n";
+    expect(plugins.markSchemasPure(route, 'schemas/sample.ts')).toBe('export const r = /* @__PURE__ */ (() => (defineRoute({ request: { query: z.object({ a: z.string() }) }, responses: {} })))();\n');
+  });
+
+  it('rewrites every schema module of ours into valid TypeScript without documentation checks', () => {
+    for (const name of readdirSync(join(root, 'schemas')).filter((file) => file.endsWith('.ts'))) {
+      const out = plugins.markSchemasPure(readFileSync(join(root, 'schemas', name), 'utf8'), `schemas/${name}`);
+      const parsed = ts.transpileModule(out, { reportDiagnostics: true, fileName: name });
+      expect(parsed.diagnostics, name).toEqual([]);
+      expect(out, name).not.toMatch(/\bz\.(describe|meta)\(/);
+    }
+  });
+
   it('leaves a route\'s response schemas out of its function: listing labours builds no wire labour', async () => {
     await inBuildDir('pure-responses-', async (dir) => {
       const entry = join(dir, 'listLabours.ts');
@@ -125,7 +165,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const own = await bundle(entry, true);
       for (const text of responseOnly) expect(own).not.toContain(text);
       expect(own).toContain('"listLabours"');
-      expect(own).toContain('comma-separated crop ids'); // its request schemas stay
+      expect(own).toContain('expected ids'); // its request schemas stay, without their descriptions
+      expect(plain).toContain('comma-separated crop ids');
+      expect(own).not.toContain('comma-separated crop ids');
     });
   });
 

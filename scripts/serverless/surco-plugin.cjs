@@ -117,6 +117,11 @@ class SurcoPlugin {
       'after:package:compileEvents': () => this.compileOperations(),
       'before:offline:start:init': () => this.prepareOffline(),
       'before:offline:start': () => this.prepareOffline(),
+      // serverless-esbuild disposes its build contexts only after a package that succeeded: when a
+      // build fails, the contexts it left keep esbuild's service, and the command, alive forever
+      // (`npm run package` hung after printing the error). A failed command stops esbuild, so the
+      // process ends with the error.
+      error: () => require('esbuild').stop(),
     };
   }
 

@@ -4,7 +4,7 @@
 // role that grants exactly what the route declares; the shared REST API without duplicate path
 // parts; encryption, dead-letter queue, alarms, access logs, throttling, tracing switch, CORS.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -85,6 +85,31 @@ describe('npm run package: one template per service', () => {
     expect(RESOURCE_BUDGET).toBeLessThanOrEqual(400);
     for (const p of packaged) expect(p.resources, p.service).toBeLessThanOrEqual(RESOURCE_BUDGET);
   });
+
+  it('fails, and ends, when a function does not build (serverless-esbuild leaves its build contexts open after a failure)', () => {
+    // a copy of what packaging reads, with a handler module the bundler cannot parse
+    const copy = mkdtempSync(join(tmpdir(), 'surco-broken-build-'));
+    try {
+      for (const entry of ['deploy', 'docs', 'functions', 'lib', 'schemas', 'scripts', 'package.json', 'tsconfig.json', 'serverless.yml']) {
+        cpSync(join(root, entry), join(copy, entry), { recursive: true });
+      }
+      symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+      appendFileSync(join(copy, 'functions', 'system', 'not-found.ts'), '\nexport const broken = (;\n');
+      mkdirSync(join(copy, 'tmp'));
+      const run = spawnSync(process.execPath, [join(copy, 'node_modules/osls/bin/serverless.js'), 'package', '--stage', 'prod', '--config', 'serverless.yml', '--package', join(copy, 'out')], {
+        cwd: copy,
+        env: { ...env(), TMPDIR: join(copy, 'tmp'), SLS_TELEMETRY_DISABLED: '1' },
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      // before the surco plugin's error hook, the command printed the error and never ended
+      expect(run.signal, 'still running after 90 s').toBeNull();
+      expect(run.status).toBe(1);
+      expect(`${run.stdout}${run.stderr}`).toContain('functions/system/not-found.ts');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('serves every route of the registry and of docs/openapi.json with exactly one function in exactly one service', () => {
     const served = new Map<string, string[]>();

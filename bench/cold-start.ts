@@ -14,7 +14,7 @@
 // machine's noise (docs/benchmarks.md, ninth run: 41 pairs). Prints a markdown table and writes
 // .surco/bench/cold-start.json.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -139,7 +139,16 @@ const DOCUMENT_CLIENT_ONLY =
   "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nconst client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(Boolean(client)) });\n";
 
 export async function run(): Promise<void> {
+  // the reference bundles and every function's unpacked bundle (~200 MB a run): removed afterwards
   const work = mkdtempSync(join(tmpdir(), 'surco-cold-'));
+  try {
+    await measureAll(work);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function measureAll(work: string): Promise<void> {
   const beforeDir = process.env.COLD_START_BEFORE;
   console.error('packaging every service for production ...');
   const packaged = await packageServices(join(root, '.surco', 'bench', 'package'));

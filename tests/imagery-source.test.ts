@@ -2,7 +2,7 @@
 // pages through `next` links) and the window read of a real Cloud-Optimized GeoTIFF (tiled, DEFLATE,
 // written by GDAL's COG driver) over HTTP range requests, against a loopback server. No stack.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +23,9 @@ const searches: any[] = [];
 const ranges: string[] = [];
 let bytesServed = 0;
 
+const dir = mkdtempSync(join(tmpdir(), 'surco-cog-'));
+
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'surco-cog-'));
   const data = new Uint16Array(SIDE * SIDE);
   for (let row = 0; row < SIDE; row++) for (let col = 0; col < SIDE; col++) data[row * SIDE + col] = value(col, row);
   const plain = join(dir, 'plain.tif');
@@ -76,7 +77,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('the production scene source', () => {
   it('searches sentinel-2-l2a over the bounds and period, following next links', async () => {

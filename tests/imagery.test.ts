@@ -3,14 +3,14 @@
 // the production search-and-read path; images are read back by GDAL (gdalinfo) and pngjs,
 // independent of the encoders we use.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import proj4 from 'proj4';
 import { PNG } from 'pngjs';
-import { describe, expect, it, beforeAll } from 'vitest';
+import { afterAll, describe, expect, it, beforeAll } from 'vitest';
 import { acquisitions } from '../scripts/local/scenes';
 import { call, createField, eventually, newUser, square, stack, type TestUser } from './helpers/api';
 
@@ -38,6 +38,7 @@ async function image(user: TestUser, query: Record<string, string | number | boo
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'surco-imagery-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fileCount = 0;
 function gdalinfo(bytes: Buffer, extension: string): any {
   const path = join(dir, `image-${++fileCount}.${extension}`);

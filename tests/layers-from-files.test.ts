@@ -4,18 +4,19 @@
 // rendered by /api/geoserver/v2, the GeoTIFFs read back by GDAL.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import shpwrite from '@mapbox/shp-write';
 import JSZip from 'jszip';
 import proj4 from 'proj4';
 import { PNG } from 'pngjs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
 import { seededRandom as random } from './helpers/random';
 
 const dir = mkdtempSync(join(tmpdir(), 'surco-layers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 async function zip(entries: Record<string, string | Buffer>): Promise<Buffer> {

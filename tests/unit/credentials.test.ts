@@ -2,7 +2,7 @@
 // container endpoint), not from the SDK's whole default chain; the production build swaps the
 // chain for it (deploy/esbuild.yml alias), and a client in such a bundle signs with them.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -143,6 +143,7 @@ describe('credentials of a bundled function', () => {
       }
     } finally {
       await aws.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -195,6 +195,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(check({ name: 'ok' }).success).toBe(true);
     expect(check({ name: 'x' }).error?.issues[0]?.message).toBe('used-schema-message');
     expect(check({ name: 'ok', extra: 1 }).success).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps another route of the area out of a function: spot tags carry no spot creation', async () => {

@@ -146,6 +146,23 @@ const lazyWebStreams = {
   },
 };
 
+// png-zlib: fast-png compresses an image's rows with fflate's zlibSync, and fflate builds its
+// Huffman tables (inflate's and deflate's) when it is imported: ~7 ms of the cold start of every
+// function that renders PNG (0.87 of rendering's import, docs/benchmarks.md). In fast-png's encoder
+// only, `fflate` resolves to a zlibSync on Node's own zlib: the same zlib stream (RFC 1950) at the
+// level fast-png asks (3), fflate's default (6) otherwise. The PNG's pixels are the same; its
+// compressed bytes may differ. ADR 0008; tests/unit/pure-schemas.test.ts.
+const PNG_ZLIB = `import { deflateSync } from 'node:zlib';\nexport const zlibSync = (data, options = {}) => new Uint8Array(deflateSync(data, { level: options.level ?? 6 }));\n`;
+const pngZlib = {
+  name: 'png-zlib',
+  setup(build) {
+    build.onResolve({ filter: /^fflate$/ }, (args) =>
+      /[\\/]node_modules[\\/]fast-png[\\/]lib[\\/]png_encoder\.js$/.test(args.importer) ? { path: 'png-zlib', namespace: 'png-zlib' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'png-zlib' }, () => ({ contents: PNG_ZLIB, loader: 'js' }));
+  },
+};
+
 // prune-chunks: with code splitting (deploy/esbuild.yml), esbuild writes a chunk for every module
 // the bundle's graph imports with import(), even where tree shaking removed the import() itself
 // (a spot-tags function reaches lib/geo/geometry.ts for its error class, never geometryKit()): the
@@ -254,8 +271,9 @@ function pruneChunksPlugin(rebuild) {
 
 const pruneChunks = pruneChunksPlugin(true);
 
-module.exports = [pureSchemas, jsonParse, lazyWebStreams, pruneChunks];
+module.exports = [pureSchemas, jsonParse, lazyWebStreams, pngZlib, pruneChunks];
 module.exports.LAZY_WEB_STREAMS = LAZY_WEB_STREAMS;
+module.exports.PNG_ZLIB = PNG_ZLIB;
 module.exports.unreachableOutputs = unreachableOutputs;
 /** prune-chunks without the second build (for tests: what dead imports do to a function's chunks). */
 module.exports.pruneOnly = pruneChunksPlugin(false);

@@ -20,6 +20,7 @@ const plugins = createRequire(import.meta.url)(join(root, 'deploy', 'esbuild-plu
   entryInputs: (entryPoints: string[], cwd: string) => string[];
   pruneOnly: Plugin;
   LAZY_WEB_STREAMS: string;
+  PNG_ZLIB: string;
 };
 
 /** Runs `test` in a new directory under .surco/ (builds there resolve the repository's packages), removed afterwards. */
@@ -55,7 +56,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('is the plugin deploy/esbuild.yml loads', () => {
     const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { plugins: string };
     expect(esbuild.plugins).toBe('./deploy/esbuild-plugins.cjs');
-    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'lazy-web-streams', 'prune-chunks']);
+    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'lazy-web-streams', 'png-zlib', 'prune-chunks']);
   });
 
   it('bundles a JSON file of ours as JSON.parse of its text, with the same value, and `<file>.json?text` as its compact text, which nothing parses (json-parse)', async () => {
@@ -327,6 +328,39 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const loaded = JSON.parse(run.stdout) as string[];
       expect(loaded).toContain('NativeModule stream'); // the probe sees what the import loads: the SDK's Node streams
       expect(loaded.filter((name) => /webstreams|stream\/web/.test(name))).toEqual([]);
+    });
+  });
+
+  it('gives fast-png\'s encoder a zlibSync on Node\'s zlib whose streams inflate back to their data (png-zlib)', async () => {
+    await inBuildDir('png-zlib-', async (dir) => {
+      writeFileSync(join(dir, 'zlib.mjs'), plugins.PNG_ZLIB);
+      const { zlibSync } = (await import(pathToFileURL(join(dir, 'zlib.mjs')).href)) as { zlibSync: (data: Uint8Array, options?: { level?: number }) => Uint8Array };
+      const { inflateSync } = await import('node:zlib');
+      const { unzlibSync } = await import('fflate');
+      const data = new Uint8Array(10_000).map((_, i) => (i * 7) % 251);
+      for (const options of [undefined, { level: 3 }, { level: 9 }]) {
+        const stream = zlibSync(data, options);
+        expect(stream).toBeInstanceOf(Uint8Array);
+        expect(Buffer.from(inflateSync(stream)).equals(Buffer.from(data))).toBe(true);
+        expect(Buffer.from(unzlibSync(stream)).equals(Buffer.from(data))).toBe(true); // the decoder fast-png was written for
+      }
+    });
+  });
+
+  it('builds PNGs without fflate: fast-png\'s images decode to the same pixels, and no fflate is bundled', async () => {
+    await inBuildDir('png-zlib-fn-', async (dir) => {
+      const entry = join(dir, 'png.ts');
+      writeFileSync(entry, "import { encode } from 'fast-png';\nexport const png = (data: Uint8Array) => encode({ width: 40, height: 25, data, channels: 4, depth: 8 });\n");
+      const result = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, metafile: true, sourcemap: false });
+      const bundled = Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path));
+      expect(bundled.some((path) => path.includes('node_modules/fast-png/'))).toBe(true);
+      expect(bundled.filter((path) => path.includes('node_modules/fflate/'))).toEqual([]);
+      const { png } = (await import(pathToFileURL(join(dir, 'png.mjs')).href)) as { png: (data: Uint8Array) => Uint8Array };
+      const pixels = new Uint8Array(40 * 25 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 13) % 256));
+      const { PNG } = await import('pngjs');
+      const decoded = PNG.sync.read(Buffer.from(png(pixels)));
+      expect([decoded.width, decoded.height]).toEqual([40, 25]);
+      expect(Buffer.from(decoded.data).equals(Buffer.from(pixels))).toBe(true);
     });
   });
 

@@ -129,6 +129,21 @@ const jsonParse = {
   },
 };
 
+/**
+ * A plugin that resolves one import (`specifier`) of the package modules whose path matches
+ * `importer` to a module of its own (`contents`); every other import of it is left alone. The
+ * package's code is unchanged: only what that one import binds to.
+ */
+function substituteImport(name, specifier, importer, contents) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: specifier }, (args) => (importer.test(args.importer) ? { path: name, namespace: name } : undefined));
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
 // lazy-web-streams: @middy/core imports node:stream/web at load for one check it makes only when a
 // streamed response's body is not a Node stream (`body instanceof ReadableStream`); loading Node's
 // web streams took ~1.2 ms of every function's cold start, the streaming ones included (their
@@ -136,15 +151,7 @@ const jsonParse = {
 // ReadableStream answers that check with the global ReadableStream, the same class, which Node
 // loads when it is first used. ADR 0008; tests/unit/pure-schemas.test.ts.
 const LAZY_WEB_STREAMS = `export const ReadableStream = { [Symbol.hasInstance]: (value) => value instanceof globalThis.ReadableStream };\n`;
-const lazyWebStreams = {
-  name: 'lazy-web-streams',
-  setup(build) {
-    build.onResolve({ filter: /^node:stream\/web$/ }, (args) =>
-      /[\\/]node_modules[\\/]@middy[\\/]core[\\/]/.test(args.importer) ? { path: 'middy-web-streams', namespace: 'lazy-web-streams' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-web-streams' }, () => ({ contents: LAZY_WEB_STREAMS, loader: 'js' }));
-  },
-};
+const lazyWebStreams = substituteImport('lazy-web-streams', /^node:stream\/web$/, /[\\/]node_modules[\\/]@middy[\\/]core[\\/]/, LAZY_WEB_STREAMS);
 
 // png-zlib: fast-png compresses an image's rows with fflate's zlibSync, and fflate builds its
 // Huffman tables (inflate's and deflate's) when it is imported: ~7 ms of the cold start of every
@@ -153,15 +160,7 @@ const lazyWebStreams = {
 // level fast-png asks (3), fflate's default (6) otherwise. The PNG's pixels are the same; its
 // compressed bytes may differ. ADR 0008; tests/unit/pure-schemas.test.ts.
 const PNG_ZLIB = `import { deflateSync } from 'node:zlib';\nexport const zlibSync = (data, options = {}) => new Uint8Array(deflateSync(data, { level: options.level ?? 6 }));\n`;
-const pngZlib = {
-  name: 'png-zlib',
-  setup(build) {
-    build.onResolve({ filter: /^fflate$/ }, (args) =>
-      /[\\/]node_modules[\\/]fast-png[\\/]lib[\\/]png_encoder\.js$/.test(args.importer) ? { path: 'png-zlib', namespace: 'png-zlib' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'png-zlib' }, () => ({ contents: PNG_ZLIB, loader: 'js' }));
-  },
-};
+const pngZlib = substituteImport('png-zlib', /^fflate$/, /[\\/]node_modules[\\/]fast-png[\\/]lib[\\/]png_encoder\.js$/, PNG_ZLIB);
 
 // prune-chunks: with code splitting (deploy/esbuild.yml), esbuild writes a chunk for every module
 // the bundle's graph imports with import(), even where tree shaking removed the import() itself

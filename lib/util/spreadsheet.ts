@@ -50,13 +50,17 @@ export async function firstSheetRows(bytes: Uint8Array, bounds: SheetBounds, ref
   }
 }
 
-/** One sheet of rows as an .xlsx workbook; `columnWidths` in characters, first column first. */
+/**
+ * One sheet of rows as an .xlsx workbook; `columnWidths` in characters, first column first.
+ * SheetJS's `writeXLSX` writes only xlsx; its `write` reaches every format's writer (xls, ods, xlsb,
+ * html, ...), which a bundle then carries and compiles at every cold start (docs/adr/0008).
+ */
 export function xlsxOf(rows: Cell[][], sheetName: string, columnWidths?: number[]): Buffer {
   const sheet = XLSX.utils.aoa_to_sheet(rows);
   if (columnWidths) sheet['!cols'] = columnWidths.map((wch) => ({ wch }));
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, sheet, sheetName);
-  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+  return XLSX.writeXLSX(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
 }
 
 /** Rows as csv text (UTF-8), cells as they are given. */

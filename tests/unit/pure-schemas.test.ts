@@ -1,6 +1,7 @@
 // deploy/esbuild-plugins.cjs (pure-schemas): the top-level values of schemas/*.ts and of the handler
 // modules (functions/**/*.ts) are marked pure, so a function's bundle keeps the wire schemas and the
 // endpoint it uses and drops the rest of its area's; the values it keeps are built as before.
+import ExcelJS from 'exceljs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -361,6 +362,24 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const decoded = PNG.sync.read(Buffer.from(png(pixels)));
       expect([decoded.width, decoded.height]).toEqual([40, 25]);
       expect(Buffer.from(decoded.data).equals(Buffer.from(pixels))).toBe(true);
+    });
+  });
+
+  it("writes xlsx without SheetJS's other writers: a built xlsxOf carries no ODS, XLS or HTML writer (lib/util/spreadsheet.ts)", async () => {
+    await inBuildDir('xlsx-writer-', async (dir) => {
+      const entry = join(dir, 'sheet.ts');
+      writeFileSync(entry, "export { xlsxOf } from '../../lib/util/spreadsheet';\n");
+      const result = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, metafile: true, sourcemap: false });
+      const sheetjs = Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs)).filter(([path]) => path.includes('node_modules/@e965/xlsx/'));
+      const bytes = sheetjs.reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
+      expect(bytes).toBeGreaterThan(50_000); // the xlsx writer is there
+      expect(bytes).toBeLessThan(200_000); // SheetJS's general `write` brings ~330 KB
+      const bundled = readFileSync(join(dir, 'sheet.mjs'), 'utf8');
+      expect(bundled).not.toContain('opendocument.spreadsheet'); // the ODS writer's mimetype
+      const { xlsxOf } = (await import(pathToFileURL(join(dir, 'sheet.mjs')).href)) as { xlsxOf: (rows: unknown[][], name: string) => Buffer };
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(xlsxOf([['a', 1]], 'Spots') as unknown as ArrayBuffer);
+      expect(book.worksheets[0]!.getRow(1).values).toEqual([undefined, 'a', 1]);
     });
   });
 

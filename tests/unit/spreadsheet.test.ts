@@ -1,5 +1,6 @@
 // lib/util/spreadsheet.ts: the one reader and writer of sheets (spot sheets, layer files, work
 // orders). What it writes is read back by exceljs; what it reads is written by exceljs or by hand.
+import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +29,25 @@ describe('sheets written', () => {
     expect(sheet.getRow(3).values).toEqual([undefined, 'ñandú', -0.125, 'sí']);
     // SheetJS writes a width in characters with its padding: 8 characters are 8.83...
     expect([1, 2, 3].map((i) => Math.floor(sheet.getColumn(i).width!))).toEqual([8, 10, 30]);
+  });
+
+  it("as xlsx through SheetJS's xlsx-only writer: the same zip parts, byte for byte, as its general writer", async () => {
+    const rows = [['Service_Spot_ID', 'ph', 'nota'], ['a', 6.5, null], ['ñandú', -0.125, 'sí']];
+    const general = (() => {
+      const sheet = XLSX.utils.aoa_to_sheet(rows);
+      sheet['!cols'] = [{ wch: 12 }];
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(book, sheet, 'Spots');
+      return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+    })();
+    const parts = async (content: Buffer) => {
+      const zip = await JSZip.loadAsync(content);
+      const names = Object.keys(zip.files).sort();
+      return Promise.all(names.map(async (name) => [name, await zip.file(name)!.async('string')]));
+    };
+    const ours = await parts(xlsxOf(rows, 'Spots', [12]));
+    expect(ours.map(([name]) => name)).toContain('xl/worksheets/sheet1.xml');
+    expect(ours).toEqual(await parts(general));
   });
 
   it('as csv: UTF-8 text, quoted where a cell holds a comma or a quote, empty cells empty', () => {

@@ -138,9 +138,8 @@ function substituteImport(name, specifier, importer, contents) {
   return {
     name,
     setup(build) {
-      // the module's own imports resolve as the importer's would (its node_modules)
-      build.onResolve({ filter: specifier }, (args) => (importer.test(args.importer) ? { path: name, namespace: name, pluginData: args.resolveDir } : undefined));
-      build.onLoad({ filter: /.*/, namespace: name }, (args) => ({ contents, loader: 'js', resolveDir: args.pluginData }));
+      build.onResolve({ filter: specifier }, (args) => (importer.test(args.importer) ? { path: name, namespace: name } : undefined));
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
     },
   };
 }
@@ -162,26 +161,6 @@ const lazyWebStreams = substituteImport('lazy-web-streams', /^node:stream\/web$/
 // compressed bytes may differ. ADR 0008; tests/unit/pure-schemas.test.ts.
 const PNG_ZLIB = `import { deflateSync } from 'node:zlib';\nexport const zlibSync = (data, options = {}) => new Uint8Array(deflateSync(data, { level: options.level ?? 6 }));\n`;
 const pngZlib = substituteImport('png-zlib', /^fflate$/, /[\\/]node_modules[\\/]fast-png[\\/]lib[\\/]png_encoder\.js$/, PNG_ZLIB);
-
-// proj4-imagery: proj4's entry registers ~35 projections, MGRS and their constants when it is
-// imported (~5 ms of the cold start of rendering and of the imagery worker, docs/benchmarks.md).
-// Imagery projects only between the EPSG codes lib/imagery/epsg.ts defines: longlat (4326) and merc
-// (3857), which proj4's core registers itself, and the WGS84 UTM zones (utm, on etmerc). In
-// lib/imagery/crs.ts only, `proj4` resolves to proj4's own core with those two added: the same
-// modules and the same arithmetic as the full entry. Every other import of proj4 (a shapefile's
-// .prj, season-shape limits) gets the full entry. ADR 0008; tests/unit/pure-schemas.test.ts
-// compares every supported code with the full proj4.
-const PROJ4_IMAGERY = [
-  "import core from 'proj4/lib/core';",
-  "import Proj from 'proj4/lib/Proj';",
-  "import etmerc from 'proj4/lib/projections/etmerc';",
-  "import utm from 'proj4/lib/projections/utm';",
-  'Proj.projections.add(etmerc);',
-  'Proj.projections.add(utm);',
-  'export default core;',
-  '',
-].join('\n');
-const proj4Imagery = substituteImport('proj4-imagery', /^proj4$/, /[\\/]lib[\\/]imagery[\\/]crs\.ts$/, PROJ4_IMAGERY);
 
 // prune-chunks: with code splitting (deploy/esbuild.yml), esbuild writes a chunk for every module
 // the bundle's graph imports with import(), even where tree shaking removed the import() itself
@@ -291,10 +270,9 @@ function pruneChunksPlugin(rebuild) {
 
 const pruneChunks = pruneChunksPlugin(true);
 
-module.exports = [pureSchemas, jsonParse, lazyWebStreams, pngZlib, proj4Imagery, pruneChunks];
+module.exports = [pureSchemas, jsonParse, lazyWebStreams, pngZlib, pruneChunks];
 module.exports.LAZY_WEB_STREAMS = LAZY_WEB_STREAMS;
 module.exports.PNG_ZLIB = PNG_ZLIB;
-module.exports.PROJ4_IMAGERY = PROJ4_IMAGERY;
 module.exports.unreachableOutputs = unreachableOutputs;
 /** prune-chunks without the second build (for tests: what dead imports do to a function's chunks). */
 module.exports.pruneOnly = pruneChunksPlugin(false);

@@ -57,7 +57,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('is the plugin deploy/esbuild.yml loads', () => {
     const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { plugins: string };
     expect(esbuild.plugins).toBe('./deploy/esbuild-plugins.cjs');
-    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'lazy-web-streams', 'png-zlib', 'proj4-imagery', 'prune-chunks']);
+    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'lazy-web-streams', 'png-zlib', 'prune-chunks']);
   });
 
   it('bundles a JSON file of ours as JSON.parse of its text, with the same value, and `<file>.json?text` as its compact text, which nothing parses (json-parse)', async () => {
@@ -362,45 +362,6 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const decoded = PNG.sync.read(Buffer.from(png(pixels)));
       expect([decoded.width, decoded.height]).toEqual([40, 25]);
       expect(Buffer.from(decoded.data).equals(Buffer.from(pixels))).toBe(true);
-    });
-  });
-
-  it("projects imagery's coordinates with proj4's core and UTM only, as the full proj4 does for every supported EPSG code (proj4-imagery)", async () => {
-    await inBuildDir('proj4-imagery-', async (dir) => {
-      const entry = join(dir, 'crs.ts');
-      writeFileSync(entry, "export { transformer } from '../../lib/imagery/crs';\n");
-      const result = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, metafile: true, sourcemap: false });
-      const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path));
-      expect(inputs).toContain('node_modules/proj4/lib/projections/etmerc.js');
-      // the full entry's other projections and MGRS are not built
-      expect(inputs.filter((path) => /node_modules\/(mgrs\/|proj4\/(projs|lib\/index)\.js|proj4\/lib\/projections\/(lcc|krovak|robin)\.js)/.test(path))).toEqual([]);
-      const { transformer } = (await import(pathToFileURL(join(dir, 'crs.mjs')).href)) as typeof import('../../lib/imagery/crs');
-      const full = (await import('../../lib/imagery/crs')).transformer; // the sources: the full proj4
-      const utm = Array.from({ length: 60 }, (_, i) => [32601 + i, 32701 + i]).flat();
-      let compared = 0;
-      for (const epsg of utm) {
-        const zone = epsg % 100;
-        const lon0 = zone * 6 - 183;
-        const south = epsg >= 32700;
-        for (const [dlon, lat] of [[0, south ? -0.5 : 0.5], [-2.9, south ? -33.3 : 33.3], [2.9, south ? -79.5 : 83.5], [1.234, south ? -12.75 : 47.1]] as const) {
-          const point: [number, number] = [lon0 + dlon, lat];
-          const there = transformer(4326, epsg)(point);
-          expect(there).toEqual(full(4326, epsg)(point));
-          expect(transformer(epsg, 4326)(there)).toEqual(full(epsg, 4326)(there));
-          expect(transformer(epsg, 3857)(there)).toEqual(full(epsg, 3857)(there));
-          compared += 3;
-        }
-      }
-      for (const point of [[-60.5, -33.2], [0, 0], [179.9, 84], [-179.9, -84]] as [number, number][]) {
-        expect(transformer(4326, 3857)(point)).toEqual(full(4326, 3857)(point));
-        expect(transformer(3857, 4326)(full(4326, 3857)(point))).toEqual(full(3857, 4326)(full(4326, 3857)(point)));
-      }
-      expect(compared).toBe(120 * 4 * 3);
-      // UTM itself: on a zone's central meridian (20S: 63 W) the easting is the false easting, 500 km
-      const [easting, northing] = transformer(4326, 32720)([-63, -33.2]);
-      expect(easting).toBeCloseTo(500_000, 3);
-      expect(northing).toBeGreaterThan(6_000_000);
-      expect(northing).toBeLessThan(10_000_000);
     });
   });
 

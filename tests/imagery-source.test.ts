@@ -1,7 +1,6 @@
 // The production scene source (docs/imagery.md): the STAC search as Earth Search answers it (POST,
 // pages through `next` links) and the window read of a real Cloud-Optimized GeoTIFF (tiled, DEFLATE,
 // written by GDAL's COG driver) over HTTP range requests, against a loopback server. No stack.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { writeArrayBuffer } from 'geotiff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBand } from '../lib/imagery/cog';
 import { searchScenes } from '../lib/imagery/stac';
+import { gdal } from './helpers/gdal';
 
 const SIDE = 2048; // 20.48 km at 10 m: a fifth of a Sentinel-2 tile
 const X0 = 600_000;
@@ -34,7 +34,7 @@ beforeAll(async () => {
     GTModelTypeGeoKey: 1, GTRasterTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32720, BitsPerSample: [16], SampleFormat: [1],
   })));
   const cogPath = join(dir, 'cog.tif');
-  execFileSync('gdal_translate', ['-q', '-of', 'COG', '-co', 'COMPRESS=DEFLATE', '-co', 'BLOCKSIZE=256', plain, cogPath]);
+  gdal('gdal_translate', ['-q', '-of', 'COG', '-co', 'COMPRESS=DEFLATE', '-co', 'BLOCKSIZE=256', plain, cogPath]);
   cog = readFileSync(cogPath);
   server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.startsWith('/v1/search')) {
@@ -78,7 +78,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // the server is not there when the set-up failed (GDAL missing): the failure to see is the set-up's
+  if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,7 +2,6 @@
 // stack: a new field's scenes come from the local STAC catalogue (scripts/local/catalogue.ts) through
 // the production search-and-read path; images are read back by GDAL (gdalinfo) and pngjs,
 // independent of the encoders we use.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it, beforeAll } from 'vitest';
 import { acquisitions } from '../scripts/local/scenes';
 import { call, createField, eventually, newUser, square, stack, type TestUser } from './helpers/api';
+import { gdal } from './helpers/gdal';
 
 const PERIOD_DAYS = 15;
 const LON = -60.5;
@@ -43,7 +43,7 @@ let fileCount = 0;
 function gdalinfo(bytes: Buffer, extension: string): any {
   const path = join(dir, `image-${++fileCount}.${extension}`);
   writeFileSync(path, bytes);
-  const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', path], { encoding: 'utf8' }));
+  const info = JSON.parse(gdal('gdalinfo', ['-json', '-stats', path]));
   // the statistics at full precision (the JSON's minimum and maximum are rounded to 3 decimals)
   for (const band of info.bands) {
     band.min = Number(band.metadata?.['']?.STATISTICS_MINIMUM);

@@ -2,7 +2,6 @@
 // /api/sampling/<uuid>/rasterize and GET api/sampling/analysis_variable/layer_type, against the local
 // stack: real zips (jszip, shp-write), layers made by the imagery worker, listed by dates v3 and
 // rendered by /api/geoserver/v2, the GeoTIFFs read back by GDAL.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
 import { seededRandom as random } from './helpers/random';
+import { gdal } from './helpers/gdal';
 
 const dir = mkdtempSync(join(tmpdir(), 'surco-layers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,7 +45,7 @@ async function image(user: TestUser, query: Record<string, string | number | boo
 function tiffStats(bytes: Buffer): { min: number; max: number; mean: number; width: number; height: number } {
   const path = join(dir, `layer-${++files}.tif`);
   writeFileSync(path, bytes);
-  const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', path], { encoding: 'utf8' }));
+  const info = JSON.parse(gdal('gdalinfo', ['-json', '-stats', path]));
   const stats = info.bands[0].metadata[''];
   return { min: Number(stats.STATISTICS_MINIMUM), max: Number(stats.STATISTICS_MAXIMUM), mean: Number(stats.STATISTICS_MEAN), width: info.size[0], height: info.size[1] };
 }
@@ -54,7 +54,7 @@ function tiffStats(bytes: Buffer): { min: number; max: number; mean: number; wid
 function tiffValues(bytes: Buffer): number[] {
   const path = join(dir, `layer-${++files}.tif`);
   writeFileSync(path, bytes);
-  const xyz = execFileSync('gdal_translate', ['-q', '-of', 'XYZ', path, '/vsistdout/'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const xyz = gdal('gdal_translate', ['-q', '-of', 'XYZ', path, '/vsistdout/'], { maxBuffer: 64 * 1024 * 1024 });
   return [...new Set(xyz.trim().split('\n').map((line) => Number(line.split(' ')[2])).filter((v) => Number.isFinite(v)))];
 }
 

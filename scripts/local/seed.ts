@@ -126,7 +126,7 @@ async function seedSampling(stack: RunningStack, token: string, fieldId: number)
     field_id: fieldId,
     yeargroup: 2026,
     zoning: { info: { map_id: String(map.id) }, type: 'map' },
-    analysis: { 'Suelo 0-20': [{ name: 'P', unit_id: 7 }, { name: 'MO', unit_id: 2 }, { name: 'pH', unit_id: 8 }] },
+    analysis: { 'Suelo 0-20': [{ name: 'P', unit_id: 2 }, { name: 'MO', unit_id: 1 }, { name: 'pH', unit_id: 8 }] },
     groups: [
       { group_uuid: low, color: '#D7191C', name: 'Ambiente bajo' },
       { group_uuid: high, color: '#1A9641', name: 'Ambiente alto' },
@@ -146,7 +146,7 @@ async function seedSampling(stack: RunningStack, token: string, fieldId: number)
       name: 'Suelo 0-20',
       group_uuid: group,
       sample_set: { sample_set_uuid: sampling.sample_set_uuid, sample_set_type: 'soil_sampling' },
-      data: { variables: [{ name: 'P', unit_id: 7, value: values[0] }, { name: 'MO', unit_id: 2, value: values[1] }, { name: 'pH', unit_id: 8, value: values[2] }] },
+      data: { variables: [{ name: 'P', unit_id: 2, value: values[0] }, { name: 'MO', unit_id: 1, value: values[1] }, { name: 'pH', unit_id: 8, value: values[2] }] },
     });
   }
 }

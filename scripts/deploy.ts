@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { services } from '../schemas/index';
-import { configFile, withScratchTmp } from './package';
+import { configFile, withOslsLock, withScratchTmp } from './package';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const { values, positionals } = parseArgs({
@@ -21,21 +21,26 @@ if ((command !== 'deploy' && command !== 'remove') || !values.stage) {
 }
 const order = services.map((s) => s.name);
 if (command === 'remove') order.reverse();
-for (const service of order) {
-  const args = [
-    join(root, 'node_modules/osls/bin/serverless.js'),
-    command,
-    '--config',
-    configFile(service),
-    '--stage',
-    values.stage,
-    ...(values.region ? ['--region', values.region] : []),
-    ...(values.param ?? []).flatMap((p) => ['--param', p]),
-  ];
-  console.log(`\n== ${command} ${service} (${configFile(service)})`);
-  const result = await withScratchTmp(process.env, (env) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env }));
-  if (result.status !== 0) {
-    console.error(`${command} of ${service} failed; the services after it were not touched`);
-    process.exit(result.status ?? 1);
+// the whole run holds the checkout's osls lock (a packaging or another deploy waits for it)
+const failed = await withOslsLock(async () => {
+  for (const service of order) {
+    const args = [
+      join(root, 'node_modules/osls/bin/serverless.js'),
+      command,
+      '--config',
+      configFile(service),
+      '--stage',
+      values.stage!,
+      ...(values.region ? ['--region', values.region] : []),
+      ...(values.param ?? []).flatMap((p) => ['--param', p]),
+    ];
+    console.log(`\n== ${command} ${service} (${configFile(service)})`);
+    const result = await withScratchTmp(process.env, (env) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env }));
+    if (result.status !== 0) return { service, status: result.status ?? 1 };
   }
+  return undefined;
+});
+if (failed) {
+  console.error(`${command} of ${failed.service} failed; the services after it were not touched`);
+  process.exit(failed.status);
 }

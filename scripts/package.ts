@@ -1,7 +1,8 @@
 // npm run package: the CloudFormation template of every service (docs/adr/0006-services.md),
 // offline, with no credentials, in .surco/package/<service>/, and the resource count of each.
 // Services are packaged one after the other: osls and serverless-esbuild work in .serverless/ and
-// .esbuild/ of the repository.
+// .esbuild/ of the repository, so a packaging or deploy holds the checkout's osls lock
+// (withOslsLock) and a second one in the same checkout waits for it.
 //   npm run package                          # stage prod
 //   npm run package -- --stage staging --param tracing=true
 import { spawn } from 'node:child_process';
@@ -11,11 +12,26 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { services } from '../schemas/index';
+import { withCheckoutLock } from './checkout-lock';
 
 /** CloudFormation refuses more than 500; each template keeps room below this for new routes. */
 export const RESOURCE_BUDGET = 400;
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** The checkout's osls lock: one packaging or deploy at a time (scripts/checkout-lock.ts). */
+export const OSLS_LOCK = join(root, '.surco', 'locks', 'osls');
+
+/**
+ * Runs `fn` (every osls run of one packaging or deploy) holding the checkout's osls lock: osls and
+ * serverless-esbuild work in the repository's .serverless/ and .esbuild/, which two packagings at
+ * once (`npm run package` while `npm test` packages, the cold-start benchmark) overwrote.
+ */
+export function withOslsLock<T>(fn: () => Promise<T> | T, lock = OSLS_LOCK): Promise<T> {
+  return withCheckoutLock(lock, fn, {
+    onWait: (holder) => console.error(`Waiting for another packaging or deploy in this checkout to end (${holder ? `pid ${holder}` : 'starting'}; ${lock})...`),
+  });
+}
 
 /** The serverless configuration that deploys a service. */
 export const configFile = (service: string) => (service === 'platform' ? 'serverless.yml' : `serverless.${service}.yml`);
@@ -59,18 +75,20 @@ function runIn(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 /** Packages every service into `outDir/<service>` (outside .serverless/, which osls works in). */
-export async function packageServices(outDir: string, options: { stage?: string; params?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<PackagedService[]> {
+export async function packageServices(outDir: string, options: { stage?: string; params?: string[]; env?: NodeJS.ProcessEnv; lock?: string } = {}): Promise<PackagedService[]> {
   const stage = options.stage ?? 'prod';
   const env = { ...(options.env ?? process.env), SLS_TELEMETRY_DISABLED: '1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-  const packaged: PackagedService[] = [];
-  for (const { name } of services) {
-    const dir = join(outDir, name);
-    const args = ['package', '--stage', stage, '--config', configFile(name), '--package', dir, ...(options.params ?? []).flatMap((p) => ['--param', p])];
-    await run(args, env);
-    const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
-    packaged.push({ service: name, config: configFile(name), dir, template, resources: Object.keys(template.Resources).length });
-  }
-  return packaged;
+  return withOslsLock(async () => {
+    const packaged: PackagedService[] = [];
+    for (const { name } of services) {
+      const dir = join(outDir, name);
+      const args = ['package', '--stage', stage, '--config', configFile(name), '--package', dir, ...(options.params ?? []).flatMap((p) => ['--param', p])];
+      await run(args, env);
+      const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
+      packaged.push({ service: name, config: configFile(name), dir, template, resources: Object.keys(template.Resources).length });
+    }
+    return packaged;
+  }, options.lock);
 }
 
 async function main() {

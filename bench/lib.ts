@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freeStackPorts, startStack, type RunningStack } from '../scripts/local/stack';
+import { freeStackPorts, privateBuildDir, startStack, type RunningStack } from '../scripts/local/stack';
 
 export const root = resolve(import.meta.dirname, '..');
 
@@ -17,6 +17,7 @@ export async function benchStack(options: { inMemory?: boolean } = {}): Promise<
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dataDir = mkdtempSync(join(tmpdir(), 'surco-bench-'));
   const signingSeed = randomBytes(32).toString('base64url');
+  const buildDir = privateBuildDir(root, 'bench');
   const stack = await startStack({
     root,
     dataDir,
@@ -26,6 +27,7 @@ export async function benchStack(options: { inMemory?: boolean } = {}): Promise<
     inMemory: options.inMemory ?? true,
     logDir: join(root, '.surco', 'bench-logs'),
     functionsLogLevel: 'warn',
+    buildDir,
   });
   return {
     ...stack,
@@ -33,6 +35,7 @@ export async function benchStack(options: { inMemory?: boolean } = {}): Promise<
     async dispose() {
       await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(buildDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,7 @@
 // The shared HTTP behaviour of the handler factory (issue "Foundation" sections 1 and 6):
 // unknown routes, malformed and oversized bodies, request ids, the OpenAPI document.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, newUser, square, stack, unique } from './helpers/api';
 import { openApiDocument, allRoutes } from '../schemas/index';
@@ -169,5 +170,16 @@ describe('hostile requests never bring the API down', () => {
     const response = await call('GET', '/livestock/herd', { headers: { authorization: `Bearer ${'a'.repeat(64 * 1024)}` } });
     expect(response.status).toBe(431);
     expect(response.body).toEqual({ res: 'error', code: 'PARAMETER_ERROR', info: expect.stringContaining('headers') });
+  });
+});
+
+describe('the local stack of the tests', () => {
+  it("builds its functions in a directory of its own, never in .surco/build, which a running npm start of this checkout serves from", () => {
+    const root = join(import.meta.dirname, '..');
+    const { buildDir } = stack();
+    expect(relative(root, buildDir)).toMatch(/^\.surco[\\/]builds[\\/]test-/);
+    // what serverless-offline and the gateway run: the handler modules and the streams' manifest
+    expect(existsSync(join(buildDir, 'functions', 'fields', 'getfields.mjs'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(buildDir, 'streams.json'), 'utf8')).streams.length).toBeGreaterThan(0);
   });
 });

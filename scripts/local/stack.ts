@@ -5,7 +5,7 @@
 // workers of every service poll their queues (schemas/index.ts).
 // Used by scripts/start.ts (npm start) and tests/setup/stack.ts (npm test).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -92,11 +92,19 @@ export interface StackOptions {
   functionsLogLevel?: string;
   /** Rebuild the functions when their sources change (`SURCO_WATCH=1 npm start`); off by default. */
   watch?: boolean;
+  /**
+   * Where the functions are built: .surco/build (`npm start`) by default. The stacks of tests and
+   * benchmarks build into a directory of their own, so that they never rewrite (or prune) the
+   * modules a running `npm start` of the same checkout serves from.
+   */
+  buildDir?: string;
   say?: (message: string) => void;
 }
 
 export interface RunningStack {
   baseUrl: string;
+  /** Where its functions are built (StackOptions.buildDir). */
+  buildDir: string;
   internalKey: string;
   ports: StackPorts;
   region: string;
@@ -457,9 +465,17 @@ function startPoller(options: {
 
 // --- the stack ------------------------------------------------------------------------------
 
+/** A build directory of a stack's own in the checkout (`buildDir`), for tests and benchmarks; the caller removes it. */
+export function privateBuildDir(root: string, label: string): string {
+  const parent = join(root, '.surco', 'builds');
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(join(parent, `${label}-`));
+}
+
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const host = options.host ?? '127.0.0.1';
   const say = options.say ?? (() => undefined);
+  const buildDir = options.buildDir ?? join(options.root, '.surco', 'build');
   const { ports } = options;
   checkJava();
   await checkPorts(ports, host);
@@ -633,6 +649,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       SURCO_SIGNING_SEED: options.signingSeed,
       SURCO_LOG_LEVEL: options.functionsLogLevel ?? process.env.SURCO_LOG_LEVEL ?? 'info',
       SURCO_WATCH: options.watch ? '1' : '0',
+      SURCO_LOCAL_BUILD_DIR: buildDir,
     };
     const apiLog = openLog('api.log');
     const api = startChild(
@@ -670,7 +687,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         '--upstream',
         offlineUrl,
         '--manifest',
-        join(options.root, '.surco', 'build', 'streams.json'),
+        join(buildDir, 'streams.json'),
       ],
       { cwd: options.root, env, log: apiLog },
     );
@@ -702,6 +719,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const table = tables[0] ? names.nameOf(tables[0][0]) : '';
     return {
       baseUrl,
+      buildDir,
       internalKey: options.internalKey,
       ports,
       region: REGION,

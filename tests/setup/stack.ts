@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freeStackPorts, startStack, type RunningStack } from '../../scripts/local/stack';
+import { freeStackPorts, privateBuildDir, startStack, type RunningStack } from '../../scripts/local/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,12 +16,12 @@ declare module 'vitest' {
 // One stack for every project that names this file (stack, then stack-heavy): the first setup
 // starts it, the last teardown stops it.
 interface Shared {
-  stack?: Promise<{ stack: RunningStack; dataDir: string }>;
+  stack?: Promise<{ stack: RunningStack; dataDir: string; buildDir: string }>;
   users: number;
 }
 const shared = ((globalThis as { __surcoTestStack?: Shared }).__surcoTestStack ??= { users: 0 });
 
-async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
+async function start(): Promise<{ stack: RunningStack; dataDir: string; buildDir: string }> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   // Replaced storage files are swept again after 2 s instead of 30 (tests/file-storage.test.ts).
   process.env.SURCO_STORAGE_RELEASE_DELAY_S = '2';
@@ -36,6 +36,8 @@ async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
   process.env.SURCO_WEBHOOK_TIMEOUT_MS = '1000';
   const root = resolve(import.meta.dirname, '..', '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
+  // built apart from .surco/build, which a running `npm start` of this checkout serves from
+  const buildDir = privateBuildDir(root, 'test');
   const ports = await freeStackPorts();
   const stack = await startStack({
     root,
@@ -46,8 +48,9 @@ async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
     inMemory: true,
     logDir: join(root, '.surco', 'test-logs'),
     functionsLogLevel: process.env.SURCO_LOG_LEVEL_FUNCTIONS ?? 'warn',
+    buildDir,
   });
-  return { stack, dataDir };
+  return { stack, dataDir, buildDir };
 }
 
 export async function setup(project: TestProject) {
@@ -63,7 +66,8 @@ export async function teardown() {
   if (shared.users > 0 || !shared.stack) return;
   const running = shared.stack;
   shared.stack = undefined;
-  const { stack, dataDir } = await running;
+  const { stack, dataDir, buildDir } = await running;
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(buildDir, { recursive: true, force: true });
 }

@@ -2,17 +2,14 @@
 // stack: a new field's scenes come from the local STAC catalogue (scripts/local/catalogue.ts) through
 // the production search-and-read path; images are read back by GDAL (gdalinfo) and pngjs,
 // independent of the encoders we use.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import proj4 from 'proj4';
 import { PNG } from 'pngjs';
-import { afterAll, describe, expect, it, beforeAll } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { acquisitions } from '../scripts/local/scenes';
 import { call, createField, eventually, newUser, square, stack, type TestUser } from './helpers/api';
-import { gdal } from './helpers/gdal';
+import { gdalOnBytes } from './helpers/gdal';
 
 const PERIOD_DAYS = 15;
 const LON = -60.5;
@@ -37,13 +34,8 @@ async function image(user: TestUser, query: Record<string, string | number | boo
   return { status: response.status, type: response.headers.get('content-type'), bytes, json: () => JSON.parse(bytes.toString()) };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'surco-imagery-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let fileCount = 0;
 function gdalinfo(bytes: Buffer, extension: string): any {
-  const path = join(dir, `image-${++fileCount}.${extension}`);
-  writeFileSync(path, bytes);
-  const info = JSON.parse(gdal('gdalinfo', ['-json', '-stats', path]));
+  const info = JSON.parse(gdalOnBytes(bytes, extension, 'gdalinfo', (path) => ['-json', '-stats', path]));
   // the statistics at full precision (the JSON's minimum and maximum are rounded to 3 decimals)
   for (const band of info.bands) {
     band.min = Number(band.metadata?.['']?.STATISTICS_MINIMUM);

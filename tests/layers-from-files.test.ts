@@ -3,21 +3,15 @@
 // stack: real zips (jszip, shp-write), layers made by the imagery worker, listed by dates v3 and
 // rendered by /api/geoserver/v2, the GeoTIFFs read back by GDAL.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import shpwrite from '@mapbox/shp-write';
 import JSZip from 'jszip';
 import proj4 from 'proj4';
 import { PNG } from 'pngjs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
 import { seededRandom as random } from './helpers/random';
-import { gdal } from './helpers/gdal';
+import { gdalOnBytes } from './helpers/gdal';
 
-const dir = mkdtempSync(join(tmpdir(), 'surco-layers-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
 
 async function zip(entries: Record<string, string | Buffer>): Promise<Buffer> {
   const archive = new JSZip();
@@ -43,18 +37,14 @@ async function image(user: TestUser, query: Record<string, string | number | boo
 
 /** Band statistics of a GeoTIFF by GDAL. */
 function tiffStats(bytes: Buffer): { min: number; max: number; mean: number; width: number; height: number } {
-  const path = join(dir, `layer-${++files}.tif`);
-  writeFileSync(path, bytes);
-  const info = JSON.parse(gdal('gdalinfo', ['-json', '-stats', path]));
+  const info = JSON.parse(gdalOnBytes(bytes, 'tif', 'gdalinfo', (path) => ['-json', '-stats', path]));
   const stats = info.bands[0].metadata[''];
   return { min: Number(stats.STATISTICS_MINIMUM), max: Number(stats.STATISTICS_MAXIMUM), mean: Number(stats.STATISTICS_MEAN), width: info.size[0], height: info.size[1] };
 }
 
 /** Distinct values of a float32 GeoTIFF's pixels (by GDAL, as XYZ text). */
 function tiffValues(bytes: Buffer): number[] {
-  const path = join(dir, `layer-${++files}.tif`);
-  writeFileSync(path, bytes);
-  const xyz = gdal('gdal_translate', ['-q', '-of', 'XYZ', path, '/vsistdout/'], { maxBuffer: 64 * 1024 * 1024 });
+  const xyz = gdalOnBytes(bytes, 'tif', 'gdal_translate', (path) => ['-q', '-of', 'XYZ', path, '/vsistdout/'], { maxBuffer: 64 * 1024 * 1024 });
   return [...new Set(xyz.trim().split('\n').map((line) => Number(line.split(' ')[2])).filter((v) => Number.isFinite(v)))];
 }
 

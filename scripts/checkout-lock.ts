@@ -1,9 +1,9 @@
 // One osls run at a time in a checkout. osls and serverless-esbuild work in the repository's own
 // .serverless/ and .esbuild/, so two packagings at once (`npm run package` while `npm test`
-// packages, the cold-start benchmark, a deploy) overwrote each other's builds and zips. Every osls
-// run of scripts/package.ts and scripts/deploy.ts takes this lock: a directory created atomically,
-// holding the holder's pid; the next run waits for it and says so, and takes over a lock whose
-// holder is gone (a killed run leaves its directory behind).
+// packages, the cold-start benchmark, a deploy) overwrote each other's builds and zips. A whole
+// packaging (scripts/package.ts) or deploy (scripts/deploy.ts) holds this lock, through
+// withOslsLock: a directory created atomically, holding the holder's pid; the next run waits for it
+// and says so, and takes over a lock whose holder is gone (a killed run leaves its directory behind).
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

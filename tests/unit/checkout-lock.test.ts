@@ -1,5 +1,6 @@
 // scripts/checkout-lock.ts: one osls run at a time in a checkout (packaging, deploys), a lock that a
-// dead run does not leave held. scripts/package.ts's withOsls takes it around every osls run.
+// dead run does not leave held. scripts/package.ts's withOslsLock holds it around a whole packaging
+// or deploy.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

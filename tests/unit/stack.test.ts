@@ -1,17 +1,24 @@
 // lib/util/stack.ts: an error thrown in a minified bundle is logged at its source file and line,
 // read from the bundle's source map on demand (the functions run without --enable-source-maps).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { originalStack } from '../../lib/util/stack';
 import { createLogger } from '../../lib/log';
 
+// each bundle stays until the tests end: a stack is mapped by reading the bundle's map from disk
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 async function bundled(source: string, sourcemap: boolean): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'surco-stack-'));
+  dirs.push(dir);
   writeFileSync(join(dir, 'handler.ts'), source);
   const outfile = join(dir, 'handler.mjs');
   await build({ entryPoints: [join(dir, 'handler.ts')], bundle: true, minify: true, sourcemap, sourcesContent: false, format: 'esm', platform: 'node', outfile, logLevel: 'error' });

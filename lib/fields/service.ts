@@ -113,13 +113,17 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
         await repository.create({ field, farm: target, newFarm: !farm, charge }, () => new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }));
         return { fieldId, farmId: target.id, fieldUuid: field.uuid, ownerId: owner.id };
       });
-      // The field exists whatever happens here: a lost request is made good by the daily schedule.
-      await requestImagery?.(created.fieldId).catch((error: unknown) => log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error }));
-      await emit?.('FIELD_CREATED.V1', {
-        userIds: [created.ownerId, principal.user.id],
-        fieldId: created.fieldId,
-        data: { field_id: created.fieldId, field_uuid: created.fieldUuid, farm_id: created.farmId, name },
-      });
+      // Two messages on two queues, sent at once (one round trip of the request, not two). The field
+      // exists whatever happens here: a lost imagery request is made good by the daily schedule,
+      // and a webhook event that is not emitted is logged (lib/webhooks/emit.ts).
+      await Promise.all([
+        requestImagery?.(created.fieldId).catch((error: unknown) => log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error })),
+        emit?.('FIELD_CREATED.V1', {
+          userIds: [created.ownerId, principal.user.id],
+          fieldId: created.fieldId,
+          data: { field_id: created.fieldId, field_uuid: created.fieldUuid, farm_id: created.farmId, name },
+        }),
+      ]);
       return { fieldId: created.fieldId, farmId: created.farmId };
     },
   };
@@ -137,9 +141,12 @@ export function fieldDeletionService({ repository, gate, users, publish, emit }:
       const owner = await users(field.ownerId);
       const charge = owner ? { userId: owner.id, spaceId: owner.spaceId, deltaHa: -field.hectaresCharged, userCeiling: null, spaceCeiling: null } : undefined;
       await repository.remove(field, charge, notFound);
-      await publish(FIELD_DELETED_JOB, { field_id: field.id, farm_id: field.farmId });
-      // the field is gone: the event goes to its owner and the user who deleted it, without a field to check
-      await emit?.('FIELD_DELETED.V1', { userIds: [field.ownerId, principal.user.id], data: { field_id: field.id, field_uuid: field.uuid, farm_id: field.farmId } });
+      // the cleanup job and the webhook event at once; the field is gone: the event goes to its
+      // owner and the user who deleted it, without a field to check
+      await Promise.all([
+        publish(FIELD_DELETED_JOB, { field_id: field.id, farm_id: field.farmId }),
+        emit?.('FIELD_DELETED.V1', { userIds: [field.ownerId, principal.user.id], data: { field_id: field.id, field_uuid: field.uuid, farm_id: field.farmId } }),
+      ]);
       return field;
     },
   };

@@ -10,7 +10,7 @@ import { DomainError } from '../../lib/errors';
 import { FIELD_CODES } from '../../lib/fields/rules';
 import { fieldShapeFrom } from '../../lib/fields/shape';
 import type { HectareCharge } from '../../lib/fields/quota';
-import { fieldsService, type FieldRepository } from '../../lib/fields/service';
+import { fieldsService, type FieldDeps, type FieldRepository } from '../../lib/fields/service';
 import { shapesService, type ShapeLock, type ShapeRepository } from '../../lib/shapes/service';
 import type { Farm, Field, FieldShape, Space, User } from '../../lib/platform/model';
 import { memoryField, memoryGate } from './helpers/memory-gate';
@@ -38,7 +38,7 @@ function ledger(quotas: { user: number | null; space: number | null }, initial =
 const caller = { user: { id: 9, spaceId: 1, hectareQuota: null } } as unknown as Principal;
 const codeOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.code : error));
 
-function fieldsSetup(quotas = { user: null as number | null, space: null as number | null }) {
+function fieldsSetup(quotas = { user: null as number | null, space: null as number | null }, more: Partial<FieldDeps> = {}) {
   const fields = new Map<number, Field>();
   const farms = new Map<number, Farm>();
   const names = new Set<string>();
@@ -61,7 +61,7 @@ function fieldsSetup(quotas = { user: null as number | null, space: null as numb
       fields.delete(field.id);
     },
   };
-  const service = fieldsService({ repository, gate: memoryGate({ fields }), users: money.users, spaces: money.spaces, publish: async (...args) => published.push(args), maxFieldHectares: () => 10_000 });
+  const service = fieldsService({ repository, gate: memoryGate({ fields }), users: money.users, spaces: money.spaces, publish: async (...args) => published.push(args), maxFieldHectares: () => 10_000, ...more });
   return { service, fields, farms, used: money.used, published };
 }
 
@@ -92,6 +92,29 @@ describe('field rules (repository in memory)', () => {
     await service.deleteField(caller, fieldId);
     expect([fields.size, Math.round(used.user)]).toEqual([0, 0]);
     expect(published).toEqual([['FIELD_DELETED.V1', { field_id: fieldId, farm_id: farmId }]]);
+  });
+
+  it('sends its two messages at once: the imagery job with the creation event, the cleanup job with the deletion event', async () => {
+    // a message in flight for 20 ms; an event emitted while one is in flight was sent at the same time
+    const inFlight = { count: 0 };
+    const send = async () => {
+      inFlight.count++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight.count--;
+    };
+    const emitted: Array<[string, boolean]> = [];
+    const { service } = fieldsSetup(undefined, {
+      requestImagery: send,
+      publish: send,
+      emit: async (name) => void emitted.push([name, inFlight.count > 0]),
+    });
+    const { fieldId } = await service.createField(caller, { name: 'a', shape: SQUARE, farmName: 'Farm' });
+    await service.deleteField(caller, fieldId);
+    expect(emitted).toEqual([
+      ['FIELD_CREATED.V1', true],
+      ['FIELD_DELETED.V1', true],
+    ]);
+    expect(inFlight.count).toBe(0);
   });
 });
 

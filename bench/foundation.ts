@@ -6,7 +6,11 @@ import { benchStack, internalApi, json, round, square, stats, timed } from './li
 
 
 async function latency() {
-  const stack = await benchStack();
+  // The requests alone: the queue workers are left out (their messages stay queued). In AWS they
+  // run in Lambdas of their own; here they would share the two cores with the requests timed, and
+  // each field created queues work for them (its imagery, a year of scenes to ingest, and a webhook
+  // event): with them, creation's p50 measured 1.4x to 2x (docs/benchmarks.md, cold starts: warm path).
+  const stack = await benchStack({ workers: () => false });
   try {
     const internal = internalApi(stack);
     const user = (await internal('/internal/users', { user_name: 'bench' })).data;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freeStackPorts, privateBuildDir, startStack, type RunningStack } from '../scripts/local/stack';
+import { freeStackPorts, privateBuildDir, startStack, type RunningStack, type StackOptions } from '../scripts/local/stack';
 
 export const root = resolve(import.meta.dirname, '..');
 
@@ -13,7 +13,7 @@ export interface BenchStack extends RunningStack {
 }
 
 /** The same local stack as npm start, on free ports, in memory (on disk with `inMemory: false`, so DynamoDB can restart). */
-export async function benchStack(options: { inMemory?: boolean } = {}): Promise<BenchStack> {
+export async function benchStack(options: { inMemory?: boolean; workers?: StackOptions['workers'] } = {}): Promise<BenchStack> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dataDir = mkdtempSync(join(tmpdir(), 'surco-bench-'));
   const signingSeed = randomBytes(32).toString('base64url');
@@ -28,6 +28,7 @@ export async function benchStack(options: { inMemory?: boolean } = {}): Promise<
     logDir: join(root, '.surco', 'bench-logs'),
     functionsLogLevel: 'warn',
     buildDir,
+    workers: options.workers,
   });
   return {
     ...stack,

@@ -98,6 +98,11 @@ export interface StackOptions {
    * modules a running `npm start` of the same checkout serves from.
    */
   buildDir?: string;
+  /**
+   * Which queue workers poll their queues, by worker name (every one when absent). A worker left
+   * out leaves its messages in the queue (the foundation benchmark: bench/foundation.ts).
+   */
+  workers?: (name: string) => boolean;
   say?: (message: string) => void;
 }
 
@@ -697,7 +702,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // The workers of every service, each polling its queue (as its event source mapping would).
     // Scheduled functions (no queue) are run at their rate by serverless-offline itself.
     for (const worker of services.flatMap((service) => service.workers)) {
-      if (!worker.queue) continue;
+      if (!worker.queue || (options.workers && !options.workers(worker.name))) continue;
       const functionName = `${service.service}-local-${worker.name}`;
       const arn = names.getAtt(QUEUES[worker.queue]!.logicalId, 'Arn');
       const queueName = arn.split(':').pop()!;

@@ -59,11 +59,13 @@ export interface ExitInput {
 export function transactionRules({ repository, fields, emit, now = () => new Date(), uuid = randomUUID }: LivestockDeps, herds: HerdRules, paddocks: PaddockRules) {
   const { locateHerd } = herds;
 
-  /** A recorded transaction's events for webhooks: one per herd it left changed (a replayed one: none). */
+  /** A recorded transaction's events for webhooks: one per herd it left changed (a replayed one: none), sent at once. */
   async function herdEvents(name: 'HERD_MOVED.V1' | 'HERD_EXITED.V1', principal: Principal, result: TransactionResult): Promise<TransactionResult> {
-    for (const herd of result.herds) {
-      await emit?.(name, { userIds: [principal.user.id], fieldId: herd.field.id, data: { herd_uuid: herd.uuid, field_id: herd.field.id, paddock_uuid: herd.paddockUuid, transaction: result.transaction } });
-    }
+    await Promise.all(
+      result.herds.map((herd) =>
+        emit?.(name, { userIds: [principal.user.id], fieldId: herd.field.id, data: { herd_uuid: herd.uuid, field_id: herd.field.id, paddock_uuid: herd.paddockUuid, transaction: result.transaction } }),
+      ),
+    );
     return result;
   }
 

@@ -10,6 +10,7 @@ import type { Herd, Paddock } from '../../lib/livestock/model';
 import { renamed } from '../../lib/livestock/paddocks';
 import { livestockService, type HerdChange, type LivestockRepository, type RecordedTransaction } from '../../lib/livestock/service';
 import type { TransactionRecord } from '../../lib/livestock/records';
+import type { WebhookEmitter } from '../../lib/webhooks/emit';
 
 const INSIDE = 'POLYGON((0.001 0.001, 0.001 0.002, 0.002 0.002, 0.002 0.001, 0.001 0.001))';
 
@@ -94,9 +95,9 @@ const caller = { user: { id: 9 } } as Principal;
 let counter = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
 
-function setup() {
+function setup(emit?: WebhookEmitter) {
   const store = memory();
-  const service = livestockService({ repository: store.repository, fields: gate, uuid, now: () => new Date('2026-05-01T10:00:00Z') });
+  const service = livestockService({ repository: store.repository, fields: gate, uuid, now: () => new Date('2026-05-01T10:00:00Z'), emit });
   return { ...store, service };
 }
 
@@ -167,6 +168,35 @@ describe('livestock rules (repository in memory)', () => {
     ]);
     expect(histories.get(destination.id)?.[0]?.transaction_uuid).toBe('c0000000-0000-4000-8000-000000000001');
     expect(await codeOf(service.recordExit(caller, { ...result.transaction, destinationType: 2, animalCount: 1, weight: 1, weightUnit: 'kg', originHerdUuid: origin.uuid, destinationHerdUuid: origin.uuid, transactionUuid: 'C0000000-0000-4000-8000-000000000002', transactionDate: '2026-04-21T00:00:00Z' }))).toBe(LIVESTOCK_CODES.INVALID_PARAMETERS);
+  });
+
+  it('emits HERD_EXITED for each herd an exit into another herd changed, the events sent at once', async () => {
+    // each send is in flight for 20 ms; the most in flight together tells whether they overlapped
+    const sent: unknown[] = [];
+    const inFlight = { now: 0, most: 0 };
+    const { service } = setup(async (name, event) => {
+      sent.push([name, event.fieldId, event.data.herd_uuid]);
+      inFlight.most = Math.max(inFlight.most, ++inFlight.now);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight.now--;
+    });
+    const { herd: origin } = await paddockAndHerd(service);
+    const destination = await service.createHerd(caller, { fieldId: 2, typeId: 2, animalCount: 2, weight: 500, weightUnit: 'kg', name: 'Calves', paddockUuid: null });
+    await service.recordExit(caller, {
+      destinationType: 2,
+      animalCount: 3,
+      weight: 1200,
+      weightUnit: 'kg',
+      originHerdUuid: origin.uuid,
+      destinationHerdUuid: destination.uuid,
+      transactionUuid: 'C0000000-0000-4000-8000-000000000009',
+      transactionDate: '2026-04-21T00:00:00Z',
+    });
+    expect(sent).toEqual([
+      ['HERD_EXITED.V1', 1, origin.uuid],
+      ['HERD_EXITED.V1', 2, destination.uuid],
+    ]);
+    expect(inFlight.most).toBe(2);
   });
 
   it('splits a herd into another field: a new herd where it went, paddock counts moved, the origin keeps the rest', async () => {

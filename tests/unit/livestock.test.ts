@@ -109,6 +109,23 @@ async function paddockAndHerd(service: ReturnType<typeof setup>['service'], fiel
   return { paddock, herd };
 }
 
+/** A herd of 10 in field 1 gives 3 animals (1200 kg) to a herd of 2 in field 2 (exit type 2). */
+async function herdToHerd(service: ReturnType<typeof setup>['service']) {
+  const { herd: origin } = await paddockAndHerd(service);
+  const destination = await service.createHerd(caller, { fieldId: 2, typeId: 2, animalCount: 2, weight: 500, weightUnit: 'kg', name: 'Calves', paddockUuid: null });
+  const result = await service.recordExit(caller, {
+    destinationType: 2,
+    animalCount: 3,
+    weight: 1200,
+    weightUnit: 'kg',
+    originHerdUuid: origin.uuid,
+    destinationHerdUuid: destination.uuid,
+    transactionUuid: 'C0000000-0000-4000-8000-000000000001',
+    transactionDate: '2026-04-21T00:00:00Z',
+  });
+  return { origin, destination, result };
+}
+
 describe('livestock rules (repository in memory)', () => {
   it('creates a herd in a paddock and counts it there; a client uuid sent again answers the same herd', async () => {
     const { service, paddocks } = setup();
@@ -150,18 +167,7 @@ describe('livestock rules (repository in memory)', () => {
 
   it('moves animals into another herd (exit type 2): both herds change in one commit', async () => {
     const { service, histories } = setup();
-    const { herd: origin } = await paddockAndHerd(service);
-    const destination = await service.createHerd(caller, { fieldId: 2, typeId: 2, animalCount: 2, weight: 500, weightUnit: 'kg', name: 'Calves', paddockUuid: null });
-    const result = await service.recordExit(caller, {
-      destinationType: 2,
-      animalCount: 3,
-      weight: 1200,
-      weightUnit: 'kg',
-      originHerdUuid: origin.uuid,
-      destinationHerdUuid: destination.uuid,
-      transactionUuid: 'C0000000-0000-4000-8000-000000000001',
-      transactionDate: '2026-04-21T00:00:00Z',
-    });
+    const { origin, destination, result } = await herdToHerd(service);
     expect(result.herds.map((h) => [h.uuid, h.animalCount, h.weightKg])).toEqual([
       [origin.uuid, 7, 2800],
       [destination.uuid, 5, 1700],
@@ -180,18 +186,7 @@ describe('livestock rules (repository in memory)', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       inFlight.now--;
     });
-    const { herd: origin } = await paddockAndHerd(service);
-    const destination = await service.createHerd(caller, { fieldId: 2, typeId: 2, animalCount: 2, weight: 500, weightUnit: 'kg', name: 'Calves', paddockUuid: null });
-    await service.recordExit(caller, {
-      destinationType: 2,
-      animalCount: 3,
-      weight: 1200,
-      weightUnit: 'kg',
-      originHerdUuid: origin.uuid,
-      destinationHerdUuid: destination.uuid,
-      transactionUuid: 'C0000000-0000-4000-8000-000000000009',
-      transactionDate: '2026-04-21T00:00:00Z',
-    });
+    const { origin, destination } = await herdToHerd(service);
     expect(sent).toEqual([
       ['HERD_EXITED.V1', 1, origin.uuid],
       ['HERD_EXITED.V1', 2, destination.uuid],

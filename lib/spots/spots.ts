@@ -243,8 +243,8 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
         await repository.write({ deleted: { spot }, tagCounts: tagCountChanges(spot.tags, []) }, spotWriteRefusals);
         return spot;
       });
-      await publish(SPOT_DELETED_JOB, { spot_id: spot.id });
-      await spotEvent('SPOT_DELETED.V1', principal, spot);
+      // the cleanup job and the webhook event at once (one round trip)
+      await Promise.all([publish(SPOT_DELETED_JOB, { spot_id: spot.id }), spotEvent('SPOT_DELETED.V1', principal, spot)]);
       return { spot, deletedAt: isoSeconds(now()) };
     },
   };

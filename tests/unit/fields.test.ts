@@ -13,6 +13,7 @@ import type { HectareCharge } from '../../lib/fields/quota';
 import { fieldsService, type FieldDeps, type FieldRepository } from '../../lib/fields/service';
 import { shapesService, type ShapeLock, type ShapeRepository } from '../../lib/shapes/service';
 import type { Farm, Field, FieldShape, Space, User } from '../../lib/platform/model';
+import { inFlight } from './helpers/in-flight';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 
 // about 123 ha around (0.005, 0.005)
@@ -95,18 +96,13 @@ describe('field rules (repository in memory)', () => {
   });
 
   it('sends its two messages at once: the imagery job with the creation event, the cleanup job with the deletion event', async () => {
-    // a message in flight for 20 ms; an event emitted while one is in flight was sent at the same time
-    const inFlight = { count: 0 };
-    const send = async () => {
-      inFlight.count++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      inFlight.count--;
-    };
+    // an event emitted while the other message is in flight was sent at the same time
+    const sends = inFlight();
     const emitted: Array<[string, boolean]> = [];
     const { service } = fieldsSetup(undefined, {
-      requestImagery: send,
-      publish: send,
-      emit: async (name) => void emitted.push([name, inFlight.count > 0]),
+      requestImagery: sends.send(),
+      publish: sends.send(),
+      emit: async (name) => void emitted.push([name, sends.now > 0]),
     });
     const { fieldId } = await service.createField(caller, { name: 'a', shape: SQUARE, farmName: 'Farm' });
     await service.deleteField(caller, fieldId);
@@ -114,7 +110,7 @@ describe('field rules (repository in memory)', () => {
       ['FIELD_CREATED.V1', true],
       ['FIELD_DELETED.V1', true],
     ]);
-    expect(inFlight.count).toBe(0);
+    expect(sends.now).toBe(0);
   });
 });
 

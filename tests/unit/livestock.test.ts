@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
 import { DomainError, NotFound } from '../../lib/errors';
+import { inFlight } from './helpers/in-flight';
 import { memoryGate } from './helpers/memory-gate';
 import { LIVESTOCK_CODES, nameTaken, paddockNotEmpty, paddockNotFound, staleHerd } from '../../lib/livestock/codes';
 import type { Herd, Paddock } from '../../lib/livestock/model';
@@ -177,21 +178,15 @@ describe('livestock rules (repository in memory)', () => {
   });
 
   it('emits HERD_EXITED for each herd an exit into another herd changed, the events sent at once', async () => {
-    // each send is in flight for 20 ms; the most in flight together tells whether they overlapped
     const sent: unknown[] = [];
-    const inFlight = { now: 0, most: 0 };
-    const { service } = setup(async (name, event) => {
-      sent.push([name, event.fieldId, event.data.herd_uuid]);
-      inFlight.most = Math.max(inFlight.most, ++inFlight.now);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      inFlight.now--;
-    });
+    const sends = inFlight();
+    const { service } = setup(sends.send<Parameters<WebhookEmitter>>((name, event) => sent.push([name, event.fieldId, event.data.herd_uuid])));
     const { origin, destination } = await herdToHerd(service);
     expect(sent).toEqual([
       ['HERD_EXITED.V1', 1, origin.uuid],
       ['HERD_EXITED.V1', 2, destination.uuid],
     ]);
-    expect(inFlight.most).toBe(2);
+    expect(sends.most).toBe(2);
   });
 
   it('splits a herd into another field: a new herd where it went, paddock counts moved, the origin keeps the rest', async () => {

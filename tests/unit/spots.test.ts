@@ -11,6 +11,7 @@ import { SPOT_CODES, tagRefKey, type Spot, type SpotMessage } from '../../lib/sp
 import type { DeclaredImage } from '../../lib/spots/images';
 import type { SpotTag } from '../../lib/spots/tags';
 import { spotsService, type ImageStore, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from '../../lib/spots/service';
+import { inFlight } from './helpers/in-flight';
 import { memoryGate } from './helpers/memory-gate';
 
 /** Items a write takes in DynamoDB (lib/spots/repository.ts), to refuse what one transaction cannot hold. */
@@ -114,7 +115,7 @@ const INSIDE = 'POINT(0.005 0.005)';
 const ZONE = 'POLYGON((0.001 0.001, 0.001 0.002, 0.002 0.002, 0.002 0.001, 0.001 0.001))';
 let clock = Date.parse('2026-11-23T10:00:00Z');
 
-function setup() {
+function setup(more: Partial<Parameters<typeof spotsService>[0]> = {}) {
   const store = memory();
   const published: Array<[string, Record<string, unknown>]> = [];
   const service = spotsService({
@@ -123,6 +124,7 @@ function setup() {
     images: store.store,
     publish: async (name, data) => published.push([name, data]),
     now: () => new Date((clock += 1000)),
+    ...more,
   });
   return { ...store, service, published };
 }
@@ -168,6 +170,18 @@ describe('spot rules (repository in memory)', () => {
     expect(removed).toHaveLength(2);
     expect(Object.fromEntries([...tags.values()].map((t) => [t.tag, t.spotCount]))).toEqual({ a: 0, b: 1 });
     expect((await service.messagesOf(spot.id)).map((m) => m.text)).toEqual(['edited']);
+  });
+
+  it('sends the cleanup job of a deleted spot and its SPOT_DELETED event at once', async () => {
+    const sends = inFlight();
+    const emitted: Array<[string, boolean]> = [];
+    const { service } = setup({ publish: sends.send(), emit: async (name) => void emitted.push([name, sends.now > 0]) });
+    const spot = await service.createSpot(caller, { fieldId: 1, shape: INSIDE });
+    await service.deleteSpot(caller, spot.uuid);
+    expect(emitted).toEqual([
+      ['SPOT_CREATED.V1', false],
+      ['SPOT_DELETED.V1', true],
+    ]);
   });
 
   it('deletes a spot: its tags count it no more and the worker is told to remove its contents', async () => {

@@ -1,0 +1,23 @@
+// Sends that stay in flight for a while, counted: whether a service sends its messages at once
+// (one round trip) or one after the other. `send` wraps what a send records; `now` is how many are
+// in flight at this moment, `most` the most that were in flight together.
+export function inFlight(ms = 20) {
+  const state = { now: 0, most: 0 };
+  return {
+    get now() {
+      return state.now;
+    },
+    get most() {
+      return state.most;
+    },
+    /** A sender that runs `record` (with the send's arguments) and stays in flight for `ms`. */
+    send<A extends unknown[]>(record: (...args: A) => void = () => undefined) {
+      return async (...args: A): Promise<void> => {
+        record(...args);
+        state.most = Math.max(state.most, ++state.now);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        state.now--;
+      };
+    },
+  };
+}

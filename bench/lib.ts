@@ -36,7 +36,7 @@ export async function benchStack(options: { inMemory?: boolean; workers?: StackO
     async dispose() {
       await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
-      rmSync(buildDir, { recursive: true, force: true });
+      rmSync(stack.buildDir, { recursive: true, force: true });
     },
   };
 }

@@ -16,12 +16,12 @@ declare module 'vitest' {
 // One stack for every project that names this file (stack, then stack-heavy): the first setup
 // starts it, the last teardown stops it.
 interface Shared {
-  stack?: Promise<{ stack: RunningStack; dataDir: string; buildDir: string }>;
+  stack?: Promise<{ stack: RunningStack; dataDir: string }>;
   users: number;
 }
 const shared = ((globalThis as { __surcoTestStack?: Shared }).__surcoTestStack ??= { users: 0 });
 
-async function start(): Promise<{ stack: RunningStack; dataDir: string; buildDir: string }> {
+async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   // Replaced storage files are swept again after 2 s instead of 30 (tests/file-storage.test.ts).
   process.env.SURCO_STORAGE_RELEASE_DELAY_S = '2';
@@ -50,7 +50,7 @@ async function start(): Promise<{ stack: RunningStack; dataDir: string; buildDir
     functionsLogLevel: process.env.SURCO_LOG_LEVEL_FUNCTIONS ?? 'warn',
     buildDir,
   });
-  return { stack, dataDir, buildDir };
+  return { stack, dataDir };
 }
 
 export async function setup(project: TestProject) {
@@ -66,8 +66,8 @@ export async function teardown() {
   if (shared.users > 0 || !shared.stack) return;
   const running = shared.stack;
   shared.stack = undefined;
-  const { stack, dataDir, buildDir } = await running;
+  const { stack, dataDir } = await running;
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(buildDir, { recursive: true, force: true });
+  rmSync(stack.buildDir, { recursive: true, force: true });
 }

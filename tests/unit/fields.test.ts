@@ -96,14 +96,9 @@ describe('field rules (repository in memory)', () => {
   });
 
   it('sends its two messages at once: the imagery job with the creation event, the cleanup job with the deletion event', async () => {
-    // an event emitted while the other message is in flight was sent at the same time
     const sends = inFlight();
-    const emitted: Array<[string, boolean]> = [];
-    const { service } = fieldsSetup(undefined, {
-      requestImagery: sends.send(),
-      publish: sends.send(),
-      emit: async (name) => void emitted.push([name, sends.now > 0]),
-    });
+    const { emit, emitted } = sends.emitter();
+    const { service } = fieldsSetup(undefined, { requestImagery: sends.send(), publish: sends.send(), emit });
     const { fieldId } = await service.createField(caller, { name: 'a', shape: SQUARE, farmName: 'Farm' });
     await service.deleteField(caller, fieldId);
     expect(emitted).toEqual([

@@ -174,8 +174,8 @@ describe('spot rules (repository in memory)', () => {
 
   it('sends the cleanup job of a deleted spot and its SPOT_DELETED event at once', async () => {
     const sends = inFlight();
-    const emitted: Array<[string, boolean]> = [];
-    const { service } = setup({ publish: sends.send(), emit: async (name) => void emitted.push([name, sends.now > 0]) });
+    const { emit, emitted } = sends.emitter();
+    const { service } = setup({ publish: sends.send(), emit });
     const spot = await service.createSpot(caller, { fieldId: 1, shape: INSIDE });
     await service.deleteSpot(caller, spot.uuid);
     expect(emitted).toEqual([

@@ -205,6 +205,28 @@ describe('spot sheets', () => {
     expect(await spotData(owner, spots[0]!)).toContainEqual({ name: 'Humedad', unit_id: 1, value: 12.5 });
   });
 
+  it('imports csv in UTF-8 (its own export, no byte-order mark) and in Windows-1252 with accented names intact, and quoted line breaks', async () => {
+    const { owner, spots } = await spotsWithVariables();
+    const patched = await call('PATCH', '/api/spots/variables', { token: owner.token, json: { uuid: spots[0], variables: [{ name: 'Fósforo', unit_id: 2, value: 12 }] } });
+    expect(patched.status, patched.text).toBe(200);
+    const exported = await download(owner, '/api/spots/sheet', { format: 'csv' });
+    expect(exported.bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);
+    expect(exported.bytes.toString('utf8')).toContain('Fósforo [ppm]');
+    await call('PATCH', '/api/spots/variables', { token: owner.token, json: { uuid: spots[0], variables: [] } });
+    const utf8 = await importSheet(owner, exported.bytes, 'spots.csv');
+    expect(utf8.status, utf8.text).toBe(200);
+    expect(utf8.body.variables['Fósforo']).toMatchObject({ name: 'Fósforo', unit_id: 2, values: 1 });
+    expect(await spotData(owner, spots[0]!)).toContainEqual({ name: 'Fósforo', unit_id: 2, value: 12 });
+    // what Excel on a Spanish Windows saves "as CSV": Windows-1252, semicolons, decimal commas
+    const text = `Service_Spot_ID;Nitrógeno [ppm];Nota\r\n${spots[1]};"7,5";"línea 1\r\nlínea 2"\r\n`;
+    const windows1252 = Buffer.from(text.replace(/ó/g, '\u00f3').replace(/í/g, '\u00ed'), 'latin1');
+    expect(windows1252.includes(Buffer.from('ó', 'utf8'))).toBe(false);
+    const legacy = await importSheet(owner, windows1252, 'excel.csv');
+    expect(legacy.status, legacy.text).toBe(200);
+    expect(legacy.body.variables).toEqual({ 'Nitrógeno': { name: 'Nitrógeno', unit_id: 2, unit: 'ppm', values: 1 }, Nota: null });
+    expect(await spotData(owner, spots[1]!)).toContainEqual({ name: 'Nitrógeno', unit_id: 2, value: 7.5 });
+  });
+
   it('filters the export like the lists (field, tag)', async () => {
     const { owner, fieldId } = await spotsWithVariables();
     const other = await createField(owner, { shape: square(-60.3, -33.9, 0.02) });

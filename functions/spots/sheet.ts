@@ -4,7 +4,8 @@ import { endpoint } from '../../lib/http/endpoint';
 import { fileField } from '../../lib/http/body';
 import { Reply } from '../../lib/http/reply';
 import { SPOT_CODES } from '../../lib/spots/model';
-import { exportSheet, importSheet } from '../../lib/spots/sheets';
+import { exportSheet } from '../../lib/spots/sheet-export';
+import { importSheet } from '../../lib/spots/sheets';
 import { exportSheetRoute, importSheetRoute } from '../../schemas/spots';
 
 const CONTENT_TYPES = {

@@ -7,6 +7,7 @@ import { Invalid } from '../errors';
 import { shapefileReader } from '../geo/readers';
 import { geometryKit, type GeometryKit } from '../geo/geometry';
 import { onFirstUse } from '../util/first-use';
+import { decodeText, delimitedRows } from '../util/delimited';
 import { isZip, unzipper } from '../util/zip';
 import { LAYER_FILE_LIMITS } from './layer-limits';
 import type { LayerFeature, LayerTable } from './layer-table';
@@ -56,53 +57,18 @@ const sheetReader = /* @__PURE__ */ onFirstUse(() => import('./layer-sheet'));
 /** The rows of a table entry: a sheet's through SheetJS (loaded on first use), a text's delimited. */
 async function rowsOf(name: string, bytes: Uint8Array): Promise<unknown[][]> {
   if (isSheet(name)) return (await sheetReader()).sheetRows(name, bytes, fileError);
-  return delimitedRows(Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, ''));
-}
-
-const DELIMITERS = [',', ';', '\t', '|'];
-
-/** Cells of one line, quotes ("a, b" and "" inside) honoured. */
-function splitLine(line: string, delimiter: string): string[] {
-  if (!line.includes('"')) return line.split(delimiter);
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === delimiter) {
-      cells.push(cell);
-      cell = '';
-    } else cell += c;
-  }
-  cells.push(cell);
-  return cells;
+  return textRows(decodeText(bytes));
 }
 
 /**
- * Rows of a delimited text: the delimiter is the one of , ; tab | that splits the header and the
- * next lines into the same number of cells (most cells wins); else runs of spaces.
+ * Rows of a table's text, cells trimmed: delimited (lib/util/delimited.ts: the delimiter of , ; tab |
+ * that splits the rows consistently, quotes honoured), else split at runs of spaces.
  */
-export function delimitedRows(text: string): string[][] {
-  const lines = text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '');
-  if (lines.length > LAYER_FILE_LIMITS.FEATURES + 1) throw fileError(`a table holds more than ${LAYER_FILE_LIMITS.FEATURES} rows`);
-  const sample = lines.slice(0, 6);
-  let best: string | undefined;
-  let bestCells = 1;
-  for (const delimiter of DELIMITERS) {
-    const counts = sample.map((line) => splitLine(line, delimiter).length);
-    if (counts[0]! > bestCells && counts.every((n) => n === counts[0])) {
-      best = delimiter;
-      bestCells = counts[0]!;
-    }
-  }
-  return lines.map((line) => (best ? splitLine(line, best) : line.trim().split(/\s+/)).map((cell) => cell.trim()));
+export function textRows(text: string): string[][] {
+  const read = delimitedRows(text, LAYER_FILE_LIMITS.FEATURES + 1);
+  if (read.truncated) throw fileError(`a table holds more than ${LAYER_FILE_LIMITS.FEATURES} rows`);
+  if (read.delimiter === undefined) return text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '').map((line) => line.trim().split(/\s+/));
+  return read.rows.map((row) => row.map((cell) => cell.trim()));
 }
 
 /** A cell as a number: numbers, and text like 12.5, -3, 1e3 or 12,5 (decimal comma). */

@@ -1,25 +1,25 @@
-// Spot sheets (spec 1): GET exports the user's spots and their variables as xlsx (or csv); POST
-// imports .csv/.xls/.xlsx with a Service_Spot_ID column and merges the variables of its other
-// columns into those spots. lib/util/spreadsheet.ts (SheetJS) reads and writes; uploads are limited
-// in size and rows and read as arrays.
-import { csvOf, firstSheetRows, xlsxOf, type Cell } from '../util/spreadsheet';
+// Spot sheets (spec 1): GET exports the user's spots and their variables as xlsx (or csv),
+// lib/spots/sheet-export.ts; POST imports .csv/.xls/.xlsx with a Service_Spot_ID column and merges
+// the variables of its other columns into those spots, here. An imported .csv is read by
+// lib/util/delimited.ts, an .xlsx or .xls by lib/util/spreadsheet.ts (SheetJS, through
+// lib/spots/sheet-file.ts, loaded when a workbook is first imported): the import does not reach
+// SheetJS statically, or its function would load it at every cold start (ADR 0008). Uploads are
+// limited in size and rows and read as arrays.
+import { decodeText, delimitedRows } from '../util/delimited';
+import { onFirstUse } from '../util/first-use';
 import { isZip } from '../util/zip';
 import { validate as isUuid } from 'uuid';
 import { DomainError, Forbidden, Invalid } from '../errors';
 import type { Principal } from '../auth/principal';
 import { unitById, unitByLabel, type Unit } from './catalogue';
 import { SPOT_CODES, type Spot, type SpotVariable } from './model';
-import type { SpotFilters } from './list';
-import { tagRefKey } from './tags';
 import { spotSheets as spots } from './repository';
-import { readableFields } from '../fields/list';
-import { geometryKit } from '../geo/geometry';
 
 export const SPOT_ID_COLUMN = 'Service_Spot_ID';
 export const SHEET_MAX_BYTES = 5 * 1024 * 1024;
 export const SHEET_MAX_ROWS = 10_000;
 export const SHEET_MAX_VARIABLES = 200;
-const INFO_COLUMNS = ['Code', 'Name', 'Farm', 'Field', 'Created', 'Longitude', 'Latitude', 'Tags'];
+export const INFO_COLUMNS = ['Code', 'Name', 'Farm', 'Field', 'Created', 'Longitude', 'Latitude', 'Tags'];
 const FORMATS = ['.csv', '.xls', '.xlsx'];
 
 const sheetError = (code: number, info: string, detail?: string) =>
@@ -65,56 +65,30 @@ export function plainDecimal(value: number): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-// --- export -----------------------------------------------------------------------------------
-
-export async function exportSheet(principal: Principal, filters: SpotFilters, format: 'xlsx' | 'csv'): Promise<Buffer> {
-  const page = await spots.listSpots(principal, { ...filters, includeSampleSpots: true }, { page: 0, pageSize: -1 });
-  const fields = new Map((await readableFields(principal)).map((f) => [f.field.id, f]));
-  const columns = new Map<string, string>();
-  for (const spot of page.spots) for (const v of spot.variables ?? []) if (!columns.has(v.name)) columns.set(v.name, headerOf(v.name, v.unit_id));
-  const names = [...columns.keys()].sort((a, b) => a.localeCompare(b));
-  const rows: Cell[][] = [[SPOT_ID_COLUMN, ...INFO_COLUMNS, ...names.map((n) => columns.get(n)!)]];
-  const { readWkt } = await geometryKit();
-  for (const spot of page.spots) {
-    const field = fields.get(spot.fieldId);
-    const centroid = readWkt(spot.shape).getCentroid().getCoordinate();
-    const values = new Map((spot.variables ?? []).map((v) => [v.name, v.value]));
-    rows.push([
-      spot.uuid,
-      spot.code,
-      spot.name ?? '',
-      field?.farm.name ?? '',
-      field?.field.name ?? '',
-      spot.creationTs,
-      Number(centroid.x.toFixed(7)),
-      Number(centroid.y.toFixed(7)),
-      spot.tags.map((ref) => page.tags.get(tagRefKey(ref))?.tag ?? ref.uuid).join(', '),
-      ...names.map((n) => values.get(n) ?? null),
-    ]);
-  }
-  // csv: numbers as text with every digit, never rounded nor in exponent form
-  if (format === 'csv') return csvOf(rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))));
-  return xlsxOf(rows, 'Spots');
-}
-
 // --- import -----------------------------------------------------------------------------------
 
 export type ImportedVariable = { name: string; unit_id: number; unit: string; values: number } | null;
 
-/** What each format's content starts with: a zip (xlsx), an OLE2 compound file (xls); csv is text. */
+/** What each format's content starts with: a zip (xlsx), an OLE2 compound file (xls); csv is text (UTF-16 only with its mark). */
 function matchesFormat(content: Buffer, extension: string): boolean {
   if (extension === '.xlsx') return isZip(content);
   if (extension === '.xls') return content.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
-  return !content.includes(0) && new TextDecoder('utf-8', { fatal: false }).decode(content).length > 0;
+  const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
+  return content.length > 0 && (utf16 || !content.includes(0));
 }
 
 /** Bounds of an upload: an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes inside SheetJS), and rows. */
 const SHEET_BOUNDS = { entries: 1000, bytes: 64 * 1024 * 1024, rows: SHEET_MAX_ROWS + 1 } as const;
 const notLoaded = (detail: string) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail);
+const workbookReader = /* @__PURE__ */ onFirstUse(() => import('./sheet-file'));
 
-/** The first sheet's rows; csv cells stay text (cellNumber reads numbers, decimal commas included, without guessing). */
-async function readRows(content: Buffer): Promise<unknown[][]> {
-  const rows = await firstSheetRows(content, SHEET_BOUNDS, { zip: notLoaded, sheet: notLoaded }, { csvAsText: true });
+/**
+ * The first sheet's rows: a csv's cells as text (cellNumber reads numbers, decimal commas
+ * included, without guessing), a workbook's as SheetJS gives them.
+ */
+async function readRows(content: Buffer, extension: string): Promise<unknown[][]> {
+  if (extension === '.csv') return delimitedRows(decodeText(content), SHEET_BOUNDS.rows).rows;
+  const rows = await (await workbookReader()).workbookRows(content, SHEET_BOUNDS, notLoaded);
   if (!rows) throw notLoaded('the file has no sheet');
   return rows;
 }
@@ -133,7 +107,7 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
   if (!matchesFormat(file.content, extension)) {
     throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `the content of the file is not ${extension.slice(1)}`);
   }
-  const rows = await readRows(file.content);
+  const rows = await readRows(file.content, extension);
   const header = (rows[0] ?? []).map((cell) => (cell === null || cell === undefined ? '' : String(cell).trim()));
   const idColumn = header.findIndex((h) => h.toLowerCase() === SPOT_ID_COLUMN.toLowerCase());
   if (idColumn < 0) throw sheetError(SPOT_CODES.MISSING_COLUMN, `missing column: ${SPOT_ID_COLUMN}`);

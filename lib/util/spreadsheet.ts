@@ -1,7 +1,9 @@
 // Spreadsheets, with SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
-// CVE-2024-22363): the first sheet of an uploaded .xlsx, .xls or .csv read as rows, and one sheet
-// of rows written as .xlsx or .csv. The one place the platform reads and writes sheets (spot sheets,
-// the spreadsheets inside layer files, work orders), so that every upload is bounded the same way.
+// CVE-2024-22363): the first sheet of an uploaded .xlsx or .xls read as rows, and one sheet of rows
+// written as .xlsx or .csv. The one place the platform reads and writes workbooks (spot sheets, the
+// spreadsheets inside layer files, work orders), so that every upload is bounded the same way.
+// Uploaded delimited text (.csv, .txt) is read by lib/util/delimited.ts instead: SheetJS reads a
+// UTF-8 csv without its byte-order mark as Latin-1 (Fósforo came back FÃ³sforo).
 import * as XLSX from '@e965/xlsx';
 import type { DomainError } from '../errors';
 import { isZip, unzipper } from './zip';
@@ -22,19 +24,16 @@ export interface SheetRefusals {
 export type Cell = string | number | null;
 
 /**
- * The rows of the first sheet (undefined when the file has none): at most `bounds.rows`, each an
- * array of cells (null where empty), blank rows left out. An xlsx is a zip: its parts are bounded
- * before SheetJS inflates them (a small file may inflate to gigabytes). `csvAsText` keeps the cells
- * of a csv as text, for callers that read numbers themselves (decimal commas included) rather than
- * let SheetJS guess.
+ * The rows of a workbook's first sheet (undefined when the file has none): at most `bounds.rows`,
+ * each an array of cells (null where empty), blank rows left out. An xlsx is a zip: its parts are
+ * bounded before SheetJS inflates them (a small file may inflate to gigabytes).
  */
-export async function firstSheetRows(bytes: Uint8Array, bounds: SheetBounds, refuse: SheetRefusals, options: { csvAsText?: boolean } = {}): Promise<unknown[][] | undefined> {
+export async function firstSheetRows(bytes: Uint8Array, bounds: SheetBounds, refuse: SheetRefusals): Promise<unknown[][] | undefined> {
   const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (isZip(content)) (await unzipper()).unzipBounded(content, { entries: bounds.entries, bytes: bounds.bytes }, refuse.zip);
   try {
     const book = XLSX.read(content, {
       type: 'buffer',
-      raw: options.csvAsText ?? false,
       dense: true,
       sheetRows: bounds.rows,
       cellFormula: false,

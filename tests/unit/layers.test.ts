@@ -6,7 +6,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Field, FieldShape } from '../../lib/platform/model';
-import { delimitedRows, LAYER_FILE_LIMITS, numberOf, readLayerFile } from '../../lib/imagery/layer-file';
+import { LAYER_FILE_LIMITS, numberOf, readLayerFile, textRows } from '../../lib/imagery/layer-file';
 import { columnStats, histogramOf, type LayerTable } from '../../lib/imagery/layer-table';
 import { layerBuilder } from '../../lib/imagery/layer-build';
 import { decodeRaster } from '../../lib/imagery/raster';
@@ -24,10 +24,10 @@ async function zip(entries: Record<string, string | Buffer | Uint8Array>): Promi
 
 describe('tables', () => {
   it('finds the delimiter, honours quotes and reads decimal commas', () => {
-    expect(delimitedRows('a;b;c\n1,5;2;"x;y"\n')).toEqual([['a', 'b', 'c'], ['1,5', '2', 'x;y']]);
-    expect(delimitedRows('a\tb\n1\t2\n')).toEqual([['a', 'b'], ['1', '2']]);
-    expect(delimitedRows('a,b\n"1,5",2\n')).toEqual([['a', 'b'], ['1,5', '2']]);
-    expect(delimitedRows('a b  c\n1 2  3\n')).toEqual([['a', 'b', 'c'], ['1', '2', '3']]);
+    expect(textRows('a;b;c\n1,5;2;"x;y"\n')).toEqual([['a', 'b', 'c'], ['1,5', '2', 'x;y']]);
+    expect(textRows('a\tb\n1\t2\n')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(textRows('a,b\n"1,5",2\n')).toEqual([['a', 'b'], ['1,5', '2']]);
+    expect(textRows('a b  c\n1 2  3\n')).toEqual([['a', 'b', 'c'], ['1', '2', '3']]);
     expect([numberOf('12,5'), numberOf(' -3 '), numberOf('1e3'), numberOf('abc'), numberOf(''), numberOf(7), numberOf(NaN)]).toEqual([12.5, -3, 1000, null, null, 7, null]);
   });
 

@@ -12,6 +12,7 @@ const ADAPTERS = new Set([
   'instance.ts',
   'spots/files.ts',
   'spots/sheets.ts',
+  'spots/sheet-export.ts',
   'sensors/timeseries.ts',
   'sensors/bulk.ts',
   'shapes/reprocess.ts',

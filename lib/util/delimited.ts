@@ -1,0 +1,82 @@
+// Delimited text (.csv, .txt), with Papa Parse 5.7.1: the one reader of delimited text, for spot
+// sheet imports (.csv) and the tables inside layer files (.csv, .txt). Uploaded bytes are decoded
+// first (decodeText), then split into rows (delimitedRows). Sheets (.xlsx, .xls) are read by
+// lib/util/spreadsheet.ts (SheetJS), which a csv upload therefore never loads (ADR 0008).
+import Papa from 'papaparse';
+
+/** The delimiters guessed, in this order of preference when two split the rows equally well. */
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Windows-1252's bytes 0x80-0x9F (the WHATWG index; the five it leaves undefined stay C1 controls).
+ * Node's TextDecoder('windows-1252') decodes them as Latin-1 before Node 23 (nodejs/node#56542),
+ * so the text is decoded as Latin-1 and these are mapped here.
+ */
+const WINDOWS_1252_HIGH = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
+const windows1252 = (content: Buffer): string =>
+  content.toString('latin1').replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
+
+/**
+ * Text of an uploaded file: UTF-8 (with or without its byte-order mark), UTF-16 with its mark,
+ * and otherwise Windows-1252, which is what a spreadsheet saved "as CSV" on a Spanish or
+ * Portuguese Windows writes (ó as the one byte 0xF3). Bytes that are valid UTF-8 are read as
+ * UTF-8: a text in Windows-1252 with accents is practically never valid UTF-8.
+ */
+export function decodeText(bytes: Uint8Array): string {
+  const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf) return new TextDecoder('utf-8').decode(content.subarray(3));
+  if (content[0] === 0xff && content[1] === 0xfe) return new TextDecoder('utf-16le').decode(content.subarray(2));
+  if (content[0] === 0xfe && content[1] === 0xff) {
+    const swapped = Buffer.from(content.subarray(2, 2 + ((content.length - 2) & ~1)));
+    return new TextDecoder('utf-16le').decode(swapped.swap16());
+  }
+  try {
+    return UTF8.decode(content);
+  } catch {
+    return windows1252(content);
+  }
+}
+
+export interface DelimitedRows {
+  /** Rows as text cells, blank rows (only spaces and delimiters) left out; rows may differ in length. */
+  rows: string[][];
+  /** The delimiter used; undefined when none of DELIMITERS splits the rows consistently (the rows are then whole lines). */
+  delimiter: string | undefined;
+  /** Whether the text holds more rows than `maxRows` (only the first `maxRows` are read). */
+  truncated: boolean;
+}
+
+/**
+ * Rows of a delimited text (RFC 4180 quoting: quoted cells may hold delimiters, quotes doubled and
+ * line breaks; lines end in \n, \r\n or \r). The delimiter is the one of , ; tab | that splits the
+ * first rows into the most consistent number of cells, or the one named by a first line `sep=;`
+ * (Excel's hint, left out of the rows). Cells are kept as text, untrimmed: numbers, decimal commas
+ * included, are the caller's to read.
+ */
+export function delimitedRows(text: string, maxRows: number): DelimitedRows {
+  const hint = /^sep=([^\r\n])[ \t]*(?:\r\n|\n|\r|$)/.exec(text);
+  const body = hint ? text.slice(hint[0].length) : text;
+  const rows: string[][] = [];
+  let delimiter: string | undefined;
+  let guessed = true;
+  let truncated = false;
+  Papa.parse<string[]>(body, {
+    ...(hint ? { delimiter: hint[1] } : { delimitersToGuess: [...DELIMITERS] }),
+    skipEmptyLines: 'greedy',
+    step: (result, parser) => {
+      if (delimiter === undefined) {
+        delimiter = result.meta.delimiter;
+        guessed = !result.errors.some((error) => error.code === 'UndetectableDelimiter');
+      }
+      if (rows.length >= maxRows) {
+        truncated = true;
+        parser.abort();
+        return;
+      }
+      rows.push(result.data);
+    },
+  });
+  return { rows, delimiter: guessed ? delimiter : undefined, truncated };
+}

@@ -1,0 +1,85 @@
+// lib/util/delimited.ts: the one reader of delimited text (spot sheet imports, layer-file tables).
+// Texts written by hand and by exceljs's csv writer; encodings written with Node's own encoders.
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { decodeText, delimitedRows } from '../../lib/util/delimited';
+
+const rows = (text: string, maxRows = 100) => delimitedRows(text, maxRows).rows;
+
+describe('decoding uploaded text', () => {
+  const text = 'Service_Spot_ID,Fósforo [ppm],Ñandú “€”\n';
+  // the same text in Windows-1252: ó F3, Ñ D1, ú FA; “ 93, € 80, ” 94 (where Latin-1 has C1 controls)
+  const windows1252 = Buffer.from([...Buffer.from('Service_Spot_ID,F'), 0xf3, ...Buffer.from('sforo [ppm],'), 0xd1, ...Buffer.from('and'), 0xfa, 0x20, 0x93, 0x80, 0x94, 0x0a]);
+
+  it('reads UTF-8 with and without its byte-order mark', () => {
+    expect(decodeText(Buffer.from(text, 'utf8'))).toBe(text);
+    expect(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]))).toBe(text);
+  });
+
+  it('reads UTF-16 by its byte-order mark, either byte order', () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+    expect(decodeText(le)).toBe(text);
+    expect(decodeText(be)).toBe(text);
+  });
+
+  it('reads text that is not UTF-8 as Windows-1252 (a csv saved by a Spanish Excel)', () => {
+    expect(decodeText(windows1252)).toBe(text);
+  });
+
+  it('decodes a view into a larger buffer by its own bytes only', () => {
+    const whole = Buffer.from(`xx${text}yy`, 'utf8');
+    expect(decodeText(whole.subarray(2, whole.length - 2))).toBe(text);
+  });
+});
+
+describe('rows of delimited text', () => {
+  it('guesses the delimiter among , ; tab | and keeps the cells as text', () => {
+    expect(rows('id,value\na,"1,5"\nb,007\n')).toEqual([['id', 'value'], ['a', '1,5'], ['b', '007']]);
+    expect(rows('id;value\na;1,5\nb;2,5\n')).toEqual([['id', 'value'], ['a', '1,5'], ['b', '2,5']]);
+    expect(rows('id\tvalue\na\t1\n')).toEqual([['id', 'value'], ['a', '1']]);
+    expect(rows('id|value\na|1\n')).toEqual([['id', 'value'], ['a', '1']]);
+    expect(delimitedRows('id;value\na;1,5\n', 10).delimiter).toBe(';');
+  });
+
+  it("honours Excel's sep= hint and leaves it out of the rows", () => {
+    const read = delimitedRows('sep=;\r\nid;v,w\na;1,2\n', 10);
+    expect([read.delimiter, read.rows]).toEqual([';', [['id', 'v,w'], ['a', '1,2']]]);
+  });
+
+  it('honours quotes: delimiters, doubled quotes and line breaks inside a cell', () => {
+    expect(rows('id,note,v\na,"line 1\nline 2",3\nb,"say ""hi""; x",4\n')).toEqual([
+      ['id', 'note', 'v'],
+      ['a', 'line 1\nline 2', '3'],
+      ['b', 'say "hi"; x', '4'],
+    ]);
+  });
+
+  it('takes \\n, \\r\\n and \\r line ends, and leaves blank rows out', () => {
+    expect(rows('id,v\r\na,1\r\n\r\n,\r\nb,2\r\n')).toEqual([['id', 'v'], ['a', '1'], ['b', '2']]);
+    expect(rows('id,v\ra,1\r\rb,2\r')).toEqual([['id', 'v'], ['a', '1'], ['b', '2']]);
+    expect(rows('id,v,w\na,,\n , ,\nb,2\n')).toEqual([['id', 'v', 'w'], ['a', '', ''], ['b', '2']]);
+  });
+
+  it('reads no more than maxRows rows and says when there were more', () => {
+    const text = Array.from({ length: 50 }, (_, i) => `row${i},${i}`).join('\n');
+    const read = delimitedRows(text, 3);
+    expect([read.rows, read.truncated]).toEqual([[['row0', '0'], ['row1', '1'], ['row2', '2']], true]);
+    expect(delimitedRows(text, 50).truncated).toBe(false);
+  });
+
+  it('has no delimiter for text no delimiter splits, and no rows for empty text', () => {
+    expect(delimitedRows('x y z\n1 2 3\n', 10)).toEqual({ rows: [['x y z'], ['1 2 3']], delimiter: undefined, truncated: false });
+    expect(delimitedRows('', 10).rows).toEqual([]);
+    expect(delimitedRows('\n\n', 10).rows).toEqual([]);
+  });
+
+  it("reads back what exceljs's csv writer writes", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('s');
+    const written = [['Service_Spot_ID', 'Fósforo [ppm]', 'nota'], ['a', '1.5', 'dice "sí", y\notra línea'], ['b', '2', '']];
+    for (const row of written) sheet.addRow(row);
+    const csv = Buffer.from(await book.csv.writeBuffer());
+    expect(rows(decodeText(csv))).toEqual([written[0], written[1], ['b', '2', '']]);
+  });
+});

@@ -6,7 +6,8 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Field, FieldShape } from '../../lib/platform/model';
-import { LAYER_FILE_LIMITS, numberOf, readLayerFile, textRows } from '../../lib/imagery/layer-file';
+import { fileError, LAYER_FILE_LIMITS, numberOf, readLayerFile } from '../../lib/imagery/layer-file';
+import { textRows as rowsOfBytes } from '../../lib/imagery/layer-text';
 import { columnStats, histogramOf, type LayerTable } from '../../lib/imagery/layer-table';
 import { layerBuilder } from '../../lib/imagery/layer-build';
 import { decodeRaster } from '../../lib/imagery/raster';
@@ -21,6 +22,8 @@ async function zip(entries: Record<string, string | Buffer | Uint8Array>): Promi
   for (const [name, content] of Object.entries(entries)) archive.file(name, content);
   return archive.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
+
+const textRows = (text: string) => rowsOfBytes(Buffer.from(text, 'utf8'), fileError);
 
 describe('tables', () => {
   it('finds the delimiter, honours quotes and reads decimal commas', () => {

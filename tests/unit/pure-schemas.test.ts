@@ -464,7 +464,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/spots/sheet-file.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts'];
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/imagery/layer-text.ts', 'lib/spots/sheet-file.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -495,6 +495,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'lib/geo/readers.ts: ./shapefile',
       'lib/http/body.ts: @fastify/busboy',
       'lib/imagery/layer-file.ts: ./layer-sheet',
+      'lib/imagery/layer-file.ts: ./layer-text',
       'lib/maps/repository.ts: ./application',
       'lib/shapes/service.ts: ./limits',
       'lib/spots/sheets.ts: ./sheet-file',

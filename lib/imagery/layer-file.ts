@@ -10,6 +10,7 @@ import { onFirstUse } from '../util/first-use';
 import { isZip, unzipper } from '../util/zip';
 import { LAYER_FILE_LIMITS } from './layer-limits';
 import type { LayerFeature, LayerTable } from './layer-table';
+import type { DelimitedReader } from '../util/delimited';
 
 export { LAYER_FILE_LIMITS };
 export type { LayerFeature, LayerTable };
@@ -52,12 +53,24 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
 
 const isSheet = (name: string) => /\.xlsx?$/i.test(name);
 const sheetReader = /* @__PURE__ */ onFirstUse(() => import('./layer-sheet'));
-const textReader = /* @__PURE__ */ onFirstUse(() => import('./layer-text'));
+const textReader = /* @__PURE__ */ onFirstUse(() => import('../util/delimited'));
 
 /** The rows of a table entry: a sheet's through SheetJS, a text's delimited (each reader loaded on first use). */
 async function rowsOf(name: string, bytes: Uint8Array): Promise<unknown[][]> {
   if (isSheet(name)) return (await sheetReader()).sheetRows(name, bytes, fileError);
-  return (await textReader()).textRows(bytes, fileError);
+  return textRows(await textReader(), bytes);
+}
+
+/**
+ * Rows of a table's text, cells trimmed: delimited (lib/util/delimited.ts: the delimiter of , ; tab |
+ * that splits the rows consistently, quotes honoured), else split at runs of spaces.
+ */
+export function textRows({ decodeText, delimitedRows }: DelimitedReader, bytes: Uint8Array): string[][] {
+  const text = decodeText(bytes);
+  const read = delimitedRows(text, LAYER_FILE_LIMITS.FEATURES + 1);
+  if (read.truncated) throw fileError(`a table holds more than ${LAYER_FILE_LIMITS.FEATURES} rows`);
+  if (read.delimiter === undefined) return text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '').map((line) => line.trim().split(/\s+/));
+  return read.rows.map((row) => row.map((cell) => cell.trim()));
 }
 
 /** A cell as a number: numbers, and text like 12.5, -3, 1e3 or 12,5 (decimal comma). */

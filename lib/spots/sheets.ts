@@ -1,11 +1,10 @@
 // Spot sheets (spec 1): GET exports the user's spots and their variables as xlsx (or csv),
 // lib/spots/sheet-export.ts; POST imports .csv/.xls/.xlsx with a Service_Spot_ID column and merges
 // the variables of its other columns into those spots, here. An imported .csv is read by
-// lib/util/delimited.ts, an .xlsx or .xls by lib/util/spreadsheet.ts (SheetJS, through
-// lib/spots/sheet-file.ts, loaded when a workbook is first imported): the import does not reach
-// SheetJS statically, or its function would load it at every cold start (ADR 0008). Uploads are
-// limited in size and rows and read as arrays.
-import { decodeText, delimitedRows } from '../util/delimited';
+// lib/util/delimited.ts (Papa Parse), an .xlsx or .xls by lib/util/spreadsheet.ts (SheetJS, through
+// lib/spots/sheet-file.ts), each loaded when the function first reads that format: the import
+// reaches neither statically, so its function loads neither at its cold start (ADR 0008). Uploads
+// are limited in size and rows and read as arrays.
 import { onFirstUse } from '../util/first-use';
 import { isZip } from '../util/zip';
 import { validate as isUuid } from 'uuid';
@@ -81,13 +80,17 @@ function matchesFormat(content: Buffer, extension: string): boolean {
 const SHEET_BOUNDS = { entries: 1000, bytes: 64 * 1024 * 1024, rows: SHEET_MAX_ROWS + 1 } as const;
 const notLoaded = (detail: string) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail);
 const workbookReader = /* @__PURE__ */ onFirstUse(() => import('./sheet-file'));
+const textReader = /* @__PURE__ */ onFirstUse(() => import('../util/delimited'));
 
 /**
  * The first sheet's rows: a csv's cells as text (cellNumber reads numbers, decimal commas
  * included, without guessing), a workbook's as SheetJS gives them.
  */
 async function readRows(content: Buffer, extension: string): Promise<unknown[][]> {
-  if (extension === '.csv') return delimitedRows(decodeText(content), SHEET_BOUNDS.rows).rows;
+  if (extension === '.csv') {
+    const { decodeText, delimitedRows } = await textReader();
+    return delimitedRows(decodeText(content), SHEET_BOUNDS.rows).rows;
+  }
   const rows = await (await workbookReader()).workbookRows(content, SHEET_BOUNDS, notLoaded);
   if (!rows) throw notLoaded('the file has no sheet');
   return rows;

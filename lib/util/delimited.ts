@@ -1,8 +1,12 @@
 // Delimited text (.csv, .txt), with Papa Parse 5.7.1: the one reader of delimited text, for spot
 // sheet imports (.csv) and the tables inside layer files (.csv, .txt). Uploaded bytes are decoded
-// first (decodeText), then split into rows (delimitedRows). Sheets (.xlsx, .xls) are read by
-// lib/util/spreadsheet.ts (SheetJS), which a csv upload therefore never loads (ADR 0008).
+// first (decodeText), then split into rows (delimitedRows). A reader of uploads loaded on first use
+// (ADR 0008): its users load it through a loader of their own (`onFirstUse`), never import it
+// statically, and hand it on as a `DelimitedReader`. Workbooks (.xlsx, .xls) are read by
+// lib/util/spreadsheet.ts (SheetJS), which a csv upload therefore never loads.
 import Papa from 'papaparse';
+
+export type DelimitedReader = typeof import('./delimited');
 
 /** The delimiters guessed, in this order of preference when two split the rows equally well. */
 export const DELIMITERS = [',', ';', '\t', '|'] as const;

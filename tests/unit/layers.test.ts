@@ -6,8 +6,8 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Field, FieldShape } from '../../lib/platform/model';
-import { fileError, LAYER_FILE_LIMITS, numberOf, readLayerFile } from '../../lib/imagery/layer-file';
-import { textRows as rowsOfBytes } from '../../lib/imagery/layer-text';
+import { LAYER_FILE_LIMITS, numberOf, readLayerFile, textRows as rowsOf } from '../../lib/imagery/layer-file';
+import * as delimited from '../../lib/util/delimited';
 import { columnStats, histogramOf, type LayerTable } from '../../lib/imagery/layer-table';
 import { layerBuilder } from '../../lib/imagery/layer-build';
 import { decodeRaster } from '../../lib/imagery/raster';
@@ -23,7 +23,7 @@ async function zip(entries: Record<string, string | Buffer | Uint8Array>): Promi
   return archive.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
-const textRows = (text: string) => rowsOfBytes(Buffer.from(text, 'utf8'), fileError);
+const textRows = (text: string) => rowsOf(delimited, Buffer.from(text, 'utf8'));
 
 describe('tables', () => {
   it('finds the delimiter, honours quotes and reads decimal commas', () => {

@@ -421,18 +421,23 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('reads an imported csv spot sheet without SheetJS, which the function loads at its first workbook (lib/spots/sheets.ts)', async () => {
+  it('loads the reader of an imported spot sheet at the first file of its format: neither Papa Parse (csv) nor SheetJS (xlsx, xls) at import (lib/spots/sheets.ts)', async () => {
     await inBuildDir('spot-sheet-reader-', async (dir) => {
       const entry = join(dir, 'importSpotSheet.ts');
       writeFileSync(entry, "export { post as handler } from '../../functions/spots/sheet';\n");
       await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
-      const chunks = readdirSync(dir).filter((file) => /^sheet-file-\w+\.mjs$/.test(file));
-      expect(chunks).toHaveLength(1);
-      expect(loadedAtImport(dir, chunks[0]!)).toContain('SheetJS');
+      const chunk = (name: string) => {
+        const found = readdirSync(dir).filter((file) => new RegExp(`^${name}-\\w+\\.mjs$`).test(file));
+        expect(found).toHaveLength(1);
+        return loadedAtImport(dir, found[0]!);
+      };
+      expect(chunk('sheet-file')).toContain('SheetJS');
+      expect(chunk('delimited')).toContain('delimitersToGuess'); // Papa Parse
       const loaded = loadedAtImport(dir, 'importSpotSheet.mjs');
       expect(loaded).not.toContain('SheetJS');
-      expect(loaded).toContain('delimitersToGuess'); // Papa Parse, the csv reader
+      expect(loaded).not.toContain('delimitersToGuess');
       expect(loaded).toMatch(/import\(["']\.\/sheet-file-\w+\.mjs["']\)/);
+      expect(loaded).toMatch(/import\(["']\.\/delimited-\w+\.mjs["']\)/);
     });
   });
 
@@ -464,7 +469,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/imagery/layer-text.ts', 'lib/spots/sheet-file.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts'];
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/sheet-file.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -494,10 +499,11 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'lib/geo/readers.ts: ./kml',
       'lib/geo/readers.ts: ./shapefile',
       'lib/http/body.ts: @fastify/busboy',
+      'lib/imagery/layer-file.ts: ../util/delimited',
       'lib/imagery/layer-file.ts: ./layer-sheet',
-      'lib/imagery/layer-file.ts: ./layer-text',
       'lib/maps/repository.ts: ./application',
       'lib/shapes/service.ts: ./limits',
+      'lib/spots/sheets.ts: ../util/delimited',
       'lib/spots/sheets.ts: ./sheet-file',
       'lib/util/zip.ts: ./unzip',
       'lib/workorders/document.ts: ./pdf',

@@ -1,13 +1,16 @@
 // Spot sheet export (spec 1, GET /api/spots/sheet): the user's spots and their variables as xlsx
-// (or csv), written by lib/util/spreadsheet.ts (SheetJS). The columns and the header of a variable
-// ("name [unit]") are the import's (lib/spots/sheets.ts), so that an export imports back.
+// (SheetJS's xlsx writer, loaded at import: the default format) or csv (Papa Parse, loaded at the
+// first csv export, lib/spots/sheets.ts's textKit). The columns and the header of a variable
+// ("name [unit]") are the import's, so that an export imports back. A module of its own: in the
+// import's module, its static import of SheetJS put SheetJS in what the import function loads at
+// its cold start (ADR 0008).
 import type { Principal } from '../auth/principal';
 import { readableFields } from '../fields/list';
 import { geometryKit } from '../geo/geometry';
-import { csvOf, xlsxOf, type Cell } from '../util/spreadsheet';
+import { xlsxOf, type Cell } from '../util/spreadsheet';
 import type { SpotFilters } from './list';
 import { spotSheets as spots } from './repository';
-import { headerOf, INFO_COLUMNS, plainDecimal, SPOT_ID_COLUMN } from './sheets';
+import { headerOf, INFO_COLUMNS, plainDecimal, SPOT_ID_COLUMN, textKit } from './sheets';
 import { tagRefKey } from './tags';
 
 export async function exportSheet(principal: Principal, filters: SpotFilters, format: 'xlsx' | 'csv'): Promise<Buffer> {
@@ -36,6 +39,6 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
     ]);
   }
   // csv: numbers as text with every digit, never rounded nor in exponent form
-  if (format === 'csv') return csvOf(rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))));
+  if (format === 'csv') return (await textKit()).csvOf(rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))));
   return xlsxOf(rows, 'Spots');
 }

@@ -1,10 +1,10 @@
 // Spot sheets (spec 1): GET exports the user's spots and their variables as xlsx (or csv),
 // lib/spots/sheet-export.ts; POST imports .csv/.xls/.xlsx with a Service_Spot_ID column and merges
-// the variables of its other columns into those spots, here. An imported .csv is read by
-// lib/util/delimited.ts (Papa Parse), an .xlsx or .xls by lib/util/spreadsheet.ts (SheetJS, through
-// lib/spots/sheet-file.ts), each loaded when the function first reads that format: the import
-// reaches neither statically, so its function loads neither at its cold start (ADR 0008). Uploads
-// are limited in size and rows and read as arrays.
+// the variables of its other columns into those spots, here. A .csv is read and written by
+// lib/util/delimited.ts (Papa Parse), an imported .xlsx or .xls read by lib/util/spreadsheet.ts
+// (SheetJS, through lib/spots/workbook-reader.ts), each loaded when a function first reads or
+// writes that format: the import function loads neither at its cold start (ADR 0008). Uploads are
+// limited in size and rows and read as arrays.
 import { onFirstUse } from '../util/first-use';
 import { isZip } from '../util/zip';
 import { validate as isUuid } from 'uuid';
@@ -26,13 +26,14 @@ const sheetError = (code: number, info: string, detail?: string) =>
 
 /**
  * "name [unit]" as exported (`[]` for no unit); a hand-made "name (unit)" names a unit only when the
- * parentheses hold a known one, so that "ph (agua)" is a name; a bare name has no unit.
+ * parentheses hold a known one, so that "ph (agua)" is a name; a bare name has no unit. A name may
+ * hold line breaks (the csv export quotes them).
  */
 export function parseHeader(header: string): { name: string; unit: Unit | undefined } {
   const text = header.trim();
-  const bracket = /^(.*?)\s*\[([^\]]*)\]$/.exec(text);
+  const bracket = /^(.*?)\s*\[([^\]]*)\]$/s.exec(text);
   if (bracket) return { name: bracket[1]!.trim(), unit: unitByLabel(bracket[2]!) };
-  const paren = /^(.*?)\s*\(([^()]*)\)$/.exec(text);
+  const paren = /^(.*?)\s*\(([^()]*)\)$/s.exec(text);
   const unit = paren ? unitByLabel(paren[2]!) : undefined;
   if (paren && unit) return { name: paren[1]!.trim(), unit };
   return { name: text, unit: unitById(0) };
@@ -79,8 +80,13 @@ function matchesFormat(content: Buffer, extension: string): boolean {
 /** Bounds of an upload: an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes inside SheetJS), and rows. */
 const SHEET_BOUNDS = { entries: 1000, bytes: 64 * 1024 * 1024, rows: SHEET_MAX_ROWS + 1 } as const;
 const notLoaded = (detail: string) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail);
-const workbookReader = /* @__PURE__ */ onFirstUse(() => import('./sheet-file'));
-const textReader = /* @__PURE__ */ onFirstUse(() => import('../util/delimited'));
+/**
+ * Loaded at the first file of their format (ADR 0008): SheetJS's reader for an imported workbook,
+ * Papa Parse for a csv, imported or exported. The export's xlsx writer (its default format) is
+ * loaded at import, by lib/spots/sheet-export.ts.
+ */
+const workbookReader = /* @__PURE__ */ onFirstUse(() => import('./workbook-reader'));
+export const textKit = /* @__PURE__ */ onFirstUse(() => import('../util/delimited'));
 
 /**
  * The first sheet's rows: a csv's cells as text (cellNumber reads numbers, decimal commas
@@ -88,7 +94,7 @@ const textReader = /* @__PURE__ */ onFirstUse(() => import('../util/delimited'))
  */
 async function readRows(content: Buffer, extension: string): Promise<unknown[][]> {
   if (extension === '.csv') {
-    const { decodeText, delimitedRows } = await textReader();
+    const { decodeText, delimitedRows } = await textKit();
     return delimitedRows(decodeText(content), SHEET_BOUNDS.rows).rows;
   }
   const rows = await (await workbookReader()).workbookRows(content, SHEET_BOUNDS, notLoaded);

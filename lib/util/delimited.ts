@@ -1,9 +1,10 @@
-// Delimited text (.csv, .txt), with Papa Parse 5.7.1: the one reader of delimited text, for spot
-// sheet imports (.csv) and the tables inside layer files (.csv, .txt). Uploaded bytes are decoded
-// first (decodeText), then split into rows (delimitedRows). A reader of uploads loaded on first use
-// (ADR 0008): its users load it through a loader of their own (`onFirstUse`), never import it
-// statically, and hand it on as a `DelimitedReader`. Workbooks (.xlsx, .xls) are read by
-// lib/util/spreadsheet.ts (SheetJS), which a csv upload therefore never loads.
+// Delimited text (.csv, .txt), with Papa Parse 5.7.1: the one reader and writer of delimited text,
+// for spot sheets (imports and csv exports) and the tables inside layer files (.csv, .txt).
+// Uploaded bytes are decoded first (decodeText), then split into rows (delimitedRows); rows are
+// written as csv by csvOf. Loaded on first use (ADR 0008): its users load it through a loader of
+// their own (`onFirstUse`), never import it statically, and hand it on as a `DelimitedReader`.
+// Workbooks (.xlsx, .xls) are read and written by lib/util/spreadsheet.ts (SheetJS), which a csv
+// therefore never loads.
 import Papa from 'papaparse';
 
 export type DelimitedReader = typeof import('./delimited');
@@ -84,3 +85,11 @@ export function delimitedRows(text: string, maxRows: number): DelimitedRows {
   });
   return { rows, delimiter: guessed ? delimiter : undefined, truncated };
 }
+
+export type CsvCell = string | number | null;
+
+/**
+ * Rows as csv text in UTF-8, lines ending in \n: a cell is quoted when it holds a comma, a quote
+ * (doubled), a line break or spaces at either end; null is an empty cell; numbers as String gives them.
+ */
+export const csvOf = (rows: CsvCell[][]): Buffer => Buffer.from(Papa.unparse(rows, { newline: '\n' }), 'utf8');

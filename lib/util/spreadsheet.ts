@@ -1,8 +1,8 @@
 // Spreadsheets, with SheetJS 0.20.3 (npm @e965/xlsx, with the fixes of CVE-2023-30533 and
 // CVE-2024-22363): the first sheet of an uploaded .xlsx or .xls read as rows, and one sheet of rows
-// written as .xlsx or .csv. The one place the platform reads and writes workbooks (spot sheets, the
+// written as .xlsx. The one place the platform reads and writes workbooks (spot sheets, the
 // spreadsheets inside layer files, work orders), so that every upload is bounded the same way.
-// Uploaded delimited text (.csv, .txt) is read by lib/util/delimited.ts instead: SheetJS reads a
+// Delimited text (.csv, .txt) is read and written by lib/util/delimited.ts instead: SheetJS reads a
 // UTF-8 csv without its byte-order mark as Latin-1 (Fósforo came back FÃ³sforo).
 import * as XLSX from '@e965/xlsx';
 import type { DomainError } from '../errors';
@@ -61,6 +61,3 @@ export function xlsxOf(rows: Cell[][], sheetName: string, columnWidths?: number[
   XLSX.utils.book_append_sheet(book, sheet, sheetName);
   return XLSX.writeXLSX(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
 }
-
-/** Rows as csv text (UTF-8), cells as they are given. */
-export const csvOf = (rows: Cell[][]): Buffer => Buffer.from(XLSX.utils.sheet_to_csv(XLSX.utils.aoa_to_sheet(rows)), 'utf8');

@@ -1,8 +1,10 @@
-// lib/util/delimited.ts: the one reader of delimited text (spot sheet imports, layer-file tables).
-// Texts written by hand and by exceljs's csv writer; encodings written with Node's own encoders.
+// lib/util/delimited.ts: the one reader and writer of delimited text (spot sheets, layer-file
+// tables). Texts written by hand and by exceljs's csv writer, encodings by Node's own encoders; what
+// it writes is read back by exceljs.
 import ExcelJS from 'exceljs';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { decodeText, delimitedRows } from '../../lib/util/delimited';
+import { csvOf, decodeText, delimitedRows } from '../../lib/util/delimited';
 
 const rows = (text: string, maxRows = 100) => delimitedRows(text, maxRows).rows;
 
@@ -81,5 +83,18 @@ describe('rows of delimited text', () => {
     for (const row of written) sheet.addRow(row);
     const csv = Buffer.from(await book.csv.writeBuffer());
     expect(rows(decodeText(csv))).toEqual([written[0], written[1], ['b', '2', '']]);
+  });
+});
+
+describe('csv written', () => {
+  it('as UTF-8 text with \\n line ends: quoted where a cell holds a comma, a quote, a line break or spaces at an end; null empty', () => {
+    expect(csvOf([['a', 'b,c', 'say "hi"'], [1, null, 'ñ'], [' x', 'y\rz', -0.5]]).toString('utf8')).toBe('a,"b,c","say ""hi"""\n1,,ñ\n" x","y\rz",-0.5');
+  });
+
+  it("as exceljs's csv reader reads it back, cell for cell", async () => {
+    const written = [['Service_Spot_ID', 'Fósforo [ppm]', 'nota'], ['a', 'b; c', 'dice "sí", y\notra línea'], ['b', '2.5', ' espacio ']];
+    const sheet = await new ExcelJS.Workbook().csv.read(Readable.from([csvOf(written)]));
+    const read = [1, 2, 3].map((r) => [1, 2, 3].map((c) => sheet.getRow(r).getCell(c).value));
+    expect(read).toEqual([written[0], written[1], ['b', 2.5, ' espacio ']]);
   });
 });

@@ -421,23 +421,32 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('loads the reader of an imported spot sheet at the first file of its format: neither Papa Parse (csv) nor SheetJS (xlsx, xls) at import (lib/spots/sheets.ts)', async () => {
-    await inBuildDir('spot-sheet-reader-', async (dir) => {
-      const entry = join(dir, 'importSpotSheet.ts');
-      writeFileSync(entry, "export { post as handler } from '../../functions/spots/sheet';\n");
-      await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
-      const chunk = (name: string) => {
-        const found = readdirSync(dir).filter((file) => new RegExp(`^${name}-\\w+\\.mjs$`).test(file));
-        expect(found).toHaveLength(1);
-        return loadedAtImport(dir, found[0]!);
+  it('loads the readers of an imported spot sheet at its first file of their format, neither Papa Parse (csv) nor SheetJS (xlsx, xls) at import; the export its xlsx writer at import and Papa Parse at its first csv (lib/spots/sheets.ts)', async () => {
+    await inBuildDir('spot-sheets-', async (dir) => {
+      for (const [name, route] of [['importSpotSheet', 'post'], ['exportSpotSheet', 'get']] as const) {
+        writeFileSync(join(dir, `${name}.ts`), `export { ${route} as handler } from '../../functions/spots/sheet';\n`);
+        await build({ ...deployBuildOptions(), entryPoints: [join(dir, `${name}.ts`)], outdir: join(dir, name) });
+      }
+      const chunk = (name: string, kit: string) => {
+        const found = readdirSync(join(dir, name)).filter((file) => new RegExp(`^${kit}-\\w+\\.mjs$`).test(file));
+        expect(found, `${name}: ${kit}`).toHaveLength(1);
+        return loadedAtImport(join(dir, name), found[0]!);
       };
-      expect(chunk('sheet-file')).toContain('SheetJS');
-      expect(chunk('delimited')).toContain('delimitersToGuess'); // Papa Parse
-      const loaded = loadedAtImport(dir, 'importSpotSheet.mjs');
-      expect(loaded).not.toContain('SheetJS');
-      expect(loaded).not.toContain('delimitersToGuess');
-      expect(loaded).toMatch(/import\(["']\.\/sheet-file-\w+\.mjs["']\)/);
-      expect(loaded).toMatch(/import\(["']\.\/delimited-\w+\.mjs["']\)/);
+      // the import: SheetJS (its xls reader among it) and Papa Parse in chunks of their own
+      expect(chunk('importSpotSheet', 'workbook-reader')).toContain('Unexpected BIFF Ver');
+      expect(chunk('importSpotSheet', 'delimited')).toContain('delimitersToGuess');
+      const importing = loadedAtImport(join(dir, 'importSpotSheet'), 'importSpotSheet.mjs');
+      expect(importing).not.toContain('SheetJS');
+      expect(importing).not.toContain('delimitersToGuess');
+      expect(importing).toMatch(/import\(["']\.\/workbook-reader-\w+\.mjs["']\)/);
+      expect(importing).toMatch(/import\(["']\.\/delimited-\w+\.mjs["']\)/);
+      // the export: SheetJS's xlsx writer at import, without its readers; Papa Parse in a chunk
+      expect(chunk('exportSpotSheet', 'delimited')).toContain('delimitersToGuess');
+      const exporting = loadedAtImport(join(dir, 'exportSpotSheet'), 'exportSpotSheet.mjs');
+      expect(exporting).toContain('SheetJS');
+      expect(exporting).not.toContain('Unexpected BIFF Ver');
+      expect(exporting).not.toContain('delimitersToGuess');
+      expect(readdirSync(join(dir, 'exportSpotSheet')).filter((file) => file.startsWith('workbook-reader-'))).toEqual([]);
     });
   });
 
@@ -469,7 +478,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/sheet-file.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts'];
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/workbook-reader.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -504,7 +513,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'lib/maps/repository.ts: ./application',
       'lib/shapes/service.ts: ./limits',
       'lib/spots/sheets.ts: ../util/delimited',
-      'lib/spots/sheets.ts: ./sheet-file',
+      'lib/spots/sheets.ts: ./workbook-reader',
       'lib/util/zip.ts: ./unzip',
       'lib/workorders/document.ts: ./pdf',
       'lib/workorders/document.ts: ./workbook',

@@ -1,11 +1,12 @@
 // lib/util/spreadsheet.ts: the one reader and writer of sheets (spot sheets, layer files, work
 // orders). What it writes is read back by exceljs; what it reads is written by exceljs or by hand.
+// Delimited text is lib/util/delimited.ts's (tests/unit/delimited.test.ts).
 import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { Invalid } from '../../lib/errors';
-import { csvOf, firstSheetRows, xlsxOf } from '../../lib/util/spreadsheet';
+import { firstSheetRows, xlsxOf } from '../../lib/util/spreadsheet';
 
 const refuse = { zip: (detail: string) => new Invalid(`zip: ${detail}`), sheet: (detail: string) => new Invalid(`sheet: ${detail}`) };
 const bounds = { entries: 100, bytes: 10 * 1024 * 1024, rows: 1000 };
@@ -48,10 +49,6 @@ describe('sheets written', () => {
     const ours = await parts(xlsxOf(rows, 'Spots', [12]));
     expect(ours.map(([name]) => name)).toContain('xl/worksheets/sheet1.xml');
     expect(ours).toEqual(await parts(general));
-  });
-
-  it('as csv: UTF-8 text, quoted where a cell holds a comma or a quote, empty cells empty', () => {
-    expect(csvOf([['a', 'b,c', 'say "hi"'], [1, null, 'ñ']]).toString('utf8')).toBe('a,"b,c","say ""hi"""\n1,,ñ');
   });
 });
 

@@ -1,5 +1,6 @@
-// The rows of an uploaded spot sheet in .xlsx or .xls, read by lib/util/spreadsheet.ts (SheetJS):
-// loaded on first use by lib/spots/sheets.ts (ADR 0008), so a .csv import never loads SheetJS.
+// The rows of an imported spot sheet in .xlsx or .xls, read by lib/util/spreadsheet.ts (SheetJS's
+// reader): loaded on first use by lib/spots/sheets.ts (ADR 0008), so that a csv import never loads
+// SheetJS and the import function does not load it at its cold start.
 import type { DomainError } from '../errors';
 import { firstSheetRows, type SheetBounds } from '../util/spreadsheet';
 

@@ -11,10 +11,13 @@
 // measures the functions whose name matches. COLD_START_PAIRS=<n> (with COLD_START_BEFORE) also
 // imports each function's two bundles alternately n times, before then after, and reports the
 // median of after/before per pair: the figure that separates a change of a few percent from this
-// machine's noise (docs/benchmarks.md, ninth run: 41 pairs). Prints a markdown table and writes
-// .surco/bench/cold-start.json.
+// machine's noise (docs/benchmarks.md, ninth run: 41 pairs). COLD_START_KITS=<regexp> (with pairs)
+// also times, in the same alternation, the function's import followed by the import of each of its
+// chunks loaded on first use whose name matches (`^(delimited|workbook-reader)-`): the module-init
+// part of a cold request that needs that kit, against the before bundle's import. Prints a markdown
+// table and writes .surco/bench/cold-start.json.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -26,6 +29,7 @@ import { root } from './lib';
 
 const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
 const PAIRS = Number(process.env.COLD_START_PAIRS ?? 0);
+const KITS = process.env.COLD_START_KITS ? new RegExp(process.env.COLD_START_KITS) : undefined;
 
 interface Row {
   name: string;
@@ -42,18 +46,21 @@ interface Row {
   before?: { kb: number; ms: number; ratio: number; ratioSourceMaps: number };
   /** COLD_START_PAIRS: the median of after/before over alternated imports, and each side's median ms. */
   pairs?: { n: number; ratio: number; beforeMs: number; afterMs: number };
+  /** COLD_START_KITS: per chunk loaded on first use, the median of (import, then the chunk) / before over the same pairs. */
+  kits?: Array<{ chunk: string; ratio: number; ms: number }>;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Milliseconds a fresh process takes to import the module (measured inside it, around the import). */
-function importOnce(file: string, sourceMaps: boolean): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); console.log(performance.now() - t);`;
+/** Milliseconds a fresh process takes to import the modules, one after the other (measured inside it, around the imports). */
+function importOnce(file: string | string[], sourceMaps: boolean): number {
+  const files = (Array.isArray(file) ? file : [file]).map((f) => `file://${f}`);
+  const script = `const t = performance.now(); for (const f of ${JSON.stringify(files)}) await import(f); console.log(performance.now() - t);`;
   const run = spawnSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script], {
     env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_STAGE: 'bench' },
     encoding: 'utf8',
   });
-  if (run.status !== 0) throw new Error(`importing ${file} failed: ${run.stderr.slice(0, 500)}`);
+  if (run.status !== 0) throw new Error(`importing ${files.join(', ')} failed: ${run.stderr.slice(0, 500)}`);
   return Number(run.stdout.trim().split('\n').pop());
 }
 
@@ -76,13 +83,19 @@ function measureAgainst(floor: string, files: string[], sourceMaps: boolean): { 
   return { ms: times.map(median), ratio: ratios.map(median) };
 }
 
-/** `n` imports of `before` then `after` alternately, as deployed: the median after/before per pair. */
-function pairsOf(before: string, after: string, n: number): NonNullable<Row['pairs']> {
+/**
+ * `n` imports of `before` then `after` alternately, as deployed: the median after/before per pair;
+ * with `kits` (chunks of `after` loaded on first use), each pair also imports `after` then the kit.
+ */
+function pairsOf(before: string, after: string, n: number, kits: string[] = []): Pick<Row, 'pairs' | 'kits'> {
   const pairs = Array.from({ length: n }, () => {
     const b = importOnce(before, false);
-    return [b, importOnce(after, false)] as const;
+    return [b, importOnce(after, false), ...kits.map((kit) => importOnce([after, kit], false))] as const;
   });
-  return { n, ratio: median(pairs.map(([b, a]) => a / b)), beforeMs: median(pairs.map(([b]) => b)), afterMs: median(pairs.map(([, a]) => a)) };
+  return {
+    pairs: { n, ratio: median(pairs.map(([b, a]) => a / b)), beforeMs: median(pairs.map(([b]) => b)), afterMs: median(pairs.map(([, a]) => a)) },
+    ...(kits.length ? { kits: kits.map((kit, k) => ({ chunk: kit.split('/').pop()!, ratio: median(pairs.map((p) => p[2 + k]! / p[0])), ms: median(pairs.map((p) => p[2 + k]!)) })) } : {}),
+  };
 }
 
 /**
@@ -151,6 +164,15 @@ export async function run(): Promise<void> {
   }
 }
 
+/** COLD_START_KITS: the chunks beside a function's module whose name matches, each loaded on first use. */
+function kitsOf(file: string): string[] {
+  if (!KITS) return [];
+  return readdirSync(dirname(file))
+    .filter((chunk) => chunk.endsWith('.mjs') && KITS.test(chunk))
+    .sort()
+    .map((chunk) => join(dirname(file), chunk));
+}
+
 async function measureAll(work: string): Promise<void> {
   const beforeDir = process.env.COLD_START_BEFORE;
   console.error('packaging every service for production ...');
@@ -170,11 +192,11 @@ async function measureAll(work: string): Promise<void> {
       msSourceMaps: maps.ms[0]!,
       ratioSourceMaps: maps.ratio[0]!,
       ...(before ? { before: { kb: Math.round(before.bytes / 1024), ms: plain.ms[1]!, ratio: plain.ratio[1]!, ratioSourceMaps: maps.ratio[1]! } } : {}),
-      ...(before && PAIRS > 0 ? { pairs: pairsOf(before.file, file, PAIRS) } : {}),
+      ...(before && PAIRS > 0 ? pairsOf(before.file, file, PAIRS, kitsOf(file)) : {}),
     });
     const row = rows.at(-1)!;
     console.error(
-      `${name}: ${row.kb} KB, ${row.ms.toFixed(1)} ms (${row.ratio.toFixed(2)}x)${row.before ? `; before ${row.before.kb} KB, ${row.before.ratio.toFixed(2)}x` : ''}${row.pairs ? `; after/before ${row.pairs.ratio.toFixed(3)} in ${row.pairs.n} pairs` : ''}`,
+      `${name}: ${row.kb} KB, ${row.ms.toFixed(1)} ms (${row.ratio.toFixed(2)}x)${row.before ? `; before ${row.before.kb} KB, ${row.before.ratio.toFixed(2)}x` : ''}${row.pairs ? `; after/before ${row.pairs.ratio.toFixed(3)} in ${row.pairs.n} pairs` : ''}${(row.kits ?? []).map((kit) => `; with ${kit.chunk} ${kit.ratio.toFixed(3)}`).join('')}`,
     );
   };
   const empty = await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n');
@@ -212,6 +234,8 @@ async function measureAll(work: string): Promise<void> {
         }`,
     ),
   ];
+  const kitLines = rows.flatMap((r) => (r.kits ?? []).map((kit) => `| ${r.name} | ${kit.chunk} | ${kit.ratio.toFixed(3)} | ${kit.ms.toFixed(1)} |`));
+  if (kitLines.length) lines.push('', '| function | then loads, on first use | (import + kit) / before (pairs) | import + kit ms |', '|---|---|---|---|', ...kitLines);
   console.log(lines.join('\n'));
   mkdirSync(join(root, '.surco', 'bench'), { recursive: true });
   writeFileSync(join(root, '.surco', 'bench', 'cold-start.json'), JSON.stringify({ runs: RUNS, node: process.version, rows }, null, 2));

@@ -205,7 +205,7 @@ describe('spot sheets', () => {
     expect(await spotData(owner, spots[0]!)).toContainEqual({ name: 'Humedad', unit_id: 1, value: 12.5 });
   });
 
-  it('exports csv that imports back with accented names and line breaks in names intact (UTF-8, no byte-order mark), and imports Windows-1252', async () => {
+  it('exports csv that imports back with accented names and line breaks in names intact (UTF-8, no byte-order mark), and imports Windows-1252 and UTF-16', async () => {
     const { owner, spots } = await spotsWithVariables();
     // a line break inside a name is quoted in the csv, so the rows and columns after it stay in place
     const variables = [{ name: 'Fósforo', unit_id: 2, value: 12 }, { name: 'K\rtotal', unit_id: 2, value: 3 }, { name: 'Zinc', unit_id: 2, value: 4 }];
@@ -227,6 +227,11 @@ describe('spot sheets', () => {
     expect(legacy.status, legacy.text).toBe(200);
     expect(legacy.body.variables).toEqual({ 'Nitrógeno': { name: 'Nitrógeno', unit_id: 2, unit: 'ppm', values: 1 }, Nota: null });
     expect(await spotData(owner, spots[1]!)).toContainEqual({ name: 'Nitrógeno', unit_id: 2, value: 7.5 });
+    // what Excel saves as "Unicode text": UTF-16 with its byte-order mark, tabs
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`Service_Spot_ID\tMagnesio [ppm]\r\n${spots[1]}\t0,75\r\n`, 'utf16le')]);
+    const unicode = await importSheet(owner, utf16, 'unicode.csv');
+    expect(unicode.status, unicode.text).toBe(200);
+    expect(await spotData(owner, spots[1]!)).toContainEqual({ name: 'Magnesio', unit_id: 2, value: 0.75 });
   });
 
   it('filters the export like the lists (field, tag)', async () => {

@@ -1,44 +1,29 @@
 // Small helpers shared by the benchmarks: a local stack on free ports, timing and statistics.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freeStackPorts, privateBuildDir, startStack, type RunningStack, type StackOptions } from '../scripts/local/stack';
+import { freeStackPorts, startPrivateStack, type PrivateStack, type StackOptions } from '../scripts/local/stack';
 
 export const root = resolve(import.meta.dirname, '..');
 
-export interface BenchStack extends RunningStack {
+export interface BenchStack extends PrivateStack {
   signingSeed: string;
-  dispose(): Promise<void>;
 }
 
 /** The same local stack as npm start, on free ports, in memory (on disk with `inMemory: false`, so DynamoDB can restart). */
 export async function benchStack(options: { inMemory?: boolean; workers?: StackOptions['workers'] } = {}): Promise<BenchStack> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const dataDir = mkdtempSync(join(tmpdir(), 'surco-bench-'));
   const signingSeed = randomBytes(32).toString('base64url');
-  const buildDir = privateBuildDir(root, 'bench');
-  const stack = await startStack({
+  const stack = await startPrivateStack('bench', {
     root,
-    dataDir,
     ports: await freeStackPorts(),
     internalKey: randomBytes(18).toString('base64url'),
     signingSeed,
     inMemory: options.inMemory ?? true,
     logDir: join(root, '.surco', 'bench-logs'),
     functionsLogLevel: 'warn',
-    buildDir,
     workers: options.workers,
   });
-  return {
-    ...stack,
-    signingSeed,
-    async dispose() {
-      await stack.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(stack.buildDir, { recursive: true, force: true });
-    },
-  };
+  return { ...stack, signingSeed };
 }
 
 export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {

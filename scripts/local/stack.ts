@@ -5,7 +5,8 @@
 // workers of every service poll their queues (schemas/index.ts).
 // Used by scripts/start.ts (npm start) and tests/setup/stack.ts (npm test).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -470,11 +471,47 @@ function startPoller(options: {
 
 // --- the stack ------------------------------------------------------------------------------
 
-/** A build directory of a stack's own in the checkout (`buildDir`), for tests and benchmarks; the caller removes it. */
-export function privateBuildDir(root: string, label: string): string {
+/** A build directory of a stack's own in the checkout (`buildDir`), for tests and benchmarks. */
+function privateBuildDir(root: string, label: string): string {
   const parent = join(root, '.surco', 'builds');
   mkdirSync(parent, { recursive: true });
   return mkdtempSync(join(parent, `${label}-`));
+}
+
+export interface PrivateStack extends RunningStack {
+  /** Where its data is kept (a temporary directory). */
+  dataDir: string;
+  /** Stops the stack and removes its data and build directories. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A stack of its own, for tests and benchmarks: its data in a temporary directory, its functions
+ * built in a directory of its own in the checkout (never .surco/build, which a running `npm start`
+ * of the same checkout serves from). `dispose` stops it and removes both directories; a start that
+ * fails removes them before it throws.
+ */
+export async function startPrivateStack(label: string, options: Omit<StackOptions, 'dataDir' | 'buildDir'>): Promise<PrivateStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), `surco-${label}-`));
+  const buildDir = privateBuildDir(options.root, label);
+  const remove = () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(buildDir, { recursive: true, force: true });
+  };
+  try {
+    const stack = await startStack({ ...options, dataDir, buildDir });
+    return {
+      ...stack,
+      dataDir,
+      async dispose() {
+        await stack.stop();
+        remove();
+      },
+    };
+  } catch (error) {
+    remove();
+    throw error;
+  }
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {

@@ -1,11 +1,9 @@
 // Starts the local platform once for the test run: the same stack `npm start` runs, on free
 // ports, with DynamoDB Local in memory and fresh keys. Logs go to .surco/test-logs/.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freeStackPorts, privateBuildDir, startStack, type RunningStack } from '../../scripts/local/stack';
+import { freeStackPorts, startPrivateStack, type PrivateStack, type RunningStack } from '../../scripts/local/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,12 +14,12 @@ declare module 'vitest' {
 // One stack for every project that names this file (stack, then stack-heavy): the first setup
 // starts it, the last teardown stops it.
 interface Shared {
-  stack?: Promise<{ stack: RunningStack; dataDir: string }>;
+  stack?: Promise<PrivateStack>;
   users: number;
 }
 const shared = ((globalThis as { __surcoTestStack?: Shared }).__surcoTestStack ??= { users: 0 });
 
-async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
+async function start(): Promise<PrivateStack> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   // Replaced storage files are swept again after 2 s instead of 30 (tests/file-storage.test.ts).
   process.env.SURCO_STORAGE_RELEASE_DELAY_S = '2';
@@ -35,29 +33,23 @@ async function start(): Promise<{ stack: RunningStack; dataDir: string }> {
   process.env.SURCO_WEBHOOK_BACKOFF_S = '1';
   process.env.SURCO_WEBHOOK_TIMEOUT_MS = '1000';
   const root = resolve(import.meta.dirname, '..', '..');
-  const dataDir = mkdtempSync(join(tmpdir(), 'surco-test-'));
-  // built apart from .surco/build, which a running `npm start` of this checkout serves from
-  const buildDir = privateBuildDir(root, 'test');
-  const ports = await freeStackPorts();
-  const stack = await startStack({
+  // data in a temporary directory, functions built apart from .surco/build (which a running
+  // `npm start` of this checkout serves from): both removed by dispose, or when the start fails
+  return startPrivateStack('test', {
     root,
-    dataDir,
-    ports,
+    ports: await freeStackPorts(),
     internalKey: randomBytes(18).toString('base64url'),
     signingSeed: randomBytes(32).toString('base64url'),
     inMemory: true,
     logDir: join(root, '.surco', 'test-logs'),
     functionsLogLevel: process.env.SURCO_LOG_LEVEL_FUNCTIONS ?? 'warn',
-    buildDir,
   });
-  return { stack, dataDir };
 }
 
 export async function setup(project: TestProject) {
   shared.users += 1;
   shared.stack ??= start();
-  const { stack } = await shared.stack;
-  const { stop: _stop, faults: _faults, ...provided } = stack;
+  const { stop: _stop, faults: _faults, dispose: _dispose, dataDir: _dataDir, ...provided } = await shared.stack;
   project.provide('stack', provided);
 }
 
@@ -66,8 +58,5 @@ export async function teardown() {
   if (shared.users > 0 || !shared.stack) return;
   const running = shared.stack;
   shared.stack = undefined;
-  const { stack, dataDir } = await running;
-  await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(stack.buildDir, { recursive: true, force: true });
+  await (await running).dispose();
 }

@@ -1,6 +1,9 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePorts } from '../../scripts/local/stack';
+import { freePorts, freeStackPorts, startPrivateStack } from '../../scripts/local/stack';
 
 const bindable = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -34,5 +37,24 @@ describe('ports for a stack on chosen ports', () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
+  });
+});
+
+describe('a stack of its own (tests, benchmarks)', () => {
+  it('removes its data and build directories when its start fails', async () => {
+    const root = resolve(import.meta.dirname, '..', '..');
+    const label = `failing${process.pid}`;
+    const ports = await freeStackPorts();
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen({ port: ports.api, host: '127.0.0.1' }, done));
+    try {
+      const start = startPrivateStack(label, { root, ports, internalKey: 'k'.repeat(24), signingSeed: 's'.repeat(43), inMemory: true });
+      await expect(start).rejects.toThrow(new RegExp(`port ${ports.api} .* is already in use`));
+    } finally {
+      await new Promise((done) => holder.close(done));
+    }
+    const left = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.includes(label)) : []);
+    expect(left(join(root, '.surco', 'builds'))).toEqual([]);
+    expect(left(tmpdir())).toEqual([]);
   });
 });

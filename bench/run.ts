@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   faults: () => import('./faults'),
   imagery: () => import('./imagery'),
   layers: () => import('./layers'),
+  sheets: () => import('./sheets'),
 };
 
 // cold-start packages and spawns ~400 processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { csvOf, decodeText, delimitedRows } from '../../lib/util/delimited';
+import { seededRandom } from '../helpers/random';
 
 const rows = (text: string, maxRows = 100) => delimitedRows(text, maxRows).rows;
 
@@ -96,5 +97,21 @@ describe('csv written', () => {
     const sheet = await new ExcelJS.Workbook().csv.read(Readable.from([csvOf(written)]));
     const read = [1, 2, 3].map((r) => [1, 2, 3].map((c) => sheet.getRow(r).getCell(c).value));
     expect(read).toEqual([written[0], written[1], ['b', 2.5, ' espacio ']]);
+  });
+});
+
+describe('csv written and read back', () => {
+  it('gives back every cell of a sheet shaped as the spot export (a header, then rows), whatever its cells hold: delimiters, quotes, line breaks', () => {
+    const next = seededRandom(20261126);
+    const pieces = ['a', ',', ';', '\t', '|', '"', '\n', '\r', '\r\n', ' ', 'ñ', '=', '1,5', 'x;y;z', '€'];
+    const cell = () => Array.from({ length: Math.floor(next() * 8) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+    for (let i = 0; i < 2000; i++) {
+      const columns = 9 + Math.floor(next() * 6);
+      const written = [
+        Array.from({ length: columns }, (_, c) => `column ${c} [ppm]`),
+        ...Array.from({ length: 1 + Math.floor(next() * 5) }, (_, r) => Array.from({ length: columns }, (_, c) => (c === 0 ? `id${r}` : cell()))),
+      ];
+      expect(delimitedRows(decodeText(csvOf(written)), 100).rows).toEqual(written);
+    }
   });
 });

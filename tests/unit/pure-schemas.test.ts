@@ -43,6 +43,13 @@ function loadedAtImport(dir: string, file = 'index.mjs', seen = new Set<string>(
   return [text, ...imported.map((chunk) => loadedAtImport(dir, chunk, seen))].join('\n');
 }
 
+/** The file of the one chunk named `<kit>-<hash>.mjs` in a build directory (a kit loaded on first use). */
+function kitChunk(dir: string, kit: string): string {
+  const found = readdirSync(dir).filter((file) => new RegExp(`^${kit}-\\w+\\.mjs$`).test(file));
+  expect(found, `${dir}: ${kit}`).toHaveLength(1);
+  return found[0]!;
+}
+
 /** The code of a function built from `entry` as deployed: its module and every chunk beside it. */
 async function bundle(entry: string, withPlugins: boolean): Promise<string> {
   const options = deployBuildOptions();
@@ -388,10 +395,8 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const entry = join(dir, 'fileStorage.ts');
       writeFileSync(entry, "export { handler } from '../../functions/storage/files';\n");
       await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
-      const chunks = readdirSync(dir).filter((file) => /^s3-client-\w+\.mjs$/.test(file));
-      expect(chunks).toHaveLength(1);
       // the client's service id and our client's options are in the chunk, not in what is loaded at import
-      const chunk = readFileSync(join(dir, chunks[0]!), 'utf8');
+      const chunk = readFileSync(join(dir, kitChunk(dir, 's3-client')), 'utf8');
       expect(chunk).toContain('AmazonS3');
       expect(chunk).toContain('forcePathStyle');
       const loaded = loadedAtImport(dir, 'fileStorage.mjs');
@@ -406,11 +411,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const entry = join(dir, 'downloadWorkOrder.ts');
       writeFileSync(entry, "export { get as handler } from '../../functions/work-orders/download';\n");
       await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
-      const chunk = (name: string) => {
-        const found = readdirSync(dir).filter((file) => new RegExp(`^${name}-\\w+\\.mjs$`).test(file));
-        expect(found).toHaveLength(1);
-        return readFileSync(join(dir, found[0]!), 'utf8');
-      };
+      const chunk = (kit: string) => readFileSync(join(dir, kitChunk(dir, kit)), 'utf8');
       expect(chunk('pdf')).toContain('%PDF-');
       expect(chunk('workbook')).toContain('SheetJS');
       const loaded = loadedAtImport(dir, 'downloadWorkOrder.mjs');
@@ -427,11 +428,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
         writeFileSync(join(dir, `${name}.ts`), `export { ${route} as handler } from '../../functions/spots/sheet';\n`);
         await build({ ...deployBuildOptions(), entryPoints: [join(dir, `${name}.ts`)], outdir: join(dir, name) });
       }
-      const chunk = (name: string, kit: string) => {
-        const found = readdirSync(join(dir, name)).filter((file) => new RegExp(`^${kit}-\\w+\\.mjs$`).test(file));
-        expect(found, `${name}: ${kit}`).toHaveLength(1);
-        return loadedAtImport(join(dir, name), found[0]!);
-      };
+      const chunk = (name: string, kit: string) => loadedAtImport(join(dir, name), kitChunk(join(dir, name), kit));
       // the import: SheetJS (its xls reader among it) and Papa Parse in chunks of their own
       expect(chunk('importSpotSheet', 'workbook-reader')).toContain('Unexpected BIFF Ver');
       expect(chunk('importSpotSheet', 'delimited')).toContain('delimitersToGuess');

@@ -6,6 +6,7 @@
 // Workbooks (.xlsx, .xls) are read and written by lib/util/spreadsheet.ts (SheetJS), which a csv
 // therefore never loads.
 import Papa from 'papaparse';
+import type { Cell } from './spreadsheet';
 
 export type DelimitedReader = typeof import('./delimited');
 
@@ -86,10 +87,8 @@ export function delimitedRows(text: string, maxRows: number): DelimitedRows {
   return { rows, delimiter: guessed ? delimiter : undefined, truncated };
 }
 
-export type CsvCell = string | number | null;
-
 /**
  * Rows as csv text in UTF-8, lines ending in \n: a cell is quoted when it holds a comma, a quote
  * (doubled), a line break or spaces at either end; null is an empty cell; numbers as String gives them.
  */
-export const csvOf = (rows: CsvCell[][]): Buffer => Buffer.from(Papa.unparse(rows, { newline: '\n' }), 'utf8');
+export const csvOf = (rows: Cell[][]): Buffer => Buffer.from(Papa.unparse(rows, { newline: '\n' }), 'utf8');

@@ -479,8 +479,6 @@ function privateBuildDir(root: string, label: string): string {
 }
 
 export interface PrivateStack extends RunningStack {
-  /** Where its data is kept (a temporary directory). */
-  dataDir: string;
   /** Stops the stack and removes its data and build directories. */
   dispose(): Promise<void>;
 }
@@ -502,7 +500,6 @@ export async function startPrivateStack(label: string, options: Omit<StackOption
     const stack = await startStack({ ...options, dataDir, buildDir });
     return {
       ...stack,
-      dataDir,
       async dispose() {
         await stack.stop();
         remove();

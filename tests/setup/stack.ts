@@ -49,7 +49,7 @@ async function start(): Promise<PrivateStack> {
 export async function setup(project: TestProject) {
   shared.users += 1;
   shared.stack ??= start();
-  const { stop: _stop, faults: _faults, dispose: _dispose, dataDir: _dataDir, ...provided } = await shared.stack;
+  const { stop: _stop, faults: _faults, dispose: _dispose, ...provided } = await shared.stack;
   project.provide('stack', provided);
 }
 

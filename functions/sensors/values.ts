@@ -1,4 +1,5 @@
 // /sensors/v2/providers/values/variables: POST (insert), GET (read); the bulk path (spec 1, Sensors)
+import { s3Kit } from '../../lib/aws/s3';
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
 import { callerOf } from '../../lib/sensors/groups';
@@ -32,6 +33,8 @@ export const read = endpoint(readValuesRoute, {
 });
 
 export const bulk = endpoint(createBulkRoute, {
+  // the job's upload is a presigned S3 POST, signed after the job is stored
+  preload: [s3Kit],
   handler: async ({ body, principal }) => {
     const job = await createBulkJob(callerOf(principal), { sizeBytes: body.size_bytes, md5: body.md5 });
     return {

@@ -1,4 +1,5 @@
 // /api/spots/msgs/imgs: PUT (upload), GET (download, by query or path), and the presigned upload
+import { s3Kit } from '../../lib/aws/s3';
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
 import { fileField } from '../../lib/http/body';
@@ -12,7 +13,11 @@ import { downloadImageByPathRoute, downloadImageRoute, presignImageRoute, upload
 /** An image declared in a text of a spot the caller can change (51 'image could not be stored' otherwise). */
 const writableImage = async (principal: Principal, uuid: string) => (await spots.locateImage(principal, uuid, 'write', notDeclared)).image;
 
+/** Every route here reads, writes or signs the image in S3 once its spot is found. */
+const preload = [s3Kit];
+
 export const put = endpoint(uploadImageRoute, {
+  preload,
   handler: async ({ query, body, principal }) => {
     const file = fileField(body, 'img');
     if (!file) {
@@ -25,6 +30,7 @@ export const put = endpoint(uploadImageRoute, {
 });
 
 export const presign = endpoint(presignImageRoute, {
+  preload,
   handler: async ({ query, principal }) => spots.presignImageUpload(await writableImage(principal, query.uuid), query.content_type),
 });
 
@@ -36,5 +42,5 @@ async function download(principal: Principal, uuid: string) {
   return Reply.file(result.content, result.contentType);
 }
 
-export const get = endpoint(downloadImageRoute, { handler: async ({ query, principal }) => download(principal, query.uuid) });
-export const getByPath = endpoint(downloadImageByPathRoute, { handler: async ({ path, principal }) => download(principal, path.uuid) });
+export const get = endpoint(downloadImageRoute, { preload, handler: async ({ query, principal }) => download(principal, query.uuid) });
+export const getByPath = endpoint(downloadImageByPathRoute, { preload, handler: async ({ path, principal }) => download(principal, path.uuid) });

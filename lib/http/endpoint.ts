@@ -18,6 +18,7 @@ import { hasClaims, principalFromToken, type Principal } from '../auth/principal
 import { checkInternalKey } from '../auth/internal-key';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
 import { baseHeaders, Reply, StreamReply, toResult } from './reply';
+import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
 import type { RouteDef } from './route';
 
@@ -43,6 +44,13 @@ export interface EndpointSpec<Q, B, P> {
   /** Maps validation issues to the area's error (the dialect's wrong-format code otherwise). */
   invalid?: (issues: readonly z.core.$ZodIssue[], message: string) => DomainError;
   handler: (ctx: HandlerContext<Q, B, P>) => Promise<unknown>;
+  /**
+   * Kits loaded on first use (lib/util/first-use.ts) that every answered request of the route needs:
+   * each authenticated, valid request starts loading them before its handler runs, so that their
+   * import overlaps the handler's first reads (ADR 0008). A kit only some requests need is preloaded
+   * by the code that knows (`preload(kit)`), not here.
+   */
+  preload?: ReadonlyArray<() => Promise<unknown>>;
 }
 
 /** Per-request state the middlewares build up; it travels on the event to the handler. */
@@ -197,6 +205,7 @@ export function endpoint<
   };
 
   const run = async (event: Event): Promise<APIGatewayProxyResult> => {
+    for (const kit of spec.preload ?? []) preload(kit);
     const state = stateOf(event);
     const input = state.input!;
     const out = await spec.handler({

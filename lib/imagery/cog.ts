@@ -24,7 +24,7 @@ export async function readBand(href: string, grid: Grid, options: BandReadOption
   const [rx, ry] = image.getResolution() as [number, number];
   const width = image.getWidth();
   const height = image.getHeight();
-  const toAsset = transformer(grid.epsg, epsg);
+  const toAsset = await transformer(grid.epsg, epsg);
   const py = pixelHeight(grid);
   // The asset pixel of each grid pixel's centre.
   const cols = new Int32Array(grid.width * grid.height);

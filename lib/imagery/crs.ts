@@ -1,7 +1,7 @@
 // The coordinate systems imagery works in: WGS84 (4326), Web Mercator (3857) and the WGS84 UTM
-// zones (326xx north, 327xx south), with proj4.
-import proj4 from 'proj4';
-import { projDefinition } from './epsg';
+// zones (326xx north, 327xx south). Transforms use proj4 (lib/imagery/projections.ts), imported at
+// the first transform between two different codes, not with this module (ADR 0008).
+import { onFirstUse } from '../util/first-use';
 
 export { isSupportedEpsg, projDefinition } from './epsg';
 
@@ -13,20 +13,13 @@ export function utmEpsg(lon: number, lat: number): number {
   return (lat < 0 ? 32700 : 32600) + zone;
 }
 
-const converters = new Map<string, (point: Point) => Point>();
+/** proj4 and its converters, loaded on first use; `preload(projections)` starts it early. */
+export const projections = /* @__PURE__ */ onFirstUse(() => import('./projections'));
 
-/** A function taking points from one EPSG to another (identity when equal). */
-export function transformer(from: number, to: number): (point: Point) => Point {
-  if (from === to) return (point) => point;
-  const key = `${from}>${to}`;
-  let fn = converters.get(key);
-  if (!fn) {
-    const source = projDefinition(from);
-    const target = projDefinition(to);
-    if (!source || !target) throw new Error(`unsupported EPSG ${source ? to : from}`);
-    const converter = proj4(source, target);
-    fn = (point) => converter.forward(point) as Point;
-    converters.set(key, fn);
-  }
-  return fn;
+const identity = (point: Point): Point => point;
+
+/** A function taking points from one EPSG to another: the identity when equal, without loading proj4. */
+export async function transformer(from: number, to: number): Promise<(point: Point) => Point> {
+  if (from === to) return identity;
+  return (await projections()).converter(from, to);
 }

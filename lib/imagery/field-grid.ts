@@ -17,11 +17,11 @@ export function ringsOfWkt({ readWkt, toGeoJson }: GeometryKit, wkt: string): Ri
 }
 
 /** The imagery grid of a field's polygon (WKT, EPSG 4326). */
-export function fieldGrid(geometry: GeometryKit, polygonWkt: string): Grid {
+export async function fieldGrid(geometry: GeometryKit, polygonWkt: string): Promise<Grid> {
   const rings = ringsOfWkt(geometry, polygonWkt);
   const [minLon, minLat, maxLon, maxLat] = ringBounds(rings);
   const epsg = utmEpsg((minLon + maxLon) / 2, (minLat + maxLat) / 2);
-  const [minX, minY, maxX, maxY] = ringBounds(projectRings(rings, transformer(4326, epsg)));
+  const [minX, minY, maxX, maxY] = ringBounds(projectRings(rings, await transformer(4326, epsg)));
   const left = (Math.floor(minX / PIXEL_M) - MARGIN_PIXELS) * PIXEL_M;
   const right = (Math.ceil(maxX / PIXEL_M) + MARGIN_PIXELS) * PIXEL_M;
   const bottom = (Math.floor(minY / PIXEL_M) - MARGIN_PIXELS) * PIXEL_M;
@@ -37,4 +37,4 @@ export function fieldGrid(geometry: GeometryKit, polygonWkt: string): Grid {
 }
 
 /** The mask of a field's rings (EPSG 4326) on a grid. */
-export const fieldMask = (rings: Rings, grid: Grid): Uint8Array => rasterize(projectRings(rings, transformer(4326, grid.epsg)), grid);
+export const fieldMask = async (rings: Rings, grid: Grid): Promise<Uint8Array> => rasterize(projectRings(rings, await transformer(4326, grid.epsg)), grid);

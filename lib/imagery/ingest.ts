@@ -23,7 +23,7 @@ export function imageryIngestion({ repository, source, settings, emit, now = () 
       return { queued: 0 };
     }
     const version = shapeVersion(shape.polygon);
-    const grid = fieldGrid(await geometryKit(), shape.polygon);
+    const grid = await fieldGrid(await geometryKit(), shape.polygon);
     const stored = new Map((await repository.dates(job.field_id, SENTINEL2)).map((entry) => [entry.day, entry]));
     // the daily schedule looks a few days back, unless the field has no date of its shape yet
     const current = [...stored.values()].some((entry) => entry.shapeVersion === version);
@@ -55,11 +55,11 @@ export function imageryIngestion({ repository, source, settings, emit, now = () 
     const done = stored && stored.sceneId === scene.id && stored.shapeVersion === job.shape_version;
     if (shape && shapeVersion(shape.polygon) === job.shape_version && !done) {
       const geometry = await geometryKit();
-      const grid = fieldGrid(geometry, shape.polygon);
+      const grid = await fieldGrid(geometry, shape.polygon);
       const rings = ringsOfWkt(geometry, shape.polygon);
       const [red, green, blue, nir, rededge1, scl] = await Promise.all(BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)));
       const products = sceneProducts({ red: red!, green: green!, blue: blue!, nir: nir!, rededge1: rededge1!, scl: scl!, radiometry: scene.radiometry });
-      const figures = dateFigures(products.indices.ndvi1, products.cloud, fieldMask(rings, grid));
+      const figures = dateFigures(products.indices.ndvi1, products.cloud, await fieldMask(rings, grid));
       const empty = figures.pixels === 0;
       entry = {
         layer: SENTINEL2,

@@ -21,13 +21,13 @@ export function layerBuilder({ repository, emit }: { repository: Pick<UserLayerR
     if (!shape || !table) return []; // the field was deleted, or the upload expired: nothing to make
     const version = shapeVersion(shape.polygon);
     const geometry = await geometryKit();
-    const grid = fieldGrid(geometry, shape.polygon);
+    const grid = await fieldGrid(geometry, shape.polygon);
     const rings = ringsOfWkt(geometry, shape.polygon);
-    const mask = fieldMask(rings, grid);
+    const mask = await fieldMask(rings, grid);
     const day = job.datetime.slice(0, 10);
     const made: ImageryDate[] = [];
     for (const spec of job.layers) {
-      const layer = layerValues(table, spec, grid, mask);
+      const layer = await layerValues(table, spec, grid, mask);
       if (!layer) continue;
       const { values, method, variogram } = layer;
       const figures = valueFigures(values);
@@ -86,12 +86,12 @@ function valueFigures(values: Float32Array): { min: number; max: number; mean: n
  * averaging per cell), polygons painted with their value (later features over earlier), values
  * outside the bounds dropped first; then rescaled to the asked mean.
  */
-export function layerValues(table: LayerTable, spec: LayerSpec, grid: Grid, mask: Uint8Array): { values: Float32Array; method: string; variogram?: Variogram } | undefined {
+export async function layerValues(table: LayerTable, spec: LayerSpec, grid: Grid, mask: Uint8Array): Promise<{ values: Float32Array; method: string; variogram?: Variogram } | undefined> {
   const column = table.columns.indexOf(spec.column);
   if (column < 0) return undefined;
   const within = (v: number | null | undefined): v is number => v !== null && v !== undefined && (spec.min === null || v >= spec.min) && (spec.max === null || v <= spec.max);
   const features = table.features.filter((f) => within(f.values[column]));
-  const toGrid = transformer(4326, grid.epsg);
+  const toGrid = await transformer(4326, grid.epsg);
   let values: Float32Array = new Float32Array(grid.width * grid.height).fill(NaN);
   let method = 'polygons';
   let variogram: Variogram | undefined;

@@ -31,7 +31,7 @@ export interface RenderRequest {
 const LATTICE = 16;
 
 /** The grid of the image a request asks for. */
-export function targetGrid(scene: { grid: Grid }, request: Pick<RenderRequest, 'epsg' | 'bbox' | 'width' | 'height'>): Grid {
+export async function targetGrid(scene: { grid: Grid }, request: Pick<RenderRequest, 'epsg' | 'bbox' | 'width' | 'height'>): Promise<Grid> {
   const epsg = request.epsg ?? scene.grid.epsg;
   if (request.bbox && request.width && request.height) {
     const [xmin, ymin, xmax, ymax] = request.bbox;
@@ -40,7 +40,7 @@ export function targetGrid(scene: { grid: Grid }, request: Pick<RenderRequest, '
   if (epsg === scene.grid.epsg) return scene.grid;
   // The scene's extent, reprojected (its edges sampled), with as many pixels as the scene.
   const [x0, y0, x1, y1] = gridBounds(scene.grid);
-  const toTarget = transformer(scene.grid.epsg, epsg);
+  const toTarget = await transformer(scene.grid.epsg, epsg);
   const edges: Point[] = [];
   for (let i = 0; i <= 32; i++) {
     const t = i / 32;
@@ -55,9 +55,9 @@ export function targetGrid(scene: { grid: Grid }, request: Pick<RenderRequest, '
  * For each pixel of `target`, the index of the source pixel whose area holds its centre, or -1
  * outside the source. Coordinates are transformed exactly on a lattice and interpolated between.
  */
-export function sourceIndices(source: Grid, target: Grid): Int32Array {
+export async function sourceIndices(source: Grid, target: Grid): Promise<Int32Array> {
   if (target === source) return Int32Array.from({ length: source.width * source.height }, (_, i) => i);
-  const toSource = transformer(target.epsg, source.epsg);
+  const toSource = await transformer(target.epsg, source.epsg);
   const tpy = pixelHeight(target);
   const spy = pixelHeight(source);
   const cols = Math.ceil(target.width / LATTICE) + 1;
@@ -155,11 +155,11 @@ export interface RenderedImage {
 }
 
 /** The image of an operation of a stored scene. */
-export function renderScene(scene: StoredScene, request: RenderRequest): RenderedImage {
-  const grid = targetGrid(scene, request);
-  const index = sourceIndices(scene.grid, grid);
+export async function renderScene(scene: StoredScene, request: RenderRequest): Promise<RenderedImage> {
+  const grid = await targetGrid(scene, request);
+  const index = await sourceIndices(scene.grid, grid);
   const n = grid.width * grid.height;
-  const inside = request.transparent ? rasterize(projectRings(scene.rings, transformer(4326, grid.epsg)), grid) : undefined;
+  const inside = request.transparent ? rasterize(projectRings(scene.rings, await transformer(4326, grid.epsg)), grid) : undefined;
   const visible = (i: number): number => (inside && !inside[i] ? -1 : index[i]!);
   if (request.operation === 'rgb1') {
     const rgb = new Uint8Array(n * 3);
@@ -196,11 +196,11 @@ export interface ValueBand {
 }
 
 /** The image of a band of values: the colour scale stretched over `ranges.colour`, encoded PNGs over `ranges.encoded`. */
-export function renderValues(band: ValueBand, request: Omit<RenderRequest, 'operation'>, ranges: { colour: ValueRange; encoded: ValueRange }): RenderedImage {
-  const grid = targetGrid(band, request);
-  const index = sourceIndices(band.grid, grid);
+export async function renderValues(band: ValueBand, request: Omit<RenderRequest, 'operation'>, ranges: { colour: ValueRange; encoded: ValueRange }): Promise<RenderedImage> {
+  const grid = await targetGrid(band, request);
+  const index = await sourceIndices(band.grid, grid);
   const n = grid.width * grid.height;
-  const inside = request.transparent ? rasterize(projectRings(band.rings, transformer(4326, grid.epsg)), grid) : undefined;
+  const inside = request.transparent ? rasterize(projectRings(band.rings, await transformer(4326, grid.epsg)), grid) : undefined;
   const visible = (i: number): number => (inside && !inside[i] ? -1 : index[i]!);
   const source = band.values;
   const values = new Float32Array(n);

@@ -2,6 +2,8 @@
 // encoded by render.ts. Rules only: the repository and the gate are parameters.
 import type { Principal } from '../auth/principal';
 import { Invalid, NotFound } from '../errors';
+import { preload } from '../util/first-use';
+import { projections } from './crs';
 import { SENTINEL2, type Operation } from './layers';
 import { decodeRaster } from './raster';
 import { renderScene, renderValues, type RenderedImage } from './render';
@@ -31,6 +33,8 @@ export function imageryRendering({
    * date's min and max (given by dates v3).
    */
   async function render(principal: Principal, params: RenderParams): Promise<RenderedImage> {
+    // A mask or another EPSG than the scene's needs proj4: its import overlaps the reads below.
+    if (params.transparent || params.epsg !== undefined) preload(projections);
     await readableField(gate, principal, params.field_id);
     const satellite = params.layer_name === SENTINEL2;
     const operation = operationsOf(params.layer_name).find((entry) => entry.operation === params.operation)?.operation;
@@ -58,8 +62,8 @@ export function imageryRendering({
     const range = { min: entry.min, max: entry.max };
     const image =
       'layer' in raster
-        ? renderValues(raster.layer, request, { colour: range, encoded: range })
-        : renderScene(raster.scene, { ...request, operation: operation as Operation });
+        ? await renderValues(raster.layer, request, { colour: range, encoded: range })
+        : await renderScene(raster.scene, { ...request, operation: operation as Operation });
     if (image.body.length > maxImageBytes) {
       throw new Invalid(`the image would take ${image.body.length} bytes, more than the ${maxImageBytes} an answer may carry: ask for a smaller width and height`);
     }

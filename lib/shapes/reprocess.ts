@@ -18,8 +18,8 @@ export interface ImageryGrid {
 }
 
 /** Pixel grid of a polygon (lib/imagery/grid.ts: its UTM zone at 10 m, with the 2-pixel margin). */
-export function imageryGrid(geometry: GeometryKit, polygonWkt: string, areaHa: number): ImageryGrid {
-  const { width, height } = fieldGrid(geometry, polygonWkt);
+export async function imageryGrid(geometry: GeometryKit, polygonWkt: string, areaHa: number): Promise<ImageryGrid> {
+  const { width, height } = await fieldGrid(geometry, polygonWkt);
   return { width, height, pixels_inside: Math.round((areaHa * 10_000) / (PIXEL_M * PIXEL_M)) };
 }
 
@@ -28,7 +28,7 @@ export async function reprocessShape(job: { field_id: number; campaign: number; 
   const shape = await getItem(shapeKey);
   if (shape) {
     const { polygon, areaHa } = shapeFromItem(shape);
-    const grid = imageryGrid(await geometryKit(), polygon, areaHa);
+    const grid = await imageryGrid(await geometryKit(), polygon, areaHa);
     await updateItem(shapeKey, {
       expression: 'SET imagery_grid = :grid, reprocessed_at = :at',
       condition: 'attribute_exists(pk)',

@@ -17,7 +17,7 @@ import { fieldShapeFrom } from '../fields/shape';
 import type { HectareCharge } from '../fields/quota';
 import { quotaCeiling } from '../fields/rules';
 import type * as Limits from './limits';
-import { onFirstUse } from '../util/first-use';
+import { onFirstUse, preload } from '../util/first-use';
 import { SHAPE_REPROCESS_JOB } from './jobs';
 import type { WebhookEmitter } from '../webhooks/emit';
 
@@ -121,6 +121,9 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
     },
 
     async limitsOf(principal: Principal, fieldId: number) {
+      // both kits load while the field is read (lib/util/first-use.ts)
+      preload(geometryKit);
+      preload(limitsKit);
       const { field } = await readableField(principal, fieldId);
       const [kit, { expansionLimits }] = await Promise.all([geometryKit(), limitsKit()]);
       const limits = expansionLimits(kit, field);
@@ -128,6 +131,8 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
     },
 
     async postShape(principal: Principal, input: ShapeInput): Promise<{ imagesReprocessing: boolean }> {
+      preload(geometryKit);
+      preload(limitsKit);
       let ownerId = 0;
       const imagesReprocessing = await retryLostRace(async () => {
         const { field } = await readableField(principal, input.fieldId, 'modifyShape');

@@ -82,8 +82,7 @@ const SHEET_BOUNDS = { entries: 1000, bytes: 64 * 1024 * 1024, rows: SHEET_MAX_R
 const notLoaded = (detail: string) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail);
 /**
  * Loaded at the first file of their format (ADR 0008): SheetJS's reader for an imported workbook,
- * Papa Parse for a csv, imported or exported. The export's xlsx writer (its default format) is
- * loaded at import, by lib/spots/sheet-export.ts.
+ * Papa Parse for a csv, imported or exported. The export's xlsx writer is lib/spots/sheet-export.ts's.
  */
 const workbookReader = /* @__PURE__ */ onFirstUse(() => import('./workbook-reader'));
 export const textKit = /* @__PURE__ */ onFirstUse(() => import('../util/delimited'));

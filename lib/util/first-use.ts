@@ -10,3 +10,12 @@ export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => (loaded ??= load());
 }
+
+/**
+ * Starts loading a kit the request is known to need, so that its import (reading and compiling a
+ * chunk, on the CPU) overlaps the request's first reads (waits on the network) instead of following
+ * them. Nothing is thrown here: a failed import surfaces where the request awaits the kit.
+ */
+export function preload(kit: () => Promise<unknown>): void {
+  kit().catch(() => undefined);
+}

@@ -26,9 +26,9 @@ interface Footprint {
   y1: number;
 }
 
-function footprintOf([minLon, minLat, maxLon, maxLat]: number[]): Footprint {
+async function footprintOf([minLon, minLat, maxLon, maxLat]: number[]): Promise<Footprint> {
   const epsg = utmEpsg((minLon! + maxLon!) / 2, (minLat! + maxLat!) / 2);
-  const toUtm = transformer(4326, epsg);
+  const toUtm = await transformer(4326, epsg);
   const points: Point[] = [];
   for (let i = 0; i <= 8; i++) {
     const t = i / 8;
@@ -52,8 +52,8 @@ const itemId = (f: Footprint, index: number): string => {
 };
 
 /** The footprint's WGS84 bounding box. */
-function lonLatBounds(f: Footprint): [number, number, number, number] {
-  const toLonLat = transformer(f.epsg, 4326);
+async function lonLatBounds(f: Footprint): Promise<[number, number, number, number]> {
+  const toLonLat = await transformer(f.epsg, 4326);
   return ringBounds([[toLonLat([f.x0, f.y0]), toLonLat([f.x0, f.y1]), toLonLat([f.x1, f.y0]), toLonLat([f.x1, f.y1])]]);
 }
 
@@ -140,7 +140,7 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
         ...(band === 'scl' ? {} : { 'raster:bands': [{ nodata: 0, data_type: 'uint16', scale: 0.0001, offset: -0.1 }] }),
       };
     }
-    const bbox = lonLatBounds(f);
+    const bbox = await lonLatBounds(f);
     return {
       type: 'Feature',
       stac_version: '1.0.0',
@@ -179,7 +179,7 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
         return answer(400, { code: 'BadRequest', description: 'bbox or intersects, and a closed datetime interval, are required' });
       }
       if (Array.isArray(body.collections) && !body.collections.includes(COLLECTION)) return answer(200, { type: 'FeatureCollection', features: [], links: [] });
-      const footprint = footprintOf(bounds);
+      const footprint = await footprintOf(bounds);
       if (footprint.x1 - footprint.x0 > MAX_SIDE_M || footprint.y1 - footprint.y0 > MAX_SIDE_M) {
         return answer(400, { code: 'BadRequest', description: 'the local catalogue covers areas up to 30 km across' });
       }

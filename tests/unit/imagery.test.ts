@@ -71,8 +71,8 @@ describe('band math', () => {
 });
 
 describe('grids', () => {
-  it("gives a field its UTM zone at 10 m, aligned to 10 m, with 2 pixels around its bounds", () => {
-    const grid = fieldGrid(geometry, POLYGON);
+  it("gives a field its UTM zone at 10 m, aligned to 10 m, with 2 pixels around its bounds", async () => {
+    const grid = await fieldGrid(geometry, POLYGON);
     expect(grid.epsg).toBe(32720);
     expect(grid.pixel).toBe(10);
     expect(grid.x0 % 10).toBe(0);
@@ -84,7 +84,7 @@ describe('grids', () => {
     expect(grid.y0).toBe((Math.ceil(Math.max(...ys) / 10) + 2) * 10);
     expect(grid.width).toBe(Math.ceil(Math.max(...xs) / 10) - Math.floor(Math.min(...xs) / 10) + 4);
     expect(grid.height).toBe(Math.ceil(Math.max(...ys) / 10) - Math.floor(Math.min(...ys) / 10) + 4);
-    const mask = fieldMask(ringsOfWkt(geometry, POLYGON), grid);
+    const mask = await fieldMask(ringsOfWkt(geometry, POLYGON), grid);
     // the margin is outside, the centre inside
     expect(mask[0]).toBe(0);
     expect(mask[grid.width * 2 + 2]).toBe(0);
@@ -100,11 +100,11 @@ describe('grids', () => {
     expect(mask[4 * 10 + 4]).toBe(0);
   });
 
-  it('warps identically onto its own grid, and a bbox gives exactly width x height', () => {
+  it('warps identically onto its own grid, and a bbox gives exactly width x height', async () => {
     const grid: Grid = { epsg: 32720, x0: 1000, y0: 2000, pixel: 10, width: 7, height: 5 };
-    expect([...sourceIndices(grid, grid)]).toEqual(Array.from({ length: 35 }, (_, i) => i));
+    expect([...(await sourceIndices(grid, grid))]).toEqual(Array.from({ length: 35 }, (_, i) => i));
     const scene = { grid } as Parameters<typeof targetGrid>[0];
-    const target = targetGrid(scene, { epsg: 3857, bbox: [0, 0, 300, 200], width: 30, height: 20 });
+    const target = await targetGrid(scene, { epsg: 3857, bbox: [0, 0, 300, 200], width: 30, height: 20 });
     expect([target.width, target.height, target.pixel, target.pixelY]).toEqual([30, 20, 10, 10]);
   });
 });

@@ -422,7 +422,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('loads the readers of an imported spot sheet at its first file of their format, neither Papa Parse (csv) nor SheetJS (xlsx, xls) at import; the export its xlsx writer at import and Papa Parse at its first csv (lib/spots/sheets.ts)', async () => {
+  it('loads the readers of an imported spot sheet at its first file of their format, and the writer of an exported one at its first export of that format: neither Papa Parse (csv) nor SheetJS at import (lib/spots/sheets.ts, lib/spots/sheet-export.ts)', async () => {
     await inBuildDir('spot-sheets-', async (dir) => {
       for (const [name, route] of [['importSpotSheet', 'post'], ['exportSpotSheet', 'get']] as const) {
         writeFileSync(join(dir, `${name}.ts`), `export { ${route} as handler } from '../../functions/spots/sheet';\n`);
@@ -437,13 +437,30 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       expect(importing).not.toContain('delimitersToGuess');
       expect(importing).toMatch(/import\(["']\.\/workbook-reader-\w+\.mjs["']\)/);
       expect(importing).toMatch(/import\(["']\.\/delimited-\w+\.mjs["']\)/);
-      // the export: SheetJS's xlsx writer at import, without its readers; Papa Parse in a chunk
+      // the export: SheetJS's xlsx writer (without its readers) and Papa Parse in chunks of their own
       expect(chunk('exportSpotSheet', 'delimited')).toContain('delimitersToGuess');
+      expect(chunk('exportSpotSheet', 'workbook-writer')).toContain('SheetJS');
+      expect(chunk('exportSpotSheet', 'workbook-writer')).not.toContain('Unexpected BIFF Ver');
       const exporting = loadedAtImport(join(dir, 'exportSpotSheet'), 'exportSpotSheet.mjs');
-      expect(exporting).toContain('SheetJS');
-      expect(exporting).not.toContain('Unexpected BIFF Ver');
+      expect(exporting).not.toContain('SheetJS');
       expect(exporting).not.toContain('delimitersToGuess');
+      expect(exporting).toMatch(/import\(["']\.\/workbook-writer-\w+\.mjs["']\)/);
       expect(readdirSync(join(dir, 'exportSpotSheet')).filter((file) => file.startsWith('workbook-reader-'))).toEqual([]);
+    });
+  });
+
+  it('loads proj4 at the first transform between two EPSG codes: rendering ships it in a chunk its module does not import at load (lib/imagery/crs.ts)', async () => {
+    await inBuildDir('projections-', async (dir) => {
+      writeFileSync(join(dir, 'renderLayer.ts'), "export { get as handler } from '../../functions/imagery/geoserver';\n");
+      await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'renderLayer.ts')], outdir: dir });
+      // proj4's projection names (UTM is its extended transverse Mercator) and wkt-parser's keywords
+      const chunk = readFileSync(join(dir, kitChunk(dir, 'projections')), 'utf8');
+      expect(chunk).toContain('Extended_Transverse_Mercator');
+      expect(chunk).toContain('PROJCS');
+      const loaded = loadedAtImport(dir, 'renderLayer.mjs');
+      expect(loaded).not.toContain('Extended_Transverse_Mercator');
+      expect(loaded).not.toContain('PROJCS');
+      expect(loaded).toMatch(/import\(["']\.\/projections-\w+\.mjs["']\)/);
     });
   });
 
@@ -475,7 +492,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/workbook-reader.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts'];
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/workbook-reader.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts', 'lib/imagery/projections.ts', 'lib/spots/workbook-writer.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -505,10 +522,12 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'lib/geo/readers.ts: ./kml',
       'lib/geo/readers.ts: ./shapefile',
       'lib/http/body.ts: @fastify/busboy',
+      'lib/imagery/crs.ts: ./projections',
       'lib/imagery/layer-file.ts: ../util/delimited',
       'lib/imagery/layer-file.ts: ./layer-sheet',
       'lib/maps/repository.ts: ./application',
       'lib/shapes/service.ts: ./limits',
+      'lib/spots/sheet-export.ts: ./workbook-writer',
       'lib/spots/sheets.ts: ../util/delimited',
       'lib/spots/sheets.ts: ./workbook-reader',
       'lib/util/zip.ts: ./unzip',

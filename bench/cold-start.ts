@@ -103,7 +103,7 @@ function pairsOf(before: string, after: string, n: number, kits: string[] = []):
  * package) and the bytes an import of it loads: the entry and the chunks it imports statically,
  * not those it imports on first use (deploy/esbuild.yml `splitting`). Undefined when there is no zip.
  */
-function unpack(zip: string, dir: string): { file: string; entry: string; bytes: number } | undefined {
+export function unpack(zip: string, dir: string): { file: string; entry: string; bytes: number } | undefined {
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(readFileSync(zip));

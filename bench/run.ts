@@ -5,6 +5,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sensors: () => import('./sensors'),
   notifications: () => import('./notifications'),
   'cold-start': () => import('./cold-start'),
+  'cold-call': () => import('./cold-call'),
   load: () => import('./load'),
   faults: () => import('./faults'),
   imagery: () => import('./imagery'),
@@ -12,8 +13,8 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sheets: () => import('./sheets'),
 };
 
-// cold-start packages and spawns ~400 processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites).filter((name) => !['cold-start', 'load', 'faults'].includes(name));
+// cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults'].includes(name));
 for (const name of wanted) {
   const load = suites[name];
   if (!load) {

@@ -13,15 +13,15 @@
 // request, are the figures to compare; GET /api/getfields, which loads no kit, is the control.
 // COLD_CALL_PAIRS (21) sets the pairs; COLD_CALL_ONLY=<regexp> the cases.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import proj4 from 'proj4';
+import { v1 as uuidV1 } from 'uuid';
 import { packageServices } from '../scripts/package';
 import { unpack } from './cold-start';
-import { benchStack, internalApi, json, root, square, type BenchStack } from './lib';
+import { benchStack, benchUser, createBenchField, functionEnv, json, root, square, type BenchStack } from './lib';
 
 const PAIRS = Number(process.env.COLD_CALL_PAIRS ?? 21);
 const ONLY = process.env.COLD_CALL_ONLY ? new RegExp(process.env.COLD_CALL_ONLY) : undefined;
@@ -73,17 +73,8 @@ async function coldCall(file: string, event: unknown, env: NodeJS.ProcessEnv): P
 
 /** A user with a field of ~100 ha and its imagery (a month of scenes), and SPOTS spots with five variables each. */
 async function seed(stack: BenchStack) {
-  const internal = internalApi(stack);
-  const user = (await internal('/internal/users', { user_name: 'bench' })).data;
-  const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token as string;
-  const headers = { authorization: `Bearer ${token}` };
-  const shape = 'POLYGON((-61.2 -34.1,-61.1895 -34.1,-61.1895 -34.091,-61.2 -34.091,-61.2 -34.1))';
-  const created = await fetch(`${stack.baseUrl}/api/agregarlote`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ nombre: 'bench', shape, nombrecampo: 'Bench' }),
-  }).then(json);
-  const fieldId = Number(created.id_lote);
+  const { headers } = await benchUser(stack);
+  const fieldId = await createBenchField(stack, headers, 'bench', 'POLYGON((-61.2 -34.1,-61.1895 -34.1,-61.1895 -34.091,-61.2 -34.091,-61.2 -34.1))');
   for (let i = 0; i < SPOTS; i++) {
     const point = `POINT(${-61.1995 + (i % 20) * 0.0005} ${-34.0995 + Math.floor(i / 20) * 0.0008})`;
     const variables = ['pH', 'P', 'K', 'MO', 'N'].map((name, k) => ({ name, unit_id: k + 1, value: Math.round((5 + i * 0.37 + k) * 100) / 100 }));
@@ -93,12 +84,12 @@ async function seed(stack: BenchStack) {
       body: JSON.stringify({ field_id: fieldId, shape: i % 10 ? point : square(-61.199 + (i % 20) * 0.0004, -34.099, 0.0003), name: `S${i}`, data: { variables } }),
     }).then(json);
   }
-  // a spot whose text declares an image (for the presigned upload)
-  const image = randomUUID();
+  // a spot whose text declares an image (for the presigned upload; texts and images have v1 uuids)
+  const image = uuidV1();
   await fetch(`${stack.baseUrl}/spots/spot`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ field_id: fieldId, shape: 'POINT(-61.195 -34.095)', texts: [{ uuid: randomUUID(), text: 'foto', timestamp_usr: '2026-11-20T10:00:00Z', imgs: [{ coordinate: 'POINT(-61.195 -34.095)', uuid: image }] }] }),
+    body: JSON.stringify({ field_id: fieldId, shape: 'POINT(-61.195 -34.095)', texts: [{ uuid: uuidV1(), text: 'foto', timestamp_usr: '2026-11-20T10:00:00Z', imgs: [{ coordinate: 'POINT(-61.195 -34.095)', uuid: image }] }] }),
   }).then(json);
   const start = Date.now();
   let dates: Array<{ date: string; cloudy: boolean }> = [];
@@ -142,23 +133,7 @@ export async function run(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'surco-cold-call-'));
   try {
     const { headers, fieldId, date, image } = await seed(stack);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_REGION: stack.region,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      SURCO_STAGE: 'bench',
-      SURCO_TABLE: stack.table,
-      SURCO_BUCKET: stack.bucket,
-      SURCO_EVENTS_QUEUE_URL: stack.queues.EventsQueue,
-      SURCO_DYNAMODB_ENDPOINT: stack.endpoints.dynamodb,
-      SURCO_S3_ENDPOINT: stack.endpoints.s3,
-      SURCO_SQS_ENDPOINT: stack.endpoints.sqs,
-      SURCO_INTERNAL_KEY: stack.internalKey,
-      SURCO_SIGNING_SEED: stack.signingSeed,
-      SURCO_LOG_LEVEL: 'silent',
-    };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...functionEnv(stack), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_STAGE: 'bench' };
     const lines = [
       `| request | ${beforeDir ? 'before: import ms | before: import + request ms | ' : ''}import ms | import + request ms |${beforeDir ? ' import after / before (pairs) | import + request after / before (pairs) |' : ''}`,
       `|---|${beforeDir ? '---|---|' : ''}---|---|${beforeDir ? '---|---|' : ''}`,

@@ -2,7 +2,7 @@
 // Latency of GET /api/getfields and POST /api/agregarlote through serverless-offline, and of the
 // same getfields handler called in process, in one run (their ratio is what to compare). Bundle
 // sizes and cold-start imports of every function: npm run bench -- cold-start.
-import { benchStack, internalApi, json, round, square, stats, timed } from './lib';
+import { benchStack, benchUser, functionEnv, json, round, square, stats, timed } from './lib';
 
 
 async function latency() {
@@ -12,10 +12,7 @@ async function latency() {
   // event): with them, creation's p50 measured 1.4x to 2x (docs/benchmarks.md, cold starts: warm path).
   const stack = await benchStack({ workers: () => false });
   try {
-    const internal = internalApi(stack);
-    const user = (await internal('/internal/users', { user_name: 'bench' })).data;
-    const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token;
-    const headers = { authorization: `Bearer ${token}` };
+    const { headers } = await benchUser(stack);
 
     const create = (i: number) =>
       fetch(`${stack.baseUrl}/api/agregarlote`, {
@@ -33,20 +30,7 @@ async function latency() {
     for (let i = 0; i < 100; i++) lists.push((await timed(list))[0]);
 
     // The same handler, in this process (no HTTP, no serverless-offline).
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_REGION: stack.region,
-      SURCO_TABLE: stack.table,
-      SURCO_BUCKET: stack.bucket,
-      SURCO_EVENTS_QUEUE_URL: Object.values(stack.queues)[0],
-      SURCO_DYNAMODB_ENDPOINT: stack.endpoints.dynamodb,
-      SURCO_S3_ENDPOINT: stack.endpoints.s3,
-      SURCO_SQS_ENDPOINT: stack.endpoints.sqs,
-      SURCO_INTERNAL_KEY: stack.internalKey,
-      SURCO_SIGNING_SEED: stack.signingSeed,
-      SURCO_LOG_LEVEL: 'silent',
-    });
+    Object.assign(process.env, functionEnv(stack));
     const { get } = await import('../functions/fields/getfields');
     const event = { httpMethod: 'GET', path: '/api/getfields', headers, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'bench' } };
     const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 };

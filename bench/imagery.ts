@@ -7,7 +7,7 @@ import proj4 from 'proj4';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchStack, internalApi, json, root, round, stats, timed } from './lib';
+import { benchStack, benchUser, json, root, round, stats, timed } from './lib';
 
 const RUNS = 40;
 
@@ -18,10 +18,7 @@ export async function run() {
   try {
     const logFile = join(root, '.surco', 'bench-logs', 'api.log');
     const logStart = existsSync(logFile) ? readFileSync(logFile, 'utf8').length : 0;
-    const internal = internalApi(stack);
-    const user = (await internal('/internal/users', { user_name: 'bench' })).data;
-    const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token;
-    const headers = { authorization: `Bearer ${token}` };
+    const { headers } = await benchUser(stack);
     // 0.0105 deg x 0.009 deg at 34 S: about 970 m x 1000 m, 97 ha
     const shape = 'POLYGON((-61.2 -34.1,-61.1895 -34.1,-61.1895 -34.091,-61.2 -34.091,-61.2 -34.1))';
     const [createMs, created] = await timed(() =>

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { estimatorFor, interpolateGrid, type Sample } from '../lib/imagery/kriging';
-import { benchStack, internalApi, json, root, round, stats, timed } from './lib';
+import { benchStack, benchUser, createBenchField, json, root, round, stats, timed } from './lib';
 import { seededRandom as random } from '../tests/helpers/random';
 
 const RUNS = 5;
@@ -42,19 +42,11 @@ async function endToEnd() {
   try {
     const logFile = join(root, '.surco', 'bench-logs', 'api.log');
     const logStart = existsSync(logFile) ? readFileSync(logFile, 'utf8').length : 0;
-    const internal = internalApi(stack);
-    const user = (await internal('/internal/users', { user_name: 'bench-layers' })).data;
-    const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token;
-    const headers = { authorization: `Bearer ${token}` };
+    const { headers } = await benchUser(stack, 'bench-layers');
     // about 97 ha (as the imagery bench)
     const [lon, lat] = [-61.3, -34.2];
     const shape = `POLYGON((${lon} ${lat},${lon + 0.0105} ${lat},${lon + 0.0105} ${lat + 0.009},${lon} ${lat + 0.009},${lon} ${lat}))`;
-    const created = await fetch(`${stack.baseUrl}/api/agregarlote`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ nombre: 'bench-layers', shape, nombrecampo: 'Bench layers' }),
-    }).then(json);
-    const fieldId = Number(created.id_lote);
+    const fieldId = await createBenchField(stack, headers, 'bench-layers', shape);
     // a combine's passes: a point a second along rows 10 m apart, 20,000 points
     const next = random(2);
     const rows = ['Latitude,Longitude,Yield,Moisture,Speed'];

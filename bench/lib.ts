@@ -63,3 +63,37 @@ export const internalApi = (stack: { baseUrl: string; internalKey: string }) => 
 /** A square WKT polygon of `size` degrees with its south-west corner at (lon, lat). */
 export const square = (lon: number, lat: number, size = 0.01) =>
   `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
+
+/** A user of a bench stack with a token holding every claim: the headers that call the API as them. */
+export async function benchUser(stack: BenchStack, name = 'bench'): Promise<{ userId: number; headers: { authorization: string } }> {
+  const internal = internalApi(stack);
+  const user = (await internal('/internal/users', { user_name: name })).data;
+  const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token as string;
+  return { userId: user.id, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** A field created through POST /api/agregarlote (its farm created with it): its id. */
+export async function createBenchField(stack: BenchStack, headers: Record<string, string>, name: string, shape: string): Promise<number> {
+  const created = await fetch(`${stack.baseUrl}/api/agregarlote`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ nombre: name, shape, nombrecampo: `${name} farm` }),
+  }).then(json);
+  return Number(created.id_lote);
+}
+
+/** The environment a function runs with against a bench stack (as the stack gives its functions). */
+export const functionEnv = (stack: BenchStack): Record<string, string> => ({
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  AWS_REGION: stack.region,
+  SURCO_TABLE: stack.table,
+  SURCO_BUCKET: stack.bucket,
+  SURCO_EVENTS_QUEUE_URL: stack.queues.EventsQueue!,
+  SURCO_DYNAMODB_ENDPOINT: stack.endpoints.dynamodb,
+  SURCO_S3_ENDPOINT: stack.endpoints.s3,
+  SURCO_SQS_ENDPOINT: stack.endpoints.sqs,
+  SURCO_INTERNAL_KEY: stack.internalKey,
+  SURCO_SIGNING_SEED: stack.signingSeed,
+  SURCO_LOG_LEVEL: 'silent',
+});

@@ -2,14 +2,17 @@
 // encoded by render.ts. Rules only: the repository and the gate are parameters.
 import type { Principal } from '../auth/principal';
 import { Invalid, NotFound } from '../errors';
-import { preload } from '../util/first-use';
+import { onFirstUse, preload } from '../util/first-use';
 import { projections } from './crs';
 import { SENTINEL2, type Operation } from './layers';
 import { decodeRaster } from './raster';
-import { renderScene, renderValues, type RenderedImage } from './render';
+import type { RenderedImage } from './render';
 import type { ScaleTemplate } from './scales';
 import type { FieldGate } from '../authz/gate';
 import { listedDates, operationsOf, readableField, type ImageryRepository, type RenderParams } from './service';
+
+/** The warping and the encoders (fast-png, the GeoTIFF writer): every image needs them, preloaded as a request starts. */
+const renderer = /* @__PURE__ */ onFirstUse(() => import('./render'));
 
 /** Largest image answered: Lambda answers at most 6 MB, and files travel base64-encoded (4/3). */
 export const MAX_IMAGE_BYTES = 4_500_000;
@@ -33,7 +36,9 @@ export function imageryRendering({
    * date's min and max (given by dates v3).
    */
   async function render(principal: Principal, params: RenderParams): Promise<RenderedImage> {
-    // A mask or another EPSG than the scene's needs proj4: its import overlaps the reads below.
+    // loaded while the field, its dates and the raster are read; a mask or another EPSG than the
+    // scene's needs proj4 too
+    preload(renderer);
     if (params.transparent || params.epsg !== undefined) preload(projections);
     await readableField(gate, principal, params.field_id);
     const satellite = params.layer_name === SENTINEL2;
@@ -60,6 +65,7 @@ export function imageryRendering({
     };
     const raster = decodeRaster(bytes);
     const range = { min: entry.min, max: entry.max };
+    const { renderScene, renderValues } = await renderer();
     const image =
       'layer' in raster
         ? await renderValues(raster.layer, request, { colour: range, encoded: range })

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { SATELLITE_OPERATIONS, SENTINEL2 } from './layers';
 import { checkTemplate, SCALE_LIMITS, type ScaleTemplate } from './scales';
-import { LAYER_TYPES } from './types';
+import { layerTypes } from './types';
 
 export interface ScaleRepository {
   list(ownerId: number): Promise<ScaleTemplate[]>;
@@ -18,11 +18,10 @@ export interface ScaleRepository {
 
 export type ScaleInput = Omit<ScaleTemplate, 'id' | 'ownerId'>;
 
-const LAYER_NAMES = new Set(LAYER_TYPES.map((type) => type.nombre));
 const notFound = (id: number) => new NotFound(`scale template ${id} not found`);
 
 function checkLayer(template: ScaleInput): void {
-  if (!LAYER_NAMES.has(template.layerName)) throw new Invalid(`layer_name ${template.layerName} is not a layer type (GET /api/layers/types)`);
+  if (!layerTypes().some((type) => type.nombre === template.layerName)) throw new Invalid(`layer_name ${template.layerName} is not a layer type (GET /api/layers/types)`);
   if (template.layerName === SENTINEL2 && !SATELLITE_OPERATIONS.some((o) => o.operation === template.operation && o.operation !== 'rgb1')) {
     throw new Invalid(`the operation of a ${SENTINEL2} scale is one of its indices: ndvi1, gndvi1, msavi2, ndre`);
   }

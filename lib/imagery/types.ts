@@ -36,11 +36,15 @@ export const DEPTH_FAMILIES: ReadonlyArray<{ family: string; ids: readonly numbe
   ...IRREGULAR.map(([family, ids]) => ({ family, ids })),
 ];
 
-/** Every layer type, by id. */
-export const LAYER_TYPES: readonly LayerType[] = [
-  ...FIXED.map(([id, nombre]) => ({ id, nombre })),
-  ...DEPTH_FAMILIES.flatMap(({ family, ids }) => ids.map((id, i) => ({ id, nombre: `${family}_${DEPTHS[i]}` }))),
-].sort((a, b) => a.id - b.id);
+let catalogue: readonly LayerType[] | undefined;
+
+/** Every layer type, by id: built at its first use, not when a function loads (rendering never needs it). */
+export function layerTypes(): readonly LayerType[] {
+  return (catalogue ??= [
+    ...FIXED.map(([id, nombre]) => ({ id, nombre })),
+    ...DEPTH_FAMILIES.flatMap(({ family, ids }) => ids.map((id, i) => ({ id, nombre: `${family}_${DEPTHS[i]}` }))),
+  ].sort((a, b) => a.id - b.id));
+}
 
 /** The depth range of a depth (cm): from the depth before it, 0 for the first ('0-20', '20-30', ..., '140-150'). */
 export const depthRange = (index: number): string => `${index === 0 ? 0 : DEPTHS[index - 1]}-${DEPTHS[index]}`;

@@ -16,7 +16,7 @@ import { containsPoint } from './grid';
 import { columnStats, columnValues, featureBounds, histogramOf, placeOf, type ColumnStats, type Histogram, type LayerFeature, type LayerTable } from './layer-table';
 import { LANDSAT, SENTINEL2 } from './layers';
 import type { ImageryRepository } from './service';
-import { LAYER_TYPES } from './types';
+import { layerTypes } from './types';
 
 /** How long an upload is kept for step 2 (docs/imagery.md). */
 export const UPLOAD_TTL_SECONDS = 24 * 3600;
@@ -72,19 +72,18 @@ export interface UserLayerRepository extends Pick<ImageryRepository, 'fieldShape
 const uploadKey = (id: string) => `uploads/layers/${id}.json`;
 export const sourceKey = (source: LayerJob['source'], id: string) => `uploads/layers/${source}-${id}.json`;
 
-const LAYER_TYPE_BY_ID = new Map(LAYER_TYPES.map((type) => [type.id, type.nombre]));
 const SATELLITE = new Set([SENTINEL2, LANDSAT]);
 
 /** The layer name of a layer type id made from files or samplings (satellite types are not). */
 export function layerNameOf(idLayer: number): string {
-  const name = LAYER_TYPE_BY_ID.get(idLayer);
+  const name = layerTypes().find((type) => type.id === idLayer)?.nombre;
   if (!name || SATELLITE.has(name)) throw new Invalid(`id_layer ${idLayer} is not a layer type a file can make (GET /api/layers/types; not ${[...SATELLITE].join(' or ')})`);
   return name;
 }
 
 /** A layer name of the catalogue that files and samplings can make. */
 export function checkLayerName(name: string): string {
-  if (!LAYER_TYPES.some((type) => type.nombre === name) || SATELLITE.has(name)) throw new Invalid(`layer_name ${name} is not a layer type a sampling can make (GET /api/layers/types)`);
+  if (!layerTypes().some((type) => type.nombre === name) || SATELLITE.has(name)) throw new Invalid(`layer_name ${name} is not a layer type a sampling can make (GET /api/layers/types)`);
   return name;
 }
 

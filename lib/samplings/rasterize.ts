@@ -12,7 +12,7 @@ import { ringsOfWkt } from '../imagery/field-grid';
 import { containsPoint, type Rings } from '../imagery/grid';
 import { placeOf, type LayerFeature, type LayerTable } from '../imagery/layer-table';
 import { checkLayerName, type LayerSpec, type UserLayers } from '../imagery/user-layers';
-import { LAYER_TYPES } from '../imagery/types';
+import { layerTypes } from '../imagery/types';
 import type { Spot } from '../spots/model';
 import { SAMPLING_CODES, type SamplingRepository } from './service';
 
@@ -104,7 +104,7 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
     request.layers.forEach((item, i) => {
       const spec: LayerSpec = {
         column: columns[i]!,
-        id_layer: LAYER_TYPES.find((type) => type.nombre === item.layer_name)!.id,
+        id_layer: layerTypes().find((type) => type.nombre === item.layer_name)!.id,
         layer_name: item.layer_name,
         mean: null,
         min: null,

@@ -19,7 +19,7 @@ import { scaleTemplates, type ScaleInput, type ScaleRepository } from '../../lib
 import { classBoundaries, classOf, type ScaleTemplate } from '../../lib/imagery/scales';
 import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneJob } from '../../lib/imagery/service';
 import { chooseScenes, sceneOf, type Scene } from '../../lib/imagery/stac';
-import { LAYER_TYPES } from '../../lib/imagery/types';
+import { layerTypes } from '../../lib/imagery/types';
 import type { FieldShape } from '../../lib/platform/model';
 import { memoryGate } from './helpers/memory-gate';
 
@@ -431,8 +431,11 @@ describe('GeoTIFF writer', () => {
 });
 
 describe('layer types', () => {
-  it('has unique ids, 38 fixed entries and 14 families of 14 depths', () => {
-    expect(new Set(LAYER_TYPES.map((t) => t.id)).size).toBe(LAYER_TYPES.length);
-    expect(LAYER_TYPES.length).toBe(38 + 14 * 14);
+  it('has unique ids in order, 38 fixed entries and 14 families of 14 depths, built once', () => {
+    const types = layerTypes();
+    expect(new Set(types.map((t) => t.id)).size).toBe(types.length);
+    expect(types.length).toBe(38 + 14 * 14);
+    expect(types.map((t) => t.id)).toEqual([...types.map((t) => t.id)].sort((a, b) => a - b));
+    expect(layerTypes()).toBe(types);
   });
 });

@@ -449,7 +449,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('loads proj4 at the first transform between two EPSG codes: rendering ships it in a chunk its module does not import at load (lib/imagery/crs.ts)', async () => {
+  it('loads proj4 at the first transform between two EPSG codes, and the warping and encoders at the first image: rendering ships both in chunks its module does not import at load (lib/imagery/crs.ts, lib/imagery/rendering.ts)', async () => {
     await inBuildDir('projections-', async (dir) => {
       writeFileSync(join(dir, 'renderLayer.ts'), "export { get as handler } from '../../functions/imagery/geoserver';\n");
       await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'renderLayer.ts')], outdir: dir });
@@ -461,6 +461,10 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       expect(loaded).not.toContain('Extended_Transverse_Mercator');
       expect(loaded).not.toContain('PROJCS');
       expect(loaded).toMatch(/import\(["']\.\/projections-\w+\.mjs["']\)/);
+      // fast-png's encoder (the PNG header chunk it writes)
+      expect(readFileSync(join(dir, kitChunk(dir, 'render')), 'utf8')).toContain('IHDR');
+      expect(loaded).not.toContain('IHDR');
+      expect(loaded).toMatch(/import\(["']\.\/render-\w+\.mjs["']\)/);
     });
   });
 
@@ -492,7 +496,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/workbook-reader.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts', 'lib/imagery/projections.ts', 'lib/spots/workbook-writer.ts'];
+    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/workbook-reader.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts', 'lib/imagery/projections.ts', 'lib/spots/workbook-writer.ts', 'lib/imagery/render.ts'];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -525,6 +529,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'lib/imagery/crs.ts: ./projections',
       'lib/imagery/layer-file.ts: ../util/delimited',
       'lib/imagery/layer-file.ts: ./layer-sheet',
+      'lib/imagery/rendering.ts: ./render',
       'lib/maps/repository.ts: ./application',
       'lib/shapes/service.ts: ./limits',
       'lib/spots/sheet-export.ts: ./workbook-writer',

@@ -2,11 +2,14 @@
 // scene jobs cut one scene to the field and store it; layer jobs make layers from files and samplings.
 import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
+import { geometryKit } from '../../lib/geo/geometry';
+import { projections } from '../../lib/imagery/crs';
 import { ingestion } from '../../lib/imagery/repository';
 import { layerBuild } from '../../lib/imagery/layers-repository';
 import { IMAGERY_FIELD_JOB, IMAGERY_LAYER_JOB, IMAGERY_SCENE_JOB } from '../../lib/imagery/jobs';
 import type { LayerJob } from '../../lib/imagery/user-layers';
 import type { SceneJob } from '../../lib/imagery/service';
+import { preload } from '../../lib/util/first-use';
 import { PoisonMessage, processBatch, type EventHandler } from '../../lib/worker/process';
 
 const FieldJob = z.object({ field_id: z.number().check(z.int(), z.positive()), lock_id: z.optional(z.string().check(z.minLength(1))), recent_days: z.optional(z.number().check(z.int(), z.positive())) });
@@ -52,4 +55,10 @@ const handlers: Record<string, EventHandler> = {
   },
 };
 
-export const handler = (event: SQSEvent) => processBatch(event, handlers);
+// every job reads the field's polygon (geometry) and projects it onto its UTM grid (proj4): both
+// load while the job's first reads wait
+export const handler = (event: SQSEvent) => {
+  preload(geometryKit);
+  preload(projections);
+  return processBatch(event, handlers);
+};

@@ -72,6 +72,8 @@ export interface ShapeDeps {
 // The expansion limits (lib/shapes/limits.ts, with proj4: ~105 KB) are loaded on first use, like
 // the geometry kit they work with (ADR 0008): reading a field's lock never needs them.
 const limitsKit: () => Promise<typeof Limits> = /* @__PURE__ */ onFirstUse(() => import('./limits'));
+/** The two kits the limits and a new shape need together; `preload(shapeKits)` starts both while the field is read. */
+const shapeKits = () => Promise.all([geometryKit(), limitsKit()]);
 
 const notEnoughQuota = () => new Forbidden('the hectares of the new shape exceed the user quota', { code: 'NOT_ENOUGH_QUOTA' });
 const notEnoughWorkspaceQuota = () =>
@@ -121,25 +123,22 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
     },
 
     async limitsOf(principal: Principal, fieldId: number) {
-      // both kits load while the field is read (lib/util/first-use.ts)
-      preload(geometryKit);
-      preload(limitsKit);
+      preload(shapeKits);
       const { field } = await readableField(principal, fieldId);
-      const [kit, { expansionLimits }] = await Promise.all([geometryKit(), limitsKit()]);
+      const [kit, { expansionLimits }] = await shapeKits();
       const limits = expansionLimits(kit, field);
       return { limits4326: limits.wkt4326, limits3857: limits.wkt3857 };
     },
 
     async postShape(principal: Principal, input: ShapeInput): Promise<{ imagesReprocessing: boolean }> {
-      preload(geometryKit);
-      preload(limitsKit);
+      preload(shapeKits);
       let ownerId = 0;
       const imagesReprocessing = await retryLostRace(async () => {
         const { field } = await readableField(principal, input.fieldId, 'modifyShape');
         ownerId = field.ownerId;
         if (await activeLock(field.id)) throw reprocessing();
 
-        const [kit, { expansionLimits }] = await Promise.all([geometryKit(), limitsKit()]);
+        const [kit, { expansionLimits }] = await shapeKits();
         let geometry;
         try {
           geometry = kit.parseGeometry(input.shape, ['Polygon']);

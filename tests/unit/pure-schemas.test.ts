@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,21 @@ function kitChunk(dir: string, kit: string): string {
   expect(found, `${dir}: ${kit}`).toHaveLength(1);
   return found[0]!;
 }
+
+/**
+ * `<dir>/<name>.ts` re-exporting one handler as `handler`, as the serverless plugin writes a
+ * function's entry (.surco/handlers/<function>/index.ts); `handler` is a route's notation,
+ * `functions/spots/sheet.get`. Its path.
+ */
+function handlerEntry(dir: string, name: string, handler: string): string {
+  const entry = join(dir, `${name}.ts`);
+  const dot = handler.lastIndexOf('.');
+  writeFileSync(entry, `export { ${handler.slice(dot + 1)} as handler } from '${join(root, handler.slice(0, dot))}';\n`);
+  return entry;
+}
+
+/** Builds `entry` as deployed (deploy/esbuild.yml) into `outdir`, with `options` over those. */
+const buildDeployed = (entry: string, outdir: string, options: BuildOptions = {}) => build({ ...deployBuildOptions(), entryPoints: [entry], outdir, ...options });
 
 /** The code of a function built from `entry` as deployed: its module and every chunk beside it. */
 async function bundle(entry: string, withPlugins: boolean): Promise<string> {
@@ -166,8 +181,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('leaves a route\'s response schemas out of its function: listing labours builds no wire labour', async () => {
     await inBuildDir('pure-responses-', async (dir) => {
-      const entry = join(dir, 'listLabours.ts');
-      writeFileSync(entry, "export { list as handler } from '../../functions/labours/labours';\n");
+      const entry = handlerEntry(dir, 'listLabours', 'functions/labours/labours.list');
       const responseOnly = ['one page of labours', 'dose x surface for a dose per hectare, else the dose'];
       const plain = await bundle(entry, false);
       for (const text of responseOnly) expect(plain).toContain(text);
@@ -217,8 +231,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('keeps the sibling routes of a handler module out of a function bundled from its own entry', async () => {
     await inBuildDir('pure-entry-', async (dir) => {
       // what scripts/serverless/surco-plugin.cjs generates for listLabours (.surco/handlers/<function>.ts)
-      const entry = join(dir, 'listLabours.ts');
-      writeFileSync(entry, "export { list as handler } from '../../functions/labours/labours';\n");
+      const entry = handlerEntry(dir, 'listLabours', 'functions/labours/labours.list');
       const createSummary = 'Record one labour in a field the caller can change';
       const whole = await bundle(join(root, 'functions', 'labours', 'labours.ts'), true);
       expect(whole).toContain('"createLabour"');
@@ -272,9 +285,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('ships no chunk the function cannot load (prune-chunks): spot tags reach the geometry error, never the kit', async () => {
     await inBuildDir('prune-', async (dir) => {
-      const entry = join(dir, 'createSpotTags.ts');
-      writeFileSync(entry, "export { post as handler } from '../../functions/spots/tags';\n");
-      const out = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, sourcemap: true });
+      const out = await buildDeployed(handlerEntry(dir, 'createSpotTags', 'functions/spots/tags.post'), dir, { sourcemap: true });
       const made = Object.keys(out.metafile!.outputs).map((file) => file.replace(/^.*\//, ''));
       // esbuild made the kit's chunk (lib/geo/geometry.ts is in the graph) ...
       expect(made.some((file) => /^wkt-\w+\.mjs$/.test(file))).toBe(true);
@@ -287,17 +298,16 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('keeps a kit the function never loads from shaping what it loads: key-value storage reaches the S3 kit (lib/storage/repository.ts) but carries none of its code', async () => {
     await inBuildDir('dead-import-', async (dir) => {
-      const entry = join(dir, 'keyValueStorage.ts');
-      writeFileSync(entry, "export { handler } from '../../functions/storage/key-value';\n");
+      const entry = handlerEntry(dir, 'keyValueStorage', 'functions/storage/key-value.handler');
       const options = deployBuildOptions();
       // pruning alone: esbuild places the modules the function and the dead S3 chunk both reach (the
       // SDK's XML protocol, reached through @aws-sdk/core's barrels) in a chunk the function loads
-      await build({ ...options, entryPoints: [entry], outdir: join(dir, 'pruned'), plugins: options.plugins.map((plugin) => (plugin.name === 'prune-chunks' ? plugins.pruneOnly : plugin)) });
+      await buildDeployed(entry, join(dir, 'pruned'), { plugins: options.plugins.map((plugin) => (plugin.name === 'prune-chunks' ? plugins.pruneOnly : plugin)) });
       const pruned = loadedAtImport(join(dir, 'pruned'), 'keyValueStorage.mjs');
       expect(pruned).toContain('addChildNode'); // XmlNode (@aws-sdk/xml-builder), S3's request bodies
       // as deployed: built again with the dead import() cut, the function loads none of it, and
       // still answers (one handler export)
-      await build({ ...options, entryPoints: [entry], outdir: join(dir, 'deployed') });
+      await buildDeployed(entry, join(dir, 'deployed'));
       const deployed = loadedAtImport(join(dir, 'deployed'), 'keyValueStorage.mjs');
       expect(deployed).not.toContain('addChildNode');
       expect(deployed.length).toBeLessThan(pruned.length);
@@ -326,9 +336,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('builds functions whose import loads no web streams: middy\'s import of node:stream/web is the lazy one, and nothing else imports it', async () => {
     await inBuildDir('web-streams-fn-', async (dir) => {
-      const entry = join(dir, 'listInbox.ts');
-      writeFileSync(entry, "export { list as handler } from '../../functions/notifications/inbox';\n");
-      await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
+      await buildDeployed(handlerEntry(dir, 'listInbox', 'functions/notifications/inbox.list'), dir);
       // the Node modules the import loads (Node's own start loads two webstreams helpers already)
       writeFileSync(join(dir, 'probe.mjs'), "const before = new Set(process.moduleLoadList); await import('./listInbox.mjs'); console.log(JSON.stringify(process.moduleLoadList.filter((name) => !before.has(name))));\n");
       const run = spawnSync(process.execPath, [join(dir, 'probe.mjs')], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
@@ -392,9 +400,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('loads the S3 client on first use: file storage ships it as a chunk its module does not import at load (s3Kit, lib/aws/s3.ts)', async () => {
     await inBuildDir('s3-kit-', async (dir) => {
-      const entry = join(dir, 'fileStorage.ts');
-      writeFileSync(entry, "export { handler } from '../../functions/storage/files';\n");
-      await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
+      await buildDeployed(handlerEntry(dir, 'fileStorage', 'functions/storage/files.handler'), dir);
       // the client's service id and our client's options are in the chunk, not in what is loaded at import
       const chunk = readFileSync(join(dir, kitChunk(dir, 's3-client')), 'utf8');
       expect(chunk).toContain('AmazonS3');
@@ -408,9 +414,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('loads a work order\'s writer at the first download of its type: neither pdfkit nor SheetJS is loaded at import (lib/workorders/document.ts)', async () => {
     await inBuildDir('work-order-writers-', async (dir) => {
-      const entry = join(dir, 'downloadWorkOrder.ts');
-      writeFileSync(entry, "export { get as handler } from '../../functions/work-orders/download';\n");
-      await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir });
+      await buildDeployed(handlerEntry(dir, 'downloadWorkOrder', 'functions/work-orders/download.get'), dir);
       const chunk = (kit: string) => readFileSync(join(dir, kitChunk(dir, kit)), 'utf8');
       expect(chunk('pdf')).toContain('%PDF-');
       expect(chunk('workbook')).toContain('SheetJS');
@@ -425,8 +429,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('loads the readers of an imported spot sheet at its first file of their format, and the writer of an exported one at its first export of that format: neither Papa Parse (csv) nor SheetJS at import (lib/spots/sheets.ts, lib/spots/sheet-export.ts)', async () => {
     await inBuildDir('spot-sheets-', async (dir) => {
       for (const [name, route] of [['importSpotSheet', 'post'], ['exportSpotSheet', 'get']] as const) {
-        writeFileSync(join(dir, `${name}.ts`), `export { ${route} as handler } from '../../functions/spots/sheet';\n`);
-        await build({ ...deployBuildOptions(), entryPoints: [join(dir, `${name}.ts`)], outdir: join(dir, name) });
+        await buildDeployed(handlerEntry(dir, name, `functions/spots/sheet.${route}`), join(dir, name));
       }
       const chunk = (name: string, kit: string) => loadedAtImport(join(dir, name), kitChunk(join(dir, name), kit));
       // the import: SheetJS (its xls reader among it) and Papa Parse in chunks of their own
@@ -451,8 +454,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('loads proj4 at the first transform between two EPSG codes, and the warping and encoders at the first image: rendering ships both in chunks its module does not import at load (lib/imagery/crs.ts, lib/imagery/rendering.ts)', async () => {
     await inBuildDir('projections-', async (dir) => {
-      writeFileSync(join(dir, 'renderLayer.ts'), "export { get as handler } from '../../functions/imagery/geoserver';\n");
-      await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'renderLayer.ts')], outdir: dir });
+      await buildDeployed(handlerEntry(dir, 'renderLayer', 'functions/imagery/geoserver.get'), dir);
       // proj4's projection names (UTM is its extended transverse Mercator) and wkt-parser's keywords
       const chunk = readFileSync(join(dir, kitChunk(dir, 'projections')), 'utf8');
       expect(chunk).toContain('Extended_Transverse_Mercator');

@@ -21,7 +21,7 @@ import proj4 from 'proj4';
 import { v1 as uuidV1 } from 'uuid';
 import { packageServices } from '../scripts/package';
 import { unpack } from './cold-start';
-import { benchStack, benchUser, createBenchField, functionEnv, json, root, square, type BenchStack } from './lib';
+import { benchStack, benchUser, createBenchField, functionEnv, gatewayEvent, json, median, root, square, type BenchStack } from './lib';
 
 const PAIRS = Number(process.env.COLD_CALL_PAIRS ?? 21);
 const ONLY = process.env.COLD_CALL_ONLY ? new RegExp(process.env.COLD_CALL_ONLY) : undefined;
@@ -41,8 +41,6 @@ interface Sample {
   callMs: number;
   status: number;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * A fresh process: imports the bundle, calls its handler with the event, prints the two times and the
@@ -75,22 +73,16 @@ async function coldCall(file: string, event: unknown, env: NodeJS.ProcessEnv): P
 async function seed(stack: BenchStack) {
   const { headers } = await benchUser(stack);
   const fieldId = await createBenchField(stack, headers, 'bench', 'POLYGON((-61.2 -34.1,-61.1895 -34.1,-61.1895 -34.091,-61.2 -34.091,-61.2 -34.1))');
+  const postSpot = (spot: Record<string, unknown>) =>
+    fetch(`${stack.baseUrl}/spots/spot`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ field_id: fieldId, ...spot }) }).then(json);
   for (let i = 0; i < SPOTS; i++) {
     const point = `POINT(${-61.1995 + (i % 20) * 0.0005} ${-34.0995 + Math.floor(i / 20) * 0.0008})`;
     const variables = ['pH', 'P', 'K', 'MO', 'N'].map((name, k) => ({ name, unit_id: k + 1, value: Math.round((5 + i * 0.37 + k) * 100) / 100 }));
-    await fetch(`${stack.baseUrl}/spots/spot`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ field_id: fieldId, shape: i % 10 ? point : square(-61.199 + (i % 20) * 0.0004, -34.099, 0.0003), name: `S${i}`, data: { variables } }),
-    }).then(json);
+    await postSpot({ shape: i % 10 ? point : square(-61.199 + (i % 20) * 0.0004, -34.099, 0.0003), name: `S${i}`, data: { variables } });
   }
   // a spot whose text declares an image (for the presigned upload; texts and images have v1 uuids)
   const image = uuidV1();
-  await fetch(`${stack.baseUrl}/spots/spot`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ field_id: fieldId, shape: 'POINT(-61.195 -34.095)', texts: [{ uuid: uuidV1(), text: 'foto', timestamp_usr: '2026-11-20T10:00:00Z', imgs: [{ coordinate: 'POINT(-61.195 -34.095)', uuid: image }] }] }),
-  }).then(json);
+  await postSpot({ shape: 'POINT(-61.195 -34.095)', texts: [{ uuid: uuidV1(), text: 'foto', timestamp_usr: '2026-11-20T10:00:00Z', imgs: [{ coordinate: 'POINT(-61.195 -34.095)', uuid: image }] }] });
   const start = Date.now();
   let dates: Array<{ date: string; cloudy: boolean }> = [];
   while (!dates.some((d) => !d.cloudy) && Date.now() - start < 180_000) {
@@ -113,7 +105,6 @@ function casesOf(fieldId: number, date: string, image: string): Case[] {
     {
       name: 'GET /api/geoserver/v2, a map tile (3857, transparent, 256 x 256)',
       fn: 'renderLayer',
-     
       path: '/api/geoserver/v2',
       query: { ...layer, format: 'image/png', transparent: 'true', epsg: 3857, bbox: `${x0},${y0},${x1},${y1}`, width: 256, height: 256 },
     },
@@ -140,17 +131,7 @@ export async function run(): Promise<void> {
     ];
     for (const c of casesOf(fieldId, date, image)) {
       if (ONLY && !ONLY.test(c.name)) continue;
-      const event = {
-        httpMethod: c.method ?? 'GET',
-        path: c.path,
-        resource: c.path,
-        headers,
-        queryStringParameters: Object.keys(c.query).length ? Object.fromEntries(Object.entries(c.query).map(([k, v]) => [k, String(v)])) : null,
-        pathParameters: null,
-        body: null,
-        isBase64Encoded: false,
-        requestContext: { requestId: 'bench' },
-      };
+      const event = gatewayEvent(c.method ?? 'GET', c.path, headers, c.query);
       // the service that holds the function: its directory in either package
       const service = packaged.find((s) => existsSync(join(s.dir, `${c.fn}.zip`)));
       const now = service && unpack(join(service.dir, `${c.fn}.zip`), join(work, 'after', c.fn));

@@ -25,7 +25,7 @@ import { unzipSync } from 'fflate';
 import { deployBuildOptions } from '../scripts/esbuild-options';
 import { packageServices } from '../scripts/package';
 import { services } from '../schemas/index';
-import { root } from './lib';
+import { median, root } from './lib';
 
 const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
 const PAIRS = Number(process.env.COLD_START_PAIRS ?? 0);
@@ -49,8 +49,6 @@ interface Row {
   /** COLD_START_KITS: per chunk loaded on first use, the median of (import, then the chunk) / before over the same pairs. */
   kits?: Array<{ chunk: string; ratio: number; ms: number }>;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Milliseconds a fresh process takes to import the modules, one after the other (measured inside it, around the imports). */
 function importOnce(file: string | string[], sourceMaps: boolean): number {

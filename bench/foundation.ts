@@ -2,7 +2,7 @@
 // Latency of GET /api/getfields and POST /api/agregarlote through serverless-offline, and of the
 // same getfields handler called in process, in one run (their ratio is what to compare). Bundle
 // sizes and cold-start imports of every function: npm run bench -- cold-start.
-import { benchStack, benchUser, functionEnv, json, round, square, stats, timed } from './lib';
+import { benchStack, benchUser, functionEnv, gatewayEvent, json, round, square, stats, timed } from './lib';
 
 
 async function latency() {
@@ -32,7 +32,7 @@ async function latency() {
     // The same handler, in this process (no HTTP, no serverless-offline).
     Object.assign(process.env, functionEnv(stack));
     const { get } = await import('../functions/fields/getfields');
-    const event = { httpMethod: 'GET', path: '/api/getfields', headers, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'bench' } };
+    const event = gatewayEvent('GET', '/api/getfields', headers);
     const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 };
     await get(event as never, context as never);
     const direct: number[] = [];

@@ -46,6 +46,22 @@ export function stats(samples: number[]) {
 
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
+/** The middle value (the upper one of an even count), as the cold-start and cold-call ratios take it. */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** An API Gateway (REST) event of a request, as a function's handler receives it. */
+export const gatewayEvent = (method: string, path: string, headers: Record<string, string>, query?: Record<string, string | number>) => ({
+  httpMethod: method,
+  path,
+  resource: path,
+  headers,
+  queryStringParameters: query && Object.keys(query).length ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) : null,
+  pathParameters: null,
+  body: null,
+  isBase64Encoded: false,
+  requestContext: { requestId: 'bench' },
+});
+
 export async function json(response: Response): Promise<any> {
   const text = await response.text();
   if (!response.ok) throw new Error(`${response.status} ${text}`);

@@ -2,15 +2,21 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
 
-const { jsonTextModule } = createRequire(import.meta.url)('./deploy/esbuild-plugins.cjs') as { jsonTextModule: (file: string) => Promise<string> };
+const { jsonTextModule } = createRequire(import.meta.url)('./deploy/esbuild-plugins.cjs') as {
+  jsonTextModule: (file: string) => Promise<string>;
+};
 
 /** `import text from './x.json?text'` as the functions' build has it (deploy/esbuild-plugins.cjs, json-parse). */
 const jsonText: Plugin = {
   name: 'json-text',
   enforce: 'pre',
   // an id that does not end in .json, which Vite's own JSON plugin would take as JSON to parse
-  resolveId: (source, importer) => (/\.json\?text$/.test(source) && importer ? `\0${resolve(dirname(importer), source.replace(/\?text$/, ''))}.text.js` : null),
-  load: (id) => (id.startsWith('\0') && id.endsWith('.json.text.js') ? jsonTextModule(id.slice(1, -'.text.js'.length)) : null),
+  resolveId: (source, importer) =>
+    /\.json\?text$/.test(source) && importer
+      ? `\0${resolve(dirname(importer), source.replace(/\?text$/, ''))}.text.js`
+      : null,
+  load: (id) =>
+    id.startsWith('\0') && id.endsWith('.json.text.js') ? jsonTextModule(id.slice(1, -'.text.js'.length)) : null,
 };
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LOG_LEVEL: 'silent' };

@@ -22,9 +22,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { unzipSync } from 'fflate';
+import { services } from '../schemas/index';
 import { deployBuildOptions } from '../scripts/esbuild-options';
 import { packageServices } from '../scripts/package';
-import { services } from '../schemas/index';
 import { median, root } from './lib';
 
 const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
@@ -54,10 +54,19 @@ interface Row {
 function importOnce(file: string | string[], sourceMaps: boolean): number {
   const files = (Array.isArray(file) ? file : [file]).map((f) => `file://${f}`);
   const script = `const t = performance.now(); for (const f of ${JSON.stringify(files)}) await import(f); console.log(performance.now() - t);`;
-  const run = spawnSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script], {
-    env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_STAGE: 'bench' },
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script],
+    {
+      env: {
+        ...process.env,
+        AWS_REGION: 'us-east-1',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        SURCO_STAGE: 'bench',
+      },
+      encoding: 'utf8',
+    },
+  );
   if (run.status !== 0) throw new Error(`importing ${files.join(', ')} failed: ${run.stderr.slice(0, 500)}`);
   return Number(run.stdout.trim().split('\n').pop());
 }
@@ -91,8 +100,21 @@ function pairsOf(before: string, after: string, n: number, kits: string[] = []):
     return [b, importOnce(after, false), ...kits.map((kit) => importOnce([after, kit], false))] as const;
   });
   return {
-    pairs: { n, ratio: median(pairs.map(([b, a]) => a / b)), beforeMs: median(pairs.map(([b]) => b)), afterMs: median(pairs.map(([, a]) => a)) },
-    ...(kits.length ? { kits: kits.map((kit, k) => ({ chunk: kit.split('/').pop()!, ratio: median(pairs.map((p) => p[2 + k]! / p[0])), ms: median(pairs.map((p) => p[2 + k]!)) })) } : {}),
+    pairs: {
+      n,
+      ratio: median(pairs.map(([b, a]) => a / b)),
+      beforeMs: median(pairs.map(([b]) => b)),
+      afterMs: median(pairs.map(([, a]) => a)),
+    },
+    ...(kits.length
+      ? {
+          kits: kits.map((kit, k) => ({
+            chunk: kit.split('/').pop()!,
+            ratio: median(pairs.map((p) => p[2 + k]! / p[0])),
+            ms: median(pairs.map((p) => p[2 + k]!)),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -124,7 +146,8 @@ export function loadedAtImport(files: Record<string, Uint8Array>, entry: string)
     if (seen.has(file) || !files[file]) return;
     seen.add(file);
     const text = Buffer.from(files[file]!).toString('utf8');
-    for (const found of text.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.mjs)["']/g)) visit(join(dirname(file), found[1]!));
+    for (const found of text.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.mjs)["']/g))
+      visit(join(dirname(file), found[1]!));
   };
   visit(entry);
   return [...seen].reduce((sum, file) => sum + files[file]!.length, 0);
@@ -135,18 +158,33 @@ export function loadedAtImport(files: Record<string, Uint8Array>, entry: string)
  * banner, code splitting), with the build's aliases when asked; its bytes are those loaded at its
  * import (the module and the chunks it imports statically), as for the functions.
  */
-async function reference(dir: string, name: string, source: string, withAliases = false): Promise<{ file: string; bytes: number; everything: number }> {
+async function reference(
+  dir: string,
+  name: string,
+  source: string,
+  withAliases = false,
+): Promise<{ file: string; bytes: number; everything: number }> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
   const options = deployBuildOptions();
-  const result = await build({ ...options, entryPoints: [entry], outdir: dir, alias: withAliases ? options.alias : {}, write: false });
+  const result = await build({
+    ...options,
+    entryPoints: [entry],
+    outdir: dir,
+    alias: withAliases ? options.alias : {},
+    write: false,
+  });
   const files: Record<string, Uint8Array> = {};
   for (const output of result.outputFiles) {
     writeFileSync(output.path, output.contents);
     files[relative(dir, output.path)] = output.contents;
   }
   const modules = Object.entries(files).filter(([file]) => file.endsWith('.mjs'));
-  return { file: join(dir, `${name}.mjs`), bytes: loadedAtImport(files, `${name}.mjs`), everything: modules.reduce((sum, [, bytes]) => sum + bytes.length, 0) };
+  return {
+    file: join(dir, `${name}.mjs`),
+    bytes: loadedAtImport(files, `${name}.mjs`),
+    everything: modules.reduce((sum, [, bytes]) => sum + bytes.length, 0),
+  };
 }
 
 const DOCUMENT_CLIENT_ONLY =
@@ -189,7 +227,16 @@ async function measureAll(work: string): Promise<void> {
       ratio: plain.ratio[0]!,
       msSourceMaps: maps.ms[0]!,
       ratioSourceMaps: maps.ratio[0]!,
-      ...(before ? { before: { kb: Math.round(before.bytes / 1024), ms: plain.ms[1]!, ratio: plain.ratio[1]!, ratioSourceMaps: maps.ratio[1]! } } : {}),
+      ...(before
+        ? {
+            before: {
+              kb: Math.round(before.bytes / 1024),
+              ms: plain.ms[1]!,
+              ratio: plain.ratio[1]!,
+              ratioSourceMaps: maps.ratio[1]!,
+            },
+          }
+        : {}),
       ...(before && PAIRS > 0 ? pairsOf(before.file, file, PAIRS, kitsOf(file)) : {}),
     });
     const row = rows.at(-1)!;
@@ -197,26 +244,47 @@ async function measureAll(work: string): Promise<void> {
       `${name}: ${row.kb} KB, ${row.ms.toFixed(1)} ms (${row.ratio.toFixed(2)}x)${row.before ? `; before ${row.before.kb} KB, ${row.before.ratio.toFixed(2)}x` : ''}${row.pairs ? `; after/before ${row.pairs.ratio.toFixed(3)} in ${row.pairs.n} pairs` : ''}${(row.kits ?? []).map((kit) => `; with ${kit.chunk} ${kit.ratio.toFixed(3)}`).join('')}`,
     );
   };
-  const empty = await reference(work, 'empty-handler', 'export const handler = async () => ({ statusCode: 200, body: "" });\n');
+  const empty = await reference(
+    work,
+    'empty-handler',
+    'export const handler = async () => ({ statusCode: 200, body: "" });\n',
+  );
   measure('(empty handler)', empty.file, empty.bytes);
   measure('(DynamoDB document client only)', floor.file, floor.bytes);
   // the same with the build's aliases (credentials from the environment, lib/aws/credentials.ts)
   const floorAliased = await reference(work, 'dynamodb-document-client-env', DOCUMENT_CLIENT_ONLY, true);
   measure('(the same, built with deploy/esbuild.yml aliases)', floorAliased.file, floorAliased.bytes);
   // what a function of the geometry areas pays at its first geometry instead of at its import (ADR 0008)
-  const kit = await reference(work, 'geometry-kit', `import { geometryKit } from ${JSON.stringify(join(root, 'lib', 'geo', 'geometry'))};\nawait geometryKit();\nexport const handler = async () => ({ statusCode: 200, body: '' });\n`, true);
+  const kit = await reference(
+    work,
+    'geometry-kit',
+    `import { geometryKit } from ${JSON.stringify(join(root, 'lib', 'geo', 'geometry'))};\nawait geometryKit();\nexport const handler = async () => ({ statusCode: 200, body: '' });\n`,
+    true,
+  );
   // its module awaits the kit at its import: every chunk of the build is loaded
   measure('(the geometry kit alone, as a first geometry loads it)', kit.file, kit.everything);
-  const handlers = new Map(services.flatMap((s) => [...s.routes.map((r) => [r.operationId, r.handler] as const), ...s.workers.map((w) => [w.name, w.handler] as const)]));
+  const handlers = new Map(
+    services.flatMap((s) => [
+      ...s.routes.map((r) => [r.operationId, r.handler] as const),
+      ...s.workers.map((w) => [w.name, w.handler] as const),
+    ]),
+  );
   const only = process.env.COLD_START_ONLY ? new RegExp(process.env.COLD_START_ONLY) : undefined;
   for (const service of packaged) {
-    for (const name of Object.keys(service.template.Resources).filter((id) => service.template.Resources[id]!.Type === 'AWS::Lambda::Function')) {
+    for (const name of Object.keys(service.template.Resources).filter(
+      (id) => service.template.Resources[id]!.Type === 'AWS::Lambda::Function',
+    )) {
       const fn = name.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase());
       if (only && !only.test(fn)) continue;
       // every function has a bundle of its own (.surco/handlers/<function>.mjs, ADR 0008)
       const now = unpack(join(service.dir, `${fn}.zip`), join(work, service.service, fn))!;
-      const before = beforeDir ? unpack(join(beforeDir, service.service, `${fn}.zip`), join(work, 'before', service.service, fn)) : undefined;
-      const module = handlers.get(fn)!.replace(/\.\w+$/, '').replace(/^functions\//, '');
+      const before = beforeDir
+        ? unpack(join(beforeDir, service.service, `${fn}.zip`), join(work, 'before', service.service, fn))
+        : undefined;
+      const module = handlers
+        .get(fn)!
+        .replace(/\.\w+$/, '')
+        .replace(/^functions\//, '');
       measure(`${fn} (${module})`, now.file, now.bytes, before);
     }
   }
@@ -228,13 +296,28 @@ async function measureAll(work: string): Promise<void> {
     ...rows.map(
       (r) =>
         `| ${r.name} |${hasBefore ? ` ${r.before?.kb ?? ''} | ${r.before ? r.before.ratio.toFixed(2) : ''} | ${r.before ? r.before.ratioSourceMaps.toFixed(2) : ''} |` : ''} ${r.kb} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.msSourceMaps.toFixed(1)} | ${r.ratioSourceMaps.toFixed(2)} |${
-          hasPairs ? (r.pairs ? ` ${r.pairs.ratio.toFixed(3)} | ${r.pairs.beforeMs.toFixed(1)} | ${r.pairs.afterMs.toFixed(1)} |` : ' | | |') : ''
+          hasPairs
+            ? r.pairs
+              ? ` ${r.pairs.ratio.toFixed(3)} | ${r.pairs.beforeMs.toFixed(1)} | ${r.pairs.afterMs.toFixed(1)} |`
+              : ' | | |'
+            : ''
         }`,
     ),
   ];
-  const kitLines = rows.flatMap((r) => (r.kits ?? []).map((kit) => `| ${r.name} | ${kit.chunk} | ${kit.ratio.toFixed(3)} | ${kit.ms.toFixed(1)} |`));
-  if (kitLines.length) lines.push('', '| function | then loads, on first use | (import + kit) / before (pairs) | import + kit ms |', '|---|---|---|---|', ...kitLines);
+  const kitLines = rows.flatMap((r) =>
+    (r.kits ?? []).map((kit) => `| ${r.name} | ${kit.chunk} | ${kit.ratio.toFixed(3)} | ${kit.ms.toFixed(1)} |`),
+  );
+  if (kitLines.length)
+    lines.push(
+      '',
+      '| function | then loads, on first use | (import + kit) / before (pairs) | import + kit ms |',
+      '|---|---|---|---|',
+      ...kitLines,
+    );
   console.log(lines.join('\n'));
   mkdirSync(join(root, '.surco', 'bench'), { recursive: true });
-  writeFileSync(join(root, '.surco', 'bench', 'cold-start.json'), JSON.stringify({ runs: RUNS, node: process.version, rows }, null, 2));
+  writeFileSync(
+    join(root, '.surco', 'bench', 'cold-start.json'),
+    JSON.stringify({ runs: RUNS, node: process.version, rows }, null, 2),
+  );
 }

@@ -4,7 +4,6 @@
 // sizes and cold-start imports of every function: npm run bench -- cold-start.
 import { benchStack, benchUser, functionEnv, gatewayEvent, json, round, square, stats, timed } from './lib';
 
-
 async function latency() {
   // The requests alone: the queue workers are left out (their messages stay queued). In AWS they
   // run in Lambdas of their own; here they would share the two cores with the requests timed, and
@@ -18,7 +17,11 @@ async function latency() {
       fetch(`${stack.baseUrl}/api/agregarlote`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ nombre: `f${i}`, shape: square(-60 + (i % 20) * 0.01, -34 + Math.floor(i / 20) * 0.01, 0.005), nombrecampo: `Farm ${i % 5}` }),
+        body: new URLSearchParams({
+          nombre: `f${i}`,
+          shape: square(-60 + (i % 20) * 0.01, -34 + Math.floor(i / 20) * 0.01, 0.005),
+          nombrecampo: `Farm ${i % 5}`,
+        }),
       }).then(json);
     const [coldCreate] = await timed(() => create(0));
     const creates: number[] = [];

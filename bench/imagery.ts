@@ -2,11 +2,12 @@
 // Imagery on the local stack (docs/imagery.md): how long a new field waits for its scenes, what one
 // scene job costs inside the worker (six window reads, band math, storage), and rendering latency
 // through the local API for a field of about 100 ha in each format and for 1000 x 1000.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import proj4 from 'proj4';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { benchStack, benchUser, json, root, round, stats, timed } from './lib';
 
 const RUNS = 40;
@@ -29,7 +30,9 @@ export async function run() {
       }).then(json),
     );
     const fieldId = Number(created.id_lote);
-    const datesOf = async () => (await fetch(`${stack.baseUrl}/api/layers/dates/v3?field_id=${fieldId}`, { headers }).then(json)).layers.sentinel2.dates as Array<{ date: string; cloudy: boolean }>;
+    const datesOf = async () =>
+      (await fetch(`${stack.baseUrl}/api/layers/dates/v3?field_id=${fieldId}`, { headers }).then(json)).layers.sentinel2
+        .dates as Array<{ date: string; cloudy: boolean }>;
     const start = Date.now();
     let dates = await datesOf();
     while (dates.length < 6 && Date.now() - start < 180_000) {
@@ -41,18 +44,33 @@ export async function run() {
     // What each job took inside the worker function, from serverless-offline's log lines
     // ("(λ: imageryWorker) RequestId: … Duration: 123.45 ms"): the field job, then one per scene.
     const log = readFileSync(logFile, 'utf8').slice(logStart);
-    const durations = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) => Number(m[1]));
+    const durations = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) =>
+      Number(m[1]),
+    );
     const [fieldJobMs, ...sceneJobMs] = durations;
     // the stored rasters of the field: one object per date (docs/imagery.md, cost)
-    const s3 = new S3Client({ region: stack.region, endpoint: stack.endpoints.s3, forcePathStyle: true, credentials: LOCAL_CREDENTIALS });
-    const objects = (await s3.send(new ListObjectsV2Command({ Bucket: stack.bucket, Prefix: `imagery/${fieldId}/` }))).Contents ?? [];
+    const s3 = new S3Client({
+      region: stack.region,
+      endpoint: stack.endpoints.s3,
+      forcePathStyle: true,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const objects =
+      (await s3.send(new ListObjectsV2Command({ Bucket: stack.bucket, Prefix: `imagery/${fieldId}/` }))).Contents ?? [];
     s3.destroy();
     const objectBytes = objects.map((o) => o.Size ?? 0);
 
     const clear = dates.find((d) => !d.cloudy)!;
     const render = async (query: Record<string, string | number>) => {
       const url = new URL('/api/geoserver/v2', stack.baseUrl);
-      for (const [key, value] of Object.entries({ field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: clear.date, ...query })) url.searchParams.set(key, String(value));
+      for (const [key, value] of Object.entries({
+        field_id: fieldId,
+        layer_name: 'sentinel2',
+        operation: 'ndvi1',
+        date: clear.date,
+        ...query,
+      }))
+        url.searchParams.set(key, String(value));
       const response = await fetch(url, { headers });
       const bytes = (await response.arrayBuffer()).byteLength;
       if (!response.ok) throw new Error(`${response.status}`);
@@ -73,7 +91,10 @@ export async function run() {
       firstSixScenesMs: firstScenesMs,
       workerFieldJobMs: fieldJobMs,
       workerSceneJobMs: stats(sceneJobMs),
-      storedObjects: { count: objectBytes.length, meanBytes: Math.round(objectBytes.reduce((a, b) => a + b, 0) / Math.max(1, objectBytes.length)) },
+      storedObjects: {
+        count: objectBytes.length,
+        meanBytes: Math.round(objectBytes.reduce((a, b) => a + b, 0) / Math.max(1, objectBytes.length)),
+      },
       render: {
         png: await measure({ format: 'image/png' }),
         pngTransparent: await measure({ format: 'image/png', transparent: 'true' }),

@@ -7,11 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { estimatorFor, interpolateGrid, type Sample } from '../lib/imagery/kriging';
-import { benchStack, benchUser, createBenchField, json, root, round, stats, timed } from './lib';
 import { seededRandom as random } from '../tests/helpers/random';
+import { benchStack, benchUser, createBenchField, json, root, round, stats, timed } from './lib';
 
 const RUNS = 5;
-
 
 function kriging() {
   const next = random(1);
@@ -34,7 +33,14 @@ function kriging() {
     model = estimator.variogram?.model ?? estimator.method;
   }
   const total = fit.map((f, i) => f + predict[i]!);
-  return { points: 1000, cells: 200 * 200, model, variogramFitMs: stats(fit), estimatesMs: stats(predict), totalMs: stats(total) };
+  return {
+    points: 1000,
+    cells: 200 * 200,
+    model,
+    variogramFitMs: stats(fit),
+    estimatesMs: stats(predict),
+    totalMs: stats(total),
+  };
 }
 
 async function endToEnd() {
@@ -56,7 +62,9 @@ async function endToEnd() {
       const x = lon + 0.0003 + (pass % 2 ? 1 - along : along) * 0.0099;
       const y = lat + 0.0003 + pass * 0.000085;
       const yieldKg = 9000 + 2500 * Math.sin((x - lon) * 700) * Math.cos((y - lat) * 500) + next() * 400;
-      rows.push(`${y.toFixed(7)},${x.toFixed(7)},${yieldKg.toFixed(1)},${(14 + next()).toFixed(2)},${(6 + next()).toFixed(1)}`);
+      rows.push(
+        `${y.toFixed(7)},${x.toFixed(7)},${yieldKg.toFixed(1)},${(14 + next()).toFixed(2)},${(6 + next()).toFixed(1)}`,
+      );
     }
     const archive = new JSZip();
     archive.file('cosecha.csv', rows.join('\n'));
@@ -65,12 +73,19 @@ async function endToEnd() {
     const start = performance.now();
     const form = new FormData();
     form.set('file', new Blob([zip]), 'cosecha.zip');
-    const [uploadMs, uploaded] = await timed(() => fetch(`${stack.baseUrl}/files`, { method: 'POST', headers, body: form }).then(json));
+    const [uploadMs, uploaded] = await timed(() =>
+      fetch(`${stack.baseUrl}/files`, { method: 'POST', headers, body: form }).then(json),
+    );
     const [rasterMs] = await timed(() =>
       fetch(`${stack.baseUrl}/raster`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ redis_id: uploaded.data.redis_id, date, lote_id: fieldId, data: { Yield: { id_layer: 5, mean: null, min: 1000, max: 20000, meta: {}, interpolation_type: 'kriging' } } }),
+        body: JSON.stringify({
+          redis_id: uploaded.data.redis_id,
+          date,
+          lote_id: fieldId,
+          data: { Yield: { id_layer: 5, mean: null, min: 1000, max: 20000, meta: {}, interpolation_type: 'kriging' } },
+        }),
       }).then(json),
     );
     let listed: { date: string } | undefined;
@@ -81,12 +96,17 @@ async function endToEnd() {
     }
     const listedMs = performance.now() - start;
     const [pngMs, png] = await timed(async () => {
-      const response = await fetch(`${stack.baseUrl}/api/geoserver/v2?field_id=${fieldId}&layer_name=rinde&operation=rinde&date=2026-04-15T00:00:00Z&transparent=true`, { headers });
+      const response = await fetch(
+        `${stack.baseUrl}/api/geoserver/v2?field_id=${fieldId}&layer_name=rinde&operation=rinde&date=2026-04-15T00:00:00Z&transparent=true`,
+        { headers },
+      );
       if (!response.ok) throw new Error(`${response.status}`);
       return (await response.arrayBuffer()).byteLength;
     });
     const log = readFileSync(logFile, 'utf8').slice(logStart);
-    const workerMs = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) => Number(m[1]));
+    const workerMs = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) =>
+      Number(m[1]),
+    );
     return {
       points: 20_000,
       zipBytes: zip.length,

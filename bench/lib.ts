@@ -1,7 +1,7 @@
 // Small helpers shared by the benchmarks: a local stack on free ports, timing and statistics.
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { freeStackPorts, startPrivateStack, type PrivateStack, type StackOptions } from '../scripts/local/stack';
+import { freeStackPorts, type PrivateStack, type StackOptions, startPrivateStack } from '../scripts/local/stack';
 
 export const root = resolve(import.meta.dirname, '..');
 
@@ -10,7 +10,9 @@ export interface BenchStack extends PrivateStack {
 }
 
 /** The same local stack as npm start, on free ports, in memory (on disk with `inMemory: false`, so DynamoDB can restart). */
-export async function benchStack(options: { inMemory?: boolean; workers?: StackOptions['workers'] } = {}): Promise<BenchStack> {
+export async function benchStack(
+  options: { inMemory?: boolean; workers?: StackOptions['workers'] } = {},
+): Promise<BenchStack> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const signingSeed = randomBytes(32).toString('base64url');
   const stack = await startPrivateStack('bench', {
@@ -50,12 +52,20 @@ export const round = (value: number, digits = 1) => Number(value.toFixed(digits)
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** An API Gateway (REST) event of a request, as a function's handler receives it. */
-export const gatewayEvent = (method: string, path: string, headers: Record<string, string>, query?: Record<string, string | number>) => ({
+export const gatewayEvent = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  query?: Record<string, string | number>,
+) => ({
   httpMethod: method,
   path,
   resource: path,
   headers,
-  queryStringParameters: query && Object.keys(query).length ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) : null,
+  queryStringParameters:
+    query && Object.keys(query).length
+      ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))
+      : null,
   pathParameters: null,
   body: null,
   isBase64Encoded: false,
@@ -81,15 +91,24 @@ export const square = (lon: number, lat: number, size = 0.01) =>
   `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
 
 /** A user of a bench stack with a token holding every claim: the headers that call the API as them. */
-export async function benchUser(stack: BenchStack, name = 'bench'): Promise<{ userId: number; headers: { authorization: string } }> {
+export async function benchUser(
+  stack: BenchStack,
+  name = 'bench',
+): Promise<{ userId: number; headers: { authorization: string } }> {
   const internal = internalApi(stack);
   const user = (await internal('/internal/users', { user_name: name })).data;
-  const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token as string;
+  const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data
+    .access_token as string;
   return { userId: user.id, headers: { authorization: `Bearer ${token}` } };
 }
 
 /** A field created through POST /api/agregarlote (its farm created with it): its id. */
-export async function createBenchField(stack: BenchStack, headers: Record<string, string>, name: string, shape: string): Promise<number> {
+export async function createBenchField(
+  stack: BenchStack,
+  headers: Record<string, string>,
+  name: string,
+  shape: string,
+): Promise<number> {
   const created = await fetch(`${stack.baseUrl}/api/agregarlote`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },

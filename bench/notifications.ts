@@ -12,13 +12,15 @@ export async function run(): Promise<void> {
   try {
     const internal = internalApi(stack);
     const user = (await internal('/internal/users', { user_name: 'bench', locale: 'en' })).data;
-    const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data.access_token;
+    const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data
+      .access_token;
     const headers = { authorization: `Bearer ${token}` };
 
     // 1. event -> stream
     const arrived = new Map<string, number>();
     const source = new EventSource(`${stack.baseUrl}/nc/stream`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
     });
     await new Promise<void>((resolve) => (source.onopen = () => resolve()));
     source.addEventListener('notifications', (event) => arrived.set(JSON.parse(event.data).item_id, Date.now()));
@@ -33,7 +35,8 @@ export async function run(): Promise<void> {
     source.close();
 
     // the same path up to the item being in the inbox (polling the count every 10 ms)
-    const countNow = async () => (await fetch(`${stack.baseUrl}/nc/inbox/count`, { headers }).then(json)).data.count as number;
+    const countNow = async () =>
+      (await fetch(`${stack.baseUrl}/nc/inbox/count`, { headers }).then(json)).data.count as number;
     const toInbox: number[] = [];
     for (let i = 0; i < 20; i++) {
       const before = await countNow();
@@ -44,7 +47,8 @@ export async function run(): Promise<void> {
     }
 
     // 2. the inbox with 300 items
-    for (let i = 0; i < 230; i++) await internal('/nc-internal/events', { event_name: 'TEST.V1', data: { user_ids: [user.id] } });
+    for (let i = 0; i < 230; i++)
+      await internal('/nc-internal/events', { event_name: 'TEST.V1', data: { user_ids: [user.id] } });
     while ((await fetch(`${stack.baseUrl}/nc/inbox/count`, { headers }).then(json)).data.count < 300) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -67,7 +71,9 @@ export async function run(): Promise<void> {
         body: JSON.stringify(body),
       }).then(json);
     let n = 0;
-    const put = await sample(() => storage('PUT', { id: user.id, key: `k${n++}`, data: { crop: 'soy', plots: [1, 2, 3] } }));
+    const put = await sample(() =>
+      storage('PUT', { id: user.id, key: `k${n++}`, data: { crop: 'soy', plots: [1, 2, 3] } }),
+    );
     const read = await sample(() => storage('GET', { ids: [user.id], keys: ['k1', 'k2', 'k3'] }));
 
     console.log(

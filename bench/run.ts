@@ -1,5 +1,6 @@
 // npm run bench [-- suite...]: runs the named benchmark suites (all by default) and prints JSON.
 export {};
+
 const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   foundation: () => import('./foundation'),
   sensors: () => import('./sensors'),
@@ -14,7 +15,9 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
 };
 
 // cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults'].includes(name));
+const wanted = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults'].includes(name));
 for (const name of wanted) {
   const load = suites[name];
   if (!load) {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { benchStack, internalApi, json, round, timed, type BenchStack } from './lib';
+import { type BenchStack, benchStack, internalApi, json, round, timed } from './lib';
 
 const CLAIMS = ['*'];
 const SPACING_S = 60;
@@ -16,7 +16,9 @@ const SPACING_S = 60;
 async function setup(stack: BenchStack, variables: number) {
   const internal = internalApi(stack);
   const user = (await internal('/internal/users', { user_name: 'bench' })).data;
-  const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench-station', claims: CLAIMS })).data.access_token as string;
+  const token = (
+    await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench-station', claims: CLAIMS })
+  ).data.access_token as string;
   const api = (method: string, path: string, body?: unknown) =>
     fetch(`${stack.baseUrl}/sensors/v2/providers${path}`, {
       method,
@@ -27,7 +29,10 @@ async function setup(stack: BenchStack, variables: number) {
   while (uuids.length < variables) {
     const count = Math.min(40, variables - uuids.length);
     const group = await json(
-      await api('POST', '/variablegroups', { group_name: `g${uuids.length}`, variables: Array.from({ length: count }, (_, i) => ({ variable_name: `v${uuids.length + i}` })) }),
+      await api('POST', '/variablegroups', {
+        group_name: `g${uuids.length}`,
+        variables: Array.from({ length: count }, (_, i) => ({ variable_name: `v${uuids.length + i}` })),
+      }),
     );
     uuids.push(...group.data.variables.map((v: { variable_uuid: string }) => v.variable_uuid));
   }
@@ -36,9 +41,13 @@ async function setup(stack: BenchStack, variables: number) {
 
 /** The JSON body, built as text (2,000,000 values are ~90 MB of JSON). */
 function body(uuids: string[], perVariable: number, startMs: number): string {
-  const timestamps = Array.from({ length: perVariable }, (_, i) => JSON.stringify(`${new Date(startMs + i * SPACING_S * 1000).toISOString().slice(0, 19)}Z`)).join(',');
+  const timestamps = Array.from({ length: perVariable }, (_, i) =>
+    JSON.stringify(`${new Date(startMs + i * SPACING_S * 1000).toISOString().slice(0, 19)}Z`),
+  ).join(',');
   const parts = uuids.map((uuid, k) => {
-    const values = Array.from({ length: perVariable }, (_, i) => (20 + 5 * Math.sin((i + k) / 50) + Math.random()).toFixed(4)).join(',');
+    const values = Array.from({ length: perVariable }, (_, i) =>
+      (20 + 5 * Math.sin((i + k) / 50) + Math.random()).toFixed(4),
+    ).join(',');
     return `{"variable_uuid":"${uuid}","values":[${values}],"timestamps":[${timestamps}]}`;
   });
   return `{"data":[${parts.join(',')}]}`;
@@ -46,16 +55,36 @@ function body(uuids: string[], perVariable: number, startMs: number): string {
 
 /** Items and write units of the values stored in the table (a fresh stack holds only this run's). */
 async function tableUsage(stack: BenchStack) {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: stack.region, endpoint: stack.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      region: stack.region,
+      endpoint: stack.endpoints.dynamodb,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    }),
+  );
   let items = 0;
   let units = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await db.send(new ScanCommand({ TableName: stack.table, FilterExpression: 'begins_with(pk, :values)', ExpressionAttributeValues: { ':values': 'SENSORVALUES#' }, ExclusiveStartKey: startKey }));
+    const out = await db.send(
+      new ScanCommand({
+        TableName: stack.table,
+        FilterExpression: 'begins_with(pk, :values)',
+        ExpressionAttributeValues: { ':values': 'SENSORVALUES#' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
     for (const item of out.Items ?? []) {
       items++;
       let size = 0;
-      for (const [name, value] of Object.entries(item)) size += name.length + (value instanceof Uint8Array ? value.length : typeof value === 'number' ? 8 : Buffer.byteLength(String(value)));
+      for (const [name, value] of Object.entries(item))
+        size +=
+          name.length +
+          (value instanceof Uint8Array
+            ? value.length
+            : typeof value === 'number'
+              ? 8
+              : Buffer.byteLength(String(value)));
       units += Math.ceil(size / 1024);
     }
     startKey = out.LastEvaluatedKey;
@@ -69,7 +98,9 @@ async function bulkRun(stack: BenchStack) {
   const text = body(uuids, 20_000, Date.UTC(2026, 0, 1));
   const gz = gzipSync(text);
   const [ms, job] = await timed(async () => {
-    const started = await json(await api('POST', '/values/bulk', { size_bytes: gz.length, md5: createHash('md5').update(gz).digest('base64') }));
+    const started = await json(
+      await api('POST', '/values/bulk', { size_bytes: gz.length, md5: createHash('md5').update(gz).digest('base64') }),
+    );
     const form = new FormData();
     for (const [k, v] of Object.entries(started.data.upload.fields as Record<string, string>)) form.set(k, v);
     form.set('file', new Blob([gz]), 'values.json.gz');
@@ -104,7 +135,13 @@ async function syncRun(stack: BenchStack, variables: number) {
   const text = body(uuids, 100_000 / variables, Date.UTC(2026, 5, 1));
   const [ms, response] = await timed(async () => api('POST', '/values/variables', JSON.parse(text)));
   if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
-  return { values: 100_000, variables, json_mb: round(text.length / 1024 / 1024, 2), request_s: round(ms / 1000, 2), values_per_s: Math.round(100_000 / (ms / 1000)) };
+  return {
+    values: 100_000,
+    variables,
+    json_mb: round(text.length / 1024 / 1024, 2),
+    request_s: round(ms / 1000, 2),
+    values_per_s: Math.round(100_000 / (ms / 1000)),
+  };
 }
 
 export async function run() {
@@ -124,7 +161,11 @@ export async function run() {
           node: process.version,
           results: {
             bulk_2M_values_100_variables: bulk,
-            sync_100k_values_1_variable: { ...syncOne, items_written: syncUsage.items, write_units_per_100_values: round((syncUsage.write_units_for_these_items / 100_000) * 100, 3) },
+            sync_100k_values_1_variable: {
+              ...syncOne,
+              items_written: syncUsage.items,
+              write_units_per_100_values: round((syncUsage.write_units_for_these_items / 100_000) * 100, 3),
+            },
             sync_100k_values_100_variables: sync,
           },
         },

@@ -32,7 +32,14 @@ function markSchemasPure(source, fileName) {
     for (const declaration of statement.declarationList.declarations) {
       const init = declaration.initializer;
       // values that build nothing stay as they are
-      if (!init || ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isLiteralExpression(init) || ts.isIdentifier(init)) continue;
+      if (
+        !init ||
+        ts.isArrowFunction(init) ||
+        ts.isFunctionExpression(init) ||
+        ts.isLiteralExpression(init) ||
+        ts.isIdentifier(init)
+      )
+        continue;
       edits.push({ at: init.getStart(file), text: '/* @__PURE__ */ (() => (' }, { at: init.getEnd(), text: '))()' });
     }
   }
@@ -43,13 +50,20 @@ function markSchemasPure(source, fileName) {
   // the registry they add the schema to; no parse does): each is left out of its `.check(...)`,
   // and a check of nothing but documentation with it (`x.check(z.describe('...'))` is `x`)
   const isDocumentation = (node) =>
-    ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression) &&
-    node.expression.expression.text === 'z' && ['describe', 'meta'].includes(node.expression.name.text);
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    ts.isIdentifier(node.expression.expression) &&
+    node.expression.expression.text === 'z' &&
+    ['describe', 'meta'].includes(node.expression.name.text);
   // what an edit replaces as a whole is not visited (no edit inside another)
   const replaced = new Set();
   const visit = (node) => {
     if (replaced.has(node)) return;
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'check') {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'check'
+    ) {
       const args = node.arguments;
       if (args.length > 0 && args.every(isDocumentation)) {
         edits.push({ at: node.expression.expression.getEnd(), text: '', end: node.getEnd() });
@@ -60,14 +74,19 @@ function markSchemasPure(source, fileName) {
       const firstKept = args.findIndex((arg) => !isDocumentation(arg));
       if (firstKept > 0) edits.push({ at: args[0].getStart(file), text: '', end: args[firstKept].getStart(file) });
       args.forEach((arg, i) => {
-        if (i > firstKept && isDocumentation(arg)) edits.push({ at: args[i - 1].getEnd(), text: '', end: arg.getEnd() });
+        if (i > firstKept && isDocumentation(arg))
+          edits.push({ at: args[i - 1].getEnd(), text: '', end: arg.getEnd() });
       });
     }
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineRoute') {
       const arg = node.arguments[0];
       if (arg && ts.isObjectLiteralExpression(arg)) {
         for (const property of arg.properties) {
-          if (ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === 'responses') {
+          if (
+            ts.isPropertyAssignment(property) &&
+            ts.isIdentifier(property.name) &&
+            property.name.text === 'responses'
+          ) {
             edits.push({ at: property.initializer.getStart(file), text: '{}', end: property.initializer.getEnd() });
             replaced.add(property.initializer);
           }
@@ -80,7 +99,8 @@ function markSchemasPure(source, fileName) {
   let out = source;
   let after = Infinity; // where the edit applied before this one (the next in the text) starts
   for (const edit of edits.sort((a, b) => b.at - a.at)) {
-    if ((edit.end ?? edit.at) > after) throw new Error(`pure-schemas: overlapping rewrites in ${fileName} at ${edit.at}`);
+    if ((edit.end ?? edit.at) > after)
+      throw new Error(`pure-schemas: overlapping rewrites in ${fileName} at ${edit.at}`);
     out = out.slice(0, edit.at) + edit.text + out.slice(edit.end ?? edit.at);
     after = edit.at;
   }
@@ -120,11 +140,20 @@ const TEXT = /\.json\?text$/;
 const jsonParse = {
   name: 'json-parse',
   setup(build) {
-    build.onResolve({ filter: TEXT }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/\?text$/, '')), namespace: 'json-text' }));
-    build.onLoad({ filter: /.*/, namespace: 'json-text' }, async (args) => ({ contents: await jsonTextModule(args.path), loader: 'js' }));
+    build.onResolve({ filter: TEXT }, (args) => ({
+      path: resolve(args.resolveDir, args.path.replace(/\?text$/, '')),
+      namespace: 'json-text',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'json-text' }, async (args) => ({
+      contents: await jsonTextModule(args.path),
+      loader: 'js',
+    }));
     build.onLoad({ filter: /\.json$/ }, async (args) => {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
-      return { contents: `export default /* @__PURE__ */ JSON.parse(${JSON.stringify(await compactJson(args.path))});`, loader: 'js' };
+      return {
+        contents: `export default /* @__PURE__ */ JSON.parse(${JSON.stringify(await compactJson(args.path))});`,
+        loader: 'js',
+      };
     });
   },
 };
@@ -138,7 +167,9 @@ function substituteImport(name, specifier, importer, contents) {
   return {
     name,
     setup(build) {
-      build.onResolve({ filter: specifier }, (args) => (importer.test(args.importer) ? { path: name, namespace: name } : undefined));
+      build.onResolve({ filter: specifier }, (args) =>
+        importer.test(args.importer) ? { path: name, namespace: name } : undefined,
+      );
       build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
     },
   };
@@ -151,7 +182,12 @@ function substituteImport(name, specifier, importer, contents) {
 // ReadableStream answers that check with the global ReadableStream, the same class, which Node
 // loads when it is first used. ADR 0008; tests/unit/pure-schemas.test.ts.
 const LAZY_WEB_STREAMS = `export const ReadableStream = { [Symbol.hasInstance]: (value) => value instanceof globalThis.ReadableStream };\n`;
-const lazyWebStreams = substituteImport('lazy-web-streams', /^node:stream\/web$/, /[\\/]node_modules[\\/]@middy[\\/]core[\\/]/, LAZY_WEB_STREAMS);
+const lazyWebStreams = substituteImport(
+  'lazy-web-streams',
+  /^node:stream\/web$/,
+  /[\\/]node_modules[\\/]@middy[\\/]core[\\/]/,
+  LAZY_WEB_STREAMS,
+);
 
 // png-zlib: fast-png compresses an image's rows with fflate's zlibSync, and fflate builds its
 // Huffman tables (inflate's and deflate's) when it is imported: ~7 ms of the cold start of every
@@ -160,7 +196,12 @@ const lazyWebStreams = substituteImport('lazy-web-streams', /^node:stream\/web$/
 // level fast-png asks (3), fflate's default (6) otherwise. The PNG's pixels are the same; its
 // compressed bytes may differ. ADR 0008; tests/unit/pure-schemas.test.ts.
 const PNG_ZLIB = `import { deflateSync } from 'node:zlib';\nexport const zlibSync = (data, options = {}) => new Uint8Array(deflateSync(data, { level: options.level ?? 6 }));\n`;
-const pngZlib = substituteImport('png-zlib', /^fflate$/, /[\\/]node_modules[\\/]fast-png[\\/]lib[\\/]png_encoder\.js$/, PNG_ZLIB);
+const pngZlib = substituteImport(
+  'png-zlib',
+  /^fflate$/,
+  /[\\/]node_modules[\\/]fast-png[\\/]lib[\\/]png_encoder\.js$/,
+  PNG_ZLIB,
+);
 
 // prune-chunks: with code splitting (deploy/esbuild.yml), esbuild writes a chunk for every module
 // the bundle's graph imports with import(), even where tree shaking removed the import() itself
@@ -192,13 +233,16 @@ function unreachableOutputs(metafile, entries) {
     reached.add(file);
     for (const imported of outputs[file].imports || []) if (!imported.external) visit(imported.path);
   };
-  for (const [file, output] of Object.entries(outputs)) if (output.entryPoint && roots.has(output.entryPoint)) visit(file);
+  for (const [file, output] of Object.entries(outputs))
+    if (output.entryPoint && roots.has(output.entryPoint)) visit(file);
   return Object.keys(outputs).filter((file) => !reached.has(file) && file.endsWith('.mjs'));
 }
 
 /** The input paths of esbuild's `entryPoints` (an array of paths or of {in, out}, or an object), relative to `cwd`. */
 function entryInputs(entryPoints, cwd) {
-  const list = Array.isArray(entryPoints) ? entryPoints.map((entry) => (typeof entry === 'string' ? entry : entry.in)) : Object.values(entryPoints || {});
+  const list = Array.isArray(entryPoints)
+    ? entryPoints.map((entry) => (typeof entry === 'string' ? entry : entry.in))
+    : Object.values(entryPoints || {});
   return list.map((entry) => relative(cwd, resolve(cwd, entry)));
 }
 
@@ -217,7 +261,10 @@ function sharesModules(metafile, deadInputs, unreachable) {
     for (const imported of metafile.inputs[input]?.imports || []) if (!imported.external) pending.push(imported.path);
   }
   const deadOutputs = new Set(unreachable);
-  return Object.entries(metafile.outputs).some(([file, output]) => !deadOutputs.has(file) && Object.keys(output.inputs).some((input) => reachedFromDead.has(input)));
+  return Object.entries(metafile.outputs).some(
+    ([file, output]) =>
+      !deadOutputs.has(file) && Object.keys(output.inputs).some((input) => reachedFromDead.has(input)),
+  );
 }
 
 const CUT = 'surco-cut-import';
@@ -229,8 +276,15 @@ function cutImports(dead) {
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData === CUT) return undefined;
-        const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: CUT });
-        return resolved.errors.length === 0 && dead.has(resolved.path) ? { path: resolved.path, namespace: CUT } : undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: CUT,
+        });
+        return resolved.errors.length === 0 && dead.has(resolved.path)
+          ? { path: resolved.path, namespace: CUT }
+          : undefined;
       });
       build.onLoad({ filter: /.*/, namespace: CUT }, () => ({ contents: 'export {};', loader: 'js' }));
     },
@@ -256,10 +310,14 @@ function pruneChunksPlugin(rebuild) {
         const entries = entryInputs(build.initialOptions.entryPoints, cwd);
         const unreachable = unreachableOutputs(result.metafile, entries);
         const deadInputs = unreachable.map((file) => result.metafile.outputs[file].entryPoint).filter(Boolean);
-        if (!rebuild || entries.length !== 1 || !sharesModules(result.metafile, deadInputs, unreachable)) return remove(unreachable);
+        if (!rebuild || entries.length !== 1 || !sharesModules(result.metafile, deadInputs, unreachable))
+          return remove(unreachable);
         const dead = new Set(deadInputs.map((input) => resolve(cwd, input)));
         await remove(Object.keys(result.metafile.outputs));
-        const plugins = [cutImports(dead), ...(build.initialOptions.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other))];
+        const plugins = [
+          cutImports(dead),
+          ...(build.initialOptions.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other)),
+        ];
         // the files written are the second build's; the result esbuild returns keeps the first's metafile
         await build.esbuild.build({ ...build.initialOptions, plugins });
       });

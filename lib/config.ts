@@ -106,7 +106,8 @@ export type Config = {
 /** The configuration of an environment; throws with every missing or invalid variable named. */
 export function readConfig(environment: Environment): Config {
   const env = new EnvironmentReader(environment);
-  const integer = (name: string, fallback: number, min: number, max: number) => env.number(name, fallback, { integer: true, min, max });
+  const integer = (name: string, fallback: number, min: number, max: number) =>
+    env.number(name, fallback, { integer: true, min, max });
   const read: Config = {
     stage: env.text('SURCO_STAGE', 'local'),
     region: env.optional('SURCO_REGION') ?? env.text('AWS_REGION', 'us-east-1'),

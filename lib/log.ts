@@ -1,6 +1,7 @@
 // Structured JSON logs, one line per entry, carrying the request id when there is one. An error's
 // stack is logged in the source's files and lines (lib/util/stack.ts).
 import { originalStack } from './util/stack';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 

@@ -1,9 +1,9 @@
 // Crops (spec 3): GET /getcultivos (with or without /api), and POST /api/crops, which registers a
 // crop of the user's own (the spec lists "crops registered manually by users" without a path).
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
-import { generalDialect } from '../lib/http/dialects';
 import type { Crop } from '../lib/crops/catalogue';
+import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 
 const cropsRoute = { tags: ['crops'], auth: 'bearer', dialect: generalDialect } as const;
 
@@ -42,7 +42,9 @@ export const registerCropRoute = defineRoute({
   paths: ['/api/crops', '/crops'],
   summary: 'Register a crop of the user (not in the platform list)',
   request: { body: RegisterCropBody },
-  responses: { 200: { description: 'the crop', schema: z.object({ res: z.literal('ok'), code: z.literal(0), data: WireCrop }) } },
+  responses: {
+    200: { description: 'the crop', schema: z.object({ res: z.literal('ok'), code: z.literal(0), data: WireCrop }) },
+  },
 });
 
 export const cropRoutes = [listCropsRoute, registerCropRoute];

@@ -1,15 +1,14 @@
 // Fields and farms (spec 2, "Fields"): POST /api/agregarlote, GET /api/getfields,
 // GET /api/borrarlotes. Wire names are the spec's; lib/fields uses English names.
 import * as z from 'zod/mini';
-import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
-import { defineRoute } from '../lib/http/route';
-import { generalDialect } from '../lib/http/dialects';
 import type { Access } from '../lib/authz/access';
-import type { FieldListing, ListedFarm } from '../lib/fields/list';
-import { boundsToWkt, unionBounds } from '../lib/geo/bounds';
-import type { User } from '../lib/platform/model';
 import { Forbidden } from '../lib/errors';
+import type { FieldListing, ListedFarm } from '../lib/fields/list';
 import { FIELD_CODES } from '../lib/fields/rules';
+import { boundsToWkt, GEOMETRY_ROUTE_MAX_BYTES, unionBounds } from '../lib/geo/bounds';
+import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
+import type { User } from '../lib/platform/model';
 
 const fieldsRoute = { tags: ['fields'], auth: 'bearer', dialect: generalDialect } as const;
 
@@ -19,7 +18,13 @@ const fieldsRoute = { tags: ['fields'], auth: 'bearer', dialect: generalDialect 
 export const CreateFieldForm = z.object({
   nombre: z.optional(z.string()),
   shape: z.optional(z.string()),
-  idcampo: z.union([z.optional(z.pipe(z.string().check(z.trim(), z.regex(/^\d+$/, 'idcampo must be an integer')), z.transform(Number))), z.pipe(z.literal(''), z.transform(() => undefined))]),
+  idcampo: z.union([
+    z.optional(z.pipe(z.string().check(z.trim(), z.regex(/^\d+$/, 'idcampo must be an integer')), z.transform(Number))),
+    z.pipe(
+      z.literal(''),
+      z.transform(() => undefined),
+    ),
+  ]),
   nombrecampo: z.optional(z.string()),
 });
 
@@ -36,7 +41,8 @@ export const createFieldRoute = defineRoute({
   operationId: 'createField',
   handler: 'functions/fields/agregarlote.post',
   claims: ['FIELDS_CREATE'],
-  missingClaim: () => new Forbidden('the extension version lacks the Create Fields feature', { code: FIELD_CODES.NO_PERMISSION }),
+  missingClaim: () =>
+    new Forbidden('the extension version lacks the Create Fields feature', { code: FIELD_CODES.NO_PERMISSION }),
   touches: { table: 'write', sends: ['imagery', 'events'] },
   method: 'post',
   paths: ['/api/agregarlote'],
@@ -100,7 +106,7 @@ export const getFieldsRoute = defineRoute({
   handler: 'functions/fields/getfields.get',
   method: 'get',
   paths: ['/api/getfields'],
-  summary: "The farms and fields the user reaches, grouped by farm, and those of the users it supervises",
+  summary: 'The farms and fields the user reaches, grouped by farm, and those of the users it supervises',
   responses: { 200: { description: 'the fields', schema: GetFieldsResponse } },
 });
 
@@ -163,7 +169,9 @@ export function toGetFieldsResponse(listing: FieldListing): z.infer<typeof GetFi
 // --- GET /api/borrarlotes -------------------------------------------------------------------
 
 export const DeleteFieldQuery = z.object({
-  lote: z.optional(z.pipe(z.string().check(z.trim(), z.regex(/^\d+$/, 'lote must be a field id')), z.transform(Number))),
+  lote: z.optional(
+    z.pipe(z.string().check(z.trim(), z.regex(/^\d+$/, 'lote must be a field id')), z.transform(Number)),
+  ),
 });
 
 export const DeleteFieldResponse = z.object({
@@ -188,16 +196,29 @@ export const deleteFieldRoute = defineRoute({
 // --- POST /api/fields/convert (KML/KMZ/shapefile to WKT; path and answer not shown in the spec) ---
 
 export const ConvertBoundaryQuery = z.object({
-  name_field: z.optional(z.string().check(z.maxLength(100))).check(z.describe('the .dbf attribute that names a shapefile\'s shapes; by default the first of name, nombre, nome, lote, field, campo')),
+  name_field: z
+    .optional(z.string().check(z.maxLength(100)))
+    .check(
+      z.describe(
+        "the .dbf attribute that names a shapefile's shapes; by default the first of name, nombre, nome, lote, field, campo",
+      ),
+    ),
 });
 
 const BoundaryPolygonWire = z.object({
   name: z.nullable(z.string()),
-  part: z.nullable(z.number().check(z.int())).check(z.describe('the part of a multi-polygon (1, 2, ...); null for a polygon on its own')),
+  part: z
+    .nullable(z.number().check(z.int()))
+    .check(z.describe('the part of a multi-polygon (1, 2, ...); null for a polygon on its own')),
   wkt: z.string().check(z.describe('POLYGON in EPSG 4326, ready for agregarlote')),
   area: z.nullable(z.number()).check(z.describe('hectares on the WGS84 ellipsoid')),
   valid: z.boolean(),
-  code: z.number().check(z.int(), z.describe('what agregarlote would answer: 0 accepted, 2 not a polygon, 10 invalid polygon, 11 too large')),
+  code: z
+    .number()
+    .check(
+      z.int(),
+      z.describe('what agregarlote would answer: 0 accepted, 2 not a polygon, 10 invalid polygon, 11 too large'),
+    ),
   info: z.optional(z.string()),
 });
 
@@ -208,7 +229,9 @@ export const ConvertBoundaryResponse = z.object({
   data: z.object({
     format: z.enum(['kml', 'kmz', 'shapefile']),
     polygons: z.array(BoundaryPolygonWire),
-    skipped: z.array(z.object({ name: z.nullable(z.string()), type: z.string(), reason: z.string() })).check(z.describe('points, lines and empty features')),
+    skipped: z
+      .array(z.object({ name: z.nullable(z.string()), type: z.string(), reason: z.string() }))
+      .check(z.describe('points, lines and empty features')),
   }),
 });
 

@@ -1,29 +1,30 @@
 // The route registry: every route and worker, grouped into the services (CloudFormation stacks)
 // that deploy them (docs/adr/0006-services.md). The serverless plugin generates each service's
 // functions, events and roles from this list; the OpenAPI document lists the routes in this order.
-import type { RouteDef, ServiceDef } from '../lib/http/route';
+
 import { buildOpenApi } from '../lib/http/openapi';
-import { internalRoutes } from './internal';
-import { fieldsRoutes } from './fields';
-import { systemRoutes } from './system';
-import { seasonShapeRoutes } from './season-shapes';
-import { tagRoutes } from './tags';
-import { rotationRoutes } from './rotations';
+import type { RouteDef, ServiceDef } from '../lib/http/route';
 import { cropRoutes } from './crops';
 import { farmMetadataRoutes } from './farm-metadata';
-import { livestockRoutes } from './livestock';
-import { spotRoutes } from './spots';
-import { sensorRoutes } from './sensors';
-import { storageRoutes } from './storage';
-import { notificationRoutes } from './notifications';
-import { mapRoutes } from './maps';
-import { samplingRoutes } from './samplings';
-import { inputRoutes } from './inputs';
-import { labourRoutes } from './labours';
-import { workOrderRoutes } from './work-orders';
+import { fieldsRoutes } from './fields';
 import { imageryRoutes } from './imagery';
-import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
+import { inputRoutes } from './inputs';
+import { internalRoutes } from './internal';
+import { labourRoutes } from './labours';
+import { livestockRoutes } from './livestock';
+import { mapRoutes } from './maps';
+import { notificationRoutes } from './notifications';
+import { rotationRoutes } from './rotations';
+import { samplingRoutes } from './samplings';
+import { seasonShapeRoutes } from './season-shapes';
+import { sensorRoutes } from './sensors';
+import { spotRoutes } from './spots';
+import { storageRoutes } from './storage';
+import { systemRoutes } from './system';
+import { tagRoutes } from './tags';
 import { webhookDocs, webhookRoutes } from './webhooks';
+import { workOrderRoutes } from './work-orders';
+import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
 
 export const services: readonly ServiceDef[] = [
   {
@@ -59,7 +60,8 @@ export const services: readonly ServiceDef[] = [
   },
   {
     name: 'imagery',
-    summary: 'satellite imagery of fields: dates, NDVI, rendering; the layer types; the imagery worker and its daily schedule',
+    summary:
+      'satellite imagery of fields: dates, NDVI, rendering; the layer types; the imagery worker and its daily schedule',
     routes: imageryRoutes,
     workers: [imageryWorker, imageryDaily],
   },
@@ -69,10 +71,14 @@ export const services: readonly ServiceDef[] = [
 export const allRoutes: readonly RouteDef[] = services.flatMap((service) => service.routes);
 
 export const openApiDocument = () =>
-  buildOpenApi(allRoutes, {
-    title: 'Surco API',
-    version: '0.1.0',
-    description:
-      "Open, serverless implementation of a farm-management platform's API for extensions. " +
-      'Errors use the dialect of each area (see the default response of each operation).',
-  }, webhookDocs());
+  buildOpenApi(
+    allRoutes,
+    {
+      title: 'Surco API',
+      version: '0.1.0',
+      description:
+        "Open, serverless implementation of a farm-management platform's API for extensions. " +
+        'Errors use the dialect of each area (see the default response of each operation).',
+    },
+    webhookDocs(),
+  );

@@ -2,21 +2,29 @@
 // (served with and without /api). Changes take arrays; each item is processed on its own.
 // docs/decisions.md, "Inputs".
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 import type { InputRecord } from '../lib/inputs/catalogue';
-import { INPUT_BATCH_MAX, INPUT_NAME_MAX, type Denied, type InputRef } from '../lib/inputs/service';
+import { type Denied, INPUT_BATCH_MAX, INPUT_NAME_MAX, type InputRef } from '../lib/inputs/service';
 import { booleanLike, text } from './common';
 
 const inputsRoute = { tags: ['inputs'], auth: 'bearer', dialect: generalDialect } as const;
 const both = (path: string) => [`/api${path}`, path];
 
-const uuid = z.pipe(z.uuid(), z.transform((v) => v.toLowerCase()));
-const country = z.pipe(z.string().check(z.regex(/^[A-Za-z]{2}$/, 'a 2-letter country code')), z.transform((v) => v.toUpperCase()));
+const uuid = z.pipe(
+  z.uuid(),
+  z.transform((v) => v.toLowerCase()),
+);
+const country = z.pipe(
+  z.string().check(z.regex(/^[A-Za-z]{2}$/, 'a 2-letter country code')),
+  z.transform((v) => v.toUpperCase()),
+);
 
 /** What a personal input may carry besides its name (all optional). */
 const Attributes = {
-  code: z.optional(z.nullable(z.union([z.string().check(z.maxLength(40)), z.pipe(z.number().check(z.int()), z.transform(String))]))),
+  code: z.optional(
+    z.nullable(z.union([z.string().check(z.maxLength(40)), z.pipe(z.number().check(z.int()), z.transform(String))])),
+  ),
   country: z.optional(z.nullable(country)),
   company: z.optional(z.nullable(text(200))),
   type: z.optional(z.nullable(text(100))),
@@ -24,11 +32,30 @@ const Attributes = {
   density: z.optional(z.nullable(z.number().check(z.positive(), z.lte(100)))).check(z.describe('kg/L')),
 };
 
-export const NewInputItem = z.object({ name: text(INPUT_NAME_MAX, 1, { trim: true }), uuid: z.optional(uuid), ...Attributes });
-export const InputChangeItem = z.object({ uuid: z.optional(uuid), id: z.optional(z.number().check(z.int(), z.positive())), name: z.optional(text(INPUT_NAME_MAX, 1, { trim: true })), ...Attributes });
-export const InputSelectorItem = z.object({ uuid: z.optional(uuid), id: z.optional(z.number().check(z.int(), z.positive())) });
+export const NewInputItem = z.object({
+  name: text(INPUT_NAME_MAX, 1, { trim: true }),
+  uuid: z.optional(uuid),
+  ...Attributes,
+});
+export const InputChangeItem = z.object({
+  uuid: z.optional(uuid),
+  id: z.optional(z.number().check(z.int(), z.positive())),
+  name: z.optional(text(INPUT_NAME_MAX, 1, { trim: true })),
+  ...Attributes,
+});
+export const InputSelectorItem = z.object({
+  uuid: z.optional(uuid),
+  id: z.optional(z.number().check(z.int(), z.positive())),
+});
 
-const batch = (item: string) => z.array(z.unknown()).check(z.minLength(1), z.maxLength(INPUT_BATCH_MAX), z.describe(`items as ${item}; an item that is not is listed under denied`));
+const batch = (item: string) =>
+  z
+    .array(z.unknown())
+    .check(
+      z.minLength(1),
+      z.maxLength(INPUT_BATCH_MAX),
+      z.describe(`items as ${item}; an item that is not is listed under denied`),
+    );
 
 export const WireInput = z.object({
   id: z.number().check(z.int()),
@@ -43,7 +70,14 @@ export const WireInput = z.object({
   density: z.nullable(z.number()),
   composition: z.unknown(),
   components: z.array(
-    z.object({ uuid: z.string(), id: z.number().check(z.int()), name: z.string(), active_principle: z.boolean(), eiq_1: z.nullable(z.number()), concentration: z.number() }),
+    z.object({
+      uuid: z.string(),
+      id: z.number().check(z.int()),
+      name: z.string(),
+      active_principle: z.boolean(),
+      eiq_1: z.nullable(z.number()),
+      concentration: z.number(),
+    }),
   ),
 });
 
@@ -59,12 +93,22 @@ export const wireInput = (input: InputRecord): z.infer<typeof WireInput> => ({
   state: input.state,
   density: input.density,
   composition: input.composition ?? null,
-  components: input.components.map((c) => ({ uuid: c.uuid, id: c.id, name: c.name, active_principle: c.activePrinciple, eiq_1: c.eiq, concentration: c.concentration })),
+  components: input.components.map((c) => ({
+    uuid: c.uuid,
+    id: c.id,
+    name: c.name,
+    active_principle: c.activePrinciple,
+    eiq_1: c.eiq,
+    concentration: c.concentration,
+  })),
 });
 
 const DeniedItem = z.record(z.string(), z.unknown()).check(z.describe('the item as sent, with `reason`'));
 /** A denied item as sent, with the reason. */
-export const wireDenied = ({ item, reason }: Denied<unknown>) => ({ ...(item && typeof item === 'object' && !Array.isArray(item) ? item : { item }), reason });
+export const wireDenied = ({ item, reason }: Denied<unknown>) => ({
+  ...(item && typeof item === 'object' && !Array.isArray(item) ? item : { item }),
+  reason,
+});
 const Ref = z.object({ id: z.number().check(z.int()), name: z.string(), uuid: z.string() });
 export const wireRef = (ref: InputRef) => ({ id: ref.id, name: ref.name, uuid: ref.uuid });
 
@@ -78,7 +122,9 @@ export const listInputsRoute = defineRoute({
   description: 'Filters combine with AND. Answers whatever Content-Type the request names (clients send text/plain).',
   request: {
     query: z.object({
-      user_input: z.optional(booleanLike()).check(z.describe("true: only the caller's inputs; false: only the master list")),
+      user_input: z
+        .optional(booleanLike())
+        .check(z.describe("true: only the caller's inputs; false: only the master list")),
       code: z.optional(z.string().check(z.maxLength(40))),
       country: z.optional(country).check(z.describe("that country's inputs and those of no country")),
     }),
@@ -120,7 +166,12 @@ export const modifyInputsRoute = defineRoute({
   responses: {
     200: {
       description: 'changed and denied items',
-      schema: z.object({ status: z.literal('successful inputs modification'), res: z.literal('OK'), modificated: z.array(Ref), denied: z.array(DeniedItem) }),
+      schema: z.object({
+        status: z.literal('successful inputs modification'),
+        res: z.literal('OK'),
+        modificated: z.array(Ref),
+        denied: z.array(DeniedItem),
+      }),
     },
   },
 });
@@ -137,7 +188,12 @@ export const deleteInputsRoute = defineRoute({
   responses: {
     200: {
       description: 'deleted and denied items',
-      schema: z.object({ status: z.literal('successful inputs deletion'), res: z.literal('OK'), deleted: z.array(Ref), denied: z.array(DeniedItem) }),
+      schema: z.object({
+        status: z.literal('successful inputs deletion'),
+        res: z.literal('OK'),
+        deleted: z.array(Ref),
+        denied: z.array(DeniedItem),
+      }),
     },
   },
 });

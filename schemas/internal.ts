@@ -1,10 +1,10 @@
 // The platform's internal API (docs/internal-api.md): users, supervisions, shares, tokens.
 // Called by internal services and black-box tests with the x-internal-key header.
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
-import { internalDialect } from '../lib/http/dialects';
-import { SHARE_LEVELS, SUPERVISION_LEVELS } from '../lib/authz/access';
 import { ALL_CLAIMS, CLAIMS } from '../lib/auth/claims';
+import { SHARE_LEVELS, SUPERVISION_LEVELS } from '../lib/authz/access';
+import { internalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 import { LOCALES } from '../lib/platform/model';
 import { okData, text } from './common';
 
@@ -13,9 +13,15 @@ const id = z.number().check(z.int(), z.positive());
 export const CreateUserBody = z.object({
   user_name: text(200, 1, { trim: true }),
   locale: z._default(z.enum(LOCALES), 'es'),
-  features: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(100))).check(z.describe("plan features (claim names); default all ('*')")),
-  hectare_quota: z.optional(z.nullable(z.number().check(z.nonnegative()))).check(z.describe('hectares the user may own; default no limit')),
-  space_id: z.optional(id).check(z.describe('workspace to join; without it a new workspace is created with this user as administrator')),
+  features: z
+    .optional(z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(100)))
+    .check(z.describe("plan features (claim names); default all ('*')")),
+  hectare_quota: z
+    .optional(z.nullable(z.number().check(z.nonnegative())))
+    .check(z.describe('hectares the user may own; default no limit')),
+  space_id: z
+    .optional(id)
+    .check(z.describe('workspace to join; without it a new workspace is created with this user as administrator')),
 });
 
 export const InternalUser = z.object({
@@ -32,23 +38,35 @@ export const CreateSupervisionBody = z.object({
   permission: z.enum(SUPERVISION_LEVELS as [string, ...string[]]),
 });
 
-export const CreateShareBody = z.object({
+export const CreateShareBody = z
+  .object({
     user_id: id,
     farm_id: z.optional(id),
     field_id: z.optional(id),
     permission: z.enum(SHARE_LEVELS as [string, ...string[]]),
-  }).check(z.refine((b) => (b.farm_id === undefined) !== (b.field_id === undefined), {
-    message: 'exactly one of farm_id and field_id is required',
-  }));
+  })
+  .check(
+    z.refine((b) => (b.farm_id === undefined) !== (b.field_id === undefined), {
+      message: 'exactly one of farm_id and field_id is required',
+    }),
+  );
 
-const claimName = z.string().check(z.refine((c) => c === ALL_CLAIMS || (CLAIMS as readonly string[]).includes(c), { message: 'unknown claim name' }));
+const claimName = z
+  .string()
+  .check(
+    z.refine((c) => c === ALL_CLAIMS || (CLAIMS as readonly string[]).includes(c), { message: 'unknown claim name' }),
+  );
 
 export const CreateTokenBody = z.object({
   user_id: id,
-  extension_id: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))).check(z.describe("absent: the user's own session")),
+  extension_id: z
+    .optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200)))
+    .check(z.describe("absent: the user's own session")),
   extension_version: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
   claims: z.array(claimName).check(z.maxLength(100)),
-  ttl_s: z.optional(z.number().check(z.int())).check(z.describe('default 30 days; 0 or negative mints an already expired token')),
+  ttl_s: z
+    .optional(z.number().check(z.int()))
+    .check(z.describe('default 30 days; 0 or negative mints an already expired token')),
 });
 
 export const Token = z.object({ access_token: z.string(), expires_at: z.string() });
@@ -92,7 +110,14 @@ export const createShareRoute = defineRoute({
   paths: ['/internal/shares'],
   summary: 'Share a farm or a field with a user; emits FIELD_SHARE.V1',
   request: { body: CreateShareBody },
-  responses: { 200: { description: 'the share', schema: okData(z.object({ user_id: id, farm_id: z.optional(id), field_id: z.optional(id), permission: z.string() })) } },
+  responses: {
+    200: {
+      description: 'the share',
+      schema: okData(
+        z.object({ user_id: id, farm_id: z.optional(id), field_id: z.optional(id), permission: z.string() }),
+      ),
+    },
+  },
 });
 
 export const createTokenRoute = defineRoute({

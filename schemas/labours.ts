@@ -2,10 +2,21 @@
 // DELETE (not shown by the spec; the contract is docs/decisions.md, "Labours"). Served with and
 // without /api. Every route needs the View season feature (claim SEASON_VIEW).
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 import { seasonViewRequired } from '../lib/labours/codes';
-import { APPLICATION_TYPES, inputTotal, LABOUR_INPUTS_MAX, LABOUR_PAGE_SIZE, LABOUR_TYPE, SEEDING_TYPES, totalUnit, type Amount, type LabourTypeId, type Status } from '../lib/labours/model';
+import {
+  type Amount,
+  APPLICATION_TYPES,
+  inputTotal,
+  LABOUR_INPUTS_MAX,
+  LABOUR_PAGE_SIZE,
+  LABOUR_TYPE,
+  type LabourTypeId,
+  SEEDING_TYPES,
+  type Status,
+  totalUnit,
+} from '../lib/labours/model';
 import type { LabourView, LabourWrite } from '../lib/labours/service';
 import { booleanLike, calendarDate, commaList, integer, jsonObject, positiveInteger, text } from './common';
 
@@ -18,17 +29,30 @@ const laboursRoute = {
 } as const;
 const both = (path: string) => [`/api${path}`, path];
 
-const uuid = z.pipe(z.uuid(), z.transform((v) => v.toLowerCase()));
+const uuid = z.pipe(
+  z.uuid(),
+  z.transform((v) => v.toLowerCase()),
+);
 const year = z.number().check(z.int(), z.gte(1900), z.lte(2200));
 const oneOf = (table: Record<number, string>) =>
-  z.number().check(z.int(), z.refine((v) => table[v] !== undefined, `one of ${Object.entries(table).map(([id, name]) => `${id} (${name})`).join(', ')}`));
+  z.number().check(
+    z.int(),
+    z.refine(
+      (v) => table[v] !== undefined,
+      `one of ${Object.entries(table)
+        .map(([id, name]) => `${id} (${name})`)
+        .join(', ')}`,
+    ),
+  );
 const ARRAY_MAX = 50;
 
 const Amount = z.object({ unit: text(40, 1, { trim: true }), value: z.number().check(z.gte(0), z.lte(1e9)) });
 const LabourInputItem = z.object({
   id: z.optional(z.number().check(z.int(), z.positive())).check(z.describe('an existing input, master or own')),
   uuid: z.optional(uuid).check(z.describe('an existing input, or the uuid of one to create')),
-  name: z.optional(text(200, 1, { trim: true })).check(z.describe('required to create an input; renames an own input whose name differs')),
+  name: z
+    .optional(text(200, 1, { trim: true }))
+    .check(z.describe('required to create an input; renames an own input whose name differs')),
   dose: z.number().check(z.gte(0), z.lte(1e7)),
   unit: text(40, 1, { trim: true }).check(z.describe("the dose's unit, e.g. L/ha, kg/ha")),
   observations: z.optional(z.nullable(text(1000))),
@@ -47,8 +71,12 @@ const Costs = z.object({
 const TypeFields = {
   application_type_id: z.optional(z.nullable(oneOf(APPLICATION_TYPES))).check(z.describe('applications')),
   end_cycle: z.optional(z.boolean()).check(z.describe('applications and harvests: the activity closes the crop')),
-  map_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))).check(z.describe("applications: a map of the labour's field")),
-  inputs: z.optional(z.array(LabourInputItem).check(z.maxLength(LABOUR_INPUTS_MAX))).check(z.describe('applications and sowings: the complete final list')),
+  map_id: z
+    .optional(z.nullable(z.number().check(z.int(), z.positive())))
+    .check(z.describe("applications: a map of the labour's field")),
+  inputs: z
+    .optional(z.array(LabourInputItem).check(z.maxLength(LABOUR_INPUTS_MAX)))
+    .check(z.describe('applications and sowings: the complete final list')),
   layer: z.optional(z.nullable(text(200))).check(z.describe('harvests')),
   expected_unit: z.optional(z.nullable(text(40))).check(z.describe('harvests')),
   harvested_unit: z.optional(z.nullable(text(40))).check(z.describe('harvests')),
@@ -66,11 +94,15 @@ const TypeFields = {
   variety_name: z.optional(z.nullable(text(200))).check(z.describe('sowings')),
   name: z.optional(text(200)).check(z.describe('other labours (type 4): what was done')),
 };
-const DETAIL_NAMES = Object.keys(TypeFields).filter((name) => name !== 'inputs' && name !== 'map_id') as Array<keyof typeof TypeFields>;
+const DETAIL_NAMES = Object.keys(TypeFields).filter((name) => name !== 'inputs' && name !== 'map_id') as Array<
+  keyof typeof TypeFields
+>;
 
 const Common = {
   uuid: z.optional(uuid).check(z.describe('client uuid: a repeated create answers the labour it made')),
-  labour_type_id: z.number().check(z.int(), z.gte(1), z.lte(4), z.describe('1 applications, 2 harvests, 3 sowings, 4 other labours')),
+  labour_type_id: z
+    .number()
+    .check(z.int(), z.gte(1), z.lte(4), z.describe('1 applications, 2 harvests, 3 sowings, 4 other labours')),
   status: z.number().check(z.int(), z.gte(1), z.lte(3), z.describe('1 planned, 2 executed, 3 cancelled')),
   yeargroup: year,
   biennial: z.optional(booleanLike()).check(z.describe("sets the campaign's biennial (it spans two years)")),
@@ -78,7 +110,9 @@ const Common = {
   field_id: z.optional(z.number().check(z.int(), z.positive())),
   field_uuid: z.optional(uuid),
   rotation_uuid: z.optional(z.nullable(uuid)).check(z.describe('a rotation of the same field and campaign')),
-  surface: z.optional(z.number().check(z.positive(), z.lte(1e6))).check(z.describe("hectares; the field's area when not sent, never above it")),
+  surface: z
+    .optional(z.number().check(z.positive(), z.lte(1e6)))
+    .check(z.describe("hectares; the field's area when not sent, never above it")),
   observations: z.optional(text(5000)),
   attachments: z.optional(z.array(uuid).check(z.maxLength(ARRAY_MAX))),
   stock: z.optional(z.array(jsonObject()).check(z.maxLength(ARRAY_MAX))).check(z.describe('warehouses used')),
@@ -88,7 +122,10 @@ const Common = {
   ...TypeFields,
 };
 
-export const CreateLabourBody = z.object({ ...Common, status: z._default(Common.status, 1).check(z.describe('1 planned (default), 2 executed, 3 cancelled')) });
+export const CreateLabourBody = z.object({
+  ...Common,
+  status: z._default(Common.status, 1).check(z.describe('1 planned (default), 2 executed, 3 cancelled')),
+});
 export const PatchLabourBody = z.object({
   ...Common,
   labour_type_id: z.optional(Common.labour_type_id),
@@ -158,34 +195,45 @@ const WireLabourInput = z.object({
   observations: z.nullable(z.string()),
 });
 
-export const WireLabour = z.catchall(z.object({
-    uuid: z.string(),
-    labour_type_id: z.number().check(z.int()),
-    status: z.number().check(z.int()),
-    yeargroup: z.number().check(z.int()),
-    biennial: z.boolean(),
-    cicle_id: z.number().check(z.int(), z.describe("the campaign (shared with the field's rotations)")),
-    date: z.string(),
-    farm_id: z.number().check(z.int()),
-    field_id: z.number().check(z.int()),
-    farm_uuid: z.string(),
-    field_uuid: z.string(),
-    farm_name: z.string(),
-    field_name: z.string(),
-    rotation: z.nullable(z.object({ crop_name: z.nullable(z.string()), crop_id: z.number().check(z.int()), uuid: z.string() })),
-    attachments: z.array(z.string()),
-    stock: z.array(z.unknown()),
-    resources: z.array(z.unknown()),
-    staff: z.array(z.string()),
-    surface: z.number(),
-    surface_unit: z.null(),
-    observations: z.string(),
-    costs: z.object({ labour: z.nullable(WireAmount), inputs: z.record(z.string(), WireAmount), seed: z.optional(z.nullable(WireAmount)) }),
-    inputs: z.optional(z.array(WireLabourInput)).check(z.describe('applications and sowings')),
-    map_id: z.optional(z.nullable(z.number().check(z.int()))).check(z.describe('applications')),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }), z.unknown()).check(z.describe('and the type fields of its type (spec 3, Labour)'));
+export const WireLabour = z
+  .catchall(
+    z.object({
+      uuid: z.string(),
+      labour_type_id: z.number().check(z.int()),
+      status: z.number().check(z.int()),
+      yeargroup: z.number().check(z.int()),
+      biennial: z.boolean(),
+      cicle_id: z.number().check(z.int(), z.describe("the campaign (shared with the field's rotations)")),
+      date: z.string(),
+      farm_id: z.number().check(z.int()),
+      field_id: z.number().check(z.int()),
+      farm_uuid: z.string(),
+      field_uuid: z.string(),
+      farm_name: z.string(),
+      field_name: z.string(),
+      rotation: z.nullable(
+        z.object({ crop_name: z.nullable(z.string()), crop_id: z.number().check(z.int()), uuid: z.string() }),
+      ),
+      attachments: z.array(z.string()),
+      stock: z.array(z.unknown()),
+      resources: z.array(z.unknown()),
+      staff: z.array(z.string()),
+      surface: z.number(),
+      surface_unit: z.null(),
+      observations: z.string(),
+      costs: z.object({
+        labour: z.nullable(WireAmount),
+        inputs: z.record(z.string(), WireAmount),
+        seed: z.optional(z.nullable(WireAmount)),
+      }),
+      inputs: z.optional(z.array(WireLabourInput)).check(z.describe('applications and sowings')),
+      map_id: z.optional(z.nullable(z.number().check(z.int()))).check(z.describe('applications')),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+    z.unknown(),
+  )
+  .check(z.describe('and the type fields of its type (spec 3, Labour)'));
 
 const TYPE_DEFAULTS: Record<number, Record<string, unknown>> = {
   [LABOUR_TYPE.APPLICATION]: { application_type_id: null, end_cycle: false },
@@ -214,7 +262,14 @@ const TYPE_DEFAULTS: Record<number, Record<string, unknown>> = {
 
 const amount = (a: Amount | null) => (a ? { unit: a.unit, value: a.value } : null);
 
-export function wireLabour({ labour, field, farm, biennial, rotation, inputs }: LabourView): z.infer<typeof WireLabour> {
+export function wireLabour({
+  labour,
+  field,
+  farm,
+  biennial,
+  rotation,
+  inputs,
+}: LabourView): z.infer<typeof WireLabour> {
   const hasInputs = labour.typeId === LABOUR_TYPE.APPLICATION || labour.typeId === LABOUR_TYPE.SOWING;
   return {
     uuid: labour.uuid,
@@ -274,7 +329,10 @@ export function wireLabour({ labour, field, farm, biennial, rotation, inputs }: 
 
 // --- routes ----------------------------------------------------------------------------------
 
-const slashDate = z.pipe(calendarDate('YYYY/MM/DD'), z.transform((v) => v.replaceAll('/', '-')));
+const slashDate = z.pipe(
+  calendarDate('YYYY/MM/DD'),
+  z.transform((v) => v.replaceAll('/', '-')),
+);
 const ids = commaList(z.pipe(z.string().check(z.regex(/^\d+$/, 'expected ids')), z.transform(Number)));
 
 export const listLaboursRoute = defineRoute({
@@ -297,14 +355,24 @@ export const listLaboursRoute = defineRoute({
       crop_id: z.optional(positiveInteger()),
       crops_ids: z.optional(ids).check(z.describe('comma-separated crop ids')),
       labour_type_id: z.optional(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(4)))),
-      page_size: z._default(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(LABOUR_PAGE_SIZE.MAX))), LABOUR_PAGE_SIZE.DEFAULT).check(z.describe(`default ${LABOUR_PAGE_SIZE.DEFAULT}`)),
-      page: z._default(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(100_000))), 1).check(z.describe('from 1')),
+      page_size: z
+        ._default(
+          z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(LABOUR_PAGE_SIZE.MAX))),
+          LABOUR_PAGE_SIZE.DEFAULT,
+        )
+        .check(z.describe(`default ${LABOUR_PAGE_SIZE.DEFAULT}`)),
+      page: z
+        ._default(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(100_000))), 1)
+        .check(z.describe('from 1')),
     }),
   },
   responses: {
     200: {
       description: 'one page of labours',
-      schema: z.object({ data: z.array(WireLabour), pagination: z.object({ total_page: z.number().check(z.int()), page: z.number().check(z.int()) }) }),
+      schema: z.object({
+        data: z.array(WireLabour),
+        pagination: z.object({ total_page: z.number().check(z.int()), page: z.number().check(z.int()) }),
+      }),
     },
   },
 });

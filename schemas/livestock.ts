@@ -1,15 +1,15 @@
 // Livestock (spec 1): paddocks, herds, categories, transactions, exit types, and a herd's
 // history. Served under /livestock and /api/livestock. Requires the livestock module.
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
+import { Forbidden } from '../lib/errors';
 import { livestockDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
+import { LIVESTOCK_CODES } from '../lib/livestock/codes';
+import type { HerdView } from '../lib/livestock/herds';
 import type { Paddock } from '../lib/livestock/model';
 import { fromKg } from '../lib/livestock/model';
-import type { HerdView } from '../lib/livestock/herds';
 import type { TransactionResult } from '../lib/livestock/transactions';
 import { isoDateTime, positiveInteger, text } from './common';
-import { Forbidden } from '../lib/errors';
-import { LIVESTOCK_CODES } from '../lib/livestock/codes';
 
 /** Every livestock endpoint requires the livestock module in the extension claimset (spec 1). */
 const livestockRoute = {
@@ -17,13 +17,18 @@ const livestockRoute = {
   auth: 'bearer',
   dialect: livestockDialect,
   claims: ['LIVESTOCK'],
-  missingClaim: () => new Forbidden('the livestock module is not active in the extension claimset', { code: LIVESTOCK_CODES.MODULE_DISABLED }),
+  missingClaim: () =>
+    new Forbidden('the livestock module is not active in the extension claimset', {
+      code: LIVESTOCK_CODES.MODULE_DISABLED,
+    }),
 } as const;
 const both = (path: string) => [`/livestock${path}`, `/api/livestock${path}`];
 
 const uuid = z.string().check(z.uuid());
 const dateTime = isoDateTime().check(z.describe('ISO 8601 date-time'));
-const weightUnit = z.string().check(z.maxLength(20), z.describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)'));
+const weightUnit = z
+  .string()
+  .check(z.maxLength(20), z.describe('kg, lb or t, in any case (also kgs, kilos, lbs, libras, tn, toneladas, ...)'));
 const count = z.number().check(z.int(), z.nonnegative());
 
 export const WirePaddock = z.object({
@@ -98,7 +103,9 @@ const WireTransaction = z.object({
 });
 
 const TransactionResponse = z.object({ data: z.object({ transaction: WireTransaction, herds: z.array(WireHerd) }) });
-export const wireTransaction = (result: TransactionResult) => ({ data: { transaction: result.transaction, herds: result.herds.map(wireHerd) } });
+export const wireTransaction = (result: TransactionResult) => ({
+  data: { transaction: result.transaction, herds: result.herds.map(wireHerd) },
+});
 
 // --- paddocks ---------------------------------------------------------------------------------
 
@@ -170,7 +177,12 @@ export const deletePaddockRoute = defineRoute({
   paths: both('/paddock/{paddock_uuid}'),
   summary: 'Delete a paddock (refused while herds are in it)',
   request: { path: PaddockPath },
-  responses: { 200: { description: 'deleted', schema: z.object({ data: z.object({ paddock_uuid: z.string(), deleted: z.literal(true) }) }) } },
+  responses: {
+    200: {
+      description: 'deleted',
+      schema: z.object({ data: z.object({ paddock_uuid: z.string(), deleted: z.literal(true) }) }),
+    },
+  },
 });
 
 // --- herds ------------------------------------------------------------------------------------
@@ -241,7 +253,12 @@ export const deleteHerdRoute = defineRoute({
   paths: both('/herd/{herd_uuid}'),
   summary: 'Delete a herd and its history',
   request: { path: HerdPath },
-  responses: { 200: { description: 'deleted', schema: z.object({ data: z.object({ herd_uuid: z.string(), deleted: z.literal(true) }) }) } },
+  responses: {
+    200: {
+      description: 'deleted',
+      schema: z.object({ data: z.object({ herd_uuid: z.string(), deleted: z.literal(true) }) }),
+    },
+  },
 });
 
 export const herdCategoriesRoute = defineRoute({
@@ -251,7 +268,12 @@ export const herdCategoriesRoute = defineRoute({
   method: 'get',
   paths: both('/herd/categories'),
   summary: 'Herd categories (read-only)',
-  responses: { 200: { description: 'categories', schema: z.object({ data: z.array(z.object({ id: z.number().check(z.int()), name: z.string() })) }) } },
+  responses: {
+    200: {
+      description: 'categories',
+      schema: z.object({ data: z.array(z.object({ id: z.number().check(z.int()), name: z.string() })) }),
+    },
+  },
 });
 
 export const herdHistoryRoute = defineRoute({
@@ -269,18 +291,30 @@ export const herdHistoryRoute = defineRoute({
 
 export const PaddockMoveBody = z.object({
   origin_herd_uuid: uuid,
-  origin_paddock_uuid: z.nullable(uuid).check(z.describe('the herd\'s paddock; null for a herd without one (it gets one this way)')),
+  origin_paddock_uuid: z
+    .nullable(uuid)
+    .check(z.describe("the herd's paddock; null for a herd without one (it gets one this way)")),
   destination_paddock_uuid: uuid,
   transaction_date: dateTime,
   herd_name: z.optional(z.string()).check(z.describe('name of the herd at the destination')),
   herd_category: z.optional(z.number().check(z.int())).check(z.describe('category of the herd at the destination')),
-  max_count: z.optional(z.number().check(z.int(), z.nonnegative())).check(z.describe("the origin herd's head count as the client saw it; refused when it changed")),
-  animal_count: z.optional(z.number().check(z.int(), z.gte(1))).check(z.describe('animals to move; all when absent; a part moves as a new herd')),
-  weight: z.optional(z.number().check(z.nonnegative())).check(z.describe('weight of the animals moved; a proportional share when absent')),
+  max_count: z
+    .optional(z.number().check(z.int(), z.nonnegative()))
+    .check(z.describe("the origin herd's head count as the client saw it; refused when it changed")),
+  animal_count: z
+    .optional(z.number().check(z.int(), z.gte(1)))
+    .check(z.describe('animals to move; all when absent; a part moves as a new herd')),
+  weight: z
+    .optional(z.number().check(z.nonnegative()))
+    .check(z.describe('weight of the animals moved; a proportional share when absent')),
   weight_unit: z.optional(weightUnit),
   note: z.optional(text(1000)),
-  destination_field: z.optional(z.pipe(z.union([z.string(), z.number().check(z.int())]), z.transform(String))).check(z.describe('id of the destination field')),
-  transaction_uuid: z.optional(uuid).check(z.describe('client uuid: sending the same move again returns the first result')),
+  destination_field: z
+    .optional(z.pipe(z.union([z.string(), z.number().check(z.int())]), z.transform(String)))
+    .check(z.describe('id of the destination field')),
+  transaction_uuid: z
+    .optional(uuid)
+    .check(z.describe('client uuid: sending the same move again returns the first result')),
 });
 
 export const ExitBody = z.object({
@@ -313,7 +347,8 @@ export const exitRoute = defineRoute({
   touches: { table: 'write', sends: ['events'] },
   method: 'post',
   paths: both('/transaction/exit'),
-  summary: 'Record animals leaving a herd (type 2 moves them into another herd); a repeated transaction_uuid records once',
+  summary:
+    'Record animals leaving a herd (type 2 moves them into another herd); a repeated transaction_uuid records once',
   request: { body: ExitBody },
   responses: { 200: { description: 'the transaction and the herds it changed', schema: TransactionResponse } },
 });
@@ -325,7 +360,12 @@ export const exitTypesRoute = defineRoute({
   method: 'get',
   paths: both('/transaction/exit/types'),
   summary: 'Exit types (read-only)',
-  responses: { 200: { description: 'exit types', schema: z.object({ data: z.array(z.object({ id: z.number().check(z.int()), type: z.string() })) }) } },
+  responses: {
+    200: {
+      description: 'exit types',
+      schema: z.object({ data: z.array(z.object({ id: z.number().check(z.int()), type: z.string() })) }),
+    },
+  },
 });
 
 export const livestockRoutes = [

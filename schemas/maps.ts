@@ -1,8 +1,8 @@
 // User maps (spec 2, Maps): /api/users/me/maps (GET, POST, PUT, PATCH, DELETE) and the shapefile
 // download. Wire names are the spec's; lib/maps uses English names. docs/decisions.md, "Maps".
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { mapsDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 import { fechaIni, MAP_LIMITS } from '../lib/maps/limits';
 import type { MapRecord } from '../lib/maps/model';
 import { booleanLike, positiveInteger } from './common';
@@ -11,36 +11,63 @@ const mapsRoute = { tags: ['maps'], auth: 'bearer', dialect: mapsDialect } as co
 const PATH = '/api/users/me/maps';
 
 const byte = z.number().check(z.int(), z.gte(0), z.lte(255));
-const Zone = z.object({ color: z.tuple([byte, byte, byte, byte]).check(z.describe('[R, G, B, A]')), nombre: z.string().check(z.maxLength(MAP_LIMITS.NAME)) });
+const Zone = z.object({
+  color: z.tuple([byte, byte, byte, byte]).check(z.describe('[R, G, B, A]')),
+  nombre: z.string().check(z.maxLength(MAP_LIMITS.NAME)),
+});
 const Metadata = z
-  .strictObject({ capas: z.optional(z.record(z.string().check(z.regex(/^\d{1,6}$/, 'capas is keyed by zone index')), Zone)) })
+  .strictObject({
+    capas: z.optional(z.record(z.string().check(z.regex(/^\d{1,6}$/, 'capas is keyed by zone index')), Zone)),
+  })
   .check(z.describe("capas: the zones, keyed by zone index (the features' properties.id)"));
 
 const Feature = z.object({
   type: z.literal('Feature'),
   geometry: z.object({ type: z.enum(['Polygon', 'MultiPolygon']), coordinates: z.array(z.any()) }),
-  properties: z.optional(z.nullable(z.record(z.string(), z.unknown()))).check(z.describe('nombre, id (the zone index); _featid is given by position')),
+  properties: z
+    .optional(z.nullable(z.record(z.string(), z.unknown())))
+    .check(z.describe('nombre, id (the zone index); _featid is given by position')),
 });
 const GeoJson = z
-  .object({ type: z.literal('FeatureCollection'), features: z.array(Feature).check(z.minLength(1), z.maxLength(MAP_LIMITS.FEATURES)) })
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z.array(Feature).check(z.minLength(1), z.maxLength(MAP_LIMITS.FEATURES)),
+  })
   .check(z.describe(`EPSG 4326; every feature intersects the field; at most ${MAP_LIMITS.VERTICES} vertices in all`));
 /** The GeoJSON as an object, or as JSON text (form-minded clients send it so). */
-const geojson = z.union([GeoJson, z.pipe(z.pipe(z.string(), z.transform((text, ctx) => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    ctx.issues.push({ code: 'custom', message: 'geojson is not JSON', input: text });
-    return z.NEVER;
-  }
-})), GeoJson)]);
+const geojson = z.union([
+  GeoJson,
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.issues.push({ code: 'custom', message: 'geojson is not JSON', input: text });
+          return z.NEVER;
+        }
+      }),
+    ),
+    GeoJson,
+  ),
+]);
 
 export const MapBody = z.object({
-  nombre: z.optional(z.string()).check(z.describe(`1 to ${MAP_LIMITS.NAME} characters, unique among the caller's maps`)),
+  nombre: z
+    .optional(z.string())
+    .check(z.describe(`1 to ${MAP_LIMITS.NAME} characters, unique among the caller's maps`)),
   id_lote: z.optional(positiveInteger()),
-  id_tipo: z.optional(z.number().check(z.int(), z.gte(1), z.lte(6))).check(z.describe('1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription')),
+  id_tipo: z
+    .optional(z.number().check(z.int(), z.gte(1), z.lte(6)))
+    .check(z.describe('1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription')),
   geojson: z.optional(geojson),
   metadata: z.optional(Metadata),
-  create_application: z.optional(booleanLike()).check(z.describe('asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps)')),
+  create_application: z
+    .optional(booleanLike())
+    .check(
+      z.describe('asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps)'),
+    ),
   id: z.optional(positiveInteger()).check(z.describe('PUT and PATCH: the map')),
 });
 
@@ -66,7 +93,12 @@ export const wireMap = (map: MapRecord, withGeoJson: boolean): z.infer<typeof Wi
   ...(withGeoJson ? { geojson: map.geojson } : {}),
 });
 
-const valid = z.object({ info: z.literal('Valid data'), res: z.literal('OK'), code: z.literal(0), id: z.number().check(z.int(), z.describe('the map (ours: the contract shows no id)')) });
+const valid = z.object({
+  info: z.literal('Valid data'),
+  res: z.literal('OK'),
+  code: z.literal(0),
+  id: z.number().check(z.int(), z.describe('the map (ours: the contract shows no id)')),
+});
 
 export const listMapsRoute = defineRoute({
   ...mapsRoute,
@@ -75,8 +107,18 @@ export const listMapsRoute = defineRoute({
   method: 'get',
   paths: [PATH],
   summary: "The maps of a field (id_lote), one map with its GeoJSON (id), or the caller's maps",
-  request: { query: z.object({ id_lote: z.optional(positiveInteger()), id: z.optional(positiveInteger()).check(z.describe('wins over id_lote')) }) },
-  responses: { 200: { description: 'a list without geojson, or one map with it', schema: z.object({ data: z.union([z.array(WireMap), WireMap]) }) } },
+  request: {
+    query: z.object({
+      id_lote: z.optional(positiveInteger()),
+      id: z.optional(positiveInteger()).check(z.describe('wins over id_lote')),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'a list without geojson, or one map with it',
+      schema: z.object({ data: z.union([z.array(WireMap), WireMap]) }),
+    },
+  },
 });
 
 export const createMapRoute = defineRoute({
@@ -124,7 +166,12 @@ export const deleteMapRoute = defineRoute({
   paths: [PATH],
   summary: 'Delete a map of the caller (not shown in the contract: designed with the rules of PUT)',
   request: { query: z.object({ id: positiveInteger() }) },
-  responses: { 200: { description: 'deleted', schema: z.object({ info: z.literal('Map deleted'), res: z.literal('OK'), code: z.literal(0) }) } },
+  responses: {
+    200: {
+      description: 'deleted',
+      schema: z.object({ info: z.literal('Map deleted'), res: z.literal('OK'), code: z.literal(0) }),
+    },
+  },
 });
 
 export const downloadMapRoute = defineRoute({
@@ -134,8 +181,21 @@ export const downloadMapRoute = defineRoute({
   method: 'post',
   paths: [`${PATH}/download`],
   summary: 'The map as a zipped shapefile (.shp, .shx, .dbf, .prj, .cpg) named after nombre',
-  request: { body: z.object({ id_mapa: positiveInteger(), nombre: z.string().check(z.minLength(1), z.maxLength(MAP_LIMITS.NAME)) }), bodyType: 'multipart' },
+  request: {
+    body: z.object({
+      id_mapa: positiveInteger(),
+      nombre: z.string().check(z.minLength(1), z.maxLength(MAP_LIMITS.NAME)),
+    }),
+    bodyType: 'multipart',
+  },
   responses: { 200: { description: 'the map as a zipped shapefile', contentType: 'application/zip' } },
 });
 
-export const mapRoutes = [listMapsRoute, createMapRoute, replaceMapRoute, patchMapRoute, deleteMapRoute, downloadMapRoute];
+export const mapRoutes = [
+  listMapsRoute,
+  createMapRoute,
+  replaceMapRoute,
+  patchMapRoute,
+  deleteMapRoute,
+  downloadMapRoute,
+];

@@ -2,8 +2,8 @@
 // internal event endpoint. Served under /nc and /api/nc (the spec leaves the prefix open).
 // Bodies `{res:'ok', ...}`; errors `{res:'error', code, info}` (general dialect).
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 import { booleanLike, integer } from './common';
 
 const ncRoute = { tags: ['notifications'], auth: 'bearer', dialect: generalDialect } as const;
@@ -38,7 +38,11 @@ export const listInboxRoute = defineRoute({
       schema: z.object({
         res: z.literal('ok'),
         data: z.object({
-          page_info: z.object({ page: z.number().check(z.int()), page_size: z.number().check(z.int()), last_page: z.boolean() }),
+          page_info: z.object({
+            page: z.number().check(z.int()),
+            page_size: z.number().check(z.int()),
+            last_page: z.boolean(),
+          }),
           items: z.array(WireInboxItem),
         }),
       }),
@@ -46,10 +50,12 @@ export const listInboxRoute = defineRoute({
   },
 });
 
-export const DismissQuery = z.object({
+export const DismissQuery = z
+  .object({
     item_id: z.optional(z.string().check(z.uuid())),
     all: z.optional(booleanLike()).check(z.describe('true dismisses every dismissible item')),
-  }).check(z.refine((q) => (q.item_id !== undefined) !== (q.all === true), 'send item_id or all=true (one of them)'));
+  })
+  .check(z.refine((q) => (q.item_id !== undefined) !== (q.all === true), 'send item_id or all=true (one of them)'));
 
 export const dismissRoute = defineRoute({
   ...ncRoute,
@@ -61,7 +67,9 @@ export const dismissRoute = defineRoute({
   summary: 'Dismiss one item (item_id) or every dismissible item (all=true)',
   description: '404 when the item does not exist; 409 when it is not dismissible.',
   request: { query: DismissQuery },
-  responses: { 200: { description: 'dismissed', schema: z.object({ res: z.literal('ok'), info: z.literal('item dismissed') }) } },
+  responses: {
+    200: { description: 'dismissed', schema: z.object({ res: z.literal('ok'), info: z.literal('item dismissed') }) },
+  },
 });
 
 export const countRoute = defineRoute({
@@ -71,12 +79,21 @@ export const countRoute = defineRoute({
   method: 'get',
   paths: paths('/nc/inbox/count'),
   summary: 'Pending notifications (items in the inbox)',
-  responses: { 200: { description: 'the count', schema: z.object({ res: z.literal('ok'), data: z.object({ count: z.number().check(z.int()) }) }) } },
+  responses: {
+    200: {
+      description: 'the count',
+      schema: z.object({ res: z.literal('ok'), data: z.object({ count: z.number().check(z.int()) }) }),
+    },
+  },
 });
 
 export const StreamQuery = z.object({
-  last_event_id: z.optional(z.string().check(z.regex(/^\d{1,12}$/))).check(z.describe('as the Last-Event-ID header, for clients that cannot send it')),
-  access_token: z.optional(z.string()).check(z.describe('the token, for clients that cannot send the Authorization header (browsers)')),
+  last_event_id: z
+    .optional(z.string().check(z.regex(/^\d{1,12}$/)))
+    .check(z.describe('as the Last-Event-ID header, for clients that cannot send it')),
+  access_token: z
+    .optional(z.string())
+    .check(z.describe('the token, for clients that cannot send the Authorization header (browsers)')),
 });
 
 export const streamRoute = defineRoute({
@@ -98,11 +115,21 @@ export const streamRoute = defineRoute({
 });
 
 export const TestEventBody = z.object({
-  user_ids: z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1), z.maxLength(100), z.describe('users to notify: the caller, members of its workspace, users it supervises')),
+  user_ids: z
+    .array(z.number().check(z.int(), z.positive()))
+    .check(
+      z.minLength(1),
+      z.maxLength(100),
+      z.describe('users to notify: the caller, members of its workspace, users it supervises'),
+    ),
   stackable: z.optional(booleanLike()).check(z.describe('true sends STACKABLE_TEST.V1 instead of TEST.V1')),
 });
 
-const accepted = z.object({ res: z.literal('ok'), info: z.string(), data: z.object({ event_id: z.string(), event_name: z.string() }) });
+const accepted = z.object({
+  res: z.literal('ok'),
+  info: z.string(),
+  data: z.object({ event_id: z.string(), event_name: z.string() }),
+});
 
 export const testEventRoute = defineRoute({
   ...ncRoute,
@@ -117,9 +144,25 @@ export const testEventRoute = defineRoute({
 });
 
 export const InternalEventBody = z.object({
-  event_name: z.string().check(z.minLength(1), z.maxLength(100), z.describe('NAME.V<n>. Delivered: TEST.V1, STACKABLE_TEST.V1, FIELD_SHARE.V1; any other name is accepted and dropped by the worker (logged)')),
-  data: z.record(z.string(), z.unknown()).check(z.describe('{user_ids: integer[], payload: object (the event\'s), pinned?: boolean, pinned_until?: date-time, dissmisible?: boolean}')),
-  event_id: z.optional(z.string().check(z.uuid())).check(z.describe('makes the call idempotent: an event id is delivered once per user')),
+  event_name: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(100),
+      z.describe(
+        'NAME.V<n>. Delivered: TEST.V1, STACKABLE_TEST.V1, FIELD_SHARE.V1; any other name is accepted and dropped by the worker (logged)',
+      ),
+    ),
+  data: z
+    .record(z.string(), z.unknown())
+    .check(
+      z.describe(
+        "{user_ids: integer[], payload: object (the event's), pinned?: boolean, pinned_until?: date-time, dissmisible?: boolean}",
+      ),
+    ),
+  event_id: z
+    .optional(z.string().check(z.uuid()))
+    .check(z.describe('makes the call idempotent: an event id is delivered once per user')),
 });
 
 export const internalEventRoute = defineRoute({
@@ -136,4 +179,11 @@ export const internalEventRoute = defineRoute({
   responses: { 200: { description: 'queued', schema: accepted } },
 });
 
-export const notificationRoutes = [listInboxRoute, dismissRoute, countRoute, streamRoute, testEventRoute, internalEventRoute];
+export const notificationRoutes = [
+  listInboxRoute,
+  dismissRoute,
+  countRoute,
+  streamRoute,
+  testEventRoute,
+  internalEventRoute,
+];

@@ -1,12 +1,12 @@
 // Rotations (spec 2): /api/rotations and /rotations (both forms are served), varieties.
 // Requires the Campaign permissions (claim CAMPAIGN); refusals carry code -11.
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
+import { Forbidden } from '../lib/errors';
 import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
+import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from '../lib/rotations/codes';
 import type { RotationView, VarietyChoice } from '../lib/rotations/service';
 import { calendarDate, commaList, dateTimeZ, integer, positiveInteger } from './common';
-import { Forbidden } from '../lib/errors';
-import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from '../lib/rotations/codes';
 
 /** Rotations need the Campaign permissions (spec 2). */
 const rotationsRoute = {
@@ -24,24 +24,41 @@ const meters = z.enum(['m', 'meters']);
 const lengthUnit = z.enum(['m', 'cm']);
 
 /** Rotation metadata keys and enumerations (spec 2, Rotation). */
-export const RotationMetadata = z.catchall(z.partial(z.object({
-    DGC: z.pipe(z.pipe(z.union([z.string(), z.number().check(z.int())]), z.transform(String)), z.string().check(z.regex(/^\d{16}$/, 'DGC is a 16-digit number'))),
-    cover_type: z.number().check(z.int(), z.gte(1), z.lte(5), z.describe('1 bare soil, 2 sown plant cover, 3 spontaneous plant cover, 4 inert cover of pruning remains, 5 inert cover of other materials')),
-    utilization: z.array(z.number().check(z.int())).check(z.maxLength(50)),
-    agricultural_activity_details: z.array(z.number().check(z.int())).check(z.maxLength(50)),
-    plant_spacing_value: z.number().check(z.nonnegative()),
-    plant_spacing_unit: meters,
-    crown_projection_free_width: z.number().check(z.nonnegative()),
-    crown_projection_free_width_unit: lengthUnit,
-    cover_width: z.number().check(z.nonnegative()),
-    cover_width_unit: lengthUnit,
-    row_spacing_value: z.number().check(z.nonnegative()),
-    row_spacing_unit: meters,
-    activity_on_cover: z.number().check(z.int()),
-    production_type: z.union([z.literal(1), z.literal(2)]).check(z.describe('1 dry, 2 irrigation')),
-    cover_date: date,
-    flooding_date: date,
-  })), z.never());
+export const RotationMetadata = z.catchall(
+  z.partial(
+    z.object({
+      DGC: z.pipe(
+        z.pipe(z.union([z.string(), z.number().check(z.int())]), z.transform(String)),
+        z.string().check(z.regex(/^\d{16}$/, 'DGC is a 16-digit number')),
+      ),
+      cover_type: z
+        .number()
+        .check(
+          z.int(),
+          z.gte(1),
+          z.lte(5),
+          z.describe(
+            '1 bare soil, 2 sown plant cover, 3 spontaneous plant cover, 4 inert cover of pruning remains, 5 inert cover of other materials',
+          ),
+        ),
+      utilization: z.array(z.number().check(z.int())).check(z.maxLength(50)),
+      agricultural_activity_details: z.array(z.number().check(z.int())).check(z.maxLength(50)),
+      plant_spacing_value: z.number().check(z.nonnegative()),
+      plant_spacing_unit: meters,
+      crown_projection_free_width: z.number().check(z.nonnegative()),
+      crown_projection_free_width_unit: lengthUnit,
+      cover_width: z.number().check(z.nonnegative()),
+      cover_width_unit: lengthUnit,
+      row_spacing_value: z.number().check(z.nonnegative()),
+      row_spacing_unit: meters,
+      activity_on_cover: z.number().check(z.int()),
+      production_type: z.union([z.literal(1), z.literal(2)]).check(z.describe('1 dry, 2 irrigation')),
+      cover_date: date,
+      flooding_date: date,
+    }),
+  ),
+  z.never(),
+);
 
 export const RotationItem = z.object({
   field_id: z.number().check(z.int(), z.positive()),
@@ -52,7 +69,9 @@ export const RotationItem = z.object({
   end_date: datetime,
   yield_crop: z.optional(z.nullable(z.number().check(z.nonnegative()))).check(z.describe('estimated yield, t/ha')),
   metadata: z.optional(z.nullable(RotationMetadata)),
-  rotation_uuid: z.optional(z.string().check(z.uuid())).check(z.describe('client uuid: sending the same rotation again returns it')),
+  rotation_uuid: z
+    .optional(z.string().check(z.uuid()))
+    .check(z.describe('client uuid: sending the same rotation again returns it')),
 });
 
 const list = commaList;
@@ -67,27 +86,41 @@ const FILTERS = {
 type FilterName = keyof typeof FILTERS;
 const PRIORITY = Object.keys(FILTERS) as FilterName[];
 
-export const RotationFilters = z.pipe(z.object({
+export const RotationFilters = z.pipe(
+  z.object({
     yeargroup: z.optional(integer()),
-    fields_id: z.optional(z.string()).check(z.describe('comma-separated field ids; when sent, the filters below are ignored')),
-    fields_uuid: z.optional(z.string()).check(z.describe('comma-separated field uuids; when sent (without fields_id), the filters below are ignored')),
-    farms_id: z.optional(z.string()).check(z.describe('comma-separated farm ids; when sent (without field filters), farms_uuid is ignored')),
+    fields_id: z
+      .optional(z.string())
+      .check(z.describe('comma-separated field ids; when sent, the filters below are ignored')),
+    fields_uuid: z
+      .optional(z.string())
+      .check(z.describe('comma-separated field uuids; when sent (without fields_id), the filters below are ignored')),
+    farms_id: z
+      .optional(z.string())
+      .check(z.describe('comma-separated farm ids; when sent (without field filters), farms_uuid is ignored')),
     farms_uuid: z.optional(z.string()).check(z.describe('comma-separated farm uuids')),
-  }), z.transform((query, ctx) => {
+  }),
+  z.transform((query, ctx) => {
     const name = PRIORITY.find((filter) => query[filter] !== undefined);
     const chosen: { fields_id?: number[]; fields_uuid?: string[]; farms_id?: number[]; farms_uuid?: string[] } = {};
     if (name) {
       const parsed = FILTERS[name].safeParse(query[name]);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, path: [name, ...issue.path], input: query[name] } as never);
+        for (const issue of parsed.error.issues)
+          ctx.issues.push({ ...issue, path: [name, ...issue.path], input: query[name] } as never);
         return z.NEVER;
       }
       Object.assign(chosen, { [name]: parsed.data });
     }
     return { yeargroup: query.yeargroup, ...chosen };
-  }));
+  }),
+);
 
-const Variety = z.object({ crop_variety_id: z.number().check(z.int()), id: z.number().check(z.int()), crop_variety_name: z.string() });
+const Variety = z.object({
+  crop_variety_id: z.number().check(z.int()),
+  id: z.number().check(z.int()),
+  crop_variety_name: z.string(),
+});
 
 export const WireRotation = z.object({
   rotation_uuid: z.string(),
@@ -165,7 +198,9 @@ export const wireVarieties = (choices: VarietyChoice[]) => ({
 
 const RotationPath = z.object({ rotation_uuid: z.string().check(z.uuid('rotation_uuid must be a UUID')) });
 const VarietiesResponse = z.object({
-  varieties: z.array(z.object({ variety_id: z.number().check(z.int()), variety_name: z.string(), selected: z.boolean() })),
+  varieties: z.array(
+    z.object({ variety_id: z.number().check(z.int()), variety_name: z.string(), selected: z.boolean() }),
+  ),
 });
 export const MAX_ROTATIONS_PER_REQUEST = 100;
 
@@ -175,7 +210,8 @@ export const listRotationsRoute = defineRoute({
   handler: 'functions/rotations/rotations.list',
   method: 'get',
   paths: both('/rotations'),
-  summary: 'Rotations of every campaign of the fields the user can read (filters: fields_id, else fields_uuid, else farms_id, else farms_uuid; and yeargroup)',
+  summary:
+    'Rotations of every campaign of the fields the user can read (filters: fields_id, else fields_uuid, else farms_id, else farms_uuid; and yeargroup)',
   request: { query: RotationFilters },
   responses: { 200: { description: 'the rotations', schema: z.object({ data: z.array(WireRotation) }) } },
 });
@@ -200,7 +236,9 @@ export const createRotationsRoute = defineRoute({
   paths: both('/rotations'),
   summary: 'Create rotations; each item succeeds or is listed with its reason',
   description: `At most ${MAX_ROTATIONS_PER_REQUEST} items. Reasons: -4 wrong data format, -11 not allowed, -12 invalid crop, -13 end before start, -14 ha above the field's area.`,
-  request: { body: z.array(z.unknown()).check(z.maxLength(MAX_ROTATIONS_PER_REQUEST), z.describe('items as RotationItem')) },
+  request: {
+    body: z.array(z.unknown()).check(z.maxLength(MAX_ROTATIONS_PER_REQUEST), z.describe('items as RotationItem')),
+  },
   responses: {
     200: {
       description: 'created and refused items',
@@ -252,7 +290,10 @@ export const addVarietiesRoute = defineRoute({
   method: 'post',
   paths: both('/rotations/variety/{rotation_uuid}'),
   summary: 'Assign varieties (of its crop) to the rotation',
-  request: { path: RotationPath, body: z.object({ varieties: z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1)) }) },
+  request: {
+    path: RotationPath,
+    body: z.object({ varieties: z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1)) }),
+  },
   responses: { 200: { description: 'varieties', schema: VarietiesResponse } },
 });
 

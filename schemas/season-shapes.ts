@@ -1,11 +1,11 @@
 // Season shapes (spec 2): POST /api/fields/v2/shapes, GET /api/fields/v2/shape/lock,
 // GET /api/fields/v2/shape/limits. Errors: `{code, msg}` with the spec's codes.
 import * as z from 'zod/mini';
-import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
-import { defineRoute } from '../lib/http/route';
-import { shapesDialect } from '../lib/http/dialects';
-import { positiveInteger } from './common';
 import { Forbidden } from '../lib/errors';
+import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
+import { shapesDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
+import { positiveInteger } from './common';
 
 const shapesRoute = { tags: ['season shapes'], auth: 'bearer', dialect: shapesDialect } as const;
 

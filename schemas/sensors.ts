@@ -1,10 +1,10 @@
 // Sensors v2 (spec 1): variable groups, variables, values; plus reading values and the bulk path
 // (docs/sensors-storage.md). Under /sensors/v2; bodies `{res:'ok'|'error', ...}`.
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { sensorsDialect } from '../lib/http/dialects';
-import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';
+import { defineRoute } from '../lib/http/route';
 import type { GroupWithVariables } from '../lib/sensors/groups';
+import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';
 import { dateTimeZ, jsonObject, text as textOf } from './common';
 
 const sensorsRoute = { tags: ['sensors'], auth: 'bearer', dialect: sensorsDialect } as const;
@@ -73,33 +73,56 @@ export const wireGroup = ({ group: g, variables }: GroupWithVariables): z.infer<
 
 const text = () => textOf(SENSOR_LIMITS.TEXT);
 const metadata = () =>
-  jsonObject().check(z.refine((m) => Buffer.byteLength(JSON.stringify(m)) <= SENSOR_LIMITS.METADATA_BYTES, `metadata is at most ${SENSOR_LIMITS.METADATA_BYTES} bytes of JSON`));
+  jsonObject().check(
+    z.refine(
+      (m) => Buffer.byteLength(JSON.stringify(m)) <= SENSOR_LIMITS.METADATA_BYTES,
+      `metadata is at most ${SENSOR_LIMITS.METADATA_BYTES} bytes of JSON`,
+    ),
+  );
 const dateTime = dateTimeZ();
 
-const VariableInput = z.object({
+const VariableInput = z
+  .object({
     variable_uuid: z.optional(z.string().check(z.uuid())),
     variable_name: z.optional(text()).check(z.describe('required when the variable is created')),
     device: z.optional(z.nullable(text())),
     metadata: z.optional(z.nullable(metadata())),
-  }).check(z.describe('a variable: created when its variable_uuid is new; otherwise only variable_name, device and metadata change (rule 3)'));
+  })
+  .check(
+    z.describe(
+      'a variable: created when its variable_uuid is new; otherwise only variable_name, device and metadata change (rule 3)',
+    ),
+  );
 
 const groupFields = {
   created_at: z.optional(dateTime).check(z.describe('YYYY-MM-DDTHH:MM:SSZ; now by default')),
-  deleted_at: z.optional(z.nullable(dateTime)).check(z.describe('YYYY-MM-DDTHH:MM:SSZ; null: not deleted. Setting it deletes the group and its variables')),
+  deleted_at: z
+    .optional(z.nullable(dateTime))
+    .check(z.describe('YYYY-MM-DDTHH:MM:SSZ; null: not deleted. Setting it deletes the group and its variables')),
   user_group_name: z.optional(z.nullable(text())).check(z.describe('ignored on update')),
   device: z.optional(z.nullable(text())),
   position: z.optional(z.nullable(text())),
   user_position: z.optional(z.nullable(text())).check(z.describe('ignored on update')),
-  timezone_offset: z.optional(z.number().check(z.int(), z.gte(-SENSOR_LIMITS.TIMEZONE_MINUTES), z.lte(SENSOR_LIMITS.TIMEZONE_MINUTES))).check(z.describe('minutes from UTC; 0 by default; never null')),
+  timezone_offset: z
+    .optional(z.number().check(z.int(), z.gte(-SENSOR_LIMITS.TIMEZONE_MINUTES), z.lte(SENSOR_LIMITS.TIMEZONE_MINUTES)))
+    .check(z.describe('minutes from UTC; 0 by default; never null')),
   metadata: z.optional(z.nullable(metadata())),
   variables: z.optional(z.array(VariableInput).check(z.maxLength(SENSOR_LIMITS.VARIABLES_PER_REQUEST))),
 };
 
 /** Accepted fields on create (spec 1, rule 1); anything else is a parameter error. */
-export const CreateGroupBody = z.strictObject({ group_uuid: z.optional(z.string().check(z.uuid())), group_name: text().check(z.describe('required')), ...groupFields });
+export const CreateGroupBody = z.strictObject({
+  group_uuid: z.optional(z.string().check(z.uuid())),
+  group_name: text().check(z.describe('required')),
+  ...groupFields,
+});
 
 /** Update (rule 2): group_uuid and the changed properties only. */
-export const UpdateGroupBody = z.strictObject({ group_uuid: z.string().check(z.uuid()), group_name: z.optional(text()), ...groupFields });
+export const UpdateGroupBody = z.strictObject({
+  group_uuid: z.string().check(z.uuid()),
+  group_name: z.optional(text()),
+  ...groupFields,
+});
 export const GroupRef = z.object({ group_uuid: z.string().check(z.uuid()) });
 export const CreateVariableBody = z.object({ group_uuid: z.string().check(z.uuid()), variable: VariableInput });
 /** Other keys are accepted and not applied (rule 3). */
@@ -145,7 +168,12 @@ export const createGroupRoute = defineRoute({
   paths: path('/providers/variablegroups'),
   summary: 'Create a variable group (with variables); a repeated group_uuid returns the group',
   request: { body: CreateGroupBody },
-  responses: { 200: { description: 'created', schema: ok({ data: WireGroup, info: z.literal('variable group created successfully') }) } },
+  responses: {
+    200: {
+      description: 'created',
+      schema: ok({ data: WireGroup, info: z.literal('variable group created successfully') }),
+    },
+  },
 });
 
 export const updateGroupRoute = defineRoute({
@@ -158,7 +186,12 @@ export const updateGroupRoute = defineRoute({
   paths: path('/providers/variablegroups'),
   summary: 'Change the fields sent (user_group_name and user_position are ignored)',
   request: { body: UpdateGroupBody },
-  responses: { 200: { description: 'updated', schema: ok({ data: WireGroup, info: z.literal('variable group updated successfully') }) } },
+  responses: {
+    200: {
+      description: 'updated',
+      schema: ok({ data: WireGroup, info: z.literal('variable group updated successfully') }),
+    },
+  },
 });
 
 export const deleteGroupRoute = defineRoute({
@@ -171,7 +204,9 @@ export const deleteGroupRoute = defineRoute({
   paths: path('/providers/variablegroups'),
   summary: 'Delete a variable group and its variables (deleted_at is set)',
   request: { query: GroupRef, params: 'query-or-body' },
-  responses: { 200: { description: 'deleted', schema: ok({ info: z.literal('variable group deleted successfully') }) } },
+  responses: {
+    200: { description: 'deleted', schema: ok({ info: z.literal('variable group deleted successfully') }) },
+  },
 });
 
 export const createVariableRoute = defineRoute({
@@ -184,7 +219,12 @@ export const createVariableRoute = defineRoute({
   paths: path('/providers/variables'),
   summary: 'Create a variable in a group',
   request: { body: CreateVariableBody },
-  responses: { 200: { description: 'created', schema: ok({ data: WireCreatedVariable, info: z.literal('variable created successfully') }) } },
+  responses: {
+    200: {
+      description: 'created',
+      schema: ok({ data: WireCreatedVariable, info: z.literal('variable created successfully') }),
+    },
+  },
 });
 
 export const updateVariableRoute = defineRoute({
@@ -197,7 +237,12 @@ export const updateVariableRoute = defineRoute({
   paths: path('/providers/variables'),
   summary: 'Change variable_name, device and metadata (other keys are not applied)',
   request: { body: UpdateVariableBody },
-  responses: { 200: { description: 'updated', schema: ok({ data: WireCreatedVariable, info: z.literal('variable updated successfully') }) } },
+  responses: {
+    200: {
+      description: 'updated',
+      schema: ok({ data: WireCreatedVariable, info: z.literal('variable updated successfully') }),
+    },
+  },
 });
 
 export const deleteVariableRoute = defineRoute({
@@ -225,10 +270,14 @@ export const insertValuesRoute = defineRoute({
   method: 'post',
   paths: path('/providers/values/variables'),
   summary: 'Insert values (at most 2,000,000; larger bodies: the bulk path)',
-  description: 'HTTP 204 with header x-info "no values were inserted" when nothing is sent. A repeated timestamp keeps the value written last.',
+  description:
+    'HTTP 204 with header x-info "no values were inserted" when nothing is sent. A repeated timestamp keeps the value written last.',
   request: { body: ValuesBody, validateBody: false },
   maxBodyBytes: VALUES_MAX_BODY_BYTES,
-  responses: { 200: { description: 'inserted', schema: ok({ info: z.literal('values inserted') }) }, 204: { description: 'no values were inserted' } },
+  responses: {
+    200: { description: 'inserted', schema: ok({ info: z.literal('values inserted') }) },
+    204: { description: 'no values were inserted' },
+  },
 });
 
 export const readValuesRoute = defineRoute({
@@ -239,15 +288,20 @@ export const readValuesRoute = defineRoute({
   lambda: { timeout: 25 },
   method: 'get',
   paths: path('/providers/values/variables'),
-  summary: 'Values of one variable in a time range, paged; with interval, downsampled (min, max, mean, count per bucket)',
+  summary:
+    'Values of one variable in a time range, paged; with interval, downsampled (min, max, mean, count per bucket)',
   request: {
     query: z.object({
       variable_uuid: z.string().check(z.uuid()),
       from: z.optional(dateTimeZ()).check(z.describe('inclusive; the epoch by default')),
       to: z.optional(dateTimeZ()).check(z.describe('inclusive; now by default')),
-      limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000))).check(z.describe('values (or buckets) per page, default 1000')),
+      limit: z
+        .optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)))
+        .check(z.describe('values (or buckets) per page, default 1000')),
       cursor: z.optional(z.string()),
-      interval: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(366 * 86_400))).check(z.describe('bucket size in seconds')),
+      interval: z
+        .optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(366 * 86_400)))
+        .check(z.describe('bucket size in seconds')),
     }),
   },
   responses: { 200: { description: 'a page of values', schema: ok({ data: z.record(z.string(), z.unknown()) }) } },
@@ -277,11 +331,17 @@ export const createBulkRoute = defineRoute({
   touches: { table: 'write', files: { 'sensor-bulk/': ['put'] } },
   method: 'post',
   paths: path('/providers/values/bulk'),
-  summary: 'Start a bulk upload: a presigned S3 POST for a values body (JSON or gzipped JSON, up to 512 MiB) of the declared size and MD5',
+  summary:
+    'Start a bulk upload: a presigned S3 POST for a values body (JSON or gzipped JSON, up to 512 MiB) of the declared size and MD5',
   request: {
     body: z.object({
       size_bytes: z.number().check(z.int(), z.gte(1), z.lte(BULK_MAX_BYTES), z.describe('bytes of the file to upload')),
-      md5: z.string().check(z.regex(/^[A-Za-z0-9+/]{22}==$/, 'base64 MD5 (24 characters)'), z.describe('base64 MD5 of the file (openssl md5 -binary FILE | base64); send it as the Content-MD5 field')),
+      md5: z
+        .string()
+        .check(
+          z.regex(/^[A-Za-z0-9+/]{22}==$/, 'base64 MD5 (24 characters)'),
+          z.describe('base64 MD5 of the file (openssl md5 -binary FILE | base64); send it as the Content-MD5 field'),
+        ),
     }),
   },
   responses: {

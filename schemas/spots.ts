@@ -1,20 +1,21 @@
 // Spots (spec 1): spots, lists, messages, images, tags, variables, sheets, units. Every path is
 // served with and without the /api prefix. Errors: `{code, info}`.
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
-import { spotsDialect } from '../lib/http/dialects';
-import { SPOT_CODES, SPOT_LIMITS, tagRefKey, type Spot, type SpotMessage } from '../lib/spots/model';
-import type { SpotPage } from '../lib/spots/list';
-import type { SpotTag } from '../lib/spots/tags';
-import { dateTimeZ, integer, text } from './common';
 import { Forbidden } from '../lib/errors';
 import { ewkbHex } from '../lib/geo/ewkb';
+import { spotsDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
+import type { SpotPage } from '../lib/spots/list';
+import { SPOT_CODES, SPOT_LIMITS, type Spot, type SpotMessage, tagRefKey } from '../lib/spots/model';
+import type { SpotTag } from '../lib/spots/tags';
+import { dateTimeZ, integer, text } from './common';
 
 const spotsRoute = { tags: ['spots'], auth: 'bearer', dialect: spotsDialect } as const;
 /** The Management zones functionality gates every change to spots (spec 1: creating needs it). */
 const managementZones = {
   claims: ['MANAGEMENT_ZONES'],
-  missingClaim: () => new Forbidden('the extension lacks the Management zones functionality', { code: SPOT_CODES.NO_PERMISSION }),
+  missingClaim: () =>
+    new Forbidden('the extension lacks the Management zones functionality', { code: SPOT_CODES.NO_PERMISSION }),
 } as const;
 const both = (path: string) => [`/api${path}`, path];
 
@@ -23,7 +24,11 @@ const uuid = z.string().check(z.uuid());
 
 // --- wire objects ------------------------------------------------------------------------------
 
-export const Variable = z.strictObject({ name: text(SPOT_LIMITS.VARIABLE_NAME, 1), unit_id: z.number().check(z.int(), z.gte(0)), value: z.number() });
+export const Variable = z.strictObject({
+  name: text(SPOT_LIMITS.VARIABLE_NAME, 1),
+  unit_id: z.number().check(z.int(), z.gte(0)),
+  value: z.number(),
+});
 const TagRef = z.object({ tag: z.string(), uuid: z.string(), translatable: z.boolean() });
 const ImageRef = z.object({ coordinate: z.string(), uuid: z.string() });
 
@@ -48,7 +53,12 @@ export const WireSpot = z.object({
   tags: z.nullable(z.array(TagRef)),
 });
 
-export const WireMessage = z.object({ uuid: z.string(), text: z.string(), timestamp_usr: z.string(), imgs: z.array(ImageRef) });
+export const WireMessage = z.object({
+  uuid: z.string(),
+  text: z.string(),
+  timestamp_usr: z.string(),
+  imgs: z.array(ImageRef),
+});
 
 export const wireMessage = (m: SpotMessage): z.infer<typeof WireMessage> => ({
   uuid: m.uuid,
@@ -112,18 +122,41 @@ const TextItem = z.object({
   uuid: z.string().check(z.describe('UUID v1')),
   text: text(SPOT_LIMITS.TEXT),
   timestamp_usr: z.string().check(z.describe("the user's local time, YYYY-MM-DDTHH:MM:SSZ")),
-  imgs: z.optional(z.array(z.object({ coordinate: z.string().check(z.describe('WKT POINT')), uuid: z.string().check(z.describe('UUID v1')) })).check(z.maxLength(SPOT_LIMITS.IMAGES_PER_TEXT))),
+  imgs: z.optional(
+    z
+      .array(
+        z.object({
+          coordinate: z.string().check(z.describe('WKT POINT')),
+          uuid: z.string().check(z.describe('UUID v1')),
+        }),
+      )
+      .check(z.maxLength(SPOT_LIMITS.IMAGES_PER_TEXT)),
+  ),
 });
 
 const spotFields = {
   name: z.optional(z.nullable(text(SPOT_LIMITS.NAME))),
   tags: z
-    .optional(z.array(z.object({ uuid: z.optional(z.string()), tag: z.optional(text(SPOT_LIMITS.TAG_NAME)) })).check(z.maxLength(SPOT_LIMITS.TAGS)))
-    .check(z.describe('common tags, your own tags (created with the uuid and name sent when new), or tags the spot carries; without uuid, a new tag')),
+    .optional(
+      z
+        .array(z.object({ uuid: z.optional(z.string()), tag: z.optional(text(SPOT_LIMITS.TAG_NAME)) }))
+        .check(z.maxLength(SPOT_LIMITS.TAGS)),
+    )
+    .check(
+      z.describe(
+        'common tags, your own tags (created with the uuid and name sent when new), or tags the spot carries; without uuid, a new tag',
+      ),
+    ),
   group_uuid: z.optional(z.nullable(uuid)),
   texts: z.optional(z.array(TextItem).check(z.maxLength(SPOT_LIMITS.TEXTS))),
-  sample_set: z.optional(z.nullable(z.object({ sample_set_uuid: uuid, sample_set_type: text(SPOT_LIMITS.SAMPLE_SET_TYPE, 1, { trim: true }) }))),
-  data: z.optional(z.nullable(z.strictObject({ variables: z.array(Variable).check(z.maxLength(SPOT_LIMITS.VARIABLES)) }))),
+  sample_set: z.optional(
+    z.nullable(
+      z.object({ sample_set_uuid: uuid, sample_set_type: text(SPOT_LIMITS.SAMPLE_SET_TYPE, 1, { trim: true }) }),
+    ),
+  ),
+  data: z.optional(
+    z.nullable(z.strictObject({ variables: z.array(Variable).check(z.maxLength(SPOT_LIMITS.VARIABLES)) })),
+  ),
 };
 
 export const CreateSpotBody = z.object({
@@ -140,12 +173,26 @@ export const PatchSpotBody = z.object({
   ...spotFields,
 });
 
-const pageSize = z.pipe(integer(), z.number().check(z.int(), z.refine((v) => v === -1 || v >= 1, 'page_size is -1 (all) or at least 1')));
+const pageSize = z.pipe(
+  integer(),
+  z.number().check(
+    z.int(),
+    z.refine((v) => v === -1 || v >= 1, 'page_size is -1 (all) or at least 1'),
+  ),
+);
 const page = z.pipe(integer(), z.number().check(z.int(), z.gte(0)));
 const uuidList = z.union([
   z.array(uuid).check(z.maxLength(100)),
   z.pipe(
-    z.pipe(z.string().check(z.maxLength(4000)), z.transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))),
+    z.pipe(
+      z.string().check(z.maxLength(4000)),
+      z.transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ),
     z.array(uuid).check(z.maxLength(100)),
   ),
 ]);
@@ -162,7 +209,9 @@ const filterFields = {
   tag_uuid: z.optional(uuid),
   page_size: z.optional(pageSize).check(z.describe('default 50; -1 returns all')),
   page: z.optional(page).check(z.describe('default 0: the row offset (LIMIT page_size OFFSET page)')),
-  cursor: z.optional(z.string().check(z.maxLength(1000))).check(z.describe('from a previous answer: the next page, at any depth')),
+  cursor: z
+    .optional(z.string().check(z.maxLength(1000)))
+    .check(z.describe('from a previous answer: the next page, at any depth')),
 };
 
 export const SpotFiltersQuery = z.object(filterFields);
@@ -212,7 +261,12 @@ export const patchSpotRoute = defineRoute({
   paths: both('/spots/spot'),
   summary: 'Overwrite the parameters sent; tags replace all; texts are added by uuid',
   request: { body: PatchSpotBody },
-  responses: { 200: { description: 'the spot uuid (the key carries a trailing colon)', schema: z.object({ 'spot_uuid:': z.string() }) } },
+  responses: {
+    200: {
+      description: 'the spot uuid (the key carries a trailing colon)',
+      schema: z.object({ 'spot_uuid:': z.string() }),
+    },
+  },
 });
 
 export const deleteSpotRoute = defineRoute({
@@ -225,7 +279,9 @@ export const deleteSpotRoute = defineRoute({
   paths: both('/spots/spot'),
   summary: 'Delete a spot; answers the deleted record with its legacy keys',
   request: { query: z.object({ uuid }) },
-  responses: { 200: { description: 'the deleted record', schema: z.object({ spot_uuid: z.record(z.string(), z.unknown()) }) } },
+  responses: {
+    200: { description: 'the deleted record', schema: z.object({ spot_uuid: z.record(z.string(), z.unknown()) }) },
+  },
 });
 
 export const getSpotsRoute = defineRoute({
@@ -262,7 +318,12 @@ export const createMessagesRoute = defineRoute({
   paths: both('/spots/msgs'),
   summary: 'Add texts (with declared images) to a spot; texts already stored are kept once',
   request: { body: MessagesBody },
-  responses: { 200: { description: 'the texts stored', schema: z.object({ spot_uuid: z.string(), texts: z.array(z.string()), added: z.array(z.string()) }) } },
+  responses: {
+    200: {
+      description: 'the texts stored',
+      schema: z.object({ spot_uuid: z.string(), texts: z.array(z.string()), added: z.array(z.string()) }),
+    },
+  },
 });
 
 export const listMessagesRoute = defineRoute({
@@ -272,11 +333,22 @@ export const listMessagesRoute = defineRoute({
   method: 'get',
   paths: both('/spots/msgs'),
   summary: 'Messages of a spot, newest first',
-  request: { query: z.object({ uuid, page_size: z.optional(pageSize).check(z.describe('default 20; -1 all')), page: z.optional(page).check(z.describe('default 0: the row offset')) }) },
+  request: {
+    query: z.object({
+      uuid,
+      page_size: z.optional(pageSize).check(z.describe('default 20; -1 all')),
+      page: z.optional(page).check(z.describe('default 0: the row offset')),
+    }),
+  },
   responses: {
     200: {
       description: 'a page of messages',
-      schema: z.object({ continues: z.boolean(), data: z.array(WireMessage), page: z.number().check(z.int()), page_size: z.number().check(z.int()) }),
+      schema: z.object({
+        continues: z.boolean(),
+        data: z.array(WireMessage),
+        page: z.number().check(z.int()),
+        page_size: z.number().check(z.int()),
+      }),
     },
   },
 });
@@ -307,7 +379,12 @@ export const uploadImageRoute = defineRoute({
   summary: 'Upload an image declared in a text (multipart form field img; at most 5 MiB)',
   request: { query: z.object({ uuid }), bodyType: 'multipart' },
   maxBodyBytes: IMAGE_ROUTE_MAX_BYTES,
-  responses: { 200: { description: 'stored', schema: z.object({ uuid: z.string(), stored: z.literal(true), size: z.number().check(z.int()) }) } },
+  responses: {
+    200: {
+      description: 'stored',
+      schema: z.object({ uuid: z.string(), stored: z.literal(true), size: z.number().check(z.int()) }),
+    },
+  },
 });
 
 export const presignImageRoute = defineRoute({
@@ -323,7 +400,12 @@ export const presignImageRoute = defineRoute({
   responses: {
     200: {
       description: 'POST the file to url with every field, the file last',
-      schema: z.object({ url: z.string(), fields: z.record(z.string(), z.string()), expires_in: z.number().check(z.int()), max_bytes: z.number().check(z.int()) }),
+      schema: z.object({
+        url: z.string(),
+        fields: z.record(z.string(), z.string()),
+        expires_in: z.number().check(z.int()),
+        max_bytes: z.number().check(z.int()),
+      }),
     },
   },
 });
@@ -337,7 +419,10 @@ export const downloadImageRoute = defineRoute({
   paths: both('/spots/msgs/imgs'),
   summary: 'Download an image (query uuid)',
   request: { query: z.object({ uuid }) },
-  responses: { 200: { description: 'the image', contentType: 'image/*' }, 302: { description: 'large images: a short-lived URL' } },
+  responses: {
+    200: { description: 'the image', contentType: 'image/*' },
+    302: { description: 'large images: a short-lived URL' },
+  },
 });
 
 export const downloadImageByPathRoute = defineRoute({
@@ -349,7 +434,10 @@ export const downloadImageByPathRoute = defineRoute({
   paths: both('/spots/msgs/imgs/{uuid}'),
   summary: 'Download an image (uuid as path suffix)',
   request: { path: z.object({ uuid }) },
-  responses: { 200: { description: 'the image', contentType: 'image/*' }, 302: { description: 'large images: a short-lived URL' } },
+  responses: {
+    200: { description: 'the image', contentType: 'image/*' },
+    302: { description: 'large images: a short-lived URL' },
+  },
 });
 
 const TagInput = z.object({ tag: z.string(), uuid: z.optional(z.string()) });
@@ -365,10 +453,18 @@ export const createTagsRoute = defineRoute({
   paths: both('/spots/tags'),
   summary: 'Create user tags (one or many); a uuid that exists, even deleted, is ignored',
   request: { body: z.union([TagInput, z.array(TagInput).check(z.minLength(1), z.maxLength(100))]) },
-  responses: { 200: { description: 'the tags, with ignored: true for those not created', schema: z.object({ data: z.array(z.extend(TagRef, { ignored: z.boolean() })) }) } },
+  responses: {
+    200: {
+      description: 'the tags, with ignored: true for those not created',
+      schema: z.object({ data: z.array(z.extend(TagRef, { ignored: z.boolean() })) }),
+    },
+  },
 });
 
-const booleanFlag = z.pipe(z.optional(z.string()), z.transform((v) => v === undefined || v.toLowerCase() !== 'false'));
+const booleanFlag = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => v === undefined || v.toLowerCase() !== 'false'),
+);
 
 export const searchTagsRoute = defineRoute({
   ...spotsRoute,
@@ -376,7 +472,7 @@ export const searchTagsRoute = defineRoute({
   handler: 'functions/spots/tags.get',
   method: 'get',
   paths: both('/spots/tags'),
-  summary: 'Common and user tags; general=false leaves out common ones, user=false the user\'s',
+  summary: "Common and user tags; general=false leaves out common ones, user=false the user's",
   request: { query: z.object({ general: booleanFlag, user: booleanFlag }) },
   responses: { 200: { description: 'tags', schema: WireTags } },
 });
@@ -417,7 +513,9 @@ export const variablesRoute = defineRoute({
   paths: both('/spots/variables'),
   summary: "Replace a spot's variables",
   request: { body: z.object({ uuid, variables: z.array(Variable).check(z.maxLength(500)) }) },
-  responses: { 200: { description: 'the variables', schema: z.object({ spot_uuid: z.string(), variables: z.array(Variable) }) } },
+  responses: {
+    200: { description: 'the variables', schema: z.object({ spot_uuid: z.string(), variables: z.array(Variable) }) },
+  },
 });
 
 export const SHEET_ROUTE_MAX_BYTES = 6 * 1024 * 1024;
@@ -440,7 +538,9 @@ export const exportSheetRoute = defineRoute({
       format: z._default(z.enum(['xlsx', 'csv']), 'xlsx'),
     }),
   },
-  responses: { 200: { description: 'the sheet', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } },
+  responses: {
+    200: { description: 'the sheet', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  },
 });
 
 export const importSheetRoute = defineRoute({
@@ -458,7 +558,19 @@ export const importSheetRoute = defineRoute({
   responses: {
     200: {
       description: 'variables found: null when one could not be uploaded',
-      schema: z.object({ variables: z.record(z.string(), z.nullable(z.object({ name: z.string(), unit_id: z.number().check(z.int()), unit: z.string(), values: z.number().check(z.int()) }))) }),
+      schema: z.object({
+        variables: z.record(
+          z.string(),
+          z.nullable(
+            z.object({
+              name: z.string(),
+              unit_id: z.number().check(z.int()),
+              unit: z.string(),
+              values: z.number().check(z.int()),
+            }),
+          ),
+        ),
+      }),
     },
   },
 });
@@ -470,7 +582,15 @@ export const unitsRoute = defineRoute({
   method: 'get',
   paths: both('/utils/units'),
   summary: 'Measurement units (valid unit_id values)',
-  responses: { 200: { description: 'units', schema: z.object({ code: z.literal(0), data: z.array(z.object({ unit_id: z.number().check(z.int()), name: z.string(), symbol: z.string() })) }) } },
+  responses: {
+    200: {
+      description: 'units',
+      schema: z.object({
+        code: z.literal(0),
+        data: z.array(z.object({ unit_id: z.number().check(z.int()), name: z.string(), symbol: z.string() })),
+      }),
+    },
+  },
 });
 
 export const spotRoutes = [

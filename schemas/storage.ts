@@ -3,17 +3,18 @@
 // the body depends on the operation, so the service parses it with the schema of its operation
 // (lib/storage/input.ts maps the issues to the storage codes).
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
+import { Forbidden } from '../lib/errors';
 import { fileStorageDialect, storageDialect } from '../lib/http/dialects';
-import { booleanLike } from './common';
+import { defineRoute } from '../lib/http/route';
 import { FILE_MAX_KB, IDS_MAX, KEY_MAX_LENGTH, KEYS_MAX, SCOPES } from '../lib/storage/access';
 import { STORAGE_CODES } from '../lib/storage/codes';
-import { Forbidden } from '../lib/errors';
+import { booleanLike } from './common';
 
 /** Both storages need the Storage permissions in the extension version's claimset (spec 3). */
 const storageClaim = {
   claims: ['STORAGE'],
-  missingClaim: () => new Forbidden('the extension version lacks the Storage permissions', { code: STORAGE_CODES.INVALID_EXTENSION }),
+  missingClaim: () =>
+    new Forbidden('the extension version lacks the Storage permissions', { code: STORAGE_CODES.INVALID_EXTENSION }),
 } as const;
 
 export const OPERATIONS = ['PUT', 'PATCH', 'GET', 'DELETE'] as const;
@@ -21,12 +22,16 @@ export type Operation = (typeof OPERATIONS)[number];
 
 export const StoragePath = z.object({ scope: z.enum(SCOPES).check(z.describe('users, fields or farms')) });
 export const StorageQuery = z.object({
-  operation: z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(OPERATIONS)).check(z.describe('PUT, PATCH, GET or DELETE (case-insensitive)')),
+  operation: z
+    .pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(OPERATIONS))
+    .check(z.describe('PUT, PATCH, GET or DELETE (case-insensitive)')),
 });
 
 const key = z.string().check(z.describe(`matches ^\\w+$ (letters, digits, _), at most ${KEY_MAX_LENGTH} characters`));
 const keys = z.array(z.string()).check(z.maxLength(KEYS_MAX));
-const ref = z.union([z.number(), z.string()]).check(z.describe("integer id; also the user's uid, the field's or the farm's uuid"));
+const ref = z
+  .union([z.number(), z.string()])
+  .check(z.describe("integer id; also the user's uid, the field's or the farm's uuid"));
 const object = z.record(z.string(), z.unknown());
 const flag = (description: string) => z.optional(booleanLike()).check(z.describe(description));
 
@@ -36,7 +41,9 @@ export const KvPutBody = z.object({
   id: ref,
   key,
   data: z.optional(object).check(z.describe('the JSON object to store')),
-  value: z.optional(object).check(z.describe('accepted in place of data (the spec examples send it); data wins when both are sent')),
+  value: z
+    .optional(object)
+    .check(z.describe('accepted in place of data (the spec examples send it); data wins when both are sent')),
   overwrite: flag('default false: an existing key answers code 5'),
 });
 
@@ -50,13 +57,16 @@ export const KvPatchBody = z.object({
 });
 
 export const KvGetBody = z.object({
-  ids: z.optional(z.array(ref).check(z.maxLength(IDS_MAX))).check(z.describe('resource ids; empty or absent: every readable resource of the scope (users: the caller)')),
+  ids: z
+    .optional(z.array(ref).check(z.maxLength(IDS_MAX)))
+    .check(z.describe('resource ids; empty or absent: every readable resource of the scope (users: the caller)')),
   keys: keys.check(z.describe('keys to fetch for every id; an empty array fetches every key')),
 });
 
 export const KvDeleteBody = z.object({ id: ref, keys: keys.check(z.minLength(1)) });
 
-const info = <T extends z.core.$ZodLooseShape>(shape: T) => z.object({ info: z.object({ code: z.literal(0), ...shape }) });
+const info = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.object({ info: z.object({ code: z.literal(0), ...shape }) });
 
 export const kvStorageRoute = defineRoute({
   tags: ['storage'],
@@ -68,7 +78,7 @@ export const kvStorageRoute = defineRoute({
   touches: { table: 'write' },
   method: 'post',
   paths: ['/api/mktplace/storage/{scope}'],
-  summary: "Key-value storage of the calling extension under a user, a field or a farm",
+  summary: 'Key-value storage of the calling extension under a user, a field or a farm',
   description:
     'The body depends on `operation`: PUT {id, key, data, overwrite}, PATCH {id, key, data, append, create}, ' +
     'GET {ids, keys}, DELETE {id, keys}. Codes: 0 ok; 1 data missing; 2 key invalid; 3 no permission on the resource; ' +
@@ -96,7 +106,9 @@ export const kvStorageScopesRoute = defineRoute({
   paths: ['/api/mktplace/storage'],
   summary: 'Key-value storage, the scope given as `scope` (users, fields or farms) in the query or the body',
   request: {
-    query: z.extend(StorageQuery, { scope: z.enum(SCOPES).check(z.describe('users, fields or farms (query or body)')) }),
+    query: z.extend(StorageQuery, {
+      scope: z.enum(SCOPES).check(z.describe('users, fields or farms (query or body)')),
+    }),
     params: 'query-or-body',
     body: kvStorageRoute.request!.body,
     validateBody: false,
@@ -106,7 +118,9 @@ export const kvStorageScopesRoute = defineRoute({
 // --- files -------------------------------------------------------------------------------------
 
 const md5 = z.string().check(z.describe('base64 MD5 hash of the file (24 characters)'));
-const fileSizeKb = z.union([z.number(), z.string()]).check(z.describe(`size in KB (1024 bytes), at most ${FILE_MAX_KB}`));
+const fileSizeKb = z
+  .union([z.number(), z.string()])
+  .check(z.describe(`size in KB (1024 bytes), at most ${FILE_MAX_KB}`));
 const resourceRefs = {
   user: z.optional(ref).check(z.describe("users scope: the user's uid (integer id also accepted)")),
   field: z.optional(ref).check(z.describe('fields scope: the field uuid or integer id')),
@@ -133,7 +147,13 @@ export const FilePatchBody = z.object({
 
 export const FileGetBody = z.object({
   keys: keys.check(z.describe('keys to list; an empty array lists every key')),
-  ids: z.optional(z.array(ref).check(z.maxLength(IDS_MAX))).check(z.describe('users scope: absent means the caller (answer without the resource level); fields and farms: absent means all accessible')),
+  ids: z
+    .optional(z.array(ref).check(z.maxLength(IDS_MAX)))
+    .check(
+      z.describe(
+        'users scope: absent means the caller (answer without the resource level); fields and farms: absent means all accessible',
+      ),
+    ),
   get_url: flag('include a download URL valid for 10 seconds (null until the file is uploaded)'),
 });
 

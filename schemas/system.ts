@@ -1,7 +1,7 @@
 // System routes: the OpenAPI document and the answer to unknown routes.
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 
 export const openApiRoute = defineRoute({
   operationId: 'getOpenApi',

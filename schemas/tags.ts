@@ -1,7 +1,7 @@
 // Farm tags (/api/tags_campos/...) and field tags (/api/fields/v2/tag), spec 2.
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { farmTagsDialect, fieldTagsDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 import type { Tag } from '../lib/tags/service';
 import { positiveInteger } from './common';
 
@@ -12,12 +12,24 @@ const color = z.string().check(z.describe('6 hexadecimal characters, no #; rando
 const TagMap = z.record(z.string(), z.object({ tag: z.string(), color: z.string() }));
 
 /** `{<id_tag>: {tag, color}}` */
-export const tagMap = (tags: Tag[]) => Object.fromEntries(tags.map((t) => [String(t.id), { tag: t.tag, color: t.color }]));
+export const tagMap = (tags: Tag[]) =>
+  Object.fromEntries(tags.map((t) => [String(t.id), { tag: t.tag, color: t.color }]));
 
 // Parameters come in the query string (as the spec shows) or in a JSON/form body.
-export const CreateTagParams = z.object({ desc: z.optional(z.string()), color: z.optional(color), id_campo: z.optional(positiveInteger()) });
-export const UpdateTagParams = z.object({ id_tag: z.optional(positiveInteger()), desc: z.optional(z.string()), color: z.optional(color) });
-export const GetTagsParams = z.object({ id_tag: z.optional(positiveInteger()), id_campo: z.optional(positiveInteger()) });
+export const CreateTagParams = z.object({
+  desc: z.optional(z.string()),
+  color: z.optional(color),
+  id_campo: z.optional(positiveInteger()),
+});
+export const UpdateTagParams = z.object({
+  id_tag: z.optional(positiveInteger()),
+  desc: z.optional(z.string()),
+  color: z.optional(color),
+});
+export const GetTagsParams = z.object({
+  id_tag: z.optional(positiveInteger()),
+  id_campo: z.optional(positiveInteger()),
+});
 export const TagIdParams = z.object({ id_tag: z.optional(positiveInteger()) });
 export const LinkParams = z.object({ id_tag: z.optional(positiveInteger()), id_campo: z.optional(positiveInteger()) });
 
@@ -33,7 +45,13 @@ export const createFarmTagRoute = defineRoute({
   responses: {
     200: {
       description: 'created',
-      schema: z.object({ color: z.string(), res: z.literal('creado'), tag: z.string(), id_tag: z.number().check(z.int()), id_campo: z.nullable(z.number().check(z.int())) }),
+      schema: z.object({
+        color: z.string(),
+        res: z.literal('creado'),
+        tag: z.string(),
+        id_tag: z.number().check(z.int()),
+        id_campo: z.nullable(z.number().check(z.int())),
+      }),
     },
   },
 });
@@ -50,7 +68,13 @@ export const updateFarmTagRoute = defineRoute({
   responses: {
     200: {
       description: 'modified',
-      schema: z.object({ color: z.string(), id_usuario: z.number().check(z.int()), tag: z.string(), id_tag: z.number().check(z.int()), res: z.literal('modificado') }),
+      schema: z.object({
+        color: z.string(),
+        id_usuario: z.number().check(z.int()),
+        tag: z.string(),
+        id_tag: z.number().check(z.int()),
+        res: z.literal('modificado'),
+      }),
     },
   },
 });
@@ -61,7 +85,7 @@ export const getFarmTagsRoute = defineRoute({
   handler: 'functions/tags/farm-tags.get',
   method: 'get',
   paths: ['/api/tags_campos/tag'],
-  summary: 'One tag (id_tag), the tags of a farm (id_campo), or all the user\'s tags',
+  summary: "One tag (id_tag), the tags of a farm (id_campo), or all the user's tags",
   request: { query: GetTagsParams, params: 'query-or-body' },
   responses: {
     200: {
@@ -80,7 +104,12 @@ export const deleteFarmTagRoute = defineRoute({
   paths: ['/api/tags_campos/tag'],
   summary: 'Delete a tag (and its links to farms and fields)',
   request: { query: TagIdParams, params: 'query-or-body' },
-  responses: { 200: { description: 'deleted', schema: z.object({ res: z.literal('eliminado'), id_tag: z.number().check(z.int()) }) } },
+  responses: {
+    200: {
+      description: 'deleted',
+      schema: z.object({ res: z.literal('eliminado'), id_tag: z.number().check(z.int()) }),
+    },
+  },
 });
 
 export const linkFarmTagRoute = defineRoute({

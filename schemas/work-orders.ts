@@ -3,8 +3,8 @@
 // bodies carry no top-level code (spec README); errors use the general dialect. They read labours,
 // so they need the View season feature, like the labours (docs/decisions.md, "Work orders").
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
 import { generalDialect } from '../lib/http/dialects';
+import { defineRoute } from '../lib/http/route';
 import { seasonViewRequired } from '../lib/labours/codes';
 import { RECOMMENDATION_TYPES, recommendationType, WORK_ORDER_LIMITS } from '../lib/workorders/model';
 import type { WorkOrderInput, WorkOrderView } from '../lib/workorders/service';
@@ -20,20 +20,36 @@ const workOrdersRoute = {
 const PATH = '/api/work_orders';
 
 const Recommendation = z.object({
-  type_id: z.union([z.pipe(z.string().check(z.regex(/^\d+$/, 'a recommendation type id')), z.transform(Number)), z.number().check(z.int())]).check(z.describe('GET /api/work_orders/recomendations/types')),
+  type_id: z
+    .union([
+      z.pipe(z.string().check(z.regex(/^\d+$/, 'a recommendation type id')), z.transform(Number)),
+      z.number().check(z.int()),
+    ])
+    .check(z.describe('GET /api/work_orders/recomendations/types')),
   value: text(WORK_ORDER_LIMITS.VALUE, 1, { trim: true }),
 });
 
 const bodyMembers = {
-  labours: z.array(z.uuid()).check(z.minLength(1), z.maxLength(WORK_ORDER_LIMITS.LABOURS), z.describe('labour uuids the caller reads, of the campaign `yeargroup`')),
+  labours: z
+    .array(z.uuid())
+    .check(
+      z.minLength(1),
+      z.maxLength(WORK_ORDER_LIMITS.LABOURS),
+      z.describe('labour uuids the caller reads, of the campaign `yeargroup`'),
+    ),
   date: calendarDate(),
   yeargroup: z.pipe(integer(), z.number().check(z.int(), z.gte(1900), z.lte(2200))),
-  recomendations: z.optional(z.nullable(z.array(Recommendation).check(z.maxLength(WORK_ORDER_LIMITS.RECOMMENDATIONS)))).check(z.describe('each accepted only when a selected labour has one of its labourTypeIds')),
+  recomendations: z
+    .optional(z.nullable(z.array(Recommendation).check(z.maxLength(WORK_ORDER_LIMITS.RECOMMENDATIONS))))
+    .check(z.describe('each accepted only when a selected labour has one of its labourTypeIds')),
   notes: z.optional(z.nullable(text(WORK_ORDER_LIMITS.NOTES))),
   name: z.optional(z.nullable(text(WORK_ORDER_LIMITS.NAME))),
 };
 export const CreateWorkOrderBody = z.object({ uuid: z.uuid(), ...bodyMembers });
-export const ReplaceWorkOrderBody = z.object({ uuid: z.optional(z.uuid()).check(z.describe("the path's uuid, when sent")), ...bodyMembers });
+export const ReplaceWorkOrderBody = z.object({
+  uuid: z.optional(z.uuid()).check(z.describe("the path's uuid, when sent")),
+  ...bodyMembers,
+});
 
 export const workOrderInput = (body: z.output<typeof ReplaceWorkOrderBody>): WorkOrderInput => ({
   name: body.name ?? null,
@@ -44,15 +60,29 @@ export const workOrderInput = (body: z.output<typeof ReplaceWorkOrderBody>): Wor
   recommendations: body.recomendations?.map((r) => ({ typeId: r.type_id, value: r.value })) ?? null,
 });
 
-const WireType = z.object({ id: z.number().check(z.int()), name: z.string(), labourTypeIds: z.array(z.number().check(z.int())) });
+const WireType = z.object({
+  id: z.number().check(z.int()),
+  name: z.string(),
+  labourTypeIds: z.array(z.number().check(z.int())),
+});
 export const WireWorkOrder = z.object({
   uuid: z.string(),
   name: z.nullable(z.string()),
   notes: z.nullable(z.string()),
   date: z.string().check(z.describe('ISO date-time with offset, e.g. 2022-02-03T00:00:00+00:00')),
   yeargroup: z.number().check(z.int()),
-  labours: z.array(z.object({ uuid: z.string(), yeargroup: z.number().check(z.int()), idLabourType: z.number().check(z.int()), fieldName: z.string(), farmName: z.string() })),
-  recomendations: z.array(z.object({ type: z.object({ id: z.number().check(z.int()), name: z.string() }), value: z.string() })),
+  labours: z.array(
+    z.object({
+      uuid: z.string(),
+      yeargroup: z.number().check(z.int()),
+      idLabourType: z.number().check(z.int()),
+      fieldName: z.string(),
+      farmName: z.string(),
+    }),
+  ),
+  recomendations: z.array(
+    z.object({ type: z.object({ id: z.number().check(z.int()), name: z.string() }), value: z.string() }),
+  ),
 });
 
 export const wireWorkOrder = ({ order, labours }: WorkOrderView): z.infer<typeof WireWorkOrder> => ({
@@ -61,11 +91,21 @@ export const wireWorkOrder = ({ order, labours }: WorkOrderView): z.infer<typeof
   notes: order.notes,
   date: `${order.date}T00:00:00+00:00`,
   yeargroup: order.yeargroup,
-  labours: labours.map(({ labour, field, farm }) => ({ uuid: labour.uuid, yeargroup: labour.yeargroup, idLabourType: labour.typeId, fieldName: field.name, farmName: farm.name })),
-  recomendations: (order.recommendations ?? []).map((r) => ({ type: { id: r.typeId, name: recommendationType(r.typeId)?.name ?? String(r.typeId) }, value: r.value })),
+  labours: labours.map(({ labour, field, farm }) => ({
+    uuid: labour.uuid,
+    yeargroup: labour.yeargroup,
+    idLabourType: labour.typeId,
+    fieldName: field.name,
+    farmName: farm.name,
+  })),
+  recomendations: (order.recommendations ?? []).map((r) => ({
+    type: { id: r.typeId, name: recommendationType(r.typeId)?.name ?? String(r.typeId) },
+    value: r.value,
+  })),
 });
 
-export const wireTypes = () => RECOMMENDATION_TYPES.map((t) => ({ id: t.id, name: t.name, labourTypeIds: [...t.labourTypeIds] }));
+export const wireTypes = () =>
+  RECOMMENDATION_TYPES.map((t) => ({ id: t.id, name: t.name, labourTypeIds: [...t.labourTypeIds] }));
 
 const saved = z.object({ data: z.object({ uuid: z.string() }) });
 const byUuid = z.object({ work_order_uuid: z.uuid() });
@@ -138,8 +178,18 @@ export const downloadWorkOrderRoute = defineRoute({
   request: { path: byUuid, query: z.object({ type: z.enum(['pdf', 'excel']) }) },
   lambda: { memorySize: 1024, timeout: 20 },
   responses: {
-    200: { description: 'application/pdf, or an xlsx workbook; Content-Disposition names the file', contentType: 'application/octet-stream' },
+    200: {
+      description: 'application/pdf, or an xlsx workbook; Content-Disposition names the file',
+      contentType: 'application/octet-stream',
+    },
   },
 });
 
-export const workOrderRoutes = [listWorkOrdersRoute, recommendationTypesRoute, createWorkOrderRoute, replaceWorkOrderRoute, deleteWorkOrderRoute, downloadWorkOrderRoute];
+export const workOrderRoutes = [
+  listWorkOrdersRoute,
+  recommendationTypesRoute,
+  createWorkOrderRoute,
+  replaceWorkOrderRoute,
+  deleteWorkOrderRoute,
+  downloadWorkOrderRoute,
+];

@@ -11,7 +11,11 @@ export const eventsWorker = defineWorker({
   queue: 'events',
   batchSize: 10,
   maximumBatchingWindow: 0,
-  touches: { table: 'write', sends: ['events', 'imagery', 'webhooks'], files: { 'spots/': ['delete'], 'storage/': ['delete'], 'imagery/': ['delete'] } },
+  touches: {
+    table: 'write',
+    sends: ['events', 'imagery', 'webhooks'],
+    files: { 'spots/': ['delete'], 'storage/': ['delete'], 'imagery/': ['delete'] },
+  },
   lambda: { timeout: 30 },
 });
 
@@ -48,7 +52,11 @@ export const imageryWorker = defineWorker({
   // scenes are read over the network: several at once (and a burst of new fields does not make a
   // season shape's lock wait behind every other field's scenes for long)
   concurrency: 4,
-  touches: { table: 'write', sends: ['imagery', 'events'], files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] } },
+  touches: {
+    table: 'write',
+    sends: ['imagery', 'events'],
+    files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] },
+  },
   lambda: { timeout: 120, memorySize: 1024 },
 });
 

@@ -47,7 +47,11 @@ function isStale(dir: string, pidlessStaleMs: number): boolean {
 }
 
 /** Runs `fn` holding the lock directory `dir`, waiting while another live process holds it. */
-export async function withCheckoutLock<T>(dir: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
+export async function withCheckoutLock<T>(
+  dir: string,
+  fn: () => Promise<T> | T,
+  options: LockOptions = {},
+): Promise<T> {
   mkdirSync(dirname(dir), { recursive: true });
   let told = false;
   for (;;) {

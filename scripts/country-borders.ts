@@ -45,13 +45,18 @@ function bbox(geometry: Polygon | MultiPolygon): [number, number, number, number
 }
 
 /** country-coder's own borders (src/data/borders.json of the installed package). */
-export function countryCoderBorders(): { features: Array<{ properties: { iso1A2?: string; m49?: string; wikidata: string }; geometry?: Geometry | null }> } {
+export function countryCoderBorders(): {
+  features: Array<{ properties: { iso1A2?: string; m49?: string; wikidata: string }; geometry?: Geometry | null }>;
+} {
   return JSON.parse(readFileSync(`${packageDir}/src/data/borders.json`, 'utf8'));
 }
 
 /** A ring as an encoded polyline, [longitude, latitude] pairs, when it decodes to exactly the same numbers. */
 function encodedRing(id: string, ring: Position[]): string {
-  const encoded = polyline.encode(ring.map(([x = NaN, y = NaN]) => [x, y]), 5);
+  const encoded = polyline.encode(
+    ring.map(([x = NaN, y = NaN]) => [x, y]),
+    5,
+  );
   const decoded = ringOf(encoded);
   if (decoded.length !== ring.length || decoded.some(([x, y], i) => x !== ring[i]![0] || y !== ring[i]![1])) {
     throw new Error(`${id}: a ring that 5 decimals do not hold exactly`);
@@ -61,21 +66,29 @@ function encodedRing(id: string, ring: Position[]): string {
 
 /** The table, computed from the installed country-coder. */
 export function countryBorders(): CountryBorders {
-  const { version, license } = JSON.parse(readFileSync(`${packageDir}/package.json`, 'utf8')) as { version: string; license: string };
+  const { version, license } = JSON.parse(readFileSync(`${packageDir}/package.json`, 'utf8')) as {
+    version: string;
+    license: string;
+  };
   const borders = countryCoderBorders();
   const reader = new GeoJSONReader(new GeometryFactory());
   const areas: CountryArea[] = [];
   for (const feature of borders.features) {
     const geometry = feature.geometry;
     if (!geometry) continue;
-    if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') throw new Error(`${feature.properties.wikidata}: a ${geometry.type}`);
+    if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon')
+      throw new Error(`${feature.properties.wikidata}: a ${geometry.type}`);
     const id = feature.properties.iso1A2 ?? feature.properties.m49 ?? feature.properties.wikidata;
     const inside = reader.read(geometry).getInteriorPoint().getCoordinate();
     const point: [number, number] = [inside.x, inside.y];
     // the point must lie in this area and no other: what country-coder answers there is the area's
     if (featuresContaining(point)[0]?.properties.id !== id) throw new Error(`${id}: no point inside found`);
     const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-    areas.push([iso1A2Code(point), ...bbox(geometry), polygons.map((rings) => rings.map((ring) => encodedRing(id, ring)))]);
+    areas.push([
+      iso1A2Code(point),
+      ...bbox(geometry),
+      polygons.map((rings) => rings.map((ring) => encodedRing(id, ring))),
+    ]);
   }
   return {
     source: `@rapideditor/country-coder ${version} (${license}), src/data/borders.json: for each area with borders, the ISO 3166-1 alpha-2 code country-coder answers inside it (npm run country-borders)`,

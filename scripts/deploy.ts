@@ -4,8 +4,8 @@
 //   npm run remove -- --stage prod --region eu-west-1
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { services } from '../schemas/index';
 import { configFile, withOslsLock, withScratchTmp } from './package';
 
@@ -35,7 +35,9 @@ const failed = await withOslsLock(async () => {
       ...(values.param ?? []).flatMap((p) => ['--param', p]),
     ];
     console.log(`\n== ${command} ${service} (${configFile(service)})`);
-    const result = await withScratchTmp(process.env, (env) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env }));
+    const result = await withScratchTmp(process.env, (env) =>
+      spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env }),
+    );
     if (result.status !== 0) return { service, status: result.status ?? 1 };
   }
   return undefined;

@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { services } from '../schemas/index';
 import { withCheckoutLock } from './checkout-lock';
 
@@ -29,18 +29,25 @@ export const OSLS_LOCK = join(root, '.surco', 'locks', 'osls');
  */
 export function withOslsLock<T>(fn: () => Promise<T> | T, lock = OSLS_LOCK): Promise<T> {
   return withCheckoutLock(lock, fn, {
-    onWait: (holder) => console.error(`Waiting for another packaging or deploy in this checkout to end (${holder ? `pid ${holder}` : 'starting'}; ${lock})...`),
+    onWait: (holder) =>
+      console.error(
+        `Waiting for another packaging or deploy in this checkout to end (${holder ? `pid ${holder}` : 'starting'}; ${lock})...`,
+      ),
   });
 }
 
 /** The serverless configuration that deploys a service. */
-export const configFile = (service: string) => (service === 'platform' ? 'serverless.yml' : `serverless.${service}.yml`);
+export const configFile = (service: string) =>
+  service === 'platform' ? 'serverless.yml' : `serverless.${service}.yml`;
 
 export interface PackagedService {
   service: string;
   config: string;
   dir: string;
-  template: { Resources: Record<string, { Type: string; Properties: any; DependsOn?: unknown }>; Outputs?: Record<string, any> };
+  template: {
+    Resources: Record<string, { Type: string; Properties: any; DependsOn?: unknown }>;
+    Outputs?: Record<string, any>;
+  };
   resources: number;
 }
 
@@ -50,7 +57,10 @@ export interface PackagedService {
  * the folder without `recursive`): about 0.6 MB per function and packaging, 100 MB a run, left in
  * /tmp for good otherwise.
  */
-export async function withScratchTmp<T>(env: NodeJS.ProcessEnv, fn: (env: NodeJS.ProcessEnv) => T | Promise<T>): Promise<T> {
+export async function withScratchTmp<T>(
+  env: NodeJS.ProcessEnv,
+  fn: (env: NodeJS.ProcessEnv) => T | Promise<T>,
+): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), 'surco-osls-'));
   try {
     return await fn({ ...env, TMPDIR: scratch, TMP: scratch, TEMP: scratch });
@@ -65,7 +75,11 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
 
 function runIn(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules/osls/bin/serverless.js'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'node_modules/osls/bin/serverless.js'), ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -75,30 +89,61 @@ function runIn(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 /** Packages every service into `outDir/<service>` (outside .serverless/, which osls works in). */
-export async function packageServices(outDir: string, options: { stage?: string; params?: string[]; env?: NodeJS.ProcessEnv; lock?: string } = {}): Promise<PackagedService[]> {
+export async function packageServices(
+  outDir: string,
+  options: { stage?: string; params?: string[]; env?: NodeJS.ProcessEnv; lock?: string } = {},
+): Promise<PackagedService[]> {
   const stage = options.stage ?? 'prod';
-  const env = { ...(options.env ?? process.env), SLS_TELEMETRY_DISABLED: '1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const env = {
+    ...(options.env ?? process.env),
+    SLS_TELEMETRY_DISABLED: '1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
   return withOslsLock(async () => {
     const packaged: PackagedService[] = [];
     for (const { name } of services) {
       const dir = join(outDir, name);
-      const args = ['package', '--stage', stage, '--config', configFile(name), '--package', dir, ...(options.params ?? []).flatMap((p) => ['--param', p])];
+      const args = [
+        'package',
+        '--stage',
+        stage,
+        '--config',
+        configFile(name),
+        '--package',
+        dir,
+        ...(options.params ?? []).flatMap((p) => ['--param', p]),
+      ];
       await run(args, env);
       const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
-      packaged.push({ service: name, config: configFile(name), dir, template, resources: Object.keys(template.Resources).length });
+      packaged.push({
+        service: name,
+        config: configFile(name),
+        dir,
+        template,
+        resources: Object.keys(template.Resources).length,
+      });
     }
     return packaged;
   }, options.lock);
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { stage: { type: 'string', default: 'prod' }, param: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    options: { stage: { type: 'string', default: 'prod' }, param: { type: 'string', multiple: true } },
+  });
   const started = Date.now();
-  const packaged = await packageServices(join(root, '.surco', 'package'), { stage: values.stage, params: values.param });
-  console.log(`Packaged ${packaged.length} services for stage ${values.stage} in ${((Date.now() - started) / 1000).toFixed(1)} s:`);
+  const packaged = await packageServices(join(root, '.surco', 'package'), {
+    stage: values.stage,
+    params: values.param,
+  });
+  console.log(
+    `Packaged ${packaged.length} services for stage ${values.stage} in ${((Date.now() - started) / 1000).toFixed(1)} s:`,
+  );
   for (const p of packaged) {
     const over = p.resources > RESOURCE_BUDGET ? `  OVER THE BUDGET OF ${RESOURCE_BUDGET}` : '';
-    console.log(`  ${p.service.padEnd(10)} ${String(p.resources).padStart(3)} resources  ${p.config} -> .surco/package/${p.service}/${over}`);
+    console.log(
+      `  ${p.service.padEnd(10)} ${String(p.resources).padStart(3)} resources  ${p.config} -> .surco/package/${p.service}/${over}`,
+    );
   }
   if (packaged.some((p) => p.resources > RESOURCE_BUDGET)) process.exit(1);
   console.log(`Deploy in this order: ${packaged.map((p) => p.service).join(', ')} (docs/deploy.md)`);

@@ -3,13 +3,21 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PORT_VARIABLES, StackError, startStack, type StackPorts } from './local/stack';
 import { mintToken, seedDemo } from './local/seed';
+import { PORT_VARIABLES, StackError, type StackPorts, startStack } from './local/stack';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_PORTS: StackPorts = { api: 3000, offline: 3004, lambda: 3002, dynamodb: 8000, s3: 4569, sqs: 9324, stac: 3006 };
+const DEFAULT_PORTS: StackPorts = {
+  api: 3000,
+  offline: 3004,
+  lambda: 3002,
+  dynamodb: 8000,
+  s3: 4569,
+  sqs: 9324,
+  stac: 3006,
+};
 
 function portsFromEnv(): StackPorts {
   const ports = { ...DEFAULT_PORTS };
@@ -35,7 +43,11 @@ function localSecrets(dataDir: string): { internalKey: string; signingSeed: stri
     signingSeed: saved.signingSeed || randomBytes(32).toString('base64url'),
   };
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify({ ...saved, ...secrets, internalKey: saved.internalKey ?? secrets.internalKey }, null, 2), { mode: 0o600 });
+  writeFileSync(
+    file,
+    JSON.stringify({ ...saved, ...secrets, internalKey: saved.internalKey ?? secrets.internalKey }, null, 2),
+    { mode: 0o600 },
+  );
   return secrets;
 }
 

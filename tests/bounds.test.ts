@@ -4,12 +4,12 @@
 // and tests/sensors.test.ts; storage objects: tests/storage.test.ts); this file holds the geometry
 // bounds shared by every area and the list bounds of filters.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { GEOMETRY_LIMITS } from '../lib/geo/geometry';
-import { formatNumber } from '../lib/geo/bounds';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../lib/db/keys';
+import { formatNumber } from '../lib/geo/bounds';
+import { GEOMETRY_LIMITS } from '../lib/geo/geometry';
 import { PADDOCK_MAX_VERTICES } from '../lib/livestock/paddocks';
 import { call, createField, internal, newUser, square, stack, type TestUser } from './helpers/api';
 
@@ -28,12 +28,21 @@ const asWritten = (wkt: string) => wkt.replace(/-?\d+\.\d+/g, (n) => formatNumbe
 
 async function fieldItem(fieldId: number): Promise<Record<string, any>> {
   const { endpoints, table } = stack();
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: endpoints.dynamodb,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    }),
+  );
   return (await db.send(new GetCommand({ TableName: table, Key: keys.field(fieldId) }))).Item!;
 }
 
 const agregar = (user: TestUser, shape: string) =>
-  call('POST', '/api/agregarlote', { token: user.token, form: { nombre: 'bounded', shape, nombrecampo: 'Bounds farm' } });
+  call('POST', '/api/agregarlote', {
+    token: user.token,
+    form: { nombre: 'bounded', shape, nombrecampo: 'Bounds farm' },
+  });
 
 describe('geometry bounds', () => {
   it(`fields: a GPS-traced boundary of ${GEOMETRY_LIMITS.VERTICES} vertices at full precision is stored whole (packed, in one record); one more is code 10; nothing is left behind`, async () => {
@@ -64,13 +73,18 @@ describe('geometry bounds', () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: square(-60.5, -33.9, 0.01) });
     const campaign = new Date().getUTCFullYear();
-    const post = (shape: string) => call('POST', '/api/fields/v2/shapes', { token: user.token, json: { field_id: fieldId, campaign, shape } });
+    const post = (shape: string) =>
+      call('POST', '/api/fields/v2/shapes', { token: user.token, json: { field_id: fieldId, campaign, shape } });
     // inside the field: no reprocessing lock in the way of the second request
-    expect((await post(ring(GEOMETRY_LIMITS.VERTICES + 1, -60.495, -33.895, 0.004))).body.code).toBe('INVALID_GEOMETRY');
+    expect((await post(ring(GEOMETRY_LIMITS.VERTICES + 1, -60.495, -33.895, 0.004))).body.code).toBe(
+      'INVALID_GEOMETRY',
+    );
     const detailed = ring(GEOMETRY_LIMITS.VERTICES, -60.495, -33.895, 0.004);
     expect((await post(detailed)).status).toBe(200);
     const listing = (await call('GET', '/api/getfields', { token: user.token })).body;
-    const [field] = Object.values(listing.user.farms as Record<string, { fields: Record<string, any> }>).flatMap((farm) => Object.values(farm.fields));
+    const [field] = Object.values(listing.user.farms as Record<string, { fields: Record<string, any> }>).flatMap(
+      (farm) => Object.values(farm.fields),
+    );
     expect(field.shapes.current.polygon).toBe(asWritten(detailed));
   });
 
@@ -78,16 +92,27 @@ describe('geometry bounds', () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: square(-60.5, -33.9, 0.02) });
     const paddock = (vertices: number) =>
-      call('POST', '/livestock/paddock', { token: user.token, json: { field_id: fieldId, name: 'P', date: '2026-05-10T12:00:00Z', shape: ring(vertices, -60.49, -33.89, 0.004) } });
+      call('POST', '/livestock/paddock', {
+        token: user.token,
+        json: {
+          field_id: fieldId,
+          name: 'P',
+          date: '2026-05-10T12:00:00Z',
+          shape: ring(vertices, -60.49, -33.89, 0.004),
+        },
+      });
     expect((await paddock(PADDOCK_MAX_VERTICES)).status).toBe(200);
     const over = await paddock(PADDOCK_MAX_VERTICES + 1);
     expect([over.status, over.body.code]).toEqual([400, 'INVALID_GEOMETRY']);
-    expect((await call('GET', '/livestock/paddock', { token: user.token, query: { field_id: fieldId } })).body.data).toHaveLength(1);
+    expect(
+      (await call('GET', '/livestock/paddock', { token: user.token, query: { field_id: fieldId } })).body.data,
+    ).toHaveLength(1);
   });
 });
 
 describe('list bounds of filters and bodies', () => {
-  const many = (count: number, make: (i: number) => string | number) => Array.from({ length: count }, (_, i) => make(i));
+  const many = (count: number, make: (i: number) => string | number) =>
+    Array.from({ length: count }, (_, i) => make(i));
 
   it('rotations: at most 100 ids in a filter and 50 items in a metadata list (the item refused, -4)', async () => {
     const user = await newUser();
@@ -105,10 +130,16 @@ describe('list bounds of filters and bodies', () => {
       end_date: `${year}-06-01T00:00:00Z`,
       metadata: { utilization },
     });
-    const refused = await call('POST', '/api/rotations', { token: user.token, json: [item(many(51, () => 1) as number[])] });
+    const refused = await call('POST', '/api/rotations', {
+      token: user.token,
+      json: [item(many(51, () => 1) as number[])],
+    });
     expect(refused.status).toBe(200);
     expect(refused.body.data.created_ones).toEqual([]);
-    expect(refused.body.data.unabled_to_be_created[0].reason).toMatchObject({ error_code: -4, error_msg: expect.stringContaining('utilization') });
+    expect(refused.body.data.unabled_to_be_created[0].reason).toMatchObject({
+      error_code: -4,
+      error_msg: expect.stringContaining('utilization'),
+    });
     expect((await list({})).body.data).toEqual([]);
   });
 
@@ -123,7 +154,8 @@ describe('list bounds of filters and bodies', () => {
   it('farm metadata: at most 100 farm ids', async () => {
     const user = await newUser();
     const { farmId } = await createField(user);
-    const get = (ids: number[]) => call('GET', '/api/farms/metadata', { token: user.token, query: { farms_id: ids.join(',') } });
+    const get = (ids: number[]) =>
+      call('GET', '/api/farms/metadata', { token: user.token, query: { farms_id: ids.join(',') } });
     expect((await get([farmId])).status).toBe(200);
     const over = await get(many(101, () => farmId) as number[]);
     expect([over.status, over.body.info]).toEqual([400, 'Error could not get metadata']);
@@ -132,7 +164,8 @@ describe('list bounds of filters and bodies', () => {
   it('storage: at most 100 ids and 100 keys per GET (-4)', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user);
-    const get = (json: unknown) => call('POST', '/api/mktplace/storage/fields', { token: user.token, query: { operation: 'GET' }, json });
+    const get = (json: unknown) =>
+      call('POST', '/api/mktplace/storage/fields', { token: user.token, query: { operation: 'GET' }, json });
     const ids = await get({ ids: many(101, (i) => i + 1), keys: [] });
     expect([ids.status, ids.body.info.code]).toEqual([400, -4]);
     const keys = await get({ ids: [1], keys: many(101, (i) => `k${i}`) });

@@ -13,21 +13,28 @@ async function extension() {
   const user = await platform().POST('/internal/users', { body: { user_name: unique('client') } });
   expect(user.error).toBeUndefined();
   const userId = user.data!.data.id;
-  const token = await platform().POST('/internal/tokens', { body: { user_id: userId, extension_id: 'client-test', claims: ['*'] } });
+  const token = await platform().POST('/internal/tokens', {
+    body: { user_id: userId, extension_id: 'client-test', claims: ['*'] },
+  });
   return { userId, surco: createSurcoClient({ baseUrl: stack().baseUrl, token: token.data!.data.access_token }) };
 }
 
 describe('typed client', () => {
   it('creates a field with a form body, lists it, records a spot with JSON, and reads typed errors', async () => {
     const { surco } = await extension();
-    const created = await surco.POST('/api/agregarlote', form({ nombre: 'Lote cliente', nombrecampo: unique('Campo').slice(0, 40), shape: square(-60.7, -33.7) }));
+    const created = await surco.POST(
+      '/api/agregarlote',
+      form({ nombre: 'Lote cliente', nombrecampo: unique('Campo').slice(0, 40), shape: square(-60.7, -33.7) }),
+    );
     expect(created.response.status).toBe(200);
     const fieldId = Number(created.data!.id_lote);
     const listed = await surco.GET('/api/getfields');
     const farms = Object.values(listed.data!.user.farms);
     expect(farms.flatMap((farm) => Object.keys(farm.fields).map(Number))).toContain(fieldId);
 
-    const spot = await surco.POST('/spots/spot', { body: { field_id: fieldId, shape: 'POINT(-60.695 -33.695)', name: 'Mancha de sorgo de Alepo' } });
+    const spot = await surco.POST('/spots/spot', {
+      body: { field_id: fieldId, shape: 'POINT(-60.695 -33.695)', name: 'Mancha de sorgo de Alepo' },
+    });
     expect(spot.response.status).toBe(200);
     expect(spot.data!.spot_uuid).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -40,12 +47,19 @@ describe('typed client', () => {
 
   it('reads an image as bytes and sends a multipart zip', async () => {
     const { surco } = await extension();
-    const created = await surco.POST('/api/agregarlote', form({ nombre: 'Lote imagen', nombrecampo: unique('Campo').slice(0, 40), shape: square(-61.4, -34.4) }));
+    const created = await surco.POST(
+      '/api/agregarlote',
+      form({ nombre: 'Lote imagen', nombrecampo: unique('Campo').slice(0, 40), shape: square(-61.4, -34.4) }),
+    );
     const fieldId = Number(created.data!.id_lote);
-    const date = await eventually(async () => {
-      const dates = await surco.GET('/api/layers/dates/v3', { params: { query: { field_id: fieldId } } });
-      return dates.data?.layers.sentinel2?.dates[0]?.date;
-    }, 90_000, 500);
+    const date = await eventually(
+      async () => {
+        const dates = await surco.GET('/api/layers/dates/v3', { params: { query: { field_id: fieldId } } });
+        return dates.data?.layers.sentinel2?.dates[0]?.date;
+      },
+      90_000,
+      500,
+    );
     const png = await surco.GET('/api/geoserver/v2', {
       params: { query: { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date, transparent: true } },
       parseAs: 'arrayBuffer',
@@ -55,23 +69,37 @@ describe('typed client', () => {
 
     const zip = new JSZip();
     zip.file('rinde.csv', 'lat,lon,rinde\n-34.395,-61.395,9000\n-34.392,-61.392,9500\n');
-    const uploaded = await surco.POST('/files', multipart({ file: { bytes: await zip.generateAsync({ type: 'uint8array' }), filename: 'rinde.zip' } }));
+    const uploaded = await surco.POST(
+      '/files',
+      multipart({ file: { bytes: await zip.generateAsync({ type: 'uint8array' }), filename: 'rinde.zip' } }),
+    );
     expect(uploaded.response.status).toBe(200);
     const data = uploaded.data!.data;
     expect('lote_id' in data && data.lote_id).toBe(fieldId);
-    const refused = await surco.POST('/files', multipart({ file: { bytes: new TextEncoder().encode('not a zip'), filename: 'x.zip' } }));
+    const refused = await surco.POST(
+      '/files',
+      multipart({ file: { bytes: new TextEncoder().encode('not a zip'), filename: 'x.zip' } }),
+    );
     expect(refused.response.status).toBe(400);
     expect(refused.error!.error_code).toBe('ERROR_ARCHIVO');
   });
 
   it('runs the example extension (examples/extension) to the end', async () => {
     const lines: string[] = [];
-    const result = await runExample({ baseUrl: stack().baseUrl, internalKey: stack().internalKey, log: (line) => lines.push(line) });
+    const result = await runExample({
+      baseUrl: stack().baseUrl,
+      internalKey: stack().internalKey,
+      log: (line) => lines.push(line),
+    });
     expect(result.spotUuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.labourUuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.ndvi.length).toBeGreaterThan(0);
     expect(lines.some((line) => line.startsWith(`spot ${result.spotUuid} with photo`))).toBe(true);
-    expect(result.webhookEvents.map((e) => e.name).sort()).toEqual(['FIELD_CREATED.V1', 'LABOUR_CHANGED.V1', 'SPOT_CREATED.V1']);
+    expect(result.webhookEvents.map((e) => e.name).sort()).toEqual([
+      'FIELD_CREATED.V1',
+      'LABOUR_CHANGED.V1',
+      'SPOT_CREATED.V1',
+    ]);
     expect(result.webhookEvents.every((e) => e.verified)).toBe(true);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 // Spec 3: crops (GET /getcultivos, and crops registered by users) and farm metadata
 // (GET/PATCH /api/farms/metadata, its 400 body, 401 and 403).
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, unique, type TestUser } from './helpers/api';
+import { call, createField, internal, newUser, type TestUser, unique } from './helpers/api';
 
 describe('GET /getcultivos', () => {
   it("lists the platform's crops with their varieties, with and without /api", async () => {
@@ -31,7 +31,15 @@ describe('GET /getcultivos', () => {
     const { fieldId } = await createField(user);
     const rotation = await call('POST', '/rotations', {
       token: user.token,
-      json: [{ field_id: fieldId, crop_id: crop.crop_id, yeargroup: 2026, start_date: '2026-01-01T00:00:00Z', end_date: '2026-06-01T00:00:00Z' }],
+      json: [
+        {
+          field_id: fieldId,
+          crop_id: crop.crop_id,
+          yeargroup: 2026,
+          start_date: '2026-01-01T00:00:00Z',
+          end_date: '2026-06-01T00:00:00Z',
+        },
+      ],
     });
     expect(rotation.body.data.created_ones[0].crop_name).toBe(name);
   });
@@ -50,7 +58,8 @@ describe('GET /getcultivos', () => {
 });
 
 const patch = (user: TestUser, json: unknown) => call('PATCH', '/api/farms/metadata', { token: user.token, json });
-const get = (user: TestUser, query: Record<string, string> = {}) => call('GET', '/api/farms/metadata', { token: user.token, query });
+const get = (user: TestUser, query: Record<string, string> = {}) =>
+  call('GET', '/api/farms/metadata', { token: user.token, query });
 
 describe('/api/farms/metadata', () => {
   it('merges keys on PATCH (null removes one) and answers the updated metadata', async () => {
@@ -59,8 +68,15 @@ describe('/api/farms/metadata', () => {
     const first = await patch(user, { farm_id: farmId, metadata: { owner: 'Ana', soil: { ph: 6.5 } } });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ data: { metadata: { owner: 'Ana', soil: { ph: 6.5 } } } });
-    expect((await patch(user, { farm_id: farmId, metadata: { irrigated: true } })).body.data.metadata).toEqual({ owner: 'Ana', soil: { ph: 6.5 }, irrigated: true });
-    expect((await patch(user, { farm_id: farmId, metadata: { owner: null } })).body.data.metadata).toEqual({ soil: { ph: 6.5 }, irrigated: true });
+    expect((await patch(user, { farm_id: farmId, metadata: { irrigated: true } })).body.data.metadata).toEqual({
+      owner: 'Ana',
+      soil: { ph: 6.5 },
+      irrigated: true,
+    });
+    expect((await patch(user, { farm_id: farmId, metadata: { owner: null } })).body.data.metadata).toEqual({
+      soil: { ph: 6.5 },
+      irrigated: true,
+    });
   });
 
   it('GET answers the given farms, or every accessible farm, keyed by farm id', async () => {
@@ -76,19 +92,32 @@ describe('/api/farms/metadata', () => {
     expect(one.body).toEqual({ data: { [a.farmId]: { metadata: { k: 'a' } } } });
     const all = await get(user);
     expect(all.body).toEqual({
-      data: { [a.farmId]: { metadata: { k: 'a' } }, [b.farmId]: { metadata: {} }, [shared.farmId]: { metadata: { k: 'shared' } } },
+      data: {
+        [a.farmId]: { metadata: { k: 'a' } },
+        [b.farmId]: { metadata: {} },
+        [shared.farmId]: { metadata: { k: 'shared' } },
+      },
     });
   });
 
   it("answers 400 {info:'Error could not update metadata'} for invalid input", async () => {
     const user = await newUser();
     const { farmId } = await createField(user);
-    for (const json of [{ farm_id: farmId }, { metadata: {} }, { farm_id: farmId, metadata: 'x' }, { farm_id: farmId, metadata: { big: 'x'.repeat(70_000) } }]) {
+    for (const json of [
+      { farm_id: farmId },
+      { metadata: {} },
+      { farm_id: farmId, metadata: 'x' },
+      { farm_id: farmId, metadata: { big: 'x'.repeat(70_000) } },
+    ]) {
       const response = await patch(user, json);
       expect(response.status).toBe(400);
       expect(response.body.info).toBe('Error could not update metadata');
     }
-    const malformed = await call('PATCH', '/api/farms/metadata', { token: user.token, body: '{"farm_id":', headers: { 'content-type': 'application/json' } });
+    const malformed = await call('PATCH', '/api/farms/metadata', {
+      token: user.token,
+      body: '{"farm_id":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([malformed.status, malformed.body.info]).toEqual([400, 'Error could not update metadata']);
     expect((await get(user, { farms_id: 'abc' })).status).toBe(400);
   });
@@ -99,9 +128,19 @@ describe('/api/farms/metadata', () => {
     const nest = (levels: number): Record<string, unknown> => (levels === 1 ? { leaf: 1 } : { n: nest(levels - 1) });
     const kept = await patch(user, { farm_id: farmId, metadata: { deep: nest(15) } });
     expect(kept.status).toBe(200);
-    for (const metadata of [{ '': 1 }, { a: { '': 1 } }, { a: [{ '': 1 }] }, { deep: nest(40) }, { deep: nest(16) }, { ['k'.repeat(201)]: 1 }]) {
+    for (const metadata of [
+      { '': 1 },
+      { a: { '': 1 } },
+      { a: [{ '': 1 }] },
+      { deep: nest(40) },
+      { deep: nest(16) },
+      { ['k'.repeat(201)]: 1 },
+    ]) {
       const response = await patch(user, { farm_id: farmId, metadata });
-      expect([response.status, response.body.info], JSON.stringify(metadata).slice(0, 60)).toEqual([400, 'Error could not update metadata']);
+      expect([response.status, response.body.info], JSON.stringify(metadata).slice(0, 60)).toEqual([
+        400,
+        'Error could not update metadata',
+      ]);
     }
     expect((await get(user, { farms_id: String(farmId) })).body.data[farmId].metadata).toEqual({ deep: nest(15) });
   });
@@ -131,7 +170,9 @@ describe('/api/farms/metadata', () => {
   it('never loses a key under concurrent PATCHes', async () => {
     const user = await newUser();
     const { farmId } = await createField(user);
-    await Promise.all(Array.from({ length: 6 }, (_, i) => patch(user, { farm_id: farmId, metadata: { [`k${i}`]: i } })));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => patch(user, { farm_id: farmId, metadata: { [`k${i}`]: i } })),
+    );
     const stored = (await get(user, { farms_id: String(farmId) })).body.data[farmId].metadata;
     expect(Object.keys(stored).sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
   });

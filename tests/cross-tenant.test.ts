@@ -10,10 +10,21 @@
 // query or body that has no probe here fails the run, so a new endpoint is covered the day it lands.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { v1 as uuidV1 } from 'uuid';
 import JSZip from 'jszip';
+import { v1 as uuidV1 } from 'uuid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createField, eventually, internal, newUser, square, stack, tokenFor, unique, type TestUser } from './helpers/api';
+import {
+  call,
+  createField,
+  eventually,
+  internal,
+  newUser,
+  square,
+  stack,
+  type TestUser,
+  tokenFor,
+  unique,
+} from './helpers/api';
 
 // --- the OpenAPI document --------------------------------------------------------------------
 
@@ -44,7 +55,8 @@ function memberNames(schema: unknown, seen = new Set<unknown>()): string[] {
   if (typeof s.$ref === 'string') return memberNames(document.components?.schemas?.[s.$ref.split('/').pop()!], seen);
   const names = Object.keys((s.properties as object) ?? {});
   for (const key of ['items', 'additionalProperties']) names.push(...memberNames(s[key], seen));
-  for (const key of ['anyOf', 'oneOf', 'allOf']) for (const member of (s[key] as unknown[]) ?? []) names.push(...memberNames(member, seen));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const member of (s[key] as unknown[]) ?? []) names.push(...memberNames(member, seen));
   return names;
 }
 
@@ -79,9 +91,30 @@ const POINT = 'POINT(-60.495 -33.895)';
 /** A zoning inside FIELD, its zone named with the secret. */
 const MAP_GEOJSON = {
   type: 'FeatureCollection',
-  features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[-60.499, -33.899], [-60.49, -33.899], [-60.49, -33.89], [-60.499, -33.89], [-60.499, -33.899]]] }, properties: { nombre: `zona ${SECRET}`, id: 0 } }],
+  features: [
+    {
+      type: 'Feature',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-60.499, -33.899],
+            [-60.49, -33.899],
+            [-60.49, -33.89],
+            [-60.499, -33.89],
+            [-60.499, -33.899],
+          ],
+        ],
+      },
+      properties: { nombre: `zona ${SECRET}`, id: 0 },
+    },
+  ],
 };
-const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from(`owner image ${SECRET}`), randomBytes(64)]);
+const PNG = Buffer.concat([
+  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+  Buffer.from(`owner image ${SECRET}`),
+  randomBytes(64),
+]);
 const SCALE_TEMPLATE = (name: string) => ({
   template_name: name,
   layer_name: 'sentinel2',
@@ -90,7 +123,13 @@ const SCALE_TEMPLATE = (name: string) => ({
   cant_intervals: 2,
   range_min: 0,
   range_max: 1,
-  colors_scale: { colors: [[255, 0, 0], [0, 255, 0]], scale: [0, 0.5, 1] },
+  colors_scale: {
+    colors: [
+      [255, 0, 0],
+      [0, 255, 0],
+    ],
+    scale: [0, 0.5, 1],
+  },
 });
 const md5 = (content: Buffer | string) => createHash('md5').update(content).digest('base64');
 const SENSORS = '/sensors/v2/providers';
@@ -154,13 +193,29 @@ async function fieldOf(user: TestUser, name: string) {
 
 async function paddockAndHerd(token: string, fieldId: number, name: string) {
   const paddock = await ok(
-    call('POST', '/livestock/paddock', { token, json: { field_id: fieldId, shape: square(-60.499, -33.899, 0.008), date: '2026-05-10T12:00:00Z', name: `P ${name}` } }),
+    call('POST', '/livestock/paddock', {
+      token,
+      json: {
+        field_id: fieldId,
+        shape: square(-60.499, -33.899, 0.008),
+        date: '2026-05-10T12:00:00Z',
+        name: `P ${name}`,
+      },
+    }),
     'paddock',
   );
   const herd = await ok(
     call('POST', '/livestock/herd', {
       token,
-      json: { type_id: 4, animal_count: 10, paddock_uuid: paddock.data.paddock_uuid, weight: 4000, weight_unit: 'kg', herd_name: `H ${name}`, field_id: fieldId },
+      json: {
+        type_id: 4,
+        animal_count: 10,
+        paddock_uuid: paddock.data.paddock_uuid,
+        weight: 4000,
+        weight_unit: 'kg',
+        herd_name: `H ${name}`,
+        field_id: fieldId,
+      },
     }),
     'herd',
   );
@@ -168,7 +223,15 @@ async function paddockAndHerd(token: string, fieldId: number, name: string) {
 }
 
 async function farmTag(token: string, farmId: number, name: string): Promise<number> {
-  return (await ok(call('POST', '/api/tags_campos/tag', { token, query: { desc: name.slice(0, 100), color: 'aa00cc', id_campo: farmId } }), 'farm tag')).id_tag;
+  return (
+    await ok(
+      call('POST', '/api/tags_campos/tag', {
+        token,
+        query: { desc: name.slice(0, 100), color: 'aa00cc', id_campo: farmId },
+      }),
+      'farm tag',
+    )
+  ).id_tag;
 }
 
 async function setUpOwner(): Promise<Owner> {
@@ -176,31 +239,81 @@ async function setUpOwner(): Promise<Owner> {
   const token = user.token;
   const field = await fieldOf(user, `A ${SECRET} field`);
   const { fieldId, farmId } = field;
-  await ok(call('PATCH', '/api/farms/metadata', { token, json: { farm_id: farmId, metadata: { note: SECRET } } }), 'metadata');
+  await ok(
+    call('PATCH', '/api/farms/metadata', { token, json: { farm_id: farmId, metadata: { note: SECRET } } }),
+    'metadata',
+  );
   const farmTagId = await farmTag(token, farmId, `A ${SECRET}`);
   await ok(call('POST', '/api/fields/v2/tag', { token, json: { field_id: fieldId, tag_id: farmTagId } }), 'field tag');
   const rotation = await ok(
-    call('POST', '/rotations', { token, json: [{ field_id: fieldId, crop_id: 1, yeargroup: YEAR, start_date: `${YEAR}-10-01T00:00:00Z`, end_date: `${YEAR + 1}-03-31T00:00:00Z` }] }),
+    call('POST', '/rotations', {
+      token,
+      json: [
+        {
+          field_id: fieldId,
+          crop_id: 1,
+          yeargroup: YEAR,
+          start_date: `${YEAR}-10-01T00:00:00Z`,
+          end_date: `${YEAR + 1}-03-31T00:00:00Z`,
+        },
+      ],
+    }),
     'rotation',
   );
   const rotationUuid = rotation.data.created_ones[0].rotation_uuid as string;
   await ok(call('POST', `/rotations/variety/${rotationUuid}`, { token, json: { varieties: [101] } }), 'variety');
   const livestock = await paddockAndHerd(token, fieldId, SECRET);
   const sampling = await ok(
-    internal('/internal/samplings', { sampling_name: `Muestreo ${SECRET}`, field_id: fieldId, yeargroup: YEAR, zoning: { info: {}, type: 'none' }, analysis: { [`A ${SECRET}`]: [] }, groups: [], points: [] }),
+    internal('/internal/samplings', {
+      sampling_name: `Muestreo ${SECRET}`,
+      field_id: fieldId,
+      yeargroup: YEAR,
+      zoning: { info: {}, type: 'none' },
+      analysis: { [`A ${SECRET}`]: [] },
+      groups: [],
+      points: [],
+    }),
     'sampling',
   );
-  const map = await ok(call('POST', '/api/users/me/maps', { token, json: { nombre: `Mapa ${SECRET}`, id_lote: fieldId, id_tipo: 1, geojson: MAP_GEOJSON } }), 'map');
-  const input = (await ok(call('POST', '/registro_campo/insumo', { token, json: [{ name: `Insumo ${SECRET}` }] }), 'input')).created[0];
+  const map = await ok(
+    call('POST', '/api/users/me/maps', {
+      token,
+      json: { nombre: `Mapa ${SECRET}`, id_lote: fieldId, id_tipo: 1, geojson: MAP_GEOJSON },
+    }),
+    'map',
+  );
+  const input = (
+    await ok(call('POST', '/registro_campo/insumo', { token, json: [{ name: `Insumo ${SECRET}` }] }), 'input')
+  ).created[0];
   const labour = await ok(
     call('POST', '/activities/labour', {
       token,
-      json: { labour_type_id: 1, yeargroup: YEAR, date: `${YEAR}-11-20`, field_id: fieldId, rotation_uuid: rotationUuid, observations: `L ${SECRET}`, inputs: [{ uuid: input.uuid, dose: 1, unit: 'L/ha' }] },
+      json: {
+        labour_type_id: 1,
+        yeargroup: YEAR,
+        date: `${YEAR}-11-20`,
+        field_id: fieldId,
+        rotation_uuid: rotationUuid,
+        observations: `L ${SECRET}`,
+        inputs: [{ uuid: input.uuid, dose: 1, unit: 'L/ha' }],
+      },
     }),
     'labour',
   );
   const workOrderUuid = uuidV1();
-  await ok(call('POST', '/api/work_orders', { token, json: { uuid: workOrderUuid, labours: [labour.data.uuid], date: `${YEAR}-11-21`, yeargroup: YEAR, name: `OT ${SECRET}` } }), 'work order');
+  await ok(
+    call('POST', '/api/work_orders', {
+      token,
+      json: {
+        uuid: workOrderUuid,
+        labours: [labour.data.uuid],
+        date: `${YEAR}-11-21`,
+        yeargroup: YEAR,
+        name: `OT ${SECRET}`,
+      },
+    }),
+    'work order',
+  );
 
   const spotTagUuid = uuidV1();
   await ok(call('POST', '/spots/tags', { token, json: { tag: `T ${SECRET}`, uuid: spotTagUuid } }), 'spot tag');
@@ -214,7 +327,14 @@ async function setUpOwner(): Promise<Owner> {
         name: `S ${SECRET}`,
         group_uuid: spotGroupUuid,
         tags: [{ tag: `T ${SECRET}`, uuid: spotTagUuid }],
-        texts: [{ uuid: textUuid, text: `X ${SECRET}`, timestamp_usr: '2026-05-10T10:00:00Z', imgs: [{ coordinate: POINT, uuid: imageUuid }] }],
+        texts: [
+          {
+            uuid: textUuid,
+            text: `X ${SECRET}`,
+            timestamp_usr: '2026-05-10T10:00:00Z',
+            imgs: [{ coordinate: POINT, uuid: imageUuid }],
+          },
+        ],
         data: { variables: [{ name: `pH ${SECRET}`, unit_id: 8, value: 6.1 }] },
       },
     }),
@@ -224,7 +344,12 @@ async function setUpOwner(): Promise<Owner> {
   await ok(
     call('POST', '/spots/spot', {
       token,
-      json: { field_id: fieldId, shape: POINT, name: `Sample ${SECRET}`, sample_set: { sample_set_uuid: sampleSetUuid, sample_set_type: 'soil_sampling' } },
+      json: {
+        field_id: fieldId,
+        shape: POINT,
+        name: `Sample ${SECRET}`,
+        sample_set: { sample_set_uuid: sampleSetUuid, sample_set_type: 'soil_sampling' },
+      },
     }),
     'sample spot',
   );
@@ -232,14 +357,40 @@ async function setUpOwner(): Promise<Owner> {
   image.set('img', new Blob([PNG], { type: 'image/png' }), 'photo.png');
   await ok(call('PUT', '/api/spots/msgs/imgs', { token, query: { uuid: imageUuid }, body: image }), 'image');
 
-  const group = await ok(call('POST', `${SENSORS}/variablegroups`, { token, json: { group_name: `G ${SECRET}`, variables: [{ variable_name: `W ${SECRET}` }] } }), 'group');
+  const group = await ok(
+    call('POST', `${SENSORS}/variablegroups`, {
+      token,
+      json: { group_name: `G ${SECRET}`, variables: [{ variable_name: `W ${SECRET}` }] },
+    }),
+    'group',
+  );
   const groupUuid = group.data.group_uuid as string;
   const variableUuid = group.data.variables[0].variable_uuid as string;
-  await ok(call('POST', `${SENSORS}/values/variables`, { token, json: { data: [{ variable_uuid: variableUuid, values: [4242.125], timestamps: ['2026-05-10T10:00:00Z'] }] } }), 'values');
-  const job = await ok(call('POST', `${SENSORS}/values/bulk`, { token, json: { size_bytes: 10, md5: md5('0123456789') } }), 'bulk job');
+  await ok(
+    call('POST', `${SENSORS}/values/variables`, {
+      token,
+      json: { data: [{ variable_uuid: variableUuid, values: [4242.125], timestamps: ['2026-05-10T10:00:00Z'] }] },
+    }),
+    'values',
+  );
+  const job = await ok(
+    call('POST', `${SENSORS}/values/bulk`, { token, json: { size_bytes: 10, md5: md5('0123456789') } }),
+    'bulk job',
+  );
 
-  for (const [scope, id] of [['fields', fieldId], ['farms', farmId], ['users', user.uid]] as const) {
-    await ok(call('POST', `/api/mktplace/storage/${scope}`, { token, query: { operation: 'PUT' }, json: { id, key: 'secret', data: { s: SECRET } } }), `kv ${scope}`);
+  for (const [scope, id] of [
+    ['fields', fieldId],
+    ['farms', farmId],
+    ['users', user.uid],
+  ] as const) {
+    await ok(
+      call('POST', `/api/mktplace/storage/${scope}`, {
+        token,
+        query: { operation: 'PUT' },
+        json: { id, key: 'secret', data: { s: SECRET } },
+      }),
+      `kv ${scope}`,
+    );
   }
   await ok(
     call('POST', '/api/mktplace/filestorage/fields', {
@@ -250,21 +401,45 @@ async function setUpOwner(): Promise<Owner> {
     'file',
   );
 
-  const share = { field_name: `F ${INBOX_SECRET}`, field_id: fieldId, field_uuid: field.fieldUuid, farm_id: farmId, farm_uuid: field.farmUuid, source_user_name: INBOX_SECRET };
-  await ok(internal('/nc-internal/events', { event_name: 'FIELD_SHARE.V1', data: { user_ids: [user.id], payload: { fields: [share] } } }), 'event');
+  const share = {
+    field_name: `F ${INBOX_SECRET}`,
+    field_id: fieldId,
+    field_uuid: field.fieldUuid,
+    farm_id: farmId,
+    farm_uuid: field.farmUuid,
+    source_user_name: INBOX_SECRET,
+  };
+  await ok(
+    internal('/nc-internal/events', {
+      event_name: 'FIELD_SHARE.V1',
+      data: { user_ids: [user.id], payload: { fields: [share] } },
+    }),
+    'event',
+  );
   const inboxItemId = await eventually(async () => {
     const items = (await call('GET', '/nc/inbox', { token })).body?.data?.items ?? [];
     return items[0]?.item_id as string | undefined;
   });
-  const sheet = await fetch(new URL(`/api/spots/sheet?format=csv&field_id=${fieldId}`, stack().baseUrl), { headers: { authorization: `Bearer ${token}` } });
-  const scale = await ok(call('POST', '/api/layers/scale_template', { token, json: SCALE_TEMPLATE(`Scale ${SECRET}`) }), 'scale template');
+  const sheet = await fetch(new URL(`/api/spots/sheet?format=csv&field_id=${fieldId}`, stack().baseUrl), {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const scale = await ok(
+    call('POST', '/api/layers/scale_template', { token, json: SCALE_TEMPLATE(`Scale ${SECRET}`) }),
+    'scale template',
+  );
   // a layer file kept for POST /raster: points inside A's field
   const layerZip = new JSZip();
   layerZip.file('rinde.csv', `lat,lon,Rinde ${SECRET}\n-33.895,-60.495,9000\n-33.89,-60.49,9500\n`);
   const layerForm = new FormData();
   layerForm.set('file', new Blob([await layerZip.generateAsync({ type: 'nodebuffer' })]), 'rinde.zip');
   const layerFile = await ok(call('POST', '/files', { token, body: layerForm }), 'layer file');
-  const webhook = await ok(call('POST', '/api/webhooks', { token, json: { url: 'http://127.0.0.1:9/hooks', events: ['FIELD_CREATED.V1'], description: `Hook ${SECRET}` } }), 'webhook');
+  const webhook = await ok(
+    call('POST', '/api/webhooks', {
+      token,
+      json: { url: 'http://127.0.0.1:9/hooks', events: ['FIELD_CREATED.V1'], description: `Hook ${SECRET}` },
+    }),
+    'webhook',
+  );
   return {
     user,
     ...field,
@@ -297,8 +472,19 @@ async function setUpOwner(): Promise<Owner> {
 async function setUpAttacker(user: TestUser): Promise<Own> {
   const { fieldId, farmId } = await fieldOf(user, unique('own'));
   const livestock = await paddockAndHerd(user.token, fieldId, 'own');
-  const spot = await ok(call('POST', '/spots/spot', { token: user.token, json: { field_id: fieldId, shape: POINT, name: 'own spot' } }), 'own spot');
-  return { token: user.token, userId: user.id, fieldId, farmId, farmTagId: await farmTag(user.token, farmId, unique('own')), ...livestock, spotUuid: spot.spot_uuid };
+  const spot = await ok(
+    call('POST', '/spots/spot', { token: user.token, json: { field_id: fieldId, shape: POINT, name: 'own spot' } }),
+    'own spot',
+  );
+  return {
+    token: user.token,
+    userId: user.id,
+    fieldId,
+    farmId,
+    farmTagId: await farmTag(user.token, farmId, unique('own')),
+    ...livestock,
+    spotUuid: spot.spot_uuid,
+  };
 }
 
 // --- probes ------------------------------------------------------------------------------------
@@ -345,8 +531,13 @@ const spotFilters = (a: Owner): Array<Record<string, string | number>> => [
   { sample_set_uuid: a.sampleSetUuid },
   { tag_uuid: a.spotTagUuid },
 ];
-const storage = (scope: string, operation: string, json: unknown, kind: Attempt['kind']): Attempt =>
-  ({ kind, level: scope === 'users' ? 'extension' : 'shared-extension', path: { scope }, query: { operation }, json });
+const storage = (scope: string, operation: string, json: unknown, kind: Attempt['kind']): Attempt => ({
+  kind,
+  level: scope === 'users' ? 'extension' : 'shared-extension',
+  path: { scope },
+  query: { operation },
+  json,
+});
 const kvAttempts = (a: Owner, own: Own, scopeInQuery = false): Attempt[] => {
   const attempts = [
     storage('fields', 'GET', { ids: [a.fieldId], keys: [] }, 'read'),
@@ -361,7 +552,9 @@ const kvAttempts = (a: Owner, own: Own, scopeInQuery = false): Attempt[] => {
     storage('users', 'DELETE', { id: a.user.uid, keys: ['secret'] }, 'write'),
   ];
   void own;
-  return scopeInQuery ? attempts.map(({ path, query, ...rest }) => ({ ...rest, query: { ...query, scope: path!.scope! } })) : attempts;
+  return scopeInQuery
+    ? attempts.map(({ path, query, ...rest }) => ({ ...rest, query: { ...query, scope: path!.scope! } }))
+    : attempts;
 };
 
 const PROBES: Record<string, Probe> = {
@@ -372,19 +565,30 @@ const PROBES: Record<string, Probe> = {
   patchFarmMetadata: (a) => [write('field', { json: { farm_id: a.farmId, metadata: { note: 'changed', extra: 1 } } })],
   getSeasonShapeLimits: (a) => [read('field', { query: { field_id: a.fieldId } })],
   getSeasonShapeLock: (a) => [read('field', { query: { field_id: a.fieldId } })],
-  postSeasonShape: (a) => [write('field', { json: { field_id: a.fieldId, campaign: YEAR, shape: square(-60.499, -33.899, 0.015) } })],
+  postSeasonShape: (a) => [
+    write('field', { json: { field_id: a.fieldId, campaign: YEAR, shape: square(-60.499, -33.899, 0.015) } }),
+  ],
   // farm and field tags
   linkFieldTag: (a, own) => [
     write('field', { json: { field_id: a.fieldId, tag_id: own.farmTagId } }),
     write('field', { json: { field_uuid: a.fieldUuid, tag_id: own.farmTagId } }),
     write('user', { json: { field_id: own.fieldId, tag_id: a.farmTagId } }),
   ],
-  unlinkFieldTag: (a) => [write('field', { query: { field_id: a.fieldId, tag_id: a.farmTagId } }), write('field', { query: { field_uuid: a.fieldUuid, tag_id: a.farmTagId } })],
-  linkFarmTag: (a, own) => [write('field', { query: { id_tag: own.farmTagId, id_campo: a.farmId } }), write('user', { query: { id_tag: a.farmTagId, id_campo: own.farmId } })],
+  unlinkFieldTag: (a) => [
+    write('field', { query: { field_id: a.fieldId, tag_id: a.farmTagId } }),
+    write('field', { query: { field_uuid: a.fieldUuid, tag_id: a.farmTagId } }),
+  ],
+  linkFarmTag: (a, own) => [
+    write('field', { query: { id_tag: own.farmTagId, id_campo: a.farmId } }),
+    write('user', { query: { id_tag: a.farmTagId, id_campo: own.farmId } }),
+  ],
   unlinkFarmTag: (a) => [write('field', { query: { id_tag: a.farmTagId, id_campo: a.farmId } })],
   createFarmTag: (a) => [write('field', { query: { desc: 'intruder', color: '00ff00', id_campo: a.farmId } })],
   updateFarmTag: (a) => [write('user', { query: { id_tag: a.farmTagId, desc: 'changed', color: '00ff00' } })],
-  getFarmTags: (a) => [read('user', { query: { id_tag: a.farmTagId } }), read('user', { query: { id_campo: a.farmId } })],
+  getFarmTags: (a) => [
+    read('user', { query: { id_tag: a.farmTagId } }),
+    read('user', { query: { id_campo: a.farmId } }),
+  ],
   deleteFarmTag: (a) => [write('user', { query: { id_tag: a.farmTagId } })],
   // rotations
   listRotations: (a) => [
@@ -393,33 +597,125 @@ const PROBES: Record<string, Probe> = {
     read('field', { query: { farms_id: a.farmId } }),
     read('field', { query: { farms_uuid: a.farmUuid } }),
   ],
-  createRotations: (a) => [write('field', { json: [{ field_id: a.fieldId, crop_id: 1, yeargroup: YEAR - 1, start_date: `${YEAR - 1}-10-01T00:00:00Z`, end_date: `${YEAR}-03-31T00:00:00Z` }] })],
+  createRotations: (a) => [
+    write('field', {
+      json: [
+        {
+          field_id: a.fieldId,
+          crop_id: 1,
+          yeargroup: YEAR - 1,
+          start_date: `${YEAR - 1}-10-01T00:00:00Z`,
+          end_date: `${YEAR}-03-31T00:00:00Z`,
+        },
+      ],
+    }),
+  ],
   getRotation: (a) => [read('field', { path: { rotation_uuid: a.rotationUuid } })],
   patchRotation: (a) => [write('field', { path: { rotation_uuid: a.rotationUuid }, json: { ha: 1, crop_id: 2 } })],
   getRotationVarieties: (a) => [read('field', { path: { rotation_uuid: a.rotationUuid } })],
-  addRotationVarieties: (a) => [write('field', { path: { rotation_uuid: a.rotationUuid }, json: { varieties: [102] } })],
-  removeRotationVariety: (a) => [write('field', { path: { rotation_uuid: a.rotationUuid }, query: { variety_id: 101 } })],
+  addRotationVarieties: (a) => [
+    write('field', { path: { rotation_uuid: a.rotationUuid }, json: { varieties: [102] } }),
+  ],
+  removeRotationVariety: (a) => [
+    write('field', { path: { rotation_uuid: a.rotationUuid }, query: { variety_id: 101 } }),
+  ],
   // livestock
   createHerd: (a, own) => [
-    write('field', { json: { type_id: 4, animal_count: 1, paddock_uuid: a.paddockUuid, weight: 1, weight_unit: 'kg', herd_name: 'intruder', field_id: a.fieldId } }),
-    write('field', { json: { type_id: 4, animal_count: 1, paddock_uuid: a.paddockUuid, weight: 1, weight_unit: 'kg', herd_name: 'intruder', field_id: own.fieldId } }),
-    write('field', { json: { type_id: 4, animal_count: 1, paddock_uuid: null, weight: 1, weight_unit: 'kg', herd_name: 'intruder', field_id: own.fieldId, herd_uuid: a.herdUuid } }),
+    write('field', {
+      json: {
+        type_id: 4,
+        animal_count: 1,
+        paddock_uuid: a.paddockUuid,
+        weight: 1,
+        weight_unit: 'kg',
+        herd_name: 'intruder',
+        field_id: a.fieldId,
+      },
+    }),
+    write('field', {
+      json: {
+        type_id: 4,
+        animal_count: 1,
+        paddock_uuid: a.paddockUuid,
+        weight: 1,
+        weight_unit: 'kg',
+        herd_name: 'intruder',
+        field_id: own.fieldId,
+      },
+    }),
+    write('field', {
+      json: {
+        type_id: 4,
+        animal_count: 1,
+        paddock_uuid: null,
+        weight: 1,
+        weight_unit: 'kg',
+        herd_name: 'intruder',
+        field_id: own.fieldId,
+        herd_uuid: a.herdUuid,
+      },
+    }),
   ],
-  updateHerd: (a) => [write('field', { path: { herd_uuid: a.herdUuid }, json: { herd_name: 'changed', new_animals: { new_animals_count: 0, weight: 0, weight_unit: 'kg' } } })],
+  updateHerd: (a) => [
+    write('field', {
+      path: { herd_uuid: a.herdUuid },
+      json: { herd_name: 'changed', new_animals: { new_animals_count: 0, weight: 0, weight_unit: 'kg' } },
+    }),
+  ],
   deleteHerd: (a) => [write('field', { path: { herd_uuid: a.herdUuid } })],
   getHerdHistory: (a) => [read('field', { path: { herd_uuid: a.herdUuid } })],
   listPaddocks: (a) => [read('field', { query: { field_id: a.fieldId } })],
-  createPaddock: (a) => [write('field', { json: { field_id: a.fieldId, shape: square(-60.489, -33.889, 0.005), date: '2026-05-10T12:00:00Z', name: 'intruder' } })],
-  getPaddock: (a, own) => [read('field', { path: { paddock_uuid: a.paddockUuid } }), read('field', { path: { paddock_uuid: a.paddockUuid }, query: { field_id: own.fieldId } })],
+  createPaddock: (a) => [
+    write('field', {
+      json: {
+        field_id: a.fieldId,
+        shape: square(-60.489, -33.889, 0.005),
+        date: '2026-05-10T12:00:00Z',
+        name: 'intruder',
+      },
+    }),
+  ],
+  getPaddock: (a, own) => [
+    read('field', { path: { paddock_uuid: a.paddockUuid } }),
+    read('field', { path: { paddock_uuid: a.paddockUuid }, query: { field_id: own.fieldId } }),
+  ],
   updatePaddock: (a) => [write('field', { path: { paddock_uuid: a.paddockUuid }, json: { name: 'changed' } })],
   deletePaddock: (a) => [write('field', { path: { paddock_uuid: a.paddockUuid } })],
   recordExit: (a) => [
-    write('field', { json: { destination_type: 1, animal_count: 1, weight: 1, weight_unit: 'kg', origin_herd_uuid: a.herdUuid, transaction_date: '2026-05-11T12:00:00Z' } }),
+    write('field', {
+      json: {
+        destination_type: 1,
+        animal_count: 1,
+        weight: 1,
+        weight_unit: 'kg',
+        origin_herd_uuid: a.herdUuid,
+        transaction_date: '2026-05-11T12:00:00Z',
+      },
+    }),
   ],
   movePaddock: (a, own) => [
-    write('field', { json: { origin_herd_uuid: a.herdUuid, origin_paddock_uuid: a.paddockUuid, destination_paddock_uuid: own.paddockUuid, transaction_date: '2026-05-11T12:00:00Z', animal_count: 1, weight: 1, weight_unit: 'kg' } }),
     write('field', {
-      json: { origin_herd_uuid: own.herdUuid, origin_paddock_uuid: own.paddockUuid, destination_paddock_uuid: a.paddockUuid, destination_field: a.fieldId, transaction_date: '2026-05-11T12:00:00Z', animal_count: 1, weight: 1, weight_unit: 'kg' },
+      json: {
+        origin_herd_uuid: a.herdUuid,
+        origin_paddock_uuid: a.paddockUuid,
+        destination_paddock_uuid: own.paddockUuid,
+        transaction_date: '2026-05-11T12:00:00Z',
+        animal_count: 1,
+        weight: 1,
+        weight_unit: 'kg',
+      },
+    }),
+    write('field', {
+      json: {
+        origin_herd_uuid: own.herdUuid,
+        origin_paddock_uuid: own.paddockUuid,
+        destination_paddock_uuid: a.paddockUuid,
+        destination_field: a.fieldId,
+        transaction_date: '2026-05-11T12:00:00Z',
+        animal_count: 1,
+        weight: 1,
+        weight_unit: 'kg',
+      },
     }),
   ],
   // storage
@@ -427,15 +723,33 @@ const PROBES: Record<string, Probe> = {
   keyValueStorageScopes: (a, own) => kvAttempts(a, own, true),
   fileStorage: (a) => [
     storage('fields', 'GET', { ids: [a.fieldId], keys: [] }, 'read'),
-    storage('fields', 'PUT', { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, field: a.fieldId, overwrite: true }, 'write'),
-    storage('fields', 'PATCH', { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, field: a.fieldUuid }, 'write'),
+    storage(
+      'fields',
+      'PUT',
+      { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, field: a.fieldId, overwrite: true },
+      'write',
+    ),
+    storage(
+      'fields',
+      'PATCH',
+      { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, field: a.fieldUuid },
+      'write',
+    ),
     storage('fields', 'DELETE', { keys: ['doc'], field: a.fieldId }, 'write'),
-    storage('users', 'PUT', { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, user: a.user.uid }, 'write'),
+    storage(
+      'users',
+      'PUT',
+      { key: 'doc', original_file_name: 'x.pdf', md5: md5('x'), file_size_kb: 1, user: a.user.uid },
+      'write',
+    ),
   ],
   // notifications
   postInternalEvent: (a) => [
     write('internal', { json: { event_name: 'TEST.V1', data: { user_ids: [a.user.id] } } }),
-    write('internal', { json: { event_name: 'TEST.V1', data: { user_ids: [a.user.id] } }, headers: { 'x-internal-key': 'guessed-key' } }),
+    write('internal', {
+      json: { event_name: 'TEST.V1', data: { user_ids: [a.user.id] } },
+      headers: { 'x-internal-key': 'guessed-key' },
+    }),
   ],
   sendTestEvent: (a) => [write('user', { json: { user_ids: [a.user.id] } })],
   dismissInbox: (a) => [write('user', { query: { item_id: a.inboxItemId } })],
@@ -444,7 +758,11 @@ const PROBES: Record<string, Probe> = {
   getSpotsWithMessages: (a) => spotFilters(a).map((json) => read('field', { json })),
   getSpots: (a) => spotFilters(a).map((json) => read('field', { json })),
   listSpots: (a) => spotFilters(a).map((query) => read('field', { query })),
-  createSpotMessages: (a) => [write('field', { json: { uuid: a.spotUuid, texts: [{ text: 'intruder', timestamp_usr: '2026-05-10T10:00:00Z' }] } })],
+  createSpotMessages: (a) => [
+    write('field', {
+      json: { uuid: a.spotUuid, texts: [{ text: 'intruder', timestamp_usr: '2026-05-10T10:00:00Z' }] },
+    }),
+  ],
   listSpotMessages: (a) => [read('field', { query: { uuid: a.spotUuid } })],
   deleteSpotMessage: (a) => [write('field', { query: { uuid: a.textUuid } })],
   uploadSpotImage: (a) => [
@@ -452,7 +770,11 @@ const PROBES: Record<string, Probe> = {
       query: { uuid: a.imageUuid },
       body: () => {
         const form = new FormData();
-        form.set('img', new Blob([Buffer.concat([PNG.subarray(0, 16), Buffer.from('intruder')])], { type: 'image/png' }), 'x.png');
+        form.set(
+          'img',
+          new Blob([Buffer.concat([PNG.subarray(0, 16), Buffer.from('intruder')])], { type: 'image/png' }),
+          'x.png',
+        );
         return form;
       },
     }),
@@ -460,7 +782,11 @@ const PROBES: Record<string, Probe> = {
   downloadSpotImage: (a) => [read('field', { query: { uuid: a.imageUuid } })],
   downloadSpotImageByPath: (a) => [read('field', { path: { uuid: a.imageUuid } })],
   presignSpotImage: (a) => [write('field', { query: { uuid: a.imageUuid, content_type: 'image/png' } })],
-  exportSpotSheet: (a) => [read('field', { query: { field_id: a.fieldId, format: 'csv' } }), read('field', { query: { farm_id: a.farmId, format: 'csv' } }), read('field', { query: { tag_uuid: a.spotTagUuid, format: 'csv' } })],
+  exportSpotSheet: (a) => [
+    read('field', { query: { field_id: a.fieldId, format: 'csv' } }),
+    read('field', { query: { farm_id: a.farmId, format: 'csv' } }),
+    read('field', { query: { tag_uuid: a.spotTagUuid, format: 'csv' } }),
+  ],
   importSpotSheet: (a) => [
     write('field', {
       body: () => {
@@ -474,8 +800,27 @@ const PROBES: Record<string, Probe> = {
     write('field', { json: { field_id: a.fieldId, shape: POINT, name: 'intruder' } }),
     write('field', { json: { uuid: a.spotUuid, field_id: a.fieldId, shape: POINT, name: 'intruder' } }),
     write('user', { json: { field_id: own.fieldId, shape: POINT, tags: [{ uuid: a.spotTagUuid }] } }),
-    write('user', { json: { field_id: own.fieldId, shape: POINT, sample_set: { sample_set_uuid: a.sampleSetUuid, sample_set_type: 'soil_sampling' } } }),
-    write('field', { json: { field_id: own.fieldId, shape: POINT, texts: [{ uuid: a.textUuid, text: 'intruder', timestamp_usr: '2026-05-10T10:00:00Z', imgs: [{ coordinate: POINT, uuid: a.imageUuid }] }] } }),
+    write('user', {
+      json: {
+        field_id: own.fieldId,
+        shape: POINT,
+        sample_set: { sample_set_uuid: a.sampleSetUuid, sample_set_type: 'soil_sampling' },
+      },
+    }),
+    write('field', {
+      json: {
+        field_id: own.fieldId,
+        shape: POINT,
+        texts: [
+          {
+            uuid: a.textUuid,
+            text: 'intruder',
+            timestamp_usr: '2026-05-10T10:00:00Z',
+            imgs: [{ coordinate: POINT, uuid: a.imageUuid }],
+          },
+        ],
+      },
+    }),
   ],
   patchSpot: (a, own) => [
     write('field', { json: { uuid: a.spotUuid, name: 'changed' } }),
@@ -483,30 +828,73 @@ const PROBES: Record<string, Probe> = {
     write('user', { json: { uuid: own.spotUuid, tags: [{ uuid: a.spotTagUuid }] } }),
   ],
   deleteSpot: (a) => [write('field', { query: { uuid: a.spotUuid } })],
-  createSpotTags: (a) => [write('user', { json: { tag: 'intruder', uuid: a.spotTagUuid } }), write('user', { json: [{ tag: 'intruder', uuid: a.spotTagUuid }] })],
+  createSpotTags: (a) => [
+    write('user', { json: { tag: 'intruder', uuid: a.spotTagUuid } }),
+    write('user', { json: [{ tag: 'intruder', uuid: a.spotTagUuid }] }),
+  ],
   renameSpotTag: (a) => [write('user', { json: { uuid: a.spotTagUuid, tag: 'changed' } })],
   deleteSpotTag: (a) => [write('user', { query: { uuid: a.spotTagUuid } })],
-  replaceSpotVariables: (a) => [write('field', { json: { uuid: a.spotUuid, variables: [{ name: 'pH', unit_id: 8, value: 1 }] } })],
+  replaceSpotVariables: (a) => [
+    write('field', { json: { uuid: a.spotUuid, variables: [{ name: 'pH', unit_id: 8, value: 1 }] } }),
+  ],
   // imagery
   layerDates: (a) => [read('field', { query: { field_id: a.fieldId } })],
   fieldNdvi: (a) => [read('field', { query: { field_id: a.fieldId } })],
   renderLayer: (a, own) => [
-    read('field', { query: { field_id: a.fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: `${YEAR}-01-01T14:00:00Z` } }),
-    read('field', { query: { field_id: a.fieldId, layer_name: 'sentinel2', operation: 'rgb1', date: `${YEAR}-01-01T14:00:00Z`, format: 'image/tiff' } }),
+    read('field', {
+      query: { field_id: a.fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: `${YEAR}-01-01T14:00:00Z` },
+    }),
+    read('field', {
+      query: {
+        field_id: a.fieldId,
+        layer_name: 'sentinel2',
+        operation: 'rgb1',
+        date: `${YEAR}-01-01T14:00:00Z`,
+        format: 'image/tiff',
+      },
+    }),
     // A's scale template on the attacker's own field
-    read('user', { query: { field_id: own.fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: `${YEAR}-01-01T14:00:00Z`, scale_template_id: a.scaleTemplateId } }),
+    read('user', {
+      query: {
+        field_id: own.fieldId,
+        layer_name: 'sentinel2',
+        operation: 'ndvi1',
+        date: `${YEAR}-01-01T14:00:00Z`,
+        scale_template_id: a.scaleTemplateId,
+      },
+    }),
   ],
   createLayersFromFile: (a, own) => [
-    write('field', { json: { redis_id: a.uploadId, date: `${YEAR}-04-01 00:00:00`, lote_id: a.fieldId, data: { [`Rinde ${SECRET}`]: { id_layer: 5 } } } }),
+    write('field', {
+      json: {
+        redis_id: a.uploadId,
+        date: `${YEAR}-04-01 00:00:00`,
+        lote_id: a.fieldId,
+        data: { [`Rinde ${SECRET}`]: { id_layer: 5 } },
+      },
+    }),
     // A's upload onto the attacker's own field
-    write('user', { json: { redis_id: a.uploadId, date: `${YEAR}-04-01 00:00:00`, lote_id: own.fieldId, data: { [`Rinde ${SECRET}`]: { id_layer: 5 } } } }),
+    write('user', {
+      json: {
+        redis_id: a.uploadId,
+        date: `${YEAR}-04-01 00:00:00`,
+        lote_id: own.fieldId,
+        data: { [`Rinde ${SECRET}`]: { id_layer: 5 } },
+      },
+    }),
   ],
-  patchScaleTemplate: (a) => [write('user', { json: { scale_template_id: a.scaleTemplateId, template_name: 'changed' } })],
+  patchScaleTemplate: (a) => [
+    write('user', { json: { scale_template_id: a.scaleTemplateId, template_name: 'changed' } }),
+  ],
   deleteScaleTemplate: (a) => [write('user', { query: { scale_template_id: a.scaleTemplateId } })],
   // maps
   listMaps: (a) => [read('field', { query: { id_lote: a.fieldId } }), read('field', { query: { id: a.mapId } })],
-  createMap: (a) => [write('field', { json: { nombre: 'intruder', id_lote: a.fieldId, id_tipo: 1, geojson: MAP_GEOJSON } })],
-  replaceMap: (a) => [write('field', { json: { id: a.mapId, nombre: 'changed', id_lote: a.fieldId, id_tipo: 2, geojson: MAP_GEOJSON } })],
+  createMap: (a) => [
+    write('field', { json: { nombre: 'intruder', id_lote: a.fieldId, id_tipo: 1, geojson: MAP_GEOJSON } }),
+  ],
+  replaceMap: (a) => [
+    write('field', { json: { id: a.mapId, nombre: 'changed', id_lote: a.fieldId, id_tipo: 2, geojson: MAP_GEOJSON } }),
+  ],
   patchMap: (a) => [write('field', { json: { id: a.mapId, nombre: 'changed' } })],
   deleteMap: (a) => [write('field', { query: { id: a.mapId } })],
   downloadMap: (a) => [
@@ -520,7 +908,14 @@ const PROBES: Record<string, Probe> = {
     }),
   ],
   // inputs, labours, work orders
-  modifyInputs: (a) => [write('user', { json: [{ uuid: a.inputUuid, name: 'changed' }, { id: a.inputId, name: 'changed' }] })],
+  modifyInputs: (a) => [
+    write('user', {
+      json: [
+        { uuid: a.inputUuid, name: 'changed' },
+        { id: a.inputId, name: 'changed' },
+      ],
+    }),
+  ],
   deleteInputs: (a) => [write('user', { json: [{ uuid: a.inputUuid }, { id: a.inputId }] })],
   createInputs: (a) => [write('user', { json: [{ uuid: a.inputUuid, name: 'intruder' }] })],
   listLabours: (a) => [
@@ -531,58 +926,146 @@ const PROBES: Record<string, Probe> = {
   ],
   getLabour: (a) => [read('field', { path: { labour_uuid: a.labourUuid } })],
   createLabour: (a, own) => [
-    write('field', { json: { labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: a.fieldId, name: 'intruder' } }),
-    write('field', { json: { labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_uuid: a.fieldUuid, name: 'intruder' } }),
-    write('field', { json: { labour_type_id: 1, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: own.fieldId, rotation_uuid: a.rotationUuid } }),
-    write('field', { json: { labour_type_id: 1, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: own.fieldId, inputs: [{ uuid: a.inputUuid, name: 'intruder', dose: 1, unit: 'L/ha' }] } }),
-    write('field', { json: { uuid: a.labourUuid, labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: own.fieldId } }),
+    write('field', {
+      json: { labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: a.fieldId, name: 'intruder' },
+    }),
+    write('field', {
+      json: { labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_uuid: a.fieldUuid, name: 'intruder' },
+    }),
+    write('field', {
+      json: {
+        labour_type_id: 1,
+        yeargroup: YEAR,
+        date: `${YEAR}-11-22`,
+        field_id: own.fieldId,
+        rotation_uuid: a.rotationUuid,
+      },
+    }),
+    write('field', {
+      json: {
+        labour_type_id: 1,
+        yeargroup: YEAR,
+        date: `${YEAR}-11-22`,
+        field_id: own.fieldId,
+        inputs: [{ uuid: a.inputUuid, name: 'intruder', dose: 1, unit: 'L/ha' }],
+      },
+    }),
+    write('field', {
+      json: { uuid: a.labourUuid, labour_type_id: 4, yeargroup: YEAR, date: `${YEAR}-11-22`, field_id: own.fieldId },
+    }),
   ],
-  patchLabour: (a) => [write('field', { path: { labour_uuid: a.labourUuid }, json: { observations: 'changed', status: 2 } })],
+  patchLabour: (a) => [
+    write('field', { path: { labour_uuid: a.labourUuid }, json: { observations: 'changed', status: 2 } }),
+  ],
   deleteLabour: (a) => [write('field', { path: { labour_uuid: a.labourUuid } })],
   createWorkOrder: (a) => [
     // a work order over labours the caller reads is its own record: readers of A's field may
     read('field', { json: { uuid: uuidV1(), labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR } }),
-    write('user', { json: { uuid: a.workOrderUuid, labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR, name: 'intruder' } }),
+    write('user', {
+      json: {
+        uuid: a.workOrderUuid,
+        labours: [a.labourUuid],
+        date: `${YEAR}-11-21`,
+        yeargroup: YEAR,
+        name: 'intruder',
+      },
+    }),
   ],
-  replaceWorkOrder: (a) => [write('user', { path: { work_order_uuid: a.workOrderUuid }, json: { labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR } })],
+  replaceWorkOrder: (a) => [
+    write('user', {
+      path: { work_order_uuid: a.workOrderUuid },
+      json: { labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR },
+    }),
+  ],
   deleteWorkOrder: (a) => [write('user', { path: { work_order_uuid: a.workOrderUuid } })],
-  downloadWorkOrder: (a) => [read('user', { path: { work_order_uuid: a.workOrderUuid }, query: { type: 'pdf' } }), read('user', { path: { work_order_uuid: a.workOrderUuid }, query: { type: 'excel' } })],
+  downloadWorkOrder: (a) => [
+    read('user', { path: { work_order_uuid: a.workOrderUuid }, query: { type: 'pdf' } }),
+    read('user', { path: { work_order_uuid: a.workOrderUuid }, query: { type: 'excel' } }),
+  ],
   listWorkOrders: () => [read('user', { query: { yeargroup: YEAR } })],
   // samplings
-  listSamplings: (a) => [read('field', { query: { field_id: a.fieldId } }), read('field', { query: { sampling_uuid: a.samplingUuid } })],
+  listSamplings: (a) => [
+    read('field', { query: { field_id: a.fieldId } }),
+    read('field', { query: { sampling_uuid: a.samplingUuid } }),
+  ],
   listSamplingAnalyses: (a) => [
     read('field', { query: { field_id: a.fieldId } }),
     read('field', { query: { farm_id: a.farmId } }),
     read('field', { query: { sampling_uuid: a.samplingUuid } }),
   ],
-  internalCreateSampling: (a) => [write('internal', { json: { sampling_name: 'intruder', field_id: a.fieldId, yeargroup: YEAR, zoning: { info: {}, type: 'none' }, analysis: {}, groups: [], points: [] } })],
-  createWebhookSubscription: (a) => [write('extension', { json: { subscription_uuid: a.webhookUuid, url: 'http://127.0.0.1:9/intruder', events: ['SPOT_CREATED.V1'] } })],
+  internalCreateSampling: (a) => [
+    write('internal', {
+      json: {
+        sampling_name: 'intruder',
+        field_id: a.fieldId,
+        yeargroup: YEAR,
+        zoning: { info: {}, type: 'none' },
+        analysis: {},
+        groups: [],
+        points: [],
+      },
+    }),
+  ],
+  createWebhookSubscription: (a) => [
+    write('extension', {
+      json: { subscription_uuid: a.webhookUuid, url: 'http://127.0.0.1:9/intruder', events: ['SPOT_CREATED.V1'] },
+    }),
+  ],
   deleteWebhookSubscription: (a) => [write('extension', { query: { subscription_uuid: a.webhookUuid } })],
   listWebhookDeliveries: (a) => [read('extension', { query: { subscription_uuid: a.webhookUuid } })],
   rasterizeSampling: (a) => [
     write('field', {
       path: { sampling_uuid: a.samplingUuid },
-      json: { layers: [{ analysis: `A ${SECRET}`, variable_name: 'P', layer_date: `${YEAR}-05-01T00:00:00Z`, layer_name: 'P_20' }], interpolation_polygon: true },
+      json: {
+        layers: [
+          { analysis: `A ${SECRET}`, variable_name: 'P', layer_date: `${YEAR}-05-01T00:00:00Z`, layer_name: 'P_20' },
+        ],
+        interpolation_polygon: true,
+      },
     }),
   ],
-  internalCloseSampling: (a) => [write('internal', { path: { sampling_uuid: a.samplingUuid }, json: { closed_at: '2026-06-01T00:00:00Z' } })],
+  internalCloseSampling: (a) => [
+    write('internal', { path: { sampling_uuid: a.samplingUuid }, json: { closed_at: '2026-06-01T00:00:00Z' } }),
+  ],
   // sensors
   getValuesBulkJob: (a) => [read('extension', { path: { job_uuid: a.jobUuid } })],
-  insertValues: (a) => [write('extension', { json: { data: [{ variable_uuid: a.variableUuid, values: [1], timestamps: ['2026-05-10T10:00:00Z'] }] } })],
-  readValues: (a) => [read('extension', { query: { variable_uuid: a.variableUuid, from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' } })],
+  insertValues: (a) => [
+    write('extension', {
+      json: { data: [{ variable_uuid: a.variableUuid, values: [1], timestamps: ['2026-05-10T10:00:00Z'] }] },
+    }),
+  ],
+  readValues: (a) => [
+    read('extension', {
+      query: { variable_uuid: a.variableUuid, from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' },
+    }),
+  ],
   listVariableGroups: (a) => [read('extension', { query: { group_uuid: a.groupUuid } })],
-  createVariableGroup: (a) => [write('extension', { json: { group_uuid: a.groupUuid, group_name: 'intruder', variables: [{ variable_uuid: a.variableUuid, variable_name: 'intruder' }] } })],
+  createVariableGroup: (a) => [
+    write('extension', {
+      json: {
+        group_uuid: a.groupUuid,
+        group_name: 'intruder',
+        variables: [{ variable_uuid: a.variableUuid, variable_name: 'intruder' }],
+      },
+    }),
+  ],
   updateVariableGroup: (a) => [
     write('extension', { json: { group_uuid: a.groupUuid, group_name: 'changed' } }),
     write('extension', { json: { group_uuid: a.groupUuid, deleted_at: '2026-05-10T10:00:00Z' } }),
   ],
   deleteVariableGroup: (a) => [write('extension', { query: { group_uuid: a.groupUuid } })],
-  createVariable: (a) => [write('extension', { json: { group_uuid: a.groupUuid, variable: { variable_name: 'intruder' } } })],
+  createVariable: (a) => [
+    write('extension', { json: { group_uuid: a.groupUuid, variable: { variable_name: 'intruder' } } }),
+  ],
   updateVariable: (a) => [write('extension', { json: { variable_uuid: a.variableUuid, variable_name: 'changed' } })],
   deleteVariable: (a) => [write('extension', { query: { variable_uuid: a.variableUuid } })],
   // the internal API: a tenant's token is no internal key
-  internalCreateShare: (a, own) => [write('internal', { json: { user_id: own.userId, farm_id: a.farmId, permission: 'edit' } })],
-  internalCreateSupervision: (a, own) => [write('internal', { json: { supervisor_id: own.userId, user_id: a.user.id, permission: 'edit' } })],
+  internalCreateShare: (a, own) => [
+    write('internal', { json: { user_id: own.userId, farm_id: a.farmId, permission: 'edit' } }),
+  ],
+  internalCreateSupervision: (a, own) => [
+    write('internal', { json: { supervisor_id: own.userId, user_id: a.user.id, permission: 'edit' } }),
+  ],
   internalCreateToken: (a) => [write('internal', { json: { user_id: a.user.id, claims: ['*'] } })],
   internalCreateUser: () => [write('internal', { json: { user_name: 'intruder', space_id: 1 } })],
 };
@@ -608,7 +1091,12 @@ async function attempt(operation: Operation, token: string, a: Attempt): Promise
     let text = '';
     let status = 0;
     try {
-      const response = await fetch(url, { method: operation.method, headers: { authorization: `Bearer ${token}`, ...a.headers }, body: a.body?.(), signal: abort.signal });
+      const response = await fetch(url, {
+        method: operation.method,
+        headers: { authorization: `Bearer ${token}`, ...a.headers },
+        body: a.body?.(),
+        signal: abort.signal,
+      });
       status = response.status;
       const reader = response.body!.getReader();
       for (;;) {
@@ -623,7 +1111,13 @@ async function attempt(operation: Operation, token: string, a: Attempt): Promise
     }
     return { status, text, ms: Date.now() - started };
   }
-  const response = await call(operation.method, path, { token, query: a.query, json: a.json, form: a.form, headers: a.headers });
+  const response = await call(operation.method, path, {
+    token,
+    query: a.query,
+    json: a.json,
+    form: a.form,
+    headers: a.headers,
+  });
   return { status: response.status, text: response.text, ms: Date.now() - started };
 }
 
@@ -631,9 +1125,13 @@ async function attempt(operation: Operation, token: string, a: Attempt): Promise
 
 async function snapshot(a: Owner): Promise<Record<string, unknown>> {
   const token = a.user.token;
-  const get = async (path: string, query?: Record<string, string | number>) => (await call('GET', path, { token, query })).body;
-  const post = async (path: string, json: unknown, query?: Record<string, string>) => (await call('POST', path, { token, json, query })).body;
-  const image = await fetch(new URL(`/api/spots/msgs/imgs?uuid=${a.imageUuid}`, stack().baseUrl), { headers: { authorization: `Bearer ${token}` } });
+  const get = async (path: string, query?: Record<string, string | number>) =>
+    (await call('GET', path, { token, query })).body;
+  const post = async (path: string, json: unknown, query?: Record<string, string>) =>
+    (await call('POST', path, { token, json, query })).body;
+  const image = await fetch(new URL(`/api/spots/msgs/imgs?uuid=${a.imageUuid}`, stack().baseUrl), {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return {
     fields: await get('/api/getfields'),
     metadata: await get('/api/farms/metadata'),
@@ -650,7 +1148,11 @@ async function snapshot(a: Owner): Promise<Record<string, unknown>> {
     messages: await get('/spots/msgs', { uuid: a.spotUuid }),
     image: [image.status, md5(Buffer.from(await image.arrayBuffer()))],
     groups: await get(`${SENSORS}/variablegroups`),
-    values: await get(`${SENSORS}/values/variables`, { variable_uuid: a.variableUuid, from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' }),
+    values: await get(`${SENSORS}/values/variables`, {
+      variable_uuid: a.variableUuid,
+      from: '2026-01-01T00:00:00Z',
+      to: '2027-01-01T00:00:00Z',
+    }),
     job: await get(`${SENSORS}/values/bulk/${a.jobUuid}`),
     kvFields: await post('/api/mktplace/storage/fields', { keys: [] }, { operation: 'GET' }),
     kvFarms: await post('/api/mktplace/storage/farms', { keys: [] }, { operation: 'GET' }),
@@ -672,7 +1174,9 @@ const covered = operations.filter((op) => PROBES[op.probe]);
 
 describe('cross-tenant matrix: coverage', () => {
   it('has a probe for every operation that takes an id, and none for operations that do not exist', () => {
-    const missing = operations.filter((op) => op.idNames.length && !PROBES[op.probe]).map((op) => `${op.id} (${op.method} ${op.path}: ${op.idNames.join(', ')})`);
+    const missing = operations
+      .filter((op) => op.idNames.length && !PROBES[op.probe])
+      .map((op) => `${op.id} (${op.method} ${op.path}: ${op.idNames.join(', ')})`);
     expect(missing).toEqual([]);
     const known = new Set(operations.map((op) => op.probe));
     expect(Object.keys(PROBES).filter((name) => !known.has(name))).toEqual([]);
@@ -696,7 +1200,10 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     attackers.set('R', { token: r.token, own: ownR });
     // E mixes A's ids with its own user's: its "own" records are A's
     const e = await tokenFor(a.user.id, { extension_id: 'other-extension' });
-    attackers.set('E', { token: e, own: { ...ownB, token: e, userId: a.user.id, fieldId: a.fieldId, farmId: a.farmId } });
+    attackers.set('E', {
+      token: e,
+      own: { ...ownB, token: e, userId: a.user.id, fieldId: a.fieldId, farmId: a.farmId },
+    });
     before = await snapshot(a);
   }, 240_000);
 
@@ -718,13 +1225,17 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
         const outcome = await attempt(operation, attackers.get(who)!.token, item);
         slowest = Math.max(slowest, outcome.ms);
         const where = `${who} ${operation.id} #${index} (${operation.method} ${operation.path})`;
-        if (outcome.status >= 500 || outcome.status === 0) failures.push(`${where}: ${outcome.status} ${outcome.text.slice(0, 200)}`);
-        else if (outcome.text.includes(item.secret ?? SECRET)) failures.push(`${where}: answered A's data (${outcome.status}) ${outcome.text.slice(0, 300)}`);
+        if (outcome.status >= 500 || outcome.status === 0)
+          failures.push(`${where}: ${outcome.status} ${outcome.text.slice(0, 200)}`);
+        else if (outcome.text.includes(item.secret ?? SECRET))
+          failures.push(`${where}: answered A's data (${outcome.status}) ${outcome.text.slice(0, 300)}`);
       }
     };
     const started = Date.now();
     await Promise.all(Array.from({ length: 6 }, worker));
-    console.log(`cross-tenant: ${tasks.length} attempts on ${covered.length} of ${operations.length} operations in ${((Date.now() - started) / 1000).toFixed(1)} s, slowest ${slowest} ms`);
+    console.log(
+      `cross-tenant: ${tasks.length} attempts on ${covered.length} of ${operations.length} operations in ${((Date.now() - started) / 1000).toFixed(1)} s, slowest ${slowest} ms`,
+    );
     expect(failures).toEqual([]);
     expect(tasks.length).toBeGreaterThan(350);
     expect(slowest).toBeLessThan(10_000);
@@ -734,7 +1245,25 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     for (const key of Object.keys(before)) expect({ [key]: after[key] }).toEqual({ [key]: before[key] });
     // and the snapshot holds A's records (it would also pass on an empty world otherwise)
     expect(JSON.stringify(before)).toContain(SECRET);
-    for (const key of ['fields', 'metadata', 'farmTags', 'herds', 'spots', 'sampleSpots', 'spotTags', 'messages', 'groups', 'kvFields', 'kvUser', 'files', 'inputs', 'labours', 'workOrders', 'scaleTemplates', 'webhooks']) {
+    for (const key of [
+      'fields',
+      'metadata',
+      'farmTags',
+      'herds',
+      'spots',
+      'sampleSpots',
+      'spotTags',
+      'messages',
+      'groups',
+      'kvFields',
+      'kvUser',
+      'files',
+      'inputs',
+      'labours',
+      'workOrders',
+      'scaleTemplates',
+      'webhooks',
+    ]) {
       expect(JSON.stringify(before[key]), key).toContain(SECRET);
     }
     expect(JSON.stringify(before.inbox)).toContain(INBOX_SECRET);

@@ -1,23 +1,35 @@
 // Spec 2, "Farm tags" (/api/tags_campos/tag, /api/tags_campos/asociar) and "Field tags"
 // (/api/fields/v2/tag): bodies, random colour, colour format, per-user unique names, error codes.
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, unique, type TestUser } from './helpers/api';
+import { call, createField, internal, newUser, type TestUser, unique } from './helpers/api';
 
 const TAG = '/api/tags_campos/tag';
 const LINK = '/api/tags_campos/asociar';
 const HEX = /^[0-9A-F]{6}$/;
 
-const createTag = (user: TestUser, query: Record<string, string | number | undefined>) => call('POST', TAG, { token: user.token, query });
-const farmOf = async (user: TestUser, farmId: number) => (await call('GET', '/api/getfields', { token: user.token })).body.user.farms[String(farmId)];
+const createTag = (user: TestUser, query: Record<string, string | number | undefined>) =>
+  call('POST', TAG, { token: user.token, query });
+const farmOf = async (user: TestUser, farmId: number) =>
+  (await call('GET', '/api/getfields', { token: user.token })).body.user.farms[String(farmId)];
 
 describe('POST /api/tags_campos/tag', () => {
   it("creates a tag: {color, res:'creado', tag, id_tag, id_campo}", async () => {
     const user = await newUser();
     const response = await createTag(user, { desc: 'Alquilado', color: 'ff0000' });
-    expect((await call('GET', TAG, { token: user.token, query: { id_tag: response.body.id_tag } })).body.result[response.body.id_tag].color).toBe('ff0000');
+    expect(
+      (await call('GET', TAG, { token: user.token, query: { id_tag: response.body.id_tag } })).body.result[
+        response.body.id_tag
+      ].color,
+    ).toBe('ff0000');
     expect(response.status).toBe(200);
     // the color comes back exactly as sent (issue 14: it was upper-cased)
-    expect(response.body).toEqual({ color: 'ff0000', res: 'creado', tag: 'Alquilado', id_tag: expect.any(Number), id_campo: null });
+    expect(response.body).toEqual({
+      color: 'ff0000',
+      res: 'creado',
+      tag: 'Alquilado',
+      id_tag: expect.any(Number),
+      id_campo: null,
+    });
   });
 
   it('gives a random colour when none is sent', async () => {
@@ -80,7 +92,13 @@ describe('PATCH /api/tags_campos/tag', () => {
     const { id_tag } = (await createTag(user, { desc: 'Viejo', color: '000000' })).body;
     const response = await call('PATCH', TAG, { token: user.token, query: { id_tag, desc: 'Nuevo' } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ color: expect.stringMatching(HEX), id_usuario: user.id, tag: 'Nuevo', id_tag, res: 'modificado' });
+    expect(response.body).toEqual({
+      color: expect.stringMatching(HEX),
+      id_usuario: user.id,
+      tag: 'Nuevo',
+      id_tag,
+      res: 'modificado',
+    });
     const colorOnly = await call('PATCH', TAG, { token: user.token, query: { id_tag, color: 'ABCDEF' } });
     expect(colorOnly.body).toMatchObject({ tag: 'Nuevo', color: 'ABCDEF' });
     // the old name is free again
@@ -123,7 +141,10 @@ describe('GET /api/tags_campos/tag', () => {
     const farm = await call('GET', TAG, { token: user.token, query: { id_campo: farmId } });
     expect(farm.body).toEqual({ filter: 'farm tags', result: { [one]: { color: '111111', tag: 'Uno' } } });
     const all = await call('GET', TAG, { token: user.token });
-    expect(all.body).toEqual({ filter: 'user tags', result: { [one]: { color: '111111', tag: 'Uno' }, [two]: { color: '222222', tag: 'Dos' } } });
+    expect(all.body).toEqual({
+      filter: 'user tags',
+      result: { [one]: { color: '111111', tag: 'Uno' }, [two]: { color: '222222', tag: 'Dos' } },
+    });
   });
 
   it("does not show another user's tags", async () => {
@@ -168,14 +189,17 @@ describe('/api/tags_campos/asociar', () => {
   it('code 1 for missing parameters; code 3 for a farm the user cannot reach', async () => {
     const user = await newUser();
     const { id_tag } = (await createTag(user, { desc: 'X' })).body;
-    expect((await call('POST', LINK, { token: user.token, query: { id_tag } })).body).toMatchObject({ res: 'err', code: 1 });
+    expect((await call('POST', LINK, { token: user.token, query: { id_tag } })).body).toMatchObject({
+      res: 'err',
+      code: 1,
+    });
     expect((await call('DELETE', LINK, { token: user.token, query: {} })).body).toMatchObject({ res: 'err', code: 1 });
     const owner = await newUser();
     const { farmId } = await createField(owner);
     expect((await call('POST', LINK, { token: user.token, query: { id_tag, id_campo: farmId } })).body.code).toBe(3);
   });
 
-  it("lets a user label a shared farm with its own tags, unseen by the owner", async () => {
+  it('lets a user label a shared farm with its own tags, unseen by the owner', async () => {
     const owner = await newUser();
     const { farmId } = await createField(owner);
     const guest = await newUser();
@@ -194,12 +218,21 @@ describe('/api/fields/v2/tag', () => {
     const uuid = (await farmOf(user, farmId)).fields[fieldId].uuid;
     const a = (await createTag(user, { desc: 'A', color: 'AAAAAA' })).body.id_tag;
     const b = (await createTag(user, { desc: 'B', color: 'BBBBBB' })).body.id_tag;
-    const first = await call('POST', '/api/fields/v2/tag', { token: user.token, json: { field_uuid: uuid, tag_id: a } });
+    const first = await call('POST', '/api/fields/v2/tag', {
+      token: user.token,
+      json: { field_uuid: uuid, tag_id: a },
+    });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ CODE: 'OK', data: [{ id_tag: a, tag: 'A', color: 'AAAAAA' }] });
-    const second = await call('POST', '/api/fields/v2/tag', { token: user.token, json: { field_id: fieldId, tag_id: b } });
+    const second = await call('POST', '/api/fields/v2/tag', {
+      token: user.token,
+      json: { field_id: fieldId, tag_id: b },
+    });
     expect(second.body.data.map((t: any) => t.id_tag)).toEqual([a, b]);
-    const removed = await call('DELETE', '/api/fields/v2/tag', { token: user.token, query: { field_uuid: uuid, tag_id: a } });
+    const removed = await call('DELETE', '/api/fields/v2/tag', {
+      token: user.token,
+      query: { field_uuid: uuid, tag_id: a },
+    });
     expect(removed.body).toEqual({ CODE: 'OK', data: [{ id_tag: b, tag: 'B', color: 'BBBBBB' }] });
   });
 
@@ -207,7 +240,12 @@ describe('/api/fields/v2/tag', () => {
     const user = await newUser();
     const { fieldId } = await createField(user);
     const { id_tag } = (await createTag(user, { desc: 'T' })).body;
-    for (const json of [{ tag_id: id_tag }, { field_id: fieldId, field_uuid: '6f1c0b1e-3c53-4d2b-9f4e-2f1d2a3b4c5d', tag_id: id_tag }, { field_id: fieldId, tag_id: 99_999_999 }, { field_id: fieldId }]) {
+    for (const json of [
+      { tag_id: id_tag },
+      { field_id: fieldId, field_uuid: '6f1c0b1e-3c53-4d2b-9f4e-2f1d2a3b4c5d', tag_id: id_tag },
+      { field_id: fieldId, tag_id: 99_999_999 },
+      { field_id: fieldId },
+    ]) {
       const response = await call('POST', '/api/fields/v2/tag', { token: user.token, json });
       expect(response.status).toBe(400);
       expect(response.body.CODE).toBe('BAD_REQUEST');
@@ -216,7 +254,10 @@ describe('/api/fields/v2/tag', () => {
     expect([anonymous.status, anonymous.body.CODE]).toEqual([401, 'UNAUTHORIZED']);
     const stranger = await newUser();
     const theirs = (await createTag(stranger, { desc: 'S' })).body.id_tag;
-    const refused = await call('POST', '/api/fields/v2/tag', { token: stranger.token, json: { field_id: fieldId, tag_id: theirs } });
+    const refused = await call('POST', '/api/fields/v2/tag', {
+      token: stranger.token,
+      json: { field_id: fieldId, tag_id: theirs },
+    });
     expect([refused.status, refused.body.CODE]).toEqual([403, 'FORBIDDEN']);
   });
 });

@@ -1,21 +1,28 @@
 // POST /api/fields/convert (spec 2, Fields: "KML/KMZ/Shapefile to WKT conversion"; docs/decisions.md
 // "Boundary files"): real files built here with independent writers (KML text, jszip, shp-write),
 // read back as WKT in EPSG 4326; and every hostile input answered with a clear 400.
+
+import shpwrite from '@mapbox/shp-write';
 import JSZip from 'jszip';
 import proj4 from 'proj4';
-import shpwrite from '@mapbox/shp-write';
 import { describe, expect, it } from 'vitest';
-import { call, newUser, unique, type TestUser } from './helpers/api';
+import { call, newUser, type TestUser, unique } from './helpers/api';
 import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
 
-const convert = (user: TestUser | undefined, content: Buffer | string, filename: string, query: Record<string, string> = {}) => {
+const convert = (
+  user: TestUser | undefined,
+  content: Buffer | string,
+  filename: string,
+  query: Record<string, string> = {},
+) => {
   const form = new FormData();
   form.set('file', new Blob([content]), filename);
   return call('POST', '/api/fields/convert', { token: user?.token, body: form, query });
 };
 
 /** Pairs of numbers of a WKT. */
-const coordinates = (wkt: string) => [...wkt.matchAll(/(-?[\d.e-]+) (-?[\d.e-]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+const coordinates = (wkt: string) =>
+  [...wkt.matchAll(/(-?[\d.e-]+) (-?[\d.e-]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
 const near = (actual: number[][], expected: number[][]) => {
   expect(actual).toHaveLength(expected.length);
   actual.forEach(([x, y], i) => {
@@ -63,7 +70,9 @@ function expectKmlPolygons(body: any) {
   near(coordinates(outer), OUTER);
   near(coordinates(hole), HOLE);
   near(coordinates(polygons[1].wkt), SECOND);
-  expect(relative(polygons[0].area, ellipsoidRectangleHectares(-33.9, 0.02) - ellipsoidRectangleHectares(-33.895, 0.005))).toBeLessThan(0.0001);
+  expect(
+    relative(polygons[0].area, ellipsoidRectangleHectares(-33.9, 0.02) - ellipsoidRectangleHectares(-33.895, 0.005)),
+  ).toBeLessThan(0.0001);
   expect(relative(polygons[1].area, ellipsoidRectangleHectares(-33.9, 0.01))).toBeLessThan(0.0001);
   expect(skipped).toEqual([{ name: 'Molino', type: 'Point', reason: 'not a polygon' }]);
 }
@@ -77,14 +86,22 @@ describe('POST /api/fields/convert', () => {
     expectKmlPolygons(response.body);
     const created = await call('POST', '/api/agregarlote', {
       token: user.token,
-      form: { nombre: response.body.data.polygons[0].name, shape: response.body.data.polygons[0].wkt, nombrecampo: unique('Campo').slice(0, 40) },
+      form: {
+        nombre: response.body.data.polygons[0].name,
+        shape: response.body.data.polygons[0].wkt,
+        nombrecampo: unique('Campo').slice(0, 40),
+      },
     });
     expect([created.status, created.body.code]).toEqual([200, 0]);
   });
 
   it('reads the same KML inside a KMZ', async () => {
     const user = await newUser();
-    const response = await convert(user, await zip({ 'doc.kml': KML, 'files/icon.png': Buffer.from([0x89, 0x50]) }), 'lotes.kmz');
+    const response = await convert(
+      user,
+      await zip({ 'doc.kml': KML, 'files/icon.png': Buffer.from([0x89, 0x50]) }),
+      'lotes.kmz',
+    );
     expect(response.status).toBe(200);
     expect(response.body.data.format).toBe('kmz');
     expectKmlPolygons(response.body);
@@ -102,11 +119,24 @@ describe('POST /api/fields/convert', () => {
     const geojson = {
       type: 'FeatureCollection',
       features: [
-        { type: 'Feature', properties: { NOMBRE: 'Potrero Ñandú', CODIGO: 'P-1' }, geometry: { type: 'Polygon', coordinates: [toUtm(a).reverse()] } },
-        { type: 'Feature', properties: { NOMBRE: 'Lote Añejo', CODIGO: 'L-2' }, geometry: { type: 'Polygon', coordinates: [toUtm(b).reverse()] } },
+        {
+          type: 'Feature',
+          properties: { NOMBRE: 'Potrero Ñandú', CODIGO: 'P-1' },
+          geometry: { type: 'Polygon', coordinates: [toUtm(a).reverse()] },
+        },
+        {
+          type: 'Feature',
+          properties: { NOMBRE: 'Lote Añejo', CODIGO: 'L-2' },
+          geometry: { type: 'Polygon', coordinates: [toUtm(b).reverse()] },
+        },
       ],
     };
-    const written = await JSZip.loadAsync((await shpwrite.zip(geojson as never, { outputType: 'nodebuffer', prj, types: { polygon: 'lotes' } } as never)) as Buffer);
+    const written = await JSZip.loadAsync(
+      (await shpwrite.zip(
+        geojson as never,
+        { outputType: 'nodebuffer', prj, types: { polygon: 'lotes' } } as never,
+      )) as Buffer,
+    );
     written.file('lotes.cpg', 'ISO-8859-1');
     const file = await written.generateAsync({ type: 'nodebuffer' });
     const user = await newUser();
@@ -125,12 +155,21 @@ describe('POST /api/fields/convert', () => {
     expect(relative(polygons[0].area, ellipsoidRectangleHectares(-31.5, 0.01))).toBeLessThan(0.001);
     const byCode = await convert(user, file, 'lotes.zip', { name_field: 'codigo' });
     expect(byCode.body.data.polygons.map((p: any) => p.name)).toEqual(['P-1', 'L-2']);
-    const created = await call('POST', '/api/agregarlote', { token: user.token, form: { nombre: polygons[0].name, shape: polygons[0].wkt, nombrecampo: unique('Campo').slice(0, 40) } });
+    const created = await call('POST', '/api/agregarlote', {
+      token: user.token,
+      form: { nombre: polygons[0].name, shape: polygons[0].wkt, nombrecampo: unique('Campo').slice(0, 40) },
+    });
     expect([created.status, created.body.code]).toEqual([200, 0]);
   });
 
   it('answers the code agregarlote would give (10 invalid, 11 too large) and splits multi-polygons into parts', async () => {
-    const bowtie = [[-60.5, -33.9], [-60.49, -33.89], [-60.49, -33.9], [-60.5, -33.89], [-60.5, -33.9]];
+    const bowtie = [
+      [-60.5, -33.9],
+      [-60.49, -33.89],
+      [-60.49, -33.9],
+      [-60.5, -33.89],
+      [-60.5, -33.9],
+    ];
     const huge = rectangle(-62, -35, 1);
     const kml = `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>
       <Placemark><name>Moño</name><Polygon><outerBoundaryIs><LinearRing><coordinates>${kmlRing(bowtie)}</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>
@@ -155,7 +194,11 @@ describe('POST /api/fields/convert', () => {
   describe('hostile and broken files: a clear 400 in the general dialect, never a 500 or a hang', () => {
     const refused = async (content: Buffer | string, filename: string, message: RegExp) => {
       const response = await convert(await newUser(), content, filename);
-      expect([response.status, response.body.res, response.body.code], response.text.slice(0, 200)).toEqual([400, 'error', -4]);
+      expect([response.status, response.body.res, response.body.code], response.text.slice(0, 200)).toEqual([
+        400,
+        'error',
+        -4,
+      ]);
       expect(response.body.info).toMatch(message);
     };
 

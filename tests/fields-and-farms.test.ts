@@ -1,7 +1,17 @@
 // Spec 2, "Fields": POST /api/agregarlote, GET /api/getfields, GET /api/borrarlotes, with every
 // code of the field-creation table that can arise, shares, supervisions and quotas.
 import { describe, expect, it } from 'vitest';
-import { call, createField, createUser, internal, newUser, square, tokenFor, unique, type TestUser } from './helpers/api';
+import {
+  call,
+  createField,
+  createUser,
+  internal,
+  newUser,
+  square,
+  type TestUser,
+  tokenFor,
+  unique,
+} from './helpers/api';
 
 import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
 
@@ -24,7 +34,11 @@ const fieldOf = (listing: any, fieldId: number) => {
 describe('POST /api/agregarlote', () => {
   it('creates a field in a new farm and answers id_lote (string) and id_campo (integer)', async () => {
     const user = await newUser();
-    const response = await agregar(user, { nombre: 'Lote 1', shape: square(-60.5, -33.9), nombrecampo: unique('Estancia').slice(0, 40) });
+    const response = await agregar(user, {
+      nombre: 'Lote 1',
+      shape: square(-60.5, -33.9),
+      nombrecampo: unique('Estancia').slice(0, 40),
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       res: 'ok',
@@ -66,7 +80,12 @@ describe('POST /api/agregarlote', () => {
   it('ignores nombrecampo when idcampo is sent', async () => {
     const user = await newUser();
     const { farmId } = await createField(user);
-    const response = await agregar(user, { nombre: 'x', shape: square(-60, -34), idcampo: farmId, nombrecampo: 'A'.repeat(80) });
+    const response = await agregar(user, {
+      nombre: 'x',
+      shape: square(-60, -34),
+      idcampo: farmId,
+      nombrecampo: 'A'.repeat(80),
+    });
     expect(response.status).toBe(200);
     expect(response.body.id_campo).toBe(farmId);
   });
@@ -89,7 +108,12 @@ describe('POST /api/agregarlote', () => {
       expect(response.body.code).toBe(6);
     }
     // characters are code points: 26 emoji (52 UTF-16 units) are 26 characters
-    for (const name of [unique('B').padEnd(50, 'b').slice(0, 50), 'Ab', `${'🌾'.repeat(26)}${unique('').slice(-6)}`, '🌾🐄']) {
+    for (const name of [
+      unique('B').padEnd(50, 'b').slice(0, 50),
+      'Ab',
+      `${'🌾'.repeat(26)}${unique('').slice(-6)}`,
+      '🌾🐄',
+    ]) {
       const response = await agregar(user, { nombre: unique('x'), shape: square(-60, -34), nombrecampo: name });
       expect(response.status).toBe(200);
     }
@@ -111,7 +135,13 @@ describe('POST /api/agregarlote', () => {
 
   it('code 2: the shape is not a readable polygon', async () => {
     const user = await newUser();
-    for (const shape of ['garbage', 'POINT(-60 -34)', 'LINESTRING(0 0,1 1)', 'POLYGON((0 0,1 0', 'SRID=3857;POLYGON((0 0,1 0,1 1,0 0))']) {
+    for (const shape of [
+      'garbage',
+      'POINT(-60 -34)',
+      'LINESTRING(0 0,1 1)',
+      'POLYGON((0 0,1 0',
+      'SRID=3857;POLYGON((0 0,1 0,1 1,0 0))',
+    ]) {
       const response = await agregar(user, { nombre: 'x', shape, nombrecampo: 'Farm' });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe(2);
@@ -201,7 +231,7 @@ describe('POST /api/agregarlote', () => {
     expect(retry.status).toBe(200);
   });
 
-  it('code 8: the workspace quota (its administrator\'s) would be exceeded by its members together', async () => {
+  it("code 8: the workspace quota (its administrator's) would be exceeded by its members together", async () => {
     const admin = await createUser({ hectare_quota: 150 });
     const member = await newUser({ space_id: admin.space_id });
     const first = await agregar(member, { nombre: 'a', shape: square(-60.5, -33.9), nombrecampo: 'Space' });
@@ -214,7 +244,9 @@ describe('POST /api/agregarlote', () => {
   it('counts quota atomically: of concurrent creations only those that fit succeed', async () => {
     const user = await newUser({ hectare_quota: 250 });
     const results = await Promise.all(
-      [0, 1, 2, 3].map((i) => agregar(user, { nombre: `c${i}`, shape: square(-60.5 + i * 0.1, -33.9), nombrecampo: 'Race' })),
+      [0, 1, 2, 3].map((i) =>
+        agregar(user, { nombre: `c${i}`, shape: square(-60.5 + i * 0.1, -33.9), nombrecampo: 'Race' }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(2);
     expect(results.filter((r) => r.status === 403 && r.body.code === 13)).toHaveLength(2);
@@ -241,7 +273,7 @@ describe('POST /api/agregarlote', () => {
 });
 
 describe('GET /api/getfields', () => {
-  it('groups the caller\'s farms and fields by id strings, with role and permissions (220 for the owner)', async () => {
+  it("groups the caller's farms and fields by id strings, with role and permissions (220 for the owner)", async () => {
     const user = await newUser();
     const { fieldId, farmId } = await createField(user);
     const response = await getfields(user);
@@ -264,7 +296,7 @@ describe('GET /api/getfields', () => {
     expect(listing.user.farms).toEqual({});
   });
 
-  it('shows shared farms and fields with the share\'s role and permissions', async () => {
+  it("shows shared farms and fields with the share's role and permissions", async () => {
     const owner = await newUser();
     const a = await createField(owner, { farmName: unique('Shared').slice(0, 40) });
     const b = await createField(owner, { farmId: a.farmId, shape: square(-60.3, -33.9) });
@@ -287,7 +319,11 @@ describe('GET /api/getfields', () => {
     const supervisor = await newUser();
     const supervised = await newUser();
     const { fieldId, farmId } = await createField(supervised);
-    await internal('/internal/supervisions', { supervisor_id: supervisor.id, user_id: supervised.id, permission: 'read' });
+    await internal('/internal/supervisions', {
+      supervisor_id: supervisor.id,
+      user_id: supervised.id,
+      permission: 'read',
+    });
     const listing = (await getfields(supervisor)).body;
     expect(listing.user.farms).toEqual({});
     const entry = listing.supervised[String(supervised.id)];

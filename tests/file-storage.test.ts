@@ -4,8 +4,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { call, createField, eventually, internal, newUser, stack, tokenFor, unique, type TestUser } from './helpers/api';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
+import {
+  call,
+  createField,
+  eventually,
+  internal,
+  newUser,
+  stack,
+  type TestUser,
+  tokenFor,
+  unique,
+} from './helpers/api';
 
 type Scope = 'users' | 'fields' | 'farms';
 
@@ -20,7 +30,11 @@ function declare(content: Buffer, key: string, extra: Record<string, unknown> = 
 }
 
 /** POST the file to the presigned URL as a browser would: every field, Content-MD5, the file last. */
-async function upload(presigned: { url: string; fields: Record<string, string> }, content: Buffer, contentMd5 = md5(content)) {
+async function upload(
+  presigned: { url: string; fields: Record<string, string> },
+  content: Buffer,
+  contentMd5 = md5(content),
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(presigned.fields)) form.set(name, value);
   form.set('Content-MD5', contentMd5);
@@ -46,11 +60,21 @@ describe('file storage: upload and download', () => {
     const content = randomBytes(150 * 1024 + 17);
     const put = await files(user.token, 'fields', 'PUT', declare(content, 'photo', { field: fieldId }));
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ data: { url: expect.stringMatching(/^http/), fields: expect.objectContaining({ key: expect.any(String), Policy: expect.any(String) }) } });
+    expect(put.body).toEqual({
+      data: {
+        url: expect.stringMatching(/^http/),
+        fields: expect.objectContaining({ key: expect.any(String), Policy: expect.any(String) }),
+      },
+    });
 
     // listed before the upload, without a file to download
     const before = await listed(user, 'fields', { ids: [fieldId], keys: ['photo'], get_url: true });
-    expect(before[fieldId].photo).toMatchObject({ file_name: 'photo.bin', uploaded: false, url: null, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+    expect(before[fieldId].photo).toMatchObject({
+      file_name: 'photo.bin',
+      uploaded: false,
+      url: null,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    });
 
     const posted = await upload(put.body.data, content);
     expect(posted.status).toBeLessThan(300);
@@ -73,7 +97,12 @@ describe('file storage: upload and download', () => {
     const { user, farmId } = await owner();
     const content = randomBytes(3000);
     const started = Date.now();
-    const put = await files(user.token, 'farms', 'PUT', declare(content, 'policy', { farm: farmId, file_size_kb: 2.93 }));
+    const put = await files(
+      user.token,
+      'farms',
+      'PUT',
+      declare(content, 'policy', { farm: farmId, file_size_kb: 2.93 }),
+    );
     const fields = put.body.data.fields;
     const policy = JSON.parse(Buffer.from(fields.Policy, 'base64').toString());
     const range = policy.conditions.find((c: unknown) => Array.isArray(c) && c[0] === 'content-length-range');
@@ -95,24 +124,47 @@ describe('file storage: upload and download', () => {
     const content = randomBytes(4096);
     const put = await files(user.token, 'fields', 'PUT', declare(content, 'guarded', { field: fieldId }));
     const presigned = put.body.data as { url: string; fields: Record<string, string> };
-    const s3 = new S3Client({ region: stack().region, endpoint: new URL(presigned.url).origin, forcePathStyle: true, credentials: LOCAL_CREDENTIALS });
-    const exists = (key: string) => s3.send(new HeadObjectCommand({ Bucket: stack().bucket, Key: key })).then(() => true, () => false);
-    const errorCode = async (response: Response) => [response.status, /<Code>(\w+)<\/Code>/.exec(await response.text())?.[1]];
+    const s3 = new S3Client({
+      region: stack().region,
+      endpoint: new URL(presigned.url).origin,
+      forcePathStyle: true,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const exists = (key: string) =>
+      s3.send(new HeadObjectCommand({ Bucket: stack().bucket, Key: key })).then(
+        () => true,
+        () => false,
+      );
+    const errorCode = async (response: Response) => [
+      response.status,
+      /<Code>(\w+)<\/Code>/.exec(await response.text())?.[1],
+    ];
 
     // another tenant's key, with this form's signature
     const forgedKey = presigned.fields.key!.replace(`/fields/${fieldId}/`, `/fields/${victim.fieldId}/`);
-    expect(await errorCode(await upload({ ...presigned, fields: { ...presigned.fields, key: forgedKey } }, content))).toEqual([403, 'AccessDenied']);
+    expect(
+      await errorCode(await upload({ ...presigned, fields: { ...presigned.fields, key: forgedKey } }, content)),
+    ).toEqual([403, 'AccessDenied']);
     expect(await exists(forgedKey)).toBe(false);
     // a larger file than declared (its own MD5 sent), a file other than the declared one
     const larger = randomBytes(64 * 1024);
     expect(await errorCode(await upload(presigned, larger, md5(larger)))).toEqual([400, 'EntityTooLarge']);
-    expect(await errorCode(await upload(presigned, content.subarray(0, 1024), md5(content)))).toEqual([400, 'EntityTooSmall']);
+    expect(await errorCode(await upload(presigned, content.subarray(0, 1024), md5(content)))).toEqual([
+      400,
+      'EntityTooSmall',
+    ]);
     const swapped = randomBytes(4096);
     expect(await errorCode(await upload(presigned, swapped, md5(content)))).toEqual([400, 'BadDigest']);
     // an extra field the policy does not name
-    expect(await errorCode(await upload({ ...presigned, fields: { ...presigned.fields, 'x-amz-meta-owner': 'me' } }, content))).toEqual([403, 'AccessDenied']);
+    expect(
+      await errorCode(
+        await upload({ ...presigned, fields: { ...presigned.fields, 'x-amz-meta-owner': 'me' } }, content),
+      ),
+    ).toEqual([403, 'AccessDenied']);
     expect(await exists(presigned.fields.key!)).toBe(false);
-    expect((await listed(user, 'fields', { ids: [fieldId], keys: ['guarded'] }))[fieldId].guarded).toMatchObject({ uploaded: false });
+    expect((await listed(user, 'fields', { ids: [fieldId], keys: ['guarded'] }))[fieldId].guarded).toMatchObject({
+      uploaded: false,
+    });
 
     // the form as signed still works
     expect((await upload(presigned, content)).status).toBeLessThan(300);
@@ -139,15 +191,25 @@ describe('file storage: codes', () => {
       return [response.status, response.body.code, response.body.info?.code];
     };
     expect(await code(declare(content, 'bad key', { field: fieldId }))).toEqual([400, 2, 2]);
-    expect(await code(declare(content, 'huge', { field: fieldId, file_size_kb: 10 * 1024 + 0.01 }))).toEqual([400, 7, 7]);
-    expect(await code(declare(content, 'max', { field: fieldId, file_size_kb: 10 * 1024 }))).toEqual([200, undefined, undefined]);
+    expect(await code(declare(content, 'huge', { field: fieldId, file_size_kb: 10 * 1024 + 0.01 }))).toEqual([
+      400, 7, 7,
+    ]);
+    expect(await code(declare(content, 'max', { field: fieldId, file_size_kb: 10 * 1024 }))).toEqual([
+      200,
+      undefined,
+      undefined,
+    ]);
     expect(await code(declare(content, 'theirs', { field: stranger.fieldId }))).toEqual([403, 3, 3]);
     expect(await code(declare(content, 'nowhere', { field: 999_999_999 }))).toEqual([403, 3, 3]);
     expect(await code(declare(content, 'max', { field: fieldId }))).toEqual([409, 5, 5]);
     expect(await code(declare(content, 'nofield'))).toEqual([400, 1, 1]);
-    expect(await code({ ...declare(content, 'noname', { field: fieldId }), original_file_name: undefined })).toEqual([400, 1, 1]);
+    expect(await code({ ...declare(content, 'noname', { field: fieldId }), original_file_name: undefined })).toEqual([
+      400, 1, 1,
+    ]);
     expect(await code({ ...declare(content, 'nomd5', { field: fieldId }), md5: undefined })).toEqual([400, 1, 1]);
-    expect(await code(declare(content, 'hexmd5', { field: fieldId, md5: createHash('md5').update(content).digest('hex') }))).toEqual([400, -4, -4]);
+    expect(
+      await code(declare(content, 'hexmd5', { field: fieldId, md5: createHash('md5').update(content).digest('hex') })),
+    ).toEqual([400, -4, -4]);
     expect(await code(declare(content, 'size', { field: fieldId, file_size_kb: 'big' }))).toEqual([400, -4, -4]);
     // the refused keys were not created
     expect(Object.keys((await listed(user, 'fields', { ids: [fieldId], keys: [] }))[fieldId])).toEqual(['max']);
@@ -166,7 +228,9 @@ describe('file storage: codes', () => {
   it('lets only one of two racing PUTs create a key', async () => {
     const { user, fieldId } = await owner();
     const content = randomBytes(10);
-    const results = await Promise.all(Array.from({ length: 5 }, () => files(user.token, 'fields', 'PUT', declare(content, 'race', { field: fieldId }))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => files(user.token, 'fields', 'PUT', declare(content, 'race', { field: fieldId }))),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
   });
 });
@@ -176,7 +240,8 @@ describe('file storage: replacing and deleting', () => {
     const content = randomBytes(2048);
     const put = await files(user.token, 'fields', 'PUT', declare(content, key, { field: fieldId }));
     expect((await upload(put.body.data, content)).status).toBeLessThan(300);
-    const url = (await listed(user, 'fields', { ids: [fieldId], keys: [key], get_url: true }))[fieldId][key].url as string;
+    const url = (await listed(user, 'fields', { ids: [fieldId], keys: [key], get_url: true }))[fieldId][key]
+      .url as string;
     expect((await fetch(url)).status).toBe(200);
     return { content, url };
   }
@@ -185,7 +250,12 @@ describe('file storage: replacing and deleting', () => {
     const { user, fieldId } = await owner();
     const old = await storedFile(user, fieldId, 'doc');
     const content = randomBytes(4096);
-    const put = await files(user.token, 'fields', 'PUT', declare(content, 'doc', { field: fieldId, overwrite: true, original_file_name: 'new.pdf' }));
+    const put = await files(
+      user.token,
+      'fields',
+      'PUT',
+      declare(content, 'doc', { field: fieldId, overwrite: true, original_file_name: 'new.pdf' }),
+    );
     expect(put.status).toBe(200);
     expect((await fetch(old.url)).status).toBe(404);
     const listing = await listed(user, 'fields', { ids: [fieldId], keys: ['doc'], get_url: true });
@@ -199,7 +269,12 @@ describe('file storage: replacing and deleting', () => {
     const { user, fieldId } = await owner();
     const absent = await files(user.token, 'fields', 'PATCH', declare(randomBytes(10), 'later', { field: fieldId }));
     expect([absent.status, absent.body.code]).toEqual([409, 5]);
-    const created = await files(user.token, 'fields', 'PATCH', declare(randomBytes(10), 'later', { field: fieldId, create: true }));
+    const created = await files(
+      user.token,
+      'fields',
+      'PATCH',
+      declare(randomBytes(10), 'later', { field: fieldId, create: true }),
+    );
     expect(created.status).toBe(200);
     expect(created.body.data).toMatchObject({ url: expect.any(String), fields: expect.any(Object) });
 
@@ -223,18 +298,31 @@ describe('file storage: replacing and deleting', () => {
     expect(deleted.body).toEqual({ data: { deleted: ['one'] } });
     expect((await fetch(first.url)).status).toBe(404);
     expect(Object.keys((await listed(user, 'fields', { ids: [fieldId], keys: [] }))[fieldId])).toEqual(['two']);
-    expect((await files(user.token, 'fields', 'DELETE', { field: fieldId, keys: ['one'] })).body).toEqual({ data: { deleted: [] } });
+    expect((await files(user.token, 'fields', 'DELETE', { field: fieldId, keys: ['one'] })).body).toEqual({
+      data: { deleted: [] },
+    });
   });
 
   it('deletes a file that reached a replaced upload URL late, once that URL has expired (worker)', async () => {
     const { user, fieldId } = await owner();
     const content = randomBytes(300);
     const replaced = await files(user.token, 'fields', 'PUT', declare(content, 'late', { field: fieldId }));
-    expect((await files(user.token, 'fields', 'PUT', declare(content, 'late', { field: fieldId, overwrite: true }))).status).toBe(200);
+    expect(
+      (await files(user.token, 'fields', 'PUT', declare(content, 'late', { field: fieldId, overwrite: true }))).status,
+    ).toBe(200);
     // the upload through the first URL arrives after the key was switched to a new upload
     expect((await upload(replaced.body.data, content)).status).toBeLessThan(300);
-    const s3 = new S3Client({ region: stack().region, endpoint: new URL(replaced.body.data.url).origin, forcePathStyle: true, credentials: LOCAL_CREDENTIALS });
-    const head = () => s3.send(new HeadObjectCommand({ Bucket: stack().bucket, Key: replaced.body.data.fields.key })).then(() => true, () => false);
+    const s3 = new S3Client({
+      region: stack().region,
+      endpoint: new URL(replaced.body.data.url).origin,
+      forcePathStyle: true,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const head = () =>
+      s3.send(new HeadObjectCommand({ Bucket: stack().bucket, Key: replaced.body.data.fields.key })).then(
+        () => true,
+        () => false,
+      );
     expect(await head()).toBe(true);
     const listing = await listed(user, 'fields', { ids: [fieldId], keys: ['late'], get_url: true });
     expect(listing[fieldId].late).toMatchObject({ uploaded: false, url: null });
@@ -261,7 +349,10 @@ describe('file storage: listing, scopes and access', () => {
     });
     expect(Object.keys(await listed(user, 'users', { ids: [user.uid], keys: ['avatar'] }))).toEqual([user.uid]);
     expect(Object.keys(await listed(user, 'users', { ids: [user.id], keys: ['avatar'] }))).toEqual([String(user.id)]);
-    const absent = await files(user.token, 'users', 'GET', { ids: ['00000000-0000-4000-8000-000000000000'], keys: ['avatar'] });
+    const absent = await files(user.token, 'users', 'GET', {
+      ids: ['00000000-0000-4000-8000-000000000000'],
+      keys: ['avatar'],
+    });
     expect([absent.status, absent.body.code]).toEqual([400, 5]);
     const noKeys = await files(user.token, 'users', 'GET', {});
     expect([noKeys.status, noKeys.body.code]).toEqual([400, 1]);
@@ -284,7 +375,9 @@ describe('file storage: listing, scopes and access', () => {
     await files(user.token, 'farms', 'PUT', declare(randomBytes(5), 'secret', { farm: farmId }));
     const reader = await newUser();
     await internal('/internal/shares', { user_id: reader.id, farm_id: farmId, permission: 'read' });
-    expect(Object.keys((await listed(reader, 'farms', { ids: [farmId], keys: ['secret'] }))[farmId])).toEqual(['secret']);
+    expect(Object.keys((await listed(reader, 'farms', { ids: [farmId], keys: ['secret'] }))[farmId])).toEqual([
+      'secret',
+    ]);
     const store = await files(reader.token, 'farms', 'PUT', declare(randomBytes(5), 'mine', { farm: farmId }));
     expect([store.status, store.body.code]).toEqual([403, 3]);
     const remove = await files(reader.token, 'farms', 'DELETE', { farm: farmId, keys: ['secret'] });

@@ -34,7 +34,8 @@ const operations: Operation[] = Object.entries(document.paths).flatMap(([path, i
   Object.entries(item)
     .filter(([, op]) => op && typeof op === 'object' && op.operationId)
     .map(([method, op]) => {
-      const [type, content] = Object.entries((op.requestBody?.content ?? {}) as Record<string, { schema?: Schema }>)[0] ?? [];
+      const [type, content] =
+        Object.entries((op.requestBody?.content ?? {}) as Record<string, { schema?: Schema }>)[0] ?? [];
       return {
         id: op.operationId as string,
         method: method.toUpperCase(),
@@ -86,7 +87,12 @@ function sample(input: Schema | undefined, depth = 0): unknown {
     case 'array':
       return [sample(schema.items, depth + 1)];
     case 'object':
-      return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([name, member]) => [name, sample(member, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([name, member]) => [
+          name,
+          sample(member, depth + 1),
+        ]),
+      );
     default:
       if (schema.format === 'uuid') return randomUUID();
       if (schema.format === 'date-time') return '2026-05-10T10:00:00Z';
@@ -140,10 +146,19 @@ const BAD_BODIES: ReadonlyArray<{ contentType?: string; body: string | Buffer }>
   { contentType: 'application/json', body: Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22]) },
   { contentType: 'application/x-www-form-urlencoded', body: 'a=%ZZ&&=&b' },
   { contentType: 'multipart/form-data', body: '--x\r\n' },
-  { contentType: 'multipart/form-data; boundary=x', body: '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\n\r\nabcd' },
-  { contentType: 'multipart/form-data; boundary=x', body: '--x\r\nContent-Disposition: form-data; name="sheet"; filename="a.csv"\r\n\r\nServi' },
+  {
+    contentType: 'multipart/form-data; boundary=x',
+    body: '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\n\r\nabcd',
+  },
+  {
+    contentType: 'multipart/form-data; boundary=x',
+    body: '--x\r\nContent-Disposition: form-data; name="sheet"; filename="a.csv"\r\n\r\nServi',
+  },
   { contentType: 'text/plain', body: 'not json' },
-  { contentType: 'application/xml', body: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>' },
+  {
+    contentType: 'application/xml',
+    body: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>',
+  },
   { body: '{"a":1}' },
 ];
 
@@ -159,7 +174,16 @@ const BAD_HEADERS: ReadonlyArray<Record<string, string>> = [
   { accept: 'application/xml' },
 ];
 
-const BAD_PATH_VALUES = ['..%2F..%2Fetc', '%00', 'x'.repeat(2000), '-1', '1e309', 'null', '%E2%82', '00000000-0000-0000-0000-000000000000'];
+const BAD_PATH_VALUES = [
+  '..%2F..%2Fetc',
+  '%00',
+  'x'.repeat(2000),
+  '-1',
+  '1e309',
+  'null',
+  '%E2%82',
+  '00000000-0000-0000-0000-000000000000',
+];
 
 // --- requests ------------------------------------------------------------------------------
 
@@ -173,31 +197,57 @@ interface Request {
 }
 
 function baseQuery(op: Operation): Record<string, string> {
-  return Object.fromEntries(op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(sample(p.schema))]));
+  return Object.fromEntries(
+    op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(sample(p.schema))]),
+  );
 }
 
 function basePath(op: Operation): Record<string, string> {
-  return Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(sample(p.schema))]));
+  return Object.fromEntries(
+    op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(sample(p.schema))]),
+  );
 }
 
 function requestsFor(op: Operation): Request[] {
   const requests: Request[] = [];
-  const base = () => ({ auth: 'token' as const, path: basePath(op), query: baseQuery(op), headers: {} as Record<string, string> });
+  const base = () => ({
+    auth: 'token' as const,
+    path: basePath(op),
+    query: baseQuery(op),
+    headers: {} as Record<string, string>,
+  });
   const schema = resolve(op.body?.schema);
   const json = op.body?.type === 'application/json';
   const bodySample = json ? sample(schema) : undefined;
 
   // anonymous callers, with bodies that are themselves wrong
   for (const bad of [BAD_BODIES[0]!, BAD_BODIES[10]!]) {
-    requests.push({ ...base(), label: `anonymous ${bad.contentType}`, auth: 'none', headers: bad.contentType ? { 'content-type': bad.contentType } : {}, body: bad.body });
+    requests.push({
+      ...base(),
+      label: `anonymous ${bad.contentType}`,
+      auth: 'none',
+      headers: bad.contentType ? { 'content-type': bad.contentType } : {},
+      body: bad.body,
+    });
   }
   // whole bodies (a GET's body is not sent: one is enough there)
   for (const bad of op.method === 'GET' ? BAD_BODIES.slice(0, 1) : BAD_BODIES) {
-    requests.push({ ...base(), label: `body ${String(bad.body).slice(0, 30)}`, headers: bad.contentType ? { 'content-type': bad.contentType } : {}, body: bad.body });
+    requests.push({
+      ...base(),
+      label: `body ${String(bad.body).slice(0, 30)}`,
+      headers: bad.contentType ? { 'content-type': bad.contentType } : {},
+      body: bad.body,
+    });
   }
   // headers
   for (const headers of BAD_HEADERS) {
-    requests.push({ ...base(), label: `headers ${JSON.stringify(headers).slice(0, 60)}`, auth: 'none', headers, body: bodySample === undefined ? undefined : JSON.stringify(bodySample) });
+    requests.push({
+      ...base(),
+      label: `headers ${JSON.stringify(headers).slice(0, 60)}`,
+      auth: 'none',
+      headers,
+      body: bodySample === undefined ? undefined : JSON.stringify(bodySample),
+    });
   }
   // every query and path parameter, a few bad values each
   for (const parameter of op.parameters.filter((p) => p.in === 'query' || p.in === 'path')) {
@@ -205,27 +255,54 @@ function requestsFor(op: Operation): Request[] {
       const request = base();
       if (parameter.in === 'path') request.path[parameter.name] = pick(BAD_PATH_VALUES);
       else request.query[parameter.name] = String(pick(BAD_VALUES.filter((v) => typeof v !== 'object' || v === null)));
-      requests.push({ ...request, label: `${parameter.in} ${parameter.name}=${String(request.path[parameter.name] ?? request.query[parameter.name]).slice(0, 30)}` });
+      requests.push({
+        ...request,
+        label: `${parameter.in} ${parameter.name}=${String(request.path[parameter.name] ?? request.query[parameter.name]).slice(0, 30)}`,
+      });
     }
     const repeated = base();
-    requests.push({ ...repeated, label: `query ${parameter.name} repeated`, query: { ...repeated.query, [`${parameter.name}`]: '1' }, headers: {}, body: undefined });
+    requests.push({
+      ...repeated,
+      label: `query ${parameter.name} repeated`,
+      query: { ...repeated.query, [`${parameter.name}`]: '1' },
+      headers: {},
+      body: undefined,
+    });
   }
   // every body member, a few bad values each (JSON bodies)
   if (json && bodySample && typeof bodySample === 'object' && !Array.isArray(bodySample)) {
     for (const member of Object.keys(bodySample)) {
       for (let round = 0; round < 3 * ROUNDS; round++) {
         const value = pick(BAD_VALUES);
-        const text = JSON.stringify({ ...(bodySample as object), [member]: value === '1e309' ? '__BIG__' : value }).replace('"__BIG__"', '1e309');
-        requests.push({ ...base(), label: `member ${member}=${JSON.stringify(value)?.slice(0, 30)}`, headers: { 'content-type': 'application/json' }, body: text });
+        const text = JSON.stringify({
+          ...(bodySample as object),
+          [member]: value === '1e309' ? '__BIG__' : value,
+        }).replace('"__BIG__"', '1e309');
+        requests.push({
+          ...base(),
+          label: `member ${member}=${JSON.stringify(value)?.slice(0, 30)}`,
+          headers: { 'content-type': 'application/json' },
+          body: text,
+        });
       }
       const without = { ...(bodySample as Record<string, unknown>) };
       delete without[member];
-      requests.push({ ...base(), label: `member ${member} missing`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(without) });
+      requests.push({
+        ...base(),
+        label: `member ${member} missing`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(without),
+      });
     }
   }
   if (json && Array.isArray(bodySample)) {
     for (let round = 0; round < 3 * ROUNDS; round++) {
-      requests.push({ ...base(), label: 'array item', headers: { 'content-type': 'application/json' }, body: JSON.stringify([pick(BAD_VALUES), bodySample[0]]) });
+      requests.push({
+        ...base(),
+        label: 'array item',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([pick(BAD_VALUES), bodySample[0]]),
+      });
     }
   }
   return requests;
@@ -233,7 +310,14 @@ function requestsFor(op: Operation): Request[] {
 
 // --- running -----------------------------------------------------------------------------------
 
-const LEAKS = [/node_modules/, /\/(functions|lib|scripts|work|home|var\/task|tmp)\//, /\.(ts|js|mjs|cjs):\d+/, /\bat [\w.$<>]+ \(/, /\bat async\b/, /Traceback|RangeError|TypeError|ReferenceError|SyntaxError: Unexpected/];
+const LEAKS = [
+  /node_modules/,
+  /\/(functions|lib|scripts|work|home|var\/task|tmp)\//,
+  /\.(ts|js|mjs|cjs):\d+/,
+  /\bat [\w.$<>]+ \(/,
+  /\bat async\b/,
+  /Traceback|RangeError|TypeError|ReferenceError|SyntaxError: Unexpected/,
+];
 
 interface Result {
   op: Operation;
@@ -250,12 +334,18 @@ async function send(op: Operation, request: Request, token: string, internalKey:
   for (const [name, value] of Object.entries(request.query)) url.searchParams.append(name, value);
   const headers: Record<string, string> = { ...request.headers };
   if (request.auth === 'token' && !headers.authorization) headers.authorization = `Bearer ${token}`;
-  if (op.internal && request.auth === 'token' && headers['x-internal-key'] === undefined) headers['x-internal-key'] = internalKey;
+  if (op.internal && request.auth === 'token' && headers['x-internal-key'] === undefined)
+    headers['x-internal-key'] = internalKey;
   const abort = new AbortController();
   const started = Date.now();
   const timer = setTimeout(() => abort.abort(), 15_000);
   try {
-    const response = await fetch(url, { method: op.method, headers, body: op.method === 'GET' ? undefined : request.body, signal: abort.signal });
+    const response = await fetch(url, {
+      method: op.method,
+      headers,
+      body: op.method === 'GET' ? undefined : request.body,
+      signal: abort.signal,
+    });
     // a stream that opened is a stream that works: hang up
     if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       abort.abort();
@@ -295,12 +385,17 @@ describe(`fuzz (seed ${SEED})`, () => {
     const worker = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         const result = await send(next.op, next.request, user.token, stack().internalKey);
-        if (process.env.FUZZ_DEBUG && ++done % 250 === 0) console.log(`fuzz: ${done} done at ${((Date.now() - started) / 1000).toFixed(1)} s`);
-        if (process.env.FUZZ_DEBUG && result.ms > 2000) console.log(`slow ${result.ms} ms ${result.op.method} ${result.op.path} [${result.request.label}] ${result.status}`);
+        if (process.env.FUZZ_DEBUG && ++done % 250 === 0)
+          console.log(`fuzz: ${done} done at ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        if (process.env.FUZZ_DEBUG && result.ms > 2000)
+          console.log(
+            `slow ${result.ms} ms ${result.op.method} ${result.op.path} [${result.request.label}] ${result.status}`,
+          );
         statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
         slowest = Math.max(slowest, result.ms);
         const where = `${result.op.method} ${result.op.path} [${result.request.label}]`;
-        if (result.status >= 500 || result.status === 0) failures.push(`${where}: ${result.status} ${result.text.slice(0, 200)}`);
+        if (result.status >= 500 || result.status === 0)
+          failures.push(`${where}: ${result.status} ${result.text.slice(0, 200)}`);
         else if (result.ms > 10_000) failures.push(`${where}: ${result.ms} ms`);
         else {
           const leak = LEAKS.find((pattern) => pattern.test(result.text));
@@ -310,7 +405,9 @@ describe(`fuzz (seed ${SEED})`, () => {
     };
     await Promise.all(Array.from({ length: 8 }, worker));
     const seconds = (Date.now() - started) / 1000;
-    console.log(`fuzz: ${work.length} requests in ${seconds.toFixed(1)} s, slowest ${slowest} ms, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    console.log(
+      `fuzz: ${work.length} requests in ${seconds.toFixed(1)} s, slowest ${slowest} ms, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+    );
     expect(failures).toEqual([]);
     expect(work.length).toBeGreaterThan(2000);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(500);

@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call, newUser, square, stack, unique } from './helpers/api';
-import { openApiDocument, allRoutes } from '../schemas/index';
 import { GEOMETRY_ROUTE_MAX_BYTES } from '../lib/geo/bounds';
+import { allRoutes, openApiDocument } from '../schemas/index';
+import { call, newUser, square, stack, unique } from './helpers/api';
 
 describe('errors never reach the client as 500s or stack traces', () => {
   it('answers unknown routes with 404 in the general dialect', async () => {
@@ -33,7 +33,7 @@ describe('errors never reach the client as 500s or stack traces', () => {
     expect(response.body.info).toContain('user_name');
   });
 
-  it('answers a body over its route\'s limit with 413: 1 MiB by default, 4 MiB where a detailed boundary is sent', async () => {
+  it("answers a body over its route's limit with 413: 1 MiB by default, 4 MiB where a detailed boundary is sent", async () => {
     const user = await newUser();
     const rotations = await call('POST', '/rotations', {
       token: user.token,
@@ -43,7 +43,11 @@ describe('errors never reach the client as 500s or stack traces', () => {
     expect(rotations.status).toBe(413);
     expect(rotations.body).toEqual({ res: 'error', code: -4, info: expect.any(String) });
     const field = (shape: string) =>
-      call('POST', '/api/agregarlote', { token: user.token, body: `nombre=x&nombrecampo=Farm&shape=${shape}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      call('POST', '/api/agregarlote', {
+        token: user.token,
+        body: `nombre=x&nombrecampo=Farm&shape=${shape}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     // over 1 MiB but under 4 MiB: read, and refused for what it says (not a polygon), not for its size
     expect((await field('0'.repeat(1_100_000))).body.code).toBe(2);
     const over = await field('0'.repeat(GEOMETRY_ROUTE_MAX_BYTES));
@@ -100,14 +104,18 @@ describe('OpenAPI 3.1 generated from the zod schemas', () => {
 });
 
 describe('CORS: browser extensions', () => {
-  it('answers the preflight of every declared path with the allowed origin, headers and the path\'s methods', async () => {
+  it("answers the preflight of every declared path with the allowed origin, headers and the path's methods", async () => {
     for (const [path, methods] of [
       ['/api/getfields', 'OPTIONS,GET'],
       ['/spots/spot', 'OPTIONS,POST,GET,PATCH,DELETE'],
       ['/api/rotations/2f1c8a4e-0000-4000-8000-000000000000', 'OPTIONS,GET,PATCH'],
     ] as const) {
       const response = await call('OPTIONS', path, {
-        headers: { origin: 'https://extension.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+        headers: {
+          origin: 'https://extension.example.com',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
       });
       expect(response.status, path).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -120,7 +128,10 @@ describe('CORS: browser extensions', () => {
 
   it('lets the browser read answers and errors: the origin, the request id exposed, no credentials', async () => {
     const user = await newUser();
-    const ok = await call('GET', '/api/getfields', { token: user.token, headers: { origin: 'https://extension.example.com' } });
+    const ok = await call('GET', '/api/getfields', {
+      token: user.token,
+      headers: { origin: 'https://extension.example.com' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe('*');
     expect(ok.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
@@ -131,17 +142,23 @@ describe('CORS: browser extensions', () => {
   });
 
   it('answers OPTIONS on a path no route declares with the 404 of unknown routes', async () => {
-    const response = await call('OPTIONS', '/api/does-not-exist', { headers: { origin: 'https://extension.example.com' } });
+    const response = await call('OPTIONS', '/api/does-not-exist', {
+      headers: { origin: 'https://extension.example.com' },
+    });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ res: 'error', code: -1, info: expect.stringContaining('route not found') });
   });
 });
 
 describe('hostile requests never bring the API down', () => {
-  const TRUNCATED = '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabcd';
+  const TRUNCATED =
+    '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabcd';
 
   it('answers a multipart body cut inside a file part: 401 when anonymous, 400 in the dialect otherwise, and keeps serving', async () => {
-    const anonymous = await call('POST', '/api/agregarlote', { body: TRUNCATED, headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const anonymous = await call('POST', '/api/agregarlote', {
+      body: TRUNCATED,
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
     expect([anonymous.status, anonymous.body.code]).toEqual([401, -3]);
     const user = await newUser();
     for (const [path, expected] of [
@@ -149,7 +166,11 @@ describe('hostile requests never bring the API down', () => {
       ['/api/spots/msgs/imgs?uuid=2d7f2d30-c91b-11f0-8de9-0242ac120002', { code: -4 }],
       ['/sensors/v2/providers/variablegroups', { res: 'error', code: 'PARAMETER_ERROR' }],
     ] as const) {
-      const response = await call(path.includes('imgs') ? 'PUT' : 'POST', path, { token: user.token, body: TRUNCATED, headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+      const response = await call(path.includes('imgs') ? 'PUT' : 'POST', path, {
+        token: user.token,
+        body: TRUNCATED,
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      });
       expect(response.status, path).toBe(400);
       expect(response.body, path).toMatchObject(expected);
     }
@@ -160,21 +181,31 @@ describe('hostile requests never bring the API down', () => {
   it("answers a body over API Gateway's 10 MB with 413 in the area's dialect", async () => {
     const user = await newUser();
     const big = 'x'.repeat(10 * 1024 * 1024 + 10);
-    const general = await call('POST', '/api/agregarlote', { token: user.token, body: big, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const general = await call('POST', '/api/agregarlote', {
+      token: user.token,
+      body: big,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect([general.status, general.body]).toEqual([413, { res: 'error', code: -4, info: expect.any(String) }]);
-    const sensors = await call('POST', '/sensors/v2/providers/values/variables', { token: user.token, body: big, headers: { 'content-type': 'application/json' } });
+    const sensors = await call('POST', '/sensors/v2/providers/values/variables', {
+      token: user.token,
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect([sensors.status, sensors.body.res, sensors.body.code]).toEqual([413, 'error', 'PARAMETER_ERROR']);
   });
 
   it('answers a 64 KB Authorization header with 431 in the dialect, not an empty answer', async () => {
-    const response = await call('GET', '/livestock/herd', { headers: { authorization: `Bearer ${'a'.repeat(64 * 1024)}` } });
+    const response = await call('GET', '/livestock/herd', {
+      headers: { authorization: `Bearer ${'a'.repeat(64 * 1024)}` },
+    });
     expect(response.status).toBe(431);
     expect(response.body).toEqual({ res: 'error', code: 'PARAMETER_ERROR', info: expect.stringContaining('headers') });
   });
 });
 
 describe('the local stack of the tests', () => {
-  it("builds its functions in a directory of its own, never in .surco/build, which a running npm start of this checkout serves from", () => {
+  it('builds its functions in a directory of its own, never in .surco/build, which a running npm start of this checkout serves from', () => {
     const root = join(import.meta.dirname, '..');
     const { buildDir } = stack();
     expect(relative(root, buildDir)).toMatch(/^\.surco[\\/]builds[\\/]test-/);

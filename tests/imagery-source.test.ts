@@ -29,10 +29,22 @@ beforeAll(async () => {
   const data = new Uint16Array(SIDE * SIDE);
   for (let row = 0; row < SIDE; row++) for (let col = 0; col < SIDE; col++) data[row * SIDE + col] = value(col, row);
   const plain = join(dir, 'plain.tif');
-  writeFileSync(plain, Buffer.from(writeArrayBuffer(data, {
-    width: SIDE, height: SIDE, ModelPixelScale: [10, 10, 0], ModelTiepoint: [0, 0, 0, X0, Y1, 0],
-    GTModelTypeGeoKey: 1, GTRasterTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32720, BitsPerSample: [16], SampleFormat: [1],
-  })));
+  writeFileSync(
+    plain,
+    Buffer.from(
+      writeArrayBuffer(data, {
+        width: SIDE,
+        height: SIDE,
+        ModelPixelScale: [10, 10, 0],
+        ModelTiepoint: [0, 0, 0, X0, Y1, 0],
+        GTModelTypeGeoKey: 1,
+        GTRasterTypeGeoKey: 1,
+        ProjectedCSTypeGeoKey: 32720,
+        BitsPerSample: [16],
+        SampleFormat: [1],
+      }),
+    ),
+  );
   const cogPath = join(dir, 'cog.tif');
   gdal('gdal_translate', ['-q', '-of', 'COG', '-co', 'COMPRESS=DEFLATE', '-co', 'BLOCKSIZE=256', plain, cogPath]);
   cog = readFileSync(cogPath);
@@ -44,17 +56,38 @@ beforeAll(async () => {
       searches.push(body);
       const page = body.next === 'page2' ? 2 : 1;
       const item = (day: string) => ({
-        type: 'Feature', stac_version: '1.0.0', id: `S2B_20HNH_${day.replaceAll('-', '')}_0_L2A`, collection: 'sentinel-2-l2a',
-        bbox: [-62, -35, -61, -34], geometry: null,
-        properties: { datetime: `${day}T14:03:11.024000Z`, 'proj:code': 'EPSG:32720', 'eo:cloud_cover': 3.2, 'earthsearch:boa_offset_applied': true },
-        assets: Object.fromEntries(['red', 'green', 'blue', 'nir', 'rededge1', 'scl'].map((band) => [band, { href: `${base}/cog.tif`, type: 'image/tiff; application=geotiff; profile=cloud-optimized', 'raster:bands': [{ scale: 0.0001, offset: -0.1 }] }])),
+        type: 'Feature',
+        stac_version: '1.0.0',
+        id: `S2B_20HNH_${day.replaceAll('-', '')}_0_L2A`,
+        collection: 'sentinel-2-l2a',
+        bbox: [-62, -35, -61, -34],
+        geometry: null,
+        properties: {
+          datetime: `${day}T14:03:11.024000Z`,
+          'proj:code': 'EPSG:32720',
+          'eo:cloud_cover': 3.2,
+          'earthsearch:boa_offset_applied': true,
+        },
+        assets: Object.fromEntries(
+          ['red', 'green', 'blue', 'nir', 'rededge1', 'scl'].map((band) => [
+            band,
+            {
+              href: `${base}/cog.tif`,
+              type: 'image/tiff; application=geotiff; profile=cloud-optimized',
+              'raster:bands': [{ scale: 0.0001, offset: -0.1 }],
+            },
+          ]),
+        ),
       });
       res.writeHead(200, { 'content-type': 'application/geo+json' });
-      res.end(JSON.stringify({
-        type: 'FeatureCollection',
-        features: [item(page === 1 ? '2026-11-10' : '2026-11-05')],
-        links: page === 1 ? [{ rel: 'next', href: `${base}/v1/search`, method: 'POST', body: { next: 'page2' } }] : [],
-      }));
+      res.end(
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [item(page === 1 ? '2026-11-10' : '2026-11-05')],
+          links:
+            page === 1 ? [{ rel: 'next', href: `${base}/v1/search`, method: 'POST', body: { next: 'page2' } }] : [],
+        }),
+      );
       return;
     }
     if (req.url === '/cog.tif') {
@@ -68,7 +101,11 @@ beforeAll(async () => {
       const start = Number(match[1]);
       const end = Math.min(Number(match[2]), cog.length - 1);
       bytesServed += end - start + 1;
-      res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${cog.length}`, 'content-length': end - start + 1, 'accept-ranges': 'bytes' });
+      res.writeHead(206, {
+        'content-range': `bytes ${start}-${end}/${cog.length}`,
+        'content-length': end - start + 1,
+        'accept-ranges': 'bytes',
+      });
       return res.end(cog.subarray(start, end + 1));
     }
     res.writeHead(404).end();
@@ -85,8 +122,17 @@ afterAll(async () => {
 
 describe('the production scene source', () => {
   it('searches sentinel-2-l2a over the bounds and period, following next links', async () => {
-    const scenes = await searchScenes({ stacUrl: `${base}/v1`, bounds: [-61.6, -34.6, -61.59, -34.59], from: new Date('2026-10-21T00:00:00Z'), to: new Date('2026-11-20T00:00:00Z') });
-    expect(searches[0]).toMatchObject({ collections: ['sentinel-2-l2a'], bbox: [-61.6, -34.6, -61.59, -34.59], datetime: '2026-10-21T00:00:00.000Z/2026-11-20T00:00:00.000Z' });
+    const scenes = await searchScenes({
+      stacUrl: `${base}/v1`,
+      bounds: [-61.6, -34.6, -61.59, -34.59],
+      from: new Date('2026-10-21T00:00:00Z'),
+      to: new Date('2026-11-20T00:00:00Z'),
+    });
+    expect(searches[0]).toMatchObject({
+      collections: ['sentinel-2-l2a'],
+      bbox: [-61.6, -34.6, -61.59, -34.59],
+      datetime: '2026-10-21T00:00:00.000Z/2026-11-20T00:00:00.000Z',
+    });
     expect(searches[1]).toMatchObject({ next: 'page2', collections: ['sentinel-2-l2a'] });
     expect(scenes.map((s) => [s.day, s.datetime, s.epsg])).toEqual([
       ['2026-11-10', '2026-11-10T14:03:11Z', 32720],
@@ -101,7 +147,12 @@ describe('the production scene source', () => {
     const grid = { epsg: 32720, x0: X0 + 5_000, y0: Y1 - 5_000, pixel: 10, width: 94, height: 66 };
     const values = await readBand(`${base}/cog.tif`, grid, { epsg: 32720 });
     expect(values.length).toBe(94 * 66);
-    for (const [col, row] of [[0, 0], [93, 0], [50, 33], [93, 65]] as const) {
+    for (const [col, row] of [
+      [0, 0],
+      [93, 0],
+      [50, 33],
+      [93, 65],
+    ] as const) {
       expect(values[row * 94 + col]).toBe(value(500 + col, 500 + row));
     }
     expect(ranges.length).toBeGreaterThan(0);

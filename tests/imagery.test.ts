@@ -4,9 +4,9 @@
 // independent of the encoders we use.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import proj4 from 'proj4';
 import { PNG } from 'pngjs';
-import { describe, expect, it, beforeAll } from 'vitest';
+import proj4 from 'proj4';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { acquisitions } from '../scripts/local/scenes';
 import { call, createField, eventually, newUser, square, stack, type TestUser } from './helpers/api';
 import { gdalOnBytes } from './helpers/gdal';
@@ -24,14 +24,20 @@ interface DateEntry {
   cloudy: boolean;
 }
 
-const dates = (user: TestUser, fieldId: number) => call('GET', '/api/layers/dates/v3', { token: user.token, query: { field_id: fieldId } });
+const dates = (user: TestUser, fieldId: number) =>
+  call('GET', '/api/layers/dates/v3', { token: user.token, query: { field_id: fieldId } });
 
 async function image(user: TestUser, query: Record<string, string | number | boolean>) {
   const url = new URL('/api/geoserver/v2', stack().baseUrl);
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
   const response = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
   const bytes = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, type: response.headers.get('content-type'), bytes, json: () => JSON.parse(bytes.toString()) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    bytes,
+    json: () => JSON.parse(bytes.toString()),
+  };
 }
 
 function gdalinfo(bytes: Buffer, extension: string): any {
@@ -52,7 +58,9 @@ async function decodePng(bytes: Buffer): Promise<{ width: number; height: number
 
 /** The field's grid as the spec gives it: its bounds in UTM at 10 m, plus 2 pixels each side. */
 function expectedGrid(shape: string) {
-  const coords = [...shape.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) => proj4('EPSG:4326', UTM20S, [Number(m[1]), Number(m[2])]));
+  const coords = [...shape.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) =>
+    proj4('EPSG:4326', UTM20S, [Number(m[1]), Number(m[2])]),
+  );
   const xs = coords.map((c) => c[0]!);
   const ys = coords.map((c) => c[1]!);
   const left = Math.floor(Math.min(...xs) / 10) - 2;
@@ -72,33 +80,100 @@ beforeAll(async () => {
   // every acquisition of the local catalogue in the test stack's period (tests/setup/stack.ts: 15 days)
   const expected = acquisitions(Date.now() - PERIOD_DAYS * 86_400_000, Date.now()).length;
   expect(expected).toBeGreaterThanOrEqual(3);
-  entries = await eventually(async () => {
-    const response = await dates(user, fieldId);
-    const list = response.body?.layers?.sentinel2?.dates as DateEntry[] | undefined;
-    return list && list.length === expected ? list : undefined;
-  }, 90_000, 500);
+  entries = await eventually(
+    async () => {
+      const response = await dates(user, fieldId);
+      const list = response.body?.layers?.sentinel2?.dates as DateEntry[] | undefined;
+      return list && list.length === expected ? list : undefined;
+    },
+    90_000,
+    500,
+  );
 }, 120_000);
 
 describe('GET /api/layers/types', () => {
   it('lists every id of the spec with its name, depth families included', async () => {
     const response = await call('GET', '/api/layers/types', { token: user.token });
     expect(response.status).toBe(200);
-    const byId = new Map((response.body.layer_types as Array<{ id: number; nombre: string }>).map((t) => [t.id, t.nombre]));
+    const byId = new Map(
+      (response.body.layer_types as Array<{ id: number; nombre: string }>).map((t) => [t.id, t.nombre]),
+    );
     const fixed: Record<number, string> = {
-      1: 'ndvi1', 2: 'ndvip1', 3: 'gndvi1', 4: 'gndvip1', 5: 'rinde', 6: 'rgb1', 7: 'rgbp1', 8: 'altimetria', 9: 'siembra',
-      10: 'herbicida', 11: 'fungicida', 12: 'insecticida', 13: 'fertilizante', 14: 'enmienda', 15: 'profundidad_suelo',
-      22: 'margen_bruto', 24: 'ndvi0.8', 25: 'vigor planta', 26: 'tcari/osavi', 27: 'NDRE', 29: 'RGB0.8', 31: 'sentinel2',
-      32: 'landsat', 34: 'aplicación', 35: 'humedad', 39: 'siembra_vel_avance', 40: 'siembra_var', 41: 'siembra_fecha',
-      42: 'rinde_hum', 43: 'rinde_vel_avance', 44: 'rinde_fecha', 234: 'aplicación_fecha', 235: 'aplicación_hum',
-      236: 'aplicación_presion', 237: 'aplicación_temp', 238: 'aplicación_vel_avance', 239: 'costo', 240: 'ingreso',
+      1: 'ndvi1',
+      2: 'ndvip1',
+      3: 'gndvi1',
+      4: 'gndvip1',
+      5: 'rinde',
+      6: 'rgb1',
+      7: 'rgbp1',
+      8: 'altimetria',
+      9: 'siembra',
+      10: 'herbicida',
+      11: 'fungicida',
+      12: 'insecticida',
+      13: 'fertilizante',
+      14: 'enmienda',
+      15: 'profundidad_suelo',
+      22: 'margen_bruto',
+      24: 'ndvi0.8',
+      25: 'vigor planta',
+      26: 'tcari/osavi',
+      27: 'NDRE',
+      29: 'RGB0.8',
+      31: 'sentinel2',
+      32: 'landsat',
+      34: 'aplicación',
+      35: 'humedad',
+      39: 'siembra_vel_avance',
+      40: 'siembra_var',
+      41: 'siembra_fecha',
+      42: 'rinde_hum',
+      43: 'rinde_vel_avance',
+      44: 'rinde_fecha',
+      234: 'aplicación_fecha',
+      235: 'aplicación_hum',
+      236: 'aplicación_presion',
+      237: 'aplicación_temp',
+      238: 'aplicación_vel_avance',
+      239: 'costo',
+      240: 'ingreso',
     };
     for (const [id, name] of Object.entries(fixed)) expect(byId.get(Number(id))).toBe(name);
     const depths = [20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150];
-    const consecutive: Record<string, number> = { MO: 45, N: 59, P: 73, K: 87, S: 101, PH: 115, Ca: 129, Mg: 143, Na: 157, Arena: 179, Arcilla: 193, Limo: 207 };
-    for (const [family, first] of Object.entries(consecutive)) depths.forEach((depth, i) => expect(byId.get(first + i)).toBe(`${family}_${depth}`));
+    const consecutive: Record<string, number> = {
+      MO: 45,
+      N: 59,
+      P: 73,
+      K: 87,
+      S: 101,
+      PH: 115,
+      Ca: 129,
+      Mg: 143,
+      Na: 157,
+      Arena: 179,
+      Arcilla: 193,
+      Limo: 207,
+    };
+    for (const [family, first] of Object.entries(consecutive))
+      depths.forEach((depth, i) => expect(byId.get(first + i)).toBe(`${family}_${depth}`));
     expect(byId.get(17)).toBe('Densidad_20');
     depths.slice(1).forEach((depth, i) => expect(byId.get(221 + i)).toBe(`Densidad_${depth}`));
-    const ec: Record<number, number> = { 20: 390, 30: 171, 40: 172, 50: 391, 60: 173, 70: 36, 80: 392, 90: 174, 100: 175, 110: 393, 120: 176, 130: 177, 140: 178, 150: 37 };
+    const ec: Record<number, number> = {
+      20: 390,
+      30: 171,
+      40: 172,
+      50: 391,
+      60: 173,
+      70: 36,
+      80: 392,
+      90: 174,
+      100: 175,
+      110: 393,
+      120: 176,
+      130: 177,
+      140: 178,
+      150: 37,
+    };
     for (const [depth, id] of Object.entries(ec)) expect(byId.get(id)).toBe(`Electroconductividad_${depth}`);
     expect(byId.size).toBe(Object.keys(fixed).length + 14 * 14);
   });
@@ -155,9 +230,15 @@ describe('GET /api/fields/ndvi', () => {
       expect(point.ndvi_mean).toBeLessThanOrEqual(entry.max);
     }
     const first = clear[clear.length - 1]!.date.slice(0, 10);
-    const ranged = await call('GET', '/api/fields/ndvi', { token: user.token, query: { field_id: fieldId, date_from: first, date_to: first } });
+    const ranged = await call('GET', '/api/fields/ndvi', {
+      token: user.token,
+      query: { field_id: fieldId, date_from: first, date_to: first },
+    });
     expect(ranged.body.ndvi.map((s: { date: string }) => s.date)).toEqual([first]);
-    const wrong = await call('GET', '/api/fields/ndvi', { token: user.token, query: { field_id: fieldId, date_from: '2026-02-30' } });
+    const wrong = await call('GET', '/api/fields/ndvi', {
+      token: user.token,
+      query: { field_id: fieldId, date_from: '2026-02-30' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.res).toBe('error');
   });
@@ -272,11 +353,18 @@ describe('/api/layers/scale_template', () => {
     range_min: 0,
     range_max: 1,
     hierarchy: ['bajo', 'medio', 'alto'],
-    colors_scale: { colors: [[215, 25, 28], [255, 255, 191], [26, 150, 65]], scale: [0, 0.3, 0.6, 1] },
+    colors_scale: {
+      colors: [
+        [215, 25, 28],
+        [255, 255, 191],
+        [26, 150, 65],
+      ],
+      scale: [0, 0.3, 0.6, 1],
+    },
   };
   const scalePath = '/api/layers/scale_template';
 
-  it('creates, lists, changes and deletes the caller\'s templates, with every field of the spec', async () => {
+  it("creates, lists, changes and deletes the caller's templates, with every field of the spec", async () => {
     const owner = await newUser();
     const created = await call('POST', scalePath, { token: owner.token, json: template });
     expect(created.status).toBe(200);
@@ -284,17 +372,37 @@ describe('/api/layers/scale_template', () => {
     const id = created.body.scale_template.scale_template_id as number;
     expect(created.body.scale_template).toEqual({ scale_template_id: id, ...template });
     const listed = await call('GET', scalePath, { token: owner.token });
-    expect(listed.body).toEqual({ scale_templates: [{ scale_template_id: id, ...template }], code: 'RETRIEVED_SCALE_TEMPLETES' });
-    const changed = await call('PATCH', scalePath, { token: owner.token, json: { scale_template_id: id, type_distribution: 'quantiles', template_name: 'Cuantiles' } });
-    expect(changed.body.scale_template).toMatchObject({ scale_template_id: id, type_distribution: 'quantiles', template_name: 'Cuantiles', cant_intervals: 3 });
+    expect(listed.body).toEqual({
+      scale_templates: [{ scale_template_id: id, ...template }],
+      code: 'RETRIEVED_SCALE_TEMPLETES',
+    });
+    const changed = await call('PATCH', scalePath, {
+      token: owner.token,
+      json: { scale_template_id: id, type_distribution: 'quantiles', template_name: 'Cuantiles' },
+    });
+    expect(changed.body.scale_template).toMatchObject({
+      scale_template_id: id,
+      type_distribution: 'quantiles',
+      template_name: 'Cuantiles',
+      cant_intervals: 3,
+    });
     // another user sees none of it and can change none of it
     const other = await newUser();
     expect((await call('GET', scalePath, { token: other.token })).body.scale_templates).toEqual([]);
-    expect((await call('PATCH', scalePath, { token: other.token, json: { scale_template_id: id, template_name: 'x' } })).status).toBe(404);
-    expect((await call('DELETE', scalePath, { token: other.token, query: { scale_template_id: id } })).status).toBe(404);
-    expect((await call('DELETE', scalePath, { token: owner.token, query: { scale_template_id: id } })).body).toEqual({ code: 'DELETED_SCALE_TEMPLATE' });
+    expect(
+      (await call('PATCH', scalePath, { token: other.token, json: { scale_template_id: id, template_name: 'x' } }))
+        .status,
+    ).toBe(404);
+    expect((await call('DELETE', scalePath, { token: other.token, query: { scale_template_id: id } })).status).toBe(
+      404,
+    );
+    expect((await call('DELETE', scalePath, { token: owner.token, query: { scale_template_id: id } })).body).toEqual({
+      code: 'DELETED_SCALE_TEMPLATE',
+    });
     expect((await call('GET', scalePath, { token: owner.token })).body.scale_templates).toEqual([]);
-    expect((await call('DELETE', scalePath, { token: owner.token, query: { scale_template_id: id } })).status).toBe(404);
+    expect((await call('DELETE', scalePath, { token: owner.token, query: { scale_template_id: id } })).status).toBe(
+      404,
+    );
   });
 
   it('refuses a template that breaks its rules, in the imagery shape, storing nothing', async () => {
@@ -302,7 +410,17 @@ describe('/api/layers/scale_template', () => {
     const bad = [
       { ...template, colors_scale: { ...template.colors_scale, scale: [0, 0.6, 0.3, 1] } },
       { ...template, colors_scale: { ...template.colors_scale, colors: [[1, 2, 3]] } },
-      { ...template, colors_scale: { ...template.colors_scale, colors: [[1, 2, 300], [1, 2, 3], [1, 2, 3]] } },
+      {
+        ...template,
+        colors_scale: {
+          ...template.colors_scale,
+          colors: [
+            [1, 2, 300],
+            [1, 2, 3],
+            [1, 2, 3],
+          ],
+        },
+      },
       { ...template, range_min: 1, range_max: 0 },
       { ...template, type_distribution: 'natural breaks' },
       { ...template, layer_name: 'no-such-layer' },
@@ -318,9 +436,17 @@ describe('/api/layers/scale_template', () => {
   });
 
   it('colours a PNG with the template when asked (scale_template_id)', async () => {
-    const id = (await call('POST', scalePath, { token: user.token, json: template })).body.scale_template.scale_template_id as number;
+    const id = (await call('POST', scalePath, { token: user.token, json: template })).body.scale_template
+      .scale_template_id as number;
     const clear = entries.find((d) => !d.cloudy)!;
-    const response = await image(user, { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: clear.date, scale_template_id: id, transparent: true });
+    const response = await image(user, {
+      field_id: fieldId,
+      layer_name: 'sentinel2',
+      operation: 'ndvi1',
+      date: clear.date,
+      scale_template_id: id,
+      transparent: true,
+    });
     expect(response.status).toBe(200);
     const png = await decodePng(response.bytes);
     const allowed = new Set(template.colors_scale.colors.map((c) => c.join(',')));
@@ -332,29 +458,64 @@ describe('/api/layers/scale_template', () => {
     }
     expect(coloured).toBeGreaterThan(0);
     // a template of another operation, or with a GeoTIFF, is a parameter error
-    const wrong = await image(user, { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndre', date: clear.date, scale_template_id: id });
+    const wrong = await image(user, {
+      field_id: fieldId,
+      layer_name: 'sentinel2',
+      operation: 'ndre',
+      date: clear.date,
+      scale_template_id: id,
+    });
     expect(wrong.status).toBe(400);
     const stranger = await newUser();
-    const theirs = (await call('POST', scalePath, { token: stranger.token, json: template })).body.scale_template.scale_template_id as number;
-    expect((await image(user, { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: clear.date, scale_template_id: theirs })).status).toBe(404);
+    const theirs = (await call('POST', scalePath, { token: stranger.token, json: template })).body.scale_template
+      .scale_template_id as number;
+    expect(
+      (
+        await image(user, {
+          field_id: fieldId,
+          layer_name: 'sentinel2',
+          operation: 'ndvi1',
+          date: clear.date,
+          scale_template_id: theirs,
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe('the daily schedule', () => {
   it('queues a field job for every field: a date lost since is stored again', async () => {
     const { endpoints, table, ports } = stack();
-    const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        region: 'us-east-1',
+        endpoint: endpoints.dynamodb,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      }),
+    );
     const lost = entries[0]!;
-    await db.send(new DeleteCommand({ TableName: table, Key: { pk: `FIELD#${fieldId}`, sk: `IMAGERY#sentinel2#${lost.date.slice(0, 10)}` } }));
+    await db.send(
+      new DeleteCommand({
+        TableName: table,
+        Key: { pk: `FIELD#${fieldId}`, sk: `IMAGERY#sentinel2#${lost.date.slice(0, 10)}` },
+      }),
+    );
     expect((await dates(user, fieldId)).body.layers.sentinel2.dates).toHaveLength(entries.length - 1);
     // what EventBridge does once a day: invoke the scheduled function
-    const invoked = await fetch(`http://127.0.0.1:${ports.lambda}/2015-03-31/functions/surco-platform-local-imageryDaily/invocations`, { method: 'POST', body: '{}' });
+    const invoked = await fetch(
+      `http://127.0.0.1:${ports.lambda}/2015-03-31/functions/surco-platform-local-imageryDaily/invocations`,
+      { method: 'POST', body: '{}' },
+    );
     expect(invoked.status).toBe(200);
     expect(((await invoked.json()) as { fields: number }).fields).toBeGreaterThanOrEqual(1);
-    const back = await eventually(async () => {
-      const list = (await dates(user, fieldId)).body.layers.sentinel2.dates as DateEntry[];
-      return list.some((d) => d.date === lost.date) ? list : undefined;
-    }, 150_000, 500); // the schedule queues a job for every field of the test run: ours waits its turn
+    const back = await eventually(
+      async () => {
+        const list = (await dates(user, fieldId)).body.layers.sentinel2.dates as DateEntry[];
+        return list.some((d) => d.date === lost.date) ? list : undefined;
+      },
+      150_000,
+      500,
+    ); // the schedule queues a job for every field of the test run: ours waits its turn
     expect(back.find((d) => d.date === lost.date)).toEqual(lost);
     db.destroy();
   }, 180_000);
@@ -365,18 +526,55 @@ describe('season shape change', () => {
     const owner = await newUser({ claims: ['*'] });
     const small = square(LON + 0.05, LAT, 0.008);
     const { fieldId: id } = await createField(owner, { shape: small });
-    await eventually(async () => ((await dates(owner, id)).body?.layers?.sentinel2?.dates?.length >= 3 ? true : undefined), 90_000, 500);
+    await eventually(
+      async () => ((await dates(owner, id)).body?.layers?.sentinel2?.dates?.length >= 3 ? true : undefined),
+      90_000,
+      500,
+    );
     const grown = square(LON + 0.05, LAT, 0.012);
-    const posted = await call('POST', '/api/fields/v2/shapes', { token: owner.token, json: { field_id: id, campaign: new Date().getUTCFullYear(), shape: grown } });
+    const posted = await call('POST', '/api/fields/v2/shapes', {
+      token: owner.token,
+      json: { field_id: id, campaign: new Date().getUTCFullYear(), shape: grown },
+    });
     expect(posted.body).toEqual({ info: 'shape was created', data: { images_reprocessing: true } });
     const latest = (await dates(owner, id)).body.layers.sentinel2.dates[0].date as string;
-    const sizeOf = async () => gdalinfo((await image(owner, { field_id: id, layer_name: 'sentinel2', operation: 'ndvi1', date: latest, format: 'image/tiff' })).bytes, 'tif').size;
+    const sizeOf = async () =>
+      gdalinfo(
+        (
+          await image(owner, {
+            field_id: id,
+            layer_name: 'sentinel2',
+            operation: 'ndvi1',
+            date: latest,
+            format: 'image/tiff',
+          })
+        ).bytes,
+        'tif',
+      ).size;
     // while locked, a reader still finds images (of the old shape); once released, every date is of the new shape
-    await eventually(async () => ((await call('GET', '/api/fields/v2/shape/lock', { token: owner.token, query: { field_id: id } })).status === 200 ? true : undefined), 150_000, 250);
+    await eventually(
+      async () =>
+        (await call('GET', '/api/fields/v2/shape/lock', { token: owner.token, query: { field_id: id } })).status === 200
+          ? true
+          : undefined,
+      150_000,
+      250,
+    );
     const grid = expectedGrid(grown);
     expect(await sizeOf()).toEqual([grid.width, grid.height]);
     for (const entry of (await dates(owner, id)).body.layers.sentinel2.dates as DateEntry[]) {
-      const info = gdalinfo((await image(owner, { field_id: id, layer_name: 'sentinel2', operation: 'ndvi1', date: entry.date, format: 'image/tiff' })).bytes, 'tif');
+      const info = gdalinfo(
+        (
+          await image(owner, {
+            field_id: id,
+            layer_name: 'sentinel2',
+            operation: 'ndvi1',
+            date: entry.date,
+            format: 'image/tiff',
+          })
+        ).bytes,
+        'tif',
+      );
       expect(info.size).toEqual([grid.width, grid.height]);
     }
   }, 300_000);

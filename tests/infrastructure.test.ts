@@ -4,17 +4,28 @@
 // role that grants exactly what the route declares; the shared REST API without duplicate path
 // parts; encryption, dead-letter queue, alarms, access logs, throttling, tracing switch, CORS.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stack } from './helpers/api';
-import { allRoutes, openApiDocument, services } from '../schemas/index';
 import type { RouteDef, Touches } from '../lib/http/route';
-import { packageServices, RESOURCE_BUDGET, type PackagedService } from '../scripts/package';
+import { allRoutes, openApiDocument, services } from '../schemas/index';
+import { type PackagedService, packageServices, RESOURCE_BUDGET } from '../scripts/package';
+import { stack } from './helpers/api';
 
 type Resource = { Type: string; Properties: any; DependsOn?: unknown };
 type Template = { Resources: Record<string, Resource>; Outputs?: Record<string, any> };
@@ -36,7 +47,8 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-const ofType = (template: Template, type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+const ofType = (template: Template, type: string) =>
+  Object.entries(template.Resources).filter(([, r]) => r.Type === type);
 const platform = () => packaged.find((p) => p.service === 'platform')!.template as Template;
 const roleStatements = (template: Template, fn: Resource): any[] =>
   template.Resources[fn.Properties.Role['Fn::GetAtt'][0]]!.Properties.Policies[0].PolicyDocument.Statement;
@@ -51,7 +63,10 @@ function methodsOf(template: Template): Array<{ key: string; functionId?: string
   return ofType(template, 'AWS::ApiGateway::Method').map(([, m]) => {
     const path = pathOf(template, m.Properties.ResourceId, exported);
     const uri = JSON.stringify(m.Properties.Integration?.Uri ?? '');
-    return { key: `${m.Properties.HttpMethod.toLowerCase()} ${path}`, functionId: /"(\w+LambdaFunction)"/.exec(uri)?.[1] };
+    return {
+      key: `${m.Properties.HttpMethod.toLowerCase()} ${path}`,
+      functionId: /"(\w+LambdaFunction)"/.exec(uri)?.[1],
+    };
   });
 }
 
@@ -90,18 +105,41 @@ describe('npm run package: one template per service', () => {
     // a copy of what packaging reads, with a handler module the bundler cannot parse
     const copy = mkdtempSync(join(tmpdir(), 'surco-broken-build-'));
     try {
-      for (const entry of ['deploy', 'docs', 'functions', 'lib', 'schemas', 'scripts', 'package.json', 'tsconfig.json', 'serverless.yml']) {
+      for (const entry of [
+        'deploy',
+        'docs',
+        'functions',
+        'lib',
+        'schemas',
+        'scripts',
+        'package.json',
+        'tsconfig.json',
+        'serverless.yml',
+      ]) {
         cpSync(join(root, entry), join(copy, entry), { recursive: true });
       }
       symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
       appendFileSync(join(copy, 'functions', 'system', 'not-found.ts'), '\nexport const broken = (;\n');
       mkdirSync(join(copy, 'tmp'));
-      const run = spawnSync(process.execPath, [join(copy, 'node_modules/osls/bin/serverless.js'), 'package', '--stage', 'prod', '--config', 'serverless.yml', '--package', join(copy, 'out')], {
-        cwd: copy,
-        env: { ...env(), TMPDIR: join(copy, 'tmp'), SLS_TELEMETRY_DISABLED: '1' },
-        encoding: 'utf8',
-        timeout: 90_000,
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          join(copy, 'node_modules/osls/bin/serverless.js'),
+          'package',
+          '--stage',
+          'prod',
+          '--config',
+          'serverless.yml',
+          '--package',
+          join(copy, 'out'),
+        ],
+        {
+          cwd: copy,
+          env: { ...env(), TMPDIR: join(copy, 'tmp'), SLS_TELEMETRY_DISABLED: '1' },
+          encoding: 'utf8',
+          timeout: 90_000,
+        },
+      );
       // before the surco plugin's error hook, the command printed the error and never ended
       expect(run.signal, 'still running after 90 s').toBeNull();
       expect(run.status).toBe(1);
@@ -123,13 +161,16 @@ describe('npm run package: one template per service', () => {
       for (const route of service.routes) {
         for (const path of route.paths) {
           const method = route.method === 'any' ? 'any' : route.method;
-          expect(served.get(`${method} ${path}`), `${method} ${path}`).toEqual([`${service.name}:${functionId(route.operationId)}`]);
+          expect(served.get(`${method} ${path}`), `${method} ${path}`).toEqual([
+            `${service.name}:${functionId(route.operationId)}`,
+          ]);
         }
       }
     }
     const documented = openApiDocument().paths as Record<string, Record<string, unknown>>;
     for (const [path, operations] of Object.entries(documented)) {
-      for (const method of Object.keys(operations)) expect(served.get(`${method} ${path}`), `${method} ${path}`).toHaveLength(1);
+      for (const method of Object.keys(operations))
+        expect(served.get(`${method} ${path}`), `${method} ${path}`).toHaveLength(1);
     }
     // and nothing is served that no route declares
     const declared = new Set(allRoutes.flatMap((r) => r.paths.map((p) => `${r.method} ${p}`)));
@@ -161,7 +202,11 @@ describe('npm run package: one template per service', () => {
   });
 
   it('imports only what the platform service exports', () => {
-    const exports = new Set(Object.values(platform().Outputs ?? {}).map((o: any) => o.Export?.Name).filter(Boolean));
+    const exports = new Set(
+      Object.values(platform().Outputs ?? {})
+        .map((o: any) => o.Export?.Name)
+        .filter(Boolean),
+    );
     for (const p of packaged.filter((x) => x.service !== 'platform')) {
       const imports = [...JSON.stringify(p.template).matchAll(/"Fn::ImportValue":"([^"]+)"/g)].map((m) => m[1]);
       expect(imports.length).toBeGreaterThan(0);
@@ -179,12 +224,25 @@ function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: st
   const sids = new Set<string>(['FunctionLogs']);
   if (t.table || route.auth === 'bearer') sids.add('TableRead');
   if (t.table === 'write') sids.add('TableWrite');
-  const queues: Record<string, string> = { events: 'Events', sensorBulk: 'SensorBulk', imagery: 'Imagery', webhooks: 'Webhook', webhooksDeadLetter: 'WebhookDeadLetter' };
+  const queues: Record<string, string> = {
+    events: 'Events',
+    sensorBulk: 'SensorBulk',
+    imagery: 'Imagery',
+    webhooks: 'Webhook',
+    webhooksDeadLetter: 'WebhookDeadLetter',
+  };
   for (const queue of t.sends ?? []) sids.add(`${queues[queue]}Send`);
   if (consumes) sids.add(`${queues[consumes]}Consume`);
-  const names: Record<string, string> = { 'spots/': 'SpotImages', 'storage/': 'StorageFiles', 'sensor-bulk/': 'SensorBulk', 'imagery/': 'ImageryRasters', 'uploads/': 'LayerUploads' };
+  const names: Record<string, string> = {
+    'spots/': 'SpotImages',
+    'storage/': 'StorageFiles',
+    'sensor-bulk/': 'SensorBulk',
+    'imagery/': 'ImageryRasters',
+    'uploads/': 'LayerUploads',
+  };
   const actions: Record<string, string> = { get: 'Read', put: 'Put', delete: 'Delete' };
-  for (const [prefix, list] of Object.entries(t.files ?? {})) for (const action of list ?? []) sids.add(`${names[prefix]}${actions[action]}`);
+  for (const [prefix, list] of Object.entries(t.files ?? {}))
+    for (const action of list ?? []) sids.add(`${names[prefix]}${actions[action]}`);
   if (route.auth === 'internal') sids.add('InternalKeyRead');
   if (t.secrets?.includes('signingSeed')) sids.add('SigningSeedRead');
   if (t.secrets?.includes('internalKey')) sids.add('InternalKeyRead');
@@ -227,7 +285,8 @@ describe('least privilege: each function gets exactly what its route declares', 
       for (const [id, role] of ofType(p.template, 'AWS::IAM::Role')) {
         for (const policy of role.Properties.Policies ?? []) {
           for (const statement of policy.PolicyDocument.Statement) {
-            for (const action of [statement.Action].flat()) expect(action, `${p.service} ${id}`).not.toMatch(/^\*$|:\*$/);
+            for (const action of [statement.Action].flat())
+              expect(action, `${p.service} ${id}`).not.toMatch(/^\*$|:\*$/);
             for (const resource of [statement.Resource].flat()) expect(resource, `${p.service} ${id}`).not.toBe('*');
           }
         }
@@ -241,8 +300,12 @@ describe('least privilege: each function gets exactly what its route declares', 
     const statements = roleStatements(fileStorage.template, fileStorage.template.Resources.FileStorageLambdaFunction!);
     const put = statements.find((s) => s.Sid === 'StorageFilesPut');
     expect(put.Action).toEqual(['s3:PutObject']);
-    expect(put.Resource).toEqual([{ 'Fn::Join': ['', [{ 'Fn::ImportValue': 'surco-prod-FilesBucket-Arn' }, '/storage/*']] }]);
-    const send = roleStatements(platform(), platform().Resources.DeleteFieldLambdaFunction!).find((s) => s.Sid === 'EventsSend');
+    expect(put.Resource).toEqual([
+      { 'Fn::Join': ['', [{ 'Fn::ImportValue': 'surco-prod-FilesBucket-Arn' }, '/storage/*']] },
+    ]);
+    const send = roleStatements(platform(), platform().Resources.DeleteFieldLambdaFunction!).find(
+      (s) => s.Sid === 'EventsSend',
+    );
     expect(send.Resource).toEqual([{ 'Fn::GetAtt': ['EventsQueue', 'Arn'] }]);
   });
 });
@@ -253,17 +316,22 @@ describe('what the templates keep safe', () => {
     expect(table.Properties.SSESpecification.SSEEnabled).toBe(true);
     expect(table.Properties.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
     const bucket = platform().Resources.FilesBucket!.Properties;
-    expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBeTruthy();
+    expect(
+      bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm,
+    ).toBeTruthy();
     expect(Object.values(bucket.PublicAccessBlockConfiguration)).toEqual([true, true, true, true]);
     expect(bucket.CorsConfiguration.CorsRules[0].AllowedMethods).toContain('POST');
-    for (const [, queue] of ofType(platform(), 'AWS::SQS::Queue')) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    for (const [, queue] of ofType(platform(), 'AWS::SQS::Queue'))
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
   });
 
   it('blocks public access to, and encrypts, every deployment bucket', () => {
     for (const p of packaged) {
       const bucket = p.template.Resources.ServerlessDeploymentBucket!.Properties;
       expect(Object.values(bucket.PublicAccessBlockConfiguration), p.service).toEqual([true, true, true, true]);
-      expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+      expect(
+        bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm,
+      ).toBe('AES256');
     }
   });
 
@@ -280,7 +348,8 @@ describe('what the templates keep safe', () => {
 
   it('answers before API Gateway gives up (29 s), lets workers finish before their messages reappear, and bounds every AWS call', () => {
     const queues = new Map<string, number>();
-    for (const [id, queue] of ofType(platform(), 'AWS::SQS::Queue')) queues.set(id, Number(queue.Properties.VisibilityTimeout ?? 30));
+    for (const [id, queue] of ofType(platform(), 'AWS::SQS::Queue'))
+      queues.set(id, Number(queue.Properties.VisibilityTimeout ?? 30));
     const queueOf = (arn: unknown): string => {
       const text = JSON.stringify(arn);
       const id = [...queues.keys()].find((name) => text.includes(`"${name}"`) || text.includes(`-${name}-`));
@@ -292,7 +361,9 @@ describe('what the templates keep safe', () => {
       const workers = new Set<string>();
       const scheduled = new Set(
         ofType(p.template, 'AWS::Events::Rule').flatMap(([, rule]) =>
-          (rule.Properties.Targets as Array<{ Arn: { 'Fn::GetAtt': string[] } }>).map((target) => target.Arn['Fn::GetAtt'][0]!),
+          (rule.Properties.Targets as Array<{ Arn: { 'Fn::GetAtt': string[] } }>).map(
+            (target) => target.Arn['Fn::GetAtt'][0]!,
+          ),
         ),
       );
       for (const [, mapping] of ofType(p.template, 'AWS::Lambda::EventSourceMapping')) {
@@ -300,18 +371,22 @@ describe('what the templates keep safe', () => {
         workers.add(fnId);
         const timeout = Number(functions.get(fnId)!.Properties.Timeout);
         // AWS's rule for queue-fed functions: visibility at least six times the function's timeout
-        expect(queues.get(queueOf(mapping.Properties.EventSourceArn))!, `${p.service} ${fnId}`).toBeGreaterThanOrEqual(6 * timeout);
+        expect(queues.get(queueOf(mapping.Properties.EventSourceArn))!, `${p.service} ${fnId}`).toBeGreaterThanOrEqual(
+          6 * timeout,
+        );
       }
       for (const [id, fn] of functions) {
         // queue workers and scheduled functions answer no API request
-        if (workers.has(id) || scheduled.has(id) || id === 'NotificationStreamLambdaFunction' || !fn.Properties.Handler) continue;
+        if (workers.has(id) || scheduled.has(id) || id === 'NotificationStreamLambdaFunction' || !fn.Properties.Handler)
+          continue;
         expect(Number(fn.Properties.Timeout), `${p.service} ${id}`).toBeLessThan(29);
       }
     }
     // every AWS client waits at most AWS_REQUEST_HANDLER's connection and request timeouts per attempt
     for (const file of readdirSync(join(root, 'lib/aws')).filter((f) => f.endsWith('.ts'))) {
       const source = readFileSync(join(root, 'lib/aws', file), 'utf8');
-      for (const created of source.match(/new \w+Client\(\{[^)]*\}\)/g) ?? []) expect(created, file).toContain('requestHandler: AWS_REQUEST_HANDLER');
+      for (const created of source.match(/new \w+Client\(\{[^)]*\}\)/g) ?? [])
+        expect(created, file).toContain('requestHandler: AWS_REQUEST_HANDLER');
     }
   });
 
@@ -321,7 +396,10 @@ describe('what the templates keep safe', () => {
         expect(['nodejs22.x', 'nodejs24.x']).toContain(fn.Properties.Runtime);
         // source maps are read when an error is logged (lib/util/stack.ts), not at every cold start
         expect(String(fn.Properties.Environment?.Variables?.NODE_OPTIONS ?? '')).not.toContain('enable-source-maps');
-        expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: `/aws/lambda/surco-${p.service}-prod` });
+        expect(fn.Properties.LoggingConfig).toMatchObject({
+          LogFormat: 'JSON',
+          LogGroup: `/aws/lambda/surco-${p.service}-prod`,
+        });
         expect(fn.Properties.TracingConfig).toBeUndefined();
       }
       const groups = ofType(p.template, 'AWS::Logs::LogGroup');
@@ -341,7 +419,12 @@ describe('what the templates keep safe', () => {
   });
 
   it('runs every function from an entry of its own that exports only its handler (ADR 0008)', () => {
-    const handlers = new Map([...services.flatMap((s) => [...s.routes.map((r) => [r.operationId, r.handler] as const), ...s.workers.map((w) => [w.name, w.handler] as const)])]);
+    const handlers = new Map([
+      ...services.flatMap((s) => [
+        ...s.routes.map((r) => [r.operationId, r.handler] as const),
+        ...s.workers.map((w) => [w.name, w.handler] as const),
+      ]),
+    ]);
     for (const p of packaged) {
       const script: string[] = [];
       for (const [id, fn] of ofType(p.template, 'AWS::Lambda::Function')) {
@@ -351,7 +434,10 @@ describe('what the templates keep safe', () => {
         // its directory: its module, the chunks it imports on first use, their source maps; nothing else
         const files = unzipSync(readFileSync(join(p.dir, `${name}.zip`)));
         const names = Object.keys(files);
-        expect(names.filter((file) => !file.startsWith(own) || !/\.mjs(\.map)?$/.test(file)), id).toEqual([]);
+        expect(
+          names.filter((file) => !file.startsWith(own) || !/\.mjs(\.map)?$/.test(file)),
+          id,
+        ).toEqual([]);
         expect(names, id).toContain(`${own}index.mjs`);
         for (const file of names.filter((f) => f.endsWith('.mjs'))) expect(names, id).toContain(`${file}.map`);
         // mappings without the sources' text (deploy/esbuild.yml: the logger needs only the mappings)
@@ -361,10 +447,16 @@ describe('what the templates keep safe', () => {
         const visit = (file: string) => {
           if (reached.has(file) || !files[file]) return;
           reached.add(file);
-          for (const found of strFromU8(files[file]!).matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']\.\/([^"']+\.mjs)["']/g)) visit(`${own}${found[1]}`);
+          for (const found of strFromU8(files[file]!).matchAll(
+            /(?:\bfrom|\bimport)\s*\(?\s*["']\.\/([^"']+\.mjs)["']/g,
+          ))
+            visit(`${own}${found[1]}`);
         };
         visit(`${own}index.mjs`);
-        expect(names.filter((file) => file.endsWith('.mjs') && !reached.has(file)), id).toEqual([]);
+        expect(
+          names.filter((file) => file.endsWith('.mjs') && !reached.has(file)),
+          id,
+        ).toEqual([]);
         for (const file of names) {
           mkdirSync(dirname(join(outDir, 'bundles', file)), { recursive: true });
           writeFileSync(join(outDir, 'bundles', file), files[file]!);
@@ -372,18 +464,34 @@ describe('what the templates keep safe', () => {
         const bundle = join(outDir, 'bundles', `${own}index.mjs`);
         // the other routes of its handler module are not in it
         const module = handlers.get(name)!.replace(/\.\w+$/, '');
-        const text = names.filter((file) => file.endsWith('.mjs')).map((file) => strFromU8(files[file]!)).join('\n');
-        for (const sibling of allRoutes.filter((r) => r.handler.startsWith(`${module}.`) && r.operationId !== name && BUILT_FROM[name] !== r.operationId)) {
+        const text = names
+          .filter((file) => file.endsWith('.mjs'))
+          .map((file) => strFromU8(files[file]!))
+          .join('\n');
+        for (const sibling of allRoutes.filter(
+          (r) => r.handler.startsWith(`${module}.`) && r.operationId !== name && BUILT_FROM[name] !== r.operationId,
+        )) {
           expect(text.includes(`"${sibling.operationId}"`), `${name} holds ${sibling.operationId}`).toBe(false);
         }
-        script.push(`{ const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); out.push([${JSON.stringify(name)}, Object.keys(m), typeof m.handler, m.handler.route?.operationId ?? null]); }`);
+        script.push(
+          `{ const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); out.push([${JSON.stringify(name)}, Object.keys(m), typeof m.handler, m.handler.route?.operationId ?? null]); }`,
+        );
       }
       // imported as Lambda imports it: a fresh Node process, the module's `handler` export
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const out = []; ${script.join('\n')} console.log(JSON.stringify(out));`], {
-        env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', SURCO_STAGE: 'prod', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-        encoding: 'utf8',
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      const run = spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', `const out = []; ${script.join('\n')} console.log(JSON.stringify(out));`],
+        {
+          env: {
+            PATH: process.env.PATH,
+            AWS_REGION: 'us-east-1',
+            SURCO_STAGE: 'prod',
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          },
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
       expect(run.stderr, p.service).toBe('');
       const imported = JSON.parse(run.stdout) as Array<[string, string[], string, string | null]>;
       expect(imported.length).toBe(ofType(p.template, 'AWS::Lambda::Function').length);
@@ -396,15 +504,25 @@ describe('what the templates keep safe', () => {
   });
 
   it('keeps every bundle within its budget (bench/bundle-budgets.json; npm run bench -- cold-start measures their import)', () => {
-    const budgets = JSON.parse(readFileSync(join(root, 'bench', 'bundle-budgets.json'), 'utf8')) as { defaultKb: number; modules: Record<string, { kb: number; why: string }> };
-    const handlers = new Map([...services.flatMap((s) => [...s.routes.map((r) => [r.operationId, r.handler] as const), ...s.workers.map((w) => [w.name, w.handler] as const)])]);
+    const budgets = JSON.parse(readFileSync(join(root, 'bench', 'bundle-budgets.json'), 'utf8')) as {
+      defaultKb: number;
+      modules: Record<string, { kb: number; why: string }>;
+    };
+    const handlers = new Map([
+      ...services.flatMap((s) => [
+        ...s.routes.map((r) => [r.operationId, r.handler] as const),
+        ...s.workers.map((w) => [w.name, w.handler] as const),
+      ]),
+    ]);
     const over: string[] = [];
     const used = new Set<string>();
     for (const p of packaged) {
       for (const [id] of ofType(p.template, 'AWS::Lambda::Function')) {
         const name = functionName(id);
         const sizes: Record<string, number> = {};
-        unzipSync(readFileSync(join(p.dir, `${name}.zip`)), { filter: (entry) => ((sizes[entry.name] = entry.originalSize), false) });
+        unzipSync(readFileSync(join(p.dir, `${name}.zip`)), {
+          filter: (entry) => ((sizes[entry.name] = entry.originalSize), false),
+        });
         // what the function ships: its module and the chunks it loads on first use
         const bytes = Object.entries(sizes).reduce((sum, [file, size]) => sum + (file.endsWith('.mjs') ? size : 0), 0);
         // budgets are per handler module: each of its functions is held to it
@@ -436,7 +554,9 @@ describe('what the templates keep safe', () => {
       expect(uri).toContain('lambda:path/2021-11-15/functions/');
       expect(uri).toContain('/response-streaming-invocations');
     }
-    const streaming = packaged.flatMap((p) => ofType(p.template, 'AWS::ApiGateway::Method')).filter(([, m]) => m.Properties.Integration?.ResponseTransferMode === 'STREAM');
+    const streaming = packaged
+      .flatMap((p) => ofType(p.template, 'AWS::ApiGateway::Method'))
+      .filter(([, m]) => m.Properties.Integration?.ResponseTransferMode === 'STREAM');
     expect(streaming).toHaveLength(2);
     expect(platform().Resources.NotificationStreamLambdaFunction!.Properties.Timeout).toBe(900);
   });
@@ -448,36 +568,48 @@ describe('what an operator expects in production', () => {
   it('publishes every alarm to the one SNS topic of the platform', () => {
     expect(platform().Resources.AlarmTopic?.Type).toBe('AWS::SNS::Topic');
     for (const p of packaged) {
-      const topic = p.service === 'platform' ? { Ref: 'AlarmTopic' } : { 'Fn::ImportValue': 'surco-prod-AlarmTopic-Ref' };
+      const topic =
+        p.service === 'platform' ? { Ref: 'AlarmTopic' } : { 'Fn::ImportValue': 'surco-prod-AlarmTopic-Ref' };
       for (const alarm of alarmsOf(p.template)) expect(alarm.AlarmActions, p.service).toEqual([topic]);
     }
   });
 
-  it('alarms on dead-letter queue depth above 0, the API 5xx rate and the workers\' oldest message', () => {
+  it("alarms on dead-letter queue depth above 0, the API 5xx rate and the workers' oldest message", () => {
     const alarms = alarmsOf(platform());
     const dlq = alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
     expect(dlq).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     expect(dlq!.Dimensions[0].Value).toEqual({ 'Fn::GetAtt': ['EventsDeadLetterQueue', 'QueueName'] });
     const api = alarms.find((a) => a.MetricName === '5XXError');
     expect(api).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Average' });
-    expect(api!.Dimensions).toEqual([{ Name: 'ApiName', Value: 'surco-prod' }, { Name: 'Stage', Value: 'prod' }]);
+    expect(api!.Dimensions).toEqual([
+      { Name: 'ApiName', Value: 'surco-prod' },
+      { Name: 'Stage', Value: 'prod' },
+    ]);
     expect(platform().Resources.ApiGatewayRestApi!.Properties.Name).toBe('surco-prod');
-    const ages = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage').map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
+    const ages = alarms
+      .filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage')
+      .map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
     expect(ages.sort()).toEqual(['EventsQueue', 'ImageryQueue', 'SensorBulkQueue', 'WebhookQueue']);
-    const webhookDlq = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible').map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
+    const webhookDlq = alarms
+      .filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')
+      .map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
     expect(webhookDlq.sort()).toEqual(['EventsDeadLetterQueue', 'WebhookDeadLetterQueue']);
   });
 
   it('alarms on Lambda errors and throttles of every function of every service', () => {
     for (const p of packaged) {
-      const functions = ofType(p.template, 'AWS::Lambda::Function').map(([id]) => id).sort();
+      const functions = ofType(p.template, 'AWS::Lambda::Function')
+        .map(([id]) => id)
+        .sort();
       for (const metric of ['Errors', 'Throttles']) {
         const watched = alarmsOf(p.template)
           .filter((a) => a.Metrics?.some((m: any) => m.MetricStat?.Metric.MetricName === metric))
           .flatMap((a) => {
             expect(a.Metrics.length).toBeLessThanOrEqual(11); // ten metrics and their sum
             expect(a.Metrics.at(-1)).toMatchObject({ Expression: 'SUM(METRICS())', ReturnData: true });
-            return a.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric.Dimensions[0].Value.Ref);
+            return a.Metrics.filter((m: any) => m.MetricStat).map(
+              (m: any) => m.MetricStat.Metric.Dimensions[0].Value.Ref,
+            );
           })
           .sort();
         expect(watched, `${p.service} ${metric}`).toEqual(functions);
@@ -490,8 +622,19 @@ describe('what an operator expects in production', () => {
     expect(stage.StageName).toBe('prod');
     expect(stage.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': ['ApiAccessLogGroup', 'Arn'] });
     const format = JSON.parse(stage.AccessLogSetting.Format);
-    expect(format).toMatchObject({ apiRequestId: '$context.requestId', lambdaRequestId: '$context.integration.requestId', status: '$context.status' });
-    expect(stage.MethodSettings).toEqual([expect.objectContaining({ ResourcePath: '/*', HttpMethod: '*', ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]);
+    expect(format).toMatchObject({
+      apiRequestId: '$context.requestId',
+      lambdaRequestId: '$context.integration.requestId',
+      status: '$context.status',
+    });
+    expect(stage.MethodSettings).toEqual([
+      expect.objectContaining({
+        ResourcePath: '/*',
+        HttpMethod: '*',
+        ThrottlingRateLimit: 100,
+        ThrottlingBurstLimit: 200,
+      }),
+    ]);
     expect(stage.TracingEnabled).toBe(false);
     expect(platform().Resources.ApiAccessLogGroup!.Properties.RetentionInDays).toBe(30);
     // the platform's deployment leaves the stage to the Stage resource; the others redeploy it
@@ -504,11 +647,21 @@ describe('what an operator expects in production', () => {
     }
   });
 
-  it('answers API Gateway\'s own errors in the general dialect, with the CORS origin', () => {
-    const responses = Object.fromEntries(ofType(platform(), 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties.ResponseType, r.Properties]));
-    expect(Object.keys(responses).sort()).toEqual(['DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'REQUEST_TOO_LARGE', 'THROTTLED']);
+  it("answers API Gateway's own errors in the general dialect, with the CORS origin", () => {
+    const responses = Object.fromEntries(
+      ofType(platform(), 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties.ResponseType, r.Properties]),
+    );
+    expect(Object.keys(responses).sort()).toEqual([
+      'DEFAULT_4XX',
+      'DEFAULT_5XX',
+      'MISSING_AUTHENTICATION_TOKEN',
+      'REQUEST_TOO_LARGE',
+      'THROTTLED',
+    ]);
     for (const response of Object.values(responses) as any[]) {
-      expect(JSON.parse(response.ResponseTemplates['application/json'].replace('$context.error.messageString', '""'))).toMatchObject({ res: 'error' });
+      expect(
+        JSON.parse(response.ResponseTemplates['application/json'].replace('$context.error.messageString', '""')),
+      ).toMatchObject({ res: 'error' });
       expect(response.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe("'*'");
     }
   });
@@ -518,9 +671,14 @@ describe('what an operator expects in production', () => {
       const methods = methodsOf(p.template);
       const service = services.find((s) => s.name === p.service)!;
       for (const path of new Set(service.routes.filter((r) => r.method !== 'any').flatMap((r) => r.paths))) {
-        expect(methods.map((m) => m.key), `${p.service} ${path}`).toContain(`options ${path}`);
+        expect(
+          methods.map((m) => m.key),
+          `${p.service} ${path}`,
+        ).toContain(`options ${path}`);
       }
-      for (const [, method] of ofType(p.template, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS')) {
+      for (const [, method] of ofType(p.template, 'AWS::ApiGateway::Method').filter(
+        ([, m]) => m.Properties.HttpMethod === 'OPTIONS',
+      )) {
         const headers = method.Properties.Integration.IntegrationResponses[0].ResponseParameters;
         expect(headers['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");
         expect(headers['method.response.header.Access-Control-Allow-Headers']).toContain('Authorization');
@@ -533,7 +691,12 @@ describe('deploy parameters', () => {
   beforeAll(async () => {
     traced = await packageServices(join(outDir, 'traced'), {
       env: env(),
-      params: ['tracing=true', 'corsOrigins=https://app.example.com,https://*.example.org', 'throttleRate=7', 'throttleBurst=9'],
+      params: [
+        'tracing=true',
+        'corsOrigins=https://app.example.com,https://*.example.org',
+        'throttleRate=7',
+        'throttleBurst=9',
+      ],
     });
   }, 600_000);
 
@@ -542,7 +705,14 @@ describe('deploy parameters', () => {
       for (const [, fn] of ofType(p.template, 'AWS::Lambda::Function')) {
         expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
         const xray = roleStatements(p.template, fn).filter((s) => s.Resource.includes('*'));
-        expect(xray).toEqual([{ Sid: 'XRayWrite', Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: ['*'] }]);
+        expect(xray).toEqual([
+          {
+            Sid: 'XRayWrite',
+            Effect: 'Allow',
+            Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+            Resource: ['*'],
+          },
+        ]);
       }
     }
     const stage = traced[0]!.template.Resources.ApiGatewayStage!.Properties;
@@ -552,24 +722,34 @@ describe('deploy parameters', () => {
 
   it('echoes only the allowed origins in preflights and gateway responses', () => {
     for (const p of traced) {
-      for (const [, method] of ofType(p.template, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS')) {
+      for (const [, method] of ofType(p.template, 'AWS::ApiGateway::Method').filter(
+        ([, m]) => m.Properties.HttpMethod === 'OPTIONS',
+      )) {
         const template = method.Properties.Integration.IntegrationResponses[0].ResponseTemplates['application/json'];
         expect(template).toContain('$origin.matches("https://app[.]example[.]com")');
         expect(template).toContain('$origin.matches("https://.+[.]example[.]org")');
       }
     }
     for (const [, response] of ofType(traced[0]!.template, 'AWS::ApiGateway::GatewayResponse')) {
-      expect(response.Properties.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe('method.request.header.origin');
+      expect(response.Properties.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe(
+        'method.request.header.origin',
+      );
     }
     const fn = traced[1]!.template.Resources.ListPaddocksLambdaFunction!;
-    expect(fn.Properties.Environment.Variables.SURCO_CORS_ORIGINS).toBe('https://app.example.com,https://*.example.org');
+    expect(fn.Properties.Environment.Variables.SURCO_CORS_ORIGINS).toBe(
+      'https://app.example.com,https://*.example.org',
+    );
   });
 });
 
 describe('the local stack mirrors the platform template', () => {
   it('creates the table with the key schema and indexes the platform service deploys', async () => {
     const { endpoints, table } = stack();
-    const client = new DynamoDBClient({ region: 'us-east-1', endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: endpoints.dynamodb,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const described = (await client.send(new DescribeTableCommand({ TableName: table }))).Table!;
     const declared = platform().Resources.MainTable!.Properties;
     expect(described.KeySchema).toEqual(declared.KeySchema);

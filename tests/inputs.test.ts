@@ -6,11 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { call, newUser, type TestUser } from './helpers/api';
 
 const LIST = '/api/registro_campo/insumos';
-const send = (user: TestUser, method: string, json: unknown, path = '/registro_campo/insumo') => call(method, path, { token: user.token, json });
-const list = (user: TestUser, query: Record<string, string> = {}) => call('GET', LIST, { token: user.token, query, headers: { 'content-type': 'text/plain' } });
+const send = (user: TestUser, method: string, json: unknown, path = '/registro_campo/insumo') =>
+  call(method, path, { token: user.token, json });
+const list = (user: TestUser, query: Record<string, string> = {}) =>
+  call('GET', LIST, { token: user.token, query, headers: { 'content-type': 'text/plain' } });
 
 describe('inputs', () => {
-  it('lists the master catalogue with every field of the Input table, and the caller\'s inputs after it', async () => {
+  it("lists the master catalogue with every field of the Input table, and the caller's inputs after it", async () => {
     const user = await newUser();
     const created = await send(user, 'POST', [{ name: 'Caldo bordelés casero', type: 'Fungicida', country: 'es' }]);
     const response = await list(user);
@@ -18,7 +20,15 @@ describe('inputs', () => {
     const master = response.body.filter((i: any) => !i.user_input);
     expect(master.length).toBeGreaterThanOrEqual(25);
     expect(new Set(master.map((i: any) => i.type))).toEqual(
-      new Set(['Fertilizante', 'Herbicida', 'Fungicida', 'Insecticida', 'Semilla', 'Fertilizante orgánico', 'Coadyuvante']),
+      new Set([
+        'Fertilizante',
+        'Herbicida',
+        'Fungicida',
+        'Insecticida',
+        'Semilla',
+        'Fertilizante orgánico',
+        'Coadyuvante',
+      ]),
     );
     const glyphosate = master.find((i: any) => i.name.startsWith('Glifosato'));
     expect(glyphosate).toEqual({
@@ -33,12 +43,28 @@ describe('inputs', () => {
       state: 'Líquido',
       density: 1.35,
       composition: null,
-      components: [{ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), id: expect.any(Number), name: 'Glifosato', active_principle: true, eiq_1: 15.33, concentration: 66.2 }],
+      components: [
+        {
+          uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          id: expect.any(Number),
+          name: 'Glifosato',
+          active_principle: true,
+          eiq_1: 15.33,
+          concentration: 66.2,
+        },
+      ],
     });
     expect(master.some((i: any) => i.country === null)).toBe(true);
     const own = response.body.filter((i: any) => i.user_input);
     expect(own).toEqual([
-      expect.objectContaining({ id: created.body.created[0].id, uuid: created.body.created[0].uuid, name: 'Caldo bordelés casero', type: 'Fungicida', country: 'ES', components: [] }),
+      expect.objectContaining({
+        id: created.body.created[0].id,
+        uuid: created.body.created[0].uuid,
+        name: 'Caldo bordelés casero',
+        type: 'Fungicida',
+        country: 'ES',
+        components: [],
+      }),
     ]);
     // another user does not see it
     const other = await newUser();
@@ -59,7 +85,10 @@ describe('inputs', () => {
     expect(spain.body.some((i: any) => i.name === 'Propio AR')).toBe(false);
     expect((await list(user, { code: '9001' })).body.map((i: any) => i.name)).toEqual(['Propio AR']);
     expect((await list(user, { code: '9001', country: 'ES' })).body).toEqual([]);
-    expect((await list(user, { user_input: 'true', country: 'AR' })).body.map((i: any) => i.name).sort()).toEqual(['Propio AR', 'Propio sin país']);
+    expect((await list(user, { user_input: 'true', country: 'AR' })).body.map((i: any) => i.name).sort()).toEqual([
+      'Propio AR',
+      'Propio sin país',
+    ]);
     expect((await list(user, { country: 'ARG' })).status).toBe(400);
   });
 
@@ -67,7 +96,13 @@ describe('inputs', () => {
     const user = await newUser();
     const uuid = randomUUID();
     const masterUuid = (await list(user)).body[0].uuid;
-    const response = await send(user, 'POST', [{ name: 'Urea propia', uuid }, { uuid: randomUUID() }, { name: 'Urea propia' }, { name: 'copia maestra', uuid: masterUuid }, 'no es un objeto']);
+    const response = await send(user, 'POST', [
+      { name: 'Urea propia', uuid },
+      { uuid: randomUUID() },
+      { name: 'Urea propia' },
+      { name: 'copia maestra', uuid: masterUuid },
+      'no es un objeto',
+    ]);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'successful inputs creation', res: 'OK' });
     expect(response.body.created).toEqual([
@@ -116,10 +151,20 @@ describe('inputs', () => {
     expect((await list(other, { user_input: 'true' })).body.map((i: any) => i.name)).toEqual(['Ajeno']);
     expect((await list(owner)).body.find((i: any) => i.uuid === master.uuid).name).toBe(master.name);
 
-    const deleted = await send(owner, 'DELETE', [{ uuid: created[0].uuid }, { id: master.id }, { uuid: foreign.uuid, id: foreign.id }], '/api/registro_campo/insumo');
+    const deleted = await send(
+      owner,
+      'DELETE',
+      [{ uuid: created[0].uuid }, { id: master.id }, { uuid: foreign.uuid, id: foreign.id }],
+      '/api/registro_campo/insumo',
+    );
     expect(deleted.body).toMatchObject({ status: 'successful inputs deletion', res: 'OK' });
-    expect(deleted.body.deleted).toEqual([{ id: created[0].id, name: 'Fungicida A (renombrado)', uuid: created[0].uuid }]);
-    expect(deleted.body.denied.map((d: any) => d.reason)).toEqual(['master inputs cannot be deleted', 'no input of yours has this uuid or id']);
+    expect(deleted.body.deleted).toEqual([
+      { id: created[0].id, name: 'Fungicida A (renombrado)', uuid: created[0].uuid },
+    ]);
+    expect(deleted.body.denied.map((d: any) => d.reason)).toEqual([
+      'master inputs cannot be deleted',
+      'no input of yours has this uuid or id',
+    ]);
     expect((await list(owner, { user_input: 'true' })).body.map((i: any) => i.name)).toEqual(['Fungicida B2']);
     expect((await list(other, { user_input: 'true' })).body).toHaveLength(1);
   });

@@ -91,11 +91,23 @@ describe('POST /internal/supervisions', () => {
 
   it('refuses supervising oneself (400 code 2), unknown users (404 code 1) and other levels (400 -4)', async () => {
     const user = await createUser();
-    const self = await internal('/internal/supervisions', { supervisor_id: user.id, user_id: user.id, permission: 'read' });
+    const self = await internal('/internal/supervisions', {
+      supervisor_id: user.id,
+      user_id: user.id,
+      permission: 'read',
+    });
     expect([self.status, self.body.code]).toEqual([400, 2]);
-    const unknown = await internal('/internal/supervisions', { supervisor_id: user.id, user_id: 99_999_999, permission: 'read' });
+    const unknown = await internal('/internal/supervisions', {
+      supervisor_id: user.id,
+      user_id: 99_999_999,
+      permission: 'read',
+    });
     expect([unknown.status, unknown.body.code]).toEqual([404, 1]);
-    const level = await internal('/internal/supervisions', { supervisor_id: user.id, user_id: user.id + 1, permission: 'admin' });
+    const level = await internal('/internal/supervisions', {
+      supervisor_id: user.id,
+      user_id: user.id + 1,
+      permission: 'admin',
+    });
     expect([level.status, level.body.code]).toEqual([400, -4]);
   });
 });
@@ -130,7 +142,11 @@ describe('POST /internal/shares', () => {
     const { farmId } = await createField(owner);
     const missing = await internal('/internal/shares', { user_id: owner.id, farm_id: 99_999_999, permission: 'read' });
     expect([missing.status, missing.body.code]).toEqual([404, 1]);
-    const missingUser = await internal('/internal/shares', { user_id: 99_999_999, farm_id: farmId, permission: 'read' });
+    const missingUser = await internal('/internal/shares', {
+      user_id: 99_999_999,
+      farm_id: farmId,
+      permission: 'read',
+    });
     expect([missingUser.status, missingUser.body.code]).toEqual([404, 1]);
     const toOwner = await internal('/internal/shares', { user_id: owner.id, farm_id: farmId, permission: 'read' });
     expect([toOwner.status, toOwner.body.code]).toEqual([400, 2]);
@@ -153,7 +169,14 @@ describe('POST /internal/tokens', () => {
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThan(30.1);
     const payload = JSON.parse(Buffer.from(access_token.split('.')[1], 'base64url').toString());
-    expect(payload).toMatchObject({ sub: String(user.id), uid: user.uid, locale: user.locale, ext: 'ext-a', ext_ver: '2.1.0', claims: ['FIELDS_CREATE'] });
+    expect(payload).toMatchObject({
+      sub: String(user.id),
+      uid: user.uid,
+      locale: user.locale,
+      ext: 'ext-a',
+      ext_ver: '2.1.0',
+      claims: ['FIELDS_CREATE'],
+    });
   });
 
   it('mints an already expired token with ttl_s 0, refused with -2', async () => {

@@ -8,15 +8,26 @@ import { call, createField, eventually, internal, newUser, square, type TestUser
 
 const BASE = '/activities/labour';
 const post = (user: TestUser, json: unknown) => call('POST', BASE, { token: user.token, json });
-const patch = (user: TestUser, uuid: string, json: unknown) => call('PATCH', `/api${BASE}/${uuid}`, { token: user.token, json });
-const list = (user: TestUser, query: Record<string, string | number>) => call('GET', `/api${BASE}`, { token: user.token, query });
+const patch = (user: TestUser, uuid: string, json: unknown) =>
+  call('PATCH', `/api${BASE}/${uuid}`, { token: user.token, json });
+const list = (user: TestUser, query: Record<string, string | number>) =>
+  call('GET', `/api${BASE}`, { token: user.token, query });
 const one = (user: TestUser, uuid: string) => call('GET', `${BASE}/${uuid}`, { token: user.token });
-const inputs = (user: TestUser) => call('GET', '/api/registro_campo/insumos', { token: user.token, query: { user_input: 'true' } });
+const inputs = (user: TestUser) =>
+  call('GET', '/api/registro_campo/insumos', { token: user.token, query: { user_input: 'true' } });
 
 async function rotation(user: TestUser, fieldId: number, yeargroup: number, cropId = 1) {
   const response = await call('POST', '/api/rotations', {
     token: user.token,
-    json: [{ field_id: fieldId, crop_id: cropId, yeargroup, start_date: `${yeargroup}-10-01T00:00:00Z`, end_date: `${yeargroup + 1}-03-01T00:00:00Z` }],
+    json: [
+      {
+        field_id: fieldId,
+        crop_id: cropId,
+        yeargroup,
+        start_date: `${yeargroup}-10-01T00:00:00Z`,
+        end_date: `${yeargroup + 1}-03-01T00:00:00Z`,
+      },
+    ],
   });
   expect(response.status).toBe(200);
   return response.body.data.created_ones[0] as { rotation_uuid: string; cicle_id: number };
@@ -44,25 +55,32 @@ describe('labours', () => {
     const owner = await newUser();
     const { fieldId, farmId } = await createField(owner);
     const { rotation_uuid: rotationUuid, cicle_id: cicleId } = await rotation(owner, fieldId, 2026);
-    const own = (await call('POST', '/registro_campo/insumo', { token: owner.token, json: [{ name: 'Aceite viejo' }] })).body.created[0];
+    const own = (await call('POST', '/registro_campo/insumo', { token: owner.token, json: [{ name: 'Aceite viejo' }] }))
+      .body.created[0];
     const newUuid = randomUUID();
-    const uuid = await created(owner, application(fieldId, {
-      rotation_uuid: rotationUuid,
-      observations: 'Barbecho químico; viento del norte',
-      attachments: [randomUUID()],
-      staff: [randomUUID()],
-      resources: [{ name: 'Pulverizadora Pla 3000' }],
-      stock: [{ warehouse: 'Galpón 1' }],
-      inputs: [
-        { id: 20, dose: 2.5, unit: 'L/ha', observations: 'con agua de pozo' },
-        { uuid: own.uuid, name: 'Aceite metilado propio', dose: 0.5, unit: 'L/ha' },
-        { uuid: newUuid, name: 'Coadyuvante ñandú', dose: 100, unit: 'cc/ha' },
-      ],
-      costs: { labour: { unit: 'USD/ha', value: 12.5 }, inputs: { [newUuid]: { unit: 'USD/L', value: 8 } } },
-    }));
+    const uuid = await created(
+      owner,
+      application(fieldId, {
+        rotation_uuid: rotationUuid,
+        observations: 'Barbecho químico; viento del norte',
+        attachments: [randomUUID()],
+        staff: [randomUUID()],
+        resources: [{ name: 'Pulverizadora Pla 3000' }],
+        stock: [{ warehouse: 'Galpón 1' }],
+        inputs: [
+          { id: 20, dose: 2.5, unit: 'L/ha', observations: 'con agua de pozo' },
+          { uuid: own.uuid, name: 'Aceite metilado propio', dose: 0.5, unit: 'L/ha' },
+          { uuid: newUuid, name: 'Coadyuvante ñandú', dose: 100, unit: 'cc/ha' },
+        ],
+        costs: { labour: { unit: 'USD/ha', value: 12.5 }, inputs: { [newUuid]: { unit: 'USD/L', value: 8 } } },
+      }),
+    );
     // the own input was renamed and the new one created, in the caller's list
     expect((await inputs(owner)).body.map((i: any) => [i.uuid, i.name]).sort()).toEqual(
-      [[own.uuid, 'Aceite metilado propio'], [newUuid, 'Coadyuvante ñandú']].sort(),
+      [
+        [own.uuid, 'Aceite metilado propio'],
+        [newUuid, 'Coadyuvante ñandú'],
+      ].sort(),
     );
     const response = await list(owner, { yeargroup: 2026 });
     expect(response.status).toBe(200);
@@ -95,12 +113,37 @@ describe('labours', () => {
     });
     expect(labour.inputs).toEqual([
       {
-        unit: 'L/ha', dose: 2.5, unit_total: 'L', total: 125, input_name: 'Glifosato 66,2% sal potásica', input_uuid: expect.any(String), input_id: 20,
-        input_deleted: false, labour_input_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), pest_uuid: null, warehouse_uuid: null, justify_id: null, crop_id: 1, stock: null,
+        unit: 'L/ha',
+        dose: 2.5,
+        unit_total: 'L',
+        total: 125,
+        input_name: 'Glifosato 66,2% sal potásica',
+        input_uuid: expect.any(String),
+        input_id: 20,
+        input_deleted: false,
+        labour_input_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        pest_uuid: null,
+        warehouse_uuid: null,
+        justify_id: null,
+        crop_id: 1,
+        stock: null,
         observations: 'con agua de pozo',
       },
-      expect.objectContaining({ input_name: 'Aceite metilado propio', input_uuid: own.uuid, input_id: own.id, dose: 0.5, total: 25 }),
-      expect.objectContaining({ input_name: 'Coadyuvante ñandú', input_uuid: newUuid, dose: 100, unit: 'cc/ha', unit_total: 'cc', total: 5000 }),
+      expect.objectContaining({
+        input_name: 'Aceite metilado propio',
+        input_uuid: own.uuid,
+        input_id: own.id,
+        dose: 0.5,
+        total: 25,
+      }),
+      expect.objectContaining({
+        input_name: 'Coadyuvante ñandú',
+        input_uuid: newUuid,
+        dose: 100,
+        unit: 'cc/ha',
+        unit_total: 'cc',
+        total: 5000,
+      }),
     ]);
     expect((await one(owner, uuid)).body.data).toEqual(labour);
   });
@@ -108,40 +151,79 @@ describe('labours', () => {
   it('writes nothing when one item of the inputs list breaks a rule (no labour, no input created or renamed)', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
-    const own = (await call('POST', '/registro_campo/insumo', { token: owner.token, json: [{ name: 'Original' }] })).body.created[0];
-    const refused = await post(owner, application(fieldId, {
-      inputs: [
-        { name: 'Nuevo', dose: 1, unit: 'L/ha' },
-        { uuid: own.uuid, name: 'Renombrado', dose: 1, unit: 'L/ha' },
-        { id: 99_999_999, dose: 1, unit: 'L/ha' },
-      ],
-    }));
+    const own = (await call('POST', '/registro_campo/insumo', { token: owner.token, json: [{ name: 'Original' }] }))
+      .body.created[0];
+    const refused = await post(
+      owner,
+      application(fieldId, {
+        inputs: [
+          { name: 'Nuevo', dose: 1, unit: 'L/ha' },
+          { uuid: own.uuid, name: 'Renombrado', dose: 1, unit: 'L/ha' },
+          { id: 99_999_999, dose: 1, unit: 'L/ha' },
+        ],
+      }),
+    );
     expect([refused.status, refused.body.res, refused.body.code]).toEqual([400, 'error', 5]);
     expect(refused.body.info).toContain('inputs[2]');
     expect((await inputs(owner)).body.map((i: any) => i.name)).toEqual(['Original']);
     expect((await list(owner, { yeargroup: 2026 })).body.data).toEqual([]);
     // an input listed twice, costs of an input the labour does not list, inputs on a harvest
-    expect((await post(owner, application(fieldId, { inputs: [{ id: 20, dose: 1, unit: 'L/ha' }, { id: 20, dose: 2, unit: 'L/ha' }] }))).body.code).toBe(5);
-    expect((await post(owner, application(fieldId, { costs: { inputs: { [randomUUID()]: { unit: 'USD', value: 1 } } } }))).body.code).toBe(5);
-    const harvest = await post(owner, { labour_type_id: 2, yeargroup: 2026, date: '2026-12-01', field_id: fieldId, inputs: [{ id: 20, dose: 1, unit: 'L/ha' }], application_type_id: 1 });
+    expect(
+      (
+        await post(
+          owner,
+          application(fieldId, {
+            inputs: [
+              { id: 20, dose: 1, unit: 'L/ha' },
+              { id: 20, dose: 2, unit: 'L/ha' },
+            ],
+          }),
+        )
+      ).body.code,
+    ).toBe(5);
+    expect(
+      (await post(owner, application(fieldId, { costs: { inputs: { [randomUUID()]: { unit: 'USD', value: 1 } } } })))
+        .body.code,
+    ).toBe(5);
+    const harvest = await post(owner, {
+      labour_type_id: 2,
+      yeargroup: 2026,
+      date: '2026-12-01',
+      field_id: fieldId,
+      inputs: [{ id: 20, dose: 1, unit: 'L/ha' }],
+      application_type_id: 1,
+    });
     expect([harvest.status, harvest.body.code]).toEqual([400, 7]);
     expect(harvest.body.info).toContain('application_type_id');
   });
 
-  it('keeps one campaign per field and yeargroup, shared by labours and rotations (cicle_id); biennial is the campaign\'s', async () => {
+  it("keeps one campaign per field and yeargroup, shared by labours and rotations (cicle_id); biennial is the campaign's", async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
     const first = await created(owner, application(fieldId));
-    const second = await created(owner, { labour_type_id: 4, yeargroup: 2026, date: '2026-12-02', field_id: fieldId, name: 'Desmalezado mecánico', biennial: true });
+    const second = await created(owner, {
+      labour_type_id: 4,
+      yeargroup: 2026,
+      date: '2026-12-02',
+      field_id: fieldId,
+      name: 'Desmalezado mecánico',
+      biennial: true,
+    });
     const { cicle_id: cicleId, rotation_uuid: rotationUuid } = await rotation(owner, fieldId, 2026);
     const listed = (await list(owner, { yeargroup: 2026 })).body.data;
-    expect(listed.map((l: any) => [l.uuid, l.cicle_id, l.biennial])).toEqual([[first, cicleId, true], [second, cicleId, true]]);
+    expect(listed.map((l: any) => [l.uuid, l.cicle_id, l.biennial])).toEqual([
+      [first, cicleId, true],
+      [second, cicleId, true],
+    ]);
     expect(listed[1]).toMatchObject({ labour_type_id: 4, name: 'Desmalezado mecánico' });
     // another yeargroup is another campaign; a rotation of another campaign is refused
     const next = await created(owner, application(fieldId, { yeargroup: 2027, date: '2027-11-20' }));
     const nextCampaign = (await one(owner, next)).body.data.cicle_id;
     expect(nextCampaign).not.toBe(cicleId);
-    const wrongCampaign = await post(owner, application(fieldId, { yeargroup: 2027, date: '2027-11-21', rotation_uuid: rotationUuid }));
+    const wrongCampaign = await post(
+      owner,
+      application(fieldId, { yeargroup: 2027, date: '2027-11-21', rotation_uuid: rotationUuid }),
+    );
     expect([wrongCampaign.status, wrongCampaign.body.code]).toEqual([400, 4]);
     const other = await createField(owner, { farmId: undefined });
     const wrongField = await post(owner, application(other.fieldId, { rotation_uuid: rotationUuid }));
@@ -174,23 +256,47 @@ describe('labours', () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
     const uuid = await created(owner, {
-      labour_type_id: 3, yeargroup: 2026, date: '2026-10-15', field_id: fieldId, surface: 40, seeding_type_id: 1, variety_name: 'DM 46i20',
-      seed_rate: { unit: 'semillas/m', value: 18 }, row_width: { unit: 'cm', value: 52.5 },
-      inputs: [{ id: 80, dose: 80, unit: 'kg/ha' }, { name: 'Inoculante propio', dose: 2, unit: 'L/ha' }],
+      labour_type_id: 3,
+      yeargroup: 2026,
+      date: '2026-10-15',
+      field_id: fieldId,
+      surface: 40,
+      seeding_type_id: 1,
+      variety_name: 'DM 46i20',
+      seed_rate: { unit: 'semillas/m', value: 18 },
+      row_width: { unit: 'cm', value: 52.5 },
+      inputs: [
+        { id: 80, dose: 80, unit: 'kg/ha' },
+        { name: 'Inoculante propio', dose: 2, unit: 'L/ha' },
+      ],
       costs: { seed: { unit: 'USD/kg', value: 0.9 } },
     });
     const before = (await one(owner, uuid)).body.data;
-    expect(before).toMatchObject({ labour_type_id: 3, seeding_type_id: 1, variety_name: 'DM 46i20', seed_rate: { unit: 'semillas/m', value: 18 }, seed_total: null, costs: { labour: null, inputs: {}, seed: { unit: 'USD/kg', value: 0.9 } } });
+    expect(before).toMatchObject({
+      labour_type_id: 3,
+      seeding_type_id: 1,
+      variety_name: 'DM 46i20',
+      seed_rate: { unit: 'semillas/m', value: 18 },
+      seed_total: null,
+      costs: { labour: null, inputs: {}, seed: { unit: 'USD/kg', value: 0.9 } },
+    });
     const inoculant = before.inputs[1];
     expect((await patch(owner, uuid, { observations: 'resembrado parcial' })).status).toBe(200);
     const after = (await one(owner, uuid)).body.data;
     expect(after).toEqual({ ...before, observations: 'resembrado parcial', updated_at: expect.any(String) });
     // the list sent replaces the list
-    expect((await patch(owner, uuid, { inputs: [{ uuid: inoculant.input_uuid, dose: 3, unit: 'L/ha' }] })).status).toBe(200);
-    expect((await one(owner, uuid)).body.data.inputs.map((i: any) => [i.input_name, i.dose])).toEqual([['Inoculante propio', 3]]);
+    expect((await patch(owner, uuid, { inputs: [{ uuid: inoculant.input_uuid, dose: 3, unit: 'L/ha' }] })).status).toBe(
+      200,
+    );
+    expect((await one(owner, uuid)).body.data.inputs.map((i: any) => [i.input_name, i.dose])).toEqual([
+      ['Inoculante propio', 3],
+    ]);
     // deleting the input leaves it readable inside the labour, marked
     await call('DELETE', '/registro_campo/insumo', { token: owner.token, json: [{ uuid: inoculant.input_uuid }] });
-    expect((await one(owner, uuid)).body.data.inputs[0]).toMatchObject({ input_name: 'Inoculante propio', input_deleted: true });
+    expect((await one(owner, uuid)).body.data.inputs[0]).toMatchObject({
+      input_name: 'Inoculante propio',
+      input_deleted: true,
+    });
     // seed costs belong to sowings only; surface never above the field
     expect((await post(owner, application(fieldId, { costs: { seed: { unit: 'USD', value: 1 } } }))).body.code).toBe(7);
     const tooLarge = await patch(owner, uuid, { surface: 5000 });
@@ -201,7 +307,10 @@ describe('labours', () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
     const uuid = randomUUID();
-    const [a, b] = await Promise.all([post(owner, application(fieldId, { uuid })), post(owner, application(fieldId, { uuid }))]);
+    const [a, b] = await Promise.all([
+      post(owner, application(fieldId, { uuid })),
+      post(owner, application(fieldId, { uuid })),
+    ]);
     expect([a.status, b.status, a.body.data.uuid, b.body.data.uuid]).toEqual([200, 200, uuid, uuid]);
     expect((await list(owner, { yeargroup: 2026 })).body.data).toHaveLength(1);
     const stranger = await newUser();
@@ -218,15 +327,37 @@ describe('labours', () => {
     const north = await createField(owner);
     const south = await createField(owner, { shape: square(-60.4, -33.9) });
     const southFields = await call('GET', '/api/getfields', { token: owner.token });
-    const farmOf = (fieldId: number) => Object.values(southFields.body.user.farms).find((f: any) => f.fields[String(fieldId)]) as any;
+    const farmOf = (fieldId: number) =>
+      Object.values(southFields.body.user.farms).find((f: any) => f.fields[String(fieldId)]) as any;
     const southUuid = farmOf(south.fieldId).fields[String(south.fieldId)].uuid;
     const southFarmUuid = farmOf(south.fieldId).uuid;
     const soy = await rotation(owner, north.fieldId, 2026, 1);
     const maize = await rotation(owner, south.fieldId, 2026, 2);
-    const a = await created(owner, application(north.fieldId, { date: '2026-11-01', rotation_uuid: soy.rotation_uuid }));
-    const b = await created(owner, { labour_type_id: 2, yeargroup: 2026, date: '2027-03-10', field_id: north.fieldId, rotation_uuid: soy.rotation_uuid, harvested_yield: 3.8, harvested_unit: 't/ha', humidity: 13.5 });
-    const c = await created(owner, application(south.fieldId, { date: '2026-12-05', rotation_uuid: maize.rotation_uuid, status: 2 }));
-    const d = await created(owner, { labour_type_id: 4, yeargroup: 2026, date: '2026-11-15', field_id: south.fieldId, name: 'Rolado' });
+    const a = await created(
+      owner,
+      application(north.fieldId, { date: '2026-11-01', rotation_uuid: soy.rotation_uuid }),
+    );
+    const b = await created(owner, {
+      labour_type_id: 2,
+      yeargroup: 2026,
+      date: '2027-03-10',
+      field_id: north.fieldId,
+      rotation_uuid: soy.rotation_uuid,
+      harvested_yield: 3.8,
+      harvested_unit: 't/ha',
+      humidity: 13.5,
+    });
+    const c = await created(
+      owner,
+      application(south.fieldId, { date: '2026-12-05', rotation_uuid: maize.rotation_uuid, status: 2 }),
+    );
+    const d = await created(owner, {
+      labour_type_id: 4,
+      yeargroup: 2026,
+      date: '2026-11-15',
+      field_id: south.fieldId,
+      name: 'Rolado',
+    });
     await created(owner, application(north.fieldId, { yeargroup: 2025, date: '2025-11-01' }));
     const uuids = async (query: Record<string, string | number>) => {
       const response = await list(owner, { yeargroup: 2026, ...query });
@@ -247,14 +378,26 @@ describe('labours', () => {
     expect(await uuids({ labour_type_id: 1, fields_id: String(north.fieldId), status: 1 })).toEqual([a]);
     expect((await list(owner, { yeargroup: 2025 })).body.data).toHaveLength(1);
     const harvest = (await one(owner, b)).body.data;
-    expect(harvest).toMatchObject({ harvested_yield: 3.8, harvested_unit: 't/ha', humidity: 13.5, end_cycle: false, expected_yield: null, yield_zones: [] });
+    expect(harvest).toMatchObject({
+      harvested_yield: 3.8,
+      harvested_unit: 't/ha',
+      humidity: 13.5,
+      end_cycle: false,
+      expected_yield: null,
+      yield_zones: [],
+    });
     expect(harvest.inputs).toBeUndefined();
     // paging
     const page = await list(owner, { yeargroup: 2026, page_size: 3, page: 2 });
     expect(page.body).toEqual({ data: [expect.objectContaining({ uuid: b })], pagination: { total_page: 2, page: 2 } });
     expect((await list(owner, { yeargroup: 2026, page_size: 3 })).body.pagination).toEqual({ total_page: 2, page: 1 });
     // yeargroup is required; dates are %Y/%m/%d
-    for (const query of [{}, { yeargroup: 2026, date_from: '2026-11-10' }, { yeargroup: 2026, status: 4 }, { yeargroup: 2026, page_size: 0 }]) {
+    for (const query of [
+      {},
+      { yeargroup: 2026, date_from: '2026-11-10' },
+      { yeargroup: 2026, status: 4 },
+      { yeargroup: 2026, page_size: 0 },
+    ]) {
       const refused = await list(owner, query as Record<string, string | number>);
       expect([refused.status, refused.body.res, refused.body.code]).toEqual([400, 'error', -4]);
     }
@@ -274,7 +417,11 @@ describe('labours', () => {
     expect((await call('DELETE', `${BASE}/${uuid}`, { token: reader.token })).status).toBe(403);
     expect((await patch(editor, uuid, { observations: 'revisado' })).status).toBe(200);
     expect((await list(stranger, { yeargroup: 2026 })).body.data).toEqual([]);
-    for (const response of [await one(stranger, uuid), await patch(stranger, uuid, { status: 2 }), await call('DELETE', `${BASE}/${uuid}`, { token: stranger.token })]) {
+    for (const response of [
+      await one(stranger, uuid),
+      await patch(stranger, uuid, { status: 2 }),
+      await call('DELETE', `${BASE}/${uuid}`, { token: stranger.token }),
+    ]) {
       expect([response.status, response.body.code]).toEqual([404, 1]);
     }
     const strangerPost = await post(stranger, application(fieldId));
@@ -298,10 +445,14 @@ describe('labours', () => {
     expect((await post(owner, application(fieldId, { uuid }))).status).toBe(200);
     expect((await call('GET', '/api/borrarlotes', { token: owner.token, query: { lote: fieldId } })).status).toBe(200);
     // the worker removes the field's records and what points to them
-    const again = await eventually(async () => {
-      const response = await post(owner, application(other, { uuid }));
-      return response.status === 200 ? response : undefined;
-    }, 30_000, 250);
+    const again = await eventually(
+      async () => {
+        const response = await post(owner, application(other, { uuid }));
+        return response.status === 200 ? response : undefined;
+      },
+      30_000,
+      250,
+    );
     expect(again.body.data.uuid).toBe(uuid);
     expect((await one(owner, uuid)).body.data.field_id).toBe(other);
   });

@@ -5,13 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import shpwrite from '@mapbox/shp-write';
 import JSZip from 'jszip';
-import proj4 from 'proj4';
 import { PNG } from 'pngjs';
+import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
-import { seededRandom as random } from './helpers/random';
 import { gdalOnBytes } from './helpers/gdal';
-
+import { seededRandom as random } from './helpers/random';
 
 async function zip(entries: Record<string, string | Buffer>): Promise<Buffer> {
   const archive = new JSZip();
@@ -26,7 +25,8 @@ function upload(user: TestUser, content: Buffer, filename = 'capa.zip') {
 }
 
 const raster = (user: TestUser, json: unknown) => call('POST', '/raster', { token: user.token, json });
-const dates = (user: TestUser, fieldId: number) => call('GET', '/api/layers/dates/v3', { token: user.token, query: { field_id: fieldId } });
+const dates = (user: TestUser, fieldId: number) =>
+  call('GET', '/api/layers/dates/v3', { token: user.token, query: { field_id: fieldId } });
 
 async function image(user: TestUser, query: Record<string, string | number | boolean>) {
   const url = new URL('/api/geoserver/v2', stack().baseUrl);
@@ -39,22 +39,41 @@ async function image(user: TestUser, query: Record<string, string | number | boo
 function tiffStats(bytes: Buffer): { min: number; max: number; mean: number; width: number; height: number } {
   const info = JSON.parse(gdalOnBytes(bytes, 'tif', 'gdalinfo', (path) => ['-json', '-stats', path]));
   const stats = info.bands[0].metadata[''];
-  return { min: Number(stats.STATISTICS_MINIMUM), max: Number(stats.STATISTICS_MAXIMUM), mean: Number(stats.STATISTICS_MEAN), width: info.size[0], height: info.size[1] };
+  return {
+    min: Number(stats.STATISTICS_MINIMUM),
+    max: Number(stats.STATISTICS_MAXIMUM),
+    mean: Number(stats.STATISTICS_MEAN),
+    width: info.size[0],
+    height: info.size[1],
+  };
 }
 
 /** Distinct values of a float32 GeoTIFF's pixels (by GDAL, as XYZ text). */
 function tiffValues(bytes: Buffer): number[] {
-  const xyz = gdalOnBytes(bytes, 'tif', 'gdal_translate', (path) => ['-q', '-of', 'XYZ', path, '/vsistdout/'], { maxBuffer: 64 * 1024 * 1024 });
-  return [...new Set(xyz.trim().split('\n').map((line) => Number(line.split(' ')[2])).filter((v) => Number.isFinite(v)))];
+  const xyz = gdalOnBytes(bytes, 'tif', 'gdal_translate', (path) => ['-q', '-of', 'XYZ', path, '/vsistdout/'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return [
+    ...new Set(
+      xyz
+        .trim()
+        .split('\n')
+        .map((line) => Number(line.split(' ')[2]))
+        .filter((v) => Number.isFinite(v)),
+    ),
+  ];
 }
 
 /** The layer's date entry once the worker stored it. */
 const layerDate = (user: TestUser, fieldId: number, layer: string, date: string) =>
-  eventually(async () => {
-    const response = await dates(user, fieldId);
-    return (response.body?.layers?.[layer]?.dates as any[] | undefined)?.find((d) => d.date === date);
-  }, 60_000, 300);
-
+  eventually(
+    async () => {
+      const response = await dates(user, fieldId);
+      return (response.body?.layers?.[layer]?.dates as any[] | undefined)?.find((d) => d.date === date);
+    },
+    60_000,
+    300,
+  );
 
 const LON = -61.2;
 const LAT = -34.6;
@@ -69,7 +88,9 @@ function yieldCsv(inside: number, outside: number) {
     const lat = LAT + 0.001 + next() * 0.008;
     const rinde = i % 50 === 0 ? 99_999 : 8000 + 3000 * Math.sin((lon - LON) * 600) + next() * 200;
     values.push(rinde);
-    rows.push(`${lat.toFixed(7).replace('.', ',')};${lon.toFixed(7).replace('.', ',')};${rinde.toFixed(1).replace('.', ',')};${(14 + next()).toFixed(2).replace('.', ',')};DM 46`);
+    rows.push(
+      `${lat.toFixed(7).replace('.', ',')};${lon.toFixed(7).replace('.', ',')};${rinde.toFixed(1).replace('.', ',')};${(14 + next()).toFixed(2).replace('.', ',')};DM 46`,
+    );
   }
   for (let i = 0; i < outside; i++) rows.push(`${(LAT + 0.5).toFixed(5)};${(LON + 0.5).toFixed(5)};7000;15;DM 46`);
   return { csv: rows.join('\r\n'), values };
@@ -83,7 +104,11 @@ describe('POST /files', () => {
     const response = await upload(user, await zip({ 'cosecha/rinde.csv': csv }));
     expect(response.status).toBe(200);
     const data = response.body.data;
-    expect(data).toMatchObject({ redis_id: expect.stringMatching(/^[0-9a-f]{32}$/), lote_id: fieldId, columns: ['Rinde', 'Humedad'] });
+    expect(data).toMatchObject({
+      redis_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      lote_id: fieldId,
+      columns: ['Rinde', 'Humedad'],
+    });
     const sorted = [...values].sort((a, b) => a - b);
     const stats = data.stats.Rinde;
     expect(stats.count).toBe(300);
@@ -101,14 +126,19 @@ describe('POST /files', () => {
     expect(data.stats.Humedad.min).toBeGreaterThanOrEqual(14);
   });
 
-  it('answers not_found with the extent of a file on none of the caller\'s fields (another user\'s field included)', async () => {
+  it("answers not_found with the extent of a file on none of the caller's fields (another user's field included)", async () => {
     const owner = await newUser();
     await createField(owner, { shape: square(LON, LAT) });
     const stranger = await newUser();
     const csv = 'lat,lon,rinde\n-34.595,-61.195,9000\n-34.592,-61.191,9100\n';
     const response = await upload(stranger, await zip({ 'rinde.csv': csv }));
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { not_found: true, lote: 'POLYGON((-61.195 -34.595,-61.191 -34.595,-61.191 -34.592,-61.195 -34.592,-61.195 -34.595))' } });
+    expect(response.body).toEqual({
+      data: {
+        not_found: true,
+        lote: 'POLYGON((-61.195 -34.595,-61.191 -34.595,-61.191 -34.592,-61.195 -34.592,-61.195 -34.595))',
+      },
+    });
   });
 
   it('answers ERROR_ARCHIVO for a zip bomb, a path traversal, a non-zip, an empty zip and a table without coordinates', async () => {
@@ -148,11 +178,25 @@ describe('POST /files', () => {
       properties: { DOSIS: dosis, ZONA: `z${dosis}` },
       geometry: {
         type: 'Polygon',
-        coordinates: [[[lon, LAT], [lon, LAT + 0.01], [lon + width, LAT + 0.01], [lon + width, LAT], [lon, LAT]].map((p) => proj4('EPSG:4326', utm, p))],
+        coordinates: [
+          [
+            [lon, LAT],
+            [lon, LAT + 0.01],
+            [lon + width, LAT + 0.01],
+            [lon + width, LAT],
+            [lon, LAT],
+          ].map((p) => proj4('EPSG:4326', utm, p)),
+        ],
       },
     });
-    const geojson = { type: 'FeatureCollection', features: [zone(LON + 0.05, 0.005, 80), zone(LON + 0.055, 0.005, 120)] };
-    const content = (await shpwrite.zip(geojson as never, { outputType: 'nodebuffer', prj, types: { polygon: 'zonas' } } as never)) as Buffer;
+    const geojson = {
+      type: 'FeatureCollection',
+      features: [zone(LON + 0.05, 0.005, 80), zone(LON + 0.055, 0.005, 120)],
+    };
+    const content = (await shpwrite.zip(
+      geojson as never,
+      { outputType: 'nodebuffer', prj, types: { polygon: 'zonas' } } as never,
+    )) as Buffer;
     const response = await upload(user, content);
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ lote_id: target.fieldId, columns: ['DOSIS'] });
@@ -161,13 +205,47 @@ describe('POST /files', () => {
       redis_id: response.body.data.redis_id,
       date: '2026-10-01 12:00:00',
       lote_id: target.fieldId,
-      data: { DOSIS: { id_layer: 13, mean: null, min: null, max: null, meta: { numerador_media: 'kg', denominador_media: 'ha' } } },
+      data: {
+        DOSIS: {
+          id_layer: 13,
+          mean: null,
+          min: null,
+          max: null,
+          meta: { numerador_media: 'kg', denominador_media: 'ha' },
+        },
+      },
     });
     expect(made.status).toBe(200);
-    expect(made.body.data.layers).toEqual([{ column: 'DOSIS', id_layer: 13, layer_name: 'fertilizante', operation: 'fertilizante', date: '2026-10-01T12:00:00Z', interpolation: 'idw' }]);
+    expect(made.body.data.layers).toEqual([
+      {
+        column: 'DOSIS',
+        id_layer: 13,
+        layer_name: 'fertilizante',
+        operation: 'fertilizante',
+        date: '2026-10-01T12:00:00Z',
+        interpolation: 'idw',
+      },
+    ]);
     const entry = await layerDate(user, target.fieldId, 'fertilizante', '2026-10-01T12:00:00Z');
-    expect(entry).toMatchObject({ min: 80, max: 120, cloudy: false, metadata: { numerador_media: 'kg', denominador_media: 'ha', id_layer: 13, column: 'DOSIS', interpolation: 'polygons' } });
-    const tiff = await image(user, { field_id: target.fieldId, layer_name: 'fertilizante', operation: 'fertilizante', date: '2026-10-01T12:00:00Z', format: 'image/tiff' });
+    expect(entry).toMatchObject({
+      min: 80,
+      max: 120,
+      cloudy: false,
+      metadata: {
+        numerador_media: 'kg',
+        denominador_media: 'ha',
+        id_layer: 13,
+        column: 'DOSIS',
+        interpolation: 'polygons',
+      },
+    });
+    const tiff = await image(user, {
+      field_id: target.fieldId,
+      layer_name: 'fertilizante',
+      operation: 'fertilizante',
+      date: '2026-10-01T12:00:00Z',
+      format: 'image/tiff',
+    });
     expect(tiff.status).toBe(200);
     expect(tiffValues(tiff.bytes).sort()).toEqual([120, 80]);
   });
@@ -186,14 +264,31 @@ describe('POST /raster', () => {
       date: '2026-04-20 00:00:00',
       lote_id: fieldId,
       data: {
-        Rinde: { id_layer: 5, mean: null, min: 5000, max: 12000, meta: { numerador_media: 'kg', denominador_media: 'ha' }, interpolation_type: 'kriging' },
-        Humedad: { id_layer: 42, mean: 15.5, min: null, max: null, meta: { numerador_media: '%', denominador_media: null } },
+        Rinde: {
+          id_layer: 5,
+          mean: null,
+          min: 5000,
+          max: 12000,
+          meta: { numerador_media: 'kg', denominador_media: 'ha' },
+          interpolation_type: 'kriging',
+        },
+        Humedad: {
+          id_layer: 42,
+          mean: 15.5,
+          min: null,
+          max: null,
+          meta: { numerador_media: '%', denominador_media: null },
+        },
       },
     });
     expect(made.status).toBe(200);
     expect(made.body).toMatchObject({ code: 0, data: { job_id: expect.any(String), field_id: fieldId } });
     const rinde = await layerDate(user, fieldId, 'rinde', '2026-04-20T00:00:00Z');
-    expect(rinde.metadata).toMatchObject({ interpolation: 'kriging', variogram: { model: expect.any(String) }, numerador_media: 'kg' });
+    expect(rinde.metadata).toMatchObject({
+      interpolation: 'kriging',
+      variogram: { model: expect.any(String) },
+      numerador_media: 'kg',
+    });
     expect(rinde.min).toBeGreaterThanOrEqual(5000);
     expect(rinde.max).toBeLessThanOrEqual(12000);
     const listed = await dates(user, fieldId);
@@ -213,15 +308,22 @@ describe('POST /raster', () => {
     expect(decoded.data[3]).toBe(0); // the corner is outside the field
     const humedad = await layerDate(user, fieldId, 'rinde_hum', '2026-04-20T00:00:00Z');
     expect(humedad.metadata).toMatchObject({ interpolation: 'idw', mean_rescaled_to: 15.5 });
-    const wet = tiffStats((await image(user, { ...query, layer_name: 'rinde_hum', operation: 'rinde_hum', format: 'image/tiff' })).bytes);
+    const wet = tiffStats(
+      (await image(user, { ...query, layer_name: 'rinde_hum', operation: 'rinde_hum', format: 'image/tiff' })).bytes,
+    );
     expect(wet.mean).toBeCloseTo(15.5, 3);
   });
 
-  it('refuses an unknown or another user\'s upload, a satellite or unknown layer type, a column that is not numeric, crossed bounds', async () => {
+  it("refuses an unknown or another user's upload, a satellite or unknown layer type, a column that is not numeric, crossed bounds", async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: square(LON, LAT) });
     const uploaded = await upload(user, await zip({ 'rinde.csv': yieldCsv(50, 0).csv }));
-    const base = { redis_id: uploaded.body.data.redis_id, date: '2026-04-20 00:00:00', lote_id: fieldId, data: { Rinde: { id_layer: 5, mean: null, min: null, max: null, meta: {} } } };
+    const base = {
+      redis_id: uploaded.body.data.redis_id,
+      date: '2026-04-20 00:00:00',
+      lote_id: fieldId,
+      data: { Rinde: { id_layer: 5, mean: null, min: null, max: null, meta: {} } },
+    };
     const expectError = async (who: TestUser, body: unknown, status: number, code: string) => {
       const response = await raster(who, body);
       expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -230,9 +332,19 @@ describe('POST /raster', () => {
     await expectError(user, { ...base, redis_id: 'f'.repeat(32) }, 404, 'NOT_FOUND');
     await expectError(await newUser(), base, 404, 'NOT_FOUND');
     await expectError(user, { ...base, data: { Rinde: { ...base.data.Rinde, id_layer: 31 } } }, 400, 'PARAMETER_ERROR');
-    await expectError(user, { ...base, data: { Rinde: { ...base.data.Rinde, id_layer: 9999 } } }, 400, 'PARAMETER_ERROR');
+    await expectError(
+      user,
+      { ...base, data: { Rinde: { ...base.data.Rinde, id_layer: 9999 } } },
+      400,
+      'PARAMETER_ERROR',
+    );
     await expectError(user, { ...base, data: { Variedad: base.data.Rinde } }, 400, 'PARAMETER_ERROR');
-    await expectError(user, { ...base, data: { Rinde: { ...base.data.Rinde, min: 10, max: 5 } } }, 400, 'PARAMETER_ERROR');
+    await expectError(
+      user,
+      { ...base, data: { Rinde: { ...base.data.Rinde, min: 10, max: 5 } } },
+      400,
+      'PARAMETER_ERROR',
+    );
     await expectError(user, { ...base, data: { Rinde: { ...base.data.Rinde, min: 1e9 } } }, 400, 'PARAMETER_ERROR');
     await expectError(user, { ...base, date: '2026-02-30 00:00:00' }, 400, 'PARAMETER_ERROR');
     await expectError(user, { ...base, data: {} }, 400, 'PARAMETER_ERROR');
@@ -246,8 +358,19 @@ describe('POST /raster', () => {
   it('colours a layer with a scale template of the caller', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: square(LON, LAT) });
-    const uploaded = await upload(user, await zip({ 'rinde.csv': 'lat,lon,rinde\n-34.595,-61.195,6000\n-34.595,-61.1935,6000\n-34.593,-61.195,10000\n-34.593,-61.1935,10000\n' }));
-    await raster(user, { redis_id: uploaded.body.data.redis_id, date: '2026-04-21 00:00:00', lote_id: fieldId, data: { rinde: { id_layer: 5, mean: null, min: null, max: null, meta: {} } } });
+    const uploaded = await upload(
+      user,
+      await zip({
+        'rinde.csv':
+          'lat,lon,rinde\n-34.595,-61.195,6000\n-34.595,-61.1935,6000\n-34.593,-61.195,10000\n-34.593,-61.1935,10000\n',
+      }),
+    );
+    await raster(user, {
+      redis_id: uploaded.body.data.redis_id,
+      date: '2026-04-21 00:00:00',
+      lote_id: fieldId,
+      data: { rinde: { id_layer: 5, mean: null, min: null, max: null, meta: {} } },
+    });
     await layerDate(user, fieldId, 'rinde', '2026-04-21T00:00:00Z');
     const template = await call('POST', '/api/layers/scale_template', {
       token: user.token,
@@ -259,12 +382,22 @@ describe('POST /raster', () => {
         cant_intervals: 2,
         range_min: 0,
         range_max: 20000,
-        colors_scale: { colors: [[255, 0, 0], [0, 0, 255]], scale: [0, 8000, 20000] },
+        colors_scale: {
+          colors: [
+            [255, 0, 0],
+            [0, 0, 255],
+          ],
+          scale: [0, 8000, 20000],
+        },
       },
     });
     expect(template.status).toBe(200);
     const png = await image(user, {
-      field_id: fieldId, layer_name: 'rinde', operation: 'rinde', date: '2026-04-21T00:00:00Z', transparent: true,
+      field_id: fieldId,
+      layer_name: 'rinde',
+      operation: 'rinde',
+      date: '2026-04-21T00:00:00Z',
+      transparent: true,
       scale_template_id: template.body.scale_template.scale_template_id,
     });
     expect(png.status).toBe(200);
@@ -282,7 +415,22 @@ describe('samplings: layers', () => {
     expect(response.status).toBe(200);
     expect(typeof response.body.code).toBe('string');
     const data = response.body.data;
-    expect(Object.keys(data)).toEqual(['0-20', '20-30', '30-40', '40-50', '50-60', '60-70', '70-80', '80-90', '90-100', '100-110', '110-120', '120-130', '130-140', '140-150']);
+    expect(Object.keys(data)).toEqual([
+      '0-20',
+      '20-30',
+      '30-40',
+      '40-50',
+      '50-60',
+      '60-70',
+      '70-80',
+      '80-90',
+      '90-100',
+      '100-110',
+      '110-120',
+      '120-130',
+      '130-140',
+      '140-150',
+    ]);
     expect(data['0-20'].MO).toEqual({ operation: 'MO_20', layer_name: 'MO_20', id_layer: 45 });
     expect(data['140-150'].Limo).toMatchObject({ layer_name: 'Limo_150', id_layer: 220 });
     expect(data['0-20'].Densidad.id_layer).toBe(17);
@@ -301,7 +449,10 @@ describe('samplings: layers', () => {
   ];
 
   /** A sampling of a new field with one analysis (MO and P), its samples recorded as spots. */
-  async function sampling(samples = CENTRED, zoning: (fieldId: number, token: string) => Promise<unknown> = async () => ({ info: {}, type: 'none' })) {
+  async function sampling(
+    samples = CENTRED,
+    zoning: (fieldId: number, token: string) => Promise<unknown> = async () => ({ info: {}, type: 'none' }),
+  ) {
     const owner = await newUser();
     const { fieldId } = await createField(owner, { shape: square(LON, LAT) });
     const group = randomUUID();
@@ -310,7 +461,12 @@ describe('samplings: layers', () => {
       field_id: fieldId,
       yeargroup: 2026,
       zoning: await zoning(fieldId, owner.token),
-      analysis: { 'Suelo 0-20': [{ name: 'MO', unit_id: 2 }, { name: 'P', unit_id: 7 }] },
+      analysis: {
+        'Suelo 0-20': [
+          { name: 'MO', unit_id: 2 },
+          { name: 'P', unit_id: 7 },
+        ],
+      },
       groups: [{ group_uuid: group, color: '#D7191C', name: 'A' }],
       points: [],
     });
@@ -325,7 +481,12 @@ describe('samplings: layers', () => {
           name: 'Suelo 0-20',
           group_uuid: group,
           sample_set: { sample_set_uuid: sampleSetUuid, sample_set_type: 'soil_sampling' },
-          data: { variables: [{ name: 'MO', unit_id: 2, value: mo }, { name: 'P', unit_id: 7, value: p }] },
+          data: {
+            variables: [
+              { name: 'MO', unit_id: 2, value: mo },
+              { name: 'P', unit_id: 7, value: p },
+            ],
+          },
         },
       });
       expect(spot.status).toBe(200);
@@ -337,7 +498,18 @@ describe('samplings: layers', () => {
     const zone = (lon: number, name: string, id: number) => ({
       type: 'Feature',
       properties: { nombre: name, id },
-      geometry: { type: 'Polygon', coordinates: [[[lon, LAT], [lon + 0.005, LAT], [lon + 0.005, LAT + 0.01], [lon, LAT + 0.01], [lon, LAT]]] },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [lon, LAT],
+            [lon + 0.005, LAT],
+            [lon + 0.005, LAT + 0.01],
+            [lon, LAT + 0.01],
+            [lon, LAT],
+          ],
+        ],
+      },
     });
     const samples = [
       [LON + 0.002, LAT + 0.002, 2, 10],
@@ -347,7 +519,12 @@ describe('samplings: layers', () => {
     const { owner, fieldId, samplingUuid } = await sampling(samples, async (id, token) => {
       const map = await call('POST', '/api/users/me/maps', {
         token,
-        json: { nombre: 'Ambientes', id_lote: id, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [zone(LON, 'oeste', 0), zone(LON + 0.005, 'este', 1)] } },
+        json: {
+          nombre: 'Ambientes',
+          id_lote: id,
+          id_tipo: 1,
+          geojson: { type: 'FeatureCollection', features: [zone(LON, 'oeste', 0), zone(LON + 0.005, 'este', 1)] },
+        },
       });
       expect(map.status).toBe(200);
       const listed = await call('GET', '/api/users/me/maps', { token, query: { id_lote: id } });
@@ -355,13 +532,24 @@ describe('samplings: layers', () => {
     });
     const response = await call('POST', `/api/sampling/${samplingUuid}/rasterize`, {
       token: owner.token,
-      json: { layers: [{ analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-04T00:00:00Z', layer_name: 'MO_20' }], interpolation_polygon: true },
+      json: {
+        layers: [
+          { analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-04T00:00:00Z', layer_name: 'MO_20' },
+        ],
+        interpolation_polygon: true,
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body.data.layers[0].interpolation).toBe('polygons');
     const entry = await layerDate(owner, fieldId, 'MO_20', '2026-05-04T00:00:00Z');
     expect([entry.min, entry.max]).toEqual([3, 6]);
-    const tiff = await image(owner, { field_id: fieldId, layer_name: 'MO_20', operation: 'MO_20', date: '2026-05-04T00:00:00Z', format: 'image/tiff' });
+    const tiff = await image(owner, {
+      field_id: fieldId,
+      layer_name: 'MO_20',
+      operation: 'MO_20',
+      date: '2026-05-04T00:00:00Z',
+      format: 'image/tiff',
+    });
     expect(tiffValues(tiff.bytes).sort()).toEqual([3, 6]);
   });
 
@@ -379,7 +567,10 @@ describe('samplings: layers', () => {
       },
     });
     expect(kriged.status).toBe(200);
-    expect(kriged.body.data.layers.map((l: any) => [l.layer_name, l.interpolation])).toEqual([['MO_20', 'kriging'], ['P_20', 'kriging']]);
+    expect(kriged.body.data.layers.map((l: any) => [l.layer_name, l.interpolation])).toEqual([
+      ['MO_20', 'kriging'],
+      ['P_20', 'kriging'],
+    ]);
     const mo = await layerDate(owner, fieldId, 'MO_20', '2026-05-01T00:00:00Z');
     expect(mo.min).toBeGreaterThanOrEqual(2);
     expect(mo.max).toBeLessThanOrEqual(5);
@@ -389,24 +580,65 @@ describe('samplings: layers', () => {
     expect(p.max).toBeLessThanOrEqual(22);
     const polygon = await call('POST', path, {
       token: owner.token,
-      json: { layers: [{ analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-02T00:00:00Z', layer_name: 'MO_20' }], interpolation_polygon: true },
+      json: {
+        layers: [
+          { analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-02T00:00:00Z', layer_name: 'MO_20' },
+        ],
+        interpolation_polygon: true,
+      },
     });
     expect(polygon.status).toBe(200);
     const flat = await layerDate(owner, fieldId, 'MO_20', '2026-05-02T00:00:00Z');
     expect(flat.min).toBeCloseTo(3.5, 5); // the field takes the mean of its samples
     expect(flat.max).toBeCloseTo(3.5, 5);
-    const tiff = await image(owner, { field_id: fieldId, layer_name: 'MO_20', operation: 'MO_20', date: '2026-05-02T00:00:00Z', format: 'image/tiff' });
+    const tiff = await image(owner, {
+      field_id: fieldId,
+      layer_name: 'MO_20',
+      operation: 'MO_20',
+      date: '2026-05-02T00:00:00Z',
+      format: 'image/tiff',
+    });
     expect(tiffValues(tiff.bytes)).toEqual([3.5]);
 
     const stranger = await newUser();
-    const refused = await call('POST', path, { token: stranger.token, json: { layers: [{ analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' }], interpolation_polygon: true } });
+    const refused = await call('POST', path, {
+      token: stranger.token,
+      json: {
+        layers: [
+          { analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' },
+        ],
+        interpolation_polygon: true,
+      },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(-11);
-    const unknownLayer = await call('POST', path, { token: owner.token, json: { layers: [{ analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'sentinel2' }], interpolation_polygon: true } });
+    const unknownLayer = await call('POST', path, {
+      token: owner.token,
+      json: {
+        layers: [
+          { analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'sentinel2' },
+        ],
+        interpolation_polygon: true,
+      },
+    });
     expect(unknownLayer.status).toBe(400);
-    const unknownAnalysis = await call('POST', path, { token: owner.token, json: { layers: [{ analysis: 'Foliar', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' }], interpolation_polygon: true } });
+    const unknownAnalysis = await call('POST', path, {
+      token: owner.token,
+      json: {
+        layers: [{ analysis: 'Foliar', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' }],
+        interpolation_polygon: true,
+      },
+    });
     expect(unknownAnalysis.status).toBe(400);
-    const missing = await call('POST', `/api/sampling/${randomUUID()}/rasterize`, { token: owner.token, json: { layers: [{ analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' }], interpolation_polygon: true } });
+    const missing = await call('POST', `/api/sampling/${randomUUID()}/rasterize`, {
+      token: owner.token,
+      json: {
+        layers: [
+          { analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' },
+        ],
+        interpolation_polygon: true,
+      },
+    });
     expect(missing.status).toBe(404);
   });
 });

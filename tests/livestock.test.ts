@@ -11,17 +11,25 @@ const PADDOCK_B = square(-60.489, -33.889, 0.008);
 const NOW = '2026-05-10T12:00:00Z';
 const uuid = () => randomUUID();
 
-const post = (user: TestUser, path: string, json: unknown) => call('POST', `/livestock${path}`, { token: user.token, json });
+const post = (user: TestUser, path: string, json: unknown) =>
+  call('POST', `/livestock${path}`, { token: user.token, json });
 
 async function setup(user?: TestUser) {
   const owner = user ?? (await newUser());
   const { fieldId } = await createField(owner, { shape: FIELD_SHAPE });
-  const a = (await post(owner, '/paddock', { field_id: fieldId, shape: PADDOCK_A, date: NOW, name: 'Potrero A' })).body.data;
-  const b = (await post(owner, '/paddock', { field_id: fieldId, shape: PADDOCK_B, date: NOW, name: 'Potrero B' })).body.data;
+  const a = (await post(owner, '/paddock', { field_id: fieldId, shape: PADDOCK_A, date: NOW, name: 'Potrero A' })).body
+    .data;
+  const b = (await post(owner, '/paddock', { field_id: fieldId, shape: PADDOCK_B, date: NOW, name: 'Potrero B' })).body
+    .data;
   return { owner, fieldId, a, b };
 }
 
-const herdIn = async (user: TestUser, fieldId: number, paddockUuid: string | null, extra: Record<string, unknown> = {}) => {
+const herdIn = async (
+  user: TestUser,
+  fieldId: number,
+  paddockUuid: string | null,
+  extra: Record<string, unknown> = {},
+) => {
   const response = await post(user, '/herd', {
     type_id: 4,
     animal_count: 10,
@@ -36,7 +44,8 @@ const herdIn = async (user: TestUser, fieldId: number, paddockUuid: string | nul
   return response.body.data;
 };
 
-const herds = async (user: TestUser) => (await call('GET', '/livestock/herd', { token: user.token })).body.data as any[];
+const herds = async (user: TestUser) =>
+  (await call('GET', '/livestock/herd', { token: user.token })).body.data as any[];
 const herd = async (user: TestUser, herdUuid: string) => (await herds(user)).find((h) => h.herd_uuid === herdUuid);
 const exit = (user: TestUser, origin: string, extra: Record<string, unknown> = {}) =>
   post(user, '/transaction/exit', {
@@ -54,7 +63,12 @@ const exit = (user: TestUser, origin: string, extra: Record<string, unknown> = {
 describe('the livestock module', () => {
   it('is required on every endpoint: 403 MODULE_DISABLED', async () => {
     const user = await newUser({ claims: ['FIELDS_CREATE'] });
-    for (const path of ['/livestock/paddock', '/livestock/herd', '/livestock/herd/categories', '/api/livestock/transaction/exit/types']) {
+    for (const path of [
+      '/livestock/paddock',
+      '/livestock/herd',
+      '/livestock/herd/categories',
+      '/api/livestock/transaction/exit/types',
+    ]) {
       const response = await call('GET', path, { token: user.token });
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ res: 'error', code: 'MODULE_DISABLED', info: expect.any(String) });
@@ -110,11 +124,26 @@ describe('paddocks', () => {
 
   it('refuses a shape outside the field, an invalid shape, a repeated name and missing members', async () => {
     const { owner, fieldId } = await setup();
-    const outside = await post(owner, '/paddock', { field_id: fieldId, shape: square(-60.4, -33.9, 0.01), date: NOW, name: 'Fuera' });
+    const outside = await post(owner, '/paddock', {
+      field_id: fieldId,
+      shape: square(-60.4, -33.9, 0.01),
+      date: NOW,
+      name: 'Fuera',
+    });
     expect([outside.status, outside.body.code]).toEqual([400, 'SHAPE_OUTSIDE_FIELD']);
-    const invalid = await post(owner, '/paddock', { field_id: fieldId, shape: 'POLYGON((0 0,1 1', date: NOW, name: 'Mal' });
+    const invalid = await post(owner, '/paddock', {
+      field_id: fieldId,
+      shape: 'POLYGON((0 0,1 1',
+      date: NOW,
+      name: 'Mal',
+    });
     expect([invalid.status, invalid.body.code]).toEqual([400, 'INVALID_GEOMETRY']);
-    const repeated = await post(owner, '/paddock', { field_id: fieldId, shape: PADDOCK_A, date: NOW, name: 'potrero a' });
+    const repeated = await post(owner, '/paddock', {
+      field_id: fieldId,
+      shape: PADDOCK_A,
+      date: NOW,
+      name: 'potrero a',
+    });
     expect([repeated.status, repeated.body.code]).toEqual([409, 'NAME_TAKEN']);
     const missing = await post(owner, '/paddock', { field_id: fieldId, shape: PADDOCK_A, name: 'Sin fecha' });
     expect([missing.status, missing.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
@@ -125,7 +154,10 @@ describe('paddocks', () => {
     const path = `/livestock/paddock/${a.paddock_uuid}`;
     const renamed = await call('PATCH', path, { token: owner.token, json: { name: 'Potrero Norte' } });
     expect(renamed.body.data).toMatchObject({ name: 'Potrero Norte', shape: a.shape });
-    const reshaped = await call('PATCH', path, { token: owner.token, json: { shape: square(-60.499, -33.899, 0.004) } });
+    const reshaped = await call('PATCH', path, {
+      token: owner.token,
+      json: { shape: square(-60.499, -33.899, 0.004) },
+    });
     expect(reshaped.body.data.area).toBeLessThan(a.area / 2);
     const none = await call('PATCH', path, { token: owner.token, json: {} });
     expect([none.status, none.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
@@ -149,11 +181,16 @@ describe('paddocks', () => {
     const hidden = await call('GET', `/livestock/paddock/${a.paddock_uuid}`, { token: stranger.token });
     expect([hidden.status, hidden.body.code]).toEqual([404, 'PADDOCK_NOT_FOUND']);
     expect((await call('GET', '/livestock/paddock', { token: stranger.token })).body.data).toEqual([]);
-    expect((await call('GET', '/livestock/paddock', { token: stranger.token, query: { field_id: fieldId } })).status).toBe(404);
+    expect(
+      (await call('GET', '/livestock/paddock', { token: stranger.token, query: { field_id: fieldId } })).status,
+    ).toBe(404);
     const reader = await newUser();
     await internal('/internal/shares', { user_id: reader.id, field_id: fieldId, permission: 'read' });
     expect((await call('GET', `/livestock/paddock/${a.paddock_uuid}`, { token: reader.token })).status).toBe(200);
-    const write = await call('PATCH', `/livestock/paddock/${a.paddock_uuid}`, { token: reader.token, json: { name: 'x' } });
+    const write = await call('PATCH', `/livestock/paddock/${a.paddock_uuid}`, {
+      token: reader.token,
+      json: { name: 'x' },
+    });
     expect([write.status, write.body.code]).toEqual([403, 'PERMISSION_ERROR']);
     expect((await call('DELETE', `/livestock/paddock/${a.paddock_uuid}`, { token: owner.token })).status).toBe(200);
   });
@@ -195,8 +232,23 @@ describe('herds', () => {
   it('refuses unknown categories and weight units, and paddocks of other fields', async () => {
     const { owner, fieldId } = await setup();
     const other = await setup(owner);
-    for (const extra of [{ type_id: 9 }, { weight_unit: 'stone' }, { paddock_uuid: other.a.paddock_uuid }, { animal_count: -1 }, { animal_count: 2.5 }]) {
-      const response = await post(owner, '/herd', { type_id: 4, animal_count: 1, paddock_uuid: null, weight: 1, weight_unit: 'kg', herd_name: 'x', field_id: fieldId, ...extra });
+    for (const extra of [
+      { type_id: 9 },
+      { weight_unit: 'stone' },
+      { paddock_uuid: other.a.paddock_uuid },
+      { animal_count: -1 },
+      { animal_count: 2.5 },
+    ]) {
+      const response = await post(owner, '/herd', {
+        type_id: 4,
+        animal_count: 1,
+        paddock_uuid: null,
+        weight: 1,
+        weight_unit: 'kg',
+        herd_name: 'x',
+        field_id: fieldId,
+        ...extra,
+      });
       expect([response.status, response.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
     }
   });
@@ -206,10 +258,19 @@ describe('herds', () => {
     const h = await herdIn(owner, fieldId, a.paddock_uuid);
     const response = await call('PATCH', `/livestock/herd/${h.herd_uuid}`, {
       token: owner.token,
-      json: { type_id: 5, herd_name: 'Vaquillonas', new_animals: { new_animals_count: 2, new_animals_weight: 1000, new_animals_weight_unit: 'lb' } },
+      json: {
+        type_id: 5,
+        herd_name: 'Vaquillonas',
+        new_animals: { new_animals_count: 2, new_animals_weight: 1000, new_animals_weight_unit: 'lb' },
+      },
     });
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ type_id: 5, herd_name: 'Vaquillonas', animal_count: 12, weight_unit: 'kg' });
+    expect(response.body.data).toMatchObject({
+      type_id: 5,
+      herd_name: 'Vaquillonas',
+      animal_count: 12,
+      weight_unit: 'kg',
+    });
     expect(response.body.data.weight).toBeCloseTo(4000 + 1000 * 0.45359237, 3);
     expect(response.body.data.date_of_last_transaction).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
@@ -228,12 +289,25 @@ describe('POST /livestock/transaction/paddock', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body.data.herds).toHaveLength(1);
-    expect(response.body.data.herds[0]).toMatchObject({ herd_uuid: h.herd_uuid, paddock_uuid: b.paddock_uuid, animal_count: 10, date_of_last_transaction: '2026-05-11T11:30:00Z' });
+    expect(response.body.data.herds[0]).toMatchObject({
+      herd_uuid: h.herd_uuid,
+      paddock_uuid: b.paddock_uuid,
+      animal_count: 10,
+      date_of_last_transaction: '2026-05-11T11:30:00Z',
+    });
     const history = await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token });
-    expect(history.body.data[0]).toMatchObject({ kind: 'paddock', note: 'rotación de pastoreo', transaction_date: '2026-05-11T11:30:00Z', origin_paddock_uuid: a.paddock_uuid, destination_paddock_uuid: b.paddock_uuid });
+    expect(history.body.data[0]).toMatchObject({
+      kind: 'paddock',
+      note: 'rotación de pastoreo',
+      transaction_date: '2026-05-11T11:30:00Z',
+      origin_paddock_uuid: a.paddock_uuid,
+      destination_paddock_uuid: b.paddock_uuid,
+    });
     // the origin paddock is empty now, the destination holds the herd
     expect((await call('DELETE', `/livestock/paddock/${a.paddock_uuid}`, { token: owner.token })).status).toBe(200);
-    expect((await call('DELETE', `/livestock/paddock/${b.paddock_uuid}`, { token: owner.token })).body.code).toBe('PADDOCK_NOT_EMPTY');
+    expect((await call('DELETE', `/livestock/paddock/${b.paddock_uuid}`, { token: owner.token })).body.code).toBe(
+      'PADDOCK_NOT_EMPTY',
+    );
   });
 
   it('moves part of a herd as a new herd in the destination', async () => {
@@ -250,8 +324,20 @@ describe('POST /livestock/transaction/paddock', () => {
       herd_category: 6,
     });
     const [origin, split] = response.body.data.herds;
-    expect(origin).toMatchObject({ herd_uuid: h.herd_uuid, animal_count: 6, weight: 2400, paddock_uuid: a.paddock_uuid });
-    expect(split).toMatchObject({ herd_name: 'Lote separado', type_id: 6, animal_count: 4, weight: 1600, paddock_uuid: b.paddock_uuid, date_of_last_transaction: NOW });
+    expect(origin).toMatchObject({
+      herd_uuid: h.herd_uuid,
+      animal_count: 6,
+      weight: 2400,
+      paddock_uuid: a.paddock_uuid,
+    });
+    expect(split).toMatchObject({
+      herd_name: 'Lote separado',
+      type_id: 6,
+      animal_count: 4,
+      weight: 1600,
+      paddock_uuid: b.paddock_uuid,
+      date_of_last_transaction: NOW,
+    });
     expect(await herds(owner)).toHaveLength(2);
   });
 
@@ -268,22 +354,46 @@ describe('POST /livestock/transaction/paddock', () => {
     });
     expect([response.status, response.body.code]).toEqual([409, 'NOT_ENOUGH_ANIMALS']);
     expect(await herds(owner)).toEqual(before);
-    expect((await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token })).body.data).toEqual([]);
+    expect(
+      (await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token })).body.data,
+    ).toEqual([]);
   });
 
   it('refuses a stale max_count, a wrong origin paddock and a wrong destination_field', async () => {
     const { owner, fieldId, a, b } = await setup();
     const h = await herdIn(owner, fieldId, a.paddock_uuid);
-    const base = { origin_herd_uuid: h.herd_uuid, origin_paddock_uuid: a.paddock_uuid, destination_paddock_uuid: b.paddock_uuid, transaction_date: NOW };
+    const base = {
+      origin_herd_uuid: h.herd_uuid,
+      origin_paddock_uuid: a.paddock_uuid,
+      destination_paddock_uuid: b.paddock_uuid,
+      transaction_date: NOW,
+    };
     expect((await post(owner, '/transaction/paddock', { ...base, max_count: 9 })).body.code).toBe('STALE_RECORD');
-    expect((await post(owner, '/transaction/paddock', { ...base, origin_paddock_uuid: b.paddock_uuid, destination_paddock_uuid: a.paddock_uuid })).body.code).toBe('INVALID_PARAMETERS');
-    expect((await post(owner, '/transaction/paddock', { ...base, destination_field: '999999' })).body.code).toBe('INVALID_PARAMETERS');
+    expect(
+      (
+        await post(owner, '/transaction/paddock', {
+          ...base,
+          origin_paddock_uuid: b.paddock_uuid,
+          destination_paddock_uuid: a.paddock_uuid,
+        })
+      ).body.code,
+    ).toBe('INVALID_PARAMETERS');
+    expect((await post(owner, '/transaction/paddock', { ...base, destination_field: '999999' })).body.code).toBe(
+      'INVALID_PARAMETERS',
+    );
   });
 
   it('moves a herd to a paddock of another field (destination_field)', async () => {
     const { owner, fieldId, a } = await setup();
     const other = await createField(owner, { shape: square(-60.3, -33.9, 0.02) });
-    const far = (await post(owner, '/paddock', { field_id: other.fieldId, shape: square(-60.299, -33.899, 0.005), date: NOW, name: 'Lejos' })).body.data;
+    const far = (
+      await post(owner, '/paddock', {
+        field_id: other.fieldId,
+        shape: square(-60.299, -33.899, 0.005),
+        date: NOW,
+        name: 'Lejos',
+      })
+    ).body.data;
     const h = await herdIn(owner, fieldId, a.paddock_uuid);
     const response = await post(owner, '/transaction/paddock', {
       origin_herd_uuid: h.herd_uuid,
@@ -293,7 +403,11 @@ describe('POST /livestock/transaction/paddock', () => {
       transaction_date: NOW,
     });
     expect(response.status).toBe(200);
-    expect(response.body.data.herds[0]).toMatchObject({ herd_uuid: h.herd_uuid, field_id: other.fieldId, paddock_uuid: far.paddock_uuid });
+    expect(response.body.data.herds[0]).toMatchObject({
+      herd_uuid: h.herd_uuid,
+      field_id: other.fieldId,
+      paddock_uuid: far.paddock_uuid,
+    });
     expect((await herd(owner, h.herd_uuid)).field_id).toBe(other.fieldId);
   });
 });
@@ -308,7 +422,8 @@ describe('POST /livestock/transaction/exit', () => {
       expect(response.body.data.transaction).toMatchObject({ kind: 'exit', destination_type: type });
     }
     expect(await herd(owner, h.herd_uuid)).toMatchObject({ animal_count: 14, weight: 5600 });
-    const history = (await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token })).body.data;
+    const history = (await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token })).body
+      .data;
     expect(history).toHaveLength(6);
   });
 
@@ -316,7 +431,12 @@ describe('POST /livestock/transaction/exit', () => {
     const { owner, fieldId, a, b } = await setup();
     const from = await herdIn(owner, fieldId, a.paddock_uuid);
     const to = await herdIn(owner, fieldId, b.paddock_uuid, { weight: 8818.49, weight_unit: 'lb' });
-    const response = await exit(owner, from.herd_uuid, { destination_type: 2, destination_herd_uuid: to.herd_uuid, animal_count: 3, weight: 1200 });
+    const response = await exit(owner, from.herd_uuid, {
+      destination_type: 2,
+      destination_herd_uuid: to.herd_uuid,
+      animal_count: 3,
+      weight: 1200,
+    });
     expect(response.status).toBe(200);
     expect(await herd(owner, from.herd_uuid)).toMatchObject({ animal_count: 7, weight: 2800 });
     const received = await herd(owner, to.herd_uuid);
@@ -334,7 +454,9 @@ describe('POST /livestock/transaction/exit', () => {
     expect(second.status).toBe(200);
     expect(second.body.data.transaction).toEqual(first.body.data.transaction);
     expect((await herd(owner, h.herd_uuid)).animal_count).toBe(8);
-    expect((await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token })).body.data).toHaveLength(1);
+    expect(
+      (await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token })).body.data,
+    ).toHaveLength(1);
   });
 
   it("never answers another user's transaction for a reused transaction_uuid", async () => {
@@ -355,7 +477,10 @@ describe('POST /livestock/transaction/exit', () => {
   it('applies exactly one of two concurrent exits that together exceed the head count', async () => {
     const { owner, fieldId } = await setup();
     const h = await herdIn(owner, fieldId, null);
-    const results = await Promise.all([exit(owner, h.herd_uuid, { animal_count: 6, weight: 2400 }), exit(owner, h.herd_uuid, { animal_count: 6, weight: 2400 })]);
+    const results = await Promise.all([
+      exit(owner, h.herd_uuid, { animal_count: 6, weight: 2400 }),
+      exit(owner, h.herd_uuid, { animal_count: 6, weight: 2400 }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.status === 409)!.body.code).toBe('NOT_ENOUGH_ANIMALS');
     expect(await herd(owner, h.herd_uuid)).toMatchObject({ animal_count: 4, weight: 1600 });
@@ -395,11 +520,25 @@ describe('livestock follows the contract', () => {
     const { owner, fieldId, a } = await setup();
     const loose = await herdIn(owner, fieldId, null);
     expect(loose.paddock_uuid).toBeNull();
-    const refused = await post(owner, '/transaction/paddock', { origin_herd_uuid: loose.herd_uuid, origin_paddock_uuid: a.paddock_uuid, destination_paddock_uuid: a.paddock_uuid, transaction_date: NOW });
+    const refused = await post(owner, '/transaction/paddock', {
+      origin_herd_uuid: loose.herd_uuid,
+      origin_paddock_uuid: a.paddock_uuid,
+      destination_paddock_uuid: a.paddock_uuid,
+      transaction_date: NOW,
+    });
     expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
-    const moved = await post(owner, '/transaction/paddock', { origin_herd_uuid: loose.herd_uuid, origin_paddock_uuid: null, destination_paddock_uuid: a.paddock_uuid, transaction_date: NOW });
+    const moved = await post(owner, '/transaction/paddock', {
+      origin_herd_uuid: loose.herd_uuid,
+      origin_paddock_uuid: null,
+      destination_paddock_uuid: a.paddock_uuid,
+      transaction_date: NOW,
+    });
     expect(moved.status).toBe(200);
-    expect(await herd(owner, loose.herd_uuid)).toMatchObject({ paddock_uuid: a.paddock_uuid, paddock_id: a.paddock_id, animal_count: 10 });
+    expect(await herd(owner, loose.herd_uuid)).toMatchObject({
+      paddock_uuid: a.paddock_uuid,
+      paddock_id: a.paddock_id,
+      animal_count: 10,
+    });
     const [paddock] = (await call('GET', `/livestock/paddock/${a.paddock_uuid}`, { token: owner.token })).body.data;
     expect(paddock.paddock_uuid).toBe(a.paddock_uuid);
     // the paddock now holds the herd: it cannot be deleted
@@ -411,26 +550,55 @@ describe('livestock follows the contract', () => {
     const h = await herdIn(owner, fieldId, a.paddock_uuid);
     const response = await call('PATCH', `/livestock/herd/${h.herd_uuid}`, {
       token: owner.token,
-      json: { type_id: 5, herd_name: 'Vaquillonas', new_animals: { new_animals_count: 0, new_animals_weight: 0, new_animals_weight_unit: 'kg' } },
+      json: {
+        type_id: 5,
+        herd_name: 'Vaquillonas',
+        new_animals: { new_animals_count: 0, new_animals_weight: 0, new_animals_weight_unit: 'kg' },
+      },
     });
     expect(response.status).toBe(200);
-    expect(await herd(owner, h.herd_uuid)).toMatchObject({ herd_name: 'Vaquillonas', type_id: 5, animal_count: 10, date_of_last_transaction: null });
+    expect(await herd(owner, h.herd_uuid)).toMatchObject({
+      herd_name: 'Vaquillonas',
+      type_id: 5,
+      animal_count: 10,
+      date_of_last_transaction: null,
+    });
     const history = await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token });
     expect(history.body.data).toEqual([]);
     const weightWithoutAnimals = await call('PATCH', `/livestock/herd/${h.herd_uuid}`, {
       token: owner.token,
-      json: { type_id: 5, herd_name: 'x', new_animals: { new_animals_count: 0, new_animals_weight: 10, new_animals_weight_unit: 'kg' } },
+      json: {
+        type_id: 5,
+        herd_name: 'x',
+        new_animals: { new_animals_count: 0, new_animals_weight: 10, new_animals_weight_unit: 'kg' },
+      },
     });
     expect([weightWithoutAnimals.status, weightWithoutAnimals.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
   });
 
   it('reads weight_unit in any case and its usual spellings', async () => {
     const { owner, fieldId } = await setup();
-    for (const [spelling, unit] of [['KG', 'kg'], ['Kg', 'kg'], ['kgs', 'kg'], ['LB', 'lb'], ['lbs', 'lb'], ['T', 't'], ['tn', 't']] as const) {
+    for (const [spelling, unit] of [
+      ['KG', 'kg'],
+      ['Kg', 'kg'],
+      ['kgs', 'kg'],
+      ['LB', 'lb'],
+      ['lbs', 'lb'],
+      ['T', 't'],
+      ['tn', 't'],
+    ] as const) {
       const h = await herdIn(owner, fieldId, null, { weight_unit: spelling, herd_name: `h ${spelling}` });
       expect(h.weight_unit, spelling).toBe(unit);
     }
-    const wrong = await post(owner, '/herd', { type_id: 4, animal_count: 1, paddock_uuid: null, weight: 1, weight_unit: 'stone', herd_name: 'x', field_id: fieldId });
+    const wrong = await post(owner, '/herd', {
+      type_id: 4,
+      animal_count: 1,
+      paddock_uuid: null,
+      weight: 1,
+      weight_unit: 'stone',
+      herd_name: 'x',
+      field_id: fieldId,
+    });
     expect([wrong.status, wrong.body.code]).toEqual([400, 'INVALID_PARAMETERS']);
   });
 
@@ -439,10 +607,22 @@ describe('livestock follows the contract', () => {
     const b = await setup();
     const paddockUuid = uuid();
     const herdUuid = uuid();
-    const mine = await post(a.owner, '/paddock', { field_id: a.fieldId, shape: square(-60.497, -33.885, 0.002), date: NOW, name: 'Mío', paddock_uuid: paddockUuid });
+    const mine = await post(a.owner, '/paddock', {
+      field_id: a.fieldId,
+      shape: square(-60.497, -33.885, 0.002),
+      date: NOW,
+      name: 'Mío',
+      paddock_uuid: paddockUuid,
+    });
     expect(mine.status).toBe(200);
     await herdIn(a.owner, a.fieldId, null, { herd_uuid: herdUuid, herd_name: 'de A' });
-    const theirs = await post(b.owner, '/paddock', { field_id: b.fieldId, shape: square(-60.497, -33.885, 0.002), date: NOW, name: 'Suyo', paddock_uuid: paddockUuid });
+    const theirs = await post(b.owner, '/paddock', {
+      field_id: b.fieldId,
+      shape: square(-60.497, -33.885, 0.002),
+      date: NOW,
+      name: 'Suyo',
+      paddock_uuid: paddockUuid,
+    });
     expect(theirs.status).toBe(200);
     const theirHerd = await herdIn(b.owner, b.fieldId, null, { herd_uuid: herdUuid, herd_name: 'de B' });
     expect(theirHerd.herd_name).toBe('de B');

@@ -16,11 +16,27 @@ const ring = (lon: number, lat: number, size: number) => [
 const zoning = (lon = -60.5, lat = -33.9) => ({
   type: 'FeatureCollection',
   features: [
-    { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring(lon, lat, 0.005)] }, properties: { nombre: 'Zona baja', id: 0 } },
-    { type: 'Feature', geometry: { type: 'MultiPolygon', coordinates: [[ring(lon + 0.005, lat, 0.005)], [ring(lon, lat + 0.005, 0.005)]] }, properties: { id: 1 } },
+    {
+      type: 'Feature',
+      geometry: { type: 'Polygon', coordinates: [ring(lon, lat, 0.005)] },
+      properties: { nombre: 'Zona baja', id: 0 },
+    },
+    {
+      type: 'Feature',
+      geometry: {
+        type: 'MultiPolygon',
+        coordinates: [[ring(lon + 0.005, lat, 0.005)], [ring(lon, lat + 0.005, 0.005)]],
+      },
+      properties: { id: 1 },
+    },
   ],
 });
-const metadata = { capas: { 0: { color: [255, 0, 0, 255], nombre: 'Zona baja' }, 1: { color: [0, 128, 0, 255], nombre: 'Zona alta ñandú' } } };
+const metadata = {
+  capas: {
+    0: { color: [255, 0, 0, 255], nombre: 'Zona baja' },
+    1: { color: [0, 128, 0, 255], nombre: 'Zona alta ñandú' },
+  },
+};
 
 const send = (user: TestUser, method: string, json: unknown) => call(method, PATH, { token: user.token, json });
 const list = (user: TestUser, query: Record<string, number> = {}) => call('GET', PATH, { token: user.token, query });
@@ -28,7 +44,13 @@ const list = (user: TestUser, query: Record<string, number> = {}) => call('GET',
 async function setup() {
   const owner = await newUser();
   const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
-  const created = await send(owner, 'POST', { nombre: 'Ambientes 2026', id_lote: fieldId, id_tipo: 1, geojson: zoning(), metadata });
+  const created = await send(owner, 'POST', {
+    nombre: 'Ambientes 2026',
+    id_lote: fieldId,
+    id_tipo: 1,
+    geojson: zoning(),
+    metadata,
+  });
   expect(created.status).toBe(200);
   return { owner, fieldId, mapId: created.body.id as number };
 }
@@ -64,26 +86,80 @@ describe('/api/users/me/maps', () => {
 
   it('refuses a name the caller already uses (409), bad parameters (400) and a field it cannot use (Invalid field / permissions)', async () => {
     const { owner, fieldId } = await setup();
-    expectError(await send(owner, 'POST', { nombre: ' ambientes  2026 ', id_lote: fieldId, id_tipo: 2, geojson: zoning() }), 409, 'The map name is already used');
+    expectError(
+      await send(owner, 'POST', { nombre: ' ambientes  2026 ', id_lote: fieldId, id_tipo: 2, geojson: zoning() }),
+      409,
+      'The map name is already used',
+    );
     const bad = [
       { nombre: '', id_lote: fieldId, id_tipo: 1, geojson: zoning() },
       { nombre: 'x', id_lote: fieldId, id_tipo: 7, geojson: zoning() },
       { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [] } },
-      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-60.5, -33.9] } }] } },
+      {
+        nombre: 'x',
+        id_lote: fieldId,
+        id_tipo: 1,
+        geojson: {
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-60.5, -33.9] } }],
+        },
+      },
       // a bow tie is not a valid polygon; a zone far from the field does not intersect it
-      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[-60.5, -33.9], [-60.49, -33.89], [-60.49, -33.9], [-60.5, -33.89], [-60.5, -33.9]]] } }] } },
+      {
+        nombre: 'x',
+        id_lote: fieldId,
+        id_tipo: 1,
+        geojson: {
+          type: 'FeatureCollection',
+          features: [
+            {
+              type: 'Feature',
+              geometry: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [-60.5, -33.9],
+                    [-60.49, -33.89],
+                    [-60.49, -33.9],
+                    [-60.5, -33.89],
+                    [-60.5, -33.9],
+                  ],
+                ],
+              },
+            },
+          ],
+        },
+      },
       { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning(10, 10) },
-      { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning(), metadata: { capas: { 0: { color: [300, 0, 0, 1], nombre: 'a' } } } },
+      {
+        nombre: 'x',
+        id_lote: fieldId,
+        id_tipo: 1,
+        geojson: zoning(),
+        metadata: { capas: { 0: { color: [300, 0, 0, 1], nombre: 'a' } } },
+      },
       { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning(), metadata: { otra: 1 } },
       { nombre: 'x', id_tipo: 1, geojson: zoning() },
     ];
     for (const body of bad) expectError(await send(owner, 'POST', body), 400, 'Invalid parameters');
-    expectError(await send(owner, 'POST', { nombre: 'x', id_lote: 999_999_999, id_tipo: 1, geojson: zoning() }), 400, 'Invalid field');
+    expectError(
+      await send(owner, 'POST', { nombre: 'x', id_lote: 999_999_999, id_tipo: 1, geojson: zoning() }),
+      400,
+      'Invalid field',
+    );
     const stranger = await newUser();
-    expectError(await send(stranger, 'POST', { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning() }), 400, 'Invalid field');
+    expectError(
+      await send(stranger, 'POST', { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning() }),
+      400,
+      'Invalid field',
+    );
     const reader = await newUser();
     await internal('/internal/shares', { user_id: reader.id, field_id: fieldId, permission: 'read' });
-    expectError(await send(reader, 'POST', { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning() }), 403, 'User does not have enough permissions');
+    expectError(
+      await send(reader, 'POST', { nombre: 'x', id_lote: fieldId, id_tipo: 1, geojson: zoning() }),
+      403,
+      'User does not have enough permissions',
+    );
     expect((await list(owner)).body.data).toHaveLength(1);
   });
 
@@ -96,34 +172,73 @@ describe('/api/users/me/maps', () => {
     expect([afterPatch.nombre, afterPatch.id_tipo, afterPatch.metadata]).toEqual(['Ambientes corregidos', 1, metadata]);
     // the old name is free again, the other map's is not
     expectError(await send(owner, 'PATCH', { id: mapId, nombre: 'rinde' }), 409, 'The map name is already used');
-    expect((await send(owner, 'POST', { nombre: 'Ambientes 2026', id_lote: fieldId, id_tipo: 1, geojson: zoning() })).status).toBe(200);
-    const replaced = await send(owner, 'PUT', { id: mapId, nombre: 'Prescripción', id_lote: fieldId, id_tipo: 6, geojson: { type: 'FeatureCollection', features: [zoning().features[0]] } });
+    expect(
+      (await send(owner, 'POST', { nombre: 'Ambientes 2026', id_lote: fieldId, id_tipo: 1, geojson: zoning() })).status,
+    ).toBe(200);
+    const replaced = await send(owner, 'PUT', {
+      id: mapId,
+      nombre: 'Prescripción',
+      id_lote: fieldId,
+      id_tipo: 6,
+      geojson: { type: 'FeatureCollection', features: [zoning().features[0]] },
+    });
     expect(replaced.status).toBe(200);
     const afterPut = (await list(owner, { id: mapId })).body.data;
-    expect([afterPut.nombre, afterPut.id_tipo, afterPut.metadata, afterPut.geojson.features.length]).toEqual(['Prescripción', 6, {}, 1]);
-    expectError(await send(owner, 'PUT', { id: mapId, nombre: 'x', id_lote: fieldId, id_tipo: 1 }), 400, 'Invalid parameters');
+    expect([afterPut.nombre, afterPut.id_tipo, afterPut.metadata, afterPut.geojson.features.length]).toEqual([
+      'Prescripción',
+      6,
+      {},
+      1,
+    ]);
+    expectError(
+      await send(owner, 'PUT', { id: mapId, nombre: 'x', id_lote: fieldId, id_tipo: 1 }),
+      400,
+      'Invalid parameters',
+    );
     expectError(await send(owner, 'PATCH', { nombre: 'sin id' }), 400, 'Invalid parameters');
     expectError(await send(owner, 'PATCH', { id: 999_999_999, nombre: 'x' }), 404, 'Map not found');
     // another user who edits the field may read the map, not change it
     const editor = await newUser();
     await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
     expect((await list(editor, { id: mapId })).status).toBe(200);
-    expectError(await send(editor, 'PUT', { id: mapId, nombre: 'Mío', id_lote: fieldId, id_tipo: 1, geojson: zoning() }), 403, 'Denied access');
+    expectError(
+      await send(editor, 'PUT', { id: mapId, nombre: 'Mío', id_lote: fieldId, id_tipo: 1, geojson: zoning() }),
+      403,
+      'Denied access',
+    );
     expectError(await send(editor, 'PATCH', { id: other.body.id, nombre: 'Mío' }), 403, 'Denied access');
     // a stranger does not even see it
     expectError(await list(await newUser(), { id: mapId }), 404, 'Map not found');
   });
 
-  it('create_application: true records a planned application of the field\'s current campaign that references the map, once', async () => {
+  it("create_application: true records a planned application of the field's current campaign that references the map, once", async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
     const campaign = new Date().getUTCFullYear();
     const labours = async () =>
-      (await call('GET', '/activities/labour', { token: owner.token, query: { yeargroup: campaign, fields_id: fieldId } })).body.data as any[];
-    const created = await send(owner, 'POST', { nombre: 'Prescripción N', id_lote: fieldId, id_tipo: 6, geojson: zoning(), create_application: true });
+      (
+        await call('GET', '/activities/labour', {
+          token: owner.token,
+          query: { yeargroup: campaign, fields_id: fieldId },
+        })
+      ).body.data as any[];
+    const created = await send(owner, 'POST', {
+      nombre: 'Prescripción N',
+      id_lote: fieldId,
+      id_tipo: 6,
+      geojson: zoning(),
+      create_application: true,
+    });
     expect(created.status).toBe(200);
     const [application] = await labours();
-    expect(application).toMatchObject({ labour_type_id: 1, status: 1, yeargroup: campaign, field_id: fieldId, map_id: created.body.id, inputs: [] });
+    expect(application).toMatchObject({
+      labour_type_id: 1,
+      status: 1,
+      yeargroup: campaign,
+      field_id: fieldId,
+      map_id: created.body.id,
+      inputs: [],
+    });
     // a map without it records none; a change that asks again does not record a second one
     const plain = await send(owner, 'POST', { nombre: 'Ambientes', id_lote: fieldId, id_tipo: 1, geojson: zoning() });
     await send(owner, 'PATCH', { id: created.body.id, create_application: true });
@@ -133,7 +248,17 @@ describe('/api/users/me/maps', () => {
     await send(owner, 'PATCH', { id: plain.body.id, create_application: true });
     expect((await labours()).map((l) => l.map_id).sort()).toEqual([created.body.id, plain.body.id].sort());
     // a map refused (name taken) records no labour
-    expect((await send(owner, 'POST', { nombre: 'prescripción n', id_lote: fieldId, id_tipo: 6, geojson: zoning(), create_application: true })).status).toBe(409);
+    expect(
+      (
+        await send(owner, 'POST', {
+          nombre: 'prescripción n',
+          id_lote: fieldId,
+          id_tipo: 6,
+          geojson: zoning(),
+          create_application: true,
+        })
+      ).status,
+    ).toBe(409);
     expect(await labours()).toHaveLength(2);
   });
 
@@ -142,14 +267,24 @@ describe('/api/users/me/maps', () => {
     const editor = await newUser();
     await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
     expectError(await call('DELETE', PATH, { token: editor.token, query: { id: mapId } }), 403, 'Denied access');
-    expect((await call('DELETE', PATH, { token: owner.token, query: { id: mapId } })).body).toEqual({ info: 'Map deleted', res: 'OK', code: 0 });
+    expect((await call('DELETE', PATH, { token: owner.token, query: { id: mapId } })).body).toEqual({
+      info: 'Map deleted',
+      res: 'OK',
+      code: 0,
+    });
     expectError(await list(owner, { id: mapId }), 404, 'Map not found');
     // its name is free again
-    const again = await send(owner, 'POST', { nombre: 'Ambientes 2026', id_lote: fieldId, id_tipo: 1, geojson: zoning() });
+    const again = await send(owner, 'POST', {
+      nombre: 'Ambientes 2026',
+      id_lote: fieldId,
+      id_tipo: 1,
+      geojson: zoning(),
+    });
     expect(again.status).toBe(200);
     expect((await call('GET', '/api/borrarlotes', { token: owner.token, query: { lote: fieldId } })).status).toBe(200);
     const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (await list(owner)).body.data.length > 0) await new Promise((r) => setTimeout(r, 250));
+    while (Date.now() < deadline && (await list(owner)).body.data.length > 0)
+      await new Promise((r) => setTimeout(r, 250));
     expect((await list(owner)).body.data).toEqual([]);
     expectError(await list(owner, { id: again.body.id }), 404, 'Map not found');
   });
@@ -159,27 +294,53 @@ describe('/api/users/me/maps', () => {
     const form = new FormData();
     form.set('id_mapa', String(mapId));
     form.set('nombre', 'Ambientes Ñandú');
-    const response = await fetch(new URL(`${PATH}/download`, stack().baseUrl), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+    const response = await fetch(new URL(`${PATH}/download`, stack().baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}` },
+      body: form,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
-    expect(response.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Ambientes Ñandú.zip')}`);
+    expect(response.headers.get('content-disposition')).toContain(
+      `filename*=UTF-8''${encodeURIComponent('Ambientes Ñandú.zip')}`,
+    );
     const zip = await JSZip.loadAsync(Buffer.from(await response.arrayBuffer()));
-    expect(Object.keys(zip.files).sort(), JSON.stringify(Object.keys(zip.files))).toEqual(['Ambientes Ñandú.cpg', 'Ambientes Ñandú.dbf', 'Ambientes Ñandú.prj', 'Ambientes Ñandú.shp', 'Ambientes Ñandú.shx']);
+    expect(Object.keys(zip.files).sort(), JSON.stringify(Object.keys(zip.files))).toEqual([
+      'Ambientes Ñandú.cpg',
+      'Ambientes Ñandú.dbf',
+      'Ambientes Ñandú.prj',
+      'Ambientes Ñandú.shp',
+      'Ambientes Ñandú.shx',
+    ]);
     const file = async (ext: string) => zip.file(`Ambientes Ñandú.${ext}`)!.async('uint8array');
     const cpg = new TextDecoder().decode(await file('cpg'));
-    const read = combine([parseShp(await file('shp'), new TextDecoder().decode(await file('prj'))), parseDbf(await file('dbf'), cpg)]);
+    const read = combine([
+      parseShp(await file('shp'), new TextDecoder().decode(await file('prj'))),
+      parseDbf(await file('dbf'), cpg),
+    ]);
     expect(read.features.map((f: any) => [f.properties.nombre, f.properties.id, f.geometry.type])).toEqual([
       ['Zona baja', 0, 'Polygon'],
       ['Zona alta ñandú', 1, 'MultiPolygon'],
     ]);
-    const sorted = (r: number[][]) => r.slice(0, -1).map(([x, y]) => [Number(x!.toFixed(9)), Number(y!.toFixed(9))]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+    const sorted = (r: number[][]) =>
+      r
+        .slice(0, -1)
+        .map(([x, y]) => [Number(x!.toFixed(9)), Number(y!.toFixed(9))])
+        .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
     const [first, second] = read.features as any[];
     expect(sorted(first.geometry.coordinates[0])).toEqual(sorted(ring(-60.5, -33.9, 0.005)));
-    expect(second.geometry.coordinates.map((p: number[][][]) => sorted(p[0]!))).toEqual([sorted(ring(-60.495, -33.9, 0.005)), sorted(ring(-60.5, -33.895, 0.005))]);
+    expect(second.geometry.coordinates.map((p: number[][][]) => sorted(p[0]!))).toEqual([
+      sorted(ring(-60.495, -33.9, 0.005)),
+      sorted(ring(-60.5, -33.895, 0.005)),
+    ]);
     const stranger = new FormData();
     stranger.set('id_mapa', String(mapId));
     stranger.set('nombre', 'x');
-    expectError(await call('POST', `${PATH}/download`, { token: (await newUser()).token, body: stranger }), 404, 'Map not found');
+    expectError(
+      await call('POST', `${PATH}/download`, { token: (await newUser()).token, body: stranger }),
+      404,
+      'Map not found',
+    );
   });
 
   it('answers 401 without a token, in the maps dialect', async () => {

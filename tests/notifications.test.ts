@@ -2,7 +2,12 @@
 // through /nc-internal/events and /nc/events/test and the queue worker (translation, stacking,
 // idempotency, the dead-letter queue), and the live stream with a real EventSource client.
 import { randomUUID } from 'node:crypto';
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { EventSource } from 'eventsource';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
@@ -15,17 +20,33 @@ const inbox = (user: TestUser, query: Record<string, string | number | undefined
   call('GET', `${prefix}/nc/inbox`, { token: user.token, query });
 /** Resolves once the events queue holds nothing (no message waiting, in flight or delayed): every event posted so far was handled. */
 async function eventsHandled(): Promise<void> {
-  const client = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials: LOCAL_CREDENTIALS });
-  const names = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
-  await eventually(async () => {
-    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: stack().queues.EventsQueue!, AttributeNames: [...names] }));
-    return names.every((name) => Number(Attributes?.[name] ?? 0) === 0) ? true : undefined;
-  }, 30_000, 100);
+  const client = new SQSClient({
+    region: stack().region,
+    endpoint: stack().endpoints.sqs,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  const names = [
+    'ApproximateNumberOfMessages',
+    'ApproximateNumberOfMessagesNotVisible',
+    'ApproximateNumberOfMessagesDelayed',
+  ] as const;
+  await eventually(
+    async () => {
+      const { Attributes } = await client.send(
+        new GetQueueAttributesCommand({ QueueUrl: stack().queues.EventsQueue!, AttributeNames: [...names] }),
+      );
+      return names.every((name) => Number(Attributes?.[name] ?? 0) === 0) ? true : undefined;
+    },
+    30_000,
+    100,
+  );
   client.destroy();
 }
 
-const count = async (user: TestUser) => (await call('GET', '/nc/inbox/count', { token: user.token })).body.data.count as number;
-const dismiss = (user: TestUser, query: Record<string, string>) => call('DELETE', '/nc/inbox', { token: user.token, query });
+const count = async (user: TestUser) =>
+  (await call('GET', '/nc/inbox/count', { token: user.token })).body.data.count as number;
+const dismiss = (user: TestUser, query: Record<string, string>) =>
+  call('DELETE', '/nc/inbox', { token: user.token, query });
 
 /** The inbox once it holds `n` items. */
 async function inboxWith(user: TestUser, n: number) {
@@ -40,7 +61,11 @@ describe('POST /nc-internal/events', () => {
     const user = await newUser({ locale: 'en' });
     const response = await sendInternal('TEST.V1', { user_ids: [user.id] });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ res: 'ok', info: 'event queued', data: { event_id: expect.any(String), event_name: 'TEST.V1' } });
+    expect(response.body).toEqual({
+      res: 'ok',
+      info: 'event queued',
+      data: { event_id: expect.any(String), event_name: 'TEST.V1' },
+    });
     const [item] = await inboxWith(user, 1);
     expect(item).toEqual({
       item_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
@@ -76,7 +101,11 @@ describe('POST /nc-internal/events', () => {
     expect([noData.status, noData.body.code]).toEqual([400, -4]);
     const noKey = await internal('/nc-internal/events', { event_name: 'TEST.V1', data: { user_ids: [user.id] } }, '');
     expect([noKey.status, noKey.body.code]).toEqual([401, -3]);
-    const wrongKey = await internal('/nc-internal/events', { event_name: 'TEST.V1', data: { user_ids: [user.id] } }, 'wrong');
+    const wrongKey = await internal(
+      '/nc-internal/events',
+      { event_name: 'TEST.V1', data: { user_ids: [user.id] } },
+      'wrong',
+    );
     expect(wrongKey.status).toBe(401);
     expect(await count(user)).toBe(1);
   });
@@ -84,7 +113,8 @@ describe('POST /nc-internal/events', () => {
   it('delivers an event_id once, however often it is posted', async () => {
     const user = await newUser();
     const event_id = randomUUID();
-    for (let i = 0; i < 3; i++) expect((await sendInternal('TEST.V1', { user_ids: [user.id] }, { event_id })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await sendInternal('TEST.V1', { user_ids: [user.id] }, { event_id })).status).toBe(200);
     await sendInternal('TEST.V1', { user_ids: [user.id] }); // a marker that the worker got this far
     await inboxWith(user, 2);
     await eventsHandled();
@@ -94,7 +124,10 @@ describe('POST /nc-internal/events', () => {
 
   it('is served under /api too', async () => {
     const user = await newUser();
-    const response = await internal('/api/nc-internal/events', { event_name: 'TEST.V1', data: { user_ids: [user.id] } });
+    const response = await internal('/api/nc-internal/events', {
+      event_name: 'TEST.V1',
+      data: { user_ids: [user.id] },
+    });
     expect(response.status).toBe(200);
     await inboxWith(user, 1);
     expect((await inbox(user, {}, '/api')).body.data.items).toHaveLength(1);
@@ -103,22 +136,43 @@ describe('POST /nc-internal/events', () => {
 
 describe('messages', () => {
   it("are translated to each user's locale (es, en, pt)", async () => {
-    const users = { es: await newUser({ locale: 'es' }), en: await newUser({ locale: 'en' }), pt: await newUser({ locale: 'pt' }) };
+    const users = {
+      es: await newUser({ locale: 'es' }),
+      en: await newUser({ locale: 'en' }),
+      pt: await newUser({ locale: 'pt' }),
+    };
     await sendInternal('TEST.V1', { user_ids: Object.values(users).map((u) => u.id) });
-    const messages = Object.fromEntries(await Promise.all(Object.entries(users).map(async ([locale, user]) => [locale, (await inboxWith(user, 1))[0].message])));
-    expect(messages).toEqual({ es: 'Esta es una notificación de prueba', en: 'This is a test notification', pt: 'Esta é uma notificação de teste' });
+    const messages = Object.fromEntries(
+      await Promise.all(
+        Object.entries(users).map(async ([locale, user]) => [locale, (await inboxWith(user, 1))[0].message]),
+      ),
+    );
+    expect(messages).toEqual({
+      es: 'Esta es una notificación de prueba',
+      en: 'This is a test notification',
+      pt: 'Esta é uma notificação de teste',
+    });
   });
 
   it('FIELD_SHARE.V1 reaches the user a field is shared with, with the payload the spec shows', async () => {
     const owner = await newUser({ user_name: `Ana ${randomUUID().slice(0, 6)}` });
     const { fieldId, farmId } = await createField(owner, { name: 'Lote Norte' });
     const guest = await newUser({ locale: 'pt' });
-    expect((await internal('/internal/shares', { user_id: guest.id, field_id: fieldId, permission: 'read' })).status).toBe(200);
+    expect(
+      (await internal('/internal/shares', { user_id: guest.id, field_id: fieldId, permission: 'read' })).status,
+    ).toBe(200);
     const [item] = await inboxWith(guest, 1);
     expect(item.event_name).toBe('FIELD_SHARE.V1');
     expect(item.payload).toEqual({
       fields: [
-        { field_name: 'Lote Norte', field_id: fieldId, field_uuid: expect.any(String), farm_id: farmId, farm_uuid: expect.any(String), source_user_name: owner.user_name },
+        {
+          field_name: 'Lote Norte',
+          field_id: fieldId,
+          field_uuid: expect.any(String),
+          farm_id: farmId,
+          farm_uuid: expect.any(String),
+          source_user_name: owner.user_name,
+        },
       ],
     });
     expect(item.message).toBe(`${owner.user_name} compartilhou com você o talhão Lote Norte`);
@@ -128,7 +182,9 @@ describe('messages', () => {
     await internal('/internal/shares', { user_id: english.id, farm_id: farmId, permission: 'edit' });
     const [farmItem] = await inboxWith(english, 1);
     expect(farmItem.payload.fields).toHaveLength(2);
-    expect(farmItem.message).toMatch(new RegExp(`^${owner.user_name} shared 2 fields with you: Lote (Norte|Sur), Lote (Norte|Sur)$`));
+    expect(farmItem.message).toMatch(
+      new RegExp(`^${owner.user_name} shared 2 fields with you: Lote (Norte|Sur), Lote (Norte|Sur)$`),
+    );
   });
 });
 
@@ -147,7 +203,10 @@ describe('GET /nc/inbox', () => {
     expect(second.items.map((i: any) => i.item_id)).toEqual(ids.slice(10));
     const small = (await inbox(user, { page: 2, page_size: 5 })).body.data;
     expect(small).toEqual({ page_info: { page: 2, page_size: 5, last_page: true }, items: all.slice(10, 13) });
-    expect((await inbox(user, { page: 3, page_size: 5 })).body.data).toEqual({ page_info: { page: 3, page_size: 5, last_page: true }, items: [] });
+    expect((await inbox(user, { page: 3, page_size: 5 })).body.data).toEqual({
+      page_info: { page: 3, page_size: 5, last_page: true },
+      items: [],
+    });
     expect((await inbox(user, { page: 0, page_size: 13 })).body.data.page_info.last_page).toBe(true);
     expect((await inbox(user, { page: 0, page_size: 12 })).body.data.page_info.last_page).toBe(false);
     for (const query of [{ page_size: 0 }, { page_size: 101 }, { page: -1 }, { page: 'x' }]) {
@@ -161,9 +220,17 @@ describe('GET /nc/inbox', () => {
     await sendInternal('TEST.V1', { user_ids: [user.id], pinned: true });
     await inboxWith(user, 1);
     const briefUntil = Date.now() + 4000;
-    await sendInternal('TEST.V1', { user_ids: [user.id], pinned: true, pinned_until: new Date(briefUntil).toISOString() });
+    await sendInternal('TEST.V1', {
+      user_ids: [user.id],
+      pinned: true,
+      pinned_until: new Date(briefUntil).toISOString(),
+    });
     await inboxWith(user, 2);
-    await sendInternal('TEST.V1', { user_ids: [user.id], pinned: true, pinned_until: new Date(Date.now() - 1000).toISOString() });
+    await sendInternal('TEST.V1', {
+      user_ids: [user.id],
+      pinned: true,
+      pinned_until: new Date(Date.now() - 1000).toISOString(),
+    });
     for (let i = 0; i < 3; i++) await sendInternal('TEST.V1', { user_ids: [user.id] });
     const items = await inboxWith(user, 6);
     expect(items.map((i: any) => i.pinned)).toEqual([true, true, false, false, false, false]);
@@ -173,10 +240,14 @@ describe('GET /nc/inbox', () => {
     expect((await inbox(user, { page_size: 1 })).body.data.items[0].item_id).toBe(brief.item_id);
     expect((await inbox(user, { page_size: 2, page: 1 })).body.data.items.every((i: any) => !i.pinned)).toBe(true);
     // once its pin ends, the second item is listed by its time (older than the last four)
-    const later = await eventually(async () => {
-      const listed = (await inbox(user)).body.data.items;
-      return listed[0].item_id === forever.item_id && listed[1].item_id !== brief.item_id ? listed : undefined;
-    }, 10_000, 200);
+    const later = await eventually(
+      async () => {
+        const listed = (await inbox(user)).body.data.items;
+        return listed[0].item_id === forever.item_id && listed[1].item_id !== brief.item_id ? listed : undefined;
+      },
+      10_000,
+      200,
+    );
     expect(Date.now()).toBeGreaterThanOrEqual(briefUntil);
     expect(later.find((i: any) => i.item_id === brief.item_id).pinned).toBe(false);
     expect(later.map((i: any) => i.item_id).indexOf(brief.item_id)).toBe(5);
@@ -232,7 +303,10 @@ describe('POST /nc/events/test and stackable events', () => {
   it('sends TEST.V1 to the caller and its workspace; refuses strangers and unknown users', async () => {
     const admin = await newUser({ locale: 'en' });
     const member = await newUser({ space_id: admin.space_id, locale: 'en' });
-    const response = await call('POST', '/nc/events/test', { token: admin.token, json: { user_ids: [admin.id, member.id] } });
+    const response = await call('POST', '/nc/events/test', {
+      token: admin.token,
+      json: { user_ids: [admin.id, member.id] },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ res: 'ok', data: { event_name: 'TEST.V1' } });
     expect((await inboxWith(member, 1))[0].message).toBe('This is a test notification');
@@ -241,24 +315,37 @@ describe('POST /nc/events/test and stackable events', () => {
     const refused = await call('POST', '/nc/events/test', { token: admin.token, json: { user_ids: [stranger.id] } });
     expect([refused.status, refused.body.res]).toEqual([403, 'error']);
     // a user that does not exist is answered as one the caller may not notify (nothing tells them apart)
-    const unknown = await call('POST', '/api/nc/events/test', { token: admin.token, json: { user_ids: [999_999_999] } });
-    const foreign = await call('POST', '/api/nc/events/test', { token: admin.token, json: { user_ids: [stranger.id] } });
+    const unknown = await call('POST', '/api/nc/events/test', {
+      token: admin.token,
+      json: { user_ids: [999_999_999] },
+    });
+    const foreign = await call('POST', '/api/nc/events/test', {
+      token: admin.token,
+      json: { user_ids: [stranger.id] },
+    });
     expect([unknown.status, unknown.body.code]).toEqual([foreign.status, foreign.body.code]);
     expect(unknown.body.info.replace('999999999', 'X')).toBe(foreign.body.info.replace(String(stranger.id), 'X'));
     // a supervisor may notify the user it supervises
     await internal('/internal/supervisions', { supervisor_id: stranger.id, user_id: admin.id, permission: 'read' });
-    expect((await call('POST', '/nc/events/test', { token: stranger.token, json: { user_ids: [admin.id] } })).status).toBe(200);
+    expect(
+      (await call('POST', '/nc/events/test', { token: stranger.token, json: { user_ids: [admin.id] } })).status,
+    ).toBe(200);
     expect(await count(stranger)).toBe(0);
   });
 
   it('stacks undismissed STACKABLE_TEST.V1 items into one whose message shows the count; a dismissal starts anew', async () => {
     const user = await newUser({ locale: 'es' });
-    const send = () => call('POST', '/nc/events/test', { token: user.token, json: { user_ids: [user.id], stackable: true } });
+    const send = () =>
+      call('POST', '/nc/events/test', { token: user.token, json: { user_ids: [user.id], stackable: true } });
     await call('POST', '/nc/events/test', { token: user.token, json: { user_ids: [user.id] } });
     await inboxWith(user, 1);
     for (let i = 0; i < 3; i++) {
       expect((await send()).body.data.event_name).toBe('STACKABLE_TEST.V1');
-      await eventually(async () => ((await inbox(user)).body.data.items[0]?.message === `Tienes ${i + 1} notificaci${i ? 'ones' : 'ón'} de prueba` ? true : undefined));
+      await eventually(async () =>
+        (await inbox(user)).body.data.items[0]?.message === `Tienes ${i + 1} notificaci${i ? 'ones' : 'ón'} de prueba`
+          ? true
+          : undefined,
+      );
     }
     const items = (await inbox(user)).body.data.items;
     expect(items.map((i: any) => i.event_name)).toEqual(['STACKABLE_TEST.V1', 'TEST.V1']);
@@ -266,7 +353,9 @@ describe('POST /nc/events/test and stackable events', () => {
     expect(await count(user)).toBe(2);
     await dismiss(user, { item_id: items[0].item_id });
     await send();
-    await eventually(async () => ((await inbox(user)).body.data.items[0]?.message === 'Tienes 1 notificación de prueba' ? true : undefined));
+    await eventually(async () =>
+      (await inbox(user)).body.data.items[0]?.message === 'Tienes 1 notificación de prueba' ? true : undefined,
+    );
     expect(await count(user)).toBe(2);
   });
 });
@@ -301,7 +390,9 @@ async function listen(user: TestUser, options: { lastEventId?: string; query?: s
   });
   open.push(source);
   for (const type of ['notifications', 'ping']) {
-    source.addEventListener(type, (event) => received.push({ type, id: event.lastEventId, data: JSON.parse(event.data) }));
+    source.addEventListener(type, (event) =>
+      received.push({ type, id: event.lastEventId, data: JSON.parse(event.data) }),
+    );
   }
   await new Promise<void>((resolve, reject) => {
     source.onopen = () => resolve();
@@ -322,7 +413,11 @@ describe('GET /nc/stream', () => {
     await eventually(async () => (mine.notifications().length ? true : undefined), 2000, 20);
     expect(Date.now() - started).toBeLessThan(2000);
     const [event] = mine.notifications();
-    expect(event!.data).toMatchObject({ event_name: 'TEST.V1', event_payload: {}, event_msg: 'This is a test notification' });
+    expect(event!.data).toMatchObject({
+      event_name: 'TEST.V1',
+      event_payload: {},
+      event_msg: 'This is a test notification',
+    });
     expect(event!.id).toMatch(/^\d+$/);
     const [item] = await inboxWith(user, 1);
     expect(event!.data.item_id).toBe(item.item_id);
@@ -357,18 +452,25 @@ describe('GET /nc/stream', () => {
     await eventually(async () => (resumed.notifications().length >= 2 ? true : undefined), 3000, 50);
     const missed = resumed.notifications();
     expect(missed.map((e) => e.data.event_name)).toEqual(['STACKABLE_TEST.V1', 'STACKABLE_TEST.V1']);
-    expect(missed.map((e) => e.data.event_msg)).toEqual(['Tienes 1 notificación de prueba', 'Tienes 2 notificaciones de prueba']);
+    expect(missed.map((e) => e.data.event_msg)).toEqual([
+      'Tienes 1 notificación de prueba',
+      'Tienes 2 notificaciones de prueba',
+    ]);
     expect(missed.map((e) => Number(e.id))).toEqual([Number(lastId) + 1, Number(lastId) + 2]);
 
     // browsers: the token and the last id in the query
-    const browser = await listen(user, { query: `?access_token=${encodeURIComponent(user.token)}&last_event_id=${lastId}` });
+    const browser = await listen(user, {
+      query: `?access_token=${encodeURIComponent(user.token)}&last_event_id=${lastId}`,
+    });
     await eventually(async () => (browser.notifications().length >= 2 ? true : undefined), 3000, 50);
     expect(browser.notifications().map((e) => e.id)).toEqual(missed.map((e) => e.id));
     // a client without Last-Event-ID gets only what comes next
     const fresh = await listen(user);
     await sendInternal('TEST.V1', { user_ids: [user.id] });
     await eventually(async () => (fresh.notifications().length ? true : undefined), 5000, 20);
-    expect(fresh.notifications().map((e) => [e.data.event_name, Number(e.id)])).toEqual([['TEST.V1', Number(lastId) + 3]]);
+    expect(fresh.notifications().map((e) => [e.data.event_name, Number(e.id)])).toEqual([
+      ['TEST.V1', Number(lastId) + 3],
+    ]);
   });
 
   it('refuses a missing or invalid token in the general dialect', async () => {
@@ -382,9 +484,15 @@ describe('GET /nc/stream', () => {
 // --- the worker: failures, dead letters and redeliveries ---------------------------------------------
 
 describe('the events worker', () => {
-  const sqs = () => new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials: LOCAL_CREDENTIALS });
+  const sqs = () =>
+    new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials: LOCAL_CREDENTIALS });
   const envelope = (id: string, userId: number) =>
-    JSON.stringify({ id, event_name: 'TEST.V1', data: { user_ids: [userId], payload: {} }, created_at: new Date().toISOString() });
+    JSON.stringify({
+      id,
+      event_name: 'TEST.V1',
+      data: { user_ids: [userId], payload: {} },
+      created_at: new Date().toISOString(),
+    });
 
   it('sends a poison message to the dead-letter queue while the rest of its batch is processed', async () => {
     const user = await newUser();
@@ -402,7 +510,14 @@ describe('the events worker', () => {
     await inboxWith(user, 2);
     const dead = await eventually(
       async () => {
-        const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: stack().queues.EventsDeadLetterQueue!, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 0 }));
+        const out = await sqs().send(
+          new ReceiveMessageCommand({
+            QueueUrl: stack().queues.EventsDeadLetterQueue!,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            VisibilityTimeout: 0,
+          }),
+        );
         return out.Messages?.find((m) => m.Body?.includes(marker));
       },
       30_000,
@@ -416,7 +531,12 @@ describe('the events worker', () => {
     const user = await newUser();
     const id = randomUUID();
     for (let i = 0; i < 3; i++) {
-      await sqs().send(new SendMessageBatchCommand({ QueueUrl: stack().queues.EventsQueue!, Entries: [{ Id: 'x', MessageBody: envelope(id, user.id) }] }));
+      await sqs().send(
+        new SendMessageBatchCommand({
+          QueueUrl: stack().queues.EventsQueue!,
+          Entries: [{ Id: 'x', MessageBody: envelope(id, user.id) }],
+        }),
+      );
     }
     await sendInternal('TEST.V1', { user_ids: [user.id] });
     await inboxWith(user, 2);

@@ -12,7 +12,8 @@ const rotation = (fieldId: number, extra: Record<string, unknown> = {}) => ({
   end_date: `${YEAR + 1}-03-31T00:00:00Z`,
   ...extra,
 });
-const create = (user: TestUser, items: unknown[], path = '/rotations') => call('POST', path, { token: user.token, json: items });
+const create = (user: TestUser, items: unknown[], path = '/rotations') =>
+  call('POST', path, { token: user.token, json: items });
 const list = (user: TestUser, query: Record<string, string | number> = {}, path = '/api/rotations') =>
   call('GET', path, { token: user.token, query });
 const createOne = async (user: TestUser, item: Record<string, unknown>) => {
@@ -69,7 +70,8 @@ describe('POST /rotations', () => {
       metadata: null,
     });
     // ha defaults to the field's area
-    const area = (await call('GET', '/api/getfields', { token: user.token })).body.user.farms[farmId].fields[fieldId].shapes.current.area;
+    const area = (await call('GET', '/api/getfields', { token: user.token })).body.user.farms[farmId].fields[fieldId]
+      .shapes.current.area;
     expect(created.ha).toBeCloseTo(area, 2);
   });
 
@@ -77,12 +79,25 @@ describe('POST /rotations', () => {
     const user = await newUser();
     const { fieldId } = await createField(user);
     const late = await createOne(user, rotation(fieldId, { crop_id: 2, start_date: `${YEAR}-12-01T00:00:00Z` }));
-    const early = await createOne(user, rotation(fieldId, { crop_id: 3, start_date: `${YEAR}-06-01T00:00:00Z`, end_date: `${YEAR}-11-30T00:00:00Z` }));
-    const next = await createOne(user, rotation(fieldId, { yeargroup: YEAR + 1, start_date: `${YEAR + 1}-10-01T00:00:00Z`, end_date: `${YEAR + 2}-03-01T00:00:00Z` }));
+    const early = await createOne(
+      user,
+      rotation(fieldId, { crop_id: 3, start_date: `${YEAR}-06-01T00:00:00Z`, end_date: `${YEAR}-11-30T00:00:00Z` }),
+    );
+    const next = await createOne(
+      user,
+      rotation(fieldId, {
+        yeargroup: YEAR + 1,
+        start_date: `${YEAR + 1}-10-01T00:00:00Z`,
+        end_date: `${YEAR + 2}-03-01T00:00:00Z`,
+      }),
+    );
     expect(late.cicle_id).toBe(early.cicle_id);
     expect(next.cicle_id).not.toBe(late.cicle_id);
     const listed = (await list(user, { fields_id: fieldId, yeargroup: YEAR })).body.data;
-    expect(listed.map((r: any) => [r.crop_id, r.crop_order])).toEqual([[3, 1], [2, 2]]);
+    expect(listed.map((r: any) => [r.crop_id, r.crop_order])).toEqual([
+      [3, 1],
+      [2, 2],
+    ]);
   });
 
   it('answers in the creation response the positions a list shows, for a batch given out of order', async () => {
@@ -94,7 +109,11 @@ describe('POST /rotations', () => {
       rotation(fieldId, { crop_id: 3, start_date: `${YEAR}-10-01T00:00:00Z` }),
     ]);
     const created = response.body.data.created_ones.map((r: any) => [r.crop_id, r.crop_order]);
-    expect(created).toEqual([[1, 3], [2, 2], [3, 1]]);
+    expect(created).toEqual([
+      [1, 3],
+      [2, 2],
+      [3, 1],
+    ]);
     const listed = (await list(user, { fields_id: fieldId })).body.data.map((r: any) => [r.crop_id, r.crop_order]);
     expect(listed.sort()).toEqual(created.sort());
   });
@@ -109,10 +128,21 @@ describe('POST /rotations', () => {
       { metadata: { cover_date: '2025-02-30' } },
       { metadata: { flooding_date: '2026-04-31' } },
     ];
-    const response = await create(user, bad.map((extra) => rotation(fieldId, extra)));
+    const response = await create(
+      user,
+      bad.map((extra) => rotation(fieldId, extra)),
+    );
     expect(response.body.data.created_ones).toEqual([]);
     expect(response.body.data.unabled_to_be_created.map((r: any) => r.reason.error_code)).toEqual([-4, -4, -4, -4, -4]);
-    const leap = await createOne(user, rotation(fieldId, { yeargroup: 2028, start_date: '2028-02-29T00:00:00Z', end_date: '2028-06-01T00:00:00Z', metadata: { cover_date: '2028-02-29' } }));
+    const leap = await createOne(
+      user,
+      rotation(fieldId, {
+        yeargroup: 2028,
+        start_date: '2028-02-29T00:00:00Z',
+        end_date: '2028-06-01T00:00:00Z',
+        metadata: { cover_date: '2028-02-29' },
+      }),
+    );
     expect([leap.start_date, leap.metadata.cover_date]).toEqual(['2028-02-29T00:00:00Z', '2028-02-29']);
     const path = `/rotations/${leap.rotation_uuid}`;
     for (const json of [{ start_date: '2028-02-30T00:00:00Z' }, { end_date: '2028-04-31T00:00:00Z' }]) {
@@ -142,7 +172,11 @@ describe('POST /rotations', () => {
     const reasons = response.body.data.unabled_to_be_created.map((r: any) => r.reason.error_code);
     expect(reasons).toEqual([-12, -11, -13, -4, -14, -4]);
     const refused = response.body.data.unabled_to_be_created[1];
-    expect(refused).toMatchObject({ field_id: theirs.fieldId, crop_id: 1, reason: { error_code: -11, error_msg: 'User is not allowed to perform this action' } });
+    expect(refused).toMatchObject({
+      field_id: theirs.fieldId,
+      crop_id: 1,
+      reason: { error_code: -11, error_msg: 'User is not allowed to perform this action' },
+    });
   });
 
   it('refuses a read-only share with -11 and accepts an edit share', async () => {
@@ -170,9 +204,25 @@ describe('POST /rotations', () => {
   it('validates the metadata keys and their enumerations', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user);
-    const good = { cover_type: 2, production_type: 2, utilization: [1, 3], plant_spacing_value: 4, plant_spacing_unit: 'm', cover_date: '2026-05-01' };
-    expect((await create(user, [rotation(fieldId, { metadata: good })])).body.data.created_ones[0].metadata).toEqual(good);
-    for (const metadata of [{ cover_type: 6 }, { production_type: 3 }, { plant_spacing_unit: 'ft' }, { color: 'red' }, { DGC: '1234567890123456' }, { cover_date: '01/05/2026' }]) {
+    const good = {
+      cover_type: 2,
+      production_type: 2,
+      utilization: [1, 3],
+      plant_spacing_value: 4,
+      plant_spacing_unit: 'm',
+      cover_date: '2026-05-01',
+    };
+    expect((await create(user, [rotation(fieldId, { metadata: good })])).body.data.created_ones[0].metadata).toEqual(
+      good,
+    );
+    for (const metadata of [
+      { cover_type: 6 },
+      { production_type: 3 },
+      { plant_spacing_unit: 'ft' },
+      { color: 'red' },
+      { DGC: '1234567890123456' },
+      { cover_date: '01/05/2026' },
+    ]) {
       const response = await create(user, [rotation(fieldId, { metadata })]);
       expect(response.body.data.unabled_to_be_created[0]?.reason.error_code).toBe(-4);
     }
@@ -196,15 +246,27 @@ describe('GET /api/rotations', () => {
     const b = await createField(user, { farmName: 'Farm B', shape: square(-60.3, -33.9) });
     const ra = await createOne(user, rotation(a.fieldId));
     const rb = await createOne(user, rotation(b.fieldId));
-    const rb2 = await createOne(user, rotation(b.fieldId, { yeargroup: YEAR - 1, start_date: `${YEAR - 1}-10-01T00:00:00Z`, end_date: `${YEAR}-03-01T00:00:00Z` }));
-    const uuids = async (query: Record<string, string | number>) => (await list(user, query)).body.data.map((r: any) => r.rotation_uuid).sort();
+    const rb2 = await createOne(
+      user,
+      rotation(b.fieldId, {
+        yeargroup: YEAR - 1,
+        start_date: `${YEAR - 1}-10-01T00:00:00Z`,
+        end_date: `${YEAR}-03-01T00:00:00Z`,
+      }),
+    );
+    const uuids = async (query: Record<string, string | number>) =>
+      (await list(user, query)).body.data.map((r: any) => r.rotation_uuid).sort();
     expect(await uuids({})).toEqual([ra.rotation_uuid, rb.rotation_uuid, rb2.rotation_uuid].sort());
     expect(await uuids({ fields_id: a.fieldId, farms_id: b.farmId })).toEqual([ra.rotation_uuid]);
     expect(await uuids({ fields_uuid: ra.field_uuid, farms_id: b.farmId })).toEqual([ra.rotation_uuid]);
-    expect(await uuids({ farms_id: `${b.farmId}`, farms_uuid: ra.farm_uuid })).toEqual([rb.rotation_uuid, rb2.rotation_uuid].sort());
+    expect(await uuids({ farms_id: `${b.farmId}`, farms_uuid: ra.farm_uuid })).toEqual(
+      [rb.rotation_uuid, rb2.rotation_uuid].sort(),
+    );
     expect(await uuids({ farms_uuid: ra.farm_uuid })).toEqual([ra.rotation_uuid]);
     expect(await uuids({ farms_id: b.farmId, yeargroup: YEAR - 1 })).toEqual([rb2.rotation_uuid]);
-    expect(await uuids({ fields_id: `${a.fieldId},${b.fieldId}`, yeargroup: YEAR })).toEqual([ra.rotation_uuid, rb.rotation_uuid].sort());
+    expect(await uuids({ fields_id: `${a.fieldId},${b.fieldId}`, yeargroup: YEAR })).toEqual(
+      [ra.rotation_uuid, rb.rotation_uuid].sort(),
+    );
   });
 
   it("includes shared fields and never another user's", async () => {
@@ -237,11 +299,20 @@ describe('GET /api/rotations', () => {
       expect(response.status, JSON.stringify(query)).toBe(200);
       return response.body.data.map((r: any) => r.rotation_uuid);
     };
-    expect(await only({ fields_id: fieldId, fields_uuid: 'x', farms_id: 'not-ids', farms_uuid: '1' })).toEqual([created.rotation_uuid]);
-    expect(await only({ fields_uuid: created.field_uuid, farms_id: 'not-ids', farms_uuid: 'x' })).toEqual([created.rotation_uuid]);
+    expect(await only({ fields_id: fieldId, fields_uuid: 'x', farms_id: 'not-ids', farms_uuid: '1' })).toEqual([
+      created.rotation_uuid,
+    ]);
+    expect(await only({ fields_uuid: created.field_uuid, farms_id: 'not-ids', farms_uuid: 'x' })).toEqual([
+      created.rotation_uuid,
+    ]);
     expect(await only({ farms_id: created.farm_id, farms_uuid: 'x' })).toEqual([created.rotation_uuid]);
     // the filter applied is still checked
-    for (const query of [{ fields_id: 'x', farms_id: 1 }, { fields_uuid: 'x', farms_id: 1 }, { farms_id: 'x' }, { farms_uuid: 'x' }] as Array<Record<string, string | number>>) {
+    for (const query of [
+      { fields_id: 'x', farms_id: 1 },
+      { fields_uuid: 'x', farms_id: 1 },
+      { farms_id: 'x' },
+      { farms_uuid: 'x' },
+    ] as Array<Record<string, string | number>>) {
       const response = await list(user, query);
       expect([response.status, response.body.code], JSON.stringify(query)).toEqual([400, -4]);
     }
@@ -251,9 +322,17 @@ describe('GET /api/rotations', () => {
     const user = await newUser();
     const { fieldId, farmId } = await createField(user);
     const created = await createOne(user, rotation(fieldId));
-    for (const query of [{ fields_id: '' }, { farms_id: '' }, { fields_id: '', farms_id: farmId }, { yeargroup: '' }] as Array<Record<string, string | number>>) {
+    for (const query of [
+      { fields_id: '' },
+      { farms_id: '' },
+      { fields_id: '', farms_id: farmId },
+      { yeargroup: '' },
+    ] as Array<Record<string, string | number>>) {
       const response = await list(user, query);
-      expect([response.status, response.body.data?.map((r: any) => r.rotation_uuid)], JSON.stringify(query)).toEqual([200, [created.rotation_uuid]]);
+      expect([response.status, response.body.data?.map((r: any) => r.rotation_uuid)], JSON.stringify(query)).toEqual([
+        200,
+        [created.rotation_uuid],
+      ]);
     }
   });
 });
@@ -263,12 +342,19 @@ describe('GET /api/rotations/<uuid>', () => {
     const user = await newUser();
     const { fieldId } = await createField(user);
     const created = await createOne(user, rotation(fieldId));
-    const one = await call('GET', `/api/rotations/${created.rotation_uuid}`, { token: user.token, query: { yeargroup: 1999, fields_id: 1 } });
+    const one = await call('GET', `/api/rotations/${created.rotation_uuid}`, {
+      token: user.token,
+      query: { yeargroup: 1999, fields_id: 1 },
+    });
     expect(one.body).toEqual({ data: created });
-    expect((await call('GET', `/rotations/${created.rotation_uuid}`, { token: user.token })).body).toEqual({ data: created });
+    expect((await call('GET', `/rotations/${created.rotation_uuid}`, { token: user.token })).body).toEqual({
+      data: created,
+    });
     const stranger = await newUser();
     expect((await call('GET', `/api/rotations/${created.rotation_uuid}`, { token: stranger.token })).status).toBe(404);
-    expect((await call('GET', '/api/rotations/6f1c0b1e-3c53-4d2b-9f4e-2f1d2a3b4c5d', { token: user.token })).status).toBe(404);
+    expect(
+      (await call('GET', '/api/rotations/6f1c0b1e-3c53-4d2b-9f4e-2f1d2a3b4c5d', { token: user.token })).status,
+    ).toBe(404);
     expect((await call('GET', '/api/rotations/not-a-uuid', { token: user.token })).body.code).toBe(-4);
   });
 });
@@ -359,11 +445,20 @@ describe('tenants and client uuids', () => {
     const mine = await createOne(a, rotation(fa.fieldId, { rotation_uuid: uuid, yield_crop: 1 }));
     const theirs = await createOne(b, rotation(fb.fieldId, { rotation_uuid: uuid, yield_crop: 2 }));
     expect([mine.rotation_uuid, theirs.rotation_uuid]).toEqual([uuid, uuid]);
-    expect((await call('GET', `/rotations/${uuid}`, { token: a.token })).body.data).toMatchObject({ field_id: fa.fieldId, yield_crop: 1 });
-    expect((await call('GET', `/rotations/${uuid}`, { token: b.token })).body.data).toMatchObject({ field_id: fb.fieldId, yield_crop: 2 });
+    expect((await call('GET', `/rotations/${uuid}`, { token: a.token })).body.data).toMatchObject({
+      field_id: fa.fieldId,
+      yield_crop: 1,
+    });
+    expect((await call('GET', `/rotations/${uuid}`, { token: b.token })).body.data).toMatchObject({
+      field_id: fb.fieldId,
+      yield_crop: 2,
+    });
     const stranger = await newUser();
     const probe = await call('GET', `/rotations/${uuid}`, { token: stranger.token });
     const nothing = await call('GET', '/rotations/2f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', { token: stranger.token });
-    expect([probe.status, probe.body]).toEqual([nothing.status, { ...nothing.body, info: nothing.body.info.replace('2f2e', '1f2e') }]);
+    expect([probe.status, probe.body]).toEqual([
+      nothing.status,
+      { ...nothing.body, info: nothing.body.info.replace('2f2e', '1f2e') },
+    ]);
   });
 });

@@ -13,10 +13,13 @@ const GROWN = 'POLYGON((-60.503 -33.903,-60.487 -33.903,-60.487 -33.887,-60.503 
 const SHRUNK = square(-60.498, -33.898, 0.006);
 
 const round = (value: number) => Number(value.toFixed(9));
-const coordinatesOf = (wkt: string) => [...wkt.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [round(Number(m[1])), round(Number(m[2]))]);
+const coordinatesOf = (wkt: string) =>
+  [...wkt.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [round(Number(m[1])), round(Number(m[2]))]);
 
-const post = (user: TestUser, body: unknown) => call('POST', '/api/fields/v2/shapes', { token: user.token, json: body });
-const lock = (user: TestUser, fieldId: number) => call('GET', '/api/fields/v2/shape/lock', { token: user.token, query: { field_id: fieldId } });
+const post = (user: TestUser, body: unknown) =>
+  call('POST', '/api/fields/v2/shapes', { token: user.token, json: body });
+const lock = (user: TestUser, fieldId: number) =>
+  call('GET', '/api/fields/v2/shape/lock', { token: user.token, query: { field_id: fieldId } });
 const currentPolygon = async (user: TestUser, fieldId: number) => {
   const listing = (await call('GET', '/api/getfields', { token: user.token })).body;
   for (const farm of Object.values(listing.user.farms) as any[]) {
@@ -51,7 +54,11 @@ describe('the reprocessing state machine', () => {
 
     const busy = await post(user, { field_id: fieldId, campaign: YEAR, shape: BASE });
     expect(busy.status).toBe(409);
-    expect(busy.body).toEqual({ code: 'REPROCESSING', msg: 'The previous shape is still being processed', detail: expect.any(String) });
+    expect(busy.body).toEqual({
+      code: 'REPROCESSING',
+      msg: 'The previous shape is still being processed',
+      detail: expect.any(String),
+    });
     const locked = await lock(user, fieldId);
     expect(locked.status).toBe(409);
     expect(locked.body.code).toBe('REPROCESSING');
@@ -75,8 +82,22 @@ describe('the reprocessing state machine', () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: BASE });
     const { endpoints, table } = stack();
-    const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
-    const lockItem = (expiresAt: number) => ({ pk: `FIELD#${fieldId}`, sk: 'SHAPELOCK', kind: 'shape_lock', lock_id: 'dead-job', campaign: YEAR, started_at: 0, expires_at: expiresAt });
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        region: 'us-east-1',
+        endpoint: endpoints.dynamodb,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      }),
+    );
+    const lockItem = (expiresAt: number) => ({
+      pk: `FIELD#${fieldId}`,
+      sk: 'SHAPELOCK',
+      kind: 'shape_lock',
+      lock_id: 'dead-job',
+      campaign: YEAR,
+      started_at: 0,
+      expires_at: expiresAt,
+    });
     await db.send(new PutCommand({ TableName: table, Item: lockItem(Date.now() + 600_000) }));
     expect((await lock(user, fieldId)).status).toBe(409);
     await db.send(new PutCommand({ TableName: table, Item: lockItem(Date.now() - 1000) }));
@@ -110,7 +131,11 @@ describe('POST /api/fields/v2/shapes', () => {
   it('INVALID_GEOMETRY for unreadable, non-polygon and invalid shapes', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: BASE });
-    for (const shape of ['garbage', 'POINT(-60.5 -33.9)', 'POLYGON((-60.5 -33.9,-60.49 -33.89,-60.49 -33.9,-60.5 -33.89,-60.5 -33.9))']) {
+    for (const shape of [
+      'garbage',
+      'POINT(-60.5 -33.9)',
+      'POLYGON((-60.5 -33.9,-60.49 -33.89,-60.49 -33.9,-60.5 -33.89,-60.5 -33.9))',
+    ]) {
       const response = await post(user, { field_id: fieldId, campaign: YEAR, shape });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: 'INVALID_GEOMETRY', msg: 'The provided geometry is invalid' });
@@ -134,7 +159,10 @@ describe('POST /api/fields/v2/shapes', () => {
     const { fieldId } = await createField(user, { shape: BASE });
     const response = await post(user, { field_id: fieldId, campaign: YEAR, shape: square(-60.45, -33.9, 0.01) });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'SHAPE_EXPANSION_LIMIT', msg: 'The provided shape exceeds the defined expansion limits' });
+    expect(response.body).toMatchObject({
+      code: 'SHAPE_EXPANSION_LIMIT',
+      msg: 'The provided shape exceeds the defined expansion limits',
+    });
   });
 
   it('MAX_SHAPE_AREA_EXCEEDED for a shape above the admitted hectares', async () => {
@@ -142,7 +170,10 @@ describe('POST /api/fields/v2/shapes', () => {
     const { fieldId } = await createField(user, { shape: square(-61, -35, 0.09) });
     const response = await post(user, { field_id: fieldId, campaign: YEAR, shape: square(-61.008, -35.008, 0.106) });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'MAX_SHAPE_AREA_EXCEEDED', msg: 'The requested Shape exceeds area limits' });
+    expect(response.body).toMatchObject({
+      code: 'MAX_SHAPE_AREA_EXCEEDED',
+      msg: 'The requested Shape exceeds area limits',
+    });
   });
 
   it('NOT_ENOUGH_QUOTA when the larger shape exceeds the user quota', async () => {
@@ -159,7 +190,10 @@ describe('POST /api/fields/v2/shapes', () => {
     const { fieldId } = await createField(member, { shape: BASE });
     const response = await post(member, { field_id: fieldId, campaign: YEAR, shape: GROWN });
     expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ code: 'NOT_ENOUGH_QUOTA_WORKSPACE', msg: 'Workspace has exceeded the assigned quota' });
+    expect(response.body).toMatchObject({
+      code: 'NOT_ENOUGH_QUOTA_WORKSPACE',
+      msg: 'Workspace has exceeded the assigned quota',
+    });
   });
 
   it('counts the largest shape of the field against the quota, and gives hectares back when it shrinks', async () => {
@@ -168,11 +202,17 @@ describe('POST /api/fields/v2/shapes', () => {
     expect((await post(user, { field_id: fieldId, campaign: YEAR, shape: GROWN })).status).toBe(200);
     await waitUntilAllowed(user, fieldId);
     // the grown shape (263 ha) counts, so a second field of 103 ha does not fit under 300 ha ...
-    const second = await call('POST', '/api/agregarlote', { token: user.token, form: { nombre: 'b', shape: square(-60.3, -33.9), nombrecampo: 'Quota' } });
+    const second = await call('POST', '/api/agregarlote', {
+      token: user.token,
+      form: { nombre: 'b', shape: square(-60.3, -33.9), nombrecampo: 'Quota' },
+    });
     expect(second.body.code).toBe(13);
     // ... until the grown shape is replaced by a small one: the field counts 103 ha again
     expect((await post(user, { field_id: fieldId, campaign: YEAR, shape: SHRUNK })).status).toBe(200);
-    const third = await call('POST', '/api/agregarlote', { token: user.token, form: { nombre: 'b', shape: square(-60.3, -33.9), nombrecampo: 'Quota' } });
+    const third = await call('POST', '/api/agregarlote', {
+      token: user.token,
+      form: { nombre: 'b', shape: square(-60.3, -33.9), nombrecampo: 'Quota' },
+    });
     expect(third.status).toBe(200);
   }, 150_000);
 
@@ -199,7 +239,11 @@ describe('POST /api/fields/v2/shapes', () => {
   it('validates field_id and campaign (minimum 1) and the shape', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: BASE });
-    for (const body of [{ field_id: 0, campaign: YEAR, shape: SHRUNK }, { field_id: fieldId, campaign: 0, shape: SHRUNK }, { field_id: fieldId, campaign: YEAR }]) {
+    for (const body of [
+      { field_id: 0, campaign: YEAR, shape: SHRUNK },
+      { field_id: fieldId, campaign: 0, shape: SHRUNK },
+      { field_id: fieldId, campaign: YEAR },
+    ]) {
       const response = await post(user, body);
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('INVALID_PARAMETERS');
@@ -210,12 +254,16 @@ describe('POST /api/fields/v2/shapes', () => {
 });
 
 describe('GET /api/fields/v2/shape/limits', () => {
-  const coordinates = (wkt: string) => [...wkt.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+  const coordinates = (wkt: string) =>
+    [...wkt.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
 
   it('gives the allowed area in EPSG 4326 and 3857 as MULTIPOLYGONs about 1 km around the field', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: BASE });
-    const response = await call('GET', '/api/fields/v2/shape/limits', { token: user.token, query: { field_id: fieldId } });
+    const response = await call('GET', '/api/fields/v2/shape/limits', {
+      token: user.token,
+      query: { field_id: fieldId },
+    });
     expect(response.status).toBe(200);
     expect(response.body.info).toBe('shape expansion limits retrieved');
     const { limits_4326, limits_3857 } = response.body.data;
@@ -235,7 +283,10 @@ describe('GET /api/fields/v2/shape/limits', () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner, { shape: BASE });
     const stranger = await newUser();
-    const response = await call('GET', '/api/fields/v2/shape/limits', { token: stranger.token, query: { field_id: fieldId } });
+    const response = await call('GET', '/api/fields/v2/shape/limits', {
+      token: stranger.token,
+      query: { field_id: fieldId },
+    });
     expect([response.status, response.body.code]).toEqual([404, 'FIELD_NOT_FOUND']);
   });
 });

@@ -1,9 +1,10 @@
 // Spec 1, "Sensors" (/sensors/v2): variable groups, variables, values; the eight functionalities;
 // isolation between extensions and users; the values rules; reading values; the bulk path.
-import { gzipSync } from 'node:zlib';
+
 import { createHash, randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
 import { call, createUser, eventually, internal, stack, tokenFor } from './helpers/api';
 
 const V2 = '/sensors/v2/providers';
@@ -24,14 +25,28 @@ interface Sensors {
   token: string;
 }
 
-async function extension(user?: Sensors['user'], options: { extension_id?: string; claims?: string[] } = {}): Promise<Sensors> {
+async function extension(
+  user?: Sensors['user'],
+  options: { extension_id?: string; claims?: string[] } = {},
+): Promise<Sensors> {
   const owner = user ?? (await createUser());
-  return { user: owner, token: await tokenFor(owner.id, { claims: options.claims ?? ALL, extension_id: options.extension_id ?? 'weather-station' }) };
+  return {
+    user: owner,
+    token: await tokenFor(owner.id, {
+      claims: options.claims ?? ALL,
+      extension_id: options.extension_id ?? 'weather-station',
+    }),
+  };
 }
 
 const as = (s: Sensors | string) => (typeof s === 'string' ? s : s.token);
-const api = (who: Sensors | string, method: string, path: string, json?: unknown, query?: Record<string, string | number>) =>
-  call(method, `${V2}${path}`, { token: as(who), json, query });
+const api = (
+  who: Sensors | string,
+  method: string,
+  path: string,
+  json?: unknown,
+  query?: Record<string, string | number>,
+) => call(method, `${V2}${path}`, { token: as(who), json, query });
 
 async function group(who: Sensors, extra: Record<string, unknown> = {}) {
   const response = await api(who, 'POST', '/variablegroups', { group_name: 'Estación 1', ...extra });
@@ -40,7 +55,10 @@ async function group(who: Sensors, extra: Record<string, unknown> = {}) {
 }
 
 async function variable(who: Sensors, groupUuid: string, name = 'temperature') {
-  const response = await api(who, 'POST', '/variables', { group_uuid: groupUuid, variable: { variable_name: name, device: 'T-01', metadata: { unit: '°C' } } });
+  const response = await api(who, 'POST', '/variables', {
+    group_uuid: groupUuid,
+    variable: { variable_name: name, device: 'T-01', metadata: { unit: '°C' } },
+  });
   if (response.status !== 200) throw new Error(response.text);
   return response.body.data;
 }
@@ -86,9 +104,21 @@ describe('variable groups', () => {
       metadata: { licenses: { soy: true } },
       variables: [{ variable_name: 'humidity' }],
     });
-    expect(created).toMatchObject({ group_uuid: uuid, created_at: '2026-01-02T03:04:05Z', user_group_name: 'Mi estación', timezone_offset: -180, metadata: { licenses: { soy: true } } });
+    expect(created).toMatchObject({
+      group_uuid: uuid,
+      created_at: '2026-01-02T03:04:05Z',
+      user_group_name: 'Mi estación',
+      timezone_offset: -180,
+      metadata: { licenses: { soy: true } },
+    });
     expect(created.variables).toHaveLength(1);
-    expect(created.variables[0]).toMatchObject({ variable_name: 'humidity', group_uuid: uuid, last_value: null, last_value_time: null, deleted_at: null });
+    expect(created.variables[0]).toMatchObject({
+      variable_name: 'humidity',
+      group_uuid: uuid,
+      last_value: null,
+      last_value_time: null,
+      deleted_at: null,
+    });
     const deep = (levels: number): Record<string, unknown> => (levels === 0 ? { leaf: 1 } : { n: deep(levels - 1) });
     for (const body of [
       { device: 'x' },
@@ -129,7 +159,13 @@ describe('variable groups', () => {
       user_position: 'POINT(2 2)',
     });
     expect(response.body).toMatchObject({ res: 'ok', info: 'variable group updated successfully' });
-    expect(response.body.data).toMatchObject({ group_name: 'Renombrada', device: 'SN-9', timezone_offset: 60, user_group_name: 'Original', user_position: 'POINT(1 1)' });
+    expect(response.body.data).toMatchObject({
+      group_name: 'Renombrada',
+      device: 'SN-9',
+      timezone_offset: 60,
+      user_group_name: 'Original',
+      user_position: 'POINT(1 1)',
+    });
   });
 
   it('soft-deletes a group and its variables', async () => {
@@ -141,15 +177,27 @@ describe('variable groups', () => {
     const [listed] = (await api(ext, 'GET', '/variablegroups', undefined, { group_uuid: g.group_uuid })).body.data;
     expect(listed.deleted_at).toMatch(TS);
     expect(listed.variables[0].deleted_at).toMatch(TS);
-    const refused = await values(ext, [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }]);
+    const refused = await values(ext, [
+      { variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] },
+    ]);
     expect([refused.status, refused.body.code]).toEqual([404, 'VARIABLE_NOT_FOUND']);
-    expect((await api(ext, 'POST', '/variables', { group_uuid: g.group_uuid, variable: { variable_name: 'x' } })).body.code).toBe('VARIABLE_CREATE_ERROR');
+    expect(
+      (await api(ext, 'POST', '/variables', { group_uuid: g.group_uuid, variable: { variable_name: 'x' } })).body.code,
+    ).toBe('VARIABLE_CREATE_ERROR');
   });
 
   it('answers VARIABLEGROUP_NOT_FOUND for unknown groups', async () => {
     const ext = await extension();
     const response = await api(ext, 'GET', '/variablegroups', undefined, { group_uuid: randomUUID() });
-    expect([response.status, response.body]).toEqual([404, { res: 'error', code: 'VARIABLEGROUP_NOT_FOUND', info: 'Variable group could not be found', detail: expect.any(String) }]);
+    expect([response.status, response.body]).toEqual([
+      404,
+      {
+        res: 'error',
+        code: 'VARIABLEGROUP_NOT_FOUND',
+        info: 'Variable group could not be found',
+        detail: expect.any(String),
+      },
+    ]);
   });
 });
 
@@ -157,7 +205,10 @@ describe('variables', () => {
   it('creates a variable, answering group_id (integer) instead of group_uuid', async () => {
     const ext = await extension();
     const g = await group(ext);
-    const response = await api(ext, 'POST', '/variables', { group_uuid: g.group_uuid, variable: { variable_name: 'rain', device: 'R-1', metadata: { unit: 'mm' } } });
+    const response = await api(ext, 'POST', '/variables', {
+      group_uuid: g.group_uuid,
+      variable: { variable_name: 'rain', device: 'R-1', metadata: { unit: 'mm' } },
+    });
     expect(response.body).toEqual({
       res: 'ok',
       info: 'variable created successfully',
@@ -191,17 +242,30 @@ describe('variables', () => {
       user_variable_name: 'mine',
     });
     expect(response.body).toMatchObject({ res: 'ok', info: 'variable updated successfully' });
-    expect(response.body.data).toMatchObject({ variable_name: 'air temperature', device: 'T-02', metadata: { unit: 'K' }, created_at: v.created_at, last_value: null, user_variable_name: 'temperature', group_id: v.group_id });
+    expect(response.body.data).toMatchObject({
+      variable_name: 'air temperature',
+      device: 'T-02',
+      metadata: { unit: 'K' },
+      created_at: v.created_at,
+      last_value: null,
+      user_variable_name: 'temperature',
+      group_id: v.group_id,
+    });
   });
 
   it('soft-deletes a variable', async () => {
     const ext = await extension();
     const g = await group(ext);
     const v = await variable(ext, g.group_uuid);
-    expect((await api(ext, 'DELETE', '/variables', { variable_uuid: v.variable_uuid })).body).toEqual({ res: 'ok', info: 'variable deleted successfully' });
+    expect((await api(ext, 'DELETE', '/variables', { variable_uuid: v.variable_uuid })).body).toEqual({
+      res: 'ok',
+      info: 'variable deleted successfully',
+    });
     const [listed] = (await api(ext, 'GET', '/variablegroups')).body.data;
     expect(listed.variables[0].deleted_at).toMatch(TS);
-    expect((await api(ext, 'PATCH', '/variables', { variable_uuid: randomUUID(), variable_name: 'x' })).body.code).toBe('VARIABLE_NOT_FOUND');
+    expect((await api(ext, 'PATCH', '/variables', { variable_uuid: randomUUID(), variable_name: 'x' })).body.code).toBe(
+      'VARIABLE_NOT_FOUND',
+    );
   });
 });
 
@@ -244,12 +308,28 @@ describe('functionalities, authentication and isolation', () => {
 
   it('answers UNAUTHORIZED_USER, INVALID_AUTH and EXPIRED_AUTHENTICATION', async () => {
     const none = await call('GET', `${V2}/variablegroups`);
-    expect([none.status, none.body]).toEqual([401, { res: 'error', code: 'UNAUTHORIZED_USER', info: 'Unauthorized attempt to access a protected endpoint', detail: expect.any(String) }]);
+    expect([none.status, none.body]).toEqual([
+      401,
+      {
+        res: 'error',
+        code: 'UNAUTHORIZED_USER',
+        info: 'Unauthorized attempt to access a protected endpoint',
+        detail: expect.any(String),
+      },
+    ]);
     const invalid = await api('not.a.token', 'GET', '/variablegroups');
-    expect([invalid.status, invalid.body.code, invalid.body.info]).toEqual([401, 'INVALID_AUTH', 'Invalid Authentication token']);
+    expect([invalid.status, invalid.body.code, invalid.body.info]).toEqual([
+      401,
+      'INVALID_AUTH',
+      'Invalid Authentication token',
+    ]);
     const user = await createUser();
     const expired = await api(await tokenFor(user.id, { ttl_s: 0, claims: ALL }), 'GET', '/variablegroups');
-    expect([expired.status, expired.body.code, expired.body.info]).toEqual([401, 'EXPIRED_AUTHENTICATION', 'Expired Authentication token']);
+    expect([expired.status, expired.body.code, expired.body.info]).toEqual([
+      401,
+      'EXPIRED_AUTHENTICATION',
+      'Expired Authentication token',
+    ]);
   });
 
   it('keeps two extensions of one user apart; the user sees both', async () => {
@@ -261,13 +341,27 @@ describe('functionalities, authentication and isolation', () => {
     await group(b);
     expect((await api(a, 'GET', '/variablegroups')).body.data.map((g: any) => g.group_uuid)).toEqual([ga.group_uuid]);
     // another extension's records are answered as records nobody made (nothing tells they exist)
-    expect((await api(b, 'GET', '/variablegroups', undefined, { group_uuid: ga.group_uuid })).body.code).toBe('VARIABLEGROUP_NOT_FOUND');
-    expect((await api(b, 'PATCH', '/variablegroups', { group_uuid: ga.group_uuid, group_name: 'x' })).body.code).toBe('VARIABLEGROUP_NOT_FOUND');
-    expect((await api(b, 'DELETE', '/variables', { variable_uuid: va.variable_uuid })).body.code).toBe('VARIABLE_NOT_FOUND');
-    const write = await values(b, [{ variable_uuid: va.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }]);
-    const nobodys = await values(b, [{ variable_uuid: randomUUID(), values: [1], timestamps: ['2026-01-01T00:00:00Z'] }]);
+    expect((await api(b, 'GET', '/variablegroups', undefined, { group_uuid: ga.group_uuid })).body.code).toBe(
+      'VARIABLEGROUP_NOT_FOUND',
+    );
+    expect((await api(b, 'PATCH', '/variablegroups', { group_uuid: ga.group_uuid, group_name: 'x' })).body.code).toBe(
+      'VARIABLEGROUP_NOT_FOUND',
+    );
+    expect((await api(b, 'DELETE', '/variables', { variable_uuid: va.variable_uuid })).body.code).toBe(
+      'VARIABLE_NOT_FOUND',
+    );
+    const write = await values(b, [
+      { variable_uuid: va.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] },
+    ]);
+    const nobodys = await values(b, [
+      { variable_uuid: randomUUID(), values: [1], timestamps: ['2026-01-01T00:00:00Z'] },
+    ]);
     expect([write.status, write.body.code]).toEqual([404, 'VARIABLE_NOT_FOUND']);
-    expect([write.status, write.body.code, write.body.info]).toEqual([nobodys.status, nobodys.body.code, nobodys.body.info]);
+    expect([write.status, write.body.code, write.body.info]).toEqual([
+      nobodys.status,
+      nobodys.body.code,
+      nobodys.body.info,
+    ]);
     await values(a, [{ variable_uuid: va.variable_uuid, values: [21.5], timestamps: ['2026-01-01T00:00:00Z'] }]);
     const session = (await internal('/internal/tokens', { user_id: owner.id, claims: ALL })).body.data.access_token;
     expect((await api(session, 'GET', '/variablegroups')).body.data).toHaveLength(2);
@@ -305,7 +399,12 @@ describe('POST /providers/values/variables', () => {
   it("inserts values: {res:'ok', info:'values inserted'}; they read back with their metadata", async () => {
     const { ext, g, v } = await oneVariable();
     const response = await values(ext, [
-      { variable_uuid: v.variable_uuid, values: [20.5, 21, 19.75], timestamps: ['2026-03-01T10:00:00Z', '2026-03-01T10:10:00Z', '2026-03-02T00:00:00Z'], metadata: [{}, { q: 'ok' }, {}] },
+      {
+        variable_uuid: v.variable_uuid,
+        values: [20.5, 21, 19.75],
+        timestamps: ['2026-03-01T10:00:00Z', '2026-03-01T10:10:00Z', '2026-03-02T00:00:00Z'],
+        metadata: [{}, { q: 'ok' }, {}],
+      },
     ]);
     expect([response.status, response.body]).toEqual([200, { res: 'ok', info: 'values inserted' }]);
     const stored = await read(ext, v.variable_uuid);
@@ -316,16 +415,29 @@ describe('POST /providers/values/variables', () => {
       metadata: [{}, { q: 'ok' }, {}],
       next_cursor: null,
     });
-    expect(await lastValue(ext, g.group_uuid)).toMatchObject({ last_value: 19.75, last_value_time: '2026-03-02T00:00:00Z' });
+    expect(await lastValue(ext, g.group_uuid)).toMatchObject({
+      last_value: 19.75,
+      last_value_time: '2026-03-02T00:00:00Z',
+    });
   });
 
   it('keeps last_value at the latest timestamp when batches arrive out of order; a repeated timestamp: last write wins', async () => {
     const { ext, g, v } = await oneVariable();
     await values(ext, [{ variable_uuid: v.variable_uuid, values: [5], timestamps: ['2026-03-05T00:00:00Z'] }]);
-    await values(ext, [{ variable_uuid: v.variable_uuid, values: [1, 2], timestamps: ['2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z'] }]);
-    expect(await lastValue(ext, g.group_uuid)).toMatchObject({ last_value: 5, last_value_time: '2026-03-05T00:00:00Z' });
-    await values(ext, [{ variable_uuid: v.variable_uuid, values: [7, 8], timestamps: ['2026-03-05T00:00:00Z', '2026-03-05T00:00:00Z'] }]);
-    expect(await lastValue(ext, g.group_uuid)).toMatchObject({ last_value: 8, last_value_time: '2026-03-05T00:00:00Z' });
+    await values(ext, [
+      { variable_uuid: v.variable_uuid, values: [1, 2], timestamps: ['2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z'] },
+    ]);
+    expect(await lastValue(ext, g.group_uuid)).toMatchObject({
+      last_value: 5,
+      last_value_time: '2026-03-05T00:00:00Z',
+    });
+    await values(ext, [
+      { variable_uuid: v.variable_uuid, values: [7, 8], timestamps: ['2026-03-05T00:00:00Z', '2026-03-05T00:00:00Z'] },
+    ]);
+    expect(await lastValue(ext, g.group_uuid)).toMatchObject({
+      last_value: 8,
+      last_value_time: '2026-03-05T00:00:00Z',
+    });
     await values(ext, [{ variable_uuid: v.variable_uuid, values: [1.5], timestamps: ['2026-03-01T00:00:00Z'] }]);
     expect((await read(ext, v.variable_uuid)).body.data.values).toEqual([1.5, 2, 8]);
   });
@@ -341,9 +453,15 @@ describe('POST /providers/values/variables', () => {
 
   it('refuses more than 2,000,000 values with the spec message', async () => {
     const { ext, v } = await oneVariable();
-    const response = await values(ext, [{ variable_uuid: v.variable_uuid, values: new Array(2_000_001).fill(0), timestamps: [] }]);
+    const response = await values(ext, [
+      { variable_uuid: v.variable_uuid, values: new Array(2_000_001).fill(0), timestamps: [] },
+    ]);
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ res: 'error', code: 'PARAMETER_ERROR', info: 'Total number of values to insert must not exceed 2,000,000' });
+    expect(response.body).toMatchObject({
+      res: 'error',
+      code: 'PARAMETER_ERROR',
+      info: 'Total number of values to insert must not exceed 2,000,000',
+    });
   });
 
   it('validates every item: equal lengths, timestamp format, numbers; nothing is stored on error', async () => {
@@ -366,7 +484,10 @@ describe('POST /providers/values/variables', () => {
     const { ext, v } = await oneVariable();
     const start = Date.parse('2026-04-01T00:00:00Z') / 1000;
     const n = 40_000;
-    const timestamps = Array.from({ length: n }, (_, i) => new Date((start + i * 2) * 1000).toISOString().slice(0, 19) + 'Z');
+    const timestamps = Array.from(
+      { length: n },
+      (_, i) => new Date((start + i * 2) * 1000).toISOString().slice(0, 19) + 'Z',
+    );
     const data = Array.from({ length: n }, (_, i) => i / 10);
     expect((await values(ext, [{ variable_uuid: v.variable_uuid, values: data, timestamps }])).status).toBe(200);
     let cursor: string | undefined;
@@ -434,14 +555,23 @@ describe('the bulk path', () => {
     const g = await group(ext);
     const v1 = await variable(ext, g.group_uuid, 'a');
     const v2 = await variable(ext, g.group_uuid, 'b');
-    const timestamps = Array.from({ length: 5000 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19) + 'Z');
+    const timestamps = Array.from(
+      { length: 5000 },
+      (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19) + 'Z',
+    );
     const job = await bulk(ext, {
       data: [
         { variable_uuid: v1.variable_uuid, values: timestamps.map((_, i) => i), timestamps },
         { variable_uuid: v2.variable_uuid, values: timestamps.map((_, i) => -i), timestamps },
       ],
     });
-    expect(job).toMatchObject({ status: 'done', values_total: 10_000, values_inserted: 10_000, variables: 2, error: null });
+    expect(job).toMatchObject({
+      status: 'done',
+      values_total: 10_000,
+      values_inserted: 10_000,
+      variables: 2,
+      error: null,
+    });
     expect(job.items_written).toBeGreaterThan(0);
     expect(job.write_units).toBeLessThan(100);
     const stored = await read(ext, v2.variable_uuid, { limit: 10_000 });
@@ -453,7 +583,11 @@ describe('the bulk path', () => {
     const ext = await extension();
     const g = await group(ext);
     const v = await variable(ext, g.group_uuid);
-    const job = await bulk(ext, { data: [{ variable_uuid: v.variable_uuid, values: [1, 2], timestamps: ['2026-01-01T00:00:00Z'] }] }, false);
+    const job = await bulk(
+      ext,
+      { data: [{ variable_uuid: v.variable_uuid, values: [1, 2], timestamps: ['2026-01-01T00:00:00Z'] }] },
+      false,
+    );
     expect(job).toMatchObject({ status: 'failed', error: { code: 'PARAMETER_ERROR' } });
     expect((await read(ext, v.variable_uuid)).body.data.values).toEqual([]);
   });
@@ -462,23 +596,37 @@ describe('the bulk path', () => {
     const ext = await extension();
     const g = await group(ext);
     const v = await variable(ext, g.group_uuid);
-    const declared = Buffer.from(JSON.stringify({ data: [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }] }));
+    const declared = Buffer.from(
+      JSON.stringify({ data: [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }] }),
+    );
     const { job_uuid } = (await api(ext, 'POST', '/values/bulk', declare(declared))).body.data;
     // another file put under the job's key, by whatever way: the worker checks size and MD5 first
-    const forged = Buffer.from(JSON.stringify({ data: [{ variable_uuid: v.variable_uuid, values: [666], timestamps: ['2026-01-01T00:00:00Z'] }] }));
+    const forged = Buffer.from(
+      JSON.stringify({
+        data: [{ variable_uuid: v.variable_uuid, values: [666], timestamps: ['2026-01-01T00:00:00Z'] }],
+      }),
+    );
     const { endpoints, bucket } = stack();
-    const s3 = new S3Client({ region: 'us-east-1', endpoint: endpoints.s3, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: endpoints.s3,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `sensor-bulk/${job_uuid}`, Body: forged }));
     s3.destroy();
     const job = await eventually(async () => {
       const status = (await api(ext, 'GET', `/values/bulk/${job_uuid}`)).body.data;
       return status.status === 'failed' || status.status === 'done' ? status : undefined;
     });
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'PARAMETER_ERROR', info: expect.stringContaining('not the one declared') } });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: { code: 'PARAMETER_ERROR', info: expect.stringContaining('not the one declared') },
+    });
     expect((await read(ext, v.variable_uuid)).body.data.values).toEqual([]);
   });
 
-  it("keeps jobs to the extension that made them", async () => {
+  it('keeps jobs to the extension that made them', async () => {
     const owner = await createUser();
     const a = await extension(owner, { extension_id: 'a' });
     const b = await extension(owner, { extension_id: 'b' });
@@ -504,7 +652,10 @@ describe('sensors follow the contract (rules 1 to 4)', () => {
     const response = await api(ext, 'POST', '/variablegroups', {
       group_uuid: uuid,
       group_name: 'dup',
-      variables: [{ variable_uuid: shared, variable_name: 'a' }, { variable_uuid: shared, variable_name: 'b' }],
+      variables: [
+        { variable_uuid: shared, variable_name: 'a' },
+        { variable_uuid: shared, variable_name: 'b' },
+      ],
     });
     expect([response.status, response.body.code]).toEqual([400, 'PARAMETER_ERROR']);
     expect((await api(ext, 'GET', '/variablegroups')).body.data).toEqual([]);
@@ -514,9 +665,13 @@ describe('sensors follow the contract (rules 1 to 4)', () => {
     const ext = await extension();
     const g = await group(ext);
     const v = await variable(ext, g.group_uuid);
-    const response = await values(ext, [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-02-30T00:00:00Z'] }]);
+    const response = await values(ext, [
+      { variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-02-30T00:00:00Z'] },
+    ]);
     expect([response.status, response.body.code]).toEqual([400, 'PARAMETER_ERROR']);
-    expect((await read(ext, v.variable_uuid, { from: '2026-02-01T00:00:00Z', to: '2026-03-31T00:00:00Z' })).body.data.values).toEqual([]);
+    expect(
+      (await read(ext, v.variable_uuid, { from: '2026-02-01T00:00:00Z', to: '2026-03-31T00:00:00Z' })).body.data.values,
+    ).toEqual([]);
     const group2 = await api(ext, 'POST', '/variablegroups', { group_name: 'x', created_at: '2026-04-31T00:00:00Z' });
     expect([group2.status, group2.body.code]).toEqual([400, 'PARAMETER_ERROR']);
   });
@@ -526,11 +681,16 @@ describe('sensors follow the contract (rules 1 to 4)', () => {
     const uuid = randomUUID();
     const g = await group(ext, { group_uuid: uuid });
     const v = await variable(ext, g.group_uuid);
-    const patched = await api(ext, 'PATCH', '/variablegroups', { group_uuid: uuid, deleted_at: '2026-06-01T00:00:00Z' });
+    const patched = await api(ext, 'PATCH', '/variablegroups', {
+      group_uuid: uuid,
+      deleted_at: '2026-06-01T00:00:00Z',
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.deleted_at).toBe('2026-06-01T00:00:00Z');
     expect(patched.body.data.variables[0].deleted_at).toBe('2026-06-01T00:00:00Z');
-    const refused = await values(ext, [{ variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] }]);
+    const refused = await values(ext, [
+      { variable_uuid: v.variable_uuid, values: [1], timestamps: ['2026-01-01T00:00:00Z'] },
+    ]);
     expect([refused.status, refused.body.code]).toEqual([404, 'VARIABLE_NOT_FOUND']);
     // created again with its uuid: refused, never "created successfully"
     const again = await api(ext, 'POST', '/variablegroups', { group_uuid: uuid, group_name: 'otra vez' });
@@ -542,7 +702,10 @@ describe('sensors follow the contract (rules 1 to 4)', () => {
     const other = await group(ext);
     const live = await variable(ext, other.group_uuid, 'humidity');
     expect((await api(ext, 'DELETE', '/variables', { variable_uuid: live.variable_uuid })).status).toBe(200);
-    const recreated = await api(ext, 'POST', '/variables', { group_uuid: other.group_uuid, variable: { variable_uuid: live.variable_uuid, variable_name: 'humidity' } });
+    const recreated = await api(ext, 'POST', '/variables', {
+      group_uuid: other.group_uuid,
+      variable: { variable_uuid: live.variable_uuid, variable_name: 'humidity' },
+    });
     expect([recreated.status, recreated.body.code]).toEqual([409, 'VARIABLE_CREATE_ERROR']);
     const edit = await api(ext, 'PATCH', '/variables', { variable_uuid: live.variable_uuid, variable_name: 'x' });
     expect([edit.status, edit.body.code]).toEqual([409, 'VARIABLE_UPDATE_ERROR']);
@@ -555,12 +718,23 @@ describe('sensors follow the contract (rules 1 to 4)', () => {
     const stranger = await extension();
     const uuid = randomUUID();
     const variableUuid = randomUUID();
-    const made = await api(a, 'POST', '/variablegroups', { group_uuid: uuid, group_name: 'de A', variables: [{ variable_uuid: variableUuid, variable_name: 't' }] });
+    const made = await api(a, 'POST', '/variablegroups', {
+      group_uuid: uuid,
+      group_name: 'de A',
+      variables: [{ variable_uuid: variableUuid, variable_name: 't' }],
+    });
     for (const other of [b, stranger]) {
-      const response = await api(other, 'POST', '/variablegroups', { group_uuid: uuid, group_name: 'otro', variables: [{ variable_uuid: variableUuid, variable_name: 't' }] });
+      const response = await api(other, 'POST', '/variablegroups', {
+        group_uuid: uuid,
+        group_name: 'otro',
+        variables: [{ variable_uuid: variableUuid, variable_name: 't' }],
+      });
       expect([response.status, response.body.info]).toEqual([200, 'variable group created successfully']);
       expect(response.body.data.group_name).toBe('otro');
-      expect((await values(other, [{ variable_uuid: variableUuid, values: [99], timestamps: ['2026-01-01T00:00:00Z'] }])).status).toBe(200);
+      expect(
+        (await values(other, [{ variable_uuid: variableUuid, values: [99], timestamps: ['2026-01-01T00:00:00Z'] }]))
+          .status,
+      ).toBe(200);
     }
     const [mine] = (await api(a, 'GET', '/variablegroups', undefined, { group_uuid: uuid })).body.data;
     expect(mine).toMatchObject({ group_name: 'de A', variables: [{ variable_uuid: variableUuid, last_value: null }] });

@@ -10,7 +10,11 @@ import { call, createField, internal, newUser, square, type TestUser } from './h
 const FIELD = square(-60.5, -33.9, 0.02);
 const POINT = 'POINT(-60.499 -33.895)';
 // A 1x1 PNG.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 
 async function spotWithImage(user?: TestUser) {
   const owner = user ?? (await newUser());
@@ -19,7 +23,18 @@ async function spotWithImage(user?: TestUser) {
   const message = uuidV1();
   const response = await call('POST', '/spots/spot', {
     token: owner.token,
-    json: { field_id: fieldId, shape: POINT, texts: [{ uuid: message, text: 'foto', timestamp_usr: '2026-05-10T10:00:00Z', imgs: [{ coordinate: POINT, uuid: img }] }] },
+    json: {
+      field_id: fieldId,
+      shape: POINT,
+      texts: [
+        {
+          uuid: message,
+          text: 'foto',
+          timestamp_usr: '2026-05-10T10:00:00Z',
+          imgs: [{ coordinate: POINT, uuid: img }],
+        },
+      ],
+    },
   });
   return { owner, fieldId, img, message, spot: response.body.spot_uuid as string };
 }
@@ -34,7 +49,11 @@ const download = async (user: TestUser, path: string, query?: Record<string, str
   const url = new URL(path, (await import('./helpers/api')).stack().baseUrl);
   for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
   const response = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
-  return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 };
 
 describe('spot images', () => {
@@ -84,9 +103,16 @@ describe('spot images', () => {
 
   it('uploads large photos straight to S3 with a presigned POST', async () => {
     const { owner, img } = await spotWithImage();
-    const presigned = await call('POST', '/api/spots/msgs/imgs/upload', { token: owner.token, query: { uuid: img, content_type: 'image/jpeg' } });
+    const presigned = await call('POST', '/api/spots/msgs/imgs/upload', {
+      token: owner.token,
+      query: { uuid: img, content_type: 'image/jpeg' },
+    });
     expect(presigned.status).toBe(200);
-    expect(presigned.body).toMatchObject({ url: expect.stringMatching(/^http/), expires_in: 300, max_bytes: 25 * 1024 * 1024 });
+    expect(presigned.body).toMatchObject({
+      url: expect.stringMatching(/^http/),
+      expires_in: 300,
+      max_bytes: 25 * 1024 * 1024,
+    });
     const policy = JSON.parse(Buffer.from(presigned.body.fields.Policy, 'base64').toString());
     expect(policy.conditions).toContainEqual(['content-length-range', 1, 25 * 1024 * 1024]);
     expect(policy.conditions).toContainEqual(['eq', '$Content-Type', 'image/jpeg']);
@@ -133,7 +159,17 @@ async function spotsWithVariables() {
   for (const [i, ph] of [6.1, 6.8].entries()) {
     const response = await call('POST', '/spots/spot', {
       token: owner.token,
-      json: { field_id: fieldId, shape: `POINT(${-60.499 + i * 0.001} -33.895)`, name: `S${i}`, data: { variables: [{ name: 'pH', unit_id: 8, value: ph }, { name: 'P', unit_id: 2, value: 10 + i }] } },
+      json: {
+        field_id: fieldId,
+        shape: `POINT(${-60.499 + i * 0.001} -33.895)`,
+        name: `S${i}`,
+        data: {
+          variables: [
+            { name: 'pH', unit_id: 8, value: ph },
+            { name: 'P', unit_id: 2, value: 10 + i },
+          ],
+        },
+      },
     });
     spots.push(response.body.spot_uuid);
   }
@@ -186,7 +222,11 @@ describe('spot sheets', () => {
       N: { name: 'N', unit_id: 2, unit: 'ppm', values: 1 },
     });
     expect(await spotData(owner, spots[0]!)).toEqual(
-      expect.arrayContaining([{ name: 'pH', unit_id: 8, value: 7.2 }, { name: 'P', unit_id: 2, value: 10 }, { name: 'N', unit_id: 2, value: 21 }]),
+      expect.arrayContaining([
+        { name: 'pH', unit_id: 8, value: 7.2 },
+        { name: 'P', unit_id: 2, value: 10 },
+        { name: 'N', unit_id: 2, value: 21 },
+      ]),
     );
     expect(await spotData(owner, spots[1]!)).toContainEqual({ name: 'pH', unit_id: 8, value: 5.9 });
   });
@@ -208,8 +248,15 @@ describe('spot sheets', () => {
   it('exports csv that imports back with accented names and line breaks in names intact (UTF-8, no byte-order mark), and imports Windows-1252 and UTF-16', async () => {
     const { owner, spots } = await spotsWithVariables();
     // a line break inside a name is quoted in the csv, so the rows and columns after it stay in place
-    const variables = [{ name: 'Fósforo', unit_id: 2, value: 12 }, { name: 'K\rtotal', unit_id: 2, value: 3 }, { name: 'Zinc', unit_id: 2, value: 4 }];
-    const patched = await call('PATCH', '/api/spots/variables', { token: owner.token, json: { uuid: spots[0], variables } });
+    const variables = [
+      { name: 'Fósforo', unit_id: 2, value: 12 },
+      { name: 'K\rtotal', unit_id: 2, value: 3 },
+      { name: 'Zinc', unit_id: 2, value: 4 },
+    ];
+    const patched = await call('PATCH', '/api/spots/variables', {
+      token: owner.token,
+      json: { uuid: spots[0], variables },
+    });
     expect(patched.status, patched.text).toBe(200);
     const exported = await download(owner, '/api/spots/sheet', { format: 'csv' });
     expect(exported.bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);
@@ -225,10 +272,16 @@ describe('spot sheets', () => {
     expect(windows1252.includes(Buffer.from('ó', 'utf8'))).toBe(false);
     const legacy = await importSheet(owner, windows1252, 'excel.csv');
     expect(legacy.status, legacy.text).toBe(200);
-    expect(legacy.body.variables).toEqual({ 'Nitrógeno': { name: 'Nitrógeno', unit_id: 2, unit: 'ppm', values: 1 }, Nota: null });
+    expect(legacy.body.variables).toEqual({
+      Nitrógeno: { name: 'Nitrógeno', unit_id: 2, unit: 'ppm', values: 1 },
+      Nota: null,
+    });
     expect(await spotData(owner, spots[1]!)).toContainEqual({ name: 'Nitrógeno', unit_id: 2, value: 7.5 });
     // what Excel saves as "Unicode text": UTF-16 with its byte-order mark, tabs
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`Service_Spot_ID\tMagnesio [ppm]\r\n${spots[1]}\t0,75\r\n`, 'utf16le')]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(`Service_Spot_ID\tMagnesio [ppm]\r\n${spots[1]}\t0,75\r\n`, 'utf16le'),
+    ]);
     const unicode = await importSheet(owner, utf16, 'unicode.csv');
     expect(unicode.status, unicode.text).toBe(200);
     expect(await spotData(owner, spots[1]!)).toContainEqual({ name: 'Magnesio', unit_id: 2, value: 0.75 });
@@ -237,7 +290,10 @@ describe('spot sheets', () => {
   it('filters the export like the lists (field, tag)', async () => {
     const { owner, fieldId } = await spotsWithVariables();
     const other = await createField(owner, { shape: square(-60.3, -33.9, 0.02) });
-    await call('POST', '/spots/spot', { token: owner.token, json: { field_id: other.fieldId, shape: 'POINT(-60.299 -33.895)' } });
+    await call('POST', '/spots/spot', {
+      token: owner.token,
+      json: { field_id: other.fieldId, shape: 'POINT(-60.299 -33.895)' },
+    });
     const filtered = await download(owner, '/api/spots/sheet', { format: 'csv', field_id: String(fieldId) });
     expect(filtered.bytes.toString().trim().split('\n')).toHaveLength(3);
     const everything = await download(owner, '/api/spots/sheet', { format: 'csv' });
@@ -251,7 +307,12 @@ describe('spot sheets', () => {
       [Buffer.from('PK\u0003\u0004 this is not a workbook'), 'broken.xlsx', 52, 'error loading sheet'],
       [`Spot,pH [pH]\n${spots[0]},6\n`, 'no-column.csv', 53, 'missing column: Service_Spot_ID'],
       [`Service_Spot_ID,pH [pH]\nnot-a-uuid,6\n${uuidV1()},7\n`, 'unknown.csv', 54, 'No valid record was found'],
-      [`Service_Spot_ID,Notes,Depth [furlongs]\n${spots[0]},good,3\n`, 'novars.csv', 55, 'No valid variables were found'],
+      [
+        `Service_Spot_ID,Notes,Depth [furlongs]\n${spots[0]},good,3\n`,
+        'novars.csv',
+        55,
+        'No valid variables were found',
+      ],
     ];
     for (const [content, filename, code, info] of cases) {
       const response = await importSheet(owner, content, filename);
@@ -261,7 +322,11 @@ describe('spot sheets', () => {
     // an xlsx whose sheet inflates to 80 MiB (80 KB sent) is refused before it is read
     const bomb = new JSZip();
     bomb.file('xl/worksheets/sheet1.xml', Buffer.alloc(80 * 1024 * 1024, 0x20));
-    const inflated = await importSheet(owner, await bomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }), 'bomb.xlsx');
+    const inflated = await importSheet(
+      owner,
+      await bomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }),
+      'bomb.xlsx',
+    );
     expect(inflated.status).toBe(400);
     expect(inflated.body).toMatchObject({ code: 52, info: 'error loading sheet' });
     expect(JSON.stringify(inflated.body)).toMatch(/more than 64 MiB uncompressed/);
@@ -277,13 +342,25 @@ describe('spot sheets', () => {
 
   it('reports a variable that cannot be uploaded as null and uploads the others', async () => {
     const { owner, spots } = await spotsWithVariables();
-    const response = await importSheet(owner, `Service_Spot_ID,K [ppm],Color,Depth [furlongs]\n${spots[0]},150,red,3\n`, 'mixed.csv');
-    expect(response.body.variables).toEqual({ K: { name: 'K', unit_id: 2, unit: 'ppm', values: 1 }, Color: null, Depth: null });
+    const response = await importSheet(
+      owner,
+      `Service_Spot_ID,K [ppm],Color,Depth [furlongs]\n${spots[0]},150,red,3\n`,
+      'mixed.csv',
+    );
+    expect(response.body.variables).toEqual({
+      K: { name: 'K', unit_id: 2, unit: 'ppm', values: 1 },
+      Color: null,
+      Depth: null,
+    });
   });
 
   it('is not polluted by crafted headers', async () => {
     const { owner, spots } = await spotsWithVariables();
-    const response = await importSheet(owner, `Service_Spot_ID,__proto__ [ppm],constructor [ppm]\n${spots[0]},1,2\n`, 'proto.csv');
+    const response = await importSheet(
+      owner,
+      `Service_Spot_ID,__proto__ [ppm],constructor [ppm]\n${spots[0]},1,2\n`,
+      'proto.csv',
+    );
     expect(response.status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(response.body.variables).sort()).toEqual(['__proto__', 'constructor']);
@@ -294,7 +371,11 @@ describe('spot sheets', () => {
     const csvText = `Service_Spot_ID,pH [pH]\n${spots[0]},6\n`;
     for (const filename of ['sheet.xlsx', 'sheet.xls']) {
       const response = await importSheet(owner, csvText, filename);
-      expect([response.status, response.body.code, response.body.info], filename).toEqual([400, 52, 'error loading sheet']);
+      expect([response.status, response.body.code, response.body.info], filename).toEqual([
+        400,
+        52,
+        'error loading sheet',
+      ]);
     }
     const xlsx = (await download(owner, '/api/spots/sheet')).bytes;
     const asCsv = await importSheet(owner, xlsx, 'sheet.csv');
@@ -307,14 +388,21 @@ describe('spot sheets', () => {
     const values = [0.000000123456789, 123456789012345680000, 1 / 3, -2.5e-7];
     const patched = await call('PATCH', '/api/spots/variables', {
       token: owner.token,
-      json: { uuid: spots[0], variables: [{ name: 'ph (agua)', unit_id: 8, value: 6.5 }, ...values.map((value, i) => ({ name: `v${i}`, unit_id: 0, value }))] },
+      json: {
+        uuid: spots[0],
+        variables: [
+          { name: 'ph (agua)', unit_id: 8, value: 6.5 },
+          ...values.map((value, i) => ({ name: `v${i}`, unit_id: 0, value })),
+        ],
+      },
     });
     expect(patched.status, patched.text).toBe(200);
     for (const format of ['csv', 'xlsx'] as const) {
       const exported = await download(owner, '/api/spots/sheet', { format });
       if (format === 'csv') {
         const text = exported.bytes.toString('utf8');
-        for (const digits of ['0.000000123456789', '123456789012345680000', '0.3333333333333333', '-0.00000025']) expect(text).toContain(digits);
+        for (const digits of ['0.000000123456789', '123456789012345680000', '0.3333333333333333', '-0.00000025'])
+          expect(text).toContain(digits);
       }
       // clear the values, then import the export: they come back under the same names, exactly
       await call('PATCH', '/api/spots/variables', { token: owner.token, json: { uuid: spots[0], variables: [] } });
@@ -323,8 +411,9 @@ describe('spot sheets', () => {
       expect(response.body.variables['ph (agua)'], format).toMatchObject({ name: 'ph (agua)', unit_id: 8 });
       const data = await spotData(owner, spots[0]!);
       expect(data, format).toContainEqual({ name: 'ph (agua)', unit_id: 8, value: 6.5 });
-      values.forEach((value, i) => expect(data, `${format} v${i}`).toContainEqual({ name: `v${i}`, unit_id: 0, value }));
+      values.forEach((value, i) =>
+        expect(data, `${format} v${i}`).toContainEqual({ name: `v${i}`, unit_id: 0, value }),
+      );
     }
   });
 });
-

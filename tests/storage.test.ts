@@ -1,12 +1,16 @@
 // Spec 3, "Key-value storage": POST /api/mktplace/storage/{users|fields|farms}?operation=...,
 // its info.code tables, the scope access rules and the isolation of each extension's storage.
 import { describe, expect, it } from 'vitest';
-import { call, createField, createUser, internal, newUser, tokenFor, unique, type TestUser } from './helpers/api';
+import { call, createField, createUser, internal, newUser, type TestUser, tokenFor, unique } from './helpers/api';
 
 type Scope = 'users' | 'fields' | 'farms';
 
 const kv = (token: string | undefined, scope: Scope, operation: string, json?: unknown) =>
-  call('POST', `/api/mktplace/storage/${scope}`, { token, query: { operation }, ...(json === undefined ? {} : { json }) });
+  call('POST', `/api/mktplace/storage/${scope}`, {
+    token,
+    query: { operation },
+    ...(json === undefined ? {} : { json }),
+  });
 
 const put = (user: { token: string }, scope: Scope, id: unknown, key: string, data: unknown, extra: object = {}) =>
   kv(user.token, scope, 'PUT', { id, key, data, ...extra });
@@ -25,7 +29,9 @@ async function owner() {
   return { user, fieldId, farmId };
 }
 
-const asUser = async (user: { id: number }, extension = 'test-extension') => ({ token: await tokenFor(user.id, { extension_id: extension }) });
+const asUser = async (user: { id: number }, extension = 'test-extension') => ({
+  token: await tokenFor(user.id, { extension_id: extension }),
+});
 
 describe('key-value storage: operations', () => {
   it('PUT stores an object that GET returns; a second PUT answers 5 unless overwrite', async () => {
@@ -42,8 +48,12 @@ describe('key-value storage: operations', () => {
     expect(again.body.info).toMatchObject({ code: 5, message: expect.stringContaining('overwrite') });
     expect((await get(user, 'fields', [fieldId], ['notes'])).body.info.objects[fieldId].notes.crop).toBe('soy');
 
-    expect((await put(user, 'fields', fieldId, 'notes', { crop: 'maize' }, { overwrite: true })).body).toEqual({ info: { code: 0 } });
-    expect((await get(user, 'fields', [fieldId], ['notes'])).body.info.objects[fieldId].notes).toEqual({ crop: 'maize' });
+    expect((await put(user, 'fields', fieldId, 'notes', { crop: 'maize' }, { overwrite: true })).body).toEqual({
+      info: { code: 0 },
+    });
+    expect((await get(user, 'fields', [fieldId], ['notes'])).body.info.objects[fieldId].notes).toEqual({
+      crop: 'maize',
+    });
   });
 
   it('accepts the object as data or as value (data wins when both are sent)', async () => {
@@ -59,7 +69,15 @@ describe('key-value storage: operations', () => {
     const { user } = await owner();
     let deep: Record<string, unknown> = { leaf: 'x' };
     for (let i = 0; i < 40; i++) deep = { [`level${i}`]: deep };
-    const data = { deep, empty: '', nothing: null, big: 12345678901234, float: 0.1, list: [[], {}, [1, 'a', null]], unicode: 'ñandú 🐄' };
+    const data = {
+      deep,
+      empty: '',
+      nothing: null,
+      big: 12345678901234,
+      float: 0.1,
+      list: [[], {}, [1, 'a', null]],
+      unicode: 'ñandú 🐄',
+    };
     expect((await put(user, 'users', user.id, 'odd', data)).body.info.code).toBe(0);
     expect((await get(user, 'users', [user.id], ['odd'])).body.info.objects[user.id].odd).toEqual(data);
   });
@@ -81,7 +99,10 @@ describe('key-value storage: operations', () => {
     expect(await code({ id: fieldId, key: 'k'.repeat(201), data: { a: 1 } })).toEqual([400, 2]);
     expect(await code({ id: fieldId, key: 'k', data: { a: 1 }, overwrite: 'maybe' })).toEqual([400, -4]);
     expect(await code({ id: fieldId, key: 'big', data: { text: 'x'.repeat(360 * 1024) } })).toEqual([400, 6]);
-    const noBody = await call('POST', '/api/mktplace/storage/fields', { token: user.token, query: { operation: 'PUT' } });
+    const noBody = await call('POST', '/api/mktplace/storage/fields', {
+      token: user.token,
+      query: { operation: 'PUT' },
+    });
     expect([noBody.status, noBody.body.info.code]).toEqual([400, 1]);
     const malformed = await call('POST', '/api/mktplace/storage/fields', {
       token: user.token,
@@ -98,7 +119,11 @@ describe('key-value storage: operations', () => {
     const { user } = await owner();
     const unknownOperation = await kv(user.token, 'users', 'POST', { id: user.id, key: 'k', data: {} });
     expect([unknownOperation.status, unknownOperation.body.info.code]).toEqual([400, -4]);
-    const unknownScope = await call('POST', '/api/mktplace/storage/herds', { token: user.token, query: { operation: 'GET' }, json: { keys: [] } });
+    const unknownScope = await call('POST', '/api/mktplace/storage/herds', {
+      token: user.token,
+      query: { operation: 'GET' },
+      json: { keys: [] },
+    });
     expect([unknownScope.status, unknownScope.body.info.code]).toEqual([400, -4]);
     const lower = await kv(user.token, 'users', 'put', { id: user.id, key: 'k', data: { a: 1 } });
     expect(lower.body).toEqual({ info: { code: 0 } });
@@ -109,10 +134,21 @@ describe('key-value storage: operations', () => {
     const patch = (json: object) => kv(user.token, 'farms', 'PATCH', { id: farmId, key: 'plan', ...json });
     const absent = await patch({ data: { a: 1 } });
     expect([absent.status, absent.body.info.code]).toEqual([409, 5]);
-    expect((await patch({ data: { a: 1, tags: ['x'], nested: { keep: true, list: [1] }, n: 1 }, create: true })).body).toEqual({ info: { code: 0 } });
-    expect((await patch({ data: { tags: ['y'], nested: { list: [2], added: 'z' }, n: 2, fresh: null }, append: true })).body.info.code).toBe(0);
+    expect(
+      (await patch({ data: { a: 1, tags: ['x'], nested: { keep: true, list: [1] }, n: 1 }, create: true })).body,
+    ).toEqual({ info: { code: 0 } });
+    expect(
+      (await patch({ data: { tags: ['y'], nested: { list: [2], added: 'z' }, n: 2, fresh: null }, append: true })).body
+        .info.code,
+    ).toBe(0);
     const read = async () => (await get(user, 'farms', [farmId], ['plan'])).body.info.objects[farmId].plan;
-    expect(await read()).toEqual({ a: 1, tags: ['x', 'y'], nested: { keep: true, list: [1, 2], added: 'z' }, n: 2, fresh: null });
+    expect(await read()).toEqual({
+      a: 1,
+      tags: ['x', 'y'],
+      nested: { keep: true, list: [1, 2], added: 'z' },
+      n: 2,
+      fresh: null,
+    });
     // an array replacing an object, an object replacing a scalar
     await patch({ data: { nested: ['now', 'a', 'list'], n: { now: 'object' } }, append: true });
     expect(await read()).toMatchObject({ nested: ['now', 'a', 'list'], n: { now: 'object' } });
@@ -128,17 +164,23 @@ describe('key-value storage: operations', () => {
     const { user, fieldId } = await owner();
     await put(user, 'fields', fieldId, 'log', { entries: [] });
     const patches = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => kv(user.token, 'fields', 'PATCH', { id: fieldId, key: 'log', data: { entries: [i] }, append: true })),
+      Array.from({ length: 8 }, (_, i) =>
+        kv(user.token, 'fields', 'PATCH', { id: fieldId, key: 'log', data: { entries: [i] }, append: true }),
+      ),
     );
     expect(patches.map((r) => r.body.info.code)).toEqual(Array(8).fill(0));
     const entries = (await get(user, 'fields', [fieldId], ['log'])).body.info.objects[fieldId].log.entries;
     expect([...entries].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 
-    const puts = await Promise.all(Array.from({ length: 6 }, (_, i) => put(user, 'fields', fieldId, 'once', { writer: i })));
+    const puts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => put(user, 'fields', fieldId, 'once', { writer: i })),
+    );
     const codes = puts.map((r) => r.body.info.code).sort();
     expect(codes).toEqual([0, 5, 5, 5, 5, 5]);
     const winner = puts.findIndex((r) => r.body.info.code === 0);
-    expect((await get(user, 'fields', [fieldId], ['once'])).body.info.objects[fieldId].once).toEqual({ writer: winner });
+    expect((await get(user, 'fields', [fieldId], ['once'])).body.info.objects[fieldId].once).toEqual({
+      writer: winner,
+    });
   });
 
   it('GET reads every key for every id; empty keys read every key; empty ids every readable resource', async () => {
@@ -154,13 +196,19 @@ describe('key-value storage: operations', () => {
       [second.fieldId]: { a: { v: 3 } },
       [third.fieldId]: {},
     });
-    expect((await get(user, 'fields', [fieldId], [])).body.info.objects).toEqual({ [fieldId]: { a: { v: 1 }, b: { v: 2 } } });
+    expect((await get(user, 'fields', [fieldId], [])).body.info.objects).toEqual({
+      [fieldId]: { a: { v: 1 }, b: { v: 2 } },
+    });
     // every readable field (those without any of the keys are left out), shared ones too
     const friend = await owner();
     await share(user.id, { field_id: friend.fieldId }, 'read');
     await put(friend.user, 'fields', friend.fieldId, 'a', { v: 'friend' });
     const all = await get(user, 'fields', [], ['a']);
-    expect(all.body.info.objects).toEqual({ [fieldId]: { a: { v: 1 } }, [second.fieldId]: { a: { v: 3 } }, [friend.fieldId]: { a: { v: 'friend' } } });
+    expect(all.body.info.objects).toEqual({
+      [fieldId]: { a: { v: 1 } },
+      [second.fieldId]: { a: { v: 3 } },
+      [friend.fieldId]: { a: { v: 'friend' } },
+    });
     expect((await get(user, 'fields', undefined, ['a'])).body.info.objects).toEqual(all.body.info.objects);
   });
 
@@ -203,8 +251,12 @@ describe('key-value storage: operations', () => {
     expect((await put(user, 'fields', field.uuid, 'by_uuid', { ok: 1 })).body.info.code).toBe(0);
     expect((await put(user, 'farms', farm.uuid, 'by_uuid', { ok: 2 })).body.info.code).toBe(0);
     expect((await put(user, 'users', user.uid, 'by_uid', { ok: 3 })).body.info.code).toBe(0);
-    expect((await get(user, 'fields', [String(fieldId)], ['by_uuid'])).body.info.objects[fieldId]).toEqual({ by_uuid: { ok: 1 } });
-    expect((await get(user, 'farms', [farm.uuid], ['by_uuid'])).body.info.objects[farm.uuid]).toEqual({ by_uuid: { ok: 2 } });
+    expect((await get(user, 'fields', [String(fieldId)], ['by_uuid'])).body.info.objects[fieldId]).toEqual({
+      by_uuid: { ok: 1 },
+    });
+    expect((await get(user, 'farms', [farm.uuid], ['by_uuid'])).body.info.objects[farm.uuid]).toEqual({
+      by_uuid: { ok: 2 },
+    });
     expect((await get(user, 'users', [user.id], ['by_uid'])).body.info.objects[user.id]).toEqual({ by_uid: { ok: 3 } });
   });
 });
@@ -237,7 +289,9 @@ describe('key-value storage: the extension', () => {
     expect((await get(other, 'fields', [fieldId], [])).body.info.objects[fieldId]).toEqual({});
     expect((await put(other, 'fields', fieldId, 'shared_name', { by: 'second' })).body.info.code).toBe(0);
     await kv(other.token, 'fields', 'DELETE', { id: fieldId, keys: ['shared_name'] });
-    expect((await get(user, 'fields', [fieldId], ['shared_name'])).body.info.objects[fieldId]).toEqual({ shared_name: { by: 'first' } });
+    expect((await get(user, 'fields', [fieldId], ['shared_name'])).body.info.objects[fieldId]).toEqual({
+      shared_name: { by: 'first' },
+    });
   });
 
   it('answers the general negative codes for a missing, invalid or expired token', async () => {
@@ -280,7 +334,9 @@ describe('key-value storage: scope access rules', () => {
     expect(await abilities(member, 'users', admin.id)).toEqual([false, false, false]);
     // what the administrator stored is the member's: the member reads it
     await put(admin, 'users', member.id, 'from_admin', { hello: 1 });
-    expect((await get(member, 'users', undefined, ['from_admin'])).body.info.objects).toEqual({ [member.id]: { from_admin: { hello: 1 } } });
+    expect((await get(member, 'users', undefined, ['from_admin'])).body.info.objects).toEqual({
+      [member.id]: { from_admin: { hello: 1 } },
+    });
     // a read supervisor is refused creating with code 3 and HTTP 403
     const refused = await put(readSupervisor, 'users', member.id, 'nope', { a: 1 });
     expect([refused.status, refused.body.info.code]).toEqual([403, 3]);
@@ -288,7 +344,9 @@ describe('key-value storage: scope access rules', () => {
 
   it('fields scope: owners, edit/add/admin shares create and retrieve; read shares retrieve; owners and admin shares delete', async () => {
     const { user, fieldId, farmId } = await owner();
-    const users = await Promise.all(['edit', 'add', 'admin', 'read'].map(async (level) => [level, await newUser()] as const));
+    const users = await Promise.all(
+      ['edit', 'add', 'admin', 'read'].map(async (level) => [level, await newUser()] as const),
+    );
     for (const [level, guest] of users) await share(guest.id, { farm_id: farmId }, level);
     const fieldReader = await newUser();
     await share(fieldReader.id, { field_id: fieldId }, 'read');
@@ -308,7 +366,9 @@ describe('key-value storage: scope access rules', () => {
 
   it('farms scope: owners, edit/add/admin shares create and retrieve; any permission retrieves; owners and admin shares delete', async () => {
     const { user, fieldId, farmId } = await owner();
-    const users = await Promise.all(['edit', 'add', 'admin', 'read'].map(async (level) => [level, await newUser()] as const));
+    const users = await Promise.all(
+      ['edit', 'add', 'admin', 'read'].map(async (level) => [level, await newUser()] as const),
+    );
     for (const [level, guest] of users) await share(guest.id, { farm_id: farmId }, level);
     const fieldGuest = await newUser();
     await share(fieldGuest.id, { field_id: fieldId }, 'edit');
@@ -324,13 +384,21 @@ describe('key-value storage: scope access rules', () => {
     expect(await abilities(stranger, 'farms', farmId)).toEqual([false, false, false]);
     // the readable farms of an empty ids include the one reached through a field share
     await put(user, 'farms', farmId, 'visible', { yes: true });
-    expect((await get(fieldGuest, 'farms', [], ['visible'])).body.info.objects).toEqual({ [farmId]: { visible: { yes: true } } });
+    expect((await get(fieldGuest, 'farms', [], ['visible'])).body.info.objects).toEqual({
+      [farmId]: { visible: { yes: true } },
+    });
   });
 
   it('refuses a resource that does not exist with 3 (PUT, PATCH, DELETE)', async () => {
     const { user } = await owner();
     for (const operation of ['PUT', 'PATCH', 'DELETE']) {
-      const response = await kv(user.token, 'fields', operation, { id: 999_999_999, key: 'k', keys: ['k'], data: { a: 1 }, create: true });
+      const response = await kv(user.token, 'fields', operation, {
+        id: 999_999_999,
+        key: 'k',
+        keys: ['k'],
+        data: { a: 1 },
+        create: true,
+      });
       expect([operation, response.body.info.code]).toEqual([operation, 3]);
     }
   });
@@ -339,22 +407,46 @@ describe('key-value storage: scope access rules', () => {
 describe('POST /api/mktplace/storage: the scope in the query or the body', () => {
   it('serves the same operations and codes as the scope paths, the scope from the query or the body', async () => {
     const { user, fieldId, farmId } = await owner();
-    const viaQuery = await call('POST', '/api/mktplace/storage', { token: user.token, query: { scope: 'fields', operation: 'PUT' }, json: { id: fieldId, key: 'k', data: { a: 1 } } });
+    const viaQuery = await call('POST', '/api/mktplace/storage', {
+      token: user.token,
+      query: { scope: 'fields', operation: 'PUT' },
+      json: { id: fieldId, key: 'k', data: { a: 1 } },
+    });
     expect([viaQuery.status, viaQuery.body]).toEqual([200, { info: { code: 0 } }]);
-    const viaBody = await call('POST', '/api/mktplace/storage', { token: user.token, query: { operation: 'PUT' }, json: { scope: 'farms', id: farmId, key: 'k', data: { b: 2 } } });
+    const viaBody = await call('POST', '/api/mktplace/storage', {
+      token: user.token,
+      query: { operation: 'PUT' },
+      json: { scope: 'farms', id: farmId, key: 'k', data: { b: 2 } },
+    });
     expect([viaBody.status, viaBody.body]).toEqual([200, { info: { code: 0 } }]);
     // what each stored is what the scope paths read
     expect((await get(user, 'fields', [fieldId], ['k'])).body.info.objects).toEqual({ [fieldId]: { k: { a: 1 } } });
     expect((await get(user, 'farms', [farmId], ['k'])).body.info.objects).toEqual({ [farmId]: { k: { b: 2 } } });
-    const read = await call('POST', '/api/mktplace/storage', { token: user.token, query: { operation: 'GET' }, json: { scope: 'fields', ids: [fieldId], keys: ['k'] } });
+    const read = await call('POST', '/api/mktplace/storage', {
+      token: user.token,
+      query: { operation: 'GET' },
+      json: { scope: 'fields', ids: [fieldId], keys: ['k'] },
+    });
     expect(read.body).toEqual({ info: { code: 0, objects: { [fieldId]: { k: { a: 1 } } } } });
     // the same codes: 5 for a key that exists, 3 for a resource of another user
-    const again = await call('POST', '/api/mktplace/storage', { token: user.token, query: { scope: 'fields', operation: 'PUT' }, json: { id: fieldId, key: 'k', data: {} } });
+    const again = await call('POST', '/api/mktplace/storage', {
+      token: user.token,
+      query: { scope: 'fields', operation: 'PUT' },
+      json: { id: fieldId, key: 'k', data: {} },
+    });
     expect([again.status, again.body.info.code]).toEqual([409, 5]);
     const stranger = await newUser();
-    const refused = await call('POST', '/api/mktplace/storage', { token: stranger.token, query: { scope: 'fields', operation: 'PUT' }, json: { id: fieldId, key: 'k', data: {} } });
+    const refused = await call('POST', '/api/mktplace/storage', {
+      token: stranger.token,
+      query: { scope: 'fields', operation: 'PUT' },
+      json: { id: fieldId, key: 'k', data: {} },
+    });
     expect([refused.status, refused.body.info.code]).toEqual([403, 3]);
-    const noScope = await call('POST', '/api/mktplace/storage', { token: user.token, query: { operation: 'GET' }, json: { keys: [] } });
+    const noScope = await call('POST', '/api/mktplace/storage', {
+      token: user.token,
+      query: { operation: 'GET' },
+      json: { keys: [] },
+    });
     expect(noScope.status).toBe(400);
   });
 });

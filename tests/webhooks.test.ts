@@ -7,9 +7,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
 import { webhookDocs } from '../schemas/webhooks';
-import { call, createField, eventually, newUser, square, stack, tokenFor, type TestUser } from './helpers/api';
+import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
+import { call, createField, eventually, newUser, square, stack, type TestUser, tokenFor } from './helpers/api';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -36,8 +36,10 @@ async function receiver(answer: (n: number) => number | undefined = () => 200) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/surco`, received };
 }
 
-const subscribe = (user: TestUser, url: string, events: string[]) => call('POST', '/api/webhooks', { token: user.token, json: { url, events } });
-const deliveries = (user: TestUser, uuid: string) => call('GET', '/api/webhooks/deliveries', { token: user.token, query: { subscription_uuid: uuid } });
+const subscribe = (user: TestUser, url: string, events: string[]) =>
+  call('POST', '/api/webhooks', { token: user.token, json: { url, events } });
+const deliveries = (user: TestUser, uuid: string) =>
+  call('GET', '/api/webhooks/deliveries', { token: user.token, query: { subscription_uuid: uuid } });
 
 describe('webhooks', () => {
   it('lists the events, and delivers a field creation signed with the secret shown once', async () => {
@@ -50,12 +52,25 @@ describe('webhooks', () => {
     const { subscription_uuid: uuid, secret } = made.body.data;
     expect(secret).toMatch(/^whsec_/);
     const listed = await call('GET', '/api/webhooks', { token: user.token });
-    expect(listed.body.data).toEqual([{ subscription_uuid: uuid, url: hook.url, events: ['FIELD_CREATED.V1'], description: '', created_at: expect.any(String) }]);
+    expect(listed.body.data).toEqual([
+      {
+        subscription_uuid: uuid,
+        url: hook.url,
+        events: ['FIELD_CREATED.V1'],
+        description: '',
+        created_at: expect.any(String),
+      },
+    ]);
 
     const { fieldId } = await createField(user, { shape: square(-62.1, -35.1) });
     const [request] = await eventually(async () => (hook.received.length ? hook.received : undefined), 20_000);
     const body = JSON.parse(request!.body);
-    expect(body).toMatchObject({ event_name: 'FIELD_CREATED.V1', user_id: user.id, field_id: fieldId, data: { field_id: fieldId } });
+    expect(body).toMatchObject({
+      event_name: 'FIELD_CREATED.V1',
+      user_id: user.id,
+      field_id: fieldId,
+      data: { field_id: fieldId },
+    });
     // the body is the one the OpenAPI document's webhooks describe
     expect(webhookDocs()['FIELD_CREATED.V1']!.body.safeParse(body).success).toBe(true);
     expect(request!.headers['surco-event']).toBe('FIELD_CREATED.V1');
@@ -64,7 +79,9 @@ describe('webhooks', () => {
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(request!.headers['surco-signature']))!;
     expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${request!.body}`).digest('hex'));
     expect(Math.abs(Date.now() / 1000 - Number(t))).toBeLessThan(60);
-    const record = await eventually(async () => (await deliveries(user, uuid)).body.data.find((d: any) => d.state === 'delivered'));
+    const record = await eventually(async () =>
+      (await deliveries(user, uuid)).body.data.find((d: any) => d.state === 'delivered'),
+    );
     expect(record.attempts).toHaveLength(1);
     expect(record.attempts[0].status).toBe(200);
   });
@@ -74,7 +91,11 @@ describe('webhooks', () => {
     const hook = await receiver((n) => (n === 1 ? 500 : 200));
     const { subscription_uuid: uuid } = (await subscribe(user, hook.url, ['FIELD_CREATED.V1'])).body.data;
     await createField(user, { shape: square(-62.2, -35.2) });
-    const record = await eventually(async () => (await deliveries(user, uuid)).body.data.find((d: any) => d.state === 'delivered'), 30_000, 300);
+    const record = await eventually(
+      async () => (await deliveries(user, uuid)).body.data.find((d: any) => d.state === 'delivered'),
+      30_000,
+      300,
+    );
     expect(record.attempts.map((a: any) => a.status)).toEqual([500, 200]);
     expect(hook.received).toHaveLength(2);
     expect(new Set(hook.received.map((r) => r.headers['surco-delivery'])).size).toBe(1);
@@ -85,12 +106,27 @@ describe('webhooks', () => {
     const hook = await receiver(() => undefined);
     const { subscription_uuid: uuid } = (await subscribe(user, hook.url, ['FIELD_CREATED.V1'])).body.data;
     await createField(user, { shape: square(-62.3, -35.3) });
-    const record = await eventually(async () => (await deliveries(user, uuid)).body.data.find((d: any) => d.state === 'failed'), 60_000, 500);
+    const record = await eventually(
+      async () => (await deliveries(user, uuid)).body.data.find((d: any) => d.state === 'failed'),
+      60_000,
+      500,
+    );
     expect(record.attempts).toHaveLength(5);
     expect(record.attempts.every((a: any) => a.status === null && /no answer/.test(a.error))).toBe(true);
-    const sqs = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials: LOCAL_CREDENTIALS });
+    const sqs = new SQSClient({
+      region: stack().region,
+      endpoint: stack().endpoints.sqs,
+      credentials: LOCAL_CREDENTIALS,
+    });
     const dead = await eventually(async () => {
-      const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: stack().queues.WebhookDeadLetterQueue!, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 0 }));
+      const out = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: stack().queues.WebhookDeadLetterQueue!,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          VisibilityTimeout: 0,
+        }),
+      );
       return (out.Messages ?? []).find((m) => m.Body?.includes(record.delivery_id));
     }, 20_000);
     expect(dead).toBeDefined();
@@ -102,17 +138,25 @@ describe('webhooks', () => {
     const stranger = await newUser();
     const hook = await receiver();
     const mine = await receiver();
-    const theirs = (await subscribe(stranger, hook.url, ['FIELD_CREATED.V1', 'SPOT_CREATED.V1'])).body.data.subscription_uuid;
+    const theirs = (await subscribe(stranger, hook.url, ['FIELD_CREATED.V1', 'SPOT_CREATED.V1'])).body.data
+      .subscription_uuid;
     const own = (await subscribe(owner, mine.url, ['FIELD_CREATED.V1'])).body.data.subscription_uuid;
     await createField(owner, { shape: square(-62.4, -35.4) });
     await eventually(async () => (mine.received.length ? true : undefined), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(hook.received).toEqual([]);
     expect((await deliveries(stranger, own)).status).toBe(404);
-    expect((await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: own } })).status).toBe(404);
-    const taken = await call('POST', '/api/webhooks', { token: stranger.token, json: { subscription_uuid: own, url: hook.url, events: ['FIELD_CREATED.V1'] } });
+    expect(
+      (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: own } })).status,
+    ).toBe(404);
+    const taken = await call('POST', '/api/webhooks', {
+      token: stranger.token,
+      json: { subscription_uuid: own, url: hook.url, events: ['FIELD_CREATED.V1'] },
+    });
     expect(taken.status).toBe(409);
-    expect((await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: theirs } })).status).toBe(200);
+    expect(
+      (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: theirs } })).status,
+    ).toBe(200);
     expect((await call('GET', '/api/webhooks', { token: stranger.token })).body.data).toEqual([]);
     const refused = await subscribe(owner, 'ftp://example.com/x', ['FIELD_CREATED.V1']);
     expect([refused.status, refused.body.error_code]).toEqual([400, 'PARAMETER_ERROR']);
@@ -121,25 +165,50 @@ describe('webhooks', () => {
   it('delivers spot, labour and imagery events; a subscription made without the spots claim gets no spot event', async () => {
     const user = await newUser();
     const hook = await receiver();
-    const all = (await subscribe(user, hook.url, ['SPOT_CREATED.V1', 'SPOT_DELETED.V1', 'LABOUR_CHANGED.V1', 'IMAGERY_DATES.V1'])).body.data.subscription_uuid;
-    const limited = { ...user, token: await tokenFor(user.id, { claims: ['FIELDS_CREATE'], extension_id: 'no-spots' }) };
+    const all = (
+      await subscribe(user, hook.url, ['SPOT_CREATED.V1', 'SPOT_DELETED.V1', 'LABOUR_CHANGED.V1', 'IMAGERY_DATES.V1'])
+    ).body.data.subscription_uuid;
+    const limited = {
+      ...user,
+      token: await tokenFor(user.id, { claims: ['FIELDS_CREATE'], extension_id: 'no-spots' }),
+    };
     const narrow = await receiver();
     const narrowUuid = (await subscribe(limited, narrow.url, ['SPOT_CREATED.V1'])).body.data.subscription_uuid;
     const { fieldId } = await createField(user, { shape: square(-62.5, -35.5) });
-    const spot = await call('POST', '/spots/spot', { token: user.token, json: { field_id: fieldId, shape: 'POINT(-62.495 -35.495)', name: 'Mancha' } });
+    const spot = await call('POST', '/spots/spot', {
+      token: user.token,
+      json: { field_id: fieldId, shape: 'POINT(-62.495 -35.495)', name: 'Mancha' },
+    });
     expect(spot.status).toBe(200);
     await call('DELETE', '/spots/spot', { token: user.token, query: { uuid: spot.body.spot_uuid } });
-    const labour = await call('POST', '/activities/labour', { token: user.token, json: { labour_type_id: 1, yeargroup: 2026, date: '2026-12-05', field_id: fieldId } });
+    const labour = await call('POST', '/activities/labour', {
+      token: user.token,
+      json: { labour_type_id: 1, yeargroup: 2026, date: '2026-12-05', field_id: fieldId },
+    });
     expect(labour.status).toBe(200);
-    const names = async () => hook.received.map((r) => JSON.parse(r.body)).map((b) => `${b.event_name}:${b.data.spot_uuid ?? b.data.labour_uuid ?? b.data.layer ?? ''}`);
-    await eventually(async () => {
-      const got = await names();
-      return ['SPOT_CREATED.V1', 'SPOT_DELETED.V1', 'LABOUR_CHANGED.V1', 'IMAGERY_DATES.V1'].every((name) => got.some((g) => g.startsWith(name))) ? got : undefined;
-    }, 60_000, 300);
+    const names = async () =>
+      hook.received
+        .map((r) => JSON.parse(r.body))
+        .map((b) => `${b.event_name}:${b.data.spot_uuid ?? b.data.labour_uuid ?? b.data.layer ?? ''}`);
+    await eventually(
+      async () => {
+        const got = await names();
+        return ['SPOT_CREATED.V1', 'SPOT_DELETED.V1', 'LABOUR_CHANGED.V1', 'IMAGERY_DATES.V1'].every((name) =>
+          got.some((g) => g.startsWith(name)),
+        )
+          ? got
+          : undefined;
+      },
+      60_000,
+      300,
+    );
     const got = await names();
     for (const received of hook.received) {
       const body = JSON.parse(received.body);
-      expect(webhookDocs()[body.event_name as keyof ReturnType<typeof webhookDocs>]!.body.safeParse(body).success, body.event_name).toBe(true);
+      expect(
+        webhookDocs()[body.event_name as keyof ReturnType<typeof webhookDocs>]!.body.safeParse(body).success,
+        body.event_name,
+      ).toBe(true);
     }
     expect(got).toContain(`SPOT_CREATED.V1:${spot.body.spot_uuid}`);
     expect(got).toContain(`SPOT_DELETED.V1:${spot.body.spot_uuid}`);
@@ -147,7 +216,10 @@ describe('webhooks', () => {
     expect(got).toContain('IMAGERY_DATES.V1:sentinel2');
     expect((await deliveries(user, all)).body.data.every((d: any) => d.state === 'delivered')).toBe(true);
     // the narrow subscription's delivery is recorded dropped, and nothing reached its receiver
-    const dropped = await eventually(async () => (await deliveries(limited, narrowUuid)).body.data.find((d: any) => d.state === 'dropped'), 20_000);
+    const dropped = await eventually(
+      async () => (await deliveries(limited, narrowUuid)).body.data.find((d: any) => d.state === 'dropped'),
+      20_000,
+    );
     expect(dropped.attempts).toEqual([]);
     expect(narrow.received).toEqual([]);
   }, 90_000);
@@ -176,10 +248,14 @@ describe('webhooks', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/slow`;
     const { subscription_uuid: uuid } = (await subscribe(user, url, ['FIELD_CREATED.V1'])).body.data;
     await Promise.all([0, 1, 2, 3, 4, 5].map((i) => createField(user, { shape: square(-62.6 - i * 0.01, -35.6) })));
-    const delivered = await eventually(async () => {
-      const records = (await deliveries(user, uuid)).body.data.filter((d: any) => d.state === 'delivered');
-      return records.length === 6 ? records : undefined;
-    }, 60_000, 300);
+    const delivered = await eventually(
+      async () => {
+        const records = (await deliveries(user, uuid)).body.data.filter((d: any) => d.state === 'delivered');
+        return records.length === 6 ? records : undefined;
+      },
+      60_000,
+      300,
+    );
     expect(ids.size).toBe(6);
     // the local stack runs four delivery workers: without the bound the receiver would see up to four
     expect(most).toBe(2);

@@ -9,10 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { call, createField, internal, newUser, type TestUser } from './helpers/api';
 
 const PATH = '/api/work_orders';
-const send = (user: TestUser, method: string, path: string, json?: unknown) => call(method, path, { token: user.token, json });
+const send = (user: TestUser, method: string, path: string, json?: unknown) =>
+  call(method, path, { token: user.token, json });
 
 async function labour(user: TestUser, fieldId: number, json: Record<string, unknown>): Promise<string> {
-  const response = await send(user, 'POST', '/activities/labour', { yeargroup: 2026, date: '2026-11-20', field_id: fieldId, ...json });
+  const response = await send(user, 'POST', '/activities/labour', {
+    yeargroup: 2026,
+    date: '2026-11-20',
+    field_id: fieldId,
+    ...json,
+  });
   expect(response.status, response.text).toBe(200);
   return response.body.data.uuid;
 }
@@ -23,9 +29,16 @@ async function setup() {
   const application = await labour(owner, fieldId, {
     labour_type_id: 1,
     surface: 40,
-    inputs: [{ id: 20, dose: 2.5, unit: 'L/ha' }, { name: 'Coadyuvante orgánico', dose: 150, unit: 'cc/ha' }],
+    inputs: [
+      { id: 20, dose: 2.5, unit: 'L/ha' },
+      { name: 'Coadyuvante orgánico', dose: 150, unit: 'cc/ha' },
+    ],
   });
-  const sowing = await labour(owner, fieldId, { labour_type_id: 3, surface: 40, inputs: [{ id: 81, dose: 20, unit: 'kg/ha' }] });
+  const sowing = await labour(owner, fieldId, {
+    labour_type_id: 3,
+    surface: 40,
+    inputs: [{ id: 81, dose: 20, unit: 'kg/ha' }],
+  });
   return { owner, fieldId, application, sowing };
 }
 
@@ -34,7 +47,10 @@ const order = (labours: string[], extra: Record<string, unknown> = {}) => ({
   labours,
   date: '2026-11-25',
   yeargroup: 2026,
-  recomendations: [{ type_id: '1', value: 'Menos de 25 °C' }, { type_id: '4', value: 'Entre 5 y 15 km/h' }],
+  recomendations: [
+    { type_id: '1', value: 'Menos de 25 °C' },
+    { type_id: '4', value: 'Entre 5 y 15 km/h' },
+  ],
   notes: 'Aplicar temprano a la mañana; revisar los picos.',
   name: 'Aplicación de presiembra',
   ...extra,
@@ -65,9 +81,14 @@ describe('work orders', () => {
     ]);
   });
 
-  it('creates (idempotent by uuid), lists by yeargroup with the spec\'s shapes, replaces with nulls, deletes', async () => {
+  it("creates (idempotent by uuid), lists by yeargroup with the spec's shapes, replaces with nulls, deletes", async () => {
     const { owner, application, sowing } = await setup();
-    const body = order([application, sowing], { recomendations: [{ type_id: '1', value: 'Menos de 25 °C' }, { type_id: 6, value: '3 cm' }] });
+    const body = order([application, sowing], {
+      recomendations: [
+        { type_id: '1', value: 'Menos de 25 °C' },
+        { type_id: 6, value: '3 cm' },
+      ],
+    });
     const created = await send(owner, 'POST', PATH, body);
     expect([created.status, created.body]).toEqual([200, { data: { uuid: body.uuid } }]);
     expect((await send(owner, 'POST', PATH, body)).body).toEqual({ data: { uuid: body.uuid } });
@@ -82,7 +103,13 @@ describe('work orders', () => {
           date: '2026-11-25T00:00:00+00:00',
           yeargroup: 2026,
           labours: [
-            { uuid: application, yeargroup: 2026, idLabourType: 1, fieldName: 'Lote Ñandú', farmName: 'Estancia San José' },
+            {
+              uuid: application,
+              yeargroup: 2026,
+              idLabourType: 1,
+              fieldName: 'Lote Ñandú',
+              farmName: 'Estancia San José',
+            },
             { uuid: sowing, yeargroup: 2026, idLabourType: 3, fieldName: 'Lote Ñandú', farmName: 'Estancia San José' },
           ],
           recomendations: [
@@ -94,11 +121,20 @@ describe('work orders', () => {
     });
     expect((await send(owner, 'GET', `${PATH}?yeargroup=2025`)).body).toEqual({ data: [] });
     // PUT: optional members not sent are stored as null
-    const replaced = await send(owner, 'PUT', `${PATH}/${body.uuid}`, { labours: [sowing], date: '2026-11-26', yeargroup: 2026 });
+    const replaced = await send(owner, 'PUT', `${PATH}/${body.uuid}`, {
+      labours: [sowing],
+      date: '2026-11-26',
+      yeargroup: 2026,
+    });
     expect(replaced.status, replaced.text).toBe(200);
     expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body.data[0]).toEqual({
-      uuid: body.uuid, name: null, notes: null, date: '2026-11-26T00:00:00+00:00', yeargroup: 2026,
-      labours: [expect.objectContaining({ uuid: sowing })], recomendations: [],
+      uuid: body.uuid,
+      name: null,
+      notes: null,
+      date: '2026-11-26T00:00:00+00:00',
+      yeargroup: 2026,
+      labours: [expect.objectContaining({ uuid: sowing })],
+      recomendations: [],
     });
     expect((await send(owner, 'DELETE', `${PATH}/${body.uuid}`)).status).toBe(200);
     expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual({ data: [] });
@@ -107,11 +143,22 @@ describe('work orders', () => {
 
   it('refuses a recommendation no selected labour accepts, unknown or foreign labours, labours of another campaign and malformed members', async () => {
     const { owner, fieldId, application, sowing } = await setup();
-    const depth = await send(owner, 'POST', PATH, order([application], { recomendations: [{ type_id: '6', value: '3 cm' }] }));
+    const depth = await send(
+      owner,
+      'POST',
+      PATH,
+      order([application], { recomendations: [{ type_id: '6', value: '3 cm' }] }),
+    );
     expect([depth.status, depth.body.res, depth.body.code]).toEqual([400, 'error', 3]);
     expect(depth.body.info).toContain('Profundidad');
-    expect((await send(owner, 'POST', PATH, order([sowing], { recomendations: [{ type_id: '1', value: '20 °C' }] }))).body.code).toBe(3);
-    expect((await send(owner, 'POST', PATH, order([application], { recomendations: [{ type_id: '9', value: 'x' }] }))).body.code).toBe(3);
+    expect(
+      (await send(owner, 'POST', PATH, order([sowing], { recomendations: [{ type_id: '1', value: '20 °C' }] }))).body
+        .code,
+    ).toBe(3);
+    expect(
+      (await send(owner, 'POST', PATH, order([application], { recomendations: [{ type_id: '9', value: 'x' }] }))).body
+        .code,
+    ).toBe(3);
     const stranger = await newUser();
     const { fieldId: strangerField } = await createField(stranger);
     const foreign = await labour(stranger, strangerField, { labour_type_id: 1 });
@@ -121,7 +168,14 @@ describe('work orders', () => {
     expect((await send(owner, 'POST', PATH, order([randomUUID()]))).body.code).toBe(2);
     const older = await labour(owner, fieldId, { labour_type_id: 1, yeargroup: 2025, date: '2025-11-20' });
     expect((await send(owner, 'POST', PATH, order([application, older]))).body.code).toBe(2);
-    for (const bad of [{ date: '25/11/2026' }, { date: '2026-02-30' }, { yeargroup: 'dos mil' }, { labours: [] }, { uuid: 'not-a-uuid' }, { uuid: undefined }]) {
+    for (const bad of [
+      { date: '25/11/2026' },
+      { date: '2026-02-30' },
+      { yeargroup: 'dos mil' },
+      { labours: [] },
+      { uuid: 'not-a-uuid' },
+      { uuid: undefined },
+    ]) {
       const response = await send(owner, 'POST', PATH, order([application], bad));
       expect([response.status, response.body.res, response.body.code]).toEqual([400, 'error', -4]);
     }
@@ -154,12 +208,19 @@ describe('work orders', () => {
 
   it('downloads a PDF an operator takes to the field, read back by pdfjs-dist, accents and ñ included', async () => {
     const { owner, application, sowing } = await setup();
-    const body = order([application, sowing], { recomendations: [{ type_id: '1', value: 'Menos de 25 °C' }, { type_id: '2', value: '6 km/h' }] });
+    const body = order([application, sowing], {
+      recomendations: [
+        { type_id: '1', value: 'Menos de 25 °C' },
+        { type_id: '2', value: '6 km/h' },
+      ],
+    });
     await send(owner, 'POST', PATH, body);
     const response = await fetchFile(owner, `${PATH}/${body.uuid}/download?type=pdf`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
-    expect(response.headers.get('content-disposition')).toContain('filename="orden-de-trabajo-aplicacion-de-presiembra.pdf"');
+    expect(response.headers.get('content-disposition')).toContain(
+      'filename="orden-de-trabajo-aplicacion-de-presiembra.pdf"',
+    );
     expect(response.content.subarray(0, 5).toString()).toBe('%PDF-');
     const text = (await pdfText(response.content)).replace(/\s+/g, ' ');
     for (const expected of [
@@ -189,7 +250,9 @@ describe('work orders', () => {
     await send(owner, 'POST', PATH, body);
     const response = await fetchFile(owner, `${PATH}/${body.uuid}/download?type=excel`);
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
     expect(response.headers.get('content-disposition')).toContain('.xlsx"');
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(response.content as unknown as ArrayBuffer);
@@ -199,7 +262,22 @@ describe('work orders', () => {
     expect(rows[0]).toEqual(['Orden de trabajo: Aplicación de presiembra']);
     expect(rows).toContainEqual(['Campaña', '2026']);
     const header = rows.findIndex((r) => r[0] === 'Labor');
-    expect(rows[header]).toEqual(['Labor', 'Tipo', 'Estado', 'Fecha', 'Establecimiento', 'Lote', 'Cultivo', 'Superficie (ha)', 'Insumo', 'Dosis', 'Unidad', 'Total', 'Unidad total', 'Observaciones']);
+    expect(rows[header]).toEqual([
+      'Labor',
+      'Tipo',
+      'Estado',
+      'Fecha',
+      'Establecimiento',
+      'Lote',
+      'Cultivo',
+      'Superficie (ha)',
+      'Insumo',
+      'Dosis',
+      'Unidad',
+      'Total',
+      'Unidad total',
+      'Observaciones',
+    ]);
     const lines = rows.slice(header + 1, header + 4);
     expect(lines.map((r) => [r[1], r[5], r[7], r[8], r[9], r[10], r[11], r[12]])).toEqual([
       ['Aplicación', 'Lote Ñandú', 40, 'Glifosato 66,2% sal potásica', 2.5, 'L/ha', 100, 'L'],

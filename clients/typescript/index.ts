@@ -43,7 +43,8 @@ export function form<T extends Record<string, Scalar>>(body: T) {
     body,
     bodySerializer: (fields: unknown) => {
       const params = new URLSearchParams();
-      for (const [name, value] of Object.entries(fields as T)) if (value !== undefined && value !== null) params.set(name, String(value));
+      for (const [name, value] of Object.entries(fields as T))
+        if (value !== undefined && value !== null) params.set(name, String(value));
       return params;
     },
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -63,7 +64,8 @@ export function multipart(fields: Record<string, Scalar | FilePart>) {
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
     if (typeof value === 'object') {
-      const bytes = value.bytes instanceof Blob || value.bytes instanceof Uint8Array ? value.bytes : new Uint8Array(value.bytes);
+      const bytes =
+        value.bytes instanceof Blob || value.bytes instanceof Uint8Array ? value.bytes : new Uint8Array(value.bytes);
       const blob = bytes instanceof Blob ? bytes : new Blob([bytes], value.type ? { type: value.type } : {});
       data.set(name, blob, value.filename);
     } else data.set(name, String(value));

@@ -18,10 +18,14 @@ export interface ExampleOptions {
 }
 
 /** A 1 x 1 PNG: the photo of the patch. */
-const PHOTO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PHOTO = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const must = <T>(result: { data?: T; error?: unknown; response: Response }, what: string): T => {
-  if (result.data === undefined) throw new Error(`${what}: HTTP ${result.response.status} ${JSON.stringify(result.error)}`);
+  if (result.data === undefined)
+    throw new Error(`${what}: HTTP ${result.response.status} ${JSON.stringify(result.error)}`);
   return result.data;
 };
 
@@ -39,7 +43,10 @@ async function webhookReceiver() {
     req.on('end', () => {
       const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(req.headers['surco-signature'])) ?? [];
       const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
-      const verified = Boolean(v1) && timingSafeEqual(Buffer.from(v1!, 'hex'), expected) && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+      const verified =
+        Boolean(v1) &&
+        timingSafeEqual(Buffer.from(v1!, 'hex'), expected) &&
+        Math.abs(Date.now() / 1000 - Number(t)) < 300;
       const parsed = JSON.parse(body) as { event_name: string; data: Record<string, unknown> };
       events.push({ name: parsed.event_name, verified, data: parsed.data });
       res.writeHead(verified ? 200 : 401).end(); // a 2xx only for a genuine delivery
@@ -57,22 +64,40 @@ async function webhookReceiver() {
 export async function runExample({ baseUrl, internalKey, log = console.log, imageryWaitMs = 90_000 }: ExampleOptions) {
   // 1. The platform installs the extension for a user: a user and a token (every claim)
   const platform = createSurcoClient({ baseUrl, internalKey });
-  const user = must(await platform.POST('/internal/users', { body: { user_name: `example-${Date.now()}` } }), 'user').data;
-  const token = must(await platform.POST('/internal/tokens', { body: { user_id: user.id, extension_id: 'example-extension', claims: ['*'] } }), 'token').data;
+  const user = must(
+    await platform.POST('/internal/users', { body: { user_name: `example-${Date.now()}` } }),
+    'user',
+  ).data;
+  const token = must(
+    await platform.POST('/internal/tokens', {
+      body: { user_id: user.id, extension_id: 'example-extension', claims: ['*'] },
+    }),
+    'token',
+  ).data;
   const surco = createSurcoClient({ baseUrl, token: token.access_token });
   log(`token for user ${user.id}, valid until ${token.expires_at}`);
 
   // 1b. A webhook instead of polling: the user's new fields, spots and labours, signed
   const receiver = await webhookReceiver();
-  const subscription = must(await surco.POST('/api/webhooks', { body: { url: receiver.url, events: ['FIELD_CREATED.V1', 'SPOT_CREATED.V1', 'LABOUR_CHANGED.V1'] } }), 'webhook').data;
+  const subscription = must(
+    await surco.POST('/api/webhooks', {
+      body: { url: receiver.url, events: ['FIELD_CREATED.V1', 'SPOT_CREATED.V1', 'LABOUR_CHANGED.V1'] },
+    }),
+    'webhook',
+  ).data;
   receiver.setSecret(subscription.secret);
   log(`webhook ${subscription.subscription_uuid} -> ${receiver.url}`);
 
   // 2. The user's fields (a new user has none: make one)
   const shape = 'POLYGON((-60.62 -33.95,-60.61 -33.95,-60.61 -33.94,-60.62 -33.94,-60.62 -33.95))';
-  must(await surco.POST('/api/agregarlote', form({ nombre: 'Lote Norte', nombrecampo: 'La Esperanza', shape })), 'field');
+  must(
+    await surco.POST('/api/agregarlote', form({ nombre: 'Lote Norte', nombrecampo: 'La Esperanza', shape })),
+    'field',
+  );
   const farms = Object.values(must(await surco.GET('/api/getfields'), 'fields').user.farms);
-  const fields = farms.flatMap((farm) => Object.entries(farm.fields).map(([id, field]) => ({ id: Number(id), name: field.name, farm: farm.name })));
+  const fields = farms.flatMap((farm) =>
+    Object.entries(farm.fields).map(([id, field]) => ({ id: Number(id), name: field.name, farm: farm.name })),
+  );
   for (const field of fields) log(`field ${field.id}: ${field.name} (${field.farm})`);
   const fieldId = fields[0]!.id;
 
@@ -81,18 +106,39 @@ export async function runExample({ baseUrl, internalKey, log = console.log, imag
   const point = 'POINT(-60.615 -33.945)';
   const spot = must(
     await surco.POST('/spots/spot', {
-      body: { field_id: fieldId, shape: point, name: 'Sorgo de Alepo', texts: [{ uuid: uuidV1(), text: 'Manchón en la cabecera', timestamp_usr: new Date().toISOString().slice(0, 19) + 'Z', imgs: [{ coordinate: point, uuid: photo }] }] },
+      body: {
+        field_id: fieldId,
+        shape: point,
+        name: 'Sorgo de Alepo',
+        texts: [
+          {
+            uuid: uuidV1(),
+            text: 'Manchón en la cabecera',
+            timestamp_usr: new Date().toISOString().slice(0, 19) + 'Z',
+            imgs: [{ coordinate: point, uuid: photo }],
+          },
+        ],
+      },
     }),
     'spot',
   );
-  const uploaded = await surco.PUT('/api/spots/msgs/imgs', { params: { query: { uuid: photo } }, ...multipart({ img: { bytes: PHOTO, filename: 'mancha.png', type: 'image/png' } }) });
+  const uploaded = await surco.PUT('/api/spots/msgs/imgs', {
+    params: { query: { uuid: photo } },
+    ...multipart({ img: { bytes: PHOTO, filename: 'mancha.png', type: 'image/png' } }),
+  });
   if (!uploaded.response.ok) throw new Error(`photo: HTTP ${uploaded.response.status}`);
   log(`spot ${spot.spot_uuid} with photo ${photo}`);
 
   // 4. A planned herbicide application on the field
   const labour = must(
     await surco.POST('/activities/labour', {
-      body: { labour_type_id: 1, yeargroup: new Date().getUTCFullYear(), date: new Date().toISOString().slice(0, 10), field_id: fieldId, inputs: [{ name: 'Glifosato', dose: 2, unit: 'L/ha' }] },
+      body: {
+        labour_type_id: 1,
+        yeargroup: new Date().getUTCFullYear(),
+        date: new Date().toISOString().slice(0, 10),
+        field_id: fieldId,
+        inputs: [{ name: 'Glifosato', dose: 2, unit: 'L/ha' }],
+      },
     }),
     'labour',
   );
@@ -106,13 +152,28 @@ export async function runExample({ baseUrl, internalKey, log = console.log, imag
     if (ndvi.length) break;
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
-  log(`NDVI of field ${fieldId}: ${ndvi.map((p) => `${p.date} ${p.ndvi_mean.toFixed(2)}`).join(', ') || 'no clear date yet'}`);
+  log(
+    `NDVI of field ${fieldId}: ${ndvi.map((p) => `${p.date} ${p.ndvi_mean.toFixed(2)}`).join(', ') || 'no clear date yet'}`,
+  );
 
   // 6. What the webhook brought (deliveries arrive within seconds)
   const until = Date.now() + 20_000;
   while (receiver.events.length < 3 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
-  for (const event of receiver.events) log(`webhook: ${event.name} ${event.verified ? 'signature verified' : 'BAD SIGNATURE'} ${JSON.stringify(event.data)}`);
+  for (const event of receiver.events)
+    log(
+      `webhook: ${event.name} ${event.verified ? 'signature verified' : 'BAD SIGNATURE'} ${JSON.stringify(event.data)}`,
+    );
   await receiver.close();
-  must(await surco.DELETE('/api/webhooks', { params: { query: { subscription_uuid: subscription.subscription_uuid } } }), 'unsubscribe');
-  return { userId: user.id, fieldId, spotUuid: spot.spot_uuid as string, labourUuid: labour.data.uuid as string, ndvi, webhookEvents: receiver.events };
+  must(
+    await surco.DELETE('/api/webhooks', { params: { query: { subscription_uuid: subscription.subscription_uuid } } }),
+    'unsubscribe',
+  );
+  return {
+    userId: user.id,
+    fieldId,
+    spotUuid: spot.spot_uuid as string,
+    labourUuid: labour.data.uuid as string,
+    ndvi,
+    webhookEvents: receiver.events,
+  };
 }

@@ -3,7 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { runExample } from './extension';
 
 const secrets = new URL('../../.surco/data/secrets.json', import.meta.url);
-const internalKey = process.env.SURCO_INTERNAL_KEY ?? (existsSync(secrets) ? (JSON.parse(readFileSync(secrets, 'utf8')) as { internalKey: string }).internalKey : undefined);
+const internalKey =
+  process.env.SURCO_INTERNAL_KEY ??
+  (existsSync(secrets)
+    ? (JSON.parse(readFileSync(secrets, 'utf8')) as { internalKey: string }).internalKey
+    : undefined);
 if (!internalKey) {
   console.error('no internal key: start the platform with npm start first, or set SURCO_INTERNAL_KEY');
   process.exit(2);

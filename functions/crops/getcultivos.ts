@@ -1,6 +1,7 @@
 // GET /getcultivos (spec 3, crops)
-import { endpoint } from '../../lib/http/endpoint';
+
 import { crops } from '../../lib/crops/repository';
+import { endpoint } from '../../lib/http/endpoint';
 import { listCropsRoute, wireCrop } from '../../schemas/crops';
 
 export const get = endpoint(listCropsRoute, {

@@ -1,7 +1,7 @@
 // GET/PATCH /api/farms/metadata (spec 3, Farm metadata)
 import { Invalid } from '../../lib/errors';
-import { endpoint } from '../../lib/http/endpoint';
 import { farmMetadata } from '../../lib/farms/repository';
+import { endpoint } from '../../lib/http/endpoint';
 import { getMetadataRoute, patchMetadataRoute } from '../../schemas/farm-metadata';
 
 export const get = endpoint(getMetadataRoute, {
@@ -14,5 +14,7 @@ export const get = endpoint(getMetadataRoute, {
 
 export const patch = endpoint(patchMetadataRoute, {
   invalid: (_issues, message) => new Invalid('Error could not update metadata', { extra: { detail: message } }),
-  handler: async ({ body, principal }) => ({ data: { metadata: await farmMetadata.patchMetadata(principal, body.farm_id, body.metadata) } }),
+  handler: async ({ body, principal }) => ({
+    data: { metadata: await farmMetadata.patchMetadata(principal, body.farm_id, body.metadata) },
+  }),
 });

@@ -1,8 +1,8 @@
 // GET /api/borrarlotes?lote=<field_id> (spec 2, Fields)
 import { Invalid } from '../../lib/errors';
-import { endpoint } from '../../lib/http/endpoint';
 import { fieldDeletion as fields } from '../../lib/fields/instance';
 import { FIELD_CODES } from '../../lib/fields/rules';
+import { endpoint } from '../../lib/http/endpoint';
 import { deleteFieldRoute } from '../../schemas/fields';
 
 export const get = endpoint(deleteFieldRoute, {

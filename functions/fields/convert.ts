@@ -1,9 +1,9 @@
 // POST /api/fields/convert: the polygons of a KML, KMZ or zipped shapefile, as WKT (lib/fields/boundaries.ts).
 import { config } from '../../lib/config';
 import { Invalid } from '../../lib/errors';
+import { readBoundaries } from '../../lib/fields/boundaries';
 import { fileField } from '../../lib/http/body';
 import { endpoint } from '../../lib/http/endpoint';
-import { readBoundaries } from '../../lib/fields/boundaries';
 import { convertBoundaryRoute } from '../../schemas/fields';
 
 export const post = endpoint(convertBoundaryRoute, {

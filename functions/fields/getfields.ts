@@ -1,6 +1,7 @@
 // GET /api/getfields (spec 2, Fields)
-import { endpoint } from '../../lib/http/endpoint';
+
 import { listFields } from '../../lib/fields/list';
+import { endpoint } from '../../lib/http/endpoint';
 import { getFieldsRoute, toGetFieldsResponse } from '../../schemas/fields';
 
 export const get = endpoint(getFieldsRoute, {

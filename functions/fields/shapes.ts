@@ -5,7 +5,11 @@ import { postShapeRoute } from '../../schemas/season-shapes';
 
 export const post = endpoint(postShapeRoute, {
   handler: async ({ body, principal }) => {
-    const { imagesReprocessing } = await shapes.postShape(principal, { fieldId: body.field_id, campaign: body.campaign, shape: body.shape });
+    const { imagesReprocessing } = await shapes.postShape(principal, {
+      fieldId: body.field_id,
+      campaign: body.campaign,
+      shape: body.shape,
+    });
     return { info: 'shape was created', data: { images_reprocessing: imagesReprocessing } };
   },
 });

@@ -4,5 +4,8 @@ import { imageryDates } from '../../lib/imagery/repository';
 import { layerDatesRoute } from '../../schemas/imagery';
 
 export const get = endpoint(layerDatesRoute, {
-  handler: async ({ query, principal }) => ({ code: 0 as const, layers: await imageryDates.dates(principal, query.field_id) }),
+  handler: async ({ query, principal }) => ({
+    code: 0 as const,
+    layers: await imageryDates.dates(principal, query.field_id),
+  }),
 });

@@ -1,6 +1,7 @@
 // POST /internal/shares (docs/internal-api.md)
-import { endpoint } from '../../lib/http/endpoint';
+
 import type { ShareLevel } from '../../lib/authz/access';
+import { endpoint } from '../../lib/http/endpoint';
 import { share } from '../../lib/platform/shares';
 import { createShareRoute } from '../../schemas/internal';
 

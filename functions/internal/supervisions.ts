@@ -1,6 +1,7 @@
 // POST /internal/supervisions (docs/internal-api.md)
-import { endpoint } from '../../lib/http/endpoint';
+
 import type { SupervisionLevel } from '../../lib/authz/access';
+import { endpoint } from '../../lib/http/endpoint';
 import { addSupervision } from '../../lib/platform/users';
 import { createSupervisionRoute } from '../../schemas/internal';
 

@@ -1,9 +1,10 @@
 // POST /internal/tokens (docs/internal-api.md)
-import { endpoint } from '../../lib/http/endpoint';
+
 import { mintToken } from '../../lib/auth/tokens';
+import { endpoint } from '../../lib/http/endpoint';
 import { requireUser } from '../../lib/platform/users';
-import { createTokenRoute } from '../../schemas/internal';
 import { isoSeconds } from '../../lib/util/time';
+import { createTokenRoute } from '../../schemas/internal';
 
 export const post = endpoint(createTokenRoute, {
   handler: async ({ body }) => {

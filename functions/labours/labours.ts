@@ -1,8 +1,16 @@
 // /activities/labour (and /api/activities/labour): list, one, create, change, delete (spec 3, Labours).
 import { endpoint } from '../../lib/http/endpoint';
-import { labours } from '../../lib/labours/repository';
 import type { LabourTypeId, Status } from '../../lib/labours/model';
-import { createLabourRoute, deleteLabourRoute, getLabourRoute, labourWrite, listLaboursRoute, patchLabourRoute, wireLabour } from '../../schemas/labours';
+import { labours } from '../../lib/labours/repository';
+import {
+  createLabourRoute,
+  deleteLabourRoute,
+  getLabourRoute,
+  labourWrite,
+  listLaboursRoute,
+  patchLabourRoute,
+  wireLabour,
+} from '../../schemas/labours';
 
 export const list = endpoint(listLaboursRoute, {
   handler: async ({ query, principal }) => {
@@ -46,7 +54,9 @@ export const post = endpoint(createLabourRoute, {
 });
 
 export const patch = endpoint(patchLabourRoute, {
-  handler: async ({ path, body, principal }) => ({ data: { uuid: (await labours.patchLabour(principal, path.labour_uuid, labourWrite(body))).uuid } }),
+  handler: async ({ path, body, principal }) => ({
+    data: { uuid: (await labours.patchLabour(principal, path.labour_uuid, labourWrite(body))).uuid },
+  }),
 });
 
 export const del = endpoint(deleteLabourRoute, {

@@ -1,7 +1,7 @@
 // /livestock/herd (and /api/livestock/herd): GET, POST, PATCH, DELETE, categories, history (spec 1)
 import { endpoint } from '../../lib/http/endpoint';
-import { livestock } from '../../lib/livestock/repository';
 import { HERD_CATEGORIES } from '../../lib/livestock/model';
+import { livestock } from '../../lib/livestock/repository';
 import {
   createHerdRoute,
   deleteHerdRoute,

@@ -1,11 +1,20 @@
 // /api/users/me/maps: list or read, create, overwrite, change, delete (spec 2, Maps).
-import { endpoint } from '../../lib/http/endpoint';
-import { Invalid } from '../../lib/errors';
-import { MAP_INFOS } from '../../lib/maps/codes';
-import type { MapInput } from '../../lib/maps/service';
-import { maps } from '../../lib/maps/repository';
-import { createMapRoute, deleteMapRoute, listMapsRoute, MapBody, patchMapRoute, replaceMapRoute, wireMap } from '../../schemas/maps';
+
 import type * as z from 'zod/mini';
+import { Invalid } from '../../lib/errors';
+import { endpoint } from '../../lib/http/endpoint';
+import { MAP_INFOS } from '../../lib/maps/codes';
+import { maps } from '../../lib/maps/repository';
+import type { MapInput } from '../../lib/maps/service';
+import {
+  createMapRoute,
+  deleteMapRoute,
+  listMapsRoute,
+  MapBody,
+  patchMapRoute,
+  replaceMapRoute,
+  wireMap,
+} from '../../schemas/maps';
 
 type Body = z.output<typeof MapBody>;
 
@@ -37,11 +46,17 @@ export const post = endpoint(createMapRoute, {
 });
 
 export const put = endpoint(replaceMapRoute, {
-  handler: async ({ body, principal }) => ({ ...VALID, id: (await maps.changeMap(principal, requireId(body), input(body), 'replace')).id }),
+  handler: async ({ body, principal }) => ({
+    ...VALID,
+    id: (await maps.changeMap(principal, requireId(body), input(body), 'replace')).id,
+  }),
 });
 
 export const patch = endpoint(patchMapRoute, {
-  handler: async ({ body, principal }) => ({ ...VALID, id: (await maps.changeMap(principal, requireId(body), input(body), 'patch')).id }),
+  handler: async ({ body, principal }) => ({
+    ...VALID,
+    id: (await maps.changeMap(principal, requireId(body), input(body), 'patch')).id,
+  }),
 });
 
 export const del = endpoint(deleteMapRoute, {

@@ -11,7 +11,8 @@ const accepted = (envelope: { id: string; event_name: string }) => ({
 });
 
 export const test = endpoint(testEventRoute, {
-  handler: async ({ body, principal }) => accepted(await notificationEvents.sendTestEvent(principal, body.user_ids, body.stackable ?? false)),
+  handler: async ({ body, principal }) =>
+    accepted(await notificationEvents.sendTestEvent(principal, body.user_ids, body.stackable ?? false)),
 });
 
 export const internal = endpoint(internalEventRoute, {

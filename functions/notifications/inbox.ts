@@ -4,7 +4,10 @@ import { notifications } from '../../lib/notifications/repository';
 import { countRoute, dismissRoute, listInboxRoute } from '../../schemas/notifications';
 
 export const list = endpoint(listInboxRoute, {
-  handler: async ({ query, principal }) => ({ res: 'ok', data: await notifications.listInbox(principal.user, query.page, query.page_size) }),
+  handler: async ({ query, principal }) => ({
+    res: 'ok',
+    data: await notifications.listInbox(principal.user, query.page, query.page_size),
+  }),
 });
 
 export const dismiss = endpoint(dismissRoute, {
@@ -16,5 +19,8 @@ export const dismiss = endpoint(dismissRoute, {
 });
 
 export const count = endpoint(countRoute, {
-  handler: async ({ principal }) => ({ res: 'ok', data: { count: await notifications.pendingCount(principal.user.id) } }),
+  handler: async ({ principal }) => ({
+    res: 'ok',
+    data: { count: await notifications.pendingCount(principal.user.id) },
+  }),
 });

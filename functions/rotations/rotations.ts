@@ -27,14 +27,17 @@ export const list = endpoint(listRotationsRoute, {
 });
 
 export const get = endpoint(getRotationRoute, {
-  handler: async ({ path, principal }) => ({ data: wireRotation(await rotations.getRotation(principal, path.rotation_uuid)) }),
+  handler: async ({ path, principal }) => ({
+    data: wireRotation(await rotations.getRotation(principal, path.rotation_uuid)),
+  }),
 });
 
 export const post = endpoint(createRotationsRoute, {
   handler: async ({ body, principal }) => {
     const requests: RotationRequest[] = body.map((raw) => {
       const parsed = RotationItem.safeParse(raw);
-      if (!parsed.success) return { malformed: parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; ') };
+      if (!parsed.success)
+        return { malformed: parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; ') };
       const item = parsed.data;
       return {
         input: {
@@ -51,11 +54,15 @@ export const post = endpoint(createRotationsRoute, {
       };
     });
     const { created, refused } = await rotations.createRotations(principal, requests);
-    const echoed = (raw: unknown) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { item: raw });
+    const echoed = (raw: unknown) =>
+      raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { item: raw };
     return {
       data: {
         created_ones: created.map(wireRotation),
-        unabled_to_be_created: refused.map(({ index, code, message }) => ({ ...echoed(body[index]), reason: { error_code: code, error_msg: message } })),
+        unabled_to_be_created: refused.map(({ index, code, message }) => ({
+          ...echoed(body[index]),
+          reason: { error_code: code, error_msg: message },
+        })),
       },
     };
   },

@@ -8,9 +8,11 @@ export const get = endpoint(getVarietiesRoute, {
 });
 
 export const post = endpoint(addVarietiesRoute, {
-  handler: async ({ path, body, principal }) => wireVarieties(await rotations.addVarieties(principal, path.rotation_uuid, body.varieties)),
+  handler: async ({ path, body, principal }) =>
+    wireVarieties(await rotations.addVarieties(principal, path.rotation_uuid, body.varieties)),
 });
 
 export const del = endpoint(removeVarietyRoute, {
-  handler: async ({ path, query, principal }) => wireVarieties(await rotations.removeVariety(principal, path.rotation_uuid, query.variety_id)),
+  handler: async ({ path, query, principal }) =>
+    wireVarieties(await rotations.removeVariety(principal, path.rotation_uuid, query.variety_id)),
 });

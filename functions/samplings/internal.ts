@@ -17,7 +17,15 @@ export const post = endpoint(createSamplingRoute, {
       groups: body.groups,
       points: body.points,
     });
-    return { code: 0 as const, data: { sampling_uuid: sampling.uuid, sample_set_uuid: sampling.sampleSetUuid, groups: sampling.groups, points: sampling.points } };
+    return {
+      code: 0 as const,
+      data: {
+        sampling_uuid: sampling.uuid,
+        sample_set_uuid: sampling.sampleSetUuid,
+        groups: sampling.groups,
+        points: sampling.points,
+      },
+    };
   },
 });
 

@@ -10,5 +10,8 @@ export const catalogue = endpoint(analysisLayerTypesRoute, {
 });
 
 export const rasterize = endpoint(rasterizeSamplingRoute, {
-  handler: async ({ path, body, principal }) => ({ code: 0 as const, data: await samplingLayers.rasterize(principal, path.sampling_uuid, body) }),
+  handler: async ({ path, body, principal }) => ({
+    code: 0 as const,
+    data: await samplingLayers.rasterize(principal, path.sampling_uuid, body),
+  }),
 });

@@ -5,16 +5,26 @@ import { samplings } from '../../lib/samplings/repository';
 import { listSamplingsRoute, samplingAnalysisRoute, variableListRoute } from '../../schemas/samplings';
 
 export const get = endpoint(listSamplingsRoute, {
-  handler: async ({ query, principal }) => ({ code: 0 as const, data: await samplings.readSamplings(principal, { fieldId: query.field_id, samplingUuid: query.sampling_uuid }) }),
+  handler: async ({ query, principal }) => ({
+    code: 0 as const,
+    data: await samplings.readSamplings(principal, { fieldId: query.field_id, samplingUuid: query.sampling_uuid }),
+  }),
 });
 
 export const analysis = endpoint(samplingAnalysisRoute, {
   handler: async ({ query, principal }) => ({
     code: 0 as const,
-    data: await samplings.samplingAnalyses(principal, { fieldId: query.field_id, farmId: query.farm_id, samplingUuid: query.sampling_uuid }),
+    data: await samplings.samplingAnalyses(principal, {
+      fieldId: query.field_id,
+      farmId: query.farm_id,
+      samplingUuid: query.sampling_uuid,
+    }),
   }),
 });
 
 export const variablelist = endpoint(variableListRoute, {
-  handler: async () => ({ code: 0 as const, variablelist: VARIABLE_LISTS.map((list) => ({ ...list, items: [...list.items] })) }),
+  handler: async () => ({
+    code: 0 as const,
+    variablelist: VARIABLE_LISTS.map((list) => ({ ...list, items: [...list.items] })),
+  }),
 });

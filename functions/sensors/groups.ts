@@ -2,10 +2,19 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { callerOf } from '../../lib/sensors/groups';
 import { sensors } from '../../lib/sensors/repository';
-import { createGroupRoute, deleteGroupRoute, listGroupsRoute, updateGroupRoute, wireGroup } from '../../schemas/sensors';
+import {
+  createGroupRoute,
+  deleteGroupRoute,
+  listGroupsRoute,
+  updateGroupRoute,
+  wireGroup,
+} from '../../schemas/sensors';
 
 export const list = endpoint(listGroupsRoute, {
-  handler: async ({ query, principal }) => ({ res: 'ok', data: (await sensors.listGroups(callerOf(principal), query.group_uuid)).map(wireGroup) }),
+  handler: async ({ query, principal }) => ({
+    res: 'ok',
+    data: (await sensors.listGroups(callerOf(principal), query.group_uuid)).map(wireGroup),
+  }),
 });
 
 export const post = endpoint(createGroupRoute, {

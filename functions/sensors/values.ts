@@ -2,10 +2,10 @@
 import { s3Kit } from '../../lib/aws/s3';
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
-import { callerOf } from '../../lib/sensors/groups';
-import { NO_VALUES_MESSAGE, parseValues } from '../../lib/sensors/values';
-import { sensors } from '../../lib/sensors/repository';
 import { bulkJob, createBulkJob } from '../../lib/sensors/bulk';
+import { callerOf } from '../../lib/sensors/groups';
+import { sensors } from '../../lib/sensors/repository';
+import { NO_VALUES_MESSAGE, parseValues } from '../../lib/sensors/values';
 import { bulkStatusRoute, createBulkRoute, insertValuesRoute, readValuesRoute } from '../../schemas/sensors';
 
 export const insert = endpoint(insertValuesRoute, {
@@ -39,7 +39,13 @@ export const bulk = endpoint(createBulkRoute, {
     const job = await createBulkJob(callerOf(principal), { sizeBytes: body.size_bytes, md5: body.md5 });
     return {
       res: 'ok',
-      data: { job_uuid: job.jobUuid, status: 'awaiting_upload', upload: job.upload, expires_in: job.expiresIn, max_bytes: job.maxBytes },
+      data: {
+        job_uuid: job.jobUuid,
+        status: 'awaiting_upload',
+        upload: job.upload,
+        expires_in: job.expiresIn,
+        max_bytes: job.maxBytes,
+      },
     };
   },
 });

@@ -2,7 +2,12 @@
 import { endpoint } from '../../lib/http/endpoint';
 import { callerOf } from '../../lib/sensors/groups';
 import { sensors } from '../../lib/sensors/repository';
-import { createVariableRoute, deleteVariableRoute, updateVariableRoute, wireCreatedVariable } from '../../schemas/sensors';
+import {
+  createVariableRoute,
+  deleteVariableRoute,
+  updateVariableRoute,
+  wireCreatedVariable,
+} from '../../schemas/sensors';
 
 export const post = endpoint(createVariableRoute, {
   handler: async ({ body, principal }) => ({

@@ -1,8 +1,8 @@
 // Query or body filters of the spot lists, as the service takes them, and the page they answer.
 import type { Principal } from '../../lib/auth/principal';
 import type { Paging, SpotFilters } from '../../lib/spots/list';
-import { spotLists as spots } from '../../lib/spots/repository';
 import type { Spot } from '../../lib/spots/model';
+import { spotLists as spots } from '../../lib/spots/repository';
 import { wireSpot } from '../../schemas/spots';
 
 export interface WireFilters {
@@ -34,16 +34,26 @@ export const toFilters = (w: WireFilters): SpotFilters => ({
   tagUuid: w.tag_uuid,
 });
 
-export const toPaging = (w: WireFilters): Paging => ({ page: w.page ?? 0, pageSize: w.page_size ?? SPOT_PAGE_SIZE, cursor: w.cursor });
+export const toPaging = (w: WireFilters): Paging => ({
+  page: w.page ?? 0,
+  pageSize: w.page_size ?? SPOT_PAGE_SIZE,
+  cursor: w.cursor,
+});
 
 /**
  * One page of spots in the lists' wire shape (GET /spots/spot, POST /spots/getspot and, each
  * spot with what `extra` adds, POST /spots/all).
  */
-export async function spotsPage(principal: Principal, wire: WireFilters, extra?: (spot: Spot) => Promise<Record<string, unknown>>) {
+export async function spotsPage(
+  principal: Principal,
+  wire: WireFilters,
+  extra?: (spot: Spot) => Promise<Record<string, unknown>>,
+) {
   const paging = toPaging(wire);
   const page = await spots.listSpots(principal, toFilters(wire), paging);
-  const data = await Promise.all(page.spots.map(async (s) => ({ ...wireSpot(s, page), ...(extra ? await extra(s) : {}) })));
+  const data = await Promise.all(
+    page.spots.map(async (s) => ({ ...wireSpot(s, page), ...(extra ? await extra(s) : {}) })),
+  );
   return {
     continues: page.continues,
     data,

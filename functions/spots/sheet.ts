@@ -1,7 +1,7 @@
 // /api/spots/sheet: GET (export), POST (import) (spec 1, Spots)
 import { Invalid } from '../../lib/errors';
-import { endpoint } from '../../lib/http/endpoint';
 import { fileField } from '../../lib/http/body';
+import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
 import { SPOT_CODES } from '../../lib/spots/model';
 import { exportSheet } from '../../lib/spots/sheet-export';
@@ -17,7 +17,13 @@ export const get = endpoint(exportSheetRoute, {
   handler: async ({ query, principal }) => {
     const content = await exportSheet(
       principal,
-      { farmId: query.farm_id, fieldId: query.field_id, dateFrom: query.date_from, dateTo: query.date_to, tagUuid: query.tag_uuid },
+      {
+        farmId: query.farm_id,
+        fieldId: query.field_id,
+        dateFrom: query.date_from,
+        dateTo: query.date_to,
+        tagUuid: query.tag_uuid,
+      },
       query.format,
     );
     return Reply.file(content, CONTENT_TYPES[query.format], `spots.${query.format}`);

@@ -1,7 +1,13 @@
 // /spots/spot and /api/spots/spot: POST, GET, PATCH, DELETE (spec 1, Spots)
 import { endpoint } from '../../lib/http/endpoint';
 import { spots } from '../../lib/spots/repository';
-import { createSpotRoute, deleteSpotRoute, legacySpotRecord, listSpotsRoute, patchSpotRoute } from '../../schemas/spots';
+import {
+  createSpotRoute,
+  deleteSpotRoute,
+  legacySpotRecord,
+  listSpotsRoute,
+  patchSpotRoute,
+} from '../../schemas/spots';
 import { spotsPage } from './filters';
 
 export const post = endpoint(createSpotRoute, {

@@ -11,7 +11,9 @@ export const post = endpoint(createTagsRoute, {
 });
 
 export const get = endpoint(searchTagsRoute, {
-  handler: async ({ query, principal }) => ({ data: (await spots.searchTags(principal, { general: query.general, user: query.user })).map(wireTag) }),
+  handler: async ({ query, principal }) => ({
+    data: (await spots.searchTags(principal, { general: query.general, user: query.user })).map(wireTag),
+  }),
 });
 
 export const patch = endpoint(renameTagRoute, {

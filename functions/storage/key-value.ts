@@ -1,12 +1,21 @@
 // POST /api/mktplace/storage/{users|fields|farms}?operation=PUT|PATCH|GET|DELETE, and POST
 // /api/mktplace/storage with the scope in the query or the body (spec 3, Key-value storage:
 // "gives access to the scopes").
+
+import type { Principal } from '../../lib/auth/principal';
 import { endpoint } from '../../lib/http/endpoint';
-import { storageCaller, type Scope } from '../../lib/storage/access';
+import { type Scope, storageCaller } from '../../lib/storage/access';
 import { objectSent, parseStorageBody } from '../../lib/storage/input';
 import { keyValues } from '../../lib/storage/repository';
-import type { Principal } from '../../lib/auth/principal';
-import { KvDeleteBody, KvGetBody, KvPatchBody, KvPutBody, kvStorageRoute, kvStorageScopesRoute, type Operation } from '../../schemas/storage';
+import {
+  KvDeleteBody,
+  KvGetBody,
+  KvPatchBody,
+  KvPutBody,
+  kvStorageRoute,
+  kvStorageScopesRoute,
+  type Operation,
+} from '../../schemas/storage';
 
 const done = { info: { code: 0 } };
 
@@ -16,17 +25,30 @@ async function run(principal: Principal, scope: Scope, operation: Operation, bod
   switch (operation) {
     case 'PUT': {
       const input = parseStorageBody(KvPutBody, body);
-      await keyValues.putValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), overwrite: input.overwrite ?? false });
+      await keyValues.putValue(caller, scope, {
+        id: input.id,
+        key: input.key,
+        data: objectSent(input),
+        overwrite: input.overwrite ?? false,
+      });
       return done;
     }
     case 'PATCH': {
       const input = parseStorageBody(KvPatchBody, body);
-      await keyValues.patchValue(caller, scope, { id: input.id, key: input.key, data: objectSent(input), append: input.append ?? false, create: input.create ?? false });
+      await keyValues.patchValue(caller, scope, {
+        id: input.id,
+        key: input.key,
+        data: objectSent(input),
+        append: input.append ?? false,
+        create: input.create ?? false,
+      });
       return done;
     }
     case 'GET': {
       const input = parseStorageBody(KvGetBody, body);
-      return { info: { code: 0, objects: await keyValues.getValues(caller, scope, { ids: input.ids, keys: input.keys }) } };
+      return {
+        info: { code: 0, objects: await keyValues.getValues(caller, scope, { ids: input.ids, keys: input.keys }) },
+      };
     }
     case 'DELETE': {
       const input = parseStorageBody(KvDeleteBody, body);

@@ -2,8 +2,15 @@
 // to (general otherwise), not in API Gateway's or serverless-offline's own shape.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { NotFound } from '../../lib/errors';
+import {
+  type Dialect,
+  generalDialect,
+  livestockDialect,
+  sensorsDialect,
+  spotsDialect,
+  unknownRouteDialect,
+} from '../../lib/http/dialects';
 import { endpoint } from '../../lib/http/endpoint';
-import { generalDialect, livestockDialect, sensorsDialect, spotsDialect, unknownRouteDialect, type Dialect } from '../../lib/http/dialects';
 import { notFoundRoute } from '../../schemas/system';
 
 const answerIn = (dialect: Dialect) =>
@@ -16,9 +23,12 @@ const answerIn = (dialect: Dialect) =>
     },
   );
 
-const handlers = new Map([generalDialect, sensorsDialect, livestockDialect, spotsDialect].map((dialect) => [dialect, answerIn(dialect)]));
+const handlers = new Map(
+  [generalDialect, sensorsDialect, livestockDialect, spotsDialect].map((dialect) => [dialect, answerIn(dialect)]),
+);
 
 export const any = Object.assign(
-  (event: APIGatewayProxyEvent, context: Context) => handlers.get(unknownRouteDialect(event.path ?? ''))!(event, context),
+  (event: APIGatewayProxyEvent, context: Context) =>
+    handlers.get(unknownRouteDialect(event.path ?? ''))!(event, context),
   { route: notFoundRoute },
 );

@@ -3,10 +3,11 @@
 // the file spares this function building every area's schemas at its cold start, and bundling it
 // as text (`?text`, deploy/esbuild-plugins.cjs) spares it parsing the document at its cold start
 // and serialising it again at every request (ADR 0008).
+
+import document from '../../docs/openapi.json?text';
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
 import { openApiRoute } from '../../schemas/system';
-import document from '../../docs/openapi.json?text';
 
 export const get = endpoint(openApiRoute, {
   handler: async () => Reply.jsonText(document),

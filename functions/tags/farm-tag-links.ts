@@ -1,11 +1,12 @@
 // /api/tags_campos/asociar: POST, DELETE (spec 2, Farm tags)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { TAG_CODES } from '../../lib/tags/service';
 import { tags } from '../../lib/tags/instance';
+import { TAG_CODES } from '../../lib/tags/service';
 import { linkFarmTagRoute, tagMap, unlinkFarmTagRoute } from '../../schemas/tags';
 
-const missingParameters = () => new Invalid('Faltan parámetros: id_tag e id_campo son obligatorios', { code: TAG_CODES.MISSING });
+const missingParameters = () =>
+  new Invalid('Faltan parámetros: id_tag e id_campo son obligatorios', { code: TAG_CODES.MISSING });
 
 const required = (query: { id_tag?: number; id_campo?: number }) => {
   if (query.id_tag === undefined || query.id_campo === undefined) throw missingParameters();

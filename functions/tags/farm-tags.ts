@@ -1,9 +1,15 @@
 // /api/tags_campos/tag: POST, PATCH, GET, DELETE (spec 2, Farm tags)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { TAG_CODES } from '../../lib/tags/service';
 import { tags } from '../../lib/tags/instance';
-import { createFarmTagRoute, deleteFarmTagRoute, getFarmTagsRoute, tagMap, updateFarmTagRoute } from '../../schemas/tags';
+import { TAG_CODES } from '../../lib/tags/service';
+import {
+  createFarmTagRoute,
+  deleteFarmTagRoute,
+  getFarmTagsRoute,
+  tagMap,
+  updateFarmTagRoute,
+} from '../../schemas/tags';
 
 const missing = (what: string) => new Invalid(`Faltan parámetros: ${what}`, { code: TAG_CODES.MISSING });
 const invalid = () => new Invalid('Parámetros con formato inválido', { code: TAG_CODES.MISSING });

@@ -10,7 +10,9 @@ import {
   webhookEventsRoute,
 } from '../../schemas/webhooks';
 
-export const events = endpoint(webhookEventsRoute, { handler: async () => ({ code: 0 as const, data: webhookCatalogue() }) });
+export const events = endpoint(webhookEventsRoute, {
+  handler: async () => ({ code: 0 as const, data: webhookCatalogue() }),
+});
 
 export const post = endpoint(createSubscriptionRoute, {
   handler: async ({ body, principal }) => ({ code: 0 as const, data: await webhooks.subscribe(principal, body) }),
@@ -28,5 +30,8 @@ export const del = endpoint(deleteSubscriptionRoute, {
 });
 
 export const deliveries = endpoint(listDeliveriesRoute, {
-  handler: async ({ query, principal }) => ({ code: 0 as const, data: await webhooks.deliveries(principal, query.subscription_uuid, query.limit) }),
+  handler: async ({ query, principal }) => ({
+    code: 0 as const,
+    data: await webhooks.deliveries(principal, query.subscription_uuid, query.limit),
+  }),
 });

@@ -1,13 +1,21 @@
 // /api/work_orders/<uuid>/download?type=pdf|excel (spec 3, Work orders).
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
-import { workOrders } from '../../lib/workorders/repository';
 import { documentOf, WORK_ORDER_FILES } from '../../lib/workorders/document';
+import { workOrders } from '../../lib/workorders/repository';
 import { downloadWorkOrderRoute } from '../../schemas/work-orders';
 
 /** An ASCII file name (Content-Disposition) from the work order's name. */
 const fileName = (name: string | null, uuid: string) =>
-  `orden-de-trabajo-${(name ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 60) || uuid.slice(0, 8)}`;
+  `orden-de-trabajo-${
+    (name ?? '')
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase()
+      .slice(0, 60) || uuid.slice(0, 8)
+  }`;
 
 export const get = endpoint(downloadWorkOrderRoute, {
   handler: async ({ path, query, principal }) => {

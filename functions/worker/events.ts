@@ -1,15 +1,15 @@
 // The events queue worker: internal jobs and events posted to /nc-internal/events.
 import type { SQSEvent } from 'aws-lambda';
-import { PoisonMessage, processBatch, type EventHandler } from '../../lib/worker/process';
 import { FIELD_DELETED_JOB } from '../../lib/fields/jobs';
+import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
+import { notifications } from '../../lib/notifications/repository';
 import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
 import { OBJECT_RELEASED_JOB } from '../../lib/storage/files';
 import { onFirstUse } from '../../lib/util/first-use';
-import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
-import { notifications } from '../../lib/notifications/repository';
-import { WEBHOOK_EVENT_JOB, webhooks } from '../../lib/webhooks/repository';
 import type { WebhookEvent } from '../../lib/webhooks/model';
+import { WEBHOOK_EVENT_JOB, webhooks } from '../../lib/webhooks/repository';
+import { type EventHandler, PoisonMessage, processBatch } from '../../lib/worker/process';
 import { QueuedWebhookEvent } from '../../schemas/webhooks';
 
 /** The jobs on files and rasters (S3, proj4), loaded when the first of them arrives. */
@@ -25,7 +25,9 @@ const handlers: Record<string, EventHandler> = {
     await (await cleanupJobs()).purgeSpotContents(Number(envelope.data.spot_id));
   },
   [OBJECT_RELEASED_JOB]: async (envelope) => {
-    await (await cleanupJobs()).deleteObjects((envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')));
+    await (await cleanupJobs()).deleteObjects(
+      (envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')),
+    );
   },
   // An operation's event for webhooks: one delivery job per subscription that takes it
   [WEBHOOK_EVENT_JOB]: async (envelope) => {
@@ -36,11 +38,21 @@ const handlers: Record<string, EventHandler> = {
   // A share is an inbox notice and, for webhooks, SHARE_RECEIVED.V1 to the users it was shared with
   'FIELD_SHARE.V1': async (envelope) => {
     await notifications.deliverEnvelope(envelope);
-    const userIds = (Array.isArray(envelope.data.user_ids) ? envelope.data.user_ids : []).map(Number).filter(Number.isInteger);
-    await webhooks.fanOut({ id: envelope.id, name: 'SHARE_RECEIVED.V1', user_ids: userIds, occurred_at: envelope.created_at, data: (envelope.data.payload ?? {}) as Record<string, unknown> });
+    const userIds = (Array.isArray(envelope.data.user_ids) ? envelope.data.user_ids : [])
+      .map(Number)
+      .filter(Number.isInteger);
+    await webhooks.fanOut({
+      id: envelope.id,
+      name: 'SHARE_RECEIVED.V1',
+      user_ids: userIds,
+      occurred_at: envelope.created_at,
+      data: (envelope.data.payload ?? {}) as Record<string, unknown>,
+    });
   },
   [SHAPE_REPROCESS_JOB]: async (envelope) => {
-    await (await cleanupJobs()).reprocessShape(envelope.data as { field_id: number; campaign: number; lock_id: string });
+    await (await cleanupJobs()).reprocessShape(
+      envelope.data as { field_id: number; campaign: number; lock_id: string },
+    );
   },
 };
 

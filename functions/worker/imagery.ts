@@ -4,16 +4,24 @@ import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { geometryKit } from '../../lib/geo/geometry';
 import { projections } from '../../lib/imagery/crs';
-import { ingestion } from '../../lib/imagery/repository';
-import { layerBuild } from '../../lib/imagery/layers-repository';
 import { IMAGERY_FIELD_JOB, IMAGERY_LAYER_JOB, IMAGERY_SCENE_JOB } from '../../lib/imagery/jobs';
-import type { LayerJob } from '../../lib/imagery/user-layers';
+import { layerBuild } from '../../lib/imagery/layers-repository';
+import { ingestion } from '../../lib/imagery/repository';
 import type { SceneJob } from '../../lib/imagery/service';
+import type { LayerJob } from '../../lib/imagery/user-layers';
 import { preload } from '../../lib/util/first-use';
-import { PoisonMessage, processBatch, type EventHandler } from '../../lib/worker/process';
+import { type EventHandler, PoisonMessage, processBatch } from '../../lib/worker/process';
 
-const FieldJob = z.object({ field_id: z.number().check(z.int(), z.positive()), lock_id: z.optional(z.string().check(z.minLength(1))), recent_days: z.optional(z.number().check(z.int(), z.positive())) });
-const SceneJobShape = z.object({ field_id: z.number().check(z.int(), z.positive()), shape_version: z.string().check(z.minLength(1)), scene: z.looseObject({ id: z.string(), day: z.string() }) });
+const FieldJob = z.object({
+  field_id: z.number().check(z.int(), z.positive()),
+  lock_id: z.optional(z.string().check(z.minLength(1))),
+  recent_days: z.optional(z.number().check(z.int(), z.positive())),
+});
+const SceneJobShape = z.object({
+  field_id: z.number().check(z.int(), z.positive()),
+  shape_version: z.string().check(z.minLength(1)),
+  scene: z.looseObject({ id: z.string(), day: z.string() }),
+});
 
 const bound = z.nullable(z.number());
 const LayerJobShape = z.object({
@@ -31,7 +39,10 @@ const LayerJobShape = z.object({
       mean: bound,
       min: bound,
       max: bound,
-      meta: z.object({ numerador_media: z.optional(z.nullable(z.string())), denominador_media: z.optional(z.nullable(z.string())) }),
+      meta: z.object({
+        numerador_media: z.optional(z.nullable(z.string())),
+        denominador_media: z.optional(z.nullable(z.string())),
+      }),
       interpolation: z.enum(['kriging', 'idw', 'polygons']),
     }),
   ),

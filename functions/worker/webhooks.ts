@@ -7,10 +7,10 @@ import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { publishEvent } from '../../lib/events/publish';
 import type { DeliveryJob } from '../../lib/webhooks/model';
-import { QueuedWebhookEvent } from '../../schemas/webhooks';
 import { WEBHOOK_DELIVERY_JOB, webhooks } from '../../lib/webhooks/repository';
 import { DeliveryFailed, SubscriptionBusy } from '../../lib/webhooks/service';
 import { PoisonMessage, processRecords } from '../../lib/worker/process';
+import { QueuedWebhookEvent } from '../../schemas/webhooks';
 
 /** SQS delays a message at most 15 minutes. */
 const MAX_DELAY_S = 900;
@@ -42,9 +42,11 @@ export const handler = (event: SQSEvent) =>
     try {
       await webhooks.deliver(job, attempt);
     } catch (error) {
-      if (error instanceof SubscriptionBusy) await queueAgain(attempt, { queue: 'webhooks', delaySeconds: error.retryInSeconds });
+      if (error instanceof SubscriptionBusy)
+        await queueAgain(attempt, { queue: 'webhooks', delaySeconds: error.retryInSeconds });
       else if (!(error instanceof DeliveryFailed)) throw error;
       else if (error.final) await queueAgain(attempt, { queue: 'webhooksDeadLetter' });
-      else await queueAgain(attempt + 1, { queue: 'webhooks', delaySeconds: Math.min(MAX_DELAY_S, error.retryInSeconds) });
+      else
+        await queueAgain(attempt + 1, { queue: 'webhooks', delaySeconds: Math.min(MAX_DELAY_S, error.retryInSeconds) });
     }
   });

@@ -1,8 +1,8 @@
 // The internal API's shared key (header x-internal-key): SURCO_INTERNAL_KEY locally, a Secrets
 // Manager secret in AWS. Compared in constant time.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { config } from '../config';
 import { secretValue } from '../aws/secrets';
+import { config } from '../config';
 import { Unauthenticated } from '../errors';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -1,9 +1,9 @@
 // The authenticated caller: a user, acting through an extension version or in its own session.
 import { InvalidToken } from '../errors';
-import { getUser } from '../platform/users';
 import type { Locale, User } from '../platform/model';
 import { LOCALES } from '../platform/model';
-import { effectiveClaims, type Claim } from './claims';
+import { getUser } from '../platform/users';
+import { type Claim, effectiveClaims } from './claims';
 import { verifyToken } from './tokens';
 
 export interface Principal {

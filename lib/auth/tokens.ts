@@ -2,25 +2,25 @@
 // signed with an Ed25519 key derived from a secret seed; its public key is published in the table
 // so that every function can verify without reading the secret. Tokens issued by the platform
 // itself verify against its JWKS (SURCO_JWKS_URL) when configured.
-import { createHash, createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, type KeyObject, randomUUID } from 'node:crypto';
 import {
-  SignJWT,
-  jwtVerify,
-  exportJWK,
-  importJWK,
   calculateJwkThumbprint,
   createRemoteJWKSet,
-  errors as joseErrors,
-  type JWK,
-  type JWTPayload,
-  type JWSHeaderParameters,
+  exportJWK,
   type FlattenedJWSInput,
+  importJWK,
+  type JWK,
+  type JWSHeaderParameters,
+  type JWTPayload,
+  errors as joseErrors,
+  jwtVerify,
+  SignJWT,
 } from 'jose';
 import * as z from 'zod/mini';
-import { config } from '../config';
 import { secretValue } from '../aws/secrets';
-import { getItem, putItem } from '../db/table';
+import { config } from '../config';
 import { keys } from '../db/keys';
+import { getItem, putItem } from '../db/table';
 import { ExpiredToken, InvalidToken } from '../errors';
 
 export const ISSUER = 'surco';

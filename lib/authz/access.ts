@@ -39,8 +39,27 @@ export const ROLE: Record<Grant, number> = {
 
 const P = PERMISSION;
 export const PERMISSIONS_BY_GRANT: Record<Grant, readonly PermissionCode[]> = {
-  owner: [P.VIEW, P.EDIT_DATA, P.ADD_FIELDS, P.DELETE_DATA, P.EDIT_FIELD, P.DELETE_FIELD, P.MODIFY_SHAPE, P.MANAGE_SHARES, P.DELETE_FARM],
-  admin: [P.VIEW, P.EDIT_DATA, P.ADD_FIELDS, P.DELETE_DATA, P.EDIT_FIELD, P.DELETE_FIELD, P.MODIFY_SHAPE, P.MANAGE_SHARES],
+  owner: [
+    P.VIEW,
+    P.EDIT_DATA,
+    P.ADD_FIELDS,
+    P.DELETE_DATA,
+    P.EDIT_FIELD,
+    P.DELETE_FIELD,
+    P.MODIFY_SHAPE,
+    P.MANAGE_SHARES,
+    P.DELETE_FARM,
+  ],
+  admin: [
+    P.VIEW,
+    P.EDIT_DATA,
+    P.ADD_FIELDS,
+    P.DELETE_DATA,
+    P.EDIT_FIELD,
+    P.DELETE_FIELD,
+    P.MODIFY_SHAPE,
+    P.MANAGE_SHARES,
+  ],
   edit: [P.VIEW, P.EDIT_DATA, P.EDIT_FIELD, P.MODIFY_SHAPE],
   add: [P.VIEW, P.EDIT_DATA, P.ADD_FIELDS],
   supervisor_edit: [P.VIEW, P.EDIT_DATA, P.EDIT_FIELD, P.MODIFY_SHAPE],
@@ -81,8 +100,7 @@ export function accessFrom(grants: Iterable<Grant>): Access {
   };
 }
 
-export const can = (access: Access, action: Action): boolean =>
-  access.permissions.includes(ACTION_PERMISSION[action]);
+export const can = (access: Access, action: Action): boolean => access.permissions.includes(ACTION_PERMISSION[action]);
 
 export const supervisionGrant = (level: SupervisionLevel): Grant => `supervisor_${level}`;
 

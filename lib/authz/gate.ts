@@ -2,12 +2,20 @@
 // so that services take it as a parameter (their rules then run against memory in unit tests).
 // Each area passes its own dialect's refusals.
 import type { Principal } from '../auth/principal';
-import type { Field, FieldShape } from '../platform/model';
-import { farmFor, fieldAmong, fieldFor, readableAmong, type FarmInScope, type FieldInScope, type Refusals } from './guard';
-import type { Action } from './access';
-import { readableFields } from '../fields/list';
 import { shapeFor } from '../fields/current-shape';
+import { readableFields } from '../fields/list';
 import { getFieldByUuid } from '../fields/repository';
+import type { Field, FieldShape } from '../platform/model';
+import type { Action } from './access';
+import {
+  type FarmInScope,
+  type FieldInScope,
+  farmFor,
+  fieldAmong,
+  fieldFor,
+  type Refusals,
+  readableAmong,
+} from './guard';
 
 export type { FarmInScope, FieldInScope, Refusals };
 
@@ -31,10 +39,12 @@ export interface FieldGate {
 /** The gate of the functions: the platform's grants in DynamoDB. */
 export const platformFieldGate: FieldGate = {
   field: (principal, fieldId, action, refuse) => fieldFor(principal, fieldId, action, refuse),
-  fieldByUuid: async (principal, uuid, action, refuse) => fieldFor(principal, await getFieldByUuid(uuid), action, refuse),
+  fieldByUuid: async (principal, uuid, action, refuse) =>
+    fieldFor(principal, await getFieldByUuid(uuid), action, refuse),
   among: fieldAmong,
   readsAny: readableAmong,
   farm: (principal, farmId, action, refuse) => farmFor(principal, farmId, action, refuse),
-  readable: async (principal) => (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
+  readable: async (principal) =>
+    (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
   shape: async (field, campaign) => (await shapeFor(field, campaign)).shape,
 };

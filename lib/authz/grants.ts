@@ -4,7 +4,7 @@
 // a user's access items once (readUserGrants) and apply the same rules to every record.
 import { keys } from '../db/keys';
 import { batchGet, itemKey, queryAll } from '../db/table';
-import { supervisionGrant, type Grant, type ShareLevel, type SupervisionLevel } from './access';
+import { type Grant, type ShareLevel, type SupervisionLevel, supervisionGrant } from './access';
 
 /** What concerns one user and one farm (and one of its fields). */
 export interface GrantFacts {
@@ -21,7 +21,9 @@ export interface GrantFacts {
 /** Grants over a field: ownership, a share of its farm or of itself, supervision of its owner. */
 export function fieldGrants(facts: GrantFacts): Grant[] {
   if (facts.owner) return ['owner'];
-  return [facts.farmGrant, facts.fieldShare, facts.supervision && supervisionGrant(facts.supervision)].filter((g): g is Grant => Boolean(g));
+  return [facts.farmGrant, facts.fieldShare, facts.supervision && supervisionGrant(facts.supervision)].filter(
+    (g): g is Grant => Boolean(g),
+  );
 }
 
 /**
@@ -82,7 +84,11 @@ export async function readUserGrants(userId: number): Promise<UserGrants> {
 }
 
 /** The facts of a record from a user's loaded access items (supervision of its owner given by the caller). */
-export function factsFrom(grants: UserGrants, record: { farmId: number; fieldId?: number }, supervision?: SupervisionLevel): GrantFacts {
+export function factsFrom(
+  grants: UserGrants,
+  record: { farmId: number; fieldId?: number },
+  supervision?: SupervisionLevel,
+): GrantFacts {
   if (grants.farms.get(record.farmId) === 'owner') return { owner: true };
   return {
     owner: false,

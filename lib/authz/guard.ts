@@ -4,9 +4,9 @@
 // area passes its own dialect's errors.
 import type { Principal } from '../auth/principal';
 import type { DomainError } from '../errors';
-import type { Farm, Field } from '../platform/model';
 import { getFarm, getField } from '../fields/repository';
-import { can, type Access, type Action } from './access';
+import type { Farm, Field } from '../platform/model';
+import { type Access, type Action, can } from './access';
 import { farmAccess, fieldAccess } from './resolve';
 
 export interface Refusals {
@@ -23,7 +23,12 @@ export interface FieldInScope {
 }
 
 /** The field (by id, or already loaded), its farm and the caller's access, checked for `action`. */
-export async function fieldFor(principal: Principal, fieldOrId: number | Field | undefined, action: Action, refuse: Refusals): Promise<FieldInScope> {
+export async function fieldFor(
+  principal: Principal,
+  fieldOrId: number | Field | undefined,
+  action: Action,
+  refuse: Refusals,
+): Promise<FieldInScope> {
   const field = typeof fieldOrId === 'number' ? await getField(fieldOrId) : fieldOrId;
   if (!field) throw refuse.notFound();
   const [access, farm] = await Promise.all([fieldAccess(principal.user.id, field), getFarm(field.farmId)]);
@@ -37,7 +42,12 @@ export interface FarmInScope {
   access: Access;
 }
 
-export async function farmFor(principal: Principal, farmOrId: number | Farm | undefined, action: Action, refuse: Refusals): Promise<FarmInScope> {
+export async function farmFor(
+  principal: Principal,
+  farmOrId: number | Farm | undefined,
+  action: Action,
+  refuse: Refusals,
+): Promise<FarmInScope> {
   const farm = typeof farmOrId === 'number' ? await getFarm(farmOrId) : farmOrId;
   if (!farm) throw refuse.notFound();
   const access = await farmAccess(principal.user.id, farm);
@@ -51,7 +61,12 @@ export async function farmFor(principal: Principal, farmOrId: number | Farm | un
  * docs/decisions.md "Client uuids"), the first (by id) the caller may act on: `forbidden` when it
  * can only read them, `notFound` when it reads none, exactly as for a uuid that names nothing.
  */
-export async function fieldAmong(principal: Principal, fieldIds: number[], action: Action, refuse: Refusals): Promise<FieldInScope> {
+export async function fieldAmong(
+  principal: Principal,
+  fieldIds: number[],
+  action: Action,
+  refuse: Refusals,
+): Promise<FieldInScope> {
   let readOnly: FieldInScope | undefined;
   for (const fieldId of [...new Set(fieldIds)].sort((a, b) => a - b)) {
     const field = await getField(fieldId);

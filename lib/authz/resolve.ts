@@ -2,11 +2,13 @@
 import { keys } from '../db/keys';
 import { batchGet, itemKey } from '../db/table';
 import type { Farm, Field, User } from '../platform/model';
-import { accessFrom, type Access, type SupervisionLevel, type UserRelation } from './access';
+import { type Access, accessFrom, type SupervisionLevel, type UserRelation } from './access';
 import { farmGrants, fieldGrants, grantFacts } from './grants';
 
 export async function fieldAccess(userId: number, field: Field): Promise<Access> {
-  return accessFrom(fieldGrants(await grantFacts(userId, { ownerId: field.ownerId, farmId: field.farmId, fieldId: field.id })));
+  return accessFrom(
+    fieldGrants(await grantFacts(userId, { ownerId: field.ownerId, farmId: field.farmId, fieldId: field.id })),
+  );
 }
 
 export async function farmAccess(userId: number, farm: Farm): Promise<Access> {

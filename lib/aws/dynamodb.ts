@@ -10,7 +10,12 @@ let documentClient: DynamoDBDocumentClient | undefined;
 export function ddb(): DynamoDBDocumentClient {
   if (!documentClient) {
     const { region, endpoints } = config();
-    const base = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 4, requestHandler: AWS_REQUEST_HANDLER });
+    const base = new DynamoDBClient({
+      region,
+      endpoint: endpoints.dynamodb,
+      maxAttempts: 4,
+      requestHandler: AWS_REQUEST_HANDLER,
+    });
     // Numbers are JavaScript numbers both ways, whatever their size: sent as JavaScript prints them
     // (DynamoDB keeps 38 digits) and read back with Number() (never a BigInt, which JSON cannot
     // write). Numbers DynamoDB cannot hold are refused by it and answered 400 (lib/db/table.ts).

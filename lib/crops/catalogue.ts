@@ -8,9 +8,21 @@ interface CatalogueEntry {
 }
 
 const ENTRIES: CatalogueEntry[] = [
-  { id: 1, name: 'Soja', varieties: ['DM 4612', 'DM 46i20 IPRO STS', 'NS 4611 STS', 'DM 53i54 IPRO', 'ACA 4949 IPRO', 'Neo 50S22 IPRO'] },
-  { id: 2, name: 'Maíz', varieties: ['DK 72-10', 'DK 70-20 VT3P', 'AX 7761 VT3P', 'NK 842 Viptera3', 'ACA 473 VT3P', 'P1815 VYHR'] },
-  { id: 3, name: 'Trigo', varieties: ['Baguette 620', 'Klein Proteo', 'DM Algarrobo', 'ACA 602', 'Buck SY 330', 'Klein Valor'] },
+  {
+    id: 1,
+    name: 'Soja',
+    varieties: ['DM 4612', 'DM 46i20 IPRO STS', 'NS 4611 STS', 'DM 53i54 IPRO', 'ACA 4949 IPRO', 'Neo 50S22 IPRO'],
+  },
+  {
+    id: 2,
+    name: 'Maíz',
+    varieties: ['DK 72-10', 'DK 70-20 VT3P', 'AX 7761 VT3P', 'NK 842 Viptera3', 'ACA 473 VT3P', 'P1815 VYHR'],
+  },
+  {
+    id: 3,
+    name: 'Trigo',
+    varieties: ['Baguette 620', 'Klein Proteo', 'DM Algarrobo', 'ACA 602', 'Buck SY 330', 'Klein Valor'],
+  },
   { id: 4, name: 'Girasol', varieties: ['Paraíso 1000 CL', 'SY 4066', 'ACA 869', 'NTO 4.0', 'Syn 3970 CL'] },
   { id: 5, name: 'Cebada', varieties: ['Andreia', 'Overture', 'Montoya', 'Scarlett'] },
   { id: 6, name: 'Sorgo', varieties: ['ACA 558', 'VDH 422', 'DK 61T', 'Pampa Verde'] },

@@ -1,11 +1,16 @@
 // Users' crops in DynamoDB (docs/data-model.md): each in its user's partition, with a name item
 // (names unique per user).
 import { keys } from '../db/keys';
-import { nextId, NOT_EXISTS, queryAll, transact, tx, readItem } from '../db/table';
+import { NOT_EXISTS, nextId, queryAll, readItem, transact, tx } from '../db/table';
 import type { Crop } from './catalogue';
-import { cropsService, type CropRepository } from './service';
+import { type CropRepository, cropsService } from './service';
 
-const fromItem = (item: Record<string, unknown>): Crop => ({ id: Number(item.crop_id), name: String(item.crop_name), varieties: [], userCrop: true });
+const fromItem = (item: Record<string, unknown>): Crop => ({
+  id: Number(item.crop_id),
+  name: String(item.crop_name),
+  varieties: [],
+  userCrop: true,
+});
 
 export const dynamoCropRepository: CropRepository = {
   nextNumber: () => nextId('crop'),
@@ -17,7 +22,11 @@ export const dynamoCropRepository: CropRepository = {
   },
   async create(userId, crop, taken) {
     await transact([
-      tx.put({ ...keys.userCrop(userId, crop.id), kind: 'crop', crop_id: crop.id, crop_name: crop.name, user_id: userId }, NOT_EXISTS, taken),
+      tx.put(
+        { ...keys.userCrop(userId, crop.id), kind: 'crop', crop_id: crop.id, crop_name: crop.name, user_id: userId },
+        NOT_EXISTS,
+        taken,
+      ),
       tx.put({ ...keys.userCropName(userId, crop.name), kind: 'crop_name', crop_id: crop.id }, NOT_EXISTS, taken),
     ]);
   },

@@ -3,11 +3,12 @@
 // The service is built from its repository (services take them as parameters): its rules run
 // against DynamoDB in the functions (lib/crops/repository.ts) and against memory in
 // tests/unit/crops.test.ts.
-import { normalizeName } from '../db/keys';
-import { Conflict, Invalid, type DomainError } from '../errors';
+
 import type { Principal } from '../auth/principal';
-import { PLATFORM_CROPS, platformCrop, USER_CROP_ID_OFFSET, type Crop } from './catalogue';
+import { normalizeName } from '../db/keys';
+import { Conflict, type DomainError, Invalid } from '../errors';
 import { characters } from '../util/text';
+import { type Crop, PLATFORM_CROPS, platformCrop, USER_CROP_ID_OFFSET } from './catalogue';
 
 export const CROP_NAME_MAX = 80;
 
@@ -35,10 +36,16 @@ export function cropsService({ repository }: { repository: CropRepository }) {
 
     async registerCrop(principal: Principal, rawName: string): Promise<Crop> {
       const name = rawName.trim();
-      if (!name || characters(name) > CROP_NAME_MAX) throw new Invalid(`the crop name must have 1 to ${CROP_NAME_MAX} characters`);
+      if (!name || characters(name) > CROP_NAME_MAX)
+        throw new Invalid(`the crop name must have 1 to ${CROP_NAME_MAX} characters`);
       const taken = () => new Conflict(`a crop named '${name}' already exists`);
       if (PLATFORM_CROPS.some((crop) => normalizeName(crop.name) === normalizeName(name))) throw taken();
-      const crop: Crop = { id: USER_CROP_ID_OFFSET + (await repository.nextNumber()), name, varieties: [], userCrop: true };
+      const crop: Crop = {
+        id: USER_CROP_ID_OFFSET + (await repository.nextNumber()),
+        name,
+        varieties: [],
+        userCrop: true,
+      };
       await repository.create(principal.user.id, crop, taken);
       return crop;
     },

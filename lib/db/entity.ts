@@ -29,16 +29,26 @@ export const num = attribute((v) => Number(v));
 /** A boolean attribute (absent reads false). */
 export const bool = attribute((v) => v === true);
 /** A text attribute that defaults when absent. */
-export const strOr = (attr: string, fallback: string): Attribute<string> => ({ attr, read: (v) => (v === undefined || v === null ? fallback : String(v)) });
+export const strOr = (attr: string, fallback: string): Attribute<string> => ({
+  attr,
+  read: (v) => (v === undefined || v === null ? fallback : String(v)),
+});
 /** A number attribute that defaults when absent (counters, versions). */
-export const numOr = (attr: string, fallback: number): Attribute<number> => ({ attr, read: (v) => (v === undefined || v === null ? fallback : Number(v)) });
+export const numOr = (attr: string, fallback: number): Attribute<number> => ({
+  attr,
+  read: (v) => (v === undefined || v === null ? fallback : Number(v)),
+});
 /** An attribute that may be null (absent reads null). */
 export const nullable = <T>(inner: Attribute<T>): Attribute<T | null> => ({
   attr: inner.attr,
   read: (v) => (v === undefined || v === null ? null : inner.read(v)),
 });
 /** An attribute read and written by the given functions (a list of objects with their own attribute names, a fallback to another attribute). */
-export const mapped = <T>(attr: string, read: (value: unknown, item: Item) => T, write: (value: T) => unknown): Attribute<T> => ({
+export const mapped = <T>(
+  attr: string,
+  read: (value: unknown, item: Item) => T,
+  write: (value: T) => unknown,
+): Attribute<T> => ({
   attr,
   read: (v) => read(v, {}),
   readItem: (item) => read(item[attr], item),
@@ -52,10 +62,14 @@ export const embedded = <T>(read: (item: Item) => T, write: (value: T) => Item):
   spread: write,
 });
 /** An attribute kept as it is (a JSON value, a list); `T` is the caller's promise about it. */
-export const as = <T>(attr: string, fallback?: T): Attribute<T> => ({ attr, read: (v) => (v === undefined && fallback !== undefined ? fallback : (v as T)) });
+export const as = <T>(attr: string, fallback?: T): Attribute<T> => ({
+  attr,
+  read: (v) => (v === undefined && fallback !== undefined ? fallback : (v as T)),
+});
 
 type Shape = Record<string, Attribute<unknown>>;
-export type EntityOf<E> = E extends Entity<infer S> ? { [K in keyof S]: S[K] extends Attribute<infer T> ? T : never } : never;
+export type EntityOf<E> =
+  E extends Entity<infer S> ? { [K in keyof S]: S[K] extends Attribute<infer T> ? T : never } : never;
 
 export interface Entity<S extends Shape> {
   /** The item's `kind` attribute. */
@@ -68,11 +82,18 @@ export interface Entity<S extends Shape> {
  * `derived` adds attributes computed from the entity when it is written (an attribute an index
  * reads, say); they are not read back.
  */
-export function entity<S extends Shape>(kind: string, shape: S, options: { derived?: (value: EntityOf<Entity<S>>) => Item } = {}): Entity<S> {
+export function entity<S extends Shape>(
+  kind: string,
+  shape: S,
+  options: { derived?: (value: EntityOf<Entity<S>>) => Item } = {},
+): Entity<S> {
   const properties = Object.entries(shape);
   return {
     kind,
-    fromItem: (item) => Object.fromEntries(properties.map(([name, a]) => [name, a.readItem ? a.readItem(item) : a.read(item[a.attr])])) as ReturnType<Entity<S>['fromItem']>,
+    fromItem: (item) =>
+      Object.fromEntries(
+        properties.map(([name, a]) => [name, a.readItem ? a.readItem(item) : a.read(item[a.attr])]),
+      ) as ReturnType<Entity<S>['fromItem']>,
     toItem: (value) => {
       const item: Item = { kind };
       for (const [name, a] of properties) {

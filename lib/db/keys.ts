@@ -9,8 +9,7 @@ export interface Key {
 export const pad = (id: number): string => String(id).padStart(10, '0');
 
 /** Case- and space-insensitive form of a name, for uniqueness items. */
-export const normalizeName = (name: string): string =>
-  name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('es');
+export const normalizeName = (name: string): string => name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('es');
 
 export const keys = {
   counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
@@ -82,23 +81,41 @@ export const keys = {
   }),
   shapeLock: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'SHAPELOCK' }),
   /** A date of a field's imagery layer (one scene per field, layer and day). */
-  imageryDate: (fieldId: number, layer: string, day: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `IMAGERY#${layer}#${day}` }),
+  imageryDate: (fieldId: number, layer: string, day: string): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `IMAGERY#${layer}#${day}`,
+  }),
   /** The dates of one layer of a field, or of every layer (satellite and from files). */
-  imageryDates: (fieldId: number, layer?: string) => ({ pk: `FIELD#${fieldId}`, skPrefix: layer === undefined ? 'IMAGERY#' : `IMAGERY#${layer}#` }),
+  imageryDates: (fieldId: number, layer?: string) => ({
+    pk: `FIELD#${fieldId}`,
+    skPrefix: layer === undefined ? 'IMAGERY#' : `IMAGERY#${layer}#`,
+  }),
   /** A user's scale template (docs/imagery.md). */
   scaleTemplate: (userId: number, id: number): Key => ({ pk: `USER#${userId}`, sk: `SCALE#${pad(id)}` }),
   scaleTemplates: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCALE#' }),
   /** A webhook subscription of a user and extension (docs/webhooks.md). */
-  webhookSubscription: (userId: number, extensionId: string, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `WEBHOOK#${extensionId}#${uuid}` }),
+  webhookSubscription: (userId: number, extensionId: string, uuid: string): Key => ({
+    pk: `USER#${userId}`,
+    sk: `WEBHOOK#${extensionId}#${uuid}`,
+  }),
   /** A user's webhook subscriptions: of one extension, or of all. */
-  webhookSubscriptions: (userId: number, extensionId?: string) => ({ pk: `USER#${userId}`, skPrefix: extensionId === undefined ? 'WEBHOOK#' : `WEBHOOK#${extensionId}#` }),
+  webhookSubscriptions: (userId: number, extensionId?: string) => ({
+    pk: `USER#${userId}`,
+    skPrefix: extensionId === undefined ? 'WEBHOOK#' : `WEBHOOK#${extensionId}#`,
+  }),
   /** Holds a subscription's uuid for the whole platform (a client uuid names one subscription). */
   webhookRef: (uuid: string): Key => ({ pk: `WEBHOOK#${uuid}`, sk: 'REF' }),
   /** A delivery of a subscription (ids sort by time). */
-  webhookDelivery: (subscriptionUuid: string, deliveryId: string): Key => ({ pk: `WEBHOOK#${subscriptionUuid}`, sk: `DELIVERY#${deliveryId}` }),
+  webhookDelivery: (subscriptionUuid: string, deliveryId: string): Key => ({
+    pk: `WEBHOOK#${subscriptionUuid}`,
+    sk: `DELIVERY#${deliveryId}`,
+  }),
   webhookDeliveries: (subscriptionUuid: string) => ({ pk: `WEBHOOK#${subscriptionUuid}`, skPrefix: 'DELIVERY#' }),
   /** One of a subscription's delivery slots: a lease held while a delivery is in flight (docs/webhooks.md). */
-  webhookSlot: (subscriptionUuid: string, slot: number): Key => ({ pk: `WEBHOOK#${subscriptionUuid}`, sk: `SLOT#${slot}` }),
+  webhookSlot: (subscriptionUuid: string, slot: number): Key => ({
+    pk: `WEBHOOK#${subscriptionUuid}`,
+    sk: `SLOT#${slot}`,
+  }),
   /** A user's layer file kept for POST /raster (docs/imagery.md, "Layers from files"). */
   layerUpload: (userId: number, id: string): Key => ({ pk: `USER#${userId}`, sk: `LAYERUPLOAD#${id}` }),
   /** The field's imagery run: the days still pending and the shape lock to release after them. */
@@ -120,7 +137,10 @@ export const keys = {
     pk: `FIELD#${fieldId}`,
     sk: `TAG#${pad(userId)}#${pad(tagId)}`,
   }),
-  fieldTagLinksPrefix: (fieldId: number, userId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: `TAG#${pad(userId)}#` }),
+  fieldTagLinksPrefix: (fieldId: number, userId: number) => ({
+    pk: `FIELD#${fieldId}`,
+    skPrefix: `TAG#${pad(userId)}#`,
+  }),
   /** The index entry of a tag's link to a farm or a field (lists a tag's links). */
   tagLinksIndex: (userId: number, tagId: number, target: { farmId: number } | { fieldId: number }) => ({
     gsi1pk: `TAGLINKS#${userId}#${tagId}`,
@@ -134,7 +154,10 @@ export const keys = {
   // --- crops (spec 3) and rotations (spec 2) ---------------------------------------------------
   userCrop: (userId: number, cropId: number): Key => ({ pk: `USER#${userId}`, sk: `CROP#${pad(cropId)}` }),
   userCropsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'CROP#' }),
-  userCropName: (userId: number, name: string): Key => ({ pk: `USER#${userId}`, sk: `CROPNAME#${normalizeName(name)}` }),
+  userCropName: (userId: number, name: string): Key => ({
+    pk: `USER#${userId}`,
+    sk: `CROPNAME#${normalizeName(name)}`,
+  }),
   /** The campaign (cycle) of a field and yeargroup: at most one per pair. */
   campaign: (fieldId: number, yeargroup: number): Key => ({ pk: `FIELD#${fieldId}`, sk: `CAMPAIGN#${yeargroup}` }),
   rotation: (fieldId: number, rotationUuid: string): Key => ({
@@ -143,7 +166,10 @@ export const keys = {
   }),
   rotationsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'ROTATION#' }),
   /** The rotation of a uuid in one field; rotationRefs lists every field whose rotation carries the uuid. */
-  rotationRef: (rotationUuid: string, fieldId: number): Key => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  rotationRef: (rotationUuid: string, fieldId: number): Key => ({
+    pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`,
+    sk: `FIELD#${pad(fieldId)}`,
+  }),
   rotationRefs: (rotationUuid: string) => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
 
   // --- inputs, labours and work orders (spec 3) --------------------------------------------------
@@ -156,7 +182,10 @@ export const keys = {
     pk: `FIELD#${fieldId}`,
     sk: `LABOUR#${yeargroup}#${uuid.toLowerCase()}`,
   }),
-  laboursOfCampaign: (fieldId: number, yeargroup: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: `LABOUR#${yeargroup}#` }),
+  laboursOfCampaign: (fieldId: number, yeargroup: number) => ({
+    pk: `FIELD#${fieldId}`,
+    skPrefix: `LABOUR#${yeargroup}#`,
+  }),
   laboursOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'LABOUR#' }),
   labourRef: (uuid: string): Key => ({ pk: `LABOURREF#${uuid.toLowerCase()}`, sk: 'REF' }),
   /** A user's work order; workOrderRef keeps a uuid to one owner. */
@@ -181,14 +210,23 @@ export const keys = {
   userMapsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'MAP#' }),
   /** Map names are unique per user. */
   userMapName: (userId: number, name: string): Key => ({ pk: `USER#${userId}`, sk: `MAPNAME#${normalizeName(name)}` }),
-  paddockName: (fieldId: number, name: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCKNAME#${normalizeName(name)}` }),
+  paddockName: (fieldId: number, name: string): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `PADDOCKNAME#${normalizeName(name)}`,
+  }),
   /** The paddock of a uuid in one field; paddockRefs lists every field whose paddock carries the uuid. */
-  paddockRef: (uuid: string, fieldId: number): Key => ({ pk: `PADDOCKREF#${uuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  paddockRef: (uuid: string, fieldId: number): Key => ({
+    pk: `PADDOCKREF#${uuid.toLowerCase()}`,
+    sk: `FIELD#${pad(fieldId)}`,
+  }),
   paddockRefs: (uuid: string) => ({ pk: `PADDOCKREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
   herd: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `HERD#${uuid.toLowerCase()}` }),
   herdsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'HERD#' }),
   /** The herd of a uuid in one field (moved with the herd); herdRefs lists every field whose herd carries the uuid. */
-  herdRef: (uuid: string, fieldId: number): Key => ({ pk: `HERDREF#${uuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  herdRef: (uuid: string, fieldId: number): Key => ({
+    pk: `HERDREF#${uuid.toLowerCase()}`,
+    sk: `FIELD#${pad(fieldId)}`,
+  }),
   herdRefs: (uuid: string) => ({ pk: `HERDREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
   /** A herd's history (by its numeric id, which never changes), by transaction date. */
   herdLog: (herdId: number, isoDate: string, transactionUuid: string): Key => ({
@@ -208,12 +246,22 @@ export const keys = {
     gsi1sk: `${createdAt}#${uuid.toLowerCase()}`,
   }),
   /** A field's spots created between two gsi1 sort keys (both included). */
-  spotsByTime: (fieldId: number, from: string, to: string) => ({ index: 'gsi1' as const, pk: `FIELDSPOTS#${fieldId}`, skBetween: [from, to] as const }),
+  spotsByTime: (fieldId: number, from: string, to: string) => ({
+    index: 'gsi1' as const,
+    pk: `FIELDSPOTS#${fieldId}`,
+    skBetween: [from, to] as const,
+  }),
   /** gsi2 of a spot: the spots of a group. */
-  spotGroupIndex: (groupUuid: string, spotId: number) => ({ gsi2pk: `SPOTGROUP#${groupUuid.toLowerCase()}`, gsi2sk: pad(spotId) }),
+  spotGroupIndex: (groupUuid: string, spotId: number) => ({
+    gsi2pk: `SPOTGROUP#${groupUuid.toLowerCase()}`,
+    gsi2sk: pad(spotId),
+  }),
   spotGroupIndexPk: (groupUuid: string) => `SPOTGROUP#${groupUuid.toLowerCase()}`,
   /** The spot of a uuid in one field; spotRefs lists every field whose spot carries the uuid. */
-  spotRef: (uuid: string, fieldId: number): Key => ({ pk: `SPOTREF#${uuid.toLowerCase()}`, sk: `FIELD#${pad(fieldId)}` }),
+  spotRef: (uuid: string, fieldId: number): Key => ({
+    pk: `SPOTREF#${uuid.toLowerCase()}`,
+    sk: `FIELD#${pad(fieldId)}`,
+  }),
   spotRefs: (uuid: string) => ({ pk: `SPOTREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
   /** Where a spot (by its numeric id) is: its field and uuid. */
   spotById: (spotId: number): Key => ({ pk: `SPOTID#${spotId}`, sk: 'SPOT' }),
@@ -224,20 +272,32 @@ export const keys = {
   }),
   spotMessagesPrefix: (spotId: number) => ({ pk: `SPOTMSGS#${spotId}`, skPrefix: 'MSG#' }),
   /** A text of a spot by its uuid; messageRefs lists every spot with a text of that uuid. */
-  messageRef: (messageUuid: string, spotId: number): Key => ({ pk: `SPOTMSGREF#${messageUuid.toLowerCase()}`, sk: `SPOT#${pad(spotId)}` }),
+  messageRef: (messageUuid: string, spotId: number): Key => ({
+    pk: `SPOTMSGREF#${messageUuid.toLowerCase()}`,
+    sk: `SPOT#${pad(spotId)}`,
+  }),
   messageRefs: (messageUuid: string) => ({ pk: `SPOTMSGREF#${messageUuid.toLowerCase()}`, skPrefix: 'SPOT#' }),
   /** An image declared in a text of a spot; spotImageRefs lists every spot declaring that uuid. */
-  spotImage: (imageUuid: string, spotId: number): Key => ({ pk: `SPOTIMG#${imageUuid.toLowerCase()}`, sk: `SPOT#${pad(spotId)}` }),
+  spotImage: (imageUuid: string, spotId: number): Key => ({
+    pk: `SPOTIMG#${imageUuid.toLowerCase()}`,
+    sk: `SPOT#${pad(spotId)}`,
+  }),
   spotImageRefs: (imageUuid: string) => ({ pk: `SPOTIMG#${imageUuid.toLowerCase()}`, skPrefix: 'SPOT#' }),
   /** A user's spot tag (common tags are in code); gsi1 lists a user's tags. */
-  spotTag: (ownerId: number, uuid: string): Key => ({ pk: `SPOTTAG#${uuid.toLowerCase()}`, sk: `USER#${pad(ownerId)}` }),
+  spotTag: (ownerId: number, uuid: string): Key => ({
+    pk: `SPOTTAG#${uuid.toLowerCase()}`,
+    sk: `USER#${pad(ownerId)}`,
+  }),
   spotTagsIndex: (userId: number, name: string, uuid: string) => ({
     gsi1pk: `SPOTTAGS#${userId}`,
     gsi1sk: `${normalizeName(name)}#${uuid.toLowerCase()}`,
   }),
   spotTagsIndexPk: (userId: number) => `SPOTTAGS#${userId}`,
   /** A sample set of an owner (the owner of the fields its spots are in). */
-  sampleSet: (ownerId: number, uuid: string): Key => ({ pk: `SAMPLESET#${uuid.toLowerCase()}`, sk: `USER#${pad(ownerId)}` }),
+  sampleSet: (ownerId: number, uuid: string): Key => ({
+    pk: `SAMPLESET#${uuid.toLowerCase()}`,
+    sk: `USER#${pad(ownerId)}`,
+  }),
   /** The id given to a sample_set_type text. */
   sampleSetType: (type: string): Key => ({ pk: 'SAMPLESETTYPE', sk: type }),
 
@@ -262,13 +322,19 @@ export const keys = {
     pk: `SENSORVAR#${userId}#${variableUuid.toLowerCase()}`,
     sk: `EXT#${encodeURIComponent(extensionId)}`,
   }),
-  sensorVariableRefs: (userId: number, variableUuid: string) => ({ pk: `SENSORVAR#${userId}#${variableUuid.toLowerCase()}`, skPrefix: 'EXT#' }),
+  sensorVariableRefs: (userId: number, variableUuid: string) => ({
+    pk: `SENSORVAR#${userId}#${variableUuid.toLowerCase()}`,
+    skPrefix: 'EXT#',
+  }),
   /** Values of a variable in one UTC day (part: a time slice of a dense day). */
   sensorChunk: (groupId: number, variableUuid: string, day: string, part: number): Key => ({
     pk: `SENSORVALUES#${groupId}#${variableUuid.toLowerCase()}`,
     sk: `CHUNK#${day}#${String(part).padStart(2, '0')}`,
   }),
-  sensorChunksOfDay: (groupId: number, variableUuid: string, day: string) => ({ pk: `SENSORVALUES#${groupId}#${variableUuid.toLowerCase()}`, skPrefix: `CHUNK#${day}#` }),
+  sensorChunksOfDay: (groupId: number, variableUuid: string, day: string) => ({
+    pk: `SENSORVALUES#${groupId}#${variableUuid.toLowerCase()}`,
+    skPrefix: `CHUNK#${day}#`,
+  }),
   sensorChunksBetween: (groupId: number, variableUuid: string, fromDay: string, toDay: string) => ({
     pk: `SENSORVALUES#${groupId}#${variableUuid.toLowerCase()}`,
     skBetween: [`CHUNK#${fromDay}#`, `CHUNK#${toDay}#~`] as const,
@@ -299,7 +365,10 @@ export const keys = {
   /** The undismissed item that stacks events of one name. */
   inboxStack: (userId: number, eventName: string): Key => ({ pk: `INBOX#${userId}`, sk: `STACK#${eventName}` }),
   /** The user's stream: one entry per delivered event, numbered without gaps (the SSE id). */
-  inboxLog: (userId: number, seq: number): Key => ({ pk: `INBOX#${userId}`, sk: `LOG#${String(seq).padStart(12, '0')}` }),
+  inboxLog: (userId: number, seq: number): Key => ({
+    pk: `INBOX#${userId}`,
+    sk: `LOG#${String(seq).padStart(12, '0')}`,
+  }),
   inboxLogAfter: (userId: number, seq: number) => ({
     pk: `INBOX#${userId}`,
     skBetween: [`LOG#${String(seq + 1).padStart(12, '0')}`, 'LOG#~'] as const,

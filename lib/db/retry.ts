@@ -26,14 +26,18 @@ export const backoffMs = (attempt: number): number => Math.random() * Math.min(1
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Runs `operation` (which reads, then writes conditionally) until it does not lose a race. */
-export async function retryLostRace<T>(operation: (attempt: number) => Promise<T>, deadlineMs = RETRY_DEADLINE_MS): Promise<T> {
+export async function retryLostRace<T>(
+  operation: (attempt: number) => Promise<T>,
+  deadlineMs = RETRY_DEADLINE_MS,
+): Promise<T> {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation(attempt);
     } catch (error) {
       const pause = backoffMs(attempt);
-      if (!(error instanceof LostRace) || attempt >= RETRY_ATTEMPTS || Date.now() - started + pause > deadlineMs) throw error;
+      if (!(error instanceof LostRace) || attempt >= RETRY_ATTEMPTS || Date.now() - started + pause > deadlineMs)
+        throw error;
       await sleep(pause);
     }
   }

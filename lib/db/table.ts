@@ -1,30 +1,31 @@
 // Thin helpers over the DynamoDB document client for the main table. Repositories use these;
 // nothing outside lib/ talks to DynamoDB.
+
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type TransactWriteCommandInput,
   type BatchGetCommandOutput,
+  BatchWriteCommand,
   type BatchWriteCommandOutput,
+  DeleteCommand,
   type DeleteCommandOutput,
+  GetCommand,
   type GetCommandOutput,
+  PutCommand,
   type PutCommandOutput,
+  QueryCommand,
   type QueryCommandOutput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
   type TransactWriteCommandOutput,
+  UpdateCommand,
   type UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { ddb } from '../aws/dynamodb';
 import { config } from '../config';
-import { Invalid, TooLarge, type DomainError } from '../errors';
-import { keys, type Key } from './keys';
-import { backoffMs, LostRace, retryLostRace, RETRY_ATTEMPTS, sleep } from './retry';
+import { type DomainError, Invalid, TooLarge } from '../errors';
+import { type Key, keys } from './keys';
+import { backoffMs, LostRace, RETRY_ATTEMPTS, retryLostRace, sleep } from './retry';
 
 export type Item = Record<string, unknown>;
 
@@ -39,7 +40,10 @@ async function send<T>(command: object): Promise<T> {
   try {
     return (await ddb().send(command as never)) as T;
   } catch (error) {
-    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((r) => r.Message ?? '') : [];
+    const reasons =
+      error instanceof TransactionCanceledException
+        ? (error.CancellationReasons ?? []).map((r) => r.Message ?? '')
+        : [];
     const message = [(error as Error | null)?.message ?? '', ...reasons].join(' ');
     if ((error as Error | null)?.name === 'ValidationException' || error instanceof TransactionCanceledException) {
       if (/item size.*exceeded|size.*exceeded the maximum/i.test(message)) {
@@ -97,7 +101,11 @@ export interface UpdateSpec {
  * Updates one item and returns its new attributes. When the condition fails: throws the given
  * domain error, or returns undefined without one.
  */
-export async function updateItem<T extends Item = Item>(key: Key, update: UpdateSpec, onConditionFailed?: () => DomainError): Promise<T | undefined> {
+export async function updateItem<T extends Item = Item>(
+  key: Key,
+  update: UpdateSpec,
+  onConditionFailed?: () => DomainError,
+): Promise<T | undefined> {
   try {
     const out = await send<UpdateCommandOutput>(
       new UpdateCommand({
@@ -121,7 +129,10 @@ export async function updateItem<T extends Item = Item>(key: Key, update: Update
 }
 
 /** Deletes an item; with a condition, returns false (and deletes nothing) when it does not hold. */
-export async function deleteItem(key: Key, condition?: { expression: string; values: Record<string, unknown> }): Promise<boolean> {
+export async function deleteItem(
+  key: Key,
+  condition?: { expression: string; values: Record<string, unknown> },
+): Promise<boolean> {
   try {
     await send<DeleteCommandOutput>(
       new DeleteCommand({
@@ -143,7 +154,10 @@ export async function deleteItem(key: Key, condition?: { expression: string; val
  * gets the stored item (undefined when absent) and returns the new one, or throws a domain error;
  * a write that lost a race is rebuilt from the newer item (lib/db/retry.ts). Returns what was written.
  */
-export async function putVersioned<T extends Item>(key: Key, build: (current: T | undefined) => Item): Promise<Item & Key> {
+export async function putVersioned<T extends Item>(
+  key: Key,
+  build: (current: T | undefined) => Item,
+): Promise<Item & Key> {
   return retryLostRace(async () => {
     const current = await getItem<T>(key);
     const version = Number(current?.version ?? 0);
@@ -159,7 +173,9 @@ export async function putVersioned<T extends Item>(key: Key, build: (current: T 
 
 /** Deletes an item and returns what it held (undefined when there was none). */
 export async function takeItem<T extends Item = Item>(key: Key): Promise<T | undefined> {
-  const out = await send<DeleteCommandOutput>(new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD' }));
+  const out = await send<DeleteCommandOutput>(
+    new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD' }),
+  );
   return out.Attributes as T | undefined;
 }
 
@@ -177,7 +193,11 @@ function keyCondition(
   options: QueryOptions,
   pkName: string,
   skName: string,
-): { KeyConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> } {
+): {
+  KeyConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} {
   if (options.skBetween) {
     return {
       KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
@@ -192,7 +212,11 @@ function keyCondition(
       ExpressionAttributeValues: { ':pk': options.pk, ':prefix': options.skPrefix },
     };
   }
-  return { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': pkName }, ExpressionAttributeValues: { ':pk': options.pk } };
+  return {
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': pkName },
+    ExpressionAttributeValues: { ':pk': options.pk },
+  };
 }
 
 /**
@@ -200,7 +224,9 @@ function keyCondition(
  * skBetween), in key order (reversed when descending), read one page (`pageSize` items) at a time:
  * stop iterating to stop reading. Base-table reads are strongly consistent; index reads are not.
  */
-export async function* queryItems<T extends Item = Item>(options: QueryOptions & { pageSize?: number }): AsyncGenerator<T> {
+export async function* queryItems<T extends Item = Item>(
+  options: QueryOptions & { pageSize?: number },
+): AsyncGenerator<T> {
   let startKey: Record<string, unknown> | undefined;
   const pkName = options.index ? `${options.index}pk` : 'pk';
   const skName = options.index ? `${options.index}sk` : 'sk';
@@ -315,7 +341,13 @@ export const tx = {
     onConditionFailed,
   }),
   check: (key: Key, condition: string, onConditionFailed?: () => DomainError, values?: Values): TxOp => ({
-    item: { ConditionCheck: { Key: key, ConditionExpression: condition, ...(values ? { ExpressionAttributeValues: values } : {}) } },
+    item: {
+      ConditionCheck: {
+        Key: key,
+        ConditionExpression: condition,
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+      },
+    },
     onConditionFailed,
   }),
   update: (
@@ -394,4 +426,3 @@ export async function nextId(sequence: string): Promise<number> {
   );
   return Number(out.Attributes?.value);
 }
-

@@ -20,7 +20,11 @@ export interface PublishOptions {
   queue?: 'events' | 'imagery' | 'webhooks' | 'webhooksDeadLetter';
 }
 
-export const envelopeOf = (eventName: string, data: Record<string, unknown>, id: string = randomUUID()): EventEnvelope => ({
+export const envelopeOf = (
+  eventName: string,
+  data: Record<string, unknown>,
+  id: string = randomUUID(),
+): EventEnvelope => ({
   id,
   event_name: eventName,
   data,
@@ -36,7 +40,11 @@ export const queueUrl = (queue: PublishOptions['queue']): string =>
         ? config().webhookDeadLetterQueueUrl
         : config().eventsQueueUrl;
 
-export async function publishEvent(eventName: string, data: Record<string, unknown>, options: PublishOptions = {}): Promise<EventEnvelope> {
+export async function publishEvent(
+  eventName: string,
+  data: Record<string, unknown>,
+  options: PublishOptions = {},
+): Promise<EventEnvelope> {
   const envelope = envelopeOf(eventName, data, options.id);
   const { sqs, SendMessageCommand } = await sqsKit();
   await sqs().send(

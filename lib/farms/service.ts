@@ -4,8 +4,9 @@
 //
 // The service is built from its repositories (services take them as parameters): its rules run against
 // DynamoDB in the functions (lib/farms/repository.ts) and against memory in tests/unit/farm-metadata.test.ts.
-import { Invalid } from '../errors';
+
 import type { Principal } from '../auth/principal';
+import { Invalid } from '../errors';
 
 export type Metadata = Record<string, unknown>;
 export const METADATA_MAX_BYTES = 64 * 1024;
@@ -53,7 +54,9 @@ export function farmMetadataService({ repository, farms }: { repository: Metadat
         (current) => {
           const merged = mergeMetadata(current, patch);
           if (Buffer.byteLength(JSON.stringify(merged)) > METADATA_MAX_BYTES) {
-            throw new Invalid('Error could not update metadata', { extra: { detail: `metadata is limited to ${METADATA_MAX_BYTES} bytes` } });
+            throw new Invalid('Error could not update metadata', {
+              extra: { detail: `metadata is limited to ${METADATA_MAX_BYTES} bytes` },
+            });
           }
           return merged;
         },

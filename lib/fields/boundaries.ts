@@ -4,12 +4,12 @@
 // as agregarlote would check it. The files are untrusted: sizes, zip entries, XML declarations and
 // vertices are bounded before anything is parsed at length.
 import { DomainError, Invalid } from '../errors';
-import { geoJsonToWkt, geometryKit, type GeometryKit } from '../geo/geometry';
-import { fieldShapeFrom } from './shape';
-import { checkFieldArea } from './rules';
-import { isZip, unzipper } from '../util/zip';
-import { kmlReader, shapefileReader } from '../geo/readers';
+import { type GeometryKit, geoJsonToWkt, geometryKit } from '../geo/geometry';
 import type { KmlFeature } from '../geo/kml';
+import { kmlReader, shapefileReader } from '../geo/readers';
+import { isZip, unzipper } from '../util/zip';
+import { checkFieldArea } from './rules';
+import { fieldShapeFrom } from './shape';
 
 export const BOUNDARY_LIMITS = {
   /** The file as sent. */
@@ -56,14 +56,21 @@ type Feature = KmlFeature;
 const refuse = (message: string) => new Invalid(message);
 
 /** The polygons a boundary file holds. `nameField` chooses the .dbf attribute that names a shapefile's shapes. */
-export async function readBoundaries(file: { content: Buffer; filename: string }, options: { nameField?: string; maxHectares: number }): Promise<Boundaries> {
+export async function readBoundaries(
+  file: { content: Buffer; filename: string },
+  options: { nameField?: string; maxHectares: number },
+): Promise<Boundaries> {
   if (file.content.length === 0) throw refuse('the file is empty');
-  if (file.content.length > BOUNDARY_LIMITS.FILE_BYTES) throw refuse(`the file is larger than ${BOUNDARY_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
+  if (file.content.length > BOUNDARY_LIMITS.FILE_BYTES)
+    throw refuse(`the file is larger than ${BOUNDARY_LIMITS.FILE_BYTES / 1024 / 1024} MiB`);
   let format: Boundaries['format'];
   let features: Feature[];
   let names: (properties: Record<string, unknown>) => string | null;
   if (isZip(file.content)) {
-    const entries = (await unzipper()).unzipBounded(file.content, { entries: BOUNDARY_LIMITS.ZIP_ENTRIES, bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES });
+    const entries = (await unzipper()).unzipBounded(file.content, {
+      entries: BOUNDARY_LIMITS.ZIP_ENTRIES,
+      bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES,
+    });
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {
       format = 'kmz';
@@ -74,7 +81,14 @@ export async function readBoundaries(file: { content: Buffer; filename: string }
       features = (await shapefileReader()).readShapefiles(entries, refuse) as Feature[];
       names = shapefileName(options.nameField);
     }
-  } else if (/^\s*(<\?xml|<kml)/i.test(file.content.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, ''))) {
+  } else if (
+    /^\s*(<\?xml|<kml)/i.test(
+      file.content
+        .subarray(0, 512)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+    )
+  ) {
     format = 'kml';
     features = (await kmlReader()).readKml(file.content.toString('utf8'), refuse);
     names = kmlName;
@@ -86,7 +100,8 @@ export async function readBoundaries(file: { content: Buffer; filename: string }
 
 // --- KML --------------------------------------------------------------------------------------
 
-const kmlName = (properties: Record<string, unknown>) => (typeof properties.name === 'string' && properties.name.trim() ? properties.name.trim() : null);
+const kmlName = (properties: Record<string, unknown>) =>
+  typeof properties.name === 'string' && properties.name.trim() ? properties.name.trim() : null;
 
 // --- shapefiles -------------------------------------------------------------------------------
 
@@ -102,7 +117,12 @@ const shapefileName = (chosen: string | undefined) => (properties: Record<string
 
 // --- polygons ---------------------------------------------------------------------------------
 
-function polygonsOf(geometry: GeometryKit, features: Feature[], nameOf: (properties: Record<string, unknown>) => string | null, maxHectares: number) {
+function polygonsOf(
+  geometry: GeometryKit,
+  features: Feature[],
+  nameOf: (properties: Record<string, unknown>) => string | null,
+  maxHectares: number,
+) {
   const polygons: BoundaryPolygon[] = [];
   const skipped: BoundarySkipped[] = [];
   let vertices = 0;
@@ -133,22 +153,46 @@ function polygonsOf(geometry: GeometryKit, features: Feature[], nameOf: (propert
     // a field is one polygon: the parts of one feature are answered each on its own (docs/decisions.md)
     found.forEach((rings, i) => {
       vertices += rings.reduce((sum, ring) => sum + ring.length, 0);
-      if (vertices > BOUNDARY_LIMITS.VERTICES) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.VERTICES} vertices`);
-      if (polygons.length >= BOUNDARY_LIMITS.POLYGONS) throw refuse(`the file holds more than ${BOUNDARY_LIMITS.POLYGONS} polygons`);
-      polygons.push(checked(geometry, name, found.length > 1 ? i + 1 : null, geoJsonToWkt({ type: 'Polygon', coordinates: rings }), maxHectares));
+      if (vertices > BOUNDARY_LIMITS.VERTICES)
+        throw refuse(`the file holds more than ${BOUNDARY_LIMITS.VERTICES} vertices`);
+      if (polygons.length >= BOUNDARY_LIMITS.POLYGONS)
+        throw refuse(`the file holds more than ${BOUNDARY_LIMITS.POLYGONS} polygons`);
+      polygons.push(
+        checked(
+          geometry,
+          name,
+          found.length > 1 ? i + 1 : null,
+          geoJsonToWkt({ type: 'Polygon', coordinates: rings }),
+          maxHectares,
+        ),
+      );
     });
   }
   return { polygons, skipped };
 }
 
 /** The polygon as agregarlote would take it: its code, and its area when it can be measured. */
-function checked(geometry: GeometryKit, name: string | null, part: number | null, wkt: string, maxHectares: number): BoundaryPolygon {
+function checked(
+  geometry: GeometryKit,
+  name: string | null,
+  part: number | null,
+  wkt: string,
+  maxHectares: number,
+): BoundaryPolygon {
   let shape;
   try {
     shape = fieldShapeFrom(geometry, wkt, '1970-01-01');
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
-    return { name, part, wkt, area: measurable(geometry, wkt), code: Number(error.code ?? 2), valid: false, info: error.message };
+    return {
+      name,
+      part,
+      wkt,
+      area: measurable(geometry, wkt),
+      code: Number(error.code ?? 2),
+      valid: false,
+      info: error.message,
+    };
   }
   const area = Number(shape.areaHa.toFixed(4));
   try {

@@ -2,10 +2,11 @@
 // shared by its rotations (`cicle_id`) and its labours. `biennial` tells whether the campaign
 // spans two years (docs/decisions.md, "Labours"): set when the campaign is first made, changed
 // when a labour sends it.
+
+import { bool, type EntityOf, entity, num } from '../db/entity';
 import { keys } from '../db/keys';
-import { entity, bool, num, type EntityOf } from '../db/entity';
 import { LostRace, retryLostRace } from '../db/retry';
-import { EXISTS, getItem, nextId, NOT_EXISTS, putItem, tx, type TxOp } from '../db/table';
+import { EXISTS, getItem, NOT_EXISTS, nextId, putItem, type TxOp, tx } from '../db/table';
 
 export const Campaign = entity('campaign', {
   id: num('cicle_id'),
@@ -26,7 +27,10 @@ export async function campaignOf(fieldId: number, yeargroup: number, biennial?: 
     const existing = await getItem(key);
     if (existing) return Campaign.fromItem(existing);
     const made: Campaign = { id: await nextId('cycle'), fieldId, yeargroup, biennial: biennial ?? false };
-    await putItem({ ...key, ...Campaign.toItem(made) }, { expression: NOT_EXISTS, failure: () => new LostRace('campaign created meanwhile') });
+    await putItem(
+      { ...key, ...Campaign.toItem(made) },
+      { expression: NOT_EXISTS, failure: () => new LostRace('campaign created meanwhile') },
+    );
     return made;
   });
 }
@@ -34,5 +38,11 @@ export async function campaignOf(fieldId: number, yeargroup: number, biennial?: 
 /** The transaction item that sets a campaign's `biennial`, or none when it already has that value. */
 export function biennialChange(campaign: Campaign, biennial: boolean | undefined): TxOp[] {
   if (biennial === undefined || biennial === campaign.biennial) return [];
-  return [tx.update(keys.campaign(campaign.fieldId, campaign.yeargroup), { expression: 'SET biennial = :b', condition: EXISTS, values: { ':b': biennial } })];
+  return [
+    tx.update(keys.campaign(campaign.fieldId, campaign.yeargroup), {
+      expression: 'SET biennial = :b',
+      condition: EXISTS,
+      values: { ':b': biennial },
+    }),
+  ];
 }

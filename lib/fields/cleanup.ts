@@ -1,15 +1,16 @@
 // Removes what hangs from a deleted field: every item of its partition and what points to them
 // from elsewhere (users' grants, uuid refs, herd histories), read from each item's own attributes
 // (kind, uuid, ids), never from its key. Idempotent, so a redelivered job is harmless.
-import { keys } from '../db/keys';
-import { batchDelete, queryAll, type Item } from '../db/table';
-import type { Key } from '../db/keys';
-import { purgeSpot } from '../spots/repository';
-import { deleteHistory } from '../livestock/repository';
+
 import { deleteObjects } from '../aws/s3';
-import { objectKeysOf } from '../storage/repository';
+import type { Key } from '../db/keys';
+import { keys } from '../db/keys';
+import { batchDelete, type Item, queryAll } from '../db/table';
+import { deleteHistory } from '../livestock/repository';
 import { mapPointers } from '../maps/repository';
 import { samplingPointers } from '../samplings/repository';
+import { purgeSpot } from '../spots/repository';
+import { objectKeysOf } from '../storage/repository';
 
 /** Job put on the events queue when a field is deleted. */
 export { FIELD_DELETED_JOB } from './jobs';

@@ -11,7 +11,14 @@ import whichPolygon from 'which-polygon';
 import borders from './country-borders.json';
 
 /** One area: the code answered inside it, its bounding box, its polygons' rings as encoded polylines. */
-export type CountryArea = [code: string | null, minX: number, minY: number, maxX: number, maxY: number, polygons: string[][]];
+export type CountryArea = [
+  code: string | null,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  polygons: string[][],
+];
 type Contains = (point: [number, number]) => { code: string | null } | null;
 
 const areas = borders.areas as CountryArea[];
@@ -22,7 +29,8 @@ const indexes = new Map<number, Contains>();
  * before main); Node, running the sources (tests, scripts), its UMD build, whose exports it offers as
  * the default export only.
  */
-export const polyline: Pick<typeof codec, 'encode' | 'decode'> = typeof codec.decode === 'function' ? codec : (codec as unknown as { default: typeof codec }).default;
+export const polyline: Pick<typeof codec, 'encode' | 'decode'> =
+  typeof codec.decode === 'function' ? codec : (codec as unknown as { default: typeof codec }).default;
 
 /** A ring's [longitude, latitude] positions from its encoded polyline (5 decimals). */
 export const ringOf = (encoded: string): Position[] => polyline.decode(encoded, 5);
@@ -32,7 +40,10 @@ function indexOf(i: number): Contains {
   if (!index) {
     const [code, , , , , polygons] = areas[i]!;
     const geometry = { type: 'MultiPolygon' as const, coordinates: polygons.map((rings) => rings.map(ringOf)) };
-    index = whichPolygon({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { code }, geometry }] });
+    index = whichPolygon({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: { code }, geometry }],
+    });
     indexes.set(i, index);
   }
   return index;

@@ -3,7 +3,7 @@
 // shape is the one of the current campaign (the calendar year).
 import { keys } from '../db/keys';
 import { batchGet, getItem, itemKey } from '../db/table';
-import { shapeFromItem, type Field, type FieldShape } from '../platform/model';
+import { type Field, type FieldShape, shapeFromItem } from '../platform/model';
 
 export const currentCampaign = (now = new Date()): number => now.getUTCFullYear();
 

@@ -5,8 +5,8 @@ import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { publishEvent } from '../events/publish';
 import { IMAGERY_FIELD_JOB } from '../imagery/jobs';
-import { emitWebhookEvent } from '../webhooks/emit';
 import { getSpace, getUser } from '../platform/users';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { dynamoFieldRepository } from './repository';
 import { fieldCreationService, fieldDeletionService } from './service';
 
@@ -20,4 +20,10 @@ export const fieldCreation = /* @__PURE__ */ fieldCreationService({
   requestImagery: (fieldId) => publishEvent(IMAGERY_FIELD_JOB, { field_id: fieldId }, { queue: 'imagery' }),
   emit: emitWebhookEvent,
 });
-export const fieldDeletion = /* @__PURE__ */ fieldDeletionService({ repository: dynamoFieldRepository, gate: platformFieldGate, users: getUser, publish: publishEvent, emit: emitWebhookEvent });
+export const fieldDeletion = /* @__PURE__ */ fieldDeletionService({
+  repository: dynamoFieldRepository,
+  gate: platformFieldGate,
+  users: getUser,
+  publish: publishEvent,
+  emit: emitWebhookEvent,
+});

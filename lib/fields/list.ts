@@ -1,14 +1,15 @@
 // GET /api/getfields (spec 2, Fields): what a user reaches by ownership or shares, grouped by farm,
 // and the farms of the users it supervises.
-import { mapLimit } from '../util/map-limit';
-import { accessFrom, type Access, type SupervisionLevel } from '../authz/access';
-import { factsFrom, farmGrants, fieldGrants, readUserGrants, type GrantFacts } from '../authz/grants';
+
 import type { Principal } from '../auth/principal';
+import { type Access, accessFrom, type SupervisionLevel } from '../authz/access';
+import { factsFrom, farmGrants, fieldGrants, type GrantFacts, readUserGrants } from '../authz/grants';
 import type { Farm, Field, FieldShape, User } from '../platform/model';
-import { currentShapes } from './current-shape';
-import type { Tag } from '../tags/service';
-import { tagsOfFarms } from '../tags/repository';
 import { getUsers, supervisionsOf } from '../platform/users';
+import { tagsOfFarms } from '../tags/repository';
+import type { Tag } from '../tags/service';
+import { mapLimit } from '../util/map-limit';
+import { currentShapes } from './current-shape';
 import { fieldIdsOfFarm, getFarms, getFields } from './repository';
 
 export interface ListedField {
@@ -41,7 +42,9 @@ async function reachableFarms(userId: number, supervision?: SupervisionLevel): P
   // A supervisor sees the supervised user's own farms only.
   const facts = (record: { farmId: number; fieldId?: number }): GrantFacts =>
     supervision ? { owner: false, supervision } : factsFrom(grants, record);
-  const wholeFarms = [...grants.farms].filter(([, grant]) => !supervision || grant === 'owner').map(([farmId]) => farmId);
+  const wholeFarms = [...grants.farms]
+    .filter(([, grant]) => !supervision || grant === 'owner')
+    .map(([farmId]) => farmId);
   const sharedFields = supervision ? new Map() : grants.fields;
   const farmIds = [...new Set([...wholeFarms, ...[...sharedFields.values()].map((share) => share.farmId)])];
   const farmFieldIds = await mapLimit(wholeFarms, 8, async (farmId) => fieldIdsOfFarm(farmId));
@@ -81,7 +84,6 @@ export async function listFields(principal: Principal, options: { tags?: boolean
   return { user: principal.user, farms, supervised };
 }
 
-
 /**
  * The farms a user reaches (own, shared, through shares of their fields, or owned by users it
  * supervises) with its access to each, without reading their fields.
@@ -89,11 +91,19 @@ export async function listFields(principal: Principal, options: { tags?: boolean
 export async function accessibleFarms(userId: number): Promise<Map<number, Access>> {
   const [grants, supervisions] = await Promise.all([readUserGrants(userId), supervisionsOf(userId)]);
   const supervisionOf = new Map<number, SupervisionLevel>();
-  for (const { s, items } of await mapLimit(supervisions, 4, async (s) => ({ s, items: await readUserGrants(s.userId) }))) {
+  for (const { s, items } of await mapLimit(supervisions, 4, async (s) => ({
+    s,
+    items: await readUserGrants(s.userId),
+  }))) {
     for (const [farmId, grant] of items.farms) if (grant === 'owner') supervisionOf.set(farmId, s.level);
   }
   const farmIds = new Set([...grants.farms.keys(), ...grants.sharedFieldFarms, ...supervisionOf.keys()]);
-  return new Map([...farmIds].map((farmId) => [farmId, accessFrom(farmGrants(factsFrom(grants, { farmId }, supervisionOf.get(farmId))))]));
+  return new Map(
+    [...farmIds].map((farmId) => [
+      farmId,
+      accessFrom(farmGrants(factsFrom(grants, { farmId }, supervisionOf.get(farmId)))),
+    ]),
+  );
 }
 
 export interface ReadableField extends ListedField {

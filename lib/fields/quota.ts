@@ -1,11 +1,16 @@
 // Hectare accounting of users and workspaces: what a write charges (or gives back), and its
 // transaction items.
 import { keys } from '../db/keys';
-import { EXISTS, tx, type TxOp } from '../db/table';
+import { EXISTS, type TxOp, tx } from '../db/table';
 import type { Forbidden } from '../errors';
 
 /** Adds hectares to a user's or a space's consumption, refusing to go past the ceiling. */
-export function hectaresUpdate(key: { pk: string; sk: string }, deltaHa: number, ceiling: number | null, failure: () => Forbidden): TxOp {
+export function hectaresUpdate(
+  key: { pk: string; sk: string },
+  deltaHa: number,
+  ceiling: number | null,
+  failure: () => Forbidden,
+): TxOp {
   return tx.update(
     key,
     ceiling === null
@@ -19,7 +24,6 @@ export function hectaresUpdate(key: { pk: string; sk: string }, deltaHa: number,
   );
 }
 
-
 /** Hectares a write adds to (or, negative, gives back to) a user and its workspace, within their ceilings (null: no limit). */
 export interface HectareCharge {
   userId: number;
@@ -30,7 +34,10 @@ export interface HectareCharge {
 }
 
 /** The items of a charge (none when it moves nothing). */
-export function chargeOps(charge: HectareCharge | undefined, refuse: { user: () => Forbidden; space: () => Forbidden }): TxOp[] {
+export function chargeOps(
+  charge: HectareCharge | undefined,
+  refuse: { user: () => Forbidden; space: () => Forbidden },
+): TxOp[] {
   if (!charge || charge.deltaHa === 0) return [];
   return [
     hectaresUpdate(keys.user(charge.userId), charge.deltaHa, charge.userCeiling, refuse.user),

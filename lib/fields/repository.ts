@@ -1,6 +1,17 @@
 // Farms and fields in the main table (docs/data-model.md, "Farms and fields").
 import { keys, parseIdFromSk } from '../db/keys';
-import { batchGet, EXISTS, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
+import {
+  batchGet,
+  EXISTS,
+  itemKey,
+  NOT_EXISTS,
+  nextId,
+  queryAll,
+  readItem,
+  type TxOp,
+  transact,
+  tx,
+} from '../db/table';
 import { Farm, Field } from '../platform/model';
 import { chargeOps } from './quota';
 import { farmMadeMeanwhile, spaceQuotaExceeded, userQuotaExceeded } from './rules';
@@ -69,15 +80,31 @@ export const dynamoFieldRepository: FieldRepository = {
         tx.put({ ...keys.farm(farm.id), ...Farm.toItem(farm) }, NOT_EXISTS),
         tx.put({ ...keys.farmByUuid(farm.uuid), kind: 'farm_uuid', farm_id: farm.id }, NOT_EXISTS),
         // Another request created a farm with this name meanwhile: join it on the next attempt.
-        tx.put({ ...keys.userFarmName(farm.ownerId, farm.name), kind: 'farm_name', farm_id: farm.id }, NOT_EXISTS, farmMadeMeanwhile),
-        tx.put({ ...keys.userFarmAccess(farm.ownerId, farm.id), kind: 'access', target: 'farm', user_id: farm.ownerId, farm_id: farm.id, level: 'owner', created_at: farm.createdAt }),
+        tx.put(
+          { ...keys.userFarmName(farm.ownerId, farm.name), kind: 'farm_name', farm_id: farm.id },
+          NOT_EXISTS,
+          farmMadeMeanwhile,
+        ),
+        tx.put({
+          ...keys.userFarmAccess(farm.ownerId, farm.id),
+          kind: 'access',
+          target: 'farm',
+          user_id: farm.ownerId,
+          farm_id: farm.id,
+          level: 'owner',
+          created_at: farm.createdAt,
+        }),
       );
     }
     ops.push(
       tx.put({ ...keys.field(field.id), ...Field.toItem(field) }, NOT_EXISTS),
       tx.put({ ...keys.farmField(farm.id, field.id), kind: 'farm_field', farm_id: farm.id, field_id: field.id }),
       tx.put({ ...keys.fieldByUuid(field.uuid), kind: 'field_uuid', field_id: field.id }, NOT_EXISTS),
-      tx.put({ ...keys.farmFieldName(farm.id, field.name), kind: 'field_name', field_id: field.id }, NOT_EXISTS, nameTaken),
+      tx.put(
+        { ...keys.farmFieldName(farm.id, field.name), kind: 'field_name', field_id: field.id },
+        NOT_EXISTS,
+        nameTaken,
+      ),
       ...chargeOps(charge, { user: userQuotaExceeded, space: spaceQuotaExceeded }),
     );
     await transact(ops);

@@ -1,7 +1,8 @@
 // Rules of field creation (spec 2, Fields; error codes from its table). Pure functions, no
 // geometry library (lib/fields/shape.ts measures polygons).
-import { Forbidden, Invalid } from '../errors';
+
 import { LostRace } from '../db/retry';
+import { Forbidden, Invalid } from '../errors';
 import { characters } from '../util/text';
 
 export const FIELD_CODES = {

@@ -7,20 +7,29 @@
 // (services take them as parameters): its rules run against DynamoDB in the functions
 // (lib/fields/repository.ts, wired in lib/fields/instance.ts) and against memory in
 // tests/unit/fields.test.ts.
-import { log } from '../log';
+
 import { randomUUID } from 'node:crypto';
-import { retryLostRace } from '../db/retry';
-import { Conflict, Forbidden, NotFound, type DomainError } from '../errors';
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
-import type { Farm, Field, Space, User } from '../platform/model';
-import { FIELD_CODES, checkFarmName, checkFieldArea, checkFieldName, quotaCeiling, spaceQuotaExceeded, userQuotaExceeded } from './rules';
-import { fieldShapeFrom } from './shape';
+import { retryLostRace } from '../db/retry';
+import { Conflict, type DomainError, Forbidden, NotFound } from '../errors';
 import { geometryKit } from '../geo/geometry';
-import { countryOf } from './country';
-import type { HectareCharge } from './quota';
-import { FIELD_DELETED_JOB } from './jobs';
+import { log } from '../log';
+import type { Farm, Field, Space, User } from '../platform/model';
 import type { WebhookEmitter } from '../webhooks/emit';
+import { countryOf } from './country';
+import { FIELD_DELETED_JOB } from './jobs';
+import type { HectareCharge } from './quota';
+import {
+  checkFarmName,
+  checkFieldArea,
+  checkFieldName,
+  FIELD_CODES,
+  quotaCeiling,
+  spaceQuotaExceeded,
+  userQuotaExceeded,
+} from './rules';
+import { fieldShapeFrom } from './shape';
 
 export const FIELD_DELETE_CODES = { NOT_FOUND: 1, NO_PERMISSION: FIELD_CODES.NO_PERMISSION } as const;
 
@@ -34,7 +43,10 @@ export interface FieldRepository {
    * Stores a field (its name unique in the farm: `nameTaken`) with its hectares charged, in its farm,
    * which is created with it when `newFarm` (a LostRace when the owner made a farm of that name meanwhile).
    */
-  create(change: { field: Field; farm: Farm; newFarm: boolean; charge: HectareCharge }, nameTaken: () => DomainError): Promise<void>;
+  create(
+    change: { field: Field; farm: Farm; newFarm: boolean; charge: HectareCharge },
+    nameTaken: () => DomainError,
+  ): Promise<void>;
   /** Deletes a field (`notFound` when it is gone), giving its hectares back when charged. */
   remove(field: Field, charge: HectareCharge | undefined, notFound: () => DomainError): Promise<void>;
 }
@@ -60,14 +72,30 @@ export interface CreateFieldInput {
   farmName?: string;
 }
 
-
 /** POST /api/agregarlote. */
-export function fieldCreationService({ repository, gate, users, spaces, maxFieldHectares, requestImagery, emit, now = () => new Date() }: Omit<FieldDeps, 'publish'>) {
+export function fieldCreationService({
+  repository,
+  gate,
+  users,
+  spaces,
+  maxFieldHectares,
+  requestImagery,
+  emit,
+  now = () => new Date(),
+}: Omit<FieldDeps, 'publish'>) {
   /** The farm the field goes to: an existing farm the caller may add fields to, or one of its own by name. */
-  async function targetFarm(principal: Principal, input: CreateFieldInput): Promise<{ farm?: Farm; newFarmName?: string }> {
+  async function targetFarm(
+    principal: Principal,
+    input: CreateFieldInput,
+  ): Promise<{ farm?: Farm; newFarmName?: string }> {
     if (input.farmId !== undefined) {
-      const refuse = () => new Forbidden(`farm ${input.farmId} does not exist or the user cannot add fields to it`, { code: FIELD_CODES.USER_DATA });
-      return { farm: (await gate.farm(principal, input.farmId, 'addField', { notFound: refuse, forbidden: refuse })).farm };
+      const refuse = () =>
+        new Forbidden(`farm ${input.farmId} does not exist or the user cannot add fields to it`, {
+          code: FIELD_CODES.USER_DATA,
+        });
+      return {
+        farm: (await gate.farm(principal, input.farmId, 'addField', { notFound: refuse, forbidden: refuse })).farm,
+      };
     }
     const farmName = checkFarmName(input.farmName ?? '');
     const existingId = await repository.farmIdByName(principal.user.id, farmName);
@@ -96,7 +124,13 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
         };
         const fieldId = await repository.nextId('field');
         const at = now().toISOString();
-        const target: Farm = farm ?? { id: await repository.nextId('farm'), uuid: randomUUID(), name: newFarmName!, ownerId: owner.id, createdAt: at };
+        const target: Farm = farm ?? {
+          id: await repository.nextId('farm'),
+          uuid: randomUUID(),
+          name: newFarmName!,
+          ownerId: owner.id,
+          createdAt: at,
+        };
         const field: Field = {
           id: fieldId,
           uuid: randomUUID(),
@@ -110,14 +144,19 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
           createdAt: at,
           createdBy: principal.user.id,
         };
-        await repository.create({ field, farm: target, newFarm: !farm, charge }, () => new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }));
+        await repository.create(
+          { field, farm: target, newFarm: !farm, charge },
+          () => new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }),
+        );
         return { fieldId, farmId: target.id, fieldUuid: field.uuid, ownerId: owner.id };
       });
       // Two messages on two queues, sent at once (one round trip of the request, not two). The field
       // exists whatever happens here: a lost imagery request is made good by the daily schedule,
       // and a webhook event that is not emitted is logged (lib/webhooks/emit.ts).
       await Promise.all([
-        requestImagery?.(created.fieldId).catch((error: unknown) => log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error })),
+        requestImagery?.(created.fieldId).catch((error: unknown) =>
+          log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error }),
+        ),
         emit?.('FIELD_CREATED.V1', {
           userIds: [created.ownerId, principal.user.id],
           fieldId: created.fieldId,
@@ -130,22 +169,40 @@ export function fieldCreationService({ repository, gate, users, spaces, maxField
 }
 
 /** GET /api/borrarlotes. */
-export function fieldDeletionService({ repository, gate, users, publish, emit }: Pick<FieldDeps, 'repository' | 'gate' | 'users' | 'publish' | 'emit'>) {
+export function fieldDeletionService({
+  repository,
+  gate,
+  users,
+  publish,
+  emit,
+}: Pick<FieldDeps, 'repository' | 'gate' | 'users' | 'publish' | 'emit'>) {
   return {
     async deleteField(principal: Principal, fieldId: number): Promise<Field> {
       const notFound = () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND });
       const { field } = await gate.field(principal, fieldId, 'deleteField', {
         notFound,
-        forbidden: () => new Forbidden('the user lacks permission to delete this field', { code: FIELD_DELETE_CODES.NO_PERMISSION }),
+        forbidden: () =>
+          new Forbidden('the user lacks permission to delete this field', { code: FIELD_DELETE_CODES.NO_PERMISSION }),
       });
       const owner = await users(field.ownerId);
-      const charge = owner ? { userId: owner.id, spaceId: owner.spaceId, deltaHa: -field.hectaresCharged, userCeiling: null, spaceCeiling: null } : undefined;
+      const charge = owner
+        ? {
+            userId: owner.id,
+            spaceId: owner.spaceId,
+            deltaHa: -field.hectaresCharged,
+            userCeiling: null,
+            spaceCeiling: null,
+          }
+        : undefined;
       await repository.remove(field, charge, notFound);
       // the cleanup job and the webhook event at once; the field is gone: the event goes to its
       // owner and the user who deleted it, without a field to check
       await Promise.all([
         publish(FIELD_DELETED_JOB, { field_id: field.id, farm_id: field.farmId }),
-        emit?.('FIELD_DELETED.V1', { userIds: [field.ownerId, principal.user.id], data: { field_id: field.id, field_uuid: field.uuid, farm_id: field.farmId } }),
+        emit?.('FIELD_DELETED.V1', {
+          userIds: [field.ownerId, principal.user.id],
+          data: { field_id: field.id, field_uuid: field.uuid, farm_id: field.farmId },
+        }),
       ]);
       return field;
     },
@@ -156,4 +213,3 @@ export function fieldDeletionService({ repository, gate, users, publish, emit }:
 export function fieldsService(deps: FieldDeps) {
   return { ...fieldCreationService(deps), ...fieldDeletionService(deps) };
 }
-

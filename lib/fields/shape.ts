@@ -6,7 +6,11 @@ import type { FieldShape } from '../platform/model';
 import { FIELD_CODES } from './rules';
 
 /** Parses and measures a field polygon: code 2 when it is not a readable polygon, 10 when invalid. */
-export function fieldShapeFrom({ areaHectares, boundsOf, centroidWkt, parseGeometry, toWkt }: GeometryKit, wkt: string, startDate: string): FieldShape {
+export function fieldShapeFrom(
+  { areaHectares, boundsOf, centroidWkt, parseGeometry, toWkt }: GeometryKit,
+  wkt: string,
+  startDate: string,
+): FieldShape {
   let geometry;
   try {
     geometry = parseGeometry(wkt, ['Polygon']);
@@ -30,4 +34,3 @@ export function fieldShapeFrom({ areaHectares, boundsOf, centroidWkt, parseGeome
     startDate,
   };
 }
-

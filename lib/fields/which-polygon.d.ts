@@ -2,5 +2,7 @@
 declare module 'which-polygon' {
   import type { FeatureCollection, Geometry } from 'geojson';
   /** An index of the collection's polygons: the properties of the first one that holds the point. */
-  export default function whichPolygon<P>(collection: FeatureCollection<Geometry, P>): (point: [number, number]) => P | null;
+  export default function whichPolygon<P>(
+    collection: FeatureCollection<Geometry, P>,
+  ): (point: [number, number]) => P | null;
 }

@@ -7,12 +7,13 @@
 // third of the floor's import time, docs/benchmarks.md; ADR 0008). Types may be imported from
 // wkt.ts (`import type`): they leave no import behind. tests/unit/pure-schemas.test.ts finds any
 // other import of it.
-import { formatNumber } from './bounds';
+
 import { onFirstUse } from '../util/first-use';
+import { formatNumber } from './bounds';
 
 export type GeometryKind = 'Point' | 'Polygon' | 'MultiPolygon';
 export type GeometryKit = typeof import('./wkt');
-export type { JstsGeometry, JstsCoordinate } from './wkt';
+export type { JstsCoordinate, JstsGeometry } from './wkt';
 
 /** The geometry kit, loaded once per container on first use. */
 export const geometryKit: () => Promise<GeometryKit> = /* @__PURE__ */ onFirstUse(() => import('./wkt'));
@@ -42,7 +43,12 @@ type Position = number[];
  * WKT of GeoJSON coordinates (longitude and latitude; a third value, an altitude, is dropped),
  * written as toWkt writes: POINT, POLYGON or MULTIPOLYGON.
  */
-export function geoJsonToWkt(geometry: { type: 'Point'; coordinates: Position } | { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] }): string {
+export function geoJsonToWkt(
+  geometry:
+    | { type: 'Point'; coordinates: Position }
+    | { type: 'Polygon'; coordinates: Position[][] }
+    | { type: 'MultiPolygon'; coordinates: Position[][][] },
+): string {
   const ring = (r: Position[]) => `(${r.map((p) => `${num(Number(p[0]))} ${num(Number(p[1]))}`).join(',')})`;
   switch (geometry.type) {
     case 'Point':
@@ -53,4 +59,3 @@ export function geoJsonToWkt(geometry: { type: 'Point'; coordinates: Position } 
       return `MULTIPOLYGON(${geometry.coordinates.map((p) => `(${p.map(ring).join(',')})`).join(',')})`;
   }
 }
-

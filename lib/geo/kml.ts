@@ -3,7 +3,7 @@
 // that converts a shapefile never loads the XML parser.
 import { kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
-import { Invalid, type DomainError } from '../errors';
+import { type DomainError, Invalid } from '../errors';
 
 export interface KmlFeature {
   geometry: { type: string; coordinates?: unknown; geometries?: KmlFeature['geometry'][] } | null;
@@ -11,9 +11,13 @@ export interface KmlFeature {
 }
 
 /** The features of a KML text; `refuse` when it is not well-formed or declares a document type. */
-export function readKml(text: string, refuse: (message: string) => DomainError = (message) => new Invalid(message)): KmlFeature[] {
+export function readKml(
+  text: string,
+  refuse: (message: string) => DomainError = (message) => new Invalid(message),
+): KmlFeature[] {
   // KML needs no document type: refusing any DTD rules out entity expansion and external entities.
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw refuse('the KML declares a document type or entities, which KML does not use');
+  if (/<!DOCTYPE|<!ENTITY/i.test(text))
+    throw refuse('the KML declares a document type or entities, which KML does not use');
   const problems: string[] = [];
   let document;
   try {

@@ -16,7 +16,10 @@ const MAX_DECIMALS = 12;
 /** The packed form of a POLYGON or MULTIPOLYGON's WKT (as toWkt writes it). */
 export function packWkt(wkt: string): Uint8Array {
   const deltas = packDeltas(wkt);
-  const body = deltas && unpackDeltas(deltas) === wkt ? deltas : Buffer.concat([Buffer.from([FORMAT_TEXT]), Buffer.from(wkt, 'utf8')]);
+  const body =
+    deltas && unpackDeltas(deltas) === wkt
+      ? deltas
+      : Buffer.concat([Buffer.from([FORMAT_TEXT]), Buffer.from(wkt, 'utf8')]);
   return new Uint8Array(deflateRawSync(body));
 }
 

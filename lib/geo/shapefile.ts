@@ -19,7 +19,8 @@ export function readShapefiles(
   const features: ShapefileFeature[] = [];
   for (const shp of shps) {
     const base = shp.slice(0, -4);
-    const sibling = (ext: string) => names.find((name) => name.slice(0, -4) === base && name.toLowerCase().endsWith(ext));
+    const sibling = (ext: string) =>
+      names.find((name) => name.slice(0, -4) === base && name.toLowerCase().endsWith(ext));
     const text = (name: string | undefined) => (name ? Buffer.from(entries[name]!).toString('utf8') : undefined);
     const prj = text(sibling('.prj'));
     const dbf = sibling('.dbf');

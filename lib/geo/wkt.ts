@@ -3,13 +3,14 @@
 // GeographicLib gives geodesic area on the WGS84 ellipsoid. Loaded on first use, never at a
 // function's cold start: code reaches this module through `await geometryKit()` (lib/geo/geometry.ts);
 // only types are imported from it.
-import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
+
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
+import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
 import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
 import { Geodesic } from 'geographiclib-geodesic';
-import { formatNumber, type Bounds } from './bounds';
-import { GEOMETRY_LIMITS, GeometryError, geoJsonToWkt, type GeometryKind } from './geometry';
+import { type Bounds, formatNumber } from './bounds';
+import { GEOMETRY_LIMITS, GeometryError, type GeometryKind, geoJsonToWkt } from './geometry';
 
 // jsts ships loose typings; this is the part of its Geometry API used here.
 export interface JstsCoordinate {
@@ -41,7 +42,11 @@ const factory = new GeometryFactory();
 const reader = new WKTReader(factory);
 
 /** Parses WKT (an `SRID=4326;` prefix is accepted) and checks size, type, coordinates and validity. */
-export function parseGeometry(text: string, allowed: readonly GeometryKind[], maxVertices: number = GEOMETRY_LIMITS.VERTICES): JstsGeometry {
+export function parseGeometry(
+  text: string,
+  allowed: readonly GeometryKind[],
+  maxVertices: number = GEOMETRY_LIMITS.VERTICES,
+): JstsGeometry {
   if (text.length > GEOMETRY_LIMITS.CHARS) {
     throw new GeometryError('invalid', `a geometry has at most ${GEOMETRY_LIMITS.CHARS} characters of WKT`);
   }
@@ -66,10 +71,17 @@ export function parseGeometry(text: string, allowed: readonly GeometryKind[], ma
   }
   // A MULTIPOLYGON of one part is that polygon (GET shape/limits itself answers MULTIPOLYGON);
   // one of several parts is not one polygon (docs/decisions.md, General).
-  if (geometry.getGeometryType() === 'MultiPolygon' && allowed.includes('Polygon') && !allowed.includes('MultiPolygon')) {
+  if (
+    geometry.getGeometryType() === 'MultiPolygon' &&
+    allowed.includes('Polygon') &&
+    !allowed.includes('MultiPolygon')
+  ) {
     const parts = geometry.getNumGeometries();
     if (parts !== 1) {
-      throw new GeometryError('wrong_type', `expected one polygon, got a MULTIPOLYGON of ${parts} parts: send each part on its own`);
+      throw new GeometryError(
+        'wrong_type',
+        `expected one polygon, got a MULTIPOLYGON of ${parts} parts: send each part on its own`,
+      );
     }
     geometry = geometry.getGeometryN(0);
   }
@@ -113,11 +125,17 @@ export function toWkt(geometry: JstsGeometry): string {
     case 'LineString':
       return `LINESTRING(${coords(geometry.getCoordinates())})`;
     case 'Polygon':
-      return `POLYGON(${polygonRings(geometry).map((ring) => `(${coords(ring)})`).join(',')})`;
+      return `POLYGON(${polygonRings(geometry)
+        .map((ring) => `(${coords(ring)})`)
+        .join(',')})`;
     case 'MultiPolygon': {
       const parts: string[] = [];
       for (let i = 0; i < geometry.getNumGeometries(); i++) {
-        parts.push(`(${polygonRings(geometry.getGeometryN(i)).map((ring) => `(${coords(ring)})`).join(',')})`);
+        parts.push(
+          `(${polygonRings(geometry.getGeometryN(i))
+            .map((ring) => `(${coords(ring)})`)
+            .join(',')})`,
+        );
       }
       return `MULTIPOLYGON(${parts.join(',')})`;
     }
@@ -132,8 +150,12 @@ type Coordinates = number[] | number[][] | number[][][] | number[][][][];
 export function mapCoordinates(geometry: JstsGeometry, fn: (x: number, y: number) => [number, number]): JstsGeometry {
   const json = toGeoJson(geometry);
   const walk = (c: Coordinates): Coordinates =>
-    typeof c[0] === 'number' ? fn(c[0] as number, c[1] as number) : (c as Coordinates[]).map(walk) as Coordinates;
-  return readWkt(geoJsonToWkt({ type: json.type, coordinates: walk(json.coordinates as Coordinates) } as Parameters<typeof geoJsonToWkt>[0]));
+    typeof c[0] === 'number' ? fn(c[0] as number, c[1] as number) : ((c as Coordinates[]).map(walk) as Coordinates);
+  return readWkt(
+    geoJsonToWkt({ type: json.type, coordinates: walk(json.coordinates as Coordinates) } as Parameters<
+      typeof geoJsonToWkt
+    >[0]),
+  );
 }
 
 /** A polygon or multipolygon as a MULTIPOLYGON. */
@@ -153,7 +175,8 @@ export function toGeoJson(geometry: JstsGeometry): GeoJSON.Point | GeoJSON.Polyg
       return { type: 'Polygon', coordinates: polygonRings(geometry).map(ring) };
     case 'MultiPolygon': {
       const polygons = [];
-      for (let i = 0; i < geometry.getNumGeometries(); i++) polygons.push(polygonRings(geometry.getGeometryN(i)).map(ring));
+      for (let i = 0; i < geometry.getNumGeometries(); i++)
+        polygons.push(polygonRings(geometry.getGeometryN(i)).map(ring));
       return { type: 'MultiPolygon', coordinates: polygons };
     }
     default:
@@ -161,7 +184,7 @@ export function toGeoJson(geometry: JstsGeometry): GeoJSON.Point | GeoJSON.Polyg
   }
 }
 
-export { boundsToWkt, unionBounds, type Bounds } from './bounds';
+export { type Bounds, boundsToWkt, unionBounds } from './bounds';
 
 export const boundsOf = (geometry: JstsGeometry): Bounds => {
   const e = geometry.getEnvelopeInternal();
@@ -176,10 +199,14 @@ export function areaHectares(geometry: JstsGeometry): number {
   const type = geometry.getGeometryType();
   if (type === 'Point') return 0;
   let squareMetres = 0;
-  const polygons = type === 'MultiPolygon' ? Array.from({ length: geometry.getNumGeometries() }, (_, i) => geometry.getGeometryN(i)) : [geometry];
+  const polygons =
+    type === 'MultiPolygon'
+      ? Array.from({ length: geometry.getNumGeometries() }, (_, i) => geometry.getGeometryN(i))
+      : [geometry];
   for (const polygon of polygons) {
     squareMetres += ringArea(polygon.getExteriorRing().getCoordinates());
-    for (let i = 0; i < polygon.getNumInteriorRing(); i++) squareMetres -= ringArea(polygon.getInteriorRingN(i).getCoordinates());
+    for (let i = 0; i < polygon.getNumInteriorRing(); i++)
+      squareMetres -= ringArea(polygon.getInteriorRingN(i).getCoordinates());
   }
   return squareMetres / 10_000;
 }

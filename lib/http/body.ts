@@ -47,7 +47,8 @@ export function parseForm(text: string): Record<string, string | string[]> {
 }
 
 /** The multipart content types read: a boundary of RFC 2046 characters, without spaces. */
-const MULTIPART_TYPE = /^multipart\/form-data;\s*boundary=("?)[0-9A-Za-z'()+_,\-./:=?]{1,70}\1(\s*;\s*charset=[\w-]+)?\s*$/i;
+const MULTIPART_TYPE =
+  /^multipart\/form-data;\s*boundary=("?)[0-9A-Za-z'()+_,\-./:=?]{1,70}\1(\s*;\s*charset=[\w-]+)?\s*$/i;
 
 /** A file part of a multipart body. */
 export interface UploadedFile {
@@ -74,9 +75,13 @@ export function fileField(body: unknown, name: string): UploadedFile | undefined
  * without its closing boundary), a part over `maxFileBytes` or more parts than allowed is
  * refused as invalid; the stream errors of the parser are all listened to.
  */
-export async function parseMultipart(buffer: Buffer, contentType: string, maxFileBytes: number): Promise<Record<string, MultipartValue>> {
+export async function parseMultipart(
+  buffer: Buffer,
+  contentType: string,
+  maxFileBytes: number,
+): Promise<Record<string, MultipartValue>> {
   if (!MULTIPART_TYPE.test(contentType)) {
-    throw new Unsupported('multipart/form-data needs a boundary of 1 to 70 letters, digits and -_.\'()+,/:=?');
+    throw new Unsupported("multipart/form-data needs a boundary of 1 to 70 letters, digits and -_.'()+,/:=?");
   }
   // loaded on the first multipart request, not at every cold start of every function
   const { default: Busboy } = await import('@fastify/busboy');
@@ -96,7 +101,12 @@ export async function parseMultipart(buffer: Buffer, contentType: string, maxFil
     try {
       parser = Busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: maxFileBytes, files: MAX_MULTIPART_FILES, parts: MAX_MULTIPART_PARTS, fieldSize: maxFileBytes },
+        limits: {
+          fileSize: maxFileBytes,
+          files: MAX_MULTIPART_FILES,
+          parts: MAX_MULTIPART_PARTS,
+          fieldSize: maxFileBytes,
+        },
       });
     } catch (error) {
       reject(new Unsupported(`unreadable multipart content type: ${(error as Error).message}`));
@@ -114,7 +124,11 @@ export async function parseMultipart(buffer: Buffer, contentType: string, maxFil
             done();
           });
           stream.on('end', () => {
-            add(name, { filename: filename ?? '', mimetype: mimetype ?? 'application/octet-stream', content: Buffer.concat(chunks) });
+            add(name, {
+              filename: filename ?? '',
+              mimetype: mimetype ?? 'application/octet-stream',
+              content: Buffer.concat(chunks),
+            });
             done();
           });
         }),
@@ -143,7 +157,11 @@ export async function parseMultipart(buffer: Buffer, contentType: string, maxFil
  * Parses JSON, form and multipart bodies (and JSON sent without a content type or as text/plain);
  * other types stay raw.
  */
-export async function parseBody(buffer: Buffer | undefined, headers: Record<string, string | undefined>, maxBytes: number): Promise<unknown> {
+export async function parseBody(
+  buffer: Buffer | undefined,
+  headers: Record<string, string | undefined>,
+  maxBytes: number,
+): Promise<unknown> {
   const type = mediaType(headers);
   if (!buffer) {
     if (type === 'multipart/form-data') throw new Invalid('the multipart body is empty');

@@ -13,7 +13,10 @@ export const CORS = {
 } as const;
 
 export const parseOrigins = (value: string | undefined): string[] => {
-  const origins = (value ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = (value ?? '*')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   return origins.length ? origins : ['*'];
 };
 
@@ -32,7 +35,10 @@ let configured: string[] | undefined;
 export const corsOrigins = (): string[] => (configured ??= parseOrigins(process.env.SURCO_CORS_ORIGINS));
 
 /** CORS headers of an actual (non-preflight) response. */
-export function responseCorsHeaders(requestOrigin: string | undefined, origins: readonly string[] = corsOrigins()): Record<string, string> {
+export function responseCorsHeaders(
+  requestOrigin: string | undefined,
+  origins: readonly string[] = corsOrigins(),
+): Record<string, string> {
   const origin = allowOrigin(origins, requestOrigin);
   return {
     'access-control-allow-origin': origin,
@@ -42,7 +48,11 @@ export function responseCorsHeaders(requestOrigin: string | undefined, origins: 
 }
 
 /** Headers of the answer to a preflight (OPTIONS) on a path whose routes have `methods`. */
-export function preflightHeaders(requestOrigin: string | undefined, methods: readonly string[], origins: readonly string[] = corsOrigins()): Record<string, string> {
+export function preflightHeaders(
+  requestOrigin: string | undefined,
+  methods: readonly string[],
+  origins: readonly string[] = corsOrigins(),
+): Record<string, string> {
   return {
     'access-control-allow-origin': allowOrigin(origins, requestOrigin),
     'access-control-allow-headers': CORS.allowHeaders.join(','),

@@ -1,7 +1,7 @@
 // The spec's areas answer errors in different body shapes. Each shape is modelled once here as a
 // named dialect; the handler factory renders every DomainError through the route's dialect.
 import * as z from 'zod/mini';
-import { GENERAL_CODES, STATUS_BY_KIND, type DomainError, type ErrorCode, type ErrorKind } from '../errors';
+import { type DomainError, type ErrorCode, type ErrorKind, GENERAL_CODES, STATUS_BY_KIND } from '../errors';
 import { MAP_INFOS } from '../maps/codes';
 
 export { GENERAL_CODES };
@@ -43,7 +43,6 @@ function defineDialect(spec: DialectSpec): Dialect {
     },
   };
 }
-
 
 const generalDefaults: Record<ErrorKind, ErrorCode> = {
   invalid: GENERAL_CODES.WRONG_FORMAT,
@@ -114,7 +113,8 @@ export const SENSOR_INFO: Record<string, string> = {
 /** Sensors (spec 1): `{res:'error', code, info}` with the table's INFO, and `detail` when there is more. */
 export const sensorsDialect = defineDialect({
   name: 'sensors',
-  errorSchema: () => z.object({ res: z.literal('error'), code: z.string(), info: z.string(), detail: z.optional(z.string()) }),
+  errorSchema: () =>
+    z.object({ res: z.literal('error'), code: z.string(), info: z.string(), detail: z.optional(z.string()) }),
   defaults: { ...stringCodeDefaults, not_found: 'NOT_FOUND' },
   body: (code, info, error, requestId) => {
     const fixed = SENSOR_INFO[String(code)];
@@ -206,7 +206,11 @@ export const metadataDialect = defineDialect({
       not_found: 'access denied',
     };
     const text = fixed[error.kind];
-    return { info: text ?? info, ...(text && text !== info ? { detail: info } : {}), ...withRequestId(error, requestId) };
+    return {
+      info: text ?? info,
+      ...(text && text !== info ? { detail: info } : {}),
+      ...withRequestId(error, requestId),
+    };
   },
 });
 
@@ -231,7 +235,13 @@ export const samplingDialect = defineDialect({
 /** User maps: `{res:'Error', info}` with the spec's infos; `detail` says more when the info is a category. */
 export const mapsDialect = defineDialect({
   name: 'maps',
-  errorSchema: () => z.object({ res: z.literal('Error'), info: z.string(), detail: z.optional(z.string()), request_id: z.optional(z.string()) }),
+  errorSchema: () =>
+    z.object({
+      res: z.literal('Error'),
+      info: z.string(),
+      detail: z.optional(z.string()),
+      request_id: z.optional(z.string()),
+    }),
   defaults: generalDefaults,
   body: (_code, info, error, requestId) => {
     const spec = (Object.values(MAP_INFOS) as string[]).includes(info);
@@ -306,7 +316,11 @@ export const storageDialect = defineDialect({
  */
 export const fileStorageDialect = defineDialect({
   name: 'file storage',
-  errorSchema: () => z.object({ code: z.number().check(z.int()), info: z.object({ code: z.number().check(z.int()), message: z.string() }) }),
+  errorSchema: () =>
+    z.object({
+      code: z.number().check(z.int()),
+      info: z.object({ code: z.number().check(z.int()), message: z.string() }),
+    }),
   defaults: storageDefaults,
   body: (code, info, error, requestId) => ({ code, info: storageInfo(code, info, error, requestId) }),
 });

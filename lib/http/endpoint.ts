@@ -6,27 +6,29 @@
 // service. A route with `stream: true` runs the same chain under middy's streamed responses (Lambda
 // response streaming; the local gateway provides the same runtime): its handler returns a
 // StreamReply, and an error before the stream starts is answered in the dialect like any other.
-import middy from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpEventNormalizer from '@middy/http-event-normalizer';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+
 import { PassThrough } from 'node:stream';
+import middy from '@middy/core';
+import httpEventNormalizer from '@middy/http-event-normalizer';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { checkInternalKey } from '../auth/internal-key';
+import { hasClaims, type Principal, principalFromToken } from '../auth/principal';
 import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported } from '../errors';
 import { createLogger, type Logger } from '../log';
-import { hasClaims, principalFromToken, type Principal } from '../auth/principal';
-import { checkInternalKey } from '../auth/internal-key';
-import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
-import { baseHeaders, Reply, StreamReply, toResult } from './reply';
 import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
+import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
+import { baseHeaders, Reply, StreamReply, toResult } from './reply';
 import type { RouteDef } from './route';
 
 type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
 /** How long before its timeout a function stops waiting for its work and answers 503 (docs/reliability.md). */
 export const TIMEOUT_MARGIN_MS = 1_000;
-export const TIMED_OUT = 'The request did not finish in time; send it again (creates with a client uuid and transactions with a transaction_uuid are safe to repeat)';
+export const TIMED_OUT =
+  'The request did not finish in time; send it again (creates with a client uuid and transactions with a transaction_uuid are safe to repeat)';
 
 export interface HandlerContext<Q, B, P> {
   query: Q;
@@ -111,7 +113,11 @@ export function endpoint<
         started: Date.now(),
         requestId,
         // apiRequestId joins this function's log lines to API Gateway's access log (docs/deploy.md)
-        log: createLogger({ requestId, apiRequestId: request.event.requestContext?.requestId, route: route.operationId }),
+        log: createLogger({
+          requestId,
+          apiRequestId: request.event.requestContext?.requestId,
+          route: route.operationId,
+        }),
       };
     },
   };
@@ -140,7 +146,9 @@ export function endpoint<
       }
       if (route.auth !== 'bearer') return;
       const queryToken = route.tokenInQuery ? request.event.queryStringParameters?.access_token : undefined;
-      const principal = await bearerPrincipal(headers['authorization'] ?? (queryToken ? `Bearer ${queryToken}` : undefined));
+      const principal = await bearerPrincipal(
+        headers['authorization'] ?? (queryToken ? `Bearer ${queryToken}` : undefined),
+      );
       const state = stateOf(request.event);
       state.principal = principal;
       state.log = state.log.child({
@@ -158,7 +166,10 @@ export function endpoint<
       const event = request.event;
       const bodyObject = event.parsedBody;
       const bodyParams =
-        route.request?.params === 'query-or-body' && bodyObject && typeof bodyObject === 'object' && !Array.isArray(bodyObject)
+        route.request?.params === 'query-or-body' &&
+        bodyObject &&
+        typeof bodyObject === 'object' &&
+        !Array.isArray(bodyObject)
           ? (bodyObject as Record<string, unknown>)
           : {};
       const rawInput = {
@@ -197,7 +208,11 @@ export function endpoint<
       const error = asDomainError(request.error);
       const state =
         request.event?.[STATE] ??
-        ({ started: Date.now(), requestId: 'unknown', log: createLogger({ route: route.operationId }) } satisfies State);
+        ({
+          started: Date.now(),
+          requestId: 'unknown',
+          log: createLogger({ route: route.operationId }),
+        } satisfies State);
       if (error.kind === 'internal') state.log.error('unhandled error', { error: request.error });
       request.response = errorResult(route, error, state.requestId, request.event);
       logRequest(request.event, state, request.response.statusCode);
@@ -229,7 +244,8 @@ export function endpoint<
 
   /** Starts a streamed answer: middy pipes `body` to the response while `reply.write` fills it. */
   const stream = (event: Event, state: State, reply: StreamReply): APIGatewayProxyResult => {
-    if (!route.stream) throw new Error(`route ${route.operationId} returned a stream but is not declared with stream: true`);
+    if (!route.stream)
+      throw new Error(`route ${route.operationId} returned a stream but is not declared with stream: true`);
     const body = new PassThrough();
     logRequest(event, state, 200);
     void reply
@@ -239,7 +255,12 @@ export function endpoint<
         if (!body.writableEnded && !body.destroyed) body.end();
         state.log.info('stream closed', { duration_ms: Date.now() - state.started });
       });
-    const headers = { ...baseHeaders(state.requestId, originOf(event)), 'content-type': reply.contentType, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+    const headers = {
+      ...baseHeaders(state.requestId, originOf(event)),
+      'content-type': reply.contentType,
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    };
     return { statusCode: 200, headers, body } as unknown as APIGatewayProxyResult;
   };
 
@@ -255,7 +276,10 @@ export function endpoint<
   // registered first so that it runs last, after any other middleware's onError.
   // middy's own early timeout covers the handler only; answerInTime() below covers the whole chain
   // (authentication reads the table too)
-  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({ streamifyResponse: Boolean(route.stream), timeoutEarlyInMillis: 0 })
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({
+    streamifyResponse: Boolean(route.stream),
+    timeoutEarlyInMillis: 0,
+  })
     .use(errors)
     .use(httpHeaderNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
     .use(httpEventNormalizer() as middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context>)
@@ -269,7 +293,12 @@ export function endpoint<
 }
 
 /** An error answered in the route's dialect, with the base headers. */
-function errorResult(route: RouteDef, error: DomainError, requestId: string, event: Event | undefined): APIGatewayProxyResult {
+function errorResult(
+  route: RouteDef,
+  error: DomainError,
+  requestId: string,
+  event: Event | undefined,
+): APIGatewayProxyResult {
   const rendered = route.dialect.render(error, requestId);
   return toResult(new Reply(rendered.status, rendered.body), requestId, originOf(event));
 }
@@ -285,11 +314,23 @@ function answerInTime(route: RouteDef, handler: (event: Event, context: Context)
     if (!remaining) return handler(event, context);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<APIGatewayProxyResult>((resolve) => {
-      timer = setTimeout(() => {
-        const requestId = context.awsRequestId ?? event?.requestContext?.requestId ?? 'local';
-        createLogger({ requestId, route: route.operationId }).error('answered 503: the function is about to time out');
-        resolve(errorResult(route, new DomainError('internal', TIMED_OUT, { status: 503, publicMessage: true }), requestId, event));
-      }, Math.max(0, remaining - TIMEOUT_MARGIN_MS));
+      timer = setTimeout(
+        () => {
+          const requestId = context.awsRequestId ?? event?.requestContext?.requestId ?? 'local';
+          createLogger({ requestId, route: route.operationId }).error(
+            'answered 503: the function is about to time out',
+          );
+          resolve(
+            errorResult(
+              route,
+              new DomainError('internal', TIMED_OUT, { status: 503, publicMessage: true }),
+              requestId,
+              event,
+            ),
+          );
+        },
+        Math.max(0, remaining - TIMEOUT_MARGIN_MS),
+      );
     });
     try {
       return await Promise.race([handler(event, context), late]);
@@ -302,6 +343,7 @@ function answerInTime(route: RouteDef, handler: (event: Event, context: Context)
 /** Query parameters sent with a value: `?fields_id=` is absent, in every area (docs/decisions.md, General). */
 function presentQuery(query: Record<string, string | undefined> | null | undefined): Record<string, string> {
   const present: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') present[name] = value;
+  for (const [name, value] of Object.entries(query ?? {}))
+    if (value !== undefined && value !== '') present[name] = value;
   return present;
 }

@@ -43,7 +43,11 @@ export interface WebhookDoc {
   body: z.ZodMiniType;
 }
 
-export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo, webhooks: Record<string, WebhookDoc> = {}): Record<string, unknown> {
+export function buildOpenApi(
+  routes: readonly RouteDef[],
+  info: OpenApiInfo,
+  webhooks: Record<string, WebhookDoc> = {},
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     if (route.undocumented || route.method === 'any') continue;
@@ -61,19 +65,30 @@ export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo, web
       if (route.request?.body) {
         operation.requestBody = {
           required: true,
-          content: { [CONTENT_TYPES[route.request.bodyType ?? 'json']]: { schema: toSchema(route.request.body, 'input') } },
+          content: {
+            [CONTENT_TYPES[route.request.bodyType ?? 'json']]: { schema: toSchema(route.request.body, 'input') },
+          },
         };
       }
       const responses: Record<string, unknown> = {};
       for (const [status, doc] of Object.entries(route.responses)) {
         // a file (image, sheet, zip, PDF, raster) is bytes; an event stream is text
-        const binary = doc.contentType !== undefined && doc.contentType !== 'application/json' && !doc.contentType.startsWith('text/');
+        const binary =
+          doc.contentType !== undefined &&
+          doc.contentType !== 'application/json' &&
+          !doc.contentType.startsWith('text/');
         responses[status] = {
           description: doc.description,
           ...(binary
             ? { content: { [doc.contentType!]: { schema: { type: 'string', format: 'binary' } } } }
             : doc.schema || doc.contentType
-              ? { content: { [doc.contentType ?? 'application/json']: doc.schema ? { schema: toSchema(doc.schema, 'output') } : {} } }
+              ? {
+                  content: {
+                    [doc.contentType ?? 'application/json']: doc.schema
+                      ? { schema: toSchema(doc.schema, 'output') }
+                      : {},
+                  },
+                }
               : {}),
         };
       }
@@ -99,9 +114,13 @@ export function buildOpenApi(routes: readonly RouteDef[], info: OpenApiInfo, web
                 post: {
                   operationId: `webhook_${name.replace(/\W/g, '_')}`,
                   summary: doc.summary,
-                  description: 'Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.',
+                  description:
+                    'Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.',
                   tags: ['webhooks'],
-                  requestBody: { required: true, content: { 'application/json': { schema: toSchema(doc.body, 'output') } } },
+                  requestBody: {
+                    required: true,
+                    content: { 'application/json': { schema: toSchema(doc.body, 'output') } },
+                  },
                   responses: { 200: { description: 'any 2xx answer delivers it; anything else is retried' } },
                 },
               },

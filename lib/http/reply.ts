@@ -1,7 +1,8 @@
 // What handlers return when 200-with-JSON is not enough: another status, no body, a file, a
 // stream.
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import type { Writable } from 'node:stream';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { responseCorsHeaders } from './cors';
 
 export class Reply {
@@ -46,7 +47,12 @@ export class StreamReply {
 
 /** Headers of every answer, buffered or streamed. */
 export function baseHeaders(requestId: string, origin?: string): Record<string, string> {
-  return { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...responseCorsHeaders(origin), 'x-request-id': requestId };
+  return {
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    ...responseCorsHeaders(origin),
+    'x-request-id': requestId,
+  };
 }
 
 /** The response of a request sent from `origin` (its CORS headers follow the deployment's policy). */
@@ -75,6 +81,11 @@ export function toResult(reply: Reply, requestId: string, origin?: string): APIG
 
 /** An attachment's name: an ASCII fallback, and the name itself in UTF-8 (RFC 6266, RFC 5987). */
 export function contentDisposition(fileName: string): string {
-  const ascii = fileName.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '').trim() || 'download';
+  const ascii =
+    fileName
+      .normalize('NFD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\]/g, '')
+      .trim() || 'download';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -60,7 +60,8 @@ const msavi2 = (nir: number, red: number): number => {
   const k = 2 * nir + 1;
   return (k - Math.sqrt(Math.max(0, k * k - 8 * (nir - red)))) / 2;
 };
-const clampIndex = (value: number): number => (Number.isFinite(value) ? quantize(Math.max(-1, Math.min(1, value))) : NaN);
+const clampIndex = (value: number): number =>
+  Number.isFinite(value) ? quantize(Math.max(-1, Math.min(1, value))) : NaN;
 const toByte = (reflectance: number): number => Math.max(1, Math.min(255, Math.round((reflectance / RGB_WHITE) * 255)));
 
 /** The indices, true colour and cloud mask of a scene; NaN (or 0 in rgb) where a band has no data. */
@@ -82,7 +83,13 @@ export function sceneProducts(bands: SceneBands): SceneProducts {
       indices.ndvi1[i] = indices.gndvi1[i] = indices.msavi2[i] = indices.ndre[i] = NaN;
       continue;
     }
-    const [red, green, blue, nir, rededge] = dn.map((value) => Math.max(0, value * scale + offset)) as [number, number, number, number, number];
+    const [red, green, blue, nir, rededge] = dn.map((value) => Math.max(0, value * scale + offset)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     indices.ndvi1[i] = clampIndex(ratio(nir, red));
     indices.gndvi1[i] = clampIndex(ratio(nir, green));
     indices.msavi2[i] = clampIndex(msavi2(nir, red));
@@ -97,8 +104,12 @@ export function sceneProducts(bands: SceneBands): SceneProducts {
 
 /** The date entry's figures: NDVI inside the perimeter (`inside`: 1 for the field's pixels). */
 export function dateFigures(ndvi: Float32Array, cloud: Uint8Array, inside: Uint8Array): DateFigures {
-  let pixels = 0, cloudy = 0, clear = 0, sum = 0;
-  let min = Infinity, max = -Infinity;
+  let pixels = 0,
+    cloudy = 0,
+    clear = 0,
+    sum = 0;
+  let min = Infinity,
+    max = -Infinity;
   for (let i = 0; i < ndvi.length; i++) {
     if (!inside[i]) continue;
     const value = ndvi[i]!;

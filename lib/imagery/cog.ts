@@ -3,7 +3,7 @@
 // nearest neighbour, so the 20 m bands (rededge1, scl) are resampled to the 10 m grid.
 import { fromUrl, type GeoTIFFImage } from 'geotiff';
 import { transformer } from './crs';
-import { pixelHeight, type Grid } from './grid';
+import { type Grid, pixelHeight } from './grid';
 
 export interface BandReadOptions {
   /** The asset's EPSG (the STAC item's proj:epsg): GeoTIFF keys are checked against it. */
@@ -29,7 +29,10 @@ export async function readBand(href: string, grid: Grid, options: BandReadOption
   // The asset pixel of each grid pixel's centre.
   const cols = new Int32Array(grid.width * grid.height);
   const rows = new Int32Array(grid.width * grid.height);
-  let minC = Infinity, minR = Infinity, maxC = -Infinity, maxR = -Infinity;
+  let minC = Infinity,
+    minR = Infinity,
+    maxC = -Infinity,
+    maxR = -Infinity;
   for (let row = 0; row < grid.height; row++) {
     for (let col = 0; col < grid.width; col++) {
       const [x, y] = toAsset([grid.x0 + (col + 0.5) * grid.pixel, grid.y0 - (row + 0.5) * py]);
@@ -52,7 +55,8 @@ export async function readBand(href: string, grid: Grid, options: BandReadOption
   const windowWidth = maxC + 1 - minC;
   const [values] = (await image.readRasters({ window, samples: [0] })) as unknown as [ArrayLike<number>];
   for (let i = 0; i < out.length; i++) {
-    const c = cols[i]!, r = rows[i]!;
+    const c = cols[i]!,
+      r = rows[i]!;
     if (c < minC || c > maxC || r < minR || r > maxR) continue;
     out[i] = values[(r - minR) * windowWidth + (c - minC)]!;
   }

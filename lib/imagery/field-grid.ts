@@ -3,7 +3,7 @@
 // side; and the field's mask on a grid. Reads the field's WKT (jsts): ingestion only.
 import type { GeometryKit } from '../geo/geometry';
 import { transformer, utmEpsg } from './crs';
-import { projectRings, rasterize, ringBounds, type Grid, type Rings } from './grid';
+import { type Grid, projectRings, type Rings, rasterize, ringBounds } from './grid';
 
 export const PIXEL_M = 10;
 export const MARGIN_PIXELS = 2;
@@ -37,4 +37,5 @@ export async function fieldGrid(geometry: GeometryKit, polygonWkt: string): Prom
 }
 
 /** The mask of a field's rings (EPSG 4326) on a grid. */
-export const fieldMask = async (rings: Rings, grid: Grid): Promise<Uint8Array> => rasterize(projectRings(rings, await transformer(4326, grid.epsg)), grid);
+export const fieldMask = async (rings: Rings, grid: Grid): Promise<Uint8Array> =>
+  rasterize(projectRings(rings, await transformer(4326, grid.epsg)), grid);

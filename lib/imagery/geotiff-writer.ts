@@ -5,7 +5,7 @@
 // of a second and 4 MB, near Lambda's 6 MB response limit once base64-encoded (docs/imagery.md).
 // The tests read every image back with GDAL (gdalinfo).
 import { deflateSync } from 'node:zlib';
-import { pixelHeight, type Grid } from './grid';
+import { type Grid, pixelHeight } from './grid';
 
 const SHORT = 3;
 const LONG = 4;

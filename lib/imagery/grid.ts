@@ -19,7 +19,10 @@ export type Rings = Point[][];
 export const projectRings = (rings: Rings, fn: (point: Point) => Point): Rings => rings.map((ring) => ring.map(fn));
 
 export function ringBounds(rings: Rings): [number, number, number, number] {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const ring of rings) {
     for (const [x, y] of ring) {
       if (x < minX) minX = x;

@@ -7,10 +7,16 @@ import { dateFigures, sceneProducts } from './bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
 import { SENTINEL2 } from './layers';
 import { encodeScene } from './raster';
-import { rasterKey, shapeVersion, type FieldJob, type ImageryDate, type ImageryDeps, type SceneJob } from './service';
+import { type FieldJob, type ImageryDate, type ImageryDeps, rasterKey, type SceneJob, shapeVersion } from './service';
 import { BANDS, chooseScenes } from './stac';
 
-export function imageryIngestion({ repository, source, settings, emit, now = () => new Date() }: Omit<ImageryDeps, 'gate'>) {
+export function imageryIngestion({
+  repository,
+  source,
+  settings,
+  emit,
+  now = () => new Date(),
+}: Omit<ImageryDeps, 'gate'>) {
   async function releaseIfAny(fieldId: number, lockId: string | undefined): Promise<void> {
     if (lockId) await repository.releaseLock(fieldId, lockId);
   }
@@ -39,7 +45,11 @@ export function imageryIngestion({ repository, source, settings, emit, now = () 
       await releaseIfAny(job.field_id, job.lock_id);
       return { queued: 0 };
     }
-    await repository.startRun(job.field_id, todo.map((scene) => scene.day), job.lock_id);
+    await repository.startRun(
+      job.field_id,
+      todo.map((scene) => scene.day),
+      job.lock_id,
+    );
     await repository.publishScenes(todo.map((scene) => ({ field_id: job.field_id, shape_version: version, scene })));
     return { queued: todo.length };
   }
@@ -57,8 +67,18 @@ export function imageryIngestion({ repository, source, settings, emit, now = () 
       const geometry = await geometryKit();
       const grid = await fieldGrid(geometry, shape.polygon);
       const rings = ringsOfWkt(geometry, shape.polygon);
-      const [red, green, blue, nir, rededge1, scl] = await Promise.all(BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)));
-      const products = sceneProducts({ red: red!, green: green!, blue: blue!, nir: nir!, rededge1: rededge1!, scl: scl!, radiometry: scene.radiometry });
+      const [red, green, blue, nir, rededge1, scl] = await Promise.all(
+        BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)),
+      );
+      const products = sceneProducts({
+        red: red!,
+        green: green!,
+        blue: blue!,
+        nir: nir!,
+        rededge1: rededge1!,
+        scl: scl!,
+        radiometry: scene.radiometry,
+      });
       const figures = dateFigures(products.indices.ndvi1, products.cloud, await fieldMask(rings, grid));
       const empty = figures.pixels === 0;
       entry = {
@@ -76,11 +96,24 @@ export function imageryIngestion({ repository, source, settings, emit, now = () 
         empty,
         metadata: {},
       };
-      const raster = empty ? undefined : encodeScene({ grid, rings, shapeVersion: job.shape_version, sceneId: scene.id, datetime: scene.datetime, ...products });
+      const raster = empty
+        ? undefined
+        : encodeScene({
+            grid,
+            rings,
+            shapeVersion: job.shape_version,
+            sceneId: scene.id,
+            datetime: scene.datetime,
+            ...products,
+          });
       await repository.store(job.field_id, entry, raster, stored);
       // a new date (not a re-cut of one the field had): to the field's owner's webhooks
       if (!empty && !stored) {
-        await emit?.('IMAGERY_DATES.V1', { userIds: [], fieldId: job.field_id, data: { field_id: job.field_id, layer: SENTINEL2, date: entry.datetime, cloudy: entry.cloudy } });
+        await emit?.('IMAGERY_DATES.V1', {
+          userIds: [],
+          fieldId: job.field_id,
+          data: { field_id: job.field_id, layer: SENTINEL2, date: entry.datetime, cloudy: entry.cloudy },
+        });
       }
     }
     const run = await repository.finishDay(job.field_id, scene.day);

@@ -9,7 +9,7 @@
 // so the weights sum to one (unbiasedness). The variogram is fitted to the empirical one by weighted
 // least squares for each model (spherical, exponential, gaussian, each with a nugget) over a range
 // of ranges; the best fit wins.
-import { ringBounds, type Grid } from './grid';
+import { type Grid, ringBounds } from './grid';
 
 export interface Sample {
   x: number;
@@ -129,7 +129,8 @@ export function empiricalVariogram(points: readonly Sample[], lags: number = KRI
   }
   const out: Lag[] = [];
   for (let k = 0; k < lags; k++) {
-    if (counts[k]! > 0) out.push({ distance: distances[k]! / counts[k]!, gamma: sums[k]! / counts[k]!, pairs: counts[k]! });
+    if (counts[k]! > 0)
+      out.push({ distance: distances[k]! / counts[k]!, gamma: sums[k]! / counts[k]!, pairs: counts[k]! });
   }
   return out;
 }
@@ -148,7 +149,11 @@ export function fitVariogram(lags: readonly Lag[]): Variogram | undefined {
       const range = minLag + ((1.5 * maxLag - minLag) * r) / (KRIGING.RANGES - 1);
       if (!(range > 0)) continue;
       // gamma = nugget + partialSill * f(h): weighted linear least squares in (nugget, partialSill)
-      let sw = 0, sf = 0, sff = 0, sg = 0, sfg = 0;
+      let sw = 0,
+        sf = 0,
+        sff = 0,
+        sg = 0,
+        sfg = 0;
       for (const lag of lags) {
         const f = MODELS[model](lag.distance, range);
         const w = lag.pairs;
@@ -312,7 +317,11 @@ export function idwEstimator(points: readonly Sample[], k: number = KRIGING.NEIG
 }
 
 /** Ordinary kriging over the k nearest points with a fitted variogram (the estimate at a sample is the sample). */
-export function krigingEstimator(points: readonly Sample[], variogram: Variogram, k: number = KRIGING.NEIGHBOURS): Estimator {
+export function krigingEstimator(
+  points: readonly Sample[],
+  variogram: Variogram,
+  k: number = KRIGING.NEIGHBOURS,
+): Estimator {
   const index = new PointIndex(points);
   const sill = variogram.nugget + variogram.partialSill;
   // a small diagonal term keeps the gaussian model's nearly singular systems solvable
@@ -357,11 +366,17 @@ export type Interpolation = 'kriging' | 'idw';
  * fitted variogram when asked and a variogram can be fitted (at least 3 places at distinct
  * distances), else inverse distance weighting. Duplicated places are averaged first.
  */
-export function estimatorFor(raw: readonly Sample[], interpolation: Interpolation): { estimate: Estimator; method: Interpolation | 'constant'; variogram?: Variogram } {
-  const points = mergeDuplicates(raw.filter((p) => Number.isFinite(p.value) && Number.isFinite(p.x) && Number.isFinite(p.y)));
+export function estimatorFor(
+  raw: readonly Sample[],
+  interpolation: Interpolation,
+): { estimate: Estimator; method: Interpolation | 'constant'; variogram?: Variogram } {
+  const points = mergeDuplicates(
+    raw.filter((p) => Number.isFinite(p.value) && Number.isFinite(p.x) && Number.isFinite(p.y)),
+  );
   if (points.length === 0) throw new Error('no points to interpolate');
   const first = points[0]!.value;
-  if (points.length === 1 || points.every((p) => p.value === first)) return { estimate: () => first, method: 'constant' };
+  if (points.length === 1 || points.every((p) => p.value === first))
+    return { estimate: () => first, method: 'constant' };
   if (interpolation === 'kriging' && points.length >= 3) {
     const variogram = fitVariogram(empiricalVariogram(points));
     if (variogram && variogram.nugget + variogram.partialSill > 0) {
@@ -387,7 +402,10 @@ export function interpolateGrid(estimate: Estimator, grid: CellGrid, inside?: Ui
 }
 
 /** Leave-one-out: each point estimated from the others; root mean square and mean absolute error. */
-export function leaveOneOut(points: readonly Sample[], build: (others: Sample[]) => Estimator): { rmse: number; mae: number } {
+export function leaveOneOut(
+  points: readonly Sample[],
+  build: (others: Sample[]) => Estimator,
+): { rmse: number; mae: number } {
   let se = 0;
   let ae = 0;
   points.forEach((p, i) => {

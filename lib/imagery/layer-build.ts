@@ -3,17 +3,23 @@
 // layer, which dates v3 lists and /api/geoserver/v2 renders like a satellite date. The imagery
 // worker's part only: the API functions do not bundle the interpolation.
 import { geometryKit } from '../geo/geometry';
+import type { WebhookEmitter } from '../webhooks/emit';
 import { transformer } from './crs';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
-import { projectRings, rasterize, type Grid } from './grid';
+import { type Grid, projectRings, rasterize } from './grid';
 import { averageByCell, estimatorFor, interpolateGrid, type Variogram } from './kriging';
 import type { LayerTable } from './layer-table';
 import { encodeLayer } from './raster';
-import { rasterKey, shapeVersion, type ImageryDate } from './service';
+import { type ImageryDate, rasterKey, shapeVersion } from './service';
 import type { LayerJob, LayerSpec, UserLayerRepository } from './user-layers';
-import type { WebhookEmitter } from '../webhooks/emit';
 
-export function layerBuilder({ repository, emit }: { repository: Pick<UserLayerRepository, 'fieldShape' | 'table' | 'date' | 'store'>; emit?: WebhookEmitter }) {
+export function layerBuilder({
+  repository,
+  emit,
+}: {
+  repository: Pick<UserLayerRepository, 'fieldShape' | 'table' | 'date' | 'store'>;
+  emit?: WebhookEmitter;
+}) {
   /** The worker: makes each layer of the job on the field's grid and stores it (idempotent: same keys, same values). */
   async function build(job: LayerJob): Promise<ImageryDate[]> {
     const shape = await repository.fieldShape(job.field_id);
@@ -50,14 +56,32 @@ export function layerBuilder({ repository, emit }: { repository: Pick<UserLayerR
           denominador_media: spec.meta.denominador_media ?? null,
           source: job.source,
           interpolation: method,
-          ...(variogram ? { variogram: { model: variogram.model, nugget: variogram.nugget, partial_sill: variogram.partialSill, range_m: variogram.range } } : {}),
+          ...(variogram
+            ? {
+                variogram: {
+                  model: variogram.model,
+                  nugget: variogram.nugget,
+                  partial_sill: variogram.partialSill,
+                  range_m: variogram.range,
+                },
+              }
+            : {}),
           ...(spec.mean !== null ? { mean_rescaled_to: spec.mean } : {}),
         },
       };
       const replaced = await repository.date(job.field_id, spec.layer_name, day);
-      await repository.store(job.field_id, entry, encodeLayer({ grid, rings, shapeVersion: version, datetime: job.datetime, values }), replaced);
+      await repository.store(
+        job.field_id,
+        entry,
+        encodeLayer({ grid, rings, shapeVersion: version, datetime: job.datetime, values }),
+        replaced,
+      );
       made.push(entry);
-      await emit?.('IMAGERY_DATES.V1', { userIds: [], fieldId: job.field_id, data: { field_id: job.field_id, layer: spec.layer_name, date: job.datetime, source: job.source } });
+      await emit?.('IMAGERY_DATES.V1', {
+        userIds: [],
+        fieldId: job.field_id,
+        data: { field_id: job.field_id, layer: spec.layer_name, date: job.datetime, source: job.source },
+      });
     }
     return made;
   }
@@ -86,19 +110,27 @@ function valueFigures(values: Float32Array): { min: number; max: number; mean: n
  * averaging per cell), polygons painted with their value (later features over earlier), values
  * outside the bounds dropped first; then rescaled to the asked mean.
  */
-export async function layerValues(table: LayerTable, spec: LayerSpec, grid: Grid, mask: Uint8Array): Promise<{ values: Float32Array; method: string; variogram?: Variogram } | undefined> {
+export async function layerValues(
+  table: LayerTable,
+  spec: LayerSpec,
+  grid: Grid,
+  mask: Uint8Array,
+): Promise<{ values: Float32Array; method: string; variogram?: Variogram } | undefined> {
   const column = table.columns.indexOf(spec.column);
   if (column < 0) return undefined;
-  const within = (v: number | null | undefined): v is number => v !== null && v !== undefined && (spec.min === null || v >= spec.min) && (spec.max === null || v <= spec.max);
+  const within = (v: number | null | undefined): v is number =>
+    v !== null && v !== undefined && (spec.min === null || v >= spec.min) && (spec.max === null || v <= spec.max);
   const features = table.features.filter((f) => within(f.values[column]));
   const toGrid = await transformer(4326, grid.epsg);
   let values: Float32Array = new Float32Array(grid.width * grid.height).fill(NaN);
   let method = 'polygons';
   let variogram: Variogram | undefined;
-  const points = features.filter((f) => f.point).map((f) => {
-    const [x, y] = toGrid(f.point!);
-    return { x, y, value: f.values[column]! };
-  });
+  const points = features
+    .filter((f) => f.point)
+    .map((f) => {
+      const [x, y] = toGrid(f.point!);
+      return { x, y, value: f.values[column]! };
+    });
   if (points.length) {
     const cells = averageByCell(points, grid);
     if (cells.length) {
@@ -107,7 +139,8 @@ export async function layerValues(table: LayerTable, spec: LayerSpec, grid: Grid
       // kriging weights may be negative: estimates are kept within the values interpolated (and so within the bounds)
       const low = cells.reduce((m, c) => Math.min(m, c.value), Infinity);
       const high = cells.reduce((m, c) => Math.max(m, c.value), -Infinity);
-      for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i]!)) values[i] = Math.min(high, Math.max(low, values[i]!));
+      for (let i = 0; i < values.length; i++)
+        if (!Number.isNaN(values[i]!)) values[i] = Math.min(high, Math.max(low, values[i]!));
       method = estimator.method;
       variogram = estimator.variogram;
     }
@@ -127,4 +160,3 @@ export async function layerValues(table: LayerTable, spec: LayerSpec, grid: Grid
   }
   return { values, method, ...(variogram ? { variogram } : {}) };
 }
-

@@ -2,12 +2,20 @@
 // (SheetJS): loaded on first use by lib/imagery/layer-file.ts (ADR 0008), so a csv or shapefile
 // layer never loads SheetJS.
 import type { DomainError } from '../errors';
-import { LAYER_FILE_LIMITS } from './layer-limits';
 import { firstSheetRows } from '../util/spreadsheet';
+import { LAYER_FILE_LIMITS } from './layer-limits';
 
 /** The first sheet's rows (none when it has no sheet); `refuse` when it cannot be read or its parts exceed the bounds. */
-export async function sheetRows(name: string, bytes: Uint8Array, refuse: (message: string) => DomainError): Promise<unknown[][]> {
-  const bounds = { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES * 10, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES, rows: LAYER_FILE_LIMITS.FEATURES + 1 };
+export async function sheetRows(
+  name: string,
+  bytes: Uint8Array,
+  refuse: (message: string) => DomainError,
+): Promise<unknown[][]> {
+  const bounds = {
+    entries: LAYER_FILE_LIMITS.ZIP_ENTRIES * 10,
+    bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES,
+    rows: LAYER_FILE_LIMITS.FEATURES + 1,
+  };
   const sheet = (detail: string) => refuse(`the sheet ${JSON.stringify(name.slice(0, 100))} cannot be read: ${detail}`);
   return (await firstSheetRows(bytes, bounds, { zip: refuse, sheet })) ?? [];
 }

@@ -34,7 +34,6 @@ export const featureBounds = (features: readonly LayerFeature[]): [number, numbe
 
 // --- statistics -------------------------------------------------------------------------------
 
-
 export interface ColumnStats {
   count: number;
   min: number;
@@ -96,5 +95,8 @@ export function histogramOf(values: readonly number[], bins: number = HISTOGRAM_
 }
 
 /** The numbers of a column among the features. */
-export const columnValues = (table: LayerTable, column: number, features: readonly LayerFeature[] = table.features): number[] =>
-  features.map((f) => f.values[column]).filter((v): v is number => v !== null && v !== undefined);
+export const columnValues = (
+  table: LayerTable,
+  column: number,
+  features: readonly LayerFeature[] = table.features,
+): number[] => features.map((f) => f.values[column]).filter((v): v is number => v !== null && v !== undefined);

@@ -3,18 +3,18 @@
 // jobs on the imagery queue; the layers themselves are imagery dates (repository.ts). Apart from
 // repository.ts so that the imagery readers do not bundle any of it.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { s3Kit } from '../aws/s3';
 import { platformFieldGate } from '../authz/gate';
+import { s3Kit } from '../aws/s3';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { putItem, readItem } from '../db/table';
 import { publishEvents } from '../events/publish-batch';
-import { IMAGERY_LAYER_JOB } from './jobs';
 import { emitWebhookEvent } from '../webhooks/emit';
+import { IMAGERY_LAYER_JOB } from './jobs';
 import { layerBuilder } from './layer-build';
 import type { LayerTable } from './layer-table';
 import { dynamoImageryRepository, readRaster } from './repository';
-import { LayerUpload, userLayers, type UserLayerRepository } from './user-layers';
+import { LayerUpload, type UserLayerRepository, userLayers } from './user-layers';
 
 export const dynamoUserLayerRepository: UserLayerRepository = {
   fieldShape: dynamoImageryRepository.fieldShape,
@@ -22,7 +22,14 @@ export const dynamoUserLayerRepository: UserLayerRepository = {
   store: dynamoImageryRepository.store,
   async saveTable(objectKey, table) {
     const { s3, PutObjectCommand } = await s3Kit();
-    await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: objectKey, Body: gzipSync(JSON.stringify(table)), ContentType: 'application/gzip' }));
+    await s3().send(
+      new PutObjectCommand({
+        Bucket: config().bucket,
+        Key: objectKey,
+        Body: gzipSync(JSON.stringify(table)),
+        ContentType: 'application/gzip',
+      }),
+    );
   },
   async table(objectKey) {
     const bytes = await readRaster(objectKey);
@@ -36,4 +43,7 @@ export const dynamoUserLayerRepository: UserLayerRepository = {
 /** POST /files, POST /raster and the samplings' layers. */
 export const layers = /* @__PURE__ */ userLayers({ repository: dynamoUserLayerRepository, gate: platformFieldGate });
 /** The imagery worker's layer jobs. */
-export const layerBuild = /* @__PURE__ */ layerBuilder({ repository: dynamoUserLayerRepository, emit: emitWebhookEvent });
+export const layerBuild = /* @__PURE__ */ layerBuilder({
+  repository: dynamoUserLayerRepository,
+  emit: emitWebhookEvent,
+});

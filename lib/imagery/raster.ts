@@ -51,7 +51,9 @@ export function decodeScene(bytes: Uint8Array): StoredScene {
   const header = JSON.parse(buffer.subarray(start, start + headLength).toString()) as Header;
   const payload = inflateRawSync(buffer.subarray(start + headLength));
   const n = header.grid.width * header.grid.height;
-  const values = new Int16Array(payload.buffer.slice(payload.byteOffset, payload.byteOffset + n * 2 * INDEX_OPERATIONS.length));
+  const values = new Int16Array(
+    payload.buffer.slice(payload.byteOffset, payload.byteOffset + n * 2 * INDEX_OPERATIONS.length),
+  );
   const indices = {} as Record<IndexOperation, Float32Array>;
   INDEX_OPERATIONS.forEach((operation, band) => {
     const target = new Float32Array(n);
@@ -89,7 +91,12 @@ export function encodeLayer(layer: StoredLayer): Buffer {
   const head = Buffer.from(JSON.stringify(header));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(head.length);
-  return Buffer.concat([Buffer.from(LAYER_MAGIC), size, head, deflateRawSync(Buffer.from(values.buffer, values.byteOffset, values.byteLength))]);
+  return Buffer.concat([
+    Buffer.from(LAYER_MAGIC),
+    size,
+    head,
+    deflateRawSync(Buffer.from(values.buffer, values.byteOffset, values.byteLength)),
+  ]);
 }
 
 /** A stored raster: a satellite scene or a layer of values. */
@@ -100,6 +107,8 @@ export function decodeRaster(bytes: Uint8Array): { scene: StoredScene } | { laye
   const start = LAYER_MAGIC.length + 4;
   const header = JSON.parse(buffer.subarray(start, start + headLength).toString()) as Omit<StoredLayer, 'values'>;
   const payload = inflateRawSync(buffer.subarray(start + headLength));
-  const values = new Float32Array(payload.buffer.slice(payload.byteOffset, payload.byteOffset + header.grid.width * header.grid.height * 4));
+  const values = new Float32Array(
+    payload.buffer.slice(payload.byteOffset, payload.byteOffset + header.grid.width * header.grid.height * 4),
+  );
   return { layer: { ...header, values } };
 }

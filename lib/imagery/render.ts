@@ -3,11 +3,11 @@
 // warping, then to PNG (RGBA through the operation's colour scale), GeoTIFF (float32 with NODATA
 // nan, or 3 x uint8 with NODATA 0) or encoded PNG (16 bits in R and G).
 import { encode as encodePng } from 'fast-png';
-import { transformer, type Point } from './crs';
+import { type Point, transformer } from './crs';
 import { writeGeoTiff } from './geotiff-writer';
-import { gridBounds, pixelHeight, projectRings, rasterize, ringBounds, type Grid } from './grid';
-import type { IndexOperation, Operation } from './layers';
 import type { Rings } from './grid';
+import { type Grid, gridBounds, pixelHeight, projectRings, rasterize, ringBounds } from './grid';
+import type { IndexOperation, Operation } from './layers';
 import type { StoredScene } from './raster';
 import { classBoundaries, classOf, type ScaleTemplate } from './scales';
 
@@ -31,11 +31,22 @@ export interface RenderRequest {
 const LATTICE = 16;
 
 /** The grid of the image a request asks for. */
-export async function targetGrid(scene: { grid: Grid }, request: Pick<RenderRequest, 'epsg' | 'bbox' | 'width' | 'height'>): Promise<Grid> {
+export async function targetGrid(
+  scene: { grid: Grid },
+  request: Pick<RenderRequest, 'epsg' | 'bbox' | 'width' | 'height'>,
+): Promise<Grid> {
   const epsg = request.epsg ?? scene.grid.epsg;
   if (request.bbox && request.width && request.height) {
     const [xmin, ymin, xmax, ymax] = request.bbox;
-    return { epsg, x0: xmin, y0: ymax, pixel: (xmax - xmin) / request.width, pixelY: (ymax - ymin) / request.height, width: request.width, height: request.height };
+    return {
+      epsg,
+      x0: xmin,
+      y0: ymax,
+      pixel: (xmax - xmin) / request.width,
+      pixelY: (ymax - ymin) / request.height,
+      width: request.width,
+      height: request.height,
+    };
   }
   if (epsg === scene.grid.epsg) return scene.grid;
   // The scene's extent, reprojected (its edges sampled), with as many pixels as the scene.
@@ -83,12 +94,19 @@ export async function sourceIndices(source: Grid, target: Grid): Promise<Int32Ar
       const c = Math.min(Math.floor(fx / LATTICE), cols - 2);
       const x0 = c * LATTICE;
       const tx = (fx - x0) / (Math.min((c + 1) * LATTICE, target.width) - x0);
-      const a = (r * cols + c) * 2, b = a + 2, d = a + cols * 2, e = d + 2;
-      const sx = (lattice[a]! * (1 - tx) + lattice[b]! * tx) * (1 - ty) + (lattice[d]! * (1 - tx) + lattice[e]! * tx) * ty;
-      const sy = (lattice[a + 1]! * (1 - tx) + lattice[b + 1]! * tx) * (1 - ty) + (lattice[d + 1]! * (1 - tx) + lattice[e + 1]! * tx) * ty;
+      const a = (r * cols + c) * 2,
+        b = a + 2,
+        d = a + cols * 2,
+        e = d + 2;
+      const sx =
+        (lattice[a]! * (1 - tx) + lattice[b]! * tx) * (1 - ty) + (lattice[d]! * (1 - tx) + lattice[e]! * tx) * ty;
+      const sy =
+        (lattice[a + 1]! * (1 - tx) + lattice[b + 1]! * tx) * (1 - ty) +
+        (lattice[d + 1]! * (1 - tx) + lattice[e + 1]! * tx) * ty;
       const sc = Math.floor(sx);
       const sr = Math.floor(sy);
-      out[row * target.width + col] = sc >= 0 && sr >= 0 && sc < source.width && sr < source.height ? sr * source.width + sc : -1;
+      out[row * target.width + col] =
+        sc >= 0 && sr >= 0 && sc < source.width && sr < source.height ? sr * source.width + sc : -1;
     }
   }
   return out;
@@ -110,7 +128,12 @@ export const COLOUR_SCALES: Record<IndexOperation, ValueRange> = {
 /** The range the encoded PNG of an index carries. */
 export const INDEX_RANGE: ValueRange = { min: -1, max: 1 };
 const STOPS: ReadonlyArray<readonly [number, number, number]> = [
-  [165, 0, 38], [244, 109, 67], [254, 224, 139], [217, 239, 139], [102, 189, 99], [0, 104, 55],
+  [165, 0, 38],
+  [244, 109, 67],
+  [254, 224, 139],
+  [217, 239, 139],
+  [102, 189, 99],
+  [0, 104, 55],
 ];
 
 /** The colour of `value` on the red-to-green scale stretched over `range`. */
@@ -123,7 +146,8 @@ export function colourIn(range: ValueRange, value: number): [number, number, num
   return [0, 1, 2].map((k) => Math.round(a[k]! + (b[k]! - a[k]!) * f)) as [number, number, number];
 }
 
-export const colourOf = (operation: IndexOperation, value: number): [number, number, number] => colourIn(COLOUR_SCALES[operation], value);
+export const colourOf = (operation: IndexOperation, value: number): [number, number, number] =>
+  colourIn(COLOUR_SCALES[operation], value);
 
 /** The colour scale in 1024 steps from its first stop to its last (a lookup per pixel instead of the interpolation). */
 const RAMP_STEPS = 1024;
@@ -144,7 +168,9 @@ export const ENCODED_LEVELS = 65534;
 export const encodeValue = (value: number, range: ValueRange = INDEX_RANGE): number =>
   Number.isNaN(value)
     ? 0
-    : Math.round(((Math.max(range.min, Math.min(range.max, value)) - range.min) / (range.max - range.min || 1)) * ENCODED_LEVELS) + 1;
+    : Math.round(
+        ((Math.max(range.min, Math.min(range.max, value)) - range.min) / (range.max - range.min || 1)) * ENCODED_LEVELS,
+      ) + 1;
 export const decodeValue = (code: number, range: ValueRange = INDEX_RANGE): number =>
   code === 0 ? NaN : range.min + ((code - 1) / ENCODED_LEVELS) * (range.max - range.min);
 
@@ -159,7 +185,9 @@ export async function renderScene(scene: StoredScene, request: RenderRequest): P
   const grid = await targetGrid(scene, request);
   const index = await sourceIndices(scene.grid, grid);
   const n = grid.width * grid.height;
-  const inside = request.transparent ? rasterize(projectRings(scene.rings, await transformer(4326, grid.epsg)), grid) : undefined;
+  const inside = request.transparent
+    ? rasterize(projectRings(scene.rings, await transformer(4326, grid.epsg)), grid)
+    : undefined;
   const visible = (i: number): number => (inside && !inside[i] ? -1 : index[i]!);
   if (request.operation === 'rgb1') {
     const rgb = new Uint8Array(n * 3);
@@ -180,7 +208,11 @@ export async function renderScene(scene: StoredScene, request: RenderRequest): P
       rgba[i * 4 + 2] = rgb[i * 3 + 2]!;
       rgba[i * 4 + 3] = rgb[i * 3] || rgb[i * 3 + 1] || rgb[i * 3 + 2] ? 255 : 0;
     }
-    return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })), contentType: 'image/png', grid };
+    return {
+      body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })),
+      contentType: 'image/png',
+      grid,
+    };
   }
   return renderValues({ grid: scene.grid, rings: scene.rings, values: scene.indices[request.operation] }, request, {
     colour: COLOUR_SCALES[request.operation],
@@ -196,11 +228,17 @@ export interface ValueBand {
 }
 
 /** The image of a band of values: the colour scale stretched over `ranges.colour`, encoded PNGs over `ranges.encoded`. */
-export async function renderValues(band: ValueBand, request: Omit<RenderRequest, 'operation'>, ranges: { colour: ValueRange; encoded: ValueRange }): Promise<RenderedImage> {
+export async function renderValues(
+  band: ValueBand,
+  request: Omit<RenderRequest, 'operation'>,
+  ranges: { colour: ValueRange; encoded: ValueRange },
+): Promise<RenderedImage> {
   const grid = await targetGrid(band, request);
   const index = await sourceIndices(band.grid, grid);
   const n = grid.width * grid.height;
-  const inside = request.transparent ? rasterize(projectRings(band.rings, await transformer(4326, grid.epsg)), grid) : undefined;
+  const inside = request.transparent
+    ? rasterize(projectRings(band.rings, await transformer(4326, grid.epsg)), grid)
+    : undefined;
   const visible = (i: number): number => (inside && !inside[i] ? -1 : index[i]!);
   const source = band.values;
   const values = new Float32Array(n);
@@ -218,7 +256,11 @@ export async function renderValues(band: ValueBand, request: Omit<RenderRequest,
       data[i * 3] = code >> 8;
       data[i * 3 + 1] = code & 255;
     }
-    return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data, channels: 3, depth: 8 })), contentType: 'image/png', grid };
+    return {
+      body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data, channels: 3, depth: 8 })),
+      contentType: 'image/png',
+      grid,
+    };
   }
   const rgba = new Uint8Array(n * 4);
   if (request.scale) {
@@ -230,7 +272,11 @@ export async function renderValues(band: ValueBand, request: Omit<RenderRequest,
       rgba.set(colors[classOf(boundaries, value)]!, i * 4);
       rgba[i * 4 + 3] = 255;
     }
-    return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })), contentType: 'image/png', grid };
+    return {
+      body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })),
+      contentType: 'image/png',
+      grid,
+    };
   }
   const ramp = rampSteps();
   const { min, max } = ranges.colour;
@@ -244,5 +290,9 @@ export async function renderValues(band: ValueBand, request: Omit<RenderRequest,
     rgba[i * 4 + 2] = ramp[step + 2]!;
     rgba[i * 4 + 3] = 255;
   }
-  return { body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })), contentType: 'image/png', grid };
+  return {
+    body: Buffer.from(encodePng({ width: grid.width, height: grid.height, data: rgba, channels: 4, depth: 8 })),
+    contentType: 'image/png',
+    grid,
+  };
 }

@@ -1,15 +1,15 @@
 // Rendering (spec 2, GET /api/geoserver/v2; docs/imagery.md): the date's stored raster, warped and
 // encoded by render.ts. Rules only: the repository and the gate are parameters.
 import type { Principal } from '../auth/principal';
+import type { FieldGate } from '../authz/gate';
 import { Invalid, NotFound } from '../errors';
 import { onFirstUse, preload } from '../util/first-use';
 import { projections } from './crs';
-import { SENTINEL2, type Operation } from './layers';
+import { type Operation, SENTINEL2 } from './layers';
 import { decodeRaster } from './raster';
 import type { RenderedImage } from './render';
 import type { ScaleTemplate } from './scales';
-import type { FieldGate } from '../authz/gate';
-import { listedDates, operationsOf, readableField, type ImageryRepository, type RenderParams } from './service';
+import { type ImageryRepository, listedDates, operationsOf, type RenderParams, readableField } from './service';
 
 /** The warping and the encoders (fast-png, the GeoTIFF writer): every image needs them, preloaded as a request starts. */
 const renderer = /* @__PURE__ */ onFirstUse(() => import('./render'));
@@ -29,7 +29,6 @@ export function imageryRendering({
   scales: (principal: Principal, id: number) => Promise<ScaleTemplate>;
   maxImageBytes?: number;
 }) {
-
   /**
    * GET /api/geoserver/v2: one operation of one date of a layer, as an image. A layer made from a
    * file or a sampling has one operation (its name); its colour scale and encoded PNG span the
@@ -47,13 +46,24 @@ export function imageryRendering({
     if (operation === 'rgb1' && params.format === 'image/encoded') {
       throw new Invalid('image/encoded carries index values; rgb1 is served as image/png or image/tiff');
     }
-    const scale = params.scale_template_id === undefined ? undefined : await scales(principal, params.scale_template_id);
-    if (scale && (params.format !== 'image/png' || scale.layerName !== params.layer_name || scale.operation !== operation)) {
+    const scale =
+      params.scale_template_id === undefined ? undefined : await scales(principal, params.scale_template_id);
+    if (
+      scale &&
+      (params.format !== 'image/png' || scale.layerName !== params.layer_name || scale.operation !== operation)
+    ) {
       throw new Invalid(`scale template ${scale.id} colours PNGs of ${scale.layerName} ${scale.operation}`);
     }
     const day = params.date.slice(0, 10);
-    const entry = (await listedDates(repository, params.field_id, params.layer_name)).find((candidate) => candidate.day === day);
-    if (!entry) throw new NotFound(satellite ? `The layer ${params.layer_name} has no image of ${params.date}` : `The field has no layer ${params.layer_name} of ${params.date}`);
+    const entry = (await listedDates(repository, params.field_id, params.layer_name)).find(
+      (candidate) => candidate.day === day,
+    );
+    if (!entry)
+      throw new NotFound(
+        satellite
+          ? `The layer ${params.layer_name} has no image of ${params.date}`
+          : `The field has no layer ${params.layer_name} of ${params.date}`,
+      );
     const bytes = await repository.raster(entry.objectKey);
     if (!bytes) throw new NotFound(`The layer ${params.layer_name} has no image of ${params.date}`);
     const request = {
@@ -71,7 +81,9 @@ export function imageryRendering({
         ? await renderValues(raster.layer, request, { colour: range, encoded: range })
         : await renderScene(raster.scene, { ...request, operation: operation as Operation });
     if (image.body.length > maxImageBytes) {
-      throw new Invalid(`the image would take ${image.body.length} bytes, more than the ${maxImageBytes} an answer may carry: ask for a smaller width and height`);
+      throw new Invalid(
+        `the image would take ${image.body.length} bytes, more than the ${maxImageBytes} an answer may carry: ask for a smaller width and height`,
+      );
     }
     return image;
   }

@@ -1,26 +1,38 @@
 // Imagery in DynamoDB, S3 and SQS (docs/imagery.md, docs/data-model.md): a date entry per field,
 // layer and day in the field's partition (so it goes with the field), its raster as one S3 object
 // under imagery/, the field's pending run, and scene jobs on the imagery queue.
-import { ifPresent, s3Kit } from '../aws/s3';
+
 import { platformFieldGate } from '../authz/gate';
+import { ifPresent, s3Kit } from '../aws/s3';
 import { config } from '../config';
 import { keys } from '../db/keys';
-import { batchGet, deleteItem, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, readItem, updateItem } from '../db/table';
+import {
+  batchGet,
+  deleteItem,
+  EXISTS,
+  getItem,
+  itemKey,
+  NOT_EXISTS,
+  nextId,
+  putItem,
+  queryAll,
+  readItem,
+  updateItem,
+} from '../db/table';
 import { Conflict, NotFound } from '../errors';
 import { publishEvents } from '../events/publish-batch';
-import { emitWebhookEvent } from '../webhooks/emit';
-import { log } from '../log';
-import { getField } from '../fields/repository';
 import { shapeFor } from '../fields/current-shape';
+import { getField } from '../fields/repository';
+import { log } from '../log';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { readBand } from './cog';
-import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
 import { imageryIngestion } from './ingest';
+import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
 import { imageryRendering } from './rendering';
-import { scaleTemplates, type ScaleRepository } from './scale-templates';
+import { type ScaleRepository, scaleTemplates } from './scale-templates';
 import { ScaleTemplate } from './scales';
-import { DAILY_RECENT_DAYS, ImageryDate, imageryReaders, type ImageryRepository, type SceneSource } from './service';
+import { DAILY_RECENT_DAYS, ImageryDate, type ImageryRepository, imageryReaders, type SceneSource } from './service';
 import { searchScenes } from './stac';
-
 
 /** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
 const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]> =>
@@ -42,7 +54,14 @@ export const dynamoImageryRepository: ImageryRepository = {
   async store(fieldId, entry, raster, replaced) {
     const { s3, PutObjectCommand, DeleteObjectCommand } = await s3Kit();
     if (raster) {
-      await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: entry.objectKey, Body: raster, ContentType: 'application/octet-stream' }));
+      await s3().send(
+        new PutObjectCommand({
+          Bucket: config().bucket,
+          Key: entry.objectKey,
+          Body: raster,
+          ContentType: 'application/octet-stream',
+        }),
+      );
     }
     await putItem({ ...keys.imageryDate(fieldId, entry.layer, entry.day), ...ImageryDate.toItem(entry) });
     // The raster of the date's previous shape, if any, is no longer referenced.
@@ -66,7 +85,10 @@ export const dynamoImageryRepository: ImageryRepository = {
     if (pending && pending.size) return { empty: false };
     const locks = [...((run?.lock_ids as Set<string> | undefined) ?? [])];
     // The run is over: its item goes (a run started meanwhile re-creates it with its own days).
-    await deleteItem(keys.imageryRun(fieldId), { expression: 'attribute_not_exists(pending) AND kind = :kind', values: { ':kind': 'imagery_run' } });
+    await deleteItem(keys.imageryRun(fieldId), {
+      expression: 'attribute_not_exists(pending) AND kind = :kind',
+      values: { ':kind': 'imagery_run' },
+    });
     return { empty: true, lockIds: locks };
   },
   async releaseLock(fieldId, lockId) {
@@ -81,7 +103,10 @@ export const earthSearchSource: SceneSource = {
 };
 
 // The imagery services of the functions; each function bundles only the one it calls.
-export const imageryDates = /* @__PURE__ */ imageryReaders({ repository: { dates: readDates }, gate: platformFieldGate });
+export const imageryDates = /* @__PURE__ */ imageryReaders({
+  repository: { dates: readDates },
+  gate: platformFieldGate,
+});
 export const imageryImages = /* @__PURE__ */ imageryRendering({
   repository: { dates: readDates, raster: readRaster },
   gate: platformFieldGate,
@@ -109,7 +134,11 @@ export async function queueEveryField(): Promise<{ fields: number }> {
     const ids = Array.from({ length: Math.min(FIELD_READ_BATCH, last - first + 1) }, (_, i) => first + i);
     const found = await batchGet(ids.map((id) => keys.field(id)));
     const existing = ids.filter((id) => found.has(itemKey(keys.field(id))));
-    await publishEvents(IMAGERY_FIELD_JOB, existing.map((fieldId) => ({ field_id: fieldId, recent_days: DAILY_RECENT_DAYS })), { queue: 'imagery' });
+    await publishEvents(
+      IMAGERY_FIELD_JOB,
+      existing.map((fieldId) => ({ field_id: fieldId, recent_days: DAILY_RECENT_DAYS })),
+      { queue: 'imagery' },
+    );
     queued += existing.length;
   }
   log.info('daily imagery: field jobs queued', { fields: queued });
@@ -127,9 +156,14 @@ export const dynamoScaleRepository: ScaleRepository = {
   put: (template, isNew) =>
     putItem(scaleItem(template), {
       expression: isNew ? NOT_EXISTS : EXISTS,
-      failure: () => (isNew ? new Conflict('scale template id taken') : new NotFound(`scale template ${template.id} not found`)),
+      failure: () =>
+        isNew ? new Conflict('scale template id taken') : new NotFound(`scale template ${template.id} not found`),
     }),
-  remove: (ownerId, id) => deleteItem(keys.scaleTemplate(ownerId, id), { expression: 'attribute_exists(pk) AND kind = :kind', values: { ':kind': 'scale_template' } }),
+  remove: (ownerId, id) =>
+    deleteItem(keys.scaleTemplate(ownerId, id), {
+      expression: 'attribute_exists(pk) AND kind = :kind',
+      values: { ':kind': 'scale_template' },
+    }),
 };
 
 export const scales = /* @__PURE__ */ scaleTemplates({ repository: dynamoScaleRepository });

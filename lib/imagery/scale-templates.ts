@@ -21,12 +21,18 @@ export type ScaleInput = Omit<ScaleTemplate, 'id' | 'ownerId'>;
 const notFound = (id: number) => new NotFound(`scale template ${id} not found`);
 
 function checkLayer(template: ScaleInput): void {
-  if (!layerTypes().some((type) => type.nombre === template.layerName)) throw new Invalid(`layer_name ${template.layerName} is not a layer type (GET /api/layers/types)`);
-  if (template.layerName === SENTINEL2 && !SATELLITE_OPERATIONS.some((o) => o.operation === template.operation && o.operation !== 'rgb1')) {
+  if (!layerTypes().some((type) => type.nombre === template.layerName))
+    throw new Invalid(`layer_name ${template.layerName} is not a layer type (GET /api/layers/types)`);
+  if (
+    template.layerName === SENTINEL2 &&
+    !SATELLITE_OPERATIONS.some((o) => o.operation === template.operation && o.operation !== 'rgb1')
+  ) {
     throw new Invalid(`the operation of a ${SENTINEL2} scale is one of its indices: ndvi1, gndvi1, msavi2, ndre`);
   }
   if (template.layerName !== SENTINEL2 && template.operation !== template.layerName) {
-    throw new Invalid(`a layer made from a file or a sampling has one operation, its name: send operation ${template.layerName}`);
+    throw new Invalid(
+      `a layer made from a file or a sampling has one operation, its name: send operation ${template.layerName}`,
+    );
   }
 }
 
@@ -51,7 +57,10 @@ export function scaleTemplates({ repository }: { repository: ScaleRepository }) 
     },
     async change(principal: Principal, id: number, changes: Partial<ScaleInput>): Promise<ScaleTemplate> {
       const current = await owned(principal, id);
-      const template = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) } as ScaleTemplate;
+      const template = {
+        ...current,
+        ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+      } as ScaleTemplate;
       checkLayer(template);
       checkTemplate(template);
       await repository.put(template, false);

@@ -3,7 +3,7 @@
 // each; `equidistant` uses the template's boundaries (`scale`, ascending, cant_intervals + 1 of
 // them); `quantiles` puts the same number of the image's pixels in each class (boundaries from the
 // image's own values, clamped to range_min..range_max). docs/imagery.md, "Scale templates".
-import { as, entity, num, str, strOr, type EntityOf } from '../db/entity';
+import { as, type EntityOf, entity, num, str, strOr } from '../db/entity';
 import { Invalid } from '../errors';
 
 export type Rgb = [number, number, number];
@@ -33,12 +33,15 @@ export const SCALE_LIMITS = { NAME: 100, INTERVALS: 32, HIERARCHY: 32, TEXT: 100
 /** The rules a template must keep (create, and the result of a change). */
 export function checkTemplate(t: Omit<ScaleTemplate, 'id' | 'ownerId'>): void {
   if (!(t.rangeMin < t.rangeMax)) throw new Invalid('range_min must be less than range_max');
-  if (t.colors.length !== t.intervals) throw new Invalid(`colors_scale.colors must hold one colour per interval (${t.intervals})`);
-  if (t.scale.length !== t.intervals + 1) throw new Invalid(`colors_scale.scale must hold the ${t.intervals + 1} boundaries of ${t.intervals} intervals`);
+  if (t.colors.length !== t.intervals)
+    throw new Invalid(`colors_scale.colors must hold one colour per interval (${t.intervals})`);
+  if (t.scale.length !== t.intervals + 1)
+    throw new Invalid(`colors_scale.scale must hold the ${t.intervals + 1} boundaries of ${t.intervals} intervals`);
   for (let i = 1; i < t.scale.length; i++) {
     if (!(t.scale[i]! > t.scale[i - 1]!)) throw new Invalid('colors_scale.scale must be strictly ascending');
   }
-  if (t.scale[0]! < t.rangeMin || t.scale[t.scale.length - 1]! > t.rangeMax) throw new Invalid('colors_scale.scale must lie within range_min and range_max');
+  if (t.scale[0]! < t.rangeMin || t.scale[t.scale.length - 1]! > t.rangeMax)
+    throw new Invalid('colors_scale.scale must lie within range_min and range_max');
 }
 
 /** The class boundaries for an image: the template's, or the image's quantiles. */
@@ -52,7 +55,9 @@ export function classBoundaries(template: ScaleTemplate, values: ArrayLike<numbe
   if (!sorted.length) return template.scale;
   sorted.sort((a, b) => a - b);
   const n = template.intervals;
-  return Array.from({ length: n + 1 }, (_, k) => (k === 0 ? sorted[0]! : k === n ? sorted[sorted.length - 1]! : sorted[Math.floor((k * sorted.length) / n)]!));
+  return Array.from({ length: n + 1 }, (_, k) =>
+    k === 0 ? sorted[0]! : k === n ? sorted[sorted.length - 1]! : sorted[Math.floor((k * sorted.length) / n)]!,
+  );
 }
 
 /** The class of a value: the last boundary at or below it (values outside go to the end classes). */

@@ -4,16 +4,16 @@
 // so that each function bundles only its part (the readers carry no raster library). Each is built
 // from its repository, source and gate, passed as parameters, so its rules run against memory.
 import { createHash } from 'node:crypto';
-import { as, bool, entity, nullable, num, str, strOr, type EntityOf } from '../db/entity';
 import type { Principal } from '../auth/principal';
 import type { FieldGate, Refusals } from '../authz/gate';
-import { Invalid, NotFound, Forbidden } from '../errors';
+import { as, bool, type EntityOf, entity, nullable, num, str, strOr } from '../db/entity';
+import { Forbidden, Invalid, NotFound } from '../errors';
 import type { FieldShape } from '../platform/model';
+import type { WebhookEmitter } from '../webhooks/emit';
 import type { Grid } from './grid';
 import { SATELLITE_OPERATIONS, SENTINEL2 } from './layers';
 import type { RenderRequest } from './render';
 import type { Scene } from './stac';
-import type { WebhookEmitter } from '../webhooks/emit';
 
 export { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
 
@@ -70,7 +70,12 @@ export interface ImageryRepository {
    * Writes the raster object (if any), then its entry (a reader never finds an entry without its
    * raster), then deletes the raster of the entry it replaces when that is another object.
    */
-  store(fieldId: number, entry: ImageryDate, raster: Uint8Array | undefined, replaced: ImageryDate | undefined): Promise<void>;
+  store(
+    fieldId: number,
+    entry: ImageryDate,
+    raster: Uint8Array | undefined,
+    replaced: ImageryDate | undefined,
+  ): Promise<void>;
   raster(objectKey: string): Promise<Uint8Array | undefined>;
   /** Adds days to the field's pending run, remembering the lock to release when it empties. */
   startRun(fieldId: number, days: string[], lockId: string | undefined): Promise<void>;
@@ -106,10 +111,12 @@ const refusals: Refusals = {
 };
 
 /** The field for a reader: notFound when absent or unreadable. */
-export const readableField = (gate: FieldGate, principal: Principal, fieldId: number) => gate.field(principal, fieldId, 'read', refusals);
+export const readableField = (gate: FieldGate, principal: Principal, fieldId: number) =>
+  gate.field(principal, fieldId, 'read', refusals);
 
 /** The shape a scene was cut for: a new polygon makes the field's scenes stale. */
-export const shapeVersion = (polygon: string): string => createHash('sha256').update(polygon).digest('hex').slice(0, 16);
+export const shapeVersion = (polygon: string): string =>
+  createHash('sha256').update(polygon).digest('hex').slice(0, 16);
 
 export const rasterKey = (fieldId: number, layer: string, day: string, version: string): string =>
   `imagery/${fieldId}/${encodeURIComponent(layer)}/${day}-${version}.bin`;
@@ -125,15 +132,26 @@ export interface RenderParams extends Omit<RenderRequest, 'operation' | 'scale'>
 }
 
 /** The dates of a field's layer a reader sees: those with pixels over the field. */
-export const listedDates = async (repository: Pick<ImageryRepository, 'dates'>, fieldId: number, layer: string = SENTINEL2): Promise<ImageryDate[]> =>
-  (await repository.dates(fieldId, layer)).filter((entry) => !entry.empty);
+export const listedDates = async (
+  repository: Pick<ImageryRepository, 'dates'>,
+  fieldId: number,
+  layer: string = SENTINEL2,
+): Promise<ImageryDate[]> => (await repository.dates(fieldId, layer)).filter((entry) => !entry.empty);
 
 /** The operations of a layer: the satellite's, or the single one of a layer from a file or a sampling (its own name). */
 export const operationsOf = (layer: string): Array<{ operation: string; name: string }> =>
-  layer === SENTINEL2 ? SATELLITE_OPERATIONS.map(({ operation, name }) => ({ operation, name })) : [{ operation: layer, name: layer }];
+  layer === SENTINEL2
+    ? SATELLITE_OPERATIONS.map(({ operation, name }) => ({ operation, name }))
+    : [{ operation: layer, name: layer }];
 
 /** The readers: GET /api/layers/dates/v3 and GET /api/fields/ndvi. */
-export function imageryReaders({ repository, gate }: { repository: Pick<ImageryRepository, 'dates'>; gate: FieldGate }) {
+export function imageryReaders({
+  repository,
+  gate,
+}: {
+  repository: Pick<ImageryRepository, 'dates'>;
+  gate: FieldGate;
+}) {
   const listed = (fieldId: number) => listedDates(repository, fieldId);
 
   /**
@@ -144,7 +162,13 @@ export function imageryReaders({ repository, gate }: { repository: Pick<ImageryR
     await readableField(gate, principal, fieldId);
     const entries = (await repository.dates(fieldId)).filter((entry) => !entry.empty);
     entries.sort((a, b) => (a.datetime < b.datetime ? 1 : -1));
-    const layers: Record<string, { operations: Array<{ operation: string; name: string }>; dates: Array<Record<string, unknown> & { date: string }> }> = {
+    const layers: Record<
+      string,
+      {
+        operations: Array<{ operation: string; name: string }>;
+        dates: Array<Record<string, unknown> & { date: string }>;
+      }
+    > = {
       [SENTINEL2]: { operations: operationsOf(SENTINEL2), dates: [] },
     };
     for (const entry of entries) {
@@ -166,7 +190,9 @@ export function imageryReaders({ repository, gate }: { repository: Pick<ImageryR
     await readableField(gate, principal, fieldId);
     const entries = await listed(fieldId);
     return entries
-      .filter((entry) => !entry.cloudy && entry.mean !== null && (!from || entry.day >= from) && (!to || entry.day <= to))
+      .filter(
+        (entry) => !entry.cloudy && entry.mean !== null && (!from || entry.day >= from) && (!to || entry.day <= to),
+      )
       .sort((a, b) => (a.day < b.day ? -1 : 1))
       .map((entry) => ({ date: entry.day, ndvi_mean: entry.mean as number }));
   }

@@ -10,18 +10,23 @@ export type BandName = (typeof BANDS)[number];
 const RasterBand = z.looseObject({ scale: z.optional(z.number()), offset: z.optional(z.number()) });
 const Asset = z.looseObject({ href: z.string().check(z.url()), 'raster:bands': z.optional(z.array(RasterBand)) });
 const Item = z.looseObject({
-    id: z.string().check(z.minLength(1)),
-    bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
-    properties: z.looseObject({
-        datetime: z.string(),
-        'proj:epsg': z.optional(z.number().check(z.int())),
-        'proj:code': z.optional(z.string()),
-        'eo:cloud_cover': z.optional(z.number()),
-        'earthsearch:boa_offset_applied': z.optional(z.boolean()),
-      }),
-    assets: z.looseObject(Object.fromEntries(BANDS.map((band) => [band, Asset])) as Record<BandName, typeof Asset>),
-  });
-const Link = z.looseObject({ rel: z.string(), href: z.string(), method: z.optional(z.string()), body: z.optional(z.record(z.string(), z.unknown())) });
+  id: z.string().check(z.minLength(1)),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  properties: z.looseObject({
+    datetime: z.string(),
+    'proj:epsg': z.optional(z.number().check(z.int())),
+    'proj:code': z.optional(z.string()),
+    'eo:cloud_cover': z.optional(z.number()),
+    'earthsearch:boa_offset_applied': z.optional(z.boolean()),
+  }),
+  assets: z.looseObject(Object.fromEntries(BANDS.map((band) => [band, Asset])) as Record<BandName, typeof Asset>),
+});
+const Link = z.looseObject({
+  rel: z.string(),
+  href: z.string(),
+  method: z.optional(z.string()),
+  body: z.optional(z.record(z.string(), z.unknown())),
+});
 const SearchPage = z.looseObject({ features: z.array(z.unknown()), links: z.optional(z.array(Link)) });
 
 /** What ingestion needs of a STAC item (it travels in the scene job). */
@@ -117,9 +122,17 @@ const covers = (outer: [number, number, number, number], inner: [number, number,
  * out (docs/imagery.md: Sentinel-2 tiles overlap by about 10 km, so only fields astride that
  * overlap's edge miss a day).
  */
-export function chooseScenes(scenes: Scene[], fieldBounds: [number, number, number, number], fieldEpsg: number): Scene[] {
+export function chooseScenes(
+  scenes: Scene[],
+  fieldBounds: [number, number, number, number],
+  fieldEpsg: number,
+): Scene[] {
   const byDay = new Map<string, Scene>();
-  const rank = (scene: Scene): [number, number, string] => [scene.epsg === fieldEpsg ? 0 : 1, scene.cloudCover ?? 100, scene.id];
+  const rank = (scene: Scene): [number, number, string] => [
+    scene.epsg === fieldEpsg ? 0 : 1,
+    scene.cloudCover ?? 100,
+    scene.id,
+  ];
   for (const scene of scenes) {
     if (!covers(scene.bbox, fieldBounds)) continue;
     const current = byDay.get(scene.day);

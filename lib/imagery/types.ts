@@ -8,22 +8,62 @@ export interface LayerType {
 }
 
 const FIXED: ReadonlyArray<[number, string]> = [
-  [1, 'ndvi1'], [2, 'ndvip1'], [3, 'gndvi1'], [4, 'gndvip1'], [5, 'rinde'], [6, 'rgb1'], [7, 'rgbp1'],
-  [8, 'altimetria'], [9, 'siembra'], [10, 'herbicida'], [11, 'fungicida'], [12, 'insecticida'],
-  [13, 'fertilizante'], [14, 'enmienda'], [15, 'profundidad_suelo'], [22, 'margen_bruto'], [24, 'ndvi0.8'],
-  [25, 'vigor planta'], [26, 'tcari/osavi'], [27, 'NDRE'], [29, 'RGB0.8'], [31, SENTINEL2], [32, LANDSAT],
-  [34, 'aplicación'], [35, 'humedad'], [39, 'siembra_vel_avance'], [40, 'siembra_var'], [41, 'siembra_fecha'],
-  [42, 'rinde_hum'], [43, 'rinde_vel_avance'], [44, 'rinde_fecha'], [234, 'aplicación_fecha'],
-  [235, 'aplicación_hum'], [236, 'aplicación_presion'], [237, 'aplicación_temp'], [238, 'aplicación_vel_avance'],
-  [239, 'costo'], [240, 'ingreso'],
+  [1, 'ndvi1'],
+  [2, 'ndvip1'],
+  [3, 'gndvi1'],
+  [4, 'gndvip1'],
+  [5, 'rinde'],
+  [6, 'rgb1'],
+  [7, 'rgbp1'],
+  [8, 'altimetria'],
+  [9, 'siembra'],
+  [10, 'herbicida'],
+  [11, 'fungicida'],
+  [12, 'insecticida'],
+  [13, 'fertilizante'],
+  [14, 'enmienda'],
+  [15, 'profundidad_suelo'],
+  [22, 'margen_bruto'],
+  [24, 'ndvi0.8'],
+  [25, 'vigor planta'],
+  [26, 'tcari/osavi'],
+  [27, 'NDRE'],
+  [29, 'RGB0.8'],
+  [31, SENTINEL2],
+  [32, LANDSAT],
+  [34, 'aplicación'],
+  [35, 'humedad'],
+  [39, 'siembra_vel_avance'],
+  [40, 'siembra_var'],
+  [41, 'siembra_fecha'],
+  [42, 'rinde_hum'],
+  [43, 'rinde_vel_avance'],
+  [44, 'rinde_fecha'],
+  [234, 'aplicación_fecha'],
+  [235, 'aplicación_hum'],
+  [236, 'aplicación_presion'],
+  [237, 'aplicación_temp'],
+  [238, 'aplicación_vel_avance'],
+  [239, 'costo'],
+  [240, 'ingreso'],
 ];
 
 export const DEPTHS = [20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150] as const;
 
 /** Families whose ids run consecutively from the first (depth 20) in depth order. */
 const CONSECUTIVE: ReadonlyArray<[string, number]> = [
-  ['MO', 45], ['N', 59], ['P', 73], ['K', 87], ['S', 101], ['PH', 115], ['Ca', 129], ['Mg', 143], ['Na', 157],
-  ['Arena', 179], ['Arcilla', 193], ['Limo', 207],
+  ['MO', 45],
+  ['N', 59],
+  ['P', 73],
+  ['K', 87],
+  ['S', 101],
+  ['PH', 115],
+  ['Ca', 129],
+  ['Mg', 143],
+  ['Na', 157],
+  ['Arena', 179],
+  ['Arcilla', 193],
+  ['Limo', 207],
 ];
 /** The irregular families: one id per depth, in depth order. */
 const IRREGULAR: ReadonlyArray<[string, readonly number[]]> = [
@@ -53,7 +93,10 @@ export const depthRange = (index: number): string => `${index === 0 ? 0 : DEPTHS
  * GET api/sampling/analysis_variable/layer_type: for each depth range, each analysis family with the
  * layer its samples make (layer_name, its one operation, and the layer type id).
  */
-export function analysisLayerTypes(): Record<string, Record<string, { operation: string; layer_name: string; id_layer: number }>> {
+export function analysisLayerTypes(): Record<
+  string,
+  Record<string, { operation: string; layer_name: string; id_layer: number }>
+> {
   return Object.fromEntries(
     DEPTHS.map((depth, i) => [
       depthRange(i),

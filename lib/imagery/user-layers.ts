@@ -3,17 +3,28 @@
 // finds the caller's field it lies on and keeps the features inside for a day (`redis_id`); step 2
 // queues a layer job, which the imagery worker makes (layer-build.ts). Rules only: repository and
 // gate are parameters.
-import { geometryKit } from '../geo/geometry';
+
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
-import { as, entity, num, str, type EntityOf } from '../db/entity';
 import { can } from '../authz/access';
 import type { FieldGate, Refusals } from '../authz/gate';
+import { as, type EntityOf, entity, num, str } from '../db/entity';
 import { Forbidden, Invalid, NotFound } from '../errors';
 import { boundsToWkt, formatNumber } from '../geo/bounds';
+import { geometryKit } from '../geo/geometry';
 import { ringsOfWkt } from './field-grid';
 import { containsPoint } from './grid';
-import { columnStats, columnValues, featureBounds, histogramOf, placeOf, type ColumnStats, type Histogram, type LayerFeature, type LayerTable } from './layer-table';
+import {
+  type ColumnStats,
+  columnStats,
+  columnValues,
+  featureBounds,
+  type Histogram,
+  histogramOf,
+  type LayerFeature,
+  type LayerTable,
+  placeOf,
+} from './layer-table';
 import { LANDSAT, SENTINEL2 } from './layers';
 import type { ImageryRepository } from './service';
 import { layerTypes } from './types';
@@ -77,13 +88,17 @@ const SATELLITE = new Set([SENTINEL2, LANDSAT]);
 /** The layer name of a layer type id made from files or samplings (satellite types are not). */
 export function layerNameOf(idLayer: number): string {
   const name = layerTypes().find((type) => type.id === idLayer)?.nombre;
-  if (!name || SATELLITE.has(name)) throw new Invalid(`id_layer ${idLayer} is not a layer type a file can make (GET /api/layers/types; not ${[...SATELLITE].join(' or ')})`);
+  if (!name || SATELLITE.has(name))
+    throw new Invalid(
+      `id_layer ${idLayer} is not a layer type a file can make (GET /api/layers/types; not ${[...SATELLITE].join(' or ')})`,
+    );
   return name;
 }
 
 /** A layer name of the catalogue that files and samplings can make. */
 export function checkLayerName(name: string): string {
-  if (!layerTypes().some((type) => type.nombre === name) || SATELLITE.has(name)) throw new Invalid(`layer_name ${name} is not a layer type a sampling can make (GET /api/layers/types)`);
+  if (!layerTypes().some((type) => type.nombre === name) || SATELLITE.has(name))
+    throw new Invalid(`layer_name ${name} is not a layer type a sampling can make (GET /api/layers/types)`);
   return name;
 }
 
@@ -104,9 +119,18 @@ function extentWkt(features: readonly LayerFeature[]): string {
   return boundsToWkt([minX, minY, maxX, maxY]);
 }
 
-const overlaps = (a: readonly number[], b: readonly number[]) => a[0]! <= b[2]! && b[0]! <= a[2]! && a[1]! <= b[3]! && b[1]! <= a[3]!;
+const overlaps = (a: readonly number[], b: readonly number[]) =>
+  a[0]! <= b[2]! && b[0]! <= a[2]! && a[1]! <= b[3]! && b[1]! <= a[3]!;
 
-export function userLayers({ repository, gate, now = () => new Date() }: { repository: UserLayerRepository; gate: FieldGate; now?: () => Date }) {
+export function userLayers({
+  repository,
+  gate,
+  now = () => new Date(),
+}: {
+  repository: UserLayerRepository;
+  gate: FieldGate;
+  now?: () => Date;
+}) {
   const refusals: Refusals = {
     notFound: () => new NotFound('Field not found'),
     forbidden: () => new Forbidden('The user cannot add layers to this field'),
@@ -128,7 +152,12 @@ export function userLayers({ repository, gate, now = () => new Date() }: { repos
       if (!overlaps(shape.bounds, bounds)) continue;
       const rings = ringsOfWkt(geometry, shape.polygon);
       const inside = table.features.filter((_, i) => containsPoint(rings, places[i]!));
-      if (inside.length && (!best || inside.length > best.inside.length || (inside.length === best.inside.length && field.id < best.fieldId))) {
+      if (
+        inside.length &&
+        (!best ||
+          inside.length > best.inside.length ||
+          (inside.length === best.inside.length && field.id < best.fieldId))
+      ) {
         best = { fieldId: field.id, inside };
       }
     }
@@ -137,7 +166,14 @@ export function userLayers({ repository, gate, now = () => new Date() }: { repos
     const kept: LayerTable = { columns: table.columns, features: best.inside };
     const objectKey = uploadKey(id);
     await repository.saveTable(objectKey, kept);
-    await repository.saveUpload({ id, ownerId: principal.user.id, fieldId: best.fieldId, objectKey, columns: kept.columns, expiresAt: Math.floor(now().getTime() / 1000) + UPLOAD_TTL_SECONDS });
+    await repository.saveUpload({
+      id,
+      ownerId: principal.user.id,
+      fieldId: best.fieldId,
+      objectKey,
+      columns: kept.columns,
+      expiresAt: Math.floor(now().getTime() / 1000) + UPLOAD_TTL_SECONDS,
+    });
     const stats: Record<string, ColumnStats | null> = {};
     const histograms: Record<string, Histogram | null> = {};
     kept.columns.forEach((column, i) => {
@@ -152,34 +188,68 @@ export function userLayers({ repository, gate, now = () => new Date() }: { repos
   function checkSpecs(table: LayerTable, specs: readonly LayerSpec[]): void {
     const names = new Set<string>();
     for (const spec of specs) {
-      if (names.has(spec.layer_name)) throw new Invalid(`two columns make the layer ${spec.layer_name} of the same date`);
+      if (names.has(spec.layer_name))
+        throw new Invalid(`two columns make the layer ${spec.layer_name} of the same date`);
       names.add(spec.layer_name);
       const column = table.columns.indexOf(spec.column);
-      if (column < 0) throw new Invalid(`${spec.column} is not a numeric column of the file (${table.columns.join(', ')})`);
-      if (spec.min !== null && spec.max !== null && spec.min > spec.max) throw new Invalid(`min is greater than max for ${spec.column}`);
-      if (!columnValues(table, column).some((v) => (spec.min === null || v >= spec.min) && (spec.max === null || v <= spec.max))) {
+      if (column < 0)
+        throw new Invalid(`${spec.column} is not a numeric column of the file (${table.columns.join(', ')})`);
+      if (spec.min !== null && spec.max !== null && spec.min > spec.max)
+        throw new Invalid(`min is greater than max for ${spec.column}`);
+      if (
+        !columnValues(table, column).some(
+          (v) => (spec.min === null || v >= spec.min) && (spec.max === null || v <= spec.max),
+        )
+      ) {
         throw new Invalid(`${spec.column} has no value within its bounds`);
       }
     }
   }
 
   /** Saves a source table and queues its layer job; answers what will be made. */
-  async function queue(fieldId: number, source: LayerJob['source'], sourceId: string, key: string, datetime: string, specs: LayerSpec[]) {
-    const job: LayerJob = { job_id: randomUUID(), field_id: fieldId, source, source_id: sourceId, source_key: key, datetime, layers: specs };
+  async function queue(
+    fieldId: number,
+    source: LayerJob['source'],
+    sourceId: string,
+    key: string,
+    datetime: string,
+    specs: LayerSpec[],
+  ) {
+    const job: LayerJob = {
+      job_id: randomUUID(),
+      field_id: fieldId,
+      source,
+      source_id: sourceId,
+      source_key: key,
+      datetime,
+      layers: specs,
+    };
     await repository.publishLayers(job);
     return {
       job_id: job.job_id,
       field_id: fieldId,
-      layers: specs.map((spec) => ({ column: spec.column, id_layer: spec.id_layer, layer_name: spec.layer_name, operation: spec.layer_name, date: datetime, interpolation: spec.interpolation })),
+      layers: specs.map((spec) => ({
+        column: spec.column,
+        id_layer: spec.id_layer,
+        layer_name: spec.layer_name,
+        operation: spec.layer_name,
+        date: datetime,
+        interpolation: spec.interpolation,
+      })),
     };
   }
 
   /** POST /raster: the layers of an upload, queued (the worker makes them). */
-  async function fromUpload(principal: Principal, request: { redis_id: string; lote_id: number; datetime: string; layers: Omit<LayerSpec, 'layer_name'>[] }) {
+  async function fromUpload(
+    principal: Principal,
+    request: { redis_id: string; lote_id: number; datetime: string; layers: Omit<LayerSpec, 'layer_name'>[] },
+  ) {
     const kept = await repository.upload(principal.user.id, request.redis_id);
-    if (!kept || kept.expiresAt * 1000 <= now().getTime()) throw new NotFound(`no upload ${request.redis_id} (uploads are kept ${UPLOAD_TTL_SECONDS / 3600} hours)`);
+    if (!kept || kept.expiresAt * 1000 <= now().getTime())
+      throw new NotFound(`no upload ${request.redis_id} (uploads are kept ${UPLOAD_TTL_SECONDS / 3600} hours)`);
     await gate.field(principal, request.lote_id, 'write', refusals);
-    if (kept.fieldId !== request.lote_id) throw new Invalid(`the upload ${request.redis_id} lies on field ${kept.fieldId}, not ${request.lote_id}`);
+    if (kept.fieldId !== request.lote_id)
+      throw new Invalid(`the upload ${request.redis_id} lies on field ${kept.fieldId}, not ${request.lote_id}`);
     const table = await repository.table(kept.objectKey);
     if (!table) throw new NotFound(`no upload ${request.redis_id}`);
     const specs = request.layers.map((layer) => ({ ...layer, layer_name: layerNameOf(layer.id_layer) }));

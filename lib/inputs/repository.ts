@@ -1,10 +1,11 @@
 // Personal inputs in DynamoDB: one item per input in its owner's partition, and a ref per uuid
 // that keeps a uuid to one owner (created in the same transaction).
+
+import { as, bool, type EntityOf, entity, nullable, num, str } from '../db/entity';
 import { keys } from '../db/keys';
-import { as, bool, entity, nullable, num, str, type EntityOf } from '../db/entity';
 import { LostRace } from '../db/retry';
-import { nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
-import { PERSONAL_INPUT_ID_OFFSET, type Component } from './catalogue';
+import { NOT_EXISTS, nextId, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
+import { type Component, PERSONAL_INPUT_ID_OFFSET } from './catalogue';
 import type { InputRepository, InputWrite, PersonalInput } from './service';
 
 const PersonalInputItem = entity('input', {
@@ -36,15 +37,28 @@ export function inputWriteOps(writes: InputWrite[]): TxOp[] {
     if ('create' in write) {
       const input = write.create;
       return [
-        tx.put({ ...keys.userInput(input.ownerId, input.uuid), ...PersonalInputItem.toItem(input) }, NOT_EXISTS, () => new LostRace('input created meanwhile')),
-        tx.put({ ...keys.inputRef(input.uuid), kind: 'input_ref', owner_id: input.ownerId, input_id: input.id }, NOT_EXISTS, () => new LostRace('uuid taken meanwhile')),
+        tx.put(
+          { ...keys.userInput(input.ownerId, input.uuid), ...PersonalInputItem.toItem(input) },
+          NOT_EXISTS,
+          () => new LostRace('input created meanwhile'),
+        ),
+        tx.put(
+          { ...keys.inputRef(input.uuid), kind: 'input_ref', owner_id: input.ownerId, input_id: input.id },
+          NOT_EXISTS,
+          () => new LostRace('uuid taken meanwhile'),
+        ),
       ];
     }
     const input = write.change;
     return [
-      tx.put({ ...keys.userInput(input.ownerId, input.uuid), ...PersonalInputItem.toItem(input) }, 'version = :v', () => new LostRace('input changed meanwhile'), {
-        ':v': write.version,
-      }),
+      tx.put(
+        { ...keys.userInput(input.ownerId, input.uuid), ...PersonalInputItem.toItem(input) },
+        'version = :v',
+        () => new LostRace('input changed meanwhile'),
+        {
+          ':v': write.version,
+        },
+      ),
     ];
   });
 }

@@ -7,9 +7,9 @@
 // The rules take their repository as a parameter (tests/unit/inputs.test.ts runs them in memory);
 // lib/inputs/repository.ts keeps them in DynamoDB.
 import { randomUUID } from 'node:crypto';
-import { retryLostRace } from '../db/retry';
 import type { Principal } from '../auth/principal';
-import { masterInputById, masterInputByUuid, MASTER_INPUTS, type InputRecord } from './catalogue';
+import { retryLostRace } from '../db/retry';
+import { type InputRecord, MASTER_INPUTS, masterInputById, masterInputByUuid } from './catalogue';
 
 export interface PersonalInput extends InputRecord {
   ownerId: number;
@@ -19,7 +19,9 @@ export interface PersonalInput extends InputRecord {
 }
 
 /** The attributes a client may give a personal input besides its name. */
-export type InputAttributes = Partial<Pick<InputRecord, 'code' | 'country' | 'company' | 'type' | 'state' | 'density' | 'composition'>>;
+export type InputAttributes = Partial<
+  Pick<InputRecord, 'code' | 'country' | 'company' | 'type' | 'state' | 'density' | 'composition'>
+>;
 
 /** A write of personal inputs: made new (the uuid must still be free) or changed from `version`. */
 export type InputWrite = { create: PersonalInput } | { change: PersonalInput; version: number };
@@ -102,7 +104,9 @@ export function findOwn(personal: PersonalInput[], selector: InputSelector): Per
 }
 
 const isMaster = (selector: InputSelector) =>
-  Boolean((selector.uuid && masterInputByUuid(selector.uuid)) || (selector.id !== undefined && masterInputById(selector.id)));
+  Boolean(
+    (selector.uuid && masterInputByUuid(selector.uuid)) || (selector.id !== undefined && masterInputById(selector.id)),
+  );
 
 /**
  * The caller's personal inputs for one batch: read once, kept up to date with the batch's own
@@ -115,7 +119,13 @@ interface PersonalInputs {
   forget(): void;
 }
 
-export function inputsService({ repository, now = () => new Date() }: { repository: InputRepository; now?: () => Date }) {
+export function inputsService({
+  repository,
+  now = () => new Date(),
+}: {
+  repository: InputRepository;
+  now?: () => Date;
+}) {
   function personalInputsOf(userId: number): PersonalInputs {
     let list: PersonalInput[] | undefined;
     return {
@@ -130,7 +140,11 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
   }
 
   /** Runs `work` per item, with the caller's inputs read once for the batch; a refusal (`string`) denies the item. */
-  async function each<T>(userId: number, requests: Array<InputRequest<T>>, work: (item: T, own: PersonalInputs) => Promise<InputRef | string>): Promise<BatchResult<T | unknown>> {
+  async function each<T>(
+    userId: number,
+    requests: Array<InputRequest<T>>,
+    work: (item: T, own: PersonalInputs) => Promise<InputRef | string>,
+  ): Promise<BatchResult<T | unknown>> {
     const result: BatchResult<T | unknown> = { done: [], denied: [] };
     const own = personalInputsOf(userId);
     for (const request of requests) {
@@ -149,7 +163,11 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
   }
 
   /** The caller's own input an item of PATCH or DELETE names (deleted ones included), or why there is none. */
-  async function named(own: PersonalInputs, item: InputSelector, verb: 'changed' | 'deleted'): Promise<PersonalInput | string> {
+  async function named(
+    own: PersonalInputs,
+    item: InputSelector,
+    verb: 'changed' | 'deleted',
+  ): Promise<PersonalInput | string> {
     if (!item.uuid && item.id === undefined) return 'uuid or id is required';
     const found = findOwn(await own.all(), item);
     if (found === 'mismatch') return 'uuid and id name different inputs';
@@ -159,7 +177,9 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
   return {
     /** Master inputs and the caller's personal inputs (not deleted), filtered. */
     async list(principal: Principal, filters: InputFilters): Promise<InputRecord[]> {
-      const personal = (await repository.personalInputs(principal.user.id)).filter((p) => !p.deleted).sort((a, b) => a.id - b.id);
+      const personal = (await repository.personalInputs(principal.user.id))
+        .filter((p) => !p.deleted)
+        .sort((a, b) => a.id - b.id);
       return filterInputs([...MASTER_INPUTS, ...personal], filters);
     },
 
@@ -194,7 +214,12 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
         const own = await named(mine, item, 'changed');
         if (typeof own === 'string') return own;
         if (own.deleted) return NOT_YOURS;
-        const changed: PersonalInput = { ...own, ...attributes(item), name: item.name ?? own.name, version: own.version + 1 };
+        const changed: PersonalInput = {
+          ...own,
+          ...attributes(item),
+          name: item.name ?? own.name,
+          version: own.version + 1,
+        };
         await mine.save([{ change: changed, version: own.version }]);
         return ref(changed);
       });
@@ -205,7 +230,8 @@ export function inputsService({ repository, now = () => new Date() }: { reposito
       return each(principal.user.id, requests, async (item, mine) => {
         const own = await named(mine, item, 'deleted');
         if (typeof own === 'string') return own;
-        if (!own.deleted) await mine.save([{ change: { ...own, deleted: true, version: own.version + 1 }, version: own.version }]);
+        if (!own.deleted)
+          await mine.save([{ change: { ...own, deleted: true, version: own.version + 1 }, version: own.version }]);
         return ref(own);
       });
     },
@@ -286,9 +312,14 @@ export async function planLabourInputs(
   for (const [index, item] of items.entries()) {
     const where = `inputs[${index}]`;
     const master =
-      (item.id !== undefined ? masterInputById(item.id) : undefined) ?? (item.uuid ? masterInputByUuid(item.uuid) : undefined);
+      (item.id !== undefined ? masterInputById(item.id) : undefined) ??
+      (item.uuid ? masterInputByUuid(item.uuid) : undefined);
     const own = findOwn(personal, item);
-    if (own === 'mismatch' || (master && own) || (master && item.id !== undefined && item.uuid && master.uuid !== item.uuid.toLowerCase())) {
+    if (
+      own === 'mismatch' ||
+      (master && own) ||
+      (master && item.id !== undefined && item.uuid && master.uuid !== item.uuid.toLowerCase())
+    ) {
       throw new InputRuleBroken(`${where}: id and uuid name different inputs`);
     }
     let chosen: ResolvedInput;
@@ -304,20 +335,22 @@ export async function planLabourInputs(
       } else chosen = { input: current, personal: true };
     } else {
       if (item.id !== undefined && !item.uuid) throw new InputRuleBroken(`${where}: no input has id ${item.id}`);
-      if (item.id !== undefined) throw new InputRuleBroken(`${where}: no input has id ${item.id}; send only the uuid to create one`);
+      if (item.id !== undefined)
+        throw new InputRuleBroken(`${where}: no input has id ${item.id}; send only the uuid to create one`);
       const uuid = (item.uuid ?? randomUUID()).toLowerCase();
       const holder = holders.get(uuid);
-      if (holder !== undefined && holder !== userId) throw new InputRuleBroken(`${where}: the uuid ${uuid} is already used by another input`);
+      if (holder !== undefined && holder !== userId)
+        throw new InputRuleBroken(`${where}: the uuid ${uuid} is already used by another input`);
       const name = item.name?.trim();
       if (!name) throw new InputRuleBroken(`${where}: name is required to create an input`);
       const created = { ...blank(userId, uuid, await newId(), at), name };
       writes.set(uuid, { create: created });
       chosen = { input: created, personal: true };
     }
-    if (seen.has(chosen.input.uuid)) throw new InputRuleBroken(`${where}: the input ${chosen.input.uuid} is listed twice`);
+    if (seen.has(chosen.input.uuid))
+      throw new InputRuleBroken(`${where}: the input ${chosen.input.uuid} is listed twice`);
     seen.add(chosen.input.uuid);
     resolved.push(chosen);
   }
   return { resolved, writes: [...writes.values()] };
 }
-

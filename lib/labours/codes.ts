@@ -1,7 +1,8 @@
 // Codes of labour errors (spec 3: "HTTP statuses and error bodies of labours: not shown"). They
 // answer in the general dialect `{res:'error', code, info}`; docs/decisions.md, "Labours".
-import { Conflict, Forbidden } from '../errors';
+
 import { LostRace } from '../db/retry';
+import { Conflict, Forbidden } from '../errors';
 export const LABOUR_CODES = {
   NOT_FOUND: 1,
   NOT_ALLOWED: 2,
@@ -17,9 +18,11 @@ export const LABOUR_CODES = {
 } as const;
 
 /** Labours and work orders need the View season feature (claim SEASON_VIEW). */
-export const seasonViewRequired = () => new Forbidden('the View season feature is required', { code: LABOUR_CODES.SEASON_VIEW_REQUIRED });
+export const seasonViewRequired = () =>
+  new Forbidden('the View season feature is required', { code: LABOUR_CODES.SEASON_VIEW_REQUIRED });
 
 /** A labour uuid already taken (by this caller's labour or another's). */
-export const labourTaken = (uuid: string) => new Conflict(`labour ${uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
+export const labourTaken = (uuid: string) =>
+  new Conflict(`labour ${uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
 /** The labour changed between its read and its write: the change is retried from a new read. */
 export const labourStale = () => new LostRace('labour changed meanwhile');

@@ -1,11 +1,16 @@
 // Labours (spec 3): field activities of four types in a campaign. The pure rules live here (types,
 // status transitions, which fields each type takes, totals of inputs); lib/labours/service.ts
 // reads and writes them. docs/decisions.md, "Labours".
-import { as, entity, nullable, num, str, type EntityOf } from '../db/entity';
+import { as, type EntityOf, entity, nullable, num, str } from '../db/entity';
 
 export const LABOUR_TYPE = { APPLICATION: 1, HARVEST: 2, SOWING: 3, OTHER: 4 } as const;
 export type LabourTypeId = (typeof LABOUR_TYPE)[keyof typeof LABOUR_TYPE];
-export const LABOUR_TYPE_NAMES: Record<number, string> = { 1: 'Aplicación', 2: 'Cosecha', 3: 'Siembra', 4: 'Otra labor' };
+export const LABOUR_TYPE_NAMES: Record<number, string> = {
+  1: 'Aplicación',
+  2: 'Cosecha',
+  3: 'Siembra',
+  4: 'Otra labor',
+};
 
 export const STATUS = { PLANNED: 1, EXECUTED: 2, CANCELLED: 3 } as const;
 export type Status = (typeof STATUS)[keyof typeof STATUS];
@@ -24,14 +29,43 @@ const TRANSITIONS: Record<Status, readonly Status[]> = {
 export const canMove = (from: Status, to: Status): boolean => from === to || TRANSITIONS[from].includes(to);
 
 /** application_type_id and seeding_type_id (values not shown by the spec; docs/decisions.md). */
-export const APPLICATION_TYPES: Record<number, string> = { 1: 'Terrestre', 2: 'Aérea', 3: 'Quimigación (por riego)', 4: 'Tratamiento de semillas' };
-export const SEEDING_TYPES: Record<number, string> = { 1: 'Siembra directa', 2: 'Siembra convencional', 3: 'Siembra al voleo', 4: 'Trasplante' };
+export const APPLICATION_TYPES: Record<number, string> = {
+  1: 'Terrestre',
+  2: 'Aérea',
+  3: 'Quimigación (por riego)',
+  4: 'Tratamiento de semillas',
+};
+export const SEEDING_TYPES: Record<number, string> = {
+  1: 'Siembra directa',
+  2: 'Siembra convencional',
+  3: 'Siembra al voleo',
+  4: 'Trasplante',
+};
 
 /** The type fields of each labour type (the spec's names); others sent with that type are refused. */
 export const TYPE_FIELDS: Record<LabourTypeId, readonly string[]> = {
   [LABOUR_TYPE.APPLICATION]: ['application_type_id', 'end_cycle', 'map_id', 'inputs'],
-  [LABOUR_TYPE.HARVEST]: ['end_cycle', 'layer', 'expected_unit', 'harvested_unit', 'expected_yield', 'harvested_yield', 'quality', 'humidity', 'yield_zones'],
-  [LABOUR_TYPE.SOWING]: ['seed_total', 'seed_rate', 'actual_seed_rate', 'row_width', 'seeding_type_id', 'variety_id', 'variety_name', 'inputs'],
+  [LABOUR_TYPE.HARVEST]: [
+    'end_cycle',
+    'layer',
+    'expected_unit',
+    'harvested_unit',
+    'expected_yield',
+    'harvested_yield',
+    'quality',
+    'humidity',
+    'yield_zones',
+  ],
+  [LABOUR_TYPE.SOWING]: [
+    'seed_total',
+    'seed_rate',
+    'actual_seed_rate',
+    'row_width',
+    'seeding_type_id',
+    'variety_id',
+    'variety_name',
+    'inputs',
+  ],
   [LABOUR_TYPE.OTHER]: ['name'],
 };
 /** At most this many inputs in one labour (one transaction holds the labour and every input it creates). */
@@ -41,7 +75,8 @@ export const ALL_TYPE_FIELDS = [...new Set(Object.values(TYPE_FIELDS).flat())];
 export const takesInputs = (typeId: LabourTypeId) => TYPE_FIELDS[typeId].includes('inputs');
 
 /** The type fields sent that the type does not take. */
-export const foreignTypeFields = (typeId: LabourTypeId, sent: readonly string[]): string[] => sent.filter((name) => !TYPE_FIELDS[typeId].includes(name));
+export const foreignTypeFields = (typeId: LabourTypeId, sent: readonly string[]): string[] =>
+  sent.filter((name) => !TYPE_FIELDS[typeId].includes(name));
 
 export interface Amount {
   unit: string;
@@ -144,4 +179,5 @@ export function paginate<T>(items: T[], page: number, pageSize: number): { items
 }
 
 /** List order: by date, then creation, then uuid. */
-export const byDate = (a: Labour, b: Labour) => a.date.localeCompare(b.date) || a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid);
+export const byDate = (a: Labour, b: Labour) =>
+  a.date.localeCompare(b.date) || a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid);

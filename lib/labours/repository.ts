@@ -1,19 +1,28 @@
 // Labours in DynamoDB (docs/data-model.md): each in its field's partition under its campaign, with
 // a ref by uuid (LABOURREF#); written in one transaction with the personal inputs its list creates
 // or renames and its campaign's `biennial`.
-import { keys } from '../db/keys';
-import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
+
 import { platformFieldGate } from '../authz/gate';
-import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
 import { crops } from '../crops/repository';
+import { keys } from '../db/keys';
+import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
+import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
 import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
 import type { PersonalInput } from '../inputs/service';
-import { Labour } from './model';
-import { laboursService, refKey, type LabourRepository, type LabourSave } from './service';
 import { labourStale, labourTaken } from './codes';
+import { Labour } from './model';
+import { type LabourRepository, type LabourSave, laboursService, refKey } from './service';
 
-const labourItem = (labour: Labour) => ({ ...keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), ...Labour.toItem(labour) });
-const refItem = (labour: Labour) => ({ ...keys.labourRef(labour.uuid), kind: 'labour_ref', field_id: labour.fieldId, yeargroup: labour.yeargroup });
+const labourItem = (labour: Labour) => ({
+  ...keys.labour(labour.fieldId, labour.yeargroup, labour.uuid),
+  ...Labour.toItem(labour),
+});
+const refItem = (labour: Labour) => ({
+  ...keys.labourRef(labour.uuid),
+  kind: 'labour_ref',
+  field_id: labour.fieldId,
+  yeargroup: labour.yeargroup,
+});
 
 /** The transaction items of a labour save (also written inside a map's own transaction, lib/maps/service.ts). */
 import { emitWebhookEvent } from '../webhooks/emit';
@@ -24,12 +33,19 @@ export function labourSaveOps(change: LabourSave): TxOp[] {
     change.previousVersion === undefined
       ? [tx.put(labourItem(labour), NOT_EXISTS, taken), tx.put(refItem(labour), NOT_EXISTS, taken)]
       : [tx.put(labourItem(labour), 'version = :v', labourStale, { ':v': change.previousVersion })];
-  return [...writes, ...inputWriteOps(change.inputs), ...(change.biennial ? biennialChange(change.biennial.campaign, change.biennial.value) : [])];
+  return [
+    ...writes,
+    ...inputWriteOps(change.inputs),
+    ...(change.biennial ? biennialChange(change.biennial.campaign, change.biennial.value) : []),
+  ];
 }
 
 export const dynamoLabourRepository: LabourRepository = {
   async home(uuid) {
-    return readItem(keys.labourRef(uuid), (ref) => ({ fieldId: Number(ref.field_id), yeargroup: Number(ref.yeargroup) }));
+    return readItem(keys.labourRef(uuid), (ref) => ({
+      fieldId: Number(ref.field_id),
+      yeargroup: Number(ref.yeargroup),
+    }));
   },
   async labour(fieldId, yeargroup, uuid) {
     return readItem(keys.labour(fieldId, yeargroup, uuid), Labour.fromItem);
@@ -39,17 +55,28 @@ export const dynamoLabourRepository: LabourRepository = {
   },
   async rotations(refs) {
     const found = await batchGet(refs.map((r) => keys.rotation(r.fieldId, r.uuid)));
-    return new Map(refs.flatMap((r) => {
-      const item = found.get(itemKey(keys.rotation(r.fieldId, r.uuid)));
-      return item ? [[refKey(r.fieldId, r.uuid.toLowerCase()), { cropId: Number(item.crop_id), yeargroup: Number(item.yeargroup) }] as const] : [];
-    }));
+    return new Map(
+      refs.flatMap((r) => {
+        const item = found.get(itemKey(keys.rotation(r.fieldId, r.uuid)));
+        return item
+          ? [
+              [
+                refKey(r.fieldId, r.uuid.toLowerCase()),
+                { cropId: Number(item.crop_id), yeargroup: Number(item.yeargroup) },
+              ] as const,
+            ]
+          : [];
+      }),
+    );
   },
   async campaigns(refs) {
     const found = await batchGet(refs.map((r) => keys.campaign(r.fieldId, r.yeargroup)));
-    return new Map(refs.flatMap((r) => {
-      const item = found.get(itemKey(keys.campaign(r.fieldId, r.yeargroup)));
-      return item ? [[refKey(r.fieldId, r.yeargroup), Campaign.fromItem(item)] as const] : [];
-    }));
+    return new Map(
+      refs.flatMap((r) => {
+        const item = found.get(itemKey(keys.campaign(r.fieldId, r.yeargroup)));
+        return item ? [[refKey(r.fieldId, r.yeargroup), Campaign.fromItem(item)] as const] : [];
+      }),
+    );
   },
   campaignOf,
   async mapField(mapId) {
@@ -66,14 +93,19 @@ export const dynamoLabourRepository: LabourRepository = {
   },
   async inputHolders(uuids) {
     const found = await batchGet(uuids.map((uuid) => keys.inputRef(uuid)));
-    return new Map(uuids.flatMap((uuid) => {
-      const ref = found.get(itemKey(keys.inputRef(uuid)));
-      return ref ? [[uuid, Number(ref.owner_id)] as const] : [];
-    }));
+    return new Map(
+      uuids.flatMap((uuid) => {
+        const ref = found.get(itemKey(keys.inputRef(uuid)));
+        return ref ? [[uuid, Number(ref.owner_id)] as const] : [];
+      }),
+    );
   },
   save: (change) => transact(labourSaveOps(change)),
   async remove(labour, gone) {
-    await transact([tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone), tx.delete(keys.labourRef(labour.uuid))]);
+    await transact([
+      tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone),
+      tx.delete(keys.labourRef(labour.uuid)),
+    ]);
   },
 };
 
@@ -85,4 +117,3 @@ export const labours = /* @__PURE__ */ laboursService({
   crops: (userId, cropId) => crops.cropById(userId, cropId),
   emit: emitWebhookEvent,
 });
-

@@ -9,31 +9,37 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { FieldGate, FieldInScope } from '../authz/gate';
-import { LostRace, retryLostRace } from '../db/retry';
-import { Conflict, Forbidden, Invalid, NotFound, type DomainError } from '../errors';
-import type { Campaign } from '../fields/campaigns';
 import type { Crop } from '../crops/catalogue';
+import { LostRace, retryLostRace } from '../db/retry';
+import { Conflict, type DomainError, Forbidden, Invalid, NotFound } from '../errors';
+import type { Campaign } from '../fields/campaigns';
 import { masterInputByUuid } from '../inputs/catalogue';
-import { InputRuleBroken, planLabourInputs, type InputRepository, type InputWrite, type PersonalInput } from '../inputs/service';
-import { mapLimit } from '../util/map-limit';
+import {
+  type InputRepository,
+  InputRuleBroken,
+  type InputWrite,
+  type PersonalInput,
+  planLabourInputs,
+} from '../inputs/service';
 import type { Farm, Field } from '../platform/model';
+import { mapLimit } from '../util/map-limit';
 import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
+  type Costs,
   canMove,
   foreignTypeFields,
   LABOUR_INPUTS_MAX,
   LABOUR_TYPE,
   Labour,
-  matches,
-  paginate,
-  STATUS,
-  takesInputs,
-  type Costs,
   type LabourFilters,
   type LabourInput,
   type LabourTypeId,
+  matches,
+  paginate,
+  STATUS,
   type Status,
+  takesInputs,
 } from './model';
 
 /** Tolerance on the field's area when checking `surface` (rounding of client-side areas). */
@@ -114,7 +120,9 @@ export interface LabourRepository {
   labour(fieldId: number, yeargroup: number, uuid: string): Promise<Labour | undefined>;
   laboursOf(fieldId: number, yeargroup: number): Promise<Labour[]>;
   /** Rotations by `fieldId|uuid`: their crop and campaign. */
-  rotations(refs: Array<{ fieldId: number; uuid: string }>): Promise<Map<string, { cropId: number; yeargroup: number }>>;
+  rotations(
+    refs: Array<{ fieldId: number; uuid: string }>,
+  ): Promise<Map<string, { cropId: number; yeargroup: number }>>;
   /** Campaigns by `fieldId|yeargroup`. */
   campaigns(refs: Array<{ fieldId: number; yeargroup: number }>): Promise<Map<string, Campaign>>;
   /** The campaign of a field and yeargroup, made on first use (with `biennial` when new). */
@@ -141,15 +149,23 @@ export interface LabourDeps {
 }
 
 const invalid = (code: number, message: string) => new Invalid(message, { code });
-const labourNotFound = (uuid: string) => () => new NotFound(`labour ${uuid} not found`, { code: LABOUR_CODES.NOT_FOUND });
-const notAllowed = () => new Forbidden('you cannot change the labours of this field', { code: LABOUR_CODES.NOT_ALLOWED });
+const labourNotFound = (uuid: string) => () =>
+  new NotFound(`labour ${uuid} not found`, { code: LABOUR_CODES.NOT_FOUND });
+const notAllowed = () =>
+  new Forbidden('you cannot change the labours of this field', { code: LABOUR_CODES.NOT_ALLOWED });
 const fieldNotFound = () => new NotFound('field not found', { code: LABOUR_CODES.INVALID_FIELD });
 
 function checkTypeFields(typeId: LabourTypeId, write: LabourWrite): void {
-  const sent = [...Object.keys(write.details ?? {}), ...(write.inputs !== undefined ? ['inputs'] : []), ...(write.mapId !== undefined ? ['map_id'] : [])];
+  const sent = [
+    ...Object.keys(write.details ?? {}),
+    ...(write.inputs !== undefined ? ['inputs'] : []),
+    ...(write.mapId !== undefined ? ['map_id'] : []),
+  ];
   const foreign = foreignTypeFields(typeId, sent);
-  if (foreign.length) throw invalid(LABOUR_CODES.WRONG_TYPE_FIELDS, `labour type ${typeId} does not take ${foreign.join(', ')}`);
-  if (write.costs?.seed && typeId !== LABOUR_TYPE.SOWING) throw invalid(LABOUR_CODES.WRONG_TYPE_FIELDS, 'costs.seed is for sowings (labour type 3)');
+  if (foreign.length)
+    throw invalid(LABOUR_CODES.WRONG_TYPE_FIELDS, `labour type ${typeId} does not take ${foreign.join(', ')}`);
+  if (write.costs?.seed && typeId !== LABOUR_TYPE.SOWING)
+    throw invalid(LABOUR_CODES.WRONG_TYPE_FIELDS, 'costs.seed is for sowings (labour type 3)');
   if (write.costs?.inputs && Object.keys(write.costs.inputs).length && !takesInputs(typeId)) {
     throw invalid(LABOUR_CODES.WRONG_TYPE_FIELDS, `labour type ${typeId} has no inputs to cost`);
   }
@@ -158,12 +174,22 @@ function checkTypeFields(typeId: LabourTypeId, write: LabourWrite): void {
 function checkInputCosts(costs: Costs, lines: LabourInput[]): void {
   const uuids = new Set(lines.map((l) => l.inputUuid));
   const stray = Object.keys(costs.inputs).filter((uuid) => !uuids.has(uuid.toLowerCase()));
-  if (stray.length) throw invalid(LABOUR_CODES.INVALID_INPUTS, `costs.inputs names inputs the labour does not list: ${stray.join(', ')}`);
+  if (stray.length)
+    throw invalid(
+      LABOUR_CODES.INVALID_INPUTS,
+      `costs.inputs names inputs the labour does not list: ${stray.join(', ')}`,
+    );
 }
 
-const normalizeCosts = (costs: Partial<Costs> | undefined, base: Costs = { labour: null, inputs: {}, seed: null }): Costs => ({
+const normalizeCosts = (
+  costs: Partial<Costs> | undefined,
+  base: Costs = { labour: null, inputs: {}, seed: null },
+): Costs => ({
   labour: costs?.labour !== undefined ? costs.labour : base.labour,
-  inputs: costs?.inputs !== undefined ? Object.fromEntries(Object.entries(costs.inputs).map(([k, v]) => [k.toLowerCase(), v])) : base.inputs,
+  inputs:
+    costs?.inputs !== undefined
+      ? Object.fromEntries(Object.entries(costs.inputs).map(([k, v]) => [k.toLowerCase(), v]))
+      : base.inputs,
   seed: costs?.seed !== undefined ? costs.seed : base.seed,
 });
 
@@ -171,14 +197,26 @@ export type LabourCreate = LabourWrite & { typeId: LabourTypeId; status: Status;
 
 export function laboursService({ repository, inputs, fields, crops, emit, now = () => new Date() }: LabourDeps) {
   /** LABOUR_CHANGED.V1 to the field's owner and the user who acted. */
-  const changed = async (principal: Principal, labour: Labour, change: 'created' | 'changed' | 'deleted'): Promise<Labour> => {
-    await emit?.('LABOUR_CHANGED.V1', { userIds: [principal.user.id], fieldId: labour.fieldId, data: { labour_uuid: labour.uuid, field_id: labour.fieldId, yeargroup: labour.yeargroup, change } });
+  const changed = async (
+    principal: Principal,
+    labour: Labour,
+    change: 'created' | 'changed' | 'deleted',
+  ): Promise<Labour> => {
+    await emit?.('LABOUR_CHANGED.V1', {
+      userIds: [principal.user.id],
+      fieldId: labour.fieldId,
+      data: { labour_uuid: labour.uuid, field_id: labour.fieldId, yeargroup: labour.yeargroup, change },
+    });
     return labour;
   };
   // --- reading -------------------------------------------------------------------------------
 
   /** The labour of a uuid, in a field the caller reaches for `action` (404 when it cannot read it). */
-  async function locate(principal: Principal, uuid: string, action: 'read' | 'write'): Promise<FieldInScope & { labour: Labour }> {
+  async function locate(
+    principal: Principal,
+    uuid: string,
+    action: 'read' | 'write',
+  ): Promise<FieldInScope & { labour: Labour }> {
     const refuse = labourNotFound(uuid);
     const home = await repository.home(uuid);
     if (!home) throw refuse();
@@ -189,20 +227,35 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
   }
 
   /** Labours by uuid that the caller can read (others are left out), with their fields and farms. */
-  async function readableLabours(principal: Principal, uuids: string[]): Promise<Array<FieldInScope & { labour: Labour }>> {
-    const found = await mapLimit(uuids, 8, (uuid) => locate(principal, uuid, 'read').catch((error) => (error instanceof NotFound ? undefined : Promise.reject(error))));
+  async function readableLabours(
+    principal: Principal,
+    uuids: string[],
+  ): Promise<Array<FieldInScope & { labour: Labour }>> {
+    const found = await mapLimit(uuids, 8, (uuid) =>
+      locate(principal, uuid, 'read').catch((error) => (error instanceof NotFound ? undefined : Promise.reject(error))),
+    );
     return found.filter((entry): entry is FieldInScope & { labour: Labour } => Boolean(entry));
   }
 
   const rotationsOf = (entries: Array<{ labour: Labour; field: Field }>) =>
-    repository.rotations(entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! })));
+    repository.rotations(
+      entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! })),
+    );
 
   /** Names of the rotations' crops and the inputs of these labours, for their wire form (`known`: rotations already read). */
-  async function views(userId: number, entries: Array<{ labour: Labour; field: Field; farm: Farm }>, known?: Map<string, { cropId: number; yeargroup: number }>): Promise<LabourView[]> {
+  async function views(
+    userId: number,
+    entries: Array<{ labour: Labour; field: Field; farm: Farm }>,
+    known?: Map<string, { cropId: number; yeargroup: number }>,
+  ): Promise<LabourView[]> {
     const [rotations, campaigns, personal] = await Promise.all([
       known ?? rotationsOf(entries),
       repository.campaigns(entries.map((e) => ({ fieldId: e.field.id, yeargroup: e.labour.yeargroup }))),
-      repository.personalInputs(entries.flatMap((e) => e.labour.inputs.filter((i) => i.ownerId !== null).map((i) => ({ ownerId: i.ownerId!, uuid: i.inputUuid })))),
+      repository.personalInputs(
+        entries.flatMap((e) =>
+          e.labour.inputs.filter((i) => i.ownerId !== null).map((i) => ({ ownerId: i.ownerId!, uuid: i.inputUuid })),
+        ),
+      ),
     ]);
     const cropNames = new Map<number, string | null>();
     const cropName = async (cropId: number) => {
@@ -216,14 +269,19 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       for (const line of labour.inputs) {
         const master = masterInputByUuid(line.inputUuid);
         const own = line.ownerId !== null ? personal.get(refKey(line.ownerId, line.inputUuid)) : undefined;
-        names.set(line.inputUuid, { name: master?.name ?? own?.name ?? line.name, deleted: !master && (!own || own.deleted) });
+        names.set(line.inputUuid, {
+          name: master?.name ?? own?.name ?? line.name,
+          deleted: !master && (!own || own.deleted),
+        });
       }
       result.push({
         labour,
         field,
         farm,
         biennial: campaigns.get(refKey(field.id, labour.yeargroup))?.biennial ?? false,
-        rotation: rotation ? { uuid: labour.rotationUuid!, cropId: rotation.cropId, cropName: await cropName(rotation.cropId) } : null,
+        rotation: rotation
+          ? { uuid: labour.rotationUuid!, cropId: rotation.cropId, cropName: await cropName(rotation.cropId) }
+          : null,
         inputs: names,
       });
     }
@@ -233,36 +291,61 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
   // --- checks --------------------------------------------------------------------------------
 
   /** A labour's rotation belongs to its field and campaign. */
-  async function checkRotation(field: Field, yeargroup: number, rotationUuid: string | null | undefined): Promise<void> {
+  async function checkRotation(
+    field: Field,
+    yeargroup: number,
+    rotationUuid: string | null | undefined,
+  ): Promise<void> {
     if (!rotationUuid) return;
-    const rotation = (await repository.rotations([{ fieldId: field.id, uuid: rotationUuid }])).get(refKey(field.id, rotationUuid.toLowerCase()));
-    if (!rotation) throw invalid(LABOUR_CODES.INVALID_ROTATION, `rotation ${rotationUuid} is not a rotation of field ${field.id}`);
+    const rotation = (await repository.rotations([{ fieldId: field.id, uuid: rotationUuid }])).get(
+      refKey(field.id, rotationUuid.toLowerCase()),
+    );
+    if (!rotation)
+      throw invalid(LABOUR_CODES.INVALID_ROTATION, `rotation ${rotationUuid} is not a rotation of field ${field.id}`);
     if (rotation.yeargroup !== yeargroup) {
-      throw invalid(LABOUR_CODES.INVALID_ROTATION, `rotation ${rotationUuid} belongs to the campaign ${rotation.yeargroup}, not ${yeargroup}`);
+      throw invalid(
+        LABOUR_CODES.INVALID_ROTATION,
+        `rotation ${rotationUuid} belongs to the campaign ${rotation.yeargroup}, not ${yeargroup}`,
+      );
     }
   }
 
-  const fieldArea = async (field: Field, yeargroup: number): Promise<number> => (await fields.shape(field, yeargroup)).areaHa;
+  const fieldArea = async (field: Field, yeargroup: number): Promise<number> =>
+    (await fields.shape(field, yeargroup)).areaHa;
 
   async function checkSurface(field: Field, yeargroup: number, surface: number): Promise<void> {
     const area = await fieldArea(field, yeargroup);
     if (surface > area * AREA_TOLERANCE) {
-      throw invalid(LABOUR_CODES.SURFACE_EXCEEDS_FIELD, `surface (${surface} ha) exceeds the field's ${area.toFixed(2)} ha`);
+      throw invalid(
+        LABOUR_CODES.SURFACE_EXCEEDS_FIELD,
+        `surface (${surface} ha) exceeds the field's ${area.toFixed(2)} ha`,
+      );
     }
   }
 
   /** A map referenced by an application is a map of the labour's field. */
   async function checkMap(field: Field, mapId: number | null | undefined): Promise<void> {
     if (mapId === null || mapId === undefined) return;
-    if ((await repository.mapField(mapId)) !== field.id) throw invalid(LABOUR_CODES.INVALID_MAP, `map ${mapId} is not a map of field ${field.id}`);
+    if ((await repository.mapField(mapId)) !== field.id)
+      throw invalid(LABOUR_CODES.INVALID_MAP, `map ${mapId} is not a map of field ${field.id}`);
   }
 
   /** The complete list of a labour's inputs, resolved by the spec's rules, and the input writes it needs. */
-  async function resolveInputs(userId: number, items: LabourInputItem[]): Promise<{ lines: LabourInput[]; writes: InputWrite[] }> {
-    if (items.length > LABOUR_INPUTS_MAX) throw invalid(LABOUR_CODES.INVALID_INPUTS, `at most ${LABOUR_INPUTS_MAX} inputs in a labour`);
+  async function resolveInputs(
+    userId: number,
+    items: LabourInputItem[],
+  ): Promise<{ lines: LabourInput[]; writes: InputWrite[] }> {
+    if (items.length > LABOUR_INPUTS_MAX)
+      throw invalid(LABOUR_CODES.INVALID_INPUTS, `at most ${LABOUR_INPUTS_MAX} inputs in a labour`);
     const personal = await inputs.personalInputs(userId);
     const ownUuids = new Set(personal.map((p) => p.uuid));
-    const others = [...new Set(items.map((i) => i.uuid?.toLowerCase()).filter((u): u is string => Boolean(u) && !ownUuids.has(u!) && !masterInputByUuid(u!)))];
+    const others = [
+      ...new Set(
+        items
+          .map((i) => i.uuid?.toLowerCase())
+          .filter((u): u is string => Boolean(u) && !ownUuids.has(u!) && !masterInputByUuid(u!)),
+      ),
+    ];
     const holders = await repository.inputHolders(others);
     try {
       const plan = await planLabourInputs(userId, items, personal, holders, () => inputs.newId(), now());
@@ -291,17 +374,30 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
   }
 
   async function fieldOf(principal: Principal, write: LabourWrite): Promise<FieldInScope> {
-    if (write.fieldId === undefined && !write.fieldUuid) throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id or field_uuid is required');
+    if (write.fieldId === undefined && !write.fieldUuid)
+      throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id or field_uuid is required');
     const refuse = { notFound: fieldNotFound, forbidden: notAllowed };
-    const scope = write.fieldId !== undefined ? await fields.field(principal, write.fieldId, 'write', refuse) : await fields.fieldByUuid(principal, write.fieldUuid!, 'write', refuse);
-    if (write.fieldId !== undefined && write.fieldUuid && scope.field.uuid.toLowerCase() !== write.fieldUuid.toLowerCase()) {
+    const scope =
+      write.fieldId !== undefined
+        ? await fields.field(principal, write.fieldId, 'write', refuse)
+        : await fields.fieldByUuid(principal, write.fieldUuid!, 'write', refuse);
+    if (
+      write.fieldId !== undefined &&
+      write.fieldUuid &&
+      scope.field.uuid.toLowerCase() !== write.fieldUuid.toLowerCase()
+    ) {
       throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id and field_uuid name different fields');
     }
     return scope;
   }
 
   /** The labour to write for a create, with what goes with it. */
-  async function newLabour(userId: number, field: Field, write: LabourCreate, options: { mapWrittenWith?: boolean } = {}): Promise<LabourSave> {
+  async function newLabour(
+    userId: number,
+    field: Field,
+    write: LabourCreate,
+    options: { mapWrittenWith?: boolean } = {},
+  ): Promise<LabourSave> {
     checkTypeFields(write.typeId, write);
     const campaign = await repository.campaignOf(field.id, write.yeargroup, write.biennial);
     await checkRotation(field, write.yeargroup, write.rotationUuid);
@@ -350,7 +446,12 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     },
 
     /** GET /activities/labour: the labours of the fields the caller reads, filtered, by date, one page. */
-    async listLabours(principal: Principal, filters: LabourFilters, page: number, pageSize: number): Promise<LabourPage> {
+    async listLabours(
+      principal: Principal,
+      filters: LabourFilters,
+      page: number,
+      pageSize: number,
+    ): Promise<LabourPage> {
       const lower = (values?: string[]) => values && new Set(values.map((v) => v.toLowerCase()));
       const [fieldUuids, farmUuids] = [lower(filters.fieldUuids), lower(filters.farmUuids)];
       const selected = (await fields.readable(principal)).filter(
@@ -360,11 +461,15 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           (!fieldUuids || fieldUuids.has(field.uuid.toLowerCase())) &&
           (!farmUuids || farmUuids.has(farm.uuid.toLowerCase())),
       );
-      const perField = await mapLimit(selected, 8, async ({ field, farm }) => (await repository.laboursOf(field.id, filters.yeargroup)).map((labour) => ({ labour, field, farm })));
+      const perField = await mapLimit(selected, 8, async ({ field, farm }) =>
+        (await repository.laboursOf(field.id, filters.yeargroup)).map((labour) => ({ labour, field, farm })),
+      );
       let entries = perField.flat();
       // crop filters read the crop of each labour's rotation
       const cropOf = filters.cropIds ? await rotationsOf(entries) : undefined;
-      entries = entries.filter((e) => matches(e.labour, filters, cropOf?.get(refKey(e.field.id, e.labour.rotationUuid ?? ''))?.cropId));
+      entries = entries.filter((e) =>
+        matches(e.labour, filters, cropOf?.get(refKey(e.field.id, e.labour.rotationUuid ?? ''))?.cropId),
+      );
       entries.sort((a, b) => byDate(a.labour, b.labour));
       const { items, totalPages } = paginate(entries, page, pageSize);
       return { views: await views(principal.user.id, items, cropOf), page, totalPages };
@@ -388,7 +493,8 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           return changed(principal, change.labour, 'created');
         } catch (error) {
           // the same client uuid sent twice at once: the other request made it
-          if (error instanceof Conflict && !(error instanceof LostRace)) return (await again()) ?? Promise.reject(error);
+          if (error instanceof Conflict && !(error instanceof LostRace))
+            return (await again()) ?? Promise.reject(error);
           throw error;
         }
       });
@@ -398,29 +504,41 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     async patchLabour(principal: Principal, uuid: string, write: LabourWrite): Promise<Labour> {
       return retryLostRace(async () => {
         const { labour: current, field } = await locate(principal, uuid, 'write');
-        if (write.typeId !== undefined && write.typeId !== current.typeId) throw invalid(LABOUR_CODES.WRONG_TYPE_FIELDS, 'labour_type_id cannot change');
+        if (write.typeId !== undefined && write.typeId !== current.typeId)
+          throw invalid(LABOUR_CODES.WRONG_TYPE_FIELDS, 'labour_type_id cannot change');
         if (write.yeargroup !== undefined && write.yeargroup !== current.yeargroup) {
           throw invalid(LABOUR_CODES.INVALID_ROTATION, 'yeargroup cannot change: a labour belongs to one campaign');
         }
-        if ((write.fieldId !== undefined && write.fieldId !== field.id) || (write.fieldUuid && write.fieldUuid.toLowerCase() !== field.uuid.toLowerCase())) {
+        if (
+          (write.fieldId !== undefined && write.fieldId !== field.id) ||
+          (write.fieldUuid && write.fieldUuid.toLowerCase() !== field.uuid.toLowerCase())
+        ) {
           throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id cannot change: a labour belongs to one field');
         }
         checkTypeFields(current.typeId, write);
         if (write.status !== undefined && !canMove(current.status, write.status)) {
-          throw invalid(LABOUR_CODES.STATUS_TRANSITION, `a labour in status ${current.status} cannot move to ${write.status} (docs/decisions.md, Labours)`);
+          throw invalid(
+            LABOUR_CODES.STATUS_TRANSITION,
+            `a labour in status ${current.status} cannot move to ${write.status} (docs/decisions.md, Labours)`,
+          );
         }
         if (write.rotationUuid !== undefined) await checkRotation(field, current.yeargroup, write.rotationUuid);
         if (write.surface !== undefined) await checkSurface(field, current.yeargroup, write.surface);
         if (write.mapId !== undefined) await checkMap(field, write.mapId);
-        const resolved = write.inputs !== undefined ? await resolveInputs(principal.user.id, write.inputs) : { lines: current.inputs, writes: [] };
+        const resolved =
+          write.inputs !== undefined
+            ? await resolveInputs(principal.user.id, write.inputs)
+            : { lines: current.inputs, writes: [] };
         const costs = normalizeCosts(write.costs, current.costs);
         checkInputCosts(costs, resolved.lines);
-        const campaign = write.biennial !== undefined ? await repository.campaignOf(field.id, current.yeargroup) : undefined;
+        const campaign =
+          write.biennial !== undefined ? await repository.campaignOf(field.id, current.yeargroup) : undefined;
         const next: Labour = {
           ...current,
           status: write.status ?? current.status,
           date: write.date ?? current.date,
-          rotationUuid: write.rotationUuid !== undefined ? (write.rotationUuid?.toLowerCase() ?? null) : current.rotationUuid,
+          rotationUuid:
+            write.rotationUuid !== undefined ? (write.rotationUuid?.toLowerCase() ?? null) : current.rotationUuid,
           mapId: write.mapId !== undefined ? write.mapId : current.mapId,
           surface: write.surface ?? current.surface,
           observations: write.observations ?? current.observations,
@@ -434,7 +552,12 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           updatedAt: now().toISOString(),
           version: current.version + 1,
         };
-        await repository.save({ labour: next, previousVersion: current.version, inputs: resolved.writes, ...(campaign ? { biennial: { campaign, value: write.biennial } } : {}) });
+        await repository.save({
+          labour: next,
+          previousVersion: current.version,
+          inputs: resolved.writes,
+          ...(campaign ? { biennial: { campaign, value: write.biennial } } : {}),
+        });
         return next;
       }).then((labour) => changed(principal, labour, 'changed'));
     },
@@ -447,9 +570,19 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     },
 
     /** A planned application of a map (spec 2, Maps `create_application`), written in the map's own transaction. */
-    plannedApplicationOfMap(userId: number, field: Field, mapId: number, yeargroup: number, date: string): Promise<LabourSave> {
-      return newLabour(userId, field, { typeId: LABOUR_TYPE.APPLICATION, status: STATUS.PLANNED, yeargroup, date, mapId, fieldId: field.id }, { mapWrittenWith: true });
+    plannedApplicationOfMap(
+      userId: number,
+      field: Field,
+      mapId: number,
+      yeargroup: number,
+      date: string,
+    ): Promise<LabourSave> {
+      return newLabour(
+        userId,
+        field,
+        { typeId: LABOUR_TYPE.APPLICATION, status: STATUS.PLANNED, yeargroup, date, mapId, fieldId: field.id },
+        { mapWrittenWith: true },
+      );
     },
   };
 }
-

@@ -14,7 +14,8 @@ export interface Head {
 
 const notEnoughAnimals = (wanted: number, have: number) =>
   new Conflict(`the herd has ${have} animals; ${wanted} cannot leave it`, { code: LIVESTOCK_CODES.NOT_ENOUGH_ANIMALS });
-const notEnoughWeight = () => new Conflict('the weight exceeds the weight of the herd', { code: LIVESTOCK_CODES.NOT_ENOUGH_WEIGHT });
+const notEnoughWeight = () =>
+  new Conflict('the weight exceeds the weight of the herd', { code: LIVESTOCK_CODES.NOT_ENOUGH_WEIGHT });
 
 /**
  * The animals that leave `herd`: `count` of them (all when absent) weighing `weightKg` (when absent,

@@ -2,17 +2,17 @@
 // located in a paddock of a field (or in no paddock). Every change is a versioned write; the
 // paddock's herd count moves in the same transaction.
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
 import { LostRace, retryLostRace } from '../db/retry';
 import { Conflict } from '../errors';
-import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
-import { Herd, isHerdCategory, laterDate, toKg, weightUnitOf } from './model';
-import type { TransactionRecord } from './records';
+import { characters } from '../util/text';
 import { isoSeconds } from '../util/time';
 import { joined } from './arithmetic';
-import { LIVESTOCK_CODES, fieldNotFound, herdNotFound, invalid, refusals } from './codes';
-import { characters } from '../util/text';
+import { fieldNotFound, herdNotFound, invalid, LIVESTOCK_CODES, refusals } from './codes';
+import { Herd, isHerdCategory, laterDate, toKg, weightUnitOf } from './model';
 import type { PaddockRules } from './paddocks';
+import type { TransactionRecord } from './records';
 import type { LivestockDeps } from './service';
 
 export interface HerdView extends Herd {
@@ -47,10 +47,22 @@ export interface UpdateHerdInput {
   newAnimals: { count: number; weight: number; weightUnit: string };
 }
 
-export function herdRules({ repository, fields, now = () => new Date(), uuid = randomUUID }: LivestockDeps, paddocks: PaddockRules) {
+export function herdRules(
+  { repository, fields, now = () => new Date(), uuid = randomUUID }: LivestockDeps,
+  paddocks: PaddockRules,
+) {
   /** A herd and its field for a caller who can read (or change) the field; 404 otherwise. */
-  async function locateHerd(principal: Principal, herdUuid: string, action: 'read' | 'write' = 'read'): Promise<HerdView> {
-    const { field, farm } = await fields.among(principal, await repository.herdFields(herdUuid), action, refusals(() => herdNotFound(herdUuid)));
+  async function locateHerd(
+    principal: Principal,
+    herdUuid: string,
+    action: 'read' | 'write' = 'read',
+  ): Promise<HerdView> {
+    const { field, farm } = await fields.among(
+      principal,
+      await repository.herdFields(herdUuid),
+      action,
+      refusals(() => herdNotFound(herdUuid)),
+    );
     const herd = await repository.herd(field.id, herdUuid);
     if (!herd) throw herdNotFound(herdUuid);
     return { ...herd, field, farm };
@@ -61,19 +73,30 @@ export function herdRules({ repository, fields, now = () => new Date(), uuid = r
 
     async listHerds(principal: Principal): Promise<HerdView[]> {
       const readable = await fields.readable(principal);
-      const perField = await Promise.all(readable.map(async (f) => (await repository.herdsOf(f.field.id)).map((h) => ({ ...h, field: f.field, farm: f.farm }))));
+      const perField = await Promise.all(
+        readable.map(async (f) =>
+          (await repository.herdsOf(f.field.id)).map((h) => ({ ...h, field: f.field, farm: f.farm })),
+        ),
+      );
       return perField.flat().sort((a, b) => a.id - b.id);
     },
 
     async createHerd(principal: Principal, input: CreateHerdInput): Promise<HerdView> {
-      const scope = await fields.field(principal, input.fieldId, 'write', refusals(() => fieldNotFound(input.fieldId)));
+      const scope = await fields.field(
+        principal,
+        input.fieldId,
+        'write',
+        refusals(() => fieldNotFound(input.fieldId)),
+      );
       if (input.uuid) {
         // a uuid names one herd per field: sent again to this field, it is the herd made the first
         // time; a herd of this uuid the caller can see in another field conflicts
         const holders = await repository.herdFields(input.uuid);
         if (holders.includes(scope.field.id)) return locateHerd(principal, input.uuid);
         if (await fields.readsAny(principal, holders)) {
-          throw new Conflict(`herd ${input.uuid} exists in another field`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
+          throw new Conflict(`herd ${input.uuid} exists in another field`, {
+            code: LIVESTOCK_CODES.INVALID_PARAMETERS,
+          });
         }
       }
       checkCategory(input.typeId);
@@ -82,7 +105,8 @@ export function herdRules({ repository, fields, now = () => new Date(), uuid = r
       let paddockId: number | null = null;
       if (input.paddockUuid) {
         const { paddock } = await paddocks.locatePaddock(principal, input.paddockUuid);
-        if (paddock.fieldId !== scope.field.id) throw invalid(`paddock ${input.paddockUuid} is not in field ${scope.field.id}`);
+        if (paddock.fieldId !== scope.field.id)
+          throw invalid(`paddock ${input.paddockUuid} is not in field ${scope.field.id}`);
         paddockId = paddock.id;
       }
       const herd: Herd = {
@@ -165,7 +189,9 @@ export function herdRules({ repository, fields, now = () => new Date(), uuid = r
         const found = await locateHerd(principal, herdUuid, 'write');
         await repository.commit({
           deleted: [found],
-          paddockCounts: found.paddockUuid ? [{ fieldId: found.fieldId, paddockUuid: found.paddockUuid, delta: -1 }] : [],
+          paddockCounts: found.paddockUuid
+            ? [{ fieldId: found.fieldId, paddockUuid: found.paddockUuid, delta: -1 }]
+            : [],
         });
         return found;
       });

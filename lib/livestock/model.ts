@@ -1,6 +1,7 @@
 // Livestock (spec 1): paddocks, herds and their read-only catalogues; weight units.
+
+import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/entity';
 import { Invalid } from '../errors';
-import { as, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 
 /** Herd categories (spec 1, read-only list). */
 export const HERD_CATEGORIES = [
@@ -39,12 +40,17 @@ export const WEIGHT_UNIT_SPELLINGS: Readonly<Record<WeightUnit, readonly string[
   lb: ['lb', 'lbs', 'pound', 'pounds', 'libra', 'libras'],
   t: ['t', 'tn', 'ton', 'tons', 'tonne', 'tonnes', 'tonelada', 'toneladas'],
 };
-const unitBySpelling = new Map(Object.entries(WEIGHT_UNIT_SPELLINGS).flatMap(([unit, spellings]) => spellings.map((s) => [s, unit as WeightUnit])));
+const unitBySpelling = new Map(
+  Object.entries(WEIGHT_UNIT_SPELLINGS).flatMap(([unit, spellings]) => spellings.map((s) => [s, unit as WeightUnit])),
+);
 
 /** The unit a spelling names (INVALID_PARAMETERS for any other). */
 export function weightUnitOf(spelling: string): WeightUnit {
   const unit = unitBySpelling.get(String(spelling).trim().toLowerCase());
-  if (!unit) throw new Invalid(`weight_unit must be kg, lb or t (in any case; also ${[...unitBySpelling.keys()].filter((s) => s.length > 2).join(', ')})`);
+  if (!unit)
+    throw new Invalid(
+      `weight_unit must be kg, lb or t (in any case; also ${[...unitBySpelling.keys()].filter((s) => s.length > 2).join(', ')})`,
+    );
   return unit;
 }
 

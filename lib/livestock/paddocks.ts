@@ -2,15 +2,15 @@
 // inside its field's current shape; its name is unique in the field; it keeps a count of the
 // herds located in it, and cannot be deleted while that count is above zero.
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
 import { normalizeName } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
 import { GeometryError, geometryKit } from '../geo/geometry';
-import type { Principal } from '../auth/principal';
 import type { Field } from '../platform/model';
-import { Paddock } from './model';
-import { LIVESTOCK_CODES, fieldNotFound, paddockNotEmpty, paddockNotFound, refusals } from './codes';
 import { characters } from '../util/text';
+import { fieldNotFound, LIVESTOCK_CODES, paddockNotEmpty, paddockNotFound, refusals } from './codes';
+import { Paddock } from './model';
 import type { LivestockDeps } from './service';
 
 /** Vertices of a paddock polygon (docs/decisions.md, Livestock). */
@@ -18,7 +18,8 @@ export const PADDOCK_MAX_VERTICES = 2000;
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed || characters(trimmed) > 100) throw new Invalid('the paddock name must have 1 to 100 characters', { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
+  if (!trimmed || characters(trimmed) > 100)
+    throw new Invalid('the paddock name must have 1 to 100 characters', { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
   return trimmed;
 }
 
@@ -50,7 +51,12 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
 
   /** A paddock and its field, for a caller who can read (or change) the field; 404 otherwise. */
   async function locatePaddock(principal: Principal, paddockUuid: string, action: 'read' | 'write' = 'read') {
-    const { field } = await fields.among(principal, await repository.paddockFields(paddockUuid), action, refusals(() => paddockNotFound(paddockUuid)));
+    const { field } = await fields.among(
+      principal,
+      await repository.paddockFields(paddockUuid),
+      action,
+      refusals(() => paddockNotFound(paddockUuid)),
+    );
     const paddock = await repository.paddock(field.id, paddockUuid);
     if (!paddock) throw paddockNotFound(paddockUuid);
     return { paddock, field };
@@ -65,7 +71,12 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
         return filter.fieldId === undefined || paddock.fieldId === filter.fieldId ? [paddock] : [];
       }
       if (filter.fieldId !== undefined) {
-        const { field } = await fields.field(principal, filter.fieldId, 'read', refusals(() => fieldNotFound(filter.fieldId!)));
+        const { field } = await fields.field(
+          principal,
+          filter.fieldId,
+          'read',
+          refusals(() => fieldNotFound(filter.fieldId!)),
+        );
         return repository.paddocksOf(field.id);
       }
       const readable = await fields.readable(principal);
@@ -73,14 +84,21 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
     },
 
     async createPaddock(principal: Principal, input: CreatePaddockInput): Promise<Paddock> {
-      const { field } = await fields.field(principal, input.fieldId, 'write', refusals(() => fieldNotFound(input.fieldId)));
+      const { field } = await fields.field(
+        principal,
+        input.fieldId,
+        'write',
+        refusals(() => fieldNotFound(input.fieldId)),
+      );
       if (input.uuid) {
         // a uuid names one paddock per field: sent again to this field, it is the paddock made the
         // first time; a paddock of this uuid the caller can see in another field conflicts
         const holders = await repository.paddockFields(input.uuid);
         if (holders.includes(field.id)) return (await locatePaddock(principal, input.uuid)).paddock;
         if (await fields.readsAny(principal, holders)) {
-          throw new Conflict(`paddock ${input.uuid} exists in another field`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
+          throw new Conflict(`paddock ${input.uuid} exists in another field`, {
+            code: LIVESTOCK_CODES.INVALID_PARAMETERS,
+          });
         }
       }
       const name = checkName(input.name);
@@ -106,7 +124,11 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
       return paddock;
     },
 
-    async updatePaddock(principal: Principal, paddockUuid: string, changes: { name?: string; shape?: string }): Promise<Paddock> {
+    async updatePaddock(
+      principal: Principal,
+      paddockUuid: string,
+      changes: { name?: string; shape?: string },
+    ): Promise<Paddock> {
       if (changes.name === undefined && changes.shape === undefined) {
         throw new Invalid('send name and/or shape', { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
       }
@@ -130,4 +152,5 @@ export function paddockRules({ repository, fields, uuid = randomUUID }: Livestoc
 export type PaddockRules = ReturnType<typeof paddockRules>;
 
 /** Whether a paddock's new name needs its name record moved (names are unique, compared normalised). */
-export const renamed = (next: Paddock, previous: Paddock): boolean => normalizeName(next.name) !== normalizeName(previous.name);
+export const renamed = (next: Paddock, previous: Paddock): boolean =>
+  normalizeName(next.name) !== normalizeName(previous.name);

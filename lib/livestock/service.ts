@@ -3,13 +3,13 @@
 // rules in herds.ts, paddocks.ts and transactions.ts run against DynamoDB in the functions
 // (lib/livestock/repository.ts) and against memory in tests/unit/livestock.test.ts.
 import type { FieldGate, FieldInScope } from '../authz/gate';
-import type { Herd, Paddock } from './model';
-import type { TransactionRecord } from './records';
+import type { WebhookEmitter } from '../webhooks/emit';
 import { herdRules } from './herds';
+import type { Herd, Paddock } from './model';
 import { paddockRules } from './paddocks';
+import type { TransactionRecord } from './records';
 import { transactionRules } from './transactions';
 
-import type { WebhookEmitter } from '../webhooks/emit';
 export type { FieldGate, FieldInScope };
 
 /** A transaction recorded under a client uuid, for the origin herd: what a repeated request answers. */
@@ -80,4 +80,3 @@ export function livestockService(deps: LivestockDeps) {
   const herds = herdRules(deps, paddocks);
   return { ...paddocks, ...herds, ...transactionRules(deps, herds, paddocks) };
 }
-

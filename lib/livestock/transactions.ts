@@ -4,15 +4,15 @@
 // and, when the request carries a transaction uuid, a record that makes a repeated request return
 // the first result.
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
-import type { Principal } from '../auth/principal';
-import { checkCategory, checkName, type HerdRules, type HerdView } from './herds';
-import { exitType, fromKg, HERD_TO_HERD, laterDate, toKg, weightUnitOf, type Herd } from './model';
 import { joined, leaving, remaining, takesAll } from './arithmetic';
+import { fieldNotFound, invalid, LIVESTOCK_CODES, refusals } from './codes';
+import { checkCategory, checkName, type HerdRules, type HerdView } from './herds';
+import { exitType, fromKg, HERD_TO_HERD, type Herd, laterDate, toKg, weightUnitOf } from './model';
 import type { PaddockRules } from './paddocks';
 import { normalizeDate, type TransactionRecord } from './records';
-import { LIVESTOCK_CODES, fieldNotFound, invalid, refusals } from './codes';
 import type { HerdChange, LivestockDeps } from './service';
 
 export interface TransactionResult {
@@ -56,14 +56,31 @@ export interface ExitInput {
   transactionDate: string;
 }
 
-export function transactionRules({ repository, fields, emit, now = () => new Date(), uuid = randomUUID }: LivestockDeps, herds: HerdRules, paddocks: PaddockRules) {
+export function transactionRules(
+  { repository, fields, emit, now = () => new Date(), uuid = randomUUID }: LivestockDeps,
+  herds: HerdRules,
+  paddocks: PaddockRules,
+) {
   const { locateHerd } = herds;
 
   /** A recorded transaction's events for webhooks: one per herd it left changed (a replayed one: none), sent at once. */
-  async function herdEvents(name: 'HERD_MOVED.V1' | 'HERD_EXITED.V1', principal: Principal, result: TransactionResult): Promise<TransactionResult> {
+  async function herdEvents(
+    name: 'HERD_MOVED.V1' | 'HERD_EXITED.V1',
+    principal: Principal,
+    result: TransactionResult,
+  ): Promise<TransactionResult> {
     await Promise.all(
       result.herds.map((herd) =>
-        emit?.(name, { userIds: [principal.user.id], fieldId: herd.field.id, data: { herd_uuid: herd.uuid, field_id: herd.field.id, paddock_uuid: herd.paddockUuid, transaction: result.transaction } }),
+        emit?.(name, {
+          userIds: [principal.user.id],
+          fieldId: herd.field.id,
+          data: {
+            herd_uuid: herd.uuid,
+            field_id: herd.field.id,
+            paddock_uuid: herd.paddockUuid,
+            transaction: result.transaction,
+          },
+        }),
       ),
     );
     return result;
@@ -73,11 +90,17 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
    * The result of a transaction already recorded under this uuid for this origin herd, with the
    * herds as they are now. Called once the caller is known to be able to change the origin herd.
    */
-  async function replay(principal: Principal, originHerdId: number, transactionUuid: string | undefined): Promise<TransactionResult | undefined> {
+  async function replay(
+    principal: Principal,
+    originHerdId: number,
+    transactionUuid: string | undefined,
+  ): Promise<TransactionResult | undefined> {
     if (!transactionUuid) return undefined;
     const recorded = await repository.recorded(originHerdId, transactionUuid);
     if (!recorded) return undefined;
-    const found = await Promise.all(recorded.herdUuids.map((herdUuid) => locateHerd(principal, herdUuid).catch(() => undefined)));
+    const found = await Promise.all(
+      recorded.herdUuids.map((herdUuid) => locateHerd(principal, herdUuid).catch(() => undefined)),
+    );
     return { transaction: recorded.record, herds: found.filter((h): h is HerdView => Boolean(h)) };
   }
 
@@ -89,22 +112,41 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
       if (done) return done;
       const origin = input.originPaddockUuid === null ? null : input.originPaddockUuid.toLowerCase();
       if (herd.paddockUuid !== origin) {
-        throw invalid(herd.paddockUuid ? `herd ${herd.uuid} is not in paddock ${input.originPaddockUuid}` : `herd ${herd.uuid} has no paddock: send origin_paddock_uuid null`);
+        throw invalid(
+          herd.paddockUuid
+            ? `herd ${herd.uuid} is not in paddock ${input.originPaddockUuid}`
+            : `herd ${herd.uuid} has no paddock: send origin_paddock_uuid null`,
+        );
       }
-      if (origin === input.destinationPaddockUuid.toLowerCase()) throw invalid('the destination paddock is the origin paddock');
+      if (origin === input.destinationPaddockUuid.toLowerCase())
+        throw invalid('the destination paddock is the origin paddock');
       const { paddock: destination } = await paddocks.locatePaddock(principal, input.destinationPaddockUuid, 'write');
       if (input.destinationField !== undefined && input.destinationField !== String(destination.fieldId)) {
-        throw invalid(`paddock ${destination.uuid} is in field ${destination.fieldId}, not in ${input.destinationField}`);
+        throw invalid(
+          `paddock ${destination.uuid} is in field ${destination.fieldId}, not in ${input.destinationField}`,
+        );
       }
       const target =
         destination.fieldId === herd.fieldId
           ? { field: herd.field, farm: herd.farm }
-          : await fields.field(principal, destination.fieldId, 'write', refusals(() => fieldNotFound(destination.fieldId)));
+          : await fields.field(
+              principal,
+              destination.fieldId,
+              'write',
+              refusals(() => fieldNotFound(destination.fieldId)),
+            );
       if (input.maxCount !== undefined && input.maxCount !== herd.animalCount) {
-        throw new Conflict(`the herd has ${herd.animalCount} animals, not ${input.maxCount}`, { code: LIVESTOCK_CODES.STALE });
+        throw new Conflict(`the herd has ${herd.animalCount} animals, not ${input.maxCount}`, {
+          code: LIVESTOCK_CODES.STALE,
+        });
       }
-      if (input.animalCount !== undefined && input.animalCount < 1 && herd.animalCount > 0) throw invalid('animal_count must be at least 1');
-      const part = leaving(herd, input.animalCount, input.weight !== undefined ? toKg(input.weight, input.weightUnit ?? herd.weightUnit) : undefined);
+      if (input.animalCount !== undefined && input.animalCount < 1 && herd.animalCount > 0)
+        throw invalid('animal_count must be at least 1');
+      const part = leaving(
+        herd,
+        input.animalCount,
+        input.weight !== undefined ? toKg(input.weight, input.weightUnit ?? herd.weightUnit) : undefined,
+      );
       const { animalCount: count, weightKg: movedKg } = part;
       if (input.herdCategory !== undefined) checkCategory(input.herdCategory);
       const date = normalizeDate(input.transactionDate);
@@ -132,10 +174,15 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
         paddockCounts: [{ fieldId: destination.fieldId, paddockUuid: destination.uuid, delta: 1 }],
         history: [{ herdId: herd.id, record }],
       };
-      if (!partial && herd.paddockUuid) change.paddockCounts.push({ fieldId: herd.fieldId, paddockUuid: herd.paddockUuid, delta: -1 });
+      if (!partial && herd.paddockUuid)
+        change.paddockCounts.push({ fieldId: herd.fieldId, paddockUuid: herd.paddockUuid, delta: -1 });
       const results: HerdView[] = [];
       if (partial) {
-        const stays: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
+        const stays: Herd = {
+          ...herd,
+          ...remaining(herd, part),
+          lastTransactionDate: laterDate(herd.lastTransactionDate, date),
+        };
         const split: Herd = {
           id: await repository.nextId('herd'),
           uuid: uuid(),
@@ -155,7 +202,10 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
         change.updated.push({ next: stays, previous: herd });
         change.created.push(split);
         change.history.push({ herdId: split.id, record });
-        results.push(withVersion({ ...stays, field: herd.field, farm: herd.farm }, herd.version + 1), { ...split, ...target });
+        results.push(withVersion({ ...stays, field: herd.field, farm: herd.farm }, herd.version + 1), {
+          ...split,
+          ...target,
+        });
       } else {
         const moved: Herd = {
           ...herd,
@@ -169,7 +219,8 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
         change.updated.push({ next: moved, previous: herd });
         results.push(withVersion({ ...moved, ...target }, herd.version + 1));
       }
-      if (input.transactionUuid) change.recorded = { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) };
+      if (input.transactionUuid)
+        change.recorded = { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) };
       await repository.commit(change);
       fresh = true;
       return { transaction: record, herds: results };
@@ -181,7 +232,10 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
     let fresh = false;
     const result = await retryLostRace(async () => {
       const type = exitType(input.destinationType);
-      if (!type) throw new Invalid(`destination_type ${input.destinationType} is not an exit type (1 to 7)`, { code: LIVESTOCK_CODES.INVALID_PARAMETERS });
+      if (!type)
+        throw new Invalid(`destination_type ${input.destinationType} is not an exit type (1 to 7)`, {
+          code: LIVESTOCK_CODES.INVALID_PARAMETERS,
+        });
       const herd = await locateHerd(principal, input.originHerdUuid, 'write');
       const done = await replay(principal, herd.id, input.transactionUuid);
       if (done) return done;
@@ -203,7 +257,11 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
         note: null,
         created_at: now().toISOString(),
       };
-      const origin: Herd = { ...herd, ...remaining(herd, part), lastTransactionDate: laterDate(herd.lastTransactionDate, date) };
+      const origin: Herd = {
+        ...herd,
+        ...remaining(herd, part),
+        lastTransactionDate: laterDate(herd.lastTransactionDate, date),
+      };
       const updated = [{ next: origin, previous: herd as Herd }];
       const history = [{ herdId: herd.id, record }];
       const results: HerdView[] = [withVersion({ ...origin, field: herd.field, farm: herd.farm }, herd.version + 1)];
@@ -211,12 +269,22 @@ export function transactionRules({ repository, fields, emit, now = () => new Dat
         if (record.destination_herd_uuid === herd.uuid) throw invalid('the destination herd is the origin herd');
         const destination = await locateHerd(principal, input.destinationHerdUuid, 'write');
         record.destination_paddock_uuid = destination.paddockUuid;
-        const received: Herd = { ...destination, ...joined(destination, part), lastTransactionDate: laterDate(destination.lastTransactionDate, date) };
+        const received: Herd = {
+          ...destination,
+          ...joined(destination, part),
+          lastTransactionDate: laterDate(destination.lastTransactionDate, date),
+        };
         updated.push({ next: received, previous: destination });
         history.push({ herdId: destination.id, record });
-        results.push(withVersion({ ...received, field: destination.field, farm: destination.farm }, destination.version + 1));
+        results.push(
+          withVersion({ ...received, field: destination.field, farm: destination.farm }, destination.version + 1),
+        );
       }
-      await repository.commit({ updated, history, recorded: { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) } });
+      await repository.commit({
+        updated,
+        history,
+        recorded: { originHerdId: herd.id, record, herdUuids: results.map((h) => h.uuid) },
+      });
       fresh = true;
       return { transaction: record, herds: results };
     });

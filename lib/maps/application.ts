@@ -2,4 +2,4 @@
 // rules and their items, written in the map's transaction. Loaded by lib/maps/repository.ts when
 // a request first asks for one (ADR 0008): listing, reading, downloading or deleting maps, and
 // drawing one without an application, never load the labours, inputs and crops services.
-export { labours, labourSaveOps } from '../labours/repository';
+export { labourSaveOps, labours } from '../labours/repository';

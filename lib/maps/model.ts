@@ -1,13 +1,14 @@
 // User maps (spec 2, Maps): zonings, yield, altimetry, nutrients, anomalies and prescription maps
 // of a field, kept as GeoJSON, downloadable as a shapefile. Rules and bounds: docs/decisions.md, "Maps".
-import { as, bool, entity, mapped, num, numOr, str, type EntityOf } from '../db/entity';
+import { as, bool, type EntityOf, entity, mapped, num, numOr, str } from '../db/entity';
 import { Invalid } from '../errors';
-import { MAP_INFOS } from './codes';
 import { characters } from '../util/text';
+import { MAP_INFOS } from './codes';
 import { MAP_LIMITS, MAP_TYPES } from './limits';
 
 export { fechaIni, MAP_LIMITS, MAP_TYPES } from './limits';
-import { geoJsonToWkt, GeometryError, type GeometryKit } from '../geo/geometry';
+
+import { GeometryError, type GeometryKit, geoJsonToWkt } from '../geo/geometry';
 
 export interface Zone {
   color: [number, number, number, number];
@@ -37,7 +38,11 @@ export const MapRecord = entity('map', {
   createdAt: str('created_at'),
   metadata: as<MapMetadata>('metadata', {}),
   /** Kept as JSON text: any property names, any depth. */
-  geojson: mapped<MapGeoJson>('geojson_json', (v) => JSON.parse(String(v ?? '{"type":"FeatureCollection","features":[]}')) as MapGeoJson, (v) => JSON.stringify(v)),
+  geojson: mapped<MapGeoJson>(
+    'geojson_json',
+    (v) => JSON.parse(String(v ?? '{"type":"FeatureCollection","features":[]}')) as MapGeoJson,
+    (v) => JSON.stringify(v),
+  ),
   /** `create_application` was sent: a planned application labour is owed to this map (docs/decisions.md, Maps). */
   applicationRequested: bool('application_requested'),
   version: numOr('version', 1),
@@ -51,19 +56,23 @@ export function checkMetadata(metadata: unknown): MapMetadata {
   if (metadata === undefined || metadata === null) return {};
   if (typeof metadata !== 'object' || Array.isArray(metadata)) throw invalid('metadata must be an object');
   const { capas, ...others } = metadata as Record<string, unknown>;
-  if (Object.keys(others).length) throw invalid(`metadata holds only capas, not ${Object.keys(others).slice(0, 3).join(', ')}`);
+  if (Object.keys(others).length)
+    throw invalid(`metadata holds only capas, not ${Object.keys(others).slice(0, 3).join(', ')}`);
   if (capas === undefined) return {};
-  if (typeof capas !== 'object' || capas === null || Array.isArray(capas)) throw invalid('metadata.capas must be an object keyed by zone index');
+  if (typeof capas !== 'object' || capas === null || Array.isArray(capas))
+    throw invalid('metadata.capas must be an object keyed by zone index');
   const entries = Object.entries(capas as Record<string, unknown>);
   if (entries.length > MAP_LIMITS.ZONES) throw invalid(`metadata.capas has at most ${MAP_LIMITS.ZONES} zones`);
   const checked: Record<string, Zone> = {};
   for (const [index, zone] of entries) {
-    if (!/^\d{1,6}$/.test(index)) throw invalid(`metadata.capas is keyed by zone index (0, 1, ...), not ${JSON.stringify(index.slice(0, 20))}`);
+    if (!/^\d{1,6}$/.test(index))
+      throw invalid(`metadata.capas is keyed by zone index (0, 1, ...), not ${JSON.stringify(index.slice(0, 20))}`);
     const { color, nombre } = (zone ?? {}) as { color?: unknown; nombre?: unknown };
     if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => Number.isInteger(c) && c >= 0 && c <= 255)) {
       throw invalid(`metadata.capas.${index}.color must be [R, G, B, A], integers 0-255`);
     }
-    if (typeof nombre !== 'string' || nombre.length > MAP_LIMITS.NAME) throw invalid(`metadata.capas.${index}.nombre must be a text of at most ${MAP_LIMITS.NAME} characters`);
+    if (typeof nombre !== 'string' || nombre.length > MAP_LIMITS.NAME)
+      throw invalid(`metadata.capas.${index}.nombre must be a text of at most ${MAP_LIMITS.NAME} characters`);
     checked[index] = { color: color as Zone['color'], nombre };
   }
   return { capas: checked };
@@ -73,19 +82,33 @@ export function checkMetadata(metadata: unknown): MapMetadata {
  * The GeoJSON as the map keeps it: a FeatureCollection of valid Polygons or MultiPolygons in EPSG
  * 4326 that each intersect the field; every feature's properties carry nombre, _featid and id.
  */
-export function checkGeoJson({ parseGeometry, readWkt }: GeometryKit, geojson: unknown, fieldPolygon: string, metadata: MapMetadata): MapGeoJson {
+export function checkGeoJson(
+  { parseGeometry, readWkt }: GeometryKit,
+  geojson: unknown,
+  fieldPolygon: string,
+  metadata: MapMetadata,
+): MapGeoJson {
   const text = JSON.stringify(geojson ?? null);
-  if (Buffer.byteLength(text) > MAP_LIMITS.GEOJSON_BYTES) throw invalid(`geojson is at most ${MAP_LIMITS.GEOJSON_BYTES / 1024} KB`);
+  if (Buffer.byteLength(text) > MAP_LIMITS.GEOJSON_BYTES)
+    throw invalid(`geojson is at most ${MAP_LIMITS.GEOJSON_BYTES / 1024} KB`);
   const collection = geojson as { type?: unknown; features?: unknown };
-  if (!collection || collection.type !== 'FeatureCollection' || !Array.isArray(collection.features)) throw invalid('geojson must be a FeatureCollection');
-  if (collection.features.length === 0 || collection.features.length > MAP_LIMITS.FEATURES) throw invalid(`geojson has 1 to ${MAP_LIMITS.FEATURES} features`);
+  if (!collection || collection.type !== 'FeatureCollection' || !Array.isArray(collection.features))
+    throw invalid('geojson must be a FeatureCollection');
+  if (collection.features.length === 0 || collection.features.length > MAP_LIMITS.FEATURES)
+    throw invalid(`geojson has 1 to ${MAP_LIMITS.FEATURES} features`);
   const field = readWkt(fieldPolygon);
   let vertices = 0;
   const features = collection.features.map((raw, position): MapFeature => {
-    const feature = raw as { type?: unknown; geometry?: { type?: unknown; coordinates?: unknown }; properties?: unknown };
-    if (!feature || feature.type !== 'Feature' || !feature.geometry) throw invalid(`feature ${position} is not a Feature with a geometry`);
+    const feature = raw as {
+      type?: unknown;
+      geometry?: { type?: unknown; coordinates?: unknown };
+      properties?: unknown;
+    };
+    if (!feature || feature.type !== 'Feature' || !feature.geometry)
+      throw invalid(`feature ${position} is not a Feature with a geometry`);
     const { type, coordinates } = feature.geometry;
-    if ((type !== 'Polygon' && type !== 'MultiPolygon') || !Array.isArray(coordinates)) throw invalid(`feature ${position}: the geometry must be a Polygon or MultiPolygon`);
+    if ((type !== 'Polygon' && type !== 'MultiPolygon') || !Array.isArray(coordinates))
+      throw invalid(`feature ${position}: the geometry must be a Polygon or MultiPolygon`);
     let wkt: string;
     try {
       wkt = geoJsonToWkt({ type, coordinates } as Parameters<typeof geoJsonToWkt>[0]);
@@ -100,22 +123,33 @@ export function checkGeoJson({ parseGeometry, readWkt }: GeometryKit, geojson: u
       throw error;
     }
     vertices += geometry.getCoordinates().length;
-    if (vertices > MAP_LIMITS.VERTICES) throw invalid(`the features of a map have at most ${MAP_LIMITS.VERTICES} vertices`);
+    if (vertices > MAP_LIMITS.VERTICES)
+      throw invalid(`the features of a map have at most ${MAP_LIMITS.VERTICES} vertices`);
     if (!geometry.intersects(field)) throw invalid(`feature ${position} does not intersect the field`);
-    const properties = feature.properties && typeof feature.properties === 'object' && !Array.isArray(feature.properties) ? (feature.properties as Record<string, unknown>) : {};
+    const properties =
+      feature.properties && typeof feature.properties === 'object' && !Array.isArray(feature.properties)
+        ? (feature.properties as Record<string, unknown>)
+        : {};
     const id = Number.isInteger(properties.id) ? Number(properties.id) : position;
-    const nombre = typeof properties.nombre === 'string' ? properties.nombre : (metadata.capas?.[String(id)]?.nombre ?? null);
-    return { type: 'Feature', geometry: { type, coordinates } as MapFeature['geometry'], properties: { ...properties, nombre, _featid: position, id } };
+    const nombre =
+      typeof properties.nombre === 'string' ? properties.nombre : (metadata.capas?.[String(id)]?.nombre ?? null);
+    return {
+      type: 'Feature',
+      geometry: { type, coordinates } as MapFeature['geometry'],
+      properties: { ...properties, nombre, _featid: position, id },
+    };
   });
   return { type: 'FeatureCollection', features };
 }
 
 export function checkName(name: unknown): string {
-  if (typeof name !== 'string' || !name.trim() || characters(name.trim()) > MAP_LIMITS.NAME) throw invalid(`nombre is a text of 1 to ${MAP_LIMITS.NAME} characters`);
+  if (typeof name !== 'string' || !name.trim() || characters(name.trim()) > MAP_LIMITS.NAME)
+    throw invalid(`nombre is a text of 1 to ${MAP_LIMITS.NAME} characters`);
   return name.trim();
 }
 
 export function checkType(typeId: unknown): number {
-  if (!Number.isInteger(typeId) || !(Number(typeId) in MAP_TYPES)) throw invalid('id_tipo is 1 (zonings), 2 (yield), 3 (altimetry), 4 (nutrients), 5 (anomalies) or 6 (prescription)');
+  if (!Number.isInteger(typeId) || !(Number(typeId) in MAP_TYPES))
+    throw invalid('id_tipo is 1 (zonings), 2 (yield), 3 (altimetry), 4 (nutrients), 5 (anomalies) or 6 (prescription)');
   return Number(typeId);
 }

@@ -2,14 +2,15 @@
 // field); a ref finds it by id, the owner's list and name items make "the caller's maps" and
 // "names unique per user". Every change writes them together in one transaction, with the planned
 // application labour when one is requested (lib/maps/application.ts, loaded on first use).
+
+import { platformFieldGate } from '../authz/gate';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchGet, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, readItem, type TxOp } from '../db/table';
-import { platformFieldGate } from '../authz/gate';
+import { batchGet, itemKey, NOT_EXISTS, nextId, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
 import type { LabourSave } from '../labours/service';
 import { onFirstUse } from '../util/first-use';
 import { MapRecord } from './model';
-import { mapsService, type MapRepository } from './service';
+import { type MapRepository, mapsService } from './service';
 
 const mapItem = (map: MapRecord) => ({ ...keys.map(map.fieldId, map.id), ...MapRecord.toItem(map) });
 const nameItem = (map: MapRecord) => ({ ...keys.userMapName(map.ownerId, map.name), kind: 'map_name', map_id: map.id });
@@ -18,7 +19,8 @@ const nameItem = (map: MapRecord) => ({ ...keys.userMapName(map.ownerId, map.nam
 const applicationKit = /* @__PURE__ */ onFirstUse(() => import('./application'));
 
 /** The items of a map's planned application, written in the map's transaction. */
-const applicationOps = async (application: LabourSave | undefined): Promise<TxOp[]> => (application ? (await applicationKit()).labourSaveOps(application) : []);
+const applicationOps = async (application: LabourSave | undefined): Promise<TxOp[]> =>
+  application ? (await applicationKit()).labourSaveOps(application) : [];
 
 export const dynamoMapRepository: MapRepository = {
   nextId: () => nextId('map'),
@@ -44,18 +46,38 @@ export const dynamoMapRepository: MapRepository = {
     await transact([
       ...(await applicationOps(application)),
       tx.put(mapItem(map), NOT_EXISTS),
-      tx.put({ ...keys.mapRef(map.id), kind: 'map_ref', map_id: map.id, field_id: map.fieldId, owner_id: map.ownerId }, NOT_EXISTS),
-      tx.put({ ...keys.userMap(map.ownerId, map.id), kind: 'user_map', map_id: map.id, field_id: map.fieldId }, NOT_EXISTS),
+      tx.put(
+        { ...keys.mapRef(map.id), kind: 'map_ref', map_id: map.id, field_id: map.fieldId, owner_id: map.ownerId },
+        NOT_EXISTS,
+      ),
+      tx.put(
+        { ...keys.userMap(map.ownerId, map.id), kind: 'user_map', map_id: map.id, field_id: map.fieldId },
+        NOT_EXISTS,
+      ),
       tx.put(nameItem(map), NOT_EXISTS, nameTaken),
     ]);
   },
   async replace(next, previous, application, nameTaken) {
-    const ops: TxOp[] = [...(await applicationOps(application)), tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), { ':version': previous.version })];
-    if (next.name !== previous.name) ops.push(tx.delete(keys.userMapName(previous.ownerId, previous.name)), tx.put(nameItem(next), NOT_EXISTS, nameTaken));
+    const ops: TxOp[] = [
+      ...(await applicationOps(application)),
+      tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), {
+        ':version': previous.version,
+      }),
+    ];
+    if (next.name !== previous.name)
+      ops.push(
+        tx.delete(keys.userMapName(previous.ownerId, previous.name)),
+        tx.put(nameItem(next), NOT_EXISTS, nameTaken),
+      );
     await transact(ops);
   },
   async remove(map) {
-    await transact([tx.delete(keys.map(map.fieldId, map.id)), tx.delete(keys.mapRef(map.id)), tx.delete(keys.userMap(map.ownerId, map.id)), tx.delete(keys.userMapName(map.ownerId, map.name))]);
+    await transact([
+      tx.delete(keys.map(map.fieldId, map.id)),
+      tx.delete(keys.mapRef(map.id)),
+      tx.delete(keys.userMap(map.ownerId, map.id)),
+      tx.delete(keys.userMapName(map.ownerId, map.name)),
+    ]);
   },
 };
 

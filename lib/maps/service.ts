@@ -6,15 +6,23 @@
 // take them as parameters): its rules run against DynamoDB in the functions (lib/maps/repository.ts)
 // and against memory in tests/unit/maps.test.ts.
 import type { Principal } from '../auth/principal';
+import { can } from '../authz/access';
 import type { FieldGate } from '../authz/gate';
 import { retryLostRace } from '../db/retry';
+import { Conflict, type DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import { geometryKit } from '../geo/geometry';
-import { Conflict, Forbidden, Invalid, NotFound, type DomainError } from '../errors';
-import type { Field } from '../platform/model';
 import type { LabourSave } from '../labours/service';
-import { can } from '../authz/access';
+import type { Field } from '../platform/model';
 import { MAP_INFOS } from './codes';
-import { checkGeoJson, checkMetadata, checkName, checkType, type MapRecord, type MapGeoJson, type MapMetadata } from './model';
+import {
+  checkGeoJson,
+  checkMetadata,
+  checkName,
+  checkType,
+  type MapGeoJson,
+  type MapMetadata,
+  type MapRecord,
+} from './model';
 
 const notFound = () => new NotFound(MAP_INFOS.NOT_FOUND);
 const invalidField = () => new Invalid(MAP_INFOS.INVALID_FIELD);
@@ -33,7 +41,12 @@ export interface MapRepository {
   /** Stores a new map, with its planned application when given. */
   create(map: MapRecord, application: LabourSave | undefined, nameTaken: () => DomainError): Promise<void>;
   /** Replaces a map read as `previous` (a LostRace when it changed meanwhile), with its planned application when given. */
-  replace(next: MapRecord, previous: MapRecord, application: LabourSave | undefined, nameTaken: () => DomainError): Promise<void>;
+  replace(
+    next: MapRecord,
+    previous: MapRecord,
+    application: LabourSave | undefined,
+    nameTaken: () => DomainError,
+  ): Promise<void>;
   remove(map: MapRecord): Promise<void>;
 }
 
@@ -41,7 +54,13 @@ export interface MapDeps {
   repository: MapRepository;
   fields: FieldGate;
   /** The planned application labour of a map (lib/labours), to write with it. */
-  plannedApplication: (userId: number, field: Field, mapId: number, yeargroup: number, date: string) => Promise<LabourSave>;
+  plannedApplication: (
+    userId: number,
+    field: Field,
+    mapId: number,
+    yeargroup: number,
+    date: string,
+  ) => Promise<LabourSave>;
   now?: () => Date;
 }
 
@@ -91,7 +110,8 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
       const name = checkName(input.name);
       const typeId = checkType(input.typeId);
       const metadata = checkMetadata(input.metadata);
-      if (input.fieldId === undefined) throw new Invalid(MAP_INFOS.INVALID_PARAMETERS, { extra: { detail: 'id_lote is required' } });
+      if (input.fieldId === undefined)
+        throw new Invalid(MAP_INFOS.INVALID_PARAMETERS, { extra: { detail: 'id_lote is required' } });
       const { field } = await writableField(principal, input.fieldId);
       const geojson = checkGeoJson(await geometryKit(), input.geojson, await fieldPolygon(field), metadata);
       const map: MapRecord = {
@@ -108,7 +128,9 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
       };
       // create_application: a planned application of the field's current campaign that references the
       // map, written in the same transaction (docs/decisions.md, Maps)
-      const application = input.createApplication ? await plannedApplication(principal.user.id, field, map.id, currentCampaign(), map.createdAt.slice(0, 10)) : undefined;
+      const application = input.createApplication
+        ? await plannedApplication(principal.user.id, field, map.id, currentCampaign(), map.createdAt.slice(0, 10))
+        : undefined;
       await repository.create(map, application, nameTaken);
       return map;
     },
@@ -117,26 +139,44 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
      * PUT (`replace`: every member as POST sends it) and PATCH (only what is sent changes). Only the
      * map's creator may change it ('Denied access'), while it can still change the field.
      */
-    async changeMap(principal: Principal, mapId: number, input: MapInput, mode: 'replace' | 'patch'): Promise<MapRecord> {
+    async changeMap(
+      principal: Principal,
+      mapId: number,
+      input: MapInput,
+      mode: 'replace' | 'patch',
+    ): Promise<MapRecord> {
       return retryLostRace(async () => {
         const { map, field, canWrite } = await locate(principal, mapId);
         if (map.ownerId !== principal.user.id) throw denied();
         if (!canWrite) throw noPermission();
         const sent = (value: unknown) => mode === 'replace' || value !== undefined;
         if (sent(input.fieldId) && input.fieldId !== map.fieldId) {
-          throw new Invalid(MAP_INFOS.INVALID_PARAMETERS, { extra: { detail: 'a map stays on its field: id_lote is the map\'s own' } });
+          throw new Invalid(MAP_INFOS.INVALID_PARAMETERS, {
+            extra: { detail: "a map stays on its field: id_lote is the map's own" },
+          });
         }
         const next: MapRecord = { ...map, version: map.version + 1 };
         if (sent(input.name)) next.name = checkName(input.name);
         if (sent(input.typeId)) next.typeId = checkType(input.typeId);
         if (sent(input.metadata)) next.metadata = checkMetadata(input.metadata);
         if (sent(input.geojson) || sent(input.metadata)) {
-          next.geojson = checkGeoJson(await geometryKit(), sent(input.geojson) ? input.geojson : map.geojson, await fieldPolygon(field), next.metadata);
+          next.geojson = checkGeoJson(
+            await geometryKit(),
+            sent(input.geojson) ? input.geojson : map.geojson,
+            await fieldPolygon(field),
+            next.metadata,
+          );
         }
         // create_application on a change: the map's planned application, unless it has one already
         const application =
           input.createApplication === true && !map.applicationRequested
-            ? await plannedApplication(principal.user.id, field, map.id, currentCampaign(), now().toISOString().slice(0, 10))
+            ? await plannedApplication(
+                principal.user.id,
+                field,
+                map.id,
+                currentCampaign(),
+                now().toISOString().slice(0, 10),
+              )
             : undefined;
         if (input.createApplication === true) next.applicationRequested = true;
         await repository.replace(next, map, application, nameTaken);

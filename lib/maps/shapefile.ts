@@ -8,32 +8,45 @@
 // .prj and the .cpg in one pass, deflating with Node's own zlib (fflate, which zipped them before,
 // builds its Huffman tables when it is imported: ~5 ms of every cold start; ADR 0008).
 import { buffer } from 'node:stream/consumers';
-import { ZipFile } from 'yazl';
-import writeShapefile from '@mapbox/shp-write/src/write.js';
 import WGS84_PRJ from '@mapbox/shp-write/src/prj.js';
+import writeShapefile from '@mapbox/shp-write/src/write.js';
+import { ZipFile } from 'yazl';
 import type { MapRecord } from './model';
 
 type Ring = number[][];
 type ShapefileParts = { shp: DataView; shx: DataView; dbf: DataView };
 
 /** Twice the signed area of a ring in lon/lat (positive: counter-clockwise). */
-const signedArea = (ring: Ring) => ring.reduce((sum, p, i) => {
-  const q = ring[(i + 1) % ring.length]!;
-  return sum + p[0]! * q[1]! - q[0]! * p[1]!;
-}, 0);
-const wound = (ring: Ring, clockwise: boolean) => ((signedArea(ring) < 0) === clockwise ? ring : [...ring].reverse());
+const signedArea = (ring: Ring) =>
+  ring.reduce((sum, p, i) => {
+    const q = ring[(i + 1) % ring.length]!;
+    return sum + p[0]! * q[1]! - q[0]! * p[1]!;
+  }, 0);
+const wound = (ring: Ring, clockwise: boolean) => (signedArea(ring) < 0 === clockwise ? ring : [...ring].reverse());
 
 /** A file name of the map's name: letters, digits, spaces, dots, dashes and underscores. */
-export const shapefileBaseName = (name: string) => name.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').trim().slice(0, 100) || 'mapa';
+export const shapefileBaseName = (name: string) =>
+  name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .trim()
+    .slice(0, 100) || 'mapa';
 
 export async function mapShapefile(map: MapRecord, name: string): Promise<Buffer> {
   const base = shapefileBaseName(name);
   const features = map.geojson.features;
   const geometries = features.map((feature) => {
-    const parts = (feature.geometry.type === 'Polygon' ? [feature.geometry.coordinates] : feature.geometry.coordinates) as Ring[][];
+    const parts = (
+      feature.geometry.type === 'Polygon' ? [feature.geometry.coordinates] : feature.geometry.coordinates
+    ) as Ring[][];
     return parts.map((rings) => rings.map((ring, i) => wound(ring, i === 0)));
   });
-  const rows = features.map((feature) => ({ nombre: feature.properties.nombre ?? '', id: feature.properties.id, _featid: feature.properties._featid, id_tipo: map.typeId }));
+  const rows = features.map((feature) => ({
+    nombre: feature.properties.nombre ?? '',
+    id: feature.properties.id,
+    _featid: feature.properties._featid,
+    id_tipo: map.typeId,
+  }));
   let files: ShapefileParts | undefined;
   writeShapefile(rows, 'POLYGON', geometries, (error, written) => {
     if (error) throw error;

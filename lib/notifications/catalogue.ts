@@ -31,7 +31,10 @@ const SharedField = z.object({
 const FieldSharePayload = z.looseObject({ fields: z.array(SharedField).check(z.minLength(1)) });
 
 const fieldsOf = (payload: Record<string, unknown>) => (payload.fields as Array<z.infer<typeof SharedField>>) ?? [];
-const names = (payload: Record<string, unknown>) => fieldsOf(payload).map((f) => f.field_name).join(', ');
+const names = (payload: Record<string, unknown>) =>
+  fieldsOf(payload)
+    .map((f) => f.field_name)
+    .join(', ');
 const source = (payload: Record<string, unknown>) => fieldsOf(payload)[0]?.source_user_name ?? '';
 
 const FIELD_SHARE_TEXTS: Texts = {
@@ -63,7 +66,12 @@ const STACKABLE_TEST_TEXTS: Texts = {
 
 const PING_TEXTS: Texts = { es: () => 'ping', en: () => 'ping', pt: () => 'ping' };
 
-const define = (name: string, payload: z.ZodMiniType<Record<string, unknown>>, texts: Texts, options: { stackable?: boolean; inbox?: boolean } = {}): EventDefinition => ({
+const define = (
+  name: string,
+  payload: z.ZodMiniType<Record<string, unknown>>,
+  texts: Texts,
+  options: { stackable?: boolean; inbox?: boolean } = {},
+): EventDefinition => ({
   name,
   payload,
   stackable: options.stackable ?? false,
@@ -98,9 +106,13 @@ export function resolveEvent(eventName: string): Resolution {
   const versions = Object.keys(CATALOGUE).filter((name) => name.startsWith(`${match[1]}.V`));
   return {
     ok: false,
-    reason: versions.length ? `unknown version V${match[2]} of ${match[1]} (known: ${versions.join(', ')})` : `unknown event ${match[1]}`,
+    reason: versions.length
+      ? `unknown version V${match[2]} of ${match[1]} (known: ${versions.join(', ')})`
+      : `unknown event ${match[1]}`,
   };
 }
 
 /** The events that reach inboxes (what /nc-internal/events may send). */
-export const INBOX_EVENTS = Object.values(CATALOGUE).filter((d) => d.inbox).map((d) => d.name);
+export const INBOX_EVENTS = Object.values(CATALOGUE)
+  .filter((d) => d.inbox)
+  .map((d) => d.name);

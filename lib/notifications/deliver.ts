@@ -12,8 +12,8 @@ import { log } from '../log';
 import { describeIssues } from '../util/issues';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
+import { type EventDefinition, resolveEvent } from './catalogue';
 import { landing, pinnedAt } from './rules';
-import { resolveEvent, type EventDefinition } from './catalogue';
 import type { Delivery, NotificationDeps } from './service';
 
 /** How long the stream keeps an event for a client that reconnects with Last-Event-ID. */
@@ -36,8 +36,16 @@ const duplicate = () => new Conflict('event already delivered to this user', { c
 
 export function deliveryRules({ repository, users, now = () => new Date(), newItemId = uuidV7 }: NotificationDeps) {
   /** The writes of one event landing in a user's inbox, from the inbox as it is now. */
-  async function delivery(userId: number, definition: EventDefinition, data: NotificationData, eventId: string): Promise<Delivery> {
-    const [state, stacks] = await Promise.all([repository.state(userId), definition.stackable ? repository.stacks(userId, [definition.name]) : new Map<string, string>()]);
+  async function delivery(
+    userId: number,
+    definition: EventDefinition,
+    data: NotificationData,
+    eventId: string,
+  ): Promise<Delivery> {
+    const [state, stacks] = await Promise.all([
+      repository.state(userId),
+      definition.stackable ? repository.stacks(userId, [definition.name]) : new Map<string, string>(),
+    ]);
     const stackedId = stacks.get(definition.name);
     const stacked = stackedId ? await repository.item(userId, stackedId) : undefined;
     const seqRead = state ? state.seq : null;
@@ -77,7 +85,12 @@ export function deliveryRules({ repository, users, now = () => new Date(), newIt
     };
   }
 
-  async function deliverToUser(userId: number, definition: EventDefinition, data: NotificationData, eventId: string): Promise<'delivered' | 'duplicate' | 'no-user'> {
+  async function deliverToUser(
+    userId: number,
+    definition: EventDefinition,
+    data: NotificationData,
+    eventId: string,
+  ): Promise<'delivered' | 'duplicate' | 'no-user'> {
     if (!(await users(userId))) {
       log.warn('notification for a user that does not exist; skipped', { userId, eventId });
       return 'no-user';
@@ -100,7 +113,12 @@ export function deliveryRules({ repository, users, now = () => new Date(), newIt
      * never succeed, so it is neither retried nor sent to the dead-letter queue.
      */
     async deliverEnvelope(envelope: EventEnvelope): Promise<void> {
-      const drop = (reason: string) => log.warn('event dropped: not delivered to any inbox', { eventId: envelope.id, event: envelope.event_name, reason });
+      const drop = (reason: string) =>
+        log.warn('event dropped: not delivered to any inbox', {
+          eventId: envelope.id,
+          event: envelope.event_name,
+          reason,
+        });
       const resolved = resolveEvent(envelope.event_name);
       if (!resolved.ok) return drop(resolved.reason);
       if (!resolved.definition.inbox) return drop(`${envelope.event_name} is the stream's keep-alive`);

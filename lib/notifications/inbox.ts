@@ -49,14 +49,27 @@ export function inboxRules({ repository, now = () => new Date() }: NotificationD
   return {
     async listInbox(user: User, page: number, pageSize: number): Promise<InboxPage> {
       const at = now().getTime();
-      const current = (await repository.pins(user.id)).filter((pin) => !pin.pinnedUntil || Date.parse(pin.pinnedUntil) > at);
-      const pinnedItems = (await repository.items(user.id, current.map((pin) => pin.itemId))).filter((item) => currentlyPinned(item, at)).sort(byIdDescending);
+      const current = (await repository.pins(user.id)).filter(
+        (pin) => !pin.pinnedUntil || Date.parse(pin.pinnedUntil) > at,
+      );
+      const pinnedItems = (
+        await repository.items(
+          user.id,
+          current.map((pin) => pin.itemId),
+        )
+      )
+        .filter((item) => currentlyPinned(item, at))
+        .sort(byIdDescending);
       const pinnedIds = new Set(pinnedItems.map((item) => item.itemId));
       const start = page * pageSize;
       const end = start + pageSize;
       // Items after the pinned ones, newest first; read as far as this page (and one more) needs.
       const othersNeeded = Math.max(0, end + 1 - pinnedItems.length);
-      const others = othersNeeded ? (await repository.newest(user.id, othersNeeded + pinnedIds.size)).filter((item) => !pinnedIds.has(item.itemId)) : [];
+      const others = othersNeeded
+        ? (await repository.newest(user.id, othersNeeded + pinnedIds.size)).filter(
+            (item) => !pinnedIds.has(item.itemId),
+          )
+        : [];
       const ordered = [...pinnedItems, ...others];
       return {
         page_info: { page, page_size: pageSize, last_page: ordered.length <= end },

@@ -1,6 +1,6 @@
 // The records of a user's inbox (spec 3, Notifications), defined once: an inbox item and an entry
 // of the user's stream (numbered without gaps: the SSE id). Keys are in lib/db/keys.ts.
-import { as, bool, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
+import { as, bool, type EntityOf, entity, nullable, num, numOr, str } from '../db/entity';
 
 type Payload = Record<string, unknown>;
 

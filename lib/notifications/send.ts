@@ -24,7 +24,8 @@ export function sendRules({ publish, users, supervised }: SendDeps) {
   async function sendEvent(eventName: string, data: Record<string, unknown>, eventId?: string): Promise<EventEnvelope> {
     const resolved = resolveEvent(eventName);
     if (!resolved.ok) throw new Invalid(resolved.reason);
-    if (!resolved.definition.inbox) throw new Invalid(`${eventName} is the stream's keep-alive; it is not sent to users`);
+    if (!resolved.definition.inbox)
+      throw new Invalid(`${eventName} is the stream's keep-alive; it is not sent to users`);
     const parsed = NotificationData.safeParse(data);
     if (!parsed.success) throw new Invalid(`data: ${describeIssues(parsed.error.issues)}`);
     const payload = resolved.definition.payload.safeParse(parsed.data.payload);
@@ -42,7 +43,8 @@ export function sendRules({ publish, users, supervised }: SendDeps) {
      */
     async postEvent(eventName: string, data: Record<string, unknown>, eventId?: string): Promise<EventEnvelope> {
       // a queue message holds 256 KB: an event must fit in it with its envelope
-      if (Buffer.byteLength(JSON.stringify(data)) > EVENT_DATA_MAX_BYTES) throw new TooLarge(`an event's data is at most ${EVENT_DATA_MAX_BYTES} bytes of JSON`);
+      if (Buffer.byteLength(JSON.stringify(data)) > EVENT_DATA_MAX_BYTES)
+        throw new TooLarge(`an event's data is at most ${EVENT_DATA_MAX_BYTES} bytes of JSON`);
       return publish(eventName, data, { id: eventId });
     },
 
@@ -61,7 +63,8 @@ export function sendRules({ publish, users, supervised }: SendDeps) {
         const user = found.get(id);
         return !user || (user.spaceId !== caller.spaceId && !supervisedIds.has(id));
       });
-      if (refused.length) throw new Forbidden(`the user cannot notify users ${refused.join(', ')} (not in its workspace nor supervised)`);
+      if (refused.length)
+        throw new Forbidden(`the user cannot notify users ${refused.join(', ')} (not in its workspace nor supervised)`);
       return sendEvent(stackable ? STACKABLE_TEST_EVENT : TEST_EVENT, { user_ids: ids, payload: {} });
     },
   };

@@ -4,9 +4,9 @@
 // functions (lib/notifications/repository.ts) and against memory in tests/unit/notifications.test.ts.
 import type { DomainError } from '../errors';
 import type { User } from '../platform/model';
-import type { InboxItem, StreamEntry } from './model';
-import { inboxRules } from './inbox';
 import { deliveryRules } from './deliver';
+import { inboxRules } from './inbox';
+import type { InboxItem, StreamEntry } from './model';
 import { streamRules } from './stream';
 
 /** One event landing in a user's inbox, written all at once. */

@@ -4,8 +4,8 @@
 // `id: <n>`, so a client that reconnects gets exactly what it missed; PING.V1 keeps the
 // connection alive. The transport (a Lambda response stream) is the endpoint factory (lib/http/endpoint.ts, StreamReply).
 import { config } from '../config';
-import type { SseSink } from '../util/sink';
 import type { User } from '../platform/model';
+import type { SseSink } from '../util/sink';
 import { PING_EVENT } from './catalogue';
 import { messageOf } from './inbox';
 import type { StreamEntry } from './model';

@@ -2,8 +2,8 @@
 // supervisions, farms, fields and shares. Stored items use these names; the wire names of each
 // area are mapped in its schemas.
 import type { ShareLevel, SupervisionLevel } from '../authz/access';
+import { as, type EntityOf, embedded, entity, mapped, nullable, num, numOr, str } from '../db/entity';
 import { packWkt, unpackWkt } from '../geo/packed';
-import { as, embedded, entity, mapped, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 
 export const LOCALES = ['es', 'en', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -82,7 +82,10 @@ export const Field = entity('field', {
   name: str('name'),
   country: nullable(str('country')),
   /** The shape drawn when the field was created (its attributes are the field item's own). */
-  shape: embedded((item) => shapeFromItem(item), (shape: FieldShape) => shapeToItem(shape)),
+  shape: embedded(
+    (item) => shapeFromItem(item),
+    (shape: FieldShape) => shapeToItem(shape),
+  ),
   /** Campaigns that have a season shape of their own (spec 2, Season shapes). */
   shapeCampaigns: mapped(
     'shape_campaigns',
@@ -90,7 +93,11 @@ export const Field = entity('field', {
     (v: number[]) => v,
   ),
   /** Hectares counted against quotas: the largest of the field's shapes (older items: the shape's area). */
-  hectaresCharged: mapped('hectares_charged', (v, item) => Number(v ?? item.area_ha), (v: number) => v),
+  hectaresCharged: mapped(
+    'hectares_charged',
+    (v, item) => Number(v ?? item.area_ha),
+    (v: number) => v,
+  ),
   createdAt: str('created_at'),
   createdBy: num('created_by'),
 });
@@ -110,7 +117,9 @@ export const shapeFromItem = (item: Item): FieldShape => ({
 export const POLYGON_INLINE_MAX_CHARS = 64 * 1024;
 
 export const shapeToItem = (shape: FieldShape): Item => ({
-  ...(shape.polygon.length > POLYGON_INLINE_MAX_CHARS ? { polygon_packed: packWkt(shape.polygon) } : { polygon: shape.polygon }),
+  ...(shape.polygon.length > POLYGON_INLINE_MAX_CHARS
+    ? { polygon_packed: packWkt(shape.polygon) }
+    : { polygon: shape.polygon }),
   centroid: shape.centroid,
   area_ha: shape.areaHa,
   bbox: shape.bbox,

@@ -1,16 +1,16 @@
 // Sharing a farm or a field with another user (POST /internal/shares). The grant is stored on the
 // user's side (to list what it can reach) and on the record's side (to find every grant when the
 // record is deleted), in one transaction. The user is told through FIELD_SHARE.V1.
+
+import type { ShareLevel } from '../authz/access';
 import { keys } from '../db/keys';
 import { EXISTS, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
 import { publishEvent } from '../events/publish';
-import type { ShareLevel } from '../authz/access';
-import { getFarm, getField, getFields, fieldIdsOfFarm } from '../fields/repository';
-import { INTERNAL_CODES, requireUser } from './users';
-import type { Farm, Field } from './model';
+import { fieldIdsOfFarm, getFarm, getField, getFields } from '../fields/repository';
 import { FIELD_SHARE_EVENT } from '../notifications/catalogue';
-
+import type { Farm, Field } from './model';
+import { INTERNAL_CODES, requireUser } from './users';
 
 export type ShareInput = { userId: number; level: ShareLevel } & ({ farmId: number } | { fieldId: number });
 

@@ -1,9 +1,9 @@
 // Users, workspaces (spaces) and supervisions: the platform core behind the internal API.
 import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
-import { EXISTS, NOT_EXISTS, batchGet, itemKey, nextId, putItem, queryAll, transact, tx, readItem } from '../db/table';
+import { batchGet, EXISTS, itemKey, NOT_EXISTS, nextId, putItem, queryAll, readItem, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
-import { Space, Supervision, User, type Locale } from './model';
+import { type Locale, Space, Supervision, User } from './model';
 
 /** Internal API codes (docs/internal-api.md). */
 export const INTERNAL_CODES = { NOT_FOUND: 1, INVALID_RELATION: 2 } as const;
@@ -96,7 +96,6 @@ export async function addSupervision(input: Supervision): Promise<Supervision> {
   });
   return input;
 }
-
 
 /** The users a supervisor supervises. */
 export async function supervisionsOf(supervisorId: number): Promise<Supervision[]> {

@@ -8,4 +8,3 @@ export const ROTATION_CODES = {
 } as const;
 
 export const NOT_ALLOWED_MESSAGE = 'User is not allowed to perform this action';
-

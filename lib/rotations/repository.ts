@@ -1,14 +1,15 @@
 // Rotations in DynamoDB (docs/data-model.md): each in its field's partition, with a ref by uuid
 // (ROTATIONREF#, one per field holding the uuid); campaigns shared with labours.
+
+import { platformFieldGate } from '../authz/gate';
+import { crops } from '../crops/repository';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { NOT_EXISTS, putItem, queryAll, transact, tx, readItem } from '../db/table';
+import { NOT_EXISTS, putItem, queryAll, readItem, transact, tx } from '../db/table';
 import { Conflict } from '../errors';
-import { platformFieldGate } from '../authz/gate';
 import { campaignOf } from '../fields/campaigns';
-import { crops } from '../crops/repository';
 import { ROTATION_CODES } from './codes';
-import { Rotation, rotationsService, type RotationRepository } from './service';
+import { Rotation, type RotationRepository, rotationsService } from './service';
 
 export const dynamoRotationRepository: RotationRepository = {
   async rotationsOf(fieldId) {
@@ -24,17 +25,32 @@ export const dynamoRotationRepository: RotationRepository = {
     const taken = () => new Conflict(`rotation ${rotation.uuid} already exists`, { code: ROTATION_CODES.WRONG_FORMAT });
     await transact([
       tx.put({ ...keys.rotation(rotation.fieldId, rotation.uuid), ...Rotation.toItem(rotation) }, NOT_EXISTS, taken),
-      tx.put({ ...keys.rotationRef(rotation.uuid, rotation.fieldId), kind: 'rotation_ref', field_id: rotation.fieldId }, NOT_EXISTS, taken),
+      tx.put(
+        { ...keys.rotationRef(rotation.uuid, rotation.fieldId), kind: 'rotation_ref', field_id: rotation.fieldId },
+        NOT_EXISTS,
+        taken,
+      ),
     ]);
   },
   async save(rotation) {
     await putItem(
-      { ...keys.rotation(rotation.fieldId, rotation.uuid), ...Rotation.toItem({ ...rotation, version: rotation.version + 1 }) },
-      { expression: 'version = :version', values: { ':version': rotation.version }, failure: () => new LostRace('rotation changed meanwhile') },
+      {
+        ...keys.rotation(rotation.fieldId, rotation.uuid),
+        ...Rotation.toItem({ ...rotation, version: rotation.version + 1 }),
+      },
+      {
+        expression: 'version = :version',
+        values: { ':version': rotation.version },
+        failure: () => new LostRace('rotation changed meanwhile'),
+      },
     );
   },
   campaignId: async (fieldId, yeargroup) => (await campaignOf(fieldId, yeargroup)).id,
 };
 
 /** The rotations service of the functions: DynamoDB, the platform's field access and the crop catalogue. */
-export const rotations = /* @__PURE__ */ rotationsService({ repository: dynamoRotationRepository, fields: platformFieldGate, crops: (userId, cropId) => crops.cropById(userId, cropId) });
+export const rotations = /* @__PURE__ */ rotationsService({
+  repository: dynamoRotationRepository,
+  fields: platformFieldGate,
+  crops: (userId, cropId) => crops.cropById(userId, cropId),
+});

@@ -6,14 +6,14 @@
 // rules run against DynamoDB in the functions (lib/rotations/repository.ts) and against memory in
 // tests/unit/rotations.test.ts.
 import { randomUUID } from 'node:crypto';
-import { as, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
-import { retryLostRace } from '../db/retry';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
+import type { Principal } from '../auth/principal';
 import { can } from '../authz/access';
 import type { FieldGate, FieldInScope } from '../authz/gate';
-import type { Principal } from '../auth/principal';
-import type { Farm, Field } from '../platform/model';
 import type { Crop } from '../crops/catalogue';
+import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/entity';
+import { retryLostRace } from '../db/retry';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
+import type { Farm, Field } from '../platform/model';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from './codes';
 
 /** Tolerance on the field's area when checking `ha` (rounding of client-side areas). */
@@ -77,7 +77,12 @@ export function cropOrders(rotations: Rotation[]): Map<string, number> {
   for (const r of rotations) byCampaign.set(r.yeargroup, [...(byCampaign.get(r.yeargroup) ?? []), r]);
   for (const list of byCampaign.values()) {
     list
-      .sort((a, b) => a.startDate.localeCompare(b.startDate) || a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid))
+      .sort(
+        (a, b) =>
+          a.startDate.localeCompare(b.startDate) ||
+          a.createdAt.localeCompare(b.createdAt) ||
+          a.uuid.localeCompare(b.uuid),
+      )
       .forEach((r, index) => orders.set(r.uuid, index + 1));
   }
   return orders;
@@ -166,7 +171,13 @@ interface Located {
 }
 
 export function rotationsService({ repository, fields, crops, now = () => new Date() }: RotationDeps) {
-  async function views(userId: number, field: Field, farm: Farm, rotations: Rotation[], all?: Rotation[]): Promise<RotationView[]> {
+  async function views(
+    userId: number,
+    field: Field,
+    farm: Farm,
+    rotations: Rotation[],
+    all?: Rotation[],
+  ): Promise<RotationView[]> {
     const orders = cropOrders(all ?? rotations);
     const found = new Map<number, Crop | undefined>();
     for (const id of new Set(rotations.map((r) => r.cropId))) found.set(id, await crops(userId, id));
@@ -176,7 +187,10 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
   /** The rotation of a uuid in a field the caller can read (a uuid names a rotation within its field). */
   async function locate(principal: Principal, uuid: string): Promise<Located> {
     const refuse = () => notFound(uuid);
-    const { field, farm, access } = await fields.among(principal, await repository.rotationFields(uuid), 'read', { notFound: refuse, forbidden: refuse });
+    const { field, farm, access } = await fields.among(principal, await repository.rotationFields(uuid), 'read', {
+      notFound: refuse,
+      forbidden: refuse,
+    });
     const rotation = await repository.rotation(field.id, uuid);
     if (!rotation) throw notFound(uuid);
     return { rotation, field, farm, canWrite: can(access, 'write') };
@@ -191,7 +205,9 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
   async function checkHectares(field: Field, yeargroup: number, ha: number): Promise<void> {
     const shape = await fields.shape(field, yeargroup);
     if (ha > shape.areaHa * AREA_TOLERANCE) {
-      throw new Invalid(`ha (${ha}) exceeds the field's ${shape.areaHa.toFixed(2)} ha`, { code: ROTATION_CODES.HECTARES_EXCEED_FIELD });
+      throw new Invalid(`ha (${ha}) exceeds the field's ${shape.areaHa.toFixed(2)} ha`, {
+        code: ROTATION_CODES.HECTARES_EXCEED_FIELD,
+      });
     }
   }
 
@@ -204,13 +220,17 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
   async function createRotation(principal: Principal, input: RotationInput): Promise<RotationView> {
     const userId = principal.user.id;
     // A field the caller cannot change, or cannot even read, is one answer: not allowed (-11).
-    const { field, farm } = await fields.field(principal, input.fieldId, 'write', { notFound: notAllowed, forbidden: notAllowed });
+    const { field, farm } = await fields.field(principal, input.fieldId, 'write', {
+      notFound: notAllowed,
+      forbidden: notAllowed,
+    });
     if (input.uuid) {
       // sent again to this field: the rotation made the first time; a rotation of this uuid the
       // caller can see in another field conflicts; others' rotations do not exist for it
       const holders = await repository.rotationFields(input.uuid);
       if (holders.includes(field.id)) return getRotation(principal, input.uuid);
-      if (await fields.readsAny(principal, holders)) throw new Conflict(`rotation ${input.uuid} exists in another field`, { code: ROTATION_CODES.WRONG_FORMAT });
+      if (await fields.readsAny(principal, holders))
+        throw new Conflict(`rotation ${input.uuid} exists in another field`, { code: ROTATION_CODES.WRONG_FORMAT });
     }
     await requireCrop(userId, input.cropId);
     checkDates(input.startDate, input.endDate);
@@ -244,7 +264,11 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     return view!;
   }
 
-  async function update(principal: Principal, uuid: string, change: (located: Located) => Promise<Rotation>): Promise<RotationView> {
+  async function update(
+    principal: Principal,
+    uuid: string,
+    change: (located: Located) => Promise<Rotation>,
+  ): Promise<RotationView> {
     await retryLostRace(async () => {
       const located = await locate(principal, uuid);
       if (!located.canWrite) throw notAllowed();
@@ -255,7 +279,11 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
 
   async function varietiesOf(principal: Principal, uuid: string): Promise<VarietyChoice[]> {
     const view = await getRotation(principal, uuid);
-    return (view.crop?.varieties ?? []).map((v) => ({ id: v.id, name: v.name, selected: view.varietyIds.includes(v.id) }));
+    return (view.crop?.varieties ?? []).map((v) => ({
+      id: v.id,
+      name: v.name,
+      selected: view.varietyIds.includes(v.id),
+    }));
   }
 
   return {
@@ -329,7 +357,9 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
         const crop = await requireCrop(principal.user.id, rotation.cropId);
         const unknown = varietyIds.filter((id) => !crop.varieties.some((v) => v.id === id));
         if (unknown.length) {
-          throw new Invalid(`varieties ${unknown.join(', ')} are not varieties of ${crop.name}`, { code: ROTATION_CODES.WRONG_FORMAT });
+          throw new Invalid(`varieties ${unknown.join(', ')} are not varieties of ${crop.name}`, {
+            code: ROTATION_CODES.WRONG_FORMAT,
+          });
         }
         return { ...rotation, varietyIds: [...new Set([...rotation.varietyIds, ...varietyIds])] };
       });
@@ -337,7 +367,10 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     },
 
     async removeVariety(principal: Principal, uuid: string, varietyId: number): Promise<VarietyChoice[]> {
-      await update(principal, uuid, async ({ rotation }) => ({ ...rotation, varietyIds: rotation.varietyIds.filter((id) => id !== varietyId) }));
+      await update(principal, uuid, async ({ rotation }) => ({
+        ...rotation,
+        varietyIds: rotation.varietyIds.filter((id) => id !== varietyId),
+      }));
       return varietiesOf(principal, uuid);
     },
   };

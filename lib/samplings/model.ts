@@ -1,7 +1,7 @@
 // Soil samplings (spec 3, Samplings): created by the platform (the internal API), read by
 // extensions. A sampling's samples are spots: a group's sample is a spot of the field whose
 // sample_set_uuid is the sampling's and whose group_uuid is the group's (docs/decisions.md, "Samplings").
-import { as, entity, nullable, num, numOr, str, type EntityOf } from '../db/entity';
+import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/entity';
 
 export interface SamplingZoning {
   info: Record<string, string>;

@@ -7,12 +7,12 @@
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { Forbidden, Invalid, NotFound } from '../errors';
-import { geometryKit, type GeometryKit } from '../geo/geometry';
+import { type GeometryKit, geometryKit } from '../geo/geometry';
 import { ringsOfWkt } from '../imagery/field-grid';
 import { containsPoint, type Rings } from '../imagery/grid';
-import { placeOf, type LayerFeature, type LayerTable } from '../imagery/layer-table';
-import { checkLayerName, type LayerSpec, type UserLayers } from '../imagery/user-layers';
+import { type LayerFeature, type LayerTable, placeOf } from '../imagery/layer-table';
 import { layerTypes } from '../imagery/types';
+import { checkLayerName, type LayerSpec, type UserLayers } from '../imagery/user-layers';
 import type { Spot } from '../spots/model';
 import { SAMPLING_CODES, type SamplingRepository } from './service';
 
@@ -53,15 +53,25 @@ function placeOfSpot({ readWkt, toGeoJson }: GeometryKit, spot: Spot): Position 
 const analysisOf = (spot: Spot, names: string[]) => (spot.name && names.includes(spot.name) ? spot.name : names[0]);
 
 export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons, layers }: RasterizeDeps) {
-  async function rasterize(principal: Principal, uuid: string, request: { layers: RasterizeItem[]; interpolation_polygon: boolean }) {
+  async function rasterize(
+    principal: Principal,
+    uuid: string,
+    request: { layers: RasterizeItem[]; interpolation_polygon: boolean },
+  ) {
     const id = uuid.toLowerCase();
     const fieldId = await repository.fieldOf(id);
     const sampling = fieldId === undefined ? undefined : await repository.sampling(fieldId, id);
     if (!sampling) throw new NotFound(`sampling ${uuid} not found`);
-    const { field } = await fields.field(principal, sampling.fieldId, 'write', { notFound: insufficient, forbidden: insufficient });
+    const { field } = await fields.field(principal, sampling.fieldId, 'write', {
+      notFound: insufficient,
+      forbidden: insufficient,
+    });
     const names = Object.keys(sampling.analysis);
     for (const item of request.layers) {
-      if (!names.includes(item.analysis)) throw new Invalid(`the sampling has no analysis ${item.analysis} (${names.join(', ')})`, { code: SAMPLING_CODES.WRONG_FORMAT });
+      if (!names.includes(item.analysis))
+        throw new Invalid(`the sampling has no analysis ${item.analysis} (${names.join(', ')})`, {
+          code: SAMPLING_CODES.WRONG_FORMAT,
+        });
       checkLayerName(item.layer_name);
     }
     // the samples: place and analysis of each spot of the sample set
@@ -80,7 +90,9 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
     if (request.interpolation_polygon) {
       const mapId = Number(sampling.zoning.info.map_id);
       const mapped = Number.isInteger(mapId) && mapId > 0 ? await mapPolygons(field.id, mapId) : undefined;
-      const polygons: Position[][][][] = mapped ?? [[ringsOfWkt(geometry, (await fields.shape(field)).polygon) as Position[][]]];
+      const polygons: Position[][][][] = mapped ?? [
+        [ringsOfWkt(geometry, (await fields.shape(field)).polygon) as Position[][]],
+      ];
       features = polygons.map((polygon) => {
         const rings: Rings = polygon.flat();
         const inside = samples.filter((sample) => containsPoint(rings, sample.place));
@@ -93,11 +105,15 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
         };
       });
     } else {
-      features = samples.map((sample) => ({ point: sample.place, values: request.layers.map((item) => valueOf(sample, item)) }));
+      features = samples.map((sample) => ({
+        point: sample.place,
+        values: request.layers.map((item) => valueOf(sample, item)),
+      }));
     }
     const table: LayerTable = { columns, features };
     columns.forEach((column, i) => {
-      if (!features.some((f) => f.values[i] !== null)) throw new Invalid(`no sample holds a number for ${column}`, { code: SAMPLING_CODES.WRONG_FORMAT });
+      if (!features.some((f) => f.values[i] !== null))
+        throw new Invalid(`no sample holds a number for ${column}`, { code: SAMPLING_CODES.WRONG_FORMAT });
     });
     // one job per date
     const byDate = new Map<string, LayerSpec[]>();
@@ -115,7 +131,8 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
       byDate.set(item.layer_date, [...(byDate.get(item.layer_date) ?? []), spec]);
     });
     const queued = [];
-    for (const [date, specs] of byDate) queued.push(await layers.fromTable(field.id, sampling.uuid, table, date, specs));
+    for (const [date, specs] of byDate)
+      queued.push(await layers.fromTable(field.id, sampling.uuid, table, date, specs));
     return { job_ids: queued.map((q) => q.job_id), field_id: field.id, layers: queued.flatMap((q) => q.layers) };
   }
   return { rasterize };

@@ -1,17 +1,18 @@
 // Samplings in DynamoDB (docs/data-model.md): a sampling in its field's partition (deleted with
 // it), a ref finds it by uuid.
-import { keys } from '../db/keys';
-import { NOT_EXISTS, queryAll, transact, tx, updateItem, readItem } from '../db/table';
-import { Conflict } from '../errors';
+
+import type { Principal } from '../auth/principal';
 import { platformFieldGate } from '../authz/gate';
+import { keys } from '../db/keys';
+import { NOT_EXISTS, queryAll, readItem, transact, tx, updateItem } from '../db/table';
+import { Conflict } from '../errors';
 import { getField } from '../fields/repository';
+import { layers } from '../imagery/layers-repository';
+import { dynamoMapRepository } from '../maps/repository';
 import { spotLists } from '../spots/repository';
 import { Sampling } from './model';
-import { samplingsService, type SamplingRepository } from './service';
 import { samplingRasterizer } from './rasterize';
-import type { Principal } from '../auth/principal';
-import { dynamoMapRepository } from '../maps/repository';
-import { layers } from '../imagery/layers-repository';
+import { type SamplingRepository, samplingsService } from './service';
 
 export const dynamoSamplingRepository: SamplingRepository = {
   async fieldOf(uuid) {
@@ -28,7 +29,11 @@ export const dynamoSamplingRepository: SamplingRepository = {
     try {
       await transact([
         tx.put({ ...keys.sampling(sampling.fieldId, sampling.uuid), ...Sampling.toItem(sampling) }, NOT_EXISTS, taken),
-        tx.put({ ...keys.samplingRef(sampling.uuid), kind: 'sampling_ref', field_id: sampling.fieldId }, NOT_EXISTS, taken),
+        tx.put(
+          { ...keys.samplingRef(sampling.uuid), kind: 'sampling_ref', field_id: sampling.fieldId },
+          NOT_EXISTS,
+          taken,
+        ),
       ]);
       return true;
     } catch (error) {
@@ -37,7 +42,11 @@ export const dynamoSamplingRepository: SamplingRepository = {
     }
   },
   async setClosed(sampling, closedAt) {
-    await updateItem(keys.sampling(sampling.fieldId, sampling.uuid), { expression: 'SET closed_at = :at', condition: 'attribute_exists(pk)', values: { ':at': closedAt } });
+    await updateItem(keys.sampling(sampling.fieldId, sampling.uuid), {
+      expression: 'SET closed_at = :at',
+      condition: 'attribute_exists(pk)',
+      values: { ':at': closedAt },
+    });
   },
 };
 
@@ -65,7 +74,9 @@ export const samplingLayers = /* @__PURE__ */ samplingRasterizer({
   samplesOf,
   mapPolygons: async (fieldId, mapId) =>
     (await dynamoMapRepository.map(fieldId, mapId))?.geojson.features.map((feature) =>
-      feature.geometry.type === 'Polygon' ? [feature.geometry.coordinates as Position[][]] : (feature.geometry.coordinates as Position[][][]),
+      feature.geometry.type === 'Polygon'
+        ? [feature.geometry.coordinates as Position[][]]
+        : (feature.geometry.coordinates as Position[][][]),
     ),
   layers,
 });

@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { Forbidden, Invalid, NotFound } from '../errors';
-import type { Spot } from '../spots/model';
 import type { Field } from '../platform/model';
-import { Sampling, type AnalysisVariable, type SamplingGroup, type SamplingPoint, type SamplingZoning } from './model';
+import type { Spot } from '../spots/model';
+import { type AnalysisVariable, Sampling, type SamplingGroup, type SamplingPoint, type SamplingZoning } from './model';
 
 export const SAMPLING_CODES = { INSUFFICIENT_PERMISSIONS: -11, WRONG_FORMAT: -4 } as const;
 const insufficient = () => new Forbidden('insufficient permissions', { code: SAMPLING_CODES.INSUFFICIENT_PERMISSIONS });
@@ -56,7 +56,11 @@ const sample = (spot: Spot, analysis: Record<string, AnalysisVariable[]>) => {
     code: spot.code,
     spot_uuid: spot.uuid,
     spot_data: {
-      variables: (spot.variables ?? []).map((v) => ({ name: v.name, ...(typeof v.value === 'number' ? { value: v.value } : {}), unit_id: v.unit_id })),
+      variables: (spot.variables ?? []).map((v) => ({
+        name: v.name,
+        ...(typeof v.value === 'number' ? { value: v.value } : {}),
+        unit_id: v.unit_id,
+      })),
       // the analysis a sample is for: the one its spot is named after, else the sampling's first
       sampling: { analysis: (spot.name && names.includes(spot.name) ? spot.name : names[0]) ?? '' },
     },
@@ -73,8 +77,12 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
   }
 
   /** The samplings of a field (or the one of a uuid) the caller can read, with that field; -11 for a field it cannot. */
-  async function samplingsFor(principal: Principal, filter: { fieldId?: number; samplingUuid?: string }): Promise<{ field?: Field; samplings: Sampling[] }> {
-    const readable = (fieldId: number) => fields.field(principal, fieldId, 'read', { notFound: insufficient, forbidden: insufficient });
+  async function samplingsFor(
+    principal: Principal,
+    filter: { fieldId?: number; samplingUuid?: string },
+  ): Promise<{ field?: Field; samplings: Sampling[] }> {
+    const readable = (fieldId: number) =>
+      fields.field(principal, fieldId, 'read', { notFound: insufficient, forbidden: insufficient });
     if (filter.samplingUuid !== undefined) {
       const uuid = filter.samplingUuid.toLowerCase();
       const fieldId = await repository.fieldOf(uuid);
@@ -82,7 +90,8 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
       const { field } = await readable(fieldId);
       return { field, samplings: [await located(uuid, field.id)] };
     }
-    if (filter.fieldId === undefined) throw new Invalid('send field_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });
+    if (filter.fieldId === undefined)
+      throw new Invalid('send field_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });
     const { field } = await readable(filter.fieldId);
     return { field, samplings: await repository.samplingsOf(field.id) };
   }
@@ -95,12 +104,21 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
       const uuid = (input.uuid ?? randomUUID()).toLowerCase();
       const existing = await repository.fieldOf(uuid);
       if (existing !== undefined) return located(uuid, existing);
-      const groups: SamplingGroup[] = input.groups.map((g) => ({ group_uuid: (g.group_uuid ?? randomUUID()).toLowerCase(), group_data: { sampling: { color: g.color, name: g.name } } }));
+      const groups: SamplingGroup[] = input.groups.map((g) => ({
+        group_uuid: (g.group_uuid ?? randomUUID()).toLowerCase(),
+        group_data: { sampling: { color: g.color, name: g.name } },
+      }));
       const groupUuids = new Set(groups.map((g) => g.group_uuid));
       const at = now().toISOString();
       const points: SamplingPoint[] = input.points.map((p) => {
         if (!groupUuids.has(p.group_uuid.toLowerCase())) throw new Invalid(`point of an unknown group ${p.group_uuid}`);
-        return { point_uuid: (p.point_uuid ?? randomUUID()).toLowerCase(), geometry: p.geometry, checked: p.checked ?? 0, created_at: at, group_uuid: p.group_uuid.toLowerCase() };
+        return {
+          point_uuid: (p.point_uuid ?? randomUUID()).toLowerCase(),
+          geometry: p.geometry,
+          checked: p.checked ?? 0,
+          created_at: at,
+          group_uuid: p.group_uuid.toLowerCase(),
+        };
       });
       const sampling: Sampling = {
         uuid,
@@ -146,7 +164,10 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
             group_assigned_id: s.groupAssignedId,
             zoning: s.zoning,
             analysis: s.analysis,
-            groups: s.groups.map((g) => ({ ...g, samples: spots.filter((spot) => spot.groupUuid === g.group_uuid).map((spot) => sample(spot, s.analysis)) })),
+            groups: s.groups.map((g) => ({
+              ...g,
+              samples: spots.filter((spot) => spot.groupUuid === g.group_uuid).map((spot) => sample(spot, s.analysis)),
+            })),
             points: s.points,
           };
         }),
@@ -163,7 +184,9 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
         farmId = found.field?.farmId ?? 0;
       } else if (filter.farmId !== undefined) {
         await fields.farm(principal, filter.farmId, 'read', { notFound: insufficient, forbidden: insufficient });
-        const fieldIds = (await fields.readable(principal)).filter((entry) => entry.farm.id === filter.farmId).map((entry) => entry.field.id);
+        const fieldIds = (await fields.readable(principal))
+          .filter((entry) => entry.farm.id === filter.farmId)
+          .map((entry) => entry.field.id);
         samplings = (await Promise.all(fieldIds.map((id) => repository.samplingsOf(id)))).flat();
         farmId = filter.farmId;
       } else {

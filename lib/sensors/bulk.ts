@@ -17,8 +17,8 @@ import { DomainError, NotFound } from '../errors';
 import { log } from '../log';
 import { requireExtension, type SensorCaller } from './groups';
 import { BULK_MAX_BYTES, nowSeconds } from './model';
-import { parseValues } from './values';
 import { sensors } from './repository';
+import { parseValues } from './values';
 
 export { BULK_MAX_BYTES };
 
@@ -96,13 +96,23 @@ export async function createBulkJob(caller: SensorCaller, declared: BulkDeclarat
     Fields: { 'Content-MD5': declared.md5 },
     Expires: BULK_UPLOAD_SECONDS,
   });
-  return { jobUuid, upload: { url: post.url, fields: post.fields }, expiresIn: BULK_UPLOAD_SECONDS, maxBytes: BULK_MAX_BYTES };
+  return {
+    jobUuid,
+    upload: { url: post.url, fields: post.fields },
+    expiresIn: BULK_UPLOAD_SECONDS,
+    maxBytes: BULK_MAX_BYTES,
+  };
 }
 
 export async function bulkJob(caller: SensorCaller, jobUuid: string): Promise<BulkJob> {
   const item = await getItem(keys.sensorBulkJob(jobUuid));
   // another user's or extension's job is answered as one that does not exist
-  if (!item || Number(item.user_id) !== caller.userId || (caller.extensionId !== undefined && item.extension_id !== caller.extensionId)) throw notFound(jobUuid);
+  if (
+    !item ||
+    Number(item.user_id) !== caller.userId ||
+    (caller.extensionId !== undefined && item.extension_id !== caller.extensionId)
+  )
+    throw notFound(jobUuid);
   return jobFromItem(item);
 }
 
@@ -150,7 +160,9 @@ export async function ingestBulkObject(key: string): Promise<void> {
   try {
     const md5 = createHash('md5').update(raw).digest('base64');
     if (raw.length !== Number(item.size_bytes) || md5 !== item.md5) {
-      throw new DomainError('invalid', `the uploaded file is not the one declared (${raw.length} bytes, MD5 ${md5})`, { code: 'PARAMETER_ERROR' });
+      throw new DomainError('invalid', `the uploaded file is not the one declared (${raw.length} bytes, MD5 ${md5})`, {
+        code: 'PARAMETER_ERROR',
+      });
     }
     const [stats, peak] = await measuringHeap(async () => {
       const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
@@ -158,7 +170,9 @@ export async function ingestBulkObject(key: string): Promise<void> {
       try {
         body = JSON.parse(text);
       } catch {
-        throw new DomainError('invalid', 'the uploaded file is not JSON (or gzipped JSON)', { code: 'PARAMETER_ERROR' });
+        throw new DomainError('invalid', 'the uploaded file is not JSON (or gzipped JSON)', {
+          code: 'PARAMETER_ERROR',
+        });
       }
       const parsed = parseValues(body);
       return { total: parsed.total, ...(await sensors.insertValues(caller, parsed, 16)) };
@@ -173,11 +187,17 @@ export async function ingestBulkObject(key: string): Promise<void> {
       write_units: stats.writeUnits,
       peak_heap_mb: peak,
     });
-    await s3().send(new DeleteObjectCommand({ Bucket: config().bucket, Key: key })).catch(() => undefined);
+    await s3()
+      .send(new DeleteObjectCommand({ Bucket: config().bucket, Key: key }))
+      .catch(() => undefined);
   } catch (error) {
     if (error instanceof DomainError && error.kind !== 'internal') {
       const info = (error.extra?.info as string | undefined) ?? error.message;
-      await finish(jobUuid, { status: 'failed', finished_at: nowSeconds(), error: { code: String(error.code ?? 'PARAMETER_ERROR'), info } });
+      await finish(jobUuid, {
+        status: 'failed',
+        finished_at: nowSeconds(),
+        error: { code: String(error.code ?? 'PARAMETER_ERROR'), info },
+      });
       return;
     }
     throw error;
@@ -186,7 +206,9 @@ export async function ingestBulkObject(key: string): Promise<void> {
 
 /** S3 event notification records of the bulk queue. */
 export function objectKeysOf(body: unknown): string[] {
-  const records = (body as { Records?: Array<{ eventSource?: string; eventName?: string; s3?: { object?: { key?: string } } }> }).Records ?? [];
+  const records =
+    (body as { Records?: Array<{ eventSource?: string; eventName?: string; s3?: { object?: { key?: string } } }> })
+      .Records ?? [];
   return records
     .filter((r) => r.eventSource === 'aws:s3' && (r.eventName ?? '').startsWith('ObjectCreated'))
     .map((r) => decodeURIComponent((r.s3?.object?.key ?? '').replace(/\+/g, ' ')));

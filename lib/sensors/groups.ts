@@ -6,9 +6,9 @@
 // for a uuid nobody used). Deletion is soft (deleted_at) and final: a deleted group or variable
 // accepts no change and no values, and its uuid is not created again.
 import { v4 as uuidV4 } from 'uuid';
+import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Forbidden, NotFound } from '../errors';
-import type { Principal } from '../auth/principal';
 import { nowSeconds, parameterError, type Variable, type VariableGroup } from './model';
 import type { SensorChange, SensorDeps } from './service';
 
@@ -18,15 +18,21 @@ export interface SensorCaller {
   extensionId?: string;
 }
 
-export const callerOf = (principal: Principal): SensorCaller => ({ userId: principal.user.id, extensionId: principal.extensionId });
+export const callerOf = (principal: Principal): SensorCaller => ({
+  userId: principal.user.id,
+  extensionId: principal.extensionId,
+});
 
-const groupNotFound = (uuid: string) => new NotFound(`variable group ${uuid} not found`, { code: 'VARIABLEGROUP_NOT_FOUND' });
+const groupNotFound = (uuid: string) =>
+  new NotFound(`variable group ${uuid} not found`, { code: 'VARIABLEGROUP_NOT_FOUND' });
 const variableNotFound = (uuid: string) => new NotFound(`variable ${uuid} not found`, { code: 'VARIABLE_NOT_FOUND' });
 
 /** Only extensions acting for a user create or edit groups, variables and values. */
 export function requireExtension(caller: SensorCaller): string {
   if (!caller.extensionId) {
-    throw new Forbidden('groups, variables and values are created and edited only by extensions', { code: 'PERMISSION_ERROR' });
+    throw new Forbidden('groups, variables and values are created and edited only by extensions', {
+      code: 'PERMISSION_ERROR',
+    });
   }
   return caller.extensionId;
 }
@@ -105,7 +111,10 @@ function applyVariableChanges(variable: Variable, input: VariableInput): Variabl
 
 const deletedGroup = (uuid: string, code: string) => new Conflict(`variable group ${uuid} is deleted`, { code });
 
-const variableTaken = (uuid: string) => new Conflict(`variable ${uuid} already exists (a deleted variable's uuid is not created again)`, { code: 'VARIABLE_CREATE_ERROR' });
+const variableTaken = (uuid: string) =>
+  new Conflict(`variable ${uuid} already exists (a deleted variable's uuid is not created again)`, {
+    code: 'VARIABLE_CREATE_ERROR',
+  });
 
 const byCreation = (a: Variable, b: Variable) => a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid);
 
@@ -139,7 +148,9 @@ export function groupRules({ repository }: SensorDeps) {
   }
 
   async function listGroups(caller: SensorCaller, groupUuid?: string): Promise<GroupWithVariables[]> {
-    const groups = groupUuid ? [await locateGroup(caller, groupUuid)] : await repository.groups(caller.userId, caller.extensionId);
+    const groups = groupUuid
+      ? [await locateGroup(caller, groupUuid)]
+      : await repository.groups(caller.userId, caller.extensionId);
     const sorted = groups.sort((a, b) => a.id - b.id);
     return Promise.all(sorted.map(async (group) => ({ group, variables: await variablesOf(group) })));
   }
@@ -163,7 +174,9 @@ export function groupRules({ repository }: SensorDeps) {
         const existing = await findGroup(caller, uuid);
         if (existing) {
           if (existing.deletedAt !== null) {
-            throw new Conflict(`variable group ${uuid} was deleted; its uuid is not created again`, { code: 'VARIABLEGROUP_CREATE_ERROR' });
+            throw new Conflict(`variable group ${uuid} was deleted; its uuid is not created again`, {
+              code: 'VARIABLEGROUP_CREATE_ERROR',
+            });
           }
           return (await listGroups(caller, uuid))[0]!;
         }
@@ -222,16 +235,23 @@ export function groupRules({ repository }: SensorDeps) {
         const changes = new Map<string, { next: Variable; previous?: Variable }>();
         for (const item of input.variables ?? []) {
           const known = item.variable_uuid ? stored.get(item.variable_uuid.toLowerCase()) : undefined;
-          if (known && known.deletedAt !== null) throw new Conflict(`variable ${known.uuid} is deleted`, { code: 'VARIABLE_UPDATE_ERROR' });
+          if (known && known.deletedAt !== null)
+            throw new Conflict(`variable ${known.uuid} is deleted`, { code: 'VARIABLE_UPDATE_ERROR' });
           const next = known ? applyVariableChanges(known, item) : newVariable(group, item);
           changes.set(next.uuid, { next, previous: known });
         }
         if (input.deleted_at) {
           next.deletedAt = input.deleted_at;
-          for (const variable of stored.values()) if (!changes.has(variable.uuid)) changes.set(variable.uuid, { next: variable, previous: variable });
-          for (const change of changes.values()) if (change.next.deletedAt === null) change.next = { ...change.next, deletedAt: input.deleted_at };
+          for (const variable of stored.values())
+            if (!changes.has(variable.uuid)) changes.set(variable.uuid, { next: variable, previous: variable });
+          for (const change of changes.values())
+            if (change.next.deletedAt === null) change.next = { ...change.next, deletedAt: input.deleted_at };
         }
-        const change: Required<Pick<SensorChange, 'groups' | 'variables' | 'variablesCreated'>> = { groups: [{ next, previous: group }], variables: [], variablesCreated: [] };
+        const change: Required<Pick<SensorChange, 'groups' | 'variables' | 'variablesCreated'>> = {
+          groups: [{ next, previous: group }],
+          variables: [],
+          variablesCreated: [],
+        };
         for (const { next: variable, previous } of changes.values()) {
           if (previous) change.variables.push({ next: variable, previous });
           else change.variablesCreated.push(variable);
@@ -264,13 +284,22 @@ export function groupRules({ repository }: SensorDeps) {
       if (group.deletedAt !== null) throw deletedGroup(groupUuid, 'VARIABLE_CREATE_ERROR');
       const variable = newVariable(group, input);
       if (input.variable_uuid) {
-        const existing = (await repository.variablesByUuid(caller.userId, extensionId, [variable.uuid])).get(variable.uuid);
+        const existing = (await repository.variablesByUuid(caller.userId, extensionId, [variable.uuid])).get(
+          variable.uuid,
+        );
         if (existing) {
-          if (existing.group.uuid !== group.uuid || existing.variable.deletedAt !== null) throw variableTaken(variable.uuid);
+          if (existing.group.uuid !== group.uuid || existing.variable.deletedAt !== null)
+            throw variableTaken(variable.uuid);
           return existing.variable;
         }
       }
-      await repository.write({ variablesCreated: [variable], groupLive: { group, refuse: () => deletedGroup(groupUuid, 'VARIABLE_CREATE_ERROR') } }, variableTaken);
+      await repository.write(
+        {
+          variablesCreated: [variable],
+          groupLive: { group, refuse: () => deletedGroup(groupUuid, 'VARIABLE_CREATE_ERROR') },
+        },
+        variableTaken,
+      );
       return variable;
     },
 
@@ -278,7 +307,8 @@ export function groupRules({ repository }: SensorDeps) {
       requireExtension(caller);
       return retryLostRace(async () => {
         const { variable } = await locateVariable(caller, uuid);
-        if (variable.deletedAt !== null) throw new Conflict(`variable ${uuid} is deleted`, { code: 'VARIABLE_UPDATE_ERROR' });
+        if (variable.deletedAt !== null)
+          throw new Conflict(`variable ${uuid} is deleted`, { code: 'VARIABLE_UPDATE_ERROR' });
         const next = applyVariableChanges(variable, input);
         await repository.write({ variables: [{ next, previous: variable }] }, variableTaken);
         return { ...next, version: variable.version + 1 };
@@ -290,7 +320,10 @@ export function groupRules({ repository }: SensorDeps) {
       await retryLostRace(async () => {
         const { variable } = await locateVariable(caller, uuid);
         if (variable.deletedAt !== null) return;
-        await repository.write({ variables: [{ next: { ...variable, deletedAt: nowSeconds() }, previous: variable }] }, variableTaken);
+        await repository.write(
+          { variables: [{ next: { ...variable, deletedAt: nowSeconds() }, previous: variable }] },
+          variableTaken,
+        );
       });
     },
   };

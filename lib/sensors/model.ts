@@ -2,8 +2,8 @@
 // pair, and its uuid (and its variables' uuids) name records within that pair only; variables
 // live in groups. Records are soft-deleted (deleted_at) and stay deleted.
 import { validate as isUuid } from 'uuid';
+import { as, type EntityOf, entity, mapped, nullable, num, numOr, str, strOr } from '../db/entity';
 import { Invalid } from '../errors';
-import { as, entity, mapped, nullable, num, numOr, str, strOr, type EntityOf } from '../db/entity';
 import { isoSeconds } from '../util/time';
 
 export const nowSeconds = () => isoSeconds();
@@ -51,7 +51,6 @@ export const VariableGroup = entity('sensor_group', {
 });
 export type VariableGroup = EntityOf<typeof VariableGroup>;
 
-
 export const Variable = entity(
   'sensor_variable',
   {
@@ -62,7 +61,11 @@ export const Variable = entity(
     deletedAt: nullable(str('deleted_at')),
     variableName: str('variable_name'),
     /** The user's name for it; the variable's name until the user gives one. */
-    userVariableName: mapped('user_variable_name', (v, item) => String(v ?? item.variable_name), (v: string) => v),
+    userVariableName: mapped(
+      'user_variable_name',
+      (v, item) => String(v ?? item.variable_name),
+      (v: string) => v,
+    ),
     device: strOr('device', ''),
     metadata: as<Record<string, unknown>>('metadata', {}),
     lastValue: nullable(num('last_value')),

@@ -1,14 +1,26 @@
 // Sensor groups and variables in DynamoDB (docs/data-model.md, docs/sensors-storage.md): groups in
 // their user's partition per extension, variables in their group's, and a ref per user, extension
 // and variable uuid naming the variable's group. Values: lib/sensors/timeseries.ts.
+
+import type { Key } from '../db/keys';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchGet, itemKey, nextId, NOT_EXISTS, queryAll, transact, tx, updateItem, readItem, type TxOp } from '../db/table';
-import type { Key } from '../db/keys';
-import { fromSeconds, Variable, VariableGroup } from './model';
+import {
+  batchGet,
+  itemKey,
+  NOT_EXISTS,
+  nextId,
+  queryAll,
+  readItem,
+  type TxOp,
+  transact,
+  tx,
+  updateItem,
+} from '../db/table';
 import type { LocatedVariable } from './groups';
+import { fromSeconds, Variable, VariableGroup } from './model';
+import { type SensorRepository, sensorsService } from './service';
 import { dynamoSeriesStore } from './timeseries';
-import { sensorsService, type SensorRepository } from './service';
 
 const stale = () => new LostRace('changed meanwhile');
 const versioned = (key: Key, item: Record<string, unknown>, previousVersion: number): TxOp =>
@@ -42,40 +54,93 @@ export const dynamoSensorRepository: SensorRepository = {
         if (ref) refs.set(uuid, ref);
       }
     }
-    const groupKey = (ref: Record<string, unknown>) => keys.sensorGroup(userId, String(ref.extension_id), String(ref.group_uuid));
+    const groupKey = (ref: Record<string, unknown>) =>
+      keys.sensorGroup(userId, String(ref.extension_id), String(ref.group_uuid));
     const variableKey = (uuid: string) => keys.sensorVariable(Number(refs.get(uuid)!.group_id), uuid);
-    const [groups, variables] = await Promise.all([batchGet([...refs.values()].map(groupKey)), batchGet([...refs.keys()].map(variableKey))]);
+    const [groups, variables] = await Promise.all([
+      batchGet([...refs.values()].map(groupKey)),
+      batchGet([...refs.keys()].map(variableKey)),
+    ]);
     const located = new Map<string, LocatedVariable>();
     for (const [uuid, ref] of refs) {
       const group = groups.get(itemKey(groupKey(ref)));
       const variable = variables.get(itemKey(variableKey(uuid)));
-      if (group && variable) located.set(uuid, { variable: Variable.fromItem(variable), group: VariableGroup.fromItem(group) });
+      if (group && variable)
+        located.set(uuid, { variable: Variable.fromItem(variable), group: VariableGroup.fromItem(group) });
     }
     return located;
   },
   async write(change, variableTaken) {
     const created = change.groupCreated;
-    const groupOf = new Map([...(created ? [created] : []), ...(change.groups ?? []).map((g) => g.next), ...(change.groupLive ? [change.groupLive.group] : [])].map((g) => [g.id, g]));
+    const groupOf = new Map(
+      [
+        ...(created ? [created] : []),
+        ...(change.groups ?? []).map((g) => g.next),
+        ...(change.groupLive ? [change.groupLive.group] : []),
+      ].map((g) => [g.id, g]),
+    );
     const ops: TxOp[] = [
-      ...(created ? [tx.put({ ...keys.sensorGroup(created.userId, created.extensionId, created.uuid), ...VariableGroup.toItem(created) }, NOT_EXISTS, () => new LostRace('created meanwhile'))] : []),
+      ...(created
+        ? [
+            tx.put(
+              {
+                ...keys.sensorGroup(created.userId, created.extensionId, created.uuid),
+                ...VariableGroup.toItem(created),
+              },
+              NOT_EXISTS,
+              () => new LostRace('created meanwhile'),
+            ),
+          ]
+        : []),
       ...(change.groups ?? []).map(({ next, previous }) =>
-        versioned(keys.sensorGroup(next.userId, next.extensionId, next.uuid), VariableGroup.toItem({ ...next, version: previous.version + 1 }), previous.version),
+        versioned(
+          keys.sensorGroup(next.userId, next.extensionId, next.uuid),
+          VariableGroup.toItem({ ...next, version: previous.version + 1 }),
+          previous.version,
+        ),
       ),
       // a variable's item and its ref, both new: an existing uuid (even deleted) is not created again
       ...(change.variablesCreated ?? []).flatMap((variable) => {
         const group = groupOf.get(variable.groupId)!;
         return [
-          tx.put({ ...keys.sensorVariable(variable.groupId, variable.uuid), ...Variable.toItem(variable) }, NOT_EXISTS, () => variableTaken(variable.uuid)),
           tx.put(
-            { ...keys.sensorVariableRef(group.userId, group.extensionId, variable.uuid), kind: 'sensor_variable_ref', extension_id: group.extensionId, group_uuid: variable.groupUuid, group_id: variable.groupId },
+            { ...keys.sensorVariable(variable.groupId, variable.uuid), ...Variable.toItem(variable) },
+            NOT_EXISTS,
+            () => variableTaken(variable.uuid),
+          ),
+          tx.put(
+            {
+              ...keys.sensorVariableRef(group.userId, group.extensionId, variable.uuid),
+              kind: 'sensor_variable_ref',
+              extension_id: group.extensionId,
+              group_uuid: variable.groupUuid,
+              group_id: variable.groupId,
+            },
             NOT_EXISTS,
             () => variableTaken(variable.uuid),
           ),
         ];
       }),
-      ...(change.variables ?? []).map(({ next, previous }) => versioned(keys.sensorVariable(next.groupId, next.uuid), Variable.toItem({ ...next, version: previous.version + 1 }), previous.version)),
+      ...(change.variables ?? []).map(({ next, previous }) =>
+        versioned(
+          keys.sensorVariable(next.groupId, next.uuid),
+          Variable.toItem({ ...next, version: previous.version + 1 }),
+          previous.version,
+        ),
+      ),
       ...(change.groupLive
-        ? [tx.check(keys.sensorGroup(change.groupLive.group.userId, change.groupLive.group.extensionId, change.groupLive.group.uuid), 'deleted_at = :null', change.groupLive.refuse, { ':null': null })]
+        ? [
+            tx.check(
+              keys.sensorGroup(
+                change.groupLive.group.userId,
+                change.groupLive.group.extensionId,
+                change.groupLive.group.uuid,
+              ),
+              'deleted_at = :null',
+              change.groupLive.refuse,
+              { ':null': null },
+            ),
+          ]
         : []),
     ];
     for (let i = 0; i < ops.length; i += TRANSACTION_MAX) await transact(ops.slice(i, i + TRANSACTION_MAX));
@@ -90,4 +155,7 @@ export const dynamoSensorRepository: SensorRepository = {
 };
 
 /** The sensors service of the functions and the bulk worker: DynamoDB for groups, variables and values. */
-export const sensors = /* @__PURE__ */ sensorsService({ repository: dynamoSensorRepository, series: dynamoSeriesStore });
+export const sensors = /* @__PURE__ */ sensorsService({
+  repository: dynamoSensorRepository,
+  series: dynamoSeriesStore,
+});

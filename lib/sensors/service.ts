@@ -4,9 +4,9 @@
 // against memory in tests/unit/sensors.test.ts.
 import type { DomainError } from '../errors';
 import type { Point } from './codec';
-import type { Variable, VariableGroup } from './model';
 import type { LocatedVariable } from './groups';
 import { groupRules } from './groups';
+import type { Variable, VariableGroup } from './model';
 import { valueRules } from './values';
 
 /**
@@ -32,7 +32,11 @@ export interface SensorRepository {
   groups(userId: number, extensionId?: string): Promise<VariableGroup[]>;
   variablesOf(groupId: number): Promise<Variable[]>;
   /** The user's variables of these uuids that exist, with their groups (of one extension when given; else any extension's). */
-  variablesByUuid(userId: number, extensionId: string | undefined, uuids: string[]): Promise<Map<string, LocatedVariable>>;
+  variablesByUuid(
+    userId: number,
+    extensionId: string | undefined,
+    uuids: string[],
+  ): Promise<Map<string, LocatedVariable>>;
   write(change: SensorChange, variableTaken: (uuid: string) => DomainError): Promise<void>;
   /** The variable's last value becomes `point` unless a later one is stored. */
   setLastValue(variable: Variable, point: Point): Promise<void>;

@@ -20,7 +20,8 @@ export const ITEM_BUDGET_BYTES = 340_000;
 /** Upper bound of a point's stored bytes: timestamp delta and float64, its metadata as JSON with its index. */
 const pointBytes = (point: Point): number => 10 + (point.m ? Buffer.byteLength(JSON.stringify(point.m)) + 10 : 0);
 
-export const dayOf = (t: number): string => new Date(Math.floor(t / DAY_SECONDS) * DAY_SECONDS * 1000).toISOString().slice(0, 10);
+export const dayOf = (t: number): string =>
+  new Date(Math.floor(t / DAY_SECONDS) * DAY_SECONDS * 1000).toISOString().slice(0, 10);
 const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`) / 1000;
 
 interface StoredDay {
@@ -54,11 +55,15 @@ export function partition(day: string, points: Point[]): Point[][] {
       slices[index]!.push(point);
       bytes[index]! += pointBytes(point);
     }
-    if (slices.every((slice, i) => slice.length <= MAX_POINTS_PER_ITEM && bytes[i]! <= ITEM_BUDGET_BYTES)) return slices;
+    if (slices.every((slice, i) => slice.length <= MAX_POINTS_PER_ITEM && bytes[i]! <= ITEM_BUDGET_BYTES))
+      return slices;
   }
-  throw new Invalid(`at most ${MAX_POINTS_PER_DAY} values (and ${(MAX_PARTS * ITEM_BUDGET_BYTES) / 1_000_000} MB with their metadata) per variable per day are stored`, {
-    code: 'PARAMETER_ERROR',
-  });
+  throw new Invalid(
+    `at most ${MAX_POINTS_PER_DAY} values (and ${(MAX_PARTS * ITEM_BUDGET_BYTES) / 1_000_000} MB with their metadata) per variable per day are stored`,
+    {
+      code: 'PARAMETER_ERROR',
+    },
+  );
 }
 
 /** Approximate stored size of an item, as DynamoDB counts it (names and values). */
@@ -98,8 +103,14 @@ async function writeDay(series: Series, day: string, points: Point[], stored: St
     await putItem(items[0]!, { expression: condition, values, failure: lost });
     return { items: 1, writeUnits: units };
   }
-  const stale = Array.from({ length: Math.max(0, stored.parts - items.length) }, (_, i) => keys.sensorChunk(series.groupId, series.variableUuid, day, items.length + i));
-  await transact([tx.put(items[0]!, condition, lost, values), ...items.slice(1).map((item) => tx.put(item)), ...stale.map((key) => tx.delete(key))]);
+  const stale = Array.from({ length: Math.max(0, stored.parts - items.length) }, (_, i) =>
+    keys.sensorChunk(series.groupId, series.variableUuid, day, items.length + i),
+  );
+  await transact([
+    tx.put(items[0]!, condition, lost, values),
+    ...items.slice(1).map((item) => tx.put(item)),
+    ...stale.map((key) => tx.delete(key)),
+  ]);
   return { items: items.length, writeUnits: 2 * units + 2 * stale.length };
 }
 
@@ -133,7 +144,10 @@ async function storePoints(series: Series, points: Point[], concurrency = 16): P
 async function* iteratePoints(series: Series, from: number, to: number): AsyncGenerator<Point> {
   if (to < from) return;
   // Parts of a day are disjoint time slices in key order, so items come in time order.
-  for await (const item of queryItems({ ...keys.sensorChunksBetween(series.groupId, series.variableUuid, dayOf(from), dayOf(to)), pageSize: 4 })) {
+  for await (const item of queryItems({
+    ...keys.sensorChunksBetween(series.groupId, series.variableUuid, dayOf(from), dayOf(to)),
+    pageSize: 4,
+  })) {
     for (const point of decodePoints(item.d as Uint8Array, item.m as string | undefined)) {
       if (point.t >= from && point.t <= to) yield point;
     }

@@ -22,7 +22,10 @@ export interface ExpansionLimits {
   wkt3857: string;
 }
 
-export function expansionLimits({ asMultiPolygonWkt, mapCoordinates, readWkt }: GeometryKit, field: Field): ExpansionLimits {
+export function expansionLimits(
+  { asMultiPolygonWkt, mapCoordinates, readWkt }: GeometryKit,
+  field: Field,
+): ExpansionLimits {
   const [lon0, lat0] = centroidOf(field.shape.centroid);
   const local = `+proj=aeqd +lat_0=${lat0} +lon_0=${lon0} +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`;
   const toLocal = proj4('EPSG:4326', local);

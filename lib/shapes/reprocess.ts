@@ -2,10 +2,11 @@
 // depend on, the grid of 10 x 10 m satellite pixels over the shape with its 2-pixel margin (spec 2,
 // Imagery layers), then asks for the field's imagery, whose last scene releases the field's lock.
 // Idempotent: a redelivered job stores the same grid and asks again (the imagery job id is the lock's).
-import { geometryKit, type GeometryKit } from '../geo/geometry';
+
 import { keys } from '../db/keys';
 import { getItem, updateItem } from '../db/table';
 import { publishEvent } from '../events/publish';
+import { type GeometryKit, geometryKit } from '../geo/geometry';
 import { fieldGrid, PIXEL_M } from '../imagery/field-grid';
 import { IMAGERY_FIELD_JOB } from '../imagery/jobs';
 import { log } from '../log';
@@ -36,6 +37,10 @@ export async function reprocessShape(job: { field_id: number; campaign: number; 
     });
   }
   // The field's imagery is cut again for the new shape; its last scene job releases the lock.
-  await publishEvent(IMAGERY_FIELD_JOB, { field_id: job.field_id, lock_id: job.lock_id }, { queue: 'imagery', id: `imagery-${job.lock_id}` });
+  await publishEvent(
+    IMAGERY_FIELD_JOB,
+    { field_id: job.field_id, lock_id: job.lock_id },
+    { queue: 'imagery', id: `imagery-${job.lock_id}` },
+  );
   log.info('season shape reprocessed; imagery requested', { fieldId: job.field_id, campaign: job.campaign });
 }

@@ -6,20 +6,20 @@
 // (services take them as parameters): its rules run against DynamoDB in the functions
 // (lib/shapes/repository.ts) and against memory in tests/unit/season-shapes.test.ts.
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
+import type { FieldGate } from '../authz/gate';
 import { retryLostRace } from '../db/retry';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
-import type { FieldGate } from '../authz/gate';
-import type { Principal } from '../auth/principal';
-import { GeometryError, geometryKit, type GeometryKit } from '../geo/geometry';
-import type { Field, FieldShape, Space, User } from '../platform/model';
 import { shapeCampaignFor } from '../fields/current-shape';
-import { fieldShapeFrom } from '../fields/shape';
 import type { HectareCharge } from '../fields/quota';
 import { quotaCeiling } from '../fields/rules';
-import type * as Limits from './limits';
+import { fieldShapeFrom } from '../fields/shape';
+import { GeometryError, type GeometryKit, geometryKit } from '../geo/geometry';
+import type { Field, FieldShape, Space, User } from '../platform/model';
 import { onFirstUse, preload } from '../util/first-use';
-import { SHAPE_REPROCESS_JOB } from './jobs';
 import type { WebhookEmitter } from '../webhooks/emit';
+import { SHAPE_REPROCESS_JOB } from './jobs';
+import type * as Limits from './limits';
 
 /** The reprocessing lock of a field: taken by a new shape that covers new ground, until its job is done or it expires. */
 export interface ShapeLock {
@@ -53,7 +53,10 @@ export interface ShapeRepository {
    * Stores it all at once: a LostRace when the field's charged hectares changed meanwhile,
    * `reprocessing` when a lock is active, the quota refusals when a ceiling would be passed.
    */
-  save(change: ShapeSave, refuse: { reprocessing: () => DomainError; userQuota: () => Forbidden; spaceQuota: () => Forbidden }): Promise<void>;
+  save(
+    change: ShapeSave,
+    refuse: { reprocessing: () => DomainError; userQuota: () => Forbidden; spaceQuota: () => Forbidden },
+  ): Promise<void>;
 }
 
 export interface ShapeDeps {
@@ -75,7 +78,8 @@ const limitsKit: () => Promise<typeof Limits> = /* @__PURE__ */ onFirstUse(() =>
 /** The two kits the limits and a new shape need together; `preload(shapeKits)` starts both while the field is read. */
 const shapeKits = () => Promise.all([geometryKit(), limitsKit()]);
 
-const notEnoughQuota = () => new Forbidden('the hectares of the new shape exceed the user quota', { code: 'NOT_ENOUGH_QUOTA' });
+const notEnoughQuota = () =>
+  new Forbidden('the hectares of the new shape exceed the user quota', { code: 'NOT_ENOUGH_QUOTA' });
 const notEnoughWorkspaceQuota = () =>
   new Forbidden('the hectares of the new shape exceed the workspace quota', { code: 'NOT_ENOUGH_QUOTA_WORKSPACE' });
 const reprocessing = () => new Conflict('the previous shape is still being processed', { code: 'REPROCESSING' });
@@ -86,7 +90,16 @@ export interface ShapeInput {
   shape: string;
 }
 
-export function shapesService({ repository, gate, users, spaces, publish, emit, settings, now = () => new Date() }: ShapeDeps) {
+export function shapesService({
+  repository,
+  gate,
+  users,
+  spaces,
+  publish,
+  emit,
+  settings,
+  now = () => new Date(),
+}: ShapeDeps) {
   /** A field the caller can read; 404 otherwise (its existence is not revealed). */
   const readableField = (principal: Principal, fieldId: number, action: 'read' | 'modifyShape' = 'read') =>
     gate.field(principal, fieldId, action, {
@@ -102,15 +115,22 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
 
   /** Largest area among the field's shapes once `campaign` has `areaHa`. */
   async function chargedHectares(field: Field, campaign: number, areaHa: number): Promise<number> {
-    const others = await Promise.all(field.shapeCampaigns.filter((c) => c !== campaign).map((c) => repository.shape(field.id, c)));
-    return Math.max(field.shape.areaHa, areaHa, ...others.filter((s): s is FieldShape => Boolean(s)).map((s) => s.areaHa));
+    const others = await Promise.all(
+      field.shapeCampaigns.filter((c) => c !== campaign).map((c) => repository.shape(field.id, c)),
+    );
+    return Math.max(
+      field.shape.areaHa,
+      areaHa,
+      ...others.filter((s): s is FieldShape => Boolean(s)).map((s) => s.areaHa),
+    );
   }
 
   function fieldShapeFromGeometry(geometry: GeometryKit, wkt: string) {
     try {
       return fieldShapeFrom(geometry, wkt, now().toISOString().slice(0, 10));
     } catch (error) {
-      if (error instanceof DomainError && error.kind === 'invalid') throw new Invalid(error.message, { code: 'INVALID_GEOMETRY' });
+      if (error instanceof DomainError && error.kind === 'invalid')
+        throw new Invalid(error.message, { code: 'INVALID_GEOMETRY' });
       throw error;
     }
   }
@@ -149,15 +169,21 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
         const shape = fieldShapeFromGeometry(kit, input.shape);
         const { maxFieldHectares, shapeLockTimeoutSeconds, shapeReprocessDelaySeconds } = settings();
         if (shape.areaHa > maxFieldHectares) {
-          throw new Invalid(`the shape has ${shape.areaHa.toFixed(2)} ha; at most ${maxFieldHectares} ha are allowed`, { code: 'MAX_SHAPE_AREA_EXCEEDED' });
+          throw new Invalid(`the shape has ${shape.areaHa.toFixed(2)} ha; at most ${maxFieldHectares} ha are allowed`, {
+            code: 'MAX_SHAPE_AREA_EXCEEDED',
+          });
         }
         if (!expansionLimits(kit, field).geometry.covers(geometry)) {
-          throw new Invalid('the shape goes beyond the expansion limits of the field', { code: 'SHAPE_EXPANSION_LIMIT' });
+          throw new Invalid('the shape goes beyond the expansion limits of the field', {
+            code: 'SHAPE_EXPANSION_LIMIT',
+          });
         }
 
         // Images must be reprocessed when the new shape covers ground the previous one did not.
         const previousCampaign = shapeCampaignFor(field, input.campaign);
-        const previous = (previousCampaign === undefined ? undefined : await repository.shape(field.id, previousCampaign)) ?? field.shape;
+        const previous =
+          (previousCampaign === undefined ? undefined : await repository.shape(field.id, previousCampaign)) ??
+          field.shape;
         const imagesReprocessing = !kit.readWkt(previous.polygon).covers(geometry);
 
         const owner = await users(field.ownerId);
@@ -166,7 +192,14 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
         const charged = await chargedHectares(field, input.campaign, shape.areaHa);
         const delta = charged - field.hectaresCharged;
         const at = now().getTime();
-        const lock = imagesReprocessing ? { lockId: randomUUID(), campaign: input.campaign, startedAt: at, expiresAt: at + shapeLockTimeoutSeconds * 1000 } : undefined;
+        const lock = imagesReprocessing
+          ? {
+              lockId: randomUUID(),
+              campaign: input.campaign,
+              startedAt: at,
+              expiresAt: at + shapeLockTimeoutSeconds * 1000,
+            }
+          : undefined;
         const charge: HectareCharge | undefined =
           delta === 0
             ? undefined
@@ -181,10 +214,19 @@ export function shapesService({ repository, gate, users, spaces, publish, emit, 
           { field, campaign: input.campaign, shape, createdBy: principal.user.id, charged, lock, now: at, charge },
           { reprocessing, userQuota: notEnoughQuota, spaceQuota: notEnoughWorkspaceQuota },
         );
-        if (lock) await publish(SHAPE_REPROCESS_JOB, { field_id: field.id, campaign: input.campaign, lock_id: lock.lockId }, { delaySeconds: shapeReprocessDelaySeconds });
+        if (lock)
+          await publish(
+            SHAPE_REPROCESS_JOB,
+            { field_id: field.id, campaign: input.campaign, lock_id: lock.lockId },
+            { delaySeconds: shapeReprocessDelaySeconds },
+          );
         return imagesReprocessing;
       });
-      await emit?.('FIELD_RESHAPED.V1', { userIds: [ownerId, principal.user.id], fieldId: input.fieldId, data: { field_id: input.fieldId, campaign: input.campaign, images_reprocessing: imagesReprocessing } });
+      await emit?.('FIELD_RESHAPED.V1', {
+        userIds: [ownerId, principal.user.id],
+        fieldId: input.fieldId,
+        data: { field_id: input.fieldId, campaign: input.campaign, images_reprocessing: imagesReprocessing },
+      });
       return { imagesReprocessing };
     },
   };

@@ -10,7 +10,14 @@ export const objectKey = (spotId: number, imageUuid: string) => `spots/${spotId}
 export const s3ImageStore: ImageStore = {
   async put(spotId, uuid, content, contentType) {
     const { s3, PutObjectCommand } = await s3Kit();
-    await s3().send(new PutObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid), Body: content, ContentType: contentType }));
+    await s3().send(
+      new PutObjectCommand({
+        Bucket: config().bucket,
+        Key: objectKey(spotId, uuid),
+        Body: content,
+        ContentType: contentType,
+      }),
+    );
   },
   async presign(spotId, uuid, contentType, maxBytes, seconds) {
     const { s3, createPresignedPost } = await s3Kit();
@@ -28,17 +35,27 @@ export const s3ImageStore: ImageStore = {
   },
   async head(spotId, uuid) {
     const { s3, HeadObjectCommand } = await s3Kit();
-    const head = await ifPresent(s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid) })));
-    return head ? { size: head.ContentLength ?? 0, contentType: head.ContentType ?? 'application/octet-stream' } : undefined;
+    const head = await ifPresent(
+      s3().send(new HeadObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid) })),
+    );
+    return head
+      ? { size: head.ContentLength ?? 0, contentType: head.ContentType ?? 'application/octet-stream' }
+      : undefined;
   },
   async get(spotId, uuid) {
     const { s3, GetObjectCommand } = await s3Kit();
-    const object = await ifPresent(s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid) })));
-    return object?.Body ? { content: Buffer.from(await object.Body.transformToByteArray()), contentType: object.ContentType } : undefined;
+    const object = await ifPresent(
+      s3().send(new GetObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid) })),
+    );
+    return object?.Body
+      ? { content: Buffer.from(await object.Body.transformToByteArray()), contentType: object.ContentType }
+      : undefined;
   },
   async signedUrl(spotId, uuid, seconds) {
     const { s3, getSignedUrl, GetObjectCommand } = await s3Kit();
-    return getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid) }), { expiresIn: seconds });
+    return getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey(spotId, uuid) }), {
+      expiresIn: seconds,
+    });
   },
   remove: (spotId, uuids) => deleteObjects(uuids.map((uuid) => objectKey(spotId, uuid))),
 };

@@ -28,23 +28,38 @@ export interface DeclaredImage {
 export const fileNotFound = () => new NotFound('File not found', { code: SPOT_CODES.NOT_FOUND });
 /** The contract's answer when storage refuses a file: its info is kept even when the cause is ours (500). */
 const notStored = (detail: string, status?: number) =>
-  new DomainError(status && status < 500 ? 'invalid' : 'internal', 'image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail }, status, publicMessage: true });
+  new DomainError(status && status < 500 ? 'invalid' : 'internal', 'image could not be stored', {
+    code: SPOT_CODES.NOT_STORED,
+    extra: { detail },
+    status,
+    publicMessage: true,
+  });
 
 /** An upload for an image that no text of a spot the caller can change declares. */
 export const notDeclared = () =>
-  new Invalid('image could not be stored', { code: SPOT_CODES.NOT_STORED, extra: { detail: 'the image is not declared in a text of a spot you can change' } });
+  new Invalid('image could not be stored', {
+    code: SPOT_CODES.NOT_STORED,
+    extra: { detail: 'the image is not declared in a text of a spot you can change' },
+  });
 
 function checkType(contentType: string | undefined): string {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!IMAGE_TYPES.includes(type)) throw notStored(`the file must be an image (${IMAGE_TYPES.join(', ')}), not ${type || 'unknown'}`, 400);
+  if (!IMAGE_TYPES.includes(type))
+    throw notStored(`the file must be an image (${IMAGE_TYPES.join(', ')}), not ${type || 'unknown'}`, 400);
   return type;
 }
 
-export type ImageDownload = { kind: 'inline'; content: Buffer; contentType: string } | { kind: 'redirect'; url: string };
+export type ImageDownload =
+  | { kind: 'inline'; content: Buffer; contentType: string }
+  | { kind: 'redirect'; url: string };
 
 export function imageRules({ repository, images }: Pick<SpotDeps, 'repository' | 'images'>) {
   return {
-    async storeImage(image: DeclaredImage, content: Buffer, contentType: string | undefined): Promise<{ size: number }> {
+    async storeImage(
+      image: DeclaredImage,
+      content: Buffer,
+      contentType: string | undefined,
+    ): Promise<{ size: number }> {
       const type = checkType(contentType);
       if (content.length === 0) throw notStored('the file is empty', 400);
       if (content.length > IMAGE_MAX_BYTES_THROUGH_API) {
@@ -62,8 +77,19 @@ export function imageRules({ repository, images }: Pick<SpotDeps, 'repository' |
 
     async presignImageUpload(image: DeclaredImage, contentType: string | undefined) {
       const type = checkType(contentType);
-      const post = await images.presign(image.spotId, image.uuid, type, IMAGE_MAX_BYTES_PRESIGNED, PRESIGNED_UPLOAD_SECONDS);
-      return { url: post.url, fields: post.fields, expires_in: PRESIGNED_UPLOAD_SECONDS, max_bytes: IMAGE_MAX_BYTES_PRESIGNED };
+      const post = await images.presign(
+        image.spotId,
+        image.uuid,
+        type,
+        IMAGE_MAX_BYTES_PRESIGNED,
+        PRESIGNED_UPLOAD_SECONDS,
+      );
+      return {
+        url: post.url,
+        fields: post.fields,
+        expires_in: PRESIGNED_UPLOAD_SECONDS,
+        max_bytes: IMAGE_MAX_BYTES_PRESIGNED,
+      };
     },
 
     async fetchImage(image: DeclaredImage): Promise<ImageDownload> {
@@ -76,10 +102,15 @@ export function imageRules({ repository, images }: Pick<SpotDeps, 'repository' |
         ({ size, contentType } = head);
         await repository.markUploaded(image, head.contentType, head.size);
       }
-      if ((size ?? 0) > IMAGE_MAX_BYTES_INLINE) return { kind: 'redirect', url: await images.signedUrl(image.spotId, image.uuid, REDIRECT_SECONDS) };
+      if ((size ?? 0) > IMAGE_MAX_BYTES_INLINE)
+        return { kind: 'redirect', url: await images.signedUrl(image.spotId, image.uuid, REDIRECT_SECONDS) };
       const object = await images.get(image.spotId, image.uuid);
       if (!object) throw fileNotFound();
-      return { kind: 'inline', content: object.content, contentType: contentType ?? object.contentType ?? 'application/octet-stream' };
+      return {
+        kind: 'inline',
+        content: object.content,
+        contentType: contentType ?? object.contentType ?? 'application/octet-stream',
+      };
     },
   };
 }

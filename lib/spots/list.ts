@@ -6,13 +6,14 @@
 // newest first from an index (field, creation time) only as far as the page needs, and merged.
 // For deep paging the answer also carries an opaque `cursor` that, sent back instead of `page`,
 // continues after the last spot returned at a constant cost.
-import { Invalid } from '../errors';
-import { geometryKit, type JstsGeometry } from '../geo/geometry';
+
 import type { Principal } from '../auth/principal';
 import type { FieldInScope } from '../authz/gate';
+import { Invalid } from '../errors';
+import { geometryKit, type JstsGeometry } from '../geo/geometry';
 import { SPOT_CODES, type Spot } from './model';
-import type { SpotTag, TagRules } from './tags';
 import type { SpotDeps } from './service';
+import type { SpotTag, TagRules } from './tags';
 
 export interface SpotFilters {
   uuids?: string[];
@@ -65,7 +66,8 @@ function matches(spot: Spot, filters: SpotFilters): boolean {
   if (filters.sampleSetType && spot.sampleSetType !== filters.sampleSetType) return false;
   if (filters.sampleSetUuid && spot.sampleSetUuid !== filters.sampleSetUuid.toLowerCase()) return false;
   // Without a sample-set condition only spots unrelated to samples are listed.
-  if (!filters.includeSampleSpots && !filters.sampleSetType && !filters.sampleSetUuid && spot.sampleSetUuid !== null) return false;
+  if (!filters.includeSampleSpots && !filters.sampleSetType && !filters.sampleSetUuid && spot.sampleSetUuid !== null)
+    return false;
   if (filters.dateFrom && spot.creationTs < filters.dateFrom) return false;
   if (filters.dateTo && spot.creationTs > filters.dateTo) return false;
   if (filters.tagUuid && !spot.tags.some((t) => t.uuid === filters.tagUuid!.toLowerCase())) return false;
@@ -73,12 +75,21 @@ function matches(spot: Spot, filters: SpotFilters): boolean {
 }
 
 function fieldsInScope(fields: FieldInScope[], filters: SpotFilters): FieldInScope[] {
-  return fields.filter((f) => (filters.farmId === undefined || f.farm.id === filters.farmId) && (filters.fieldId === undefined || f.field.id === filters.fieldId));
+  return fields.filter(
+    (f) =>
+      (filters.farmId === undefined || f.farm.id === filters.farmId) &&
+      (filters.fieldId === undefined || f.field.id === filters.fieldId),
+  );
 }
 
 export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 'fields'>, { tagsOf }: TagRules) {
   /** Up to `need` matching spots of one field, newest first, older than `before` when given. */
-  async function fieldSpots(fieldId: number, filters: SpotFilters, need: number | undefined, before?: string): Promise<Spot[]> {
+  async function fieldSpots(
+    fieldId: number,
+    filters: SpotFilters,
+    need: number | undefined,
+    before?: string,
+  ): Promise<Spot[]> {
     const found: Spot[] = [];
     // creation instants are YYYY-MM-DDTHH:MM:SS.mmmZ#uuid; the filters name whole seconds
     const upper = before ?? `${filters.dateTo ? `${filters.dateTo.slice(0, 19)}.999Z` : '9999'}#~`;
@@ -99,7 +110,11 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       const members = (await repository.groupMembers(group)).filter((s) => readable.has(s.fieldId));
       if (!members.length) continue;
       const { readWkt, toWkt } = await geometryKit();
-      const union = members.map((m) => readWkt(m.shape)).reduce((a: JstsGeometry, b: JstsGeometry) => (a as unknown as { union(o: JstsGeometry): JstsGeometry }).union(b));
+      const union = members
+        .map((m) => readWkt(m.shape))
+        .reduce((a: JstsGeometry, b: JstsGeometry) =>
+          (a as unknown as { union(o: JstsGeometry): JstsGeometry }).union(b),
+        );
       shapes.set(group, toWkt((union as unknown as { convexHull(): JstsGeometry }).convexHull()));
     }
     return shapes;
@@ -117,11 +132,15 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       let candidates: Spot[];
       if (filters.uuids) {
         const wanted = [...new Set(filters.uuids.map((u) => u.toLowerCase()))];
-        candidates = (await repository.spotsNamed(wanted, readable)).filter((s) => matches(s, filters) && (!before || sortKey(s) < before));
+        candidates = (await repository.spotsNamed(wanted, readable)).filter(
+          (s) => matches(s, filters) && (!before || sortKey(s) < before),
+        );
       } else {
         const perField: Spot[][] = [];
         for (let i = 0; i < selected.length; i += 8) {
-          perField.push(...(await Promise.all(selected.slice(i, i + 8).map((f) => fieldSpots(f.field.id, filters, need, before)))));
+          perField.push(
+            ...(await Promise.all(selected.slice(i, i + 8).map((f) => fieldSpots(f.field.id, filters, need, before)))),
+          );
         }
         candidates = perField.flat();
       }

@@ -1,12 +1,21 @@
 // Spot messages (spec 1): texts with images declared by uuid, kept under their spot, newest first
 // by the user's own time stamp. A text's uuid names it within its spot. Everything a request does
 // to texts is validated first and written in the same transaction as the rest of the request.
-import { NotFound } from '../errors';
-import { GeometryError, geometryKit, type GeometryKit } from '../geo/geometry';
-import { isDateTimeZ } from '../util/time';
+
 import type { Principal } from '../auth/principal';
-import { checkUuidV1, SPOT_CODES, SPOT_LIMITS, wrongFormat, type ImageDeclaration, type Spot, type SpotMessage } from './model';
+import { NotFound } from '../errors';
+import { GeometryError, type GeometryKit, geometryKit } from '../geo/geometry';
+import { isDateTimeZ } from '../util/time';
 import type { LocateRules, SpotScope } from './locate';
+import {
+  checkUuidV1,
+  type ImageDeclaration,
+  SPOT_CODES,
+  SPOT_LIMITS,
+  type Spot,
+  type SpotMessage,
+  wrongFormat,
+} from './model';
 import type { SpotDeps, SpotWrite, TextWrite } from './service';
 
 export interface TextInput {
@@ -21,10 +30,13 @@ export type CheckedText = Pick<SpotMessage, 'uuid' | 'text' | 'timestampUsr' | '
 
 function checkText(input: TextInput, geometry: GeometryKit | undefined): CheckedText {
   const uuid = checkUuidV1(String(input.uuid ?? ''), 'text uuid');
-  if (typeof input.text !== 'string' || input.text.length > SPOT_LIMITS.TEXT) throw wrongFormat(`text must be a string of at most ${SPOT_LIMITS.TEXT} characters`);
-  if (!isDateTimeZ(input.timestamp_usr)) throw wrongFormat('timestamp_usr must be a real date-time YYYY-MM-DDTHH:MM:SSZ');
+  if (typeof input.text !== 'string' || input.text.length > SPOT_LIMITS.TEXT)
+    throw wrongFormat(`text must be a string of at most ${SPOT_LIMITS.TEXT} characters`);
+  if (!isDateTimeZ(input.timestamp_usr))
+    throw wrongFormat('timestamp_usr must be a real date-time YYYY-MM-DDTHH:MM:SSZ');
   const sent = input.imgs ?? [];
-  if (sent.length > SPOT_LIMITS.IMAGES_PER_TEXT) throw wrongFormat(`a text declares at most ${SPOT_LIMITS.IMAGES_PER_TEXT} images`);
+  if (sent.length > SPOT_LIMITS.IMAGES_PER_TEXT)
+    throw wrongFormat(`a text declares at most ${SPOT_LIMITS.IMAGES_PER_TEXT} images`);
   const imgs: ImageDeclaration[] = sent.map((img) => {
     let coordinate: string;
     try {
@@ -74,15 +86,32 @@ export const textWrite = (changes: TextChanges): SpotWrite => ({
   imagesRemoved: changes.undeclared,
 });
 
-export const hasTextWrites = (changes: TextChanges) => changes.texts.length + changes.removed.length + changes.declared.length + changes.undeclared.length > 0;
+export const hasTextWrites = (changes: TextChanges) =>
+  changes.texts.length + changes.removed.length + changes.declared.length + changes.undeclared.length > 0;
 
 /**
  * The changes that make the spot's texts `wanted`: a text not stored yet is added; a text stored
  * with the same content is left as it is; with `replace`, a stored text sent with other content is
  * updated (its images follow the list sent) and a stored text not sent is removed with its images.
  */
-export function textChanges(principal: Principal, spot: Spot, stored: SpotMessage[], wanted: CheckedText[], replace: boolean, now: Date): TextChanges {
-  const changes: TextChanges = { texts: [], removed: [], declared: [], undeclared: [], messages: 0, images: 0, releasedImages: [], added: [] };
+export function textChanges(
+  principal: Principal,
+  spot: Spot,
+  stored: SpotMessage[],
+  wanted: CheckedText[],
+  replace: boolean,
+  now: Date,
+): TextChanges {
+  const changes: TextChanges = {
+    texts: [],
+    removed: [],
+    declared: [],
+    undeclared: [],
+    messages: 0,
+    images: 0,
+    releasedImages: [],
+    added: [],
+  };
   const byUuid = new Map(stored.map((m) => [m.uuid, m]));
   const at = now.toISOString();
   const storedImages = new Set(stored.flatMap((m) => m.imgs.map((i) => i.uuid)));
@@ -90,7 +119,10 @@ export function textChanges(principal: Principal, spot: Spot, stored: SpotMessag
   for (const text of wanted) {
     const current = byUuid.get(text.uuid);
     if (!current) {
-      changes.texts.push({ message: { ...text, spotId: spot.id, createdAt: at, createdBy: principal.user.id }, isNew: true });
+      changes.texts.push({
+        message: { ...text, spotId: spot.id, createdAt: at, createdBy: principal.user.id },
+        isNew: true,
+      });
       changes.messages += 1;
       changes.added.push(text.uuid);
     } else if (replace && !sameText(current, text)) {
@@ -137,9 +169,13 @@ export interface MessagePage {
 const messageNotFound = (uuid: string) => new NotFound(`message ${uuid} not found`, { code: SPOT_CODES.NOT_FOUND });
 
 /** A request's writes do not fit in one transaction. */
-export const tooLarge = () => wrongFormat('the request changes too many texts, images and tags at once; send fewer in one request');
+export const tooLarge = () =>
+  wrongFormat('the request changes too many texts, images and tags at once; send fewer in one request');
 
-export function messageRules({ repository, images, now = () => new Date() }: Pick<SpotDeps, 'repository' | 'images' | 'now'>, locate: LocateRules) {
+export function messageRules(
+  { repository, images, now = () => new Date() }: Pick<SpotDeps, 'repository' | 'images' | 'now'>,
+  locate: LocateRules,
+) {
   return {
     /** The spot's texts, newest first. */
     messagesOf: (spotId: number) => repository.messages(spotId),
@@ -147,9 +183,19 @@ export function messageRules({ repository, images, now = () => new Date() }: Pic
     /** POST /api/spots/msgs: adds texts to a spot; those already there (same uuid) are kept as they are. */
     async addMessages(principal: Principal, scope: SpotScope, texts: TextInput[]): Promise<string[]> {
       const checked = await checkTexts(texts);
-      const changes = textChanges(principal, scope.spot, await repository.messages(scope.spot.id), checked, false, now());
+      const changes = textChanges(
+        principal,
+        scope.spot,
+        await repository.messages(scope.spot.id),
+        checked,
+        false,
+        now(),
+      );
       if (!hasTextWrites(changes)) return [];
-      await repository.write({ ...textWrite(changes), counters: { spot: scope.spot, messages: changes.messages, images: changes.images } }, spotWriteRefusals);
+      await repository.write(
+        { ...textWrite(changes), counters: { spot: scope.spot, messages: changes.messages, images: changes.images } },
+        spotWriteRefusals,
+      );
       return changes.added;
     },
 
@@ -163,7 +209,9 @@ export function messageRules({ repository, images, now = () => new Date() }: Pic
 
     /** Deletes a message of a spot the caller may change, with its images. */
     async deleteMessage(principal: Principal, messageUuid: string): Promise<void> {
-      const { scope, message } = await locate.locateMessage(principal, messageUuid, 'write', () => messageNotFound(messageUuid));
+      const { scope, message } = await locate.locateMessage(principal, messageUuid, 'write', () =>
+        messageNotFound(messageUuid),
+      );
       await repository.write(
         {
           textsRemoved: [message],
@@ -172,7 +220,10 @@ export function messageRules({ repository, images, now = () => new Date() }: Pic
         },
         { ...spotWriteRefusals, gone: () => messageNotFound(messageUuid) },
       );
-      await images.remove(scope.spot.id, message.imgs.map((img) => img.uuid));
+      await images.remove(
+        scope.spot.id,
+        message.imgs.map((img) => img.uuid),
+      );
     },
   };
 }

@@ -5,8 +5,8 @@
 // its spot, a tag or sample set within its owner), so that no tenant can block or probe another's
 // records by choosing the same uuid (docs/decisions.md, "Client uuids").
 import { validate as isUuid, version as uuidVersion } from 'uuid';
+import { as, type EntityOf, entity, mapped, nullable, num, numOr, str } from '../db/entity';
 import { Invalid } from '../errors';
-import { as, entity, mapped, nullable, num, numOr, str, type EntityOf } from '../db/entity';
 
 /** Spots error codes (spec 1, Errors, spots) and the ones this service adds (docs/decisions.md). */
 export const SPOT_CODES = {
@@ -76,12 +76,20 @@ export const Spot = entity(
     ownerId: num('owner_id'),
     name: nullable(str('name')),
     shape: str('shape'),
-    kind: mapped<'point' | 'polygon'>('spot_kind', (v) => (v === 'point' ? 'point' : 'polygon'), (v) => v),
+    kind: mapped<'point' | 'polygon'>(
+      'spot_kind',
+      (v) => (v === 'point' ? 'point' : 'polygon'),
+      (v) => v,
+    ),
     areaHa: num('area_ha'),
     /** YYYY-MM-DDTHH:MM:SSZ */
     creationTs: str('creation_ts'),
     /** YYYY-MM-DDTHH:MM:SS.mmmZ: orders spots created within one second (older items: creation_ts). */
-    createdAt: mapped('created_at', (v, item) => String(v ?? item.creation_ts), (v: string) => v),
+    createdAt: mapped(
+      'created_at',
+      (v, item) => String(v ?? item.creation_ts),
+      (v: string) => v,
+    ),
     groupUuid: nullable(str('group_uuid')),
     sampleSetType: nullable(str('sample_set_type')),
     sampleSetUuid: nullable(str('sample_set_uuid')),
@@ -90,7 +98,11 @@ export const Spot = entity(
     variables: as<SpotVariable[] | null>('variables', null),
     tags: mapped<TagRef[]>(
       'tags',
-      (v) => ((v as Array<{ uuid: string; owner_id: number | null }> | undefined) ?? []).map((t) => ({ uuid: t.uuid, ownerId: t.owner_id })),
+      (v) =>
+        ((v as Array<{ uuid: string; owner_id: number | null }> | undefined) ?? []).map((t) => ({
+          uuid: t.uuid,
+          ownerId: t.owner_id,
+        })),
       (tags) => tags.map((t) => ({ uuid: t.uuid, owner_id: t.ownerId })),
     ),
     totalImgs: numOr('total_imgs', 0),

@@ -3,20 +3,48 @@
 // its code; its texts under its id with a ref per spot holding a text uuid; images declared per
 // uuid and spot; user tags per uuid and owner (gsi1: a user's tags); sample sets and their types.
 // A request's writes are one transaction.
+
+import { platformFieldGate } from '../authz/gate';
+import type { Key } from '../db/keys';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { batchDelete, batchGet, EXISTS, getItem, itemKey, nextId, NOT_EXISTS, putItem, queryAll, queryItems, transact, tx, updateItem, readItem, type Item, type TxOp } from '../db/table';
-import type { Key } from '../db/keys';
+import {
+  batchDelete,
+  batchGet,
+  EXISTS,
+  getItem,
+  type Item,
+  itemKey,
+  NOT_EXISTS,
+  nextId,
+  putItem,
+  queryAll,
+  queryItems,
+  readItem,
+  type TxOp,
+  transact,
+  tx,
+  updateItem,
+} from '../db/table';
 import { Conflict, DomainError } from '../errors';
-import { platformFieldGate } from '../authz/gate';
 import { publishEvent } from '../events/publish';
 import { emitWebhookEvent } from '../webhooks/emit';
-import { Spot, SpotMessage, tagRefKey } from './model';
-import type { DeclaredImage } from './images';
-import { tagCountChanges, type SpotTag } from './tags';
 import { s3ImageStore } from './files';
-import { spotImagesService, spotListsService, spotMessagesService, spotsService, spotSheetsService, spotVariablesService, type NewTag, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from './service';
-import { tagRules } from './tags';
+import type { DeclaredImage } from './images';
+import { Spot, SpotMessage, tagRefKey } from './model';
+import {
+  type NewTag,
+  type SpotRepository,
+  type SpotWrite,
+  type SpotWriteRefusals,
+  spotImagesService,
+  spotListsService,
+  spotMessagesService,
+  spotSheetsService,
+  spotsService,
+  spotVariablesService,
+} from './service';
+import { type SpotTag, tagCountChanges, tagRules } from './tags';
 
 /** One transaction holds a request's writes (DynamoDB allows 100 items). */
 const TRANSACTION_MAX = 100;
@@ -27,9 +55,20 @@ const spotItem = (spot: Spot) => ({
   ...(spot.groupUuid ? keys.spotGroupIndex(spot.groupUuid, spot.id) : {}),
   ...Spot.toItem(spot),
 });
-const spotPlace = (spot: Spot) => tx.put({ ...keys.spotById(spot.id), kind: 'spot_place', field_id: spot.fieldId, uuid: spot.uuid });
+const spotPlace = (spot: Spot) =>
+  tx.put({ ...keys.spotById(spot.id), kind: 'spot_place', field_id: spot.fieldId, uuid: spot.uuid });
 const spotRef = (spot: Spot, condition?: string) =>
-  tx.put({ ...keys.spotRef(spot.uuid, spot.fieldId), kind: 'spot_ref', uuid: spot.uuid, field_id: spot.fieldId, spot_id: spot.id }, condition, () => new LostRace('the spot was created meanwhile'));
+  tx.put(
+    {
+      ...keys.spotRef(spot.uuid, spot.fieldId),
+      kind: 'spot_ref',
+      uuid: spot.uuid,
+      field_id: spot.fieldId,
+      spot_id: spot.id,
+    },
+    condition,
+    () => new LostRace('the spot was created meanwhile'),
+  );
 const stale = () => new LostRace('the spot changed meanwhile');
 const taken = (what: string) => () => new LostRace(`${what} was stored meanwhile`);
 
@@ -71,7 +110,11 @@ function spotOps(change: SpotWrite, refuse: SpotWriteRefusals): TxOp[] {
       tx.put(spotItem(spot), NOT_EXISTS, () => new LostRace('the spot was created meanwhile')),
       spotRef(spot, NOT_EXISTS),
       spotPlace(spot),
-      tx.put({ ...keys.spotCode(spot.code), kind: 'spot_code', spot_id: spot.id }, NOT_EXISTS, () => new LostRace('code taken')),
+      tx.put(
+        { ...keys.spotCode(spot.code), kind: 'spot_code', spot_id: spot.id },
+        NOT_EXISTS,
+        () => new LostRace('code taken'),
+      ),
       tx.check(keys.field(spot.fieldId), EXISTS, () => refuse.fieldNotFound(spot.fieldId)),
     );
   }
@@ -94,7 +137,11 @@ function spotOps(change: SpotWrite, refuse: SpotWriteRefusals): TxOp[] {
     ops.push(
       tx.update(
         keys.spot(spot.fieldId, spot.uuid),
-        { expression: 'ADD total_msgs :m, total_imgs :i, version :one', condition: 'version = :version', values: { ':m': messages, ':i': images, ':one': 1, ':version': spot.version } },
+        {
+          expression: 'ADD total_msgs :m, total_imgs :i, version :one',
+          condition: 'version = :version',
+          values: { ':m': messages, ':i': images, ':one': 1, ':version': spot.version },
+        },
         stale,
       ),
     );
@@ -103,7 +150,9 @@ function spotOps(change: SpotWrite, refuse: SpotWriteRefusals): TxOp[] {
     const { spot, anyVersion } = change.deleted;
     const key = keys.spot(spot.fieldId, spot.uuid);
     ops.push(
-      anyVersion ? tx.delete(key, EXISTS, refuse.gone) : tx.delete(key, 'version = :version', stale, { ':version': spot.version }),
+      anyVersion
+        ? tx.delete(key, EXISTS, refuse.gone)
+        : tx.delete(key, 'version = :version', stale, { ':version': spot.version }),
       tx.delete(keys.spotRef(spot.uuid, spot.fieldId)),
       tx.delete(keys.spotCode(spot.code)),
     );
@@ -114,21 +163,50 @@ function spotOps(change: SpotWrite, refuse: SpotWriteRefusals): TxOp[] {
 /** The items of the texts, images and tags of a write. */
 function contentOps(change: SpotWrite, refuse: SpotWriteRefusals): TxOp[] {
   const ops: TxOp[] = [];
-  for (const tag of change.tagsCreated ?? []) ops.push(tx.put(tagItem(tag), NOT_EXISTS, () => new LostRace('a tag was created meanwhile')));
-  for (const { tag, delta } of change.tagCounts ?? []) ops.push(tx.update(keys.spotTag(tag.ownerId, tag.uuid), { expression: 'ADD spot_count :delta', values: { ':delta': delta } }));
+  for (const tag of change.tagsCreated ?? [])
+    ops.push(tx.put(tagItem(tag), NOT_EXISTS, () => new LostRace('a tag was created meanwhile')));
+  for (const { tag, delta } of change.tagCounts ?? [])
+    ops.push(
+      tx.update(keys.spotTag(tag.ownerId, tag.uuid), {
+        expression: 'ADD spot_count :delta',
+        values: { ':delta': delta },
+      }),
+    );
   for (const { message, isNew, movedFrom } of change.texts ?? []) {
     if (movedFrom) ops.push(tx.delete(keys.spotMessage(message.spotId, movedFrom, message.uuid)));
-    const item = { ...keys.spotMessage(message.spotId, message.timestampUsr, message.uuid), ...SpotMessage.toItem(message) };
-    const ref = { ...keys.messageRef(message.uuid, message.spotId), kind: 'message_ref', spot_id: message.spotId, message_sk: item.sk };
+    const item = {
+      ...keys.spotMessage(message.spotId, message.timestampUsr, message.uuid),
+      ...SpotMessage.toItem(message),
+    };
+    const ref = {
+      ...keys.messageRef(message.uuid, message.spotId),
+      kind: 'message_ref',
+      spot_id: message.spotId,
+      message_sk: item.sk,
+    };
     // a new text's ref must not exist yet (the guard against a concurrent add)
     ops.push(tx.put(item), isNew ? tx.put(ref, NOT_EXISTS, taken(`text ${message.uuid}`)) : tx.put(ref));
   }
   for (const message of change.textsRemoved ?? []) {
-    ops.push(tx.delete(keys.spotMessage(message.spotId, message.timestampUsr, message.uuid), EXISTS, refuse.gone), tx.delete(keys.messageRef(message.uuid, message.spotId)));
+    ops.push(
+      tx.delete(keys.spotMessage(message.spotId, message.timestampUsr, message.uuid), EXISTS, refuse.gone),
+      tx.delete(keys.messageRef(message.uuid, message.spotId)),
+    );
   }
   for (const { spotId, image } of change.imagesDeclared ?? []) {
     ops.push(
-      tx.put({ ...keys.spotImage(image.uuid, spotId), kind: 'spot_image', uuid: image.uuid, spot_id: spotId, coordinate: image.coordinate, uploaded: false }, NOT_EXISTS, taken(`image ${image.uuid}`)),
+      tx.put(
+        {
+          ...keys.spotImage(image.uuid, spotId),
+          kind: 'spot_image',
+          uuid: image.uuid,
+          spot_id: spotId,
+          coordinate: image.coordinate,
+          uploaded: false,
+        },
+        NOT_EXISTS,
+        taken(`image ${image.uuid}`),
+      ),
     );
   }
   for (const { spotId, uuid } of change.imagesRemoved ?? []) ops.push(tx.delete(keys.spotImage(uuid, spotId)));
@@ -157,11 +235,16 @@ export const dynamoSpotRepository: SpotRepository = {
   },
   async spotsNamed(uuids, fieldIds) {
     const refs = (await Promise.all(uuids.map((u) => queryAll(keys.spotRefs(u))))).flat();
-    const found = await batchGet(refs.filter((ref) => fieldIds.has(Number(ref.field_id))).map((ref) => keys.spot(Number(ref.field_id), String(ref.uuid))));
+    const found = await batchGet(
+      refs
+        .filter((ref) => fieldIds.has(Number(ref.field_id)))
+        .map((ref) => keys.spot(Number(ref.field_id), String(ref.uuid))),
+    );
     return [...found.values()].map(Spot.fromItem);
   },
   async *fieldSpots(fieldId, from, to, pageSize) {
-    for await (const item of queryItems({ ...keys.spotsByTime(fieldId, from, to), descending: true, pageSize })) yield Spot.fromItem(item);
+    for await (const item of queryItems({ ...keys.spotsByTime(fieldId, from, to), descending: true, pageSize }))
+      yield Spot.fromItem(item);
   },
   async groupMembers(groupUuid) {
     return (await queryAll({ pk: keys.spotGroupIndexPk(groupUuid), index: 'gsi2' })).map(Spot.fromItem);
@@ -174,7 +257,9 @@ export const dynamoSpotRepository: SpotRepository = {
   },
   async message(spotId, uuid) {
     const ref = await getItem(keys.messageRef(uuid, spotId));
-    const item = ref ? await getItem({ pk: keys.spotMessagesPrefix(spotId).pk, sk: String(ref.message_sk) }) : undefined;
+    const item = ref
+      ? await getItem({ pk: keys.spotMessagesPrefix(spotId).pk, sk: String(ref.message_sk) })
+      : undefined;
     return item ? SpotMessage.fromItem(item) : undefined;
   },
   async images(uuid) {
@@ -192,13 +277,19 @@ export const dynamoSpotRepository: SpotRepository = {
     return readItem(keys.sampleSetType(type), (stored) => Number(stored.id));
   },
   async registerSampleSetType(type, id) {
-    await putItem({ ...keys.sampleSetType(type), kind: 'sample_set_type', id, type }, { expression: NOT_EXISTS, failure: () => new LostRace('type registered meanwhile') });
+    await putItem(
+      { ...keys.sampleSetType(type), kind: 'sample_set_type', id, type },
+      { expression: NOT_EXISTS, failure: () => new LostRace('type registered meanwhile') },
+    );
   },
   async sampleSet(ownerId, uuid) {
     return readItem(keys.sampleSet(ownerId, uuid), (stored) => ({ id: Number(stored.id), type: String(stored.type) }));
   },
   async registerSampleSet(ownerId, uuid, set) {
-    await putItem({ ...keys.sampleSet(ownerId, uuid), kind: 'sample_set', ...set }, { expression: NOT_EXISTS, failure: () => new LostRace('sample set registered meanwhile') });
+    await putItem(
+      { ...keys.sampleSet(ownerId, uuid), kind: 'sample_set', ...set },
+      { expression: NOT_EXISTS, failure: () => new LostRace('sample set registered meanwhile') },
+    );
   },
   async tags(refs) {
     const found = await batchGet(refs.map((r) => keys.spotTag(r.ownerId, r.uuid)));
@@ -210,7 +301,9 @@ export const dynamoSpotRepository: SpotRepository = {
     return tags;
   },
   async tagsOfUser(userId) {
-    return (await queryAll({ pk: keys.spotTagsIndexPk(userId), index: 'gsi1' })).map(tagFromItem).filter((t) => !t.deleted);
+    return (await queryAll({ pk: keys.spotTagsIndexPk(userId), index: 'gsi1' }))
+      .map(tagFromItem)
+      .filter((t) => !t.deleted);
   },
   async createTag(tag) {
     try {
@@ -224,14 +317,22 @@ export const dynamoSpotRepository: SpotRepository = {
   async renameTag(ownerId, uuid, name, notFound) {
     await updateItem(
       keys.spotTag(ownerId, uuid),
-      { expression: 'SET tag = :tag, gsi1sk = :sort', condition: 'deleted = :no', values: { ':tag': name, ':sort': keys.spotTagsIndex(ownerId, name, uuid).gsi1sk, ':no': false } },
+      {
+        expression: 'SET tag = :tag, gsi1sk = :sort',
+        condition: 'deleted = :no',
+        values: { ':tag': name, ':sort': keys.spotTagsIndex(ownerId, name, uuid).gsi1sk, ':no': false },
+      },
       notFound,
     );
   },
   async deleteTag(ownerId, uuid, inUse) {
     await updateItem(
       keys.spotTag(ownerId, uuid),
-      { expression: 'SET deleted = :yes, deleted_at = :at', condition: 'deleted = :no AND spot_count <= :zero', values: { ':yes': true, ':no': false, ':zero': 0, ':at': new Date().toISOString() } },
+      {
+        expression: 'SET deleted = :yes, deleted_at = :at',
+        condition: 'deleted = :no AND spot_count <= :zero',
+        values: { ':yes': true, ':no': false, ':zero': 0, ':at': new Date().toISOString() },
+      },
       inUse,
     );
   },
@@ -242,13 +343,36 @@ export const dynamoSpotRepository: SpotRepository = {
 // events queue; and its parts, for the functions that need only them. Each is built only when a
 // function uses it (pure calls: a function's bundle keeps what it calls, and no more).
 
-export const spots = /* @__PURE__ */ spotsService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore, publish: publishEvent, emit: emitWebhookEvent });
-export const spotMessages = /* @__PURE__ */ spotMessagesService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore });
-export const spotImages = /* @__PURE__ */ spotImagesService({ repository: dynamoSpotRepository, fields: platformFieldGate, images: s3ImageStore });
-export const spotLists = /* @__PURE__ */ spotListsService({ repository: dynamoSpotRepository, fields: platformFieldGate });
+export const spots = /* @__PURE__ */ spotsService({
+  repository: dynamoSpotRepository,
+  fields: platformFieldGate,
+  images: s3ImageStore,
+  publish: publishEvent,
+  emit: emitWebhookEvent,
+});
+export const spotMessages = /* @__PURE__ */ spotMessagesService({
+  repository: dynamoSpotRepository,
+  fields: platformFieldGate,
+  images: s3ImageStore,
+});
+export const spotImages = /* @__PURE__ */ spotImagesService({
+  repository: dynamoSpotRepository,
+  fields: platformFieldGate,
+  images: s3ImageStore,
+});
+export const spotLists = /* @__PURE__ */ spotListsService({
+  repository: dynamoSpotRepository,
+  fields: platformFieldGate,
+});
 export const spotTags = /* @__PURE__ */ tagRules({ repository: dynamoSpotRepository });
-export const spotVariables = /* @__PURE__ */ spotVariablesService({ repository: dynamoSpotRepository, fields: platformFieldGate });
-export const spotSheets = /* @__PURE__ */ spotSheetsService({ repository: dynamoSpotRepository, fields: platformFieldGate });
+export const spotVariables = /* @__PURE__ */ spotVariablesService({
+  repository: dynamoSpotRepository,
+  fields: platformFieldGate,
+});
+export const spotSheets = /* @__PURE__ */ spotSheetsService({
+  repository: dynamoSpotRepository,
+  fields: platformFieldGate,
+});
 
 // --- cleanup (worker) ------------------------------------------------------------------------------
 
@@ -275,7 +399,12 @@ export async function purgeSpot(spotItem: Item): Promise<void> {
   const gone = () => new DomainError('not_found', 'gone');
   try {
     // Only if the spot is still there: a spot already deleted gave its tag counts back then.
-    await transact(writeOps({ deleted: { spot, anyVersion: true }, tagCounts: tagCountChanges(spot.tags, []) }, { tooLarge: gone, fieldNotFound: gone, uuidTaken: gone, gone }));
+    await transact(
+      writeOps(
+        { deleted: { spot, anyVersion: true }, tagCounts: tagCountChanges(spot.tags, []) },
+        { tooLarge: gone, fieldNotFound: gone, uuidTaken: gone, gone },
+      ),
+    );
   } catch (error) {
     if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
   }

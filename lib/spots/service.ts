@@ -5,18 +5,17 @@
 // tests/unit/spots.test.ts.
 import type { FieldGate } from '../authz/gate';
 import type { DomainError } from '../errors';
-import type { ImageDeclaration, Spot, SpotMessage, TagRef } from './model';
-import type { SpotTag } from './tags';
-import type { DeclaredImage } from './images';
-import { locateRules } from './locate';
-import { spotRules, variableRules } from './spots';
-import { messageRules } from './messages';
-import { tagRules } from './tags';
-import { listRules } from './list';
-import { imageRules } from './images';
-
 /** A user tag to create (counting the spot written with it). */
 import type { WebhookEmitter } from '../webhooks/emit';
+import type { DeclaredImage } from './images';
+import { imageRules } from './images';
+import { listRules } from './list';
+import { locateRules } from './locate';
+import { messageRules } from './messages';
+import type { ImageDeclaration, Spot, SpotMessage, TagRef } from './model';
+import { spotRules, variableRules } from './spots';
+import type { SpotTag } from './tags';
+import { tagRules } from './tags';
 export interface NewTag {
   uuid: string;
   tag: string;
@@ -107,7 +106,13 @@ export interface SpotRepository {
 export interface ImageStore {
   put(spotId: number, uuid: string, content: Buffer, contentType: string): Promise<void>;
   /** A form a client posts the file with, straight to storage (the size and type are enforced there). */
-  presign(spotId: number, uuid: string, contentType: string, maxBytes: number, seconds: number): Promise<{ url: string; fields: Record<string, string> }>;
+  presign(
+    spotId: number,
+    uuid: string,
+    contentType: string,
+    maxBytes: number,
+    seconds: number,
+  ): Promise<{ url: string; fields: Record<string, string> }>;
   head(spotId: number, uuid: string): Promise<{ size: number; contentType: string } | undefined>;
   get(spotId: number, uuid: string): Promise<{ content: Buffer; contentType?: string } | undefined>;
   /** A short-lived URL to download the file from storage. */
@@ -133,7 +138,15 @@ export function spotsService(deps: SpotDeps) {
   const locate = locateRules(deps);
   const tags = tagRules(deps);
   const messages = messageRules(deps, locate);
-  return { ...locate, ...tags, ...messages, ...imageRules(deps), ...spotRules(deps, locate, tags, messages), ...variableRules(deps, locate), ...listRules(deps, tags) };
+  return {
+    ...locate,
+    ...tags,
+    ...messages,
+    ...imageRules(deps),
+    ...spotRules(deps, locate, tags, messages),
+    ...variableRules(deps, locate),
+    ...listRules(deps, tags),
+  };
 }
 
 // Parts of the service for functions that need only them (each function bundles what it calls).
@@ -153,7 +166,6 @@ export function spotImagesService(deps: Pick<SpotDeps, 'repository' | 'fields' |
 export function spotListsService(deps: Pick<SpotDeps, 'repository' | 'fields'>) {
   return { ...listRules(deps, tagRules(deps)), messagesOf: (spotId: number) => deps.repository.messages(spotId) };
 }
-
 
 /** Variables of spots: replaced or merged by name. */
 export function spotVariablesService(deps: Pick<SpotDeps, 'repository' | 'fields'>) {

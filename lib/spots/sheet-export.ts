@@ -23,7 +23,8 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
   const page = await spots.listSpots(principal, { ...filters, includeSampleSpots: true }, { page: 0, pageSize: -1 });
   const fields = new Map((await readableFields(principal)).map((f) => [f.field.id, f]));
   const columns = new Map<string, string>();
-  for (const spot of page.spots) for (const v of spot.variables ?? []) if (!columns.has(v.name)) columns.set(v.name, headerOf(v.name, v.unit_id));
+  for (const spot of page.spots)
+    for (const v of spot.variables ?? []) if (!columns.has(v.name)) columns.set(v.name, headerOf(v.name, v.unit_id));
   const names = [...columns.keys()].sort((a, b) => a.localeCompare(b));
   const rows: Cell[][] = [[SPOT_ID_COLUMN, ...INFO_COLUMNS, ...names.map((n) => columns.get(n)!)]];
   const { readWkt } = await geometryKit();
@@ -45,6 +46,9 @@ export async function exportSheet(principal: Principal, filters: SpotFilters, fo
     ]);
   }
   // csv: numbers as text with every digit, never rounded nor in exponent form
-  if (format === 'csv') return (await textKit()).csvOf(rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))));
+  if (format === 'csv')
+    return (await textKit()).csvOf(
+      rows.map((row) => row.map((cell) => (typeof cell === 'number' ? plainDecimal(cell) : cell))),
+    );
   return (await workbookWriter()).spotWorkbook(rows);
 }

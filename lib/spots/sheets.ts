@@ -5,12 +5,13 @@
 // (SheetJS, through lib/spots/workbook-reader.ts), each loaded when a function first reads or
 // writes that format: the import function loads neither at its cold start (ADR 0008). Uploads are
 // limited in size and rows and read as arrays.
+
+import { validate as isUuid } from 'uuid';
+import type { Principal } from '../auth/principal';
+import { DomainError, Forbidden, Invalid } from '../errors';
 import { onFirstUse } from '../util/first-use';
 import { isZip } from '../util/zip';
-import { validate as isUuid } from 'uuid';
-import { DomainError, Forbidden, Invalid } from '../errors';
-import type { Principal } from '../auth/principal';
-import { unitById, unitByLabel, type Unit } from './catalogue';
+import { type Unit, unitById, unitByLabel } from './catalogue';
 import { SPOT_CODES, type Spot, type SpotVariable } from './model';
 import { spotSheets as spots } from './repository';
 
@@ -72,7 +73,8 @@ export type ImportedVariable = { name: string; unit_id: number; unit: string; va
 /** What each format's content starts with: a zip (xlsx), an OLE2 compound file (xls); csv is text (UTF-16 only with its mark). */
 function matchesFormat(content: Buffer, extension: string): boolean {
   if (extension === '.xlsx') return isZip(content);
-  if (extension === '.xls') return content.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
+  if (extension === '.xls')
+    return content.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
   const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
   return content.length > 0 && (utf16 || !content.includes(0));
 }
@@ -106,14 +108,22 @@ export interface UploadedSheet {
   content: Buffer;
 }
 
-export async function importSheet(principal: Principal, file: UploadedSheet): Promise<Record<string, ImportedVariable>> {
+export async function importSheet(
+  principal: Principal,
+  file: UploadedSheet,
+): Promise<Record<string, ImportedVariable>> {
   const extension = (/\.[^.]+$/.exec(file.filename.toLowerCase()) ?? [''])[0];
   if (!FORMATS.includes(extension)) {
     throw sheetError(SPOT_CODES.FORMAT_NOT_SUPPORTED, 'file format not supported. It must be one of .csv, .xls, .xlsx');
   }
-  if (file.content.length > SHEET_MAX_BYTES) throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `at most ${SHEET_MAX_BYTES} bytes`);
+  if (file.content.length > SHEET_MAX_BYTES)
+    throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `at most ${SHEET_MAX_BYTES} bytes`);
   if (!matchesFormat(file.content, extension)) {
-    throw sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', `the content of the file is not ${extension.slice(1)}`);
+    throw sheetError(
+      SPOT_CODES.SHEET_NOT_LOADED,
+      'error loading sheet',
+      `the content of the file is not ${extension.slice(1)}`,
+    );
   }
   const rows = await readRows(file.content, extension);
   const header = (rows[0] ?? []).map((cell) => (cell === null || cell === undefined ? '' : String(cell).trim()));
@@ -125,7 +135,9 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
   const located = new Map<string, { spot: Spot; canWrite: boolean }>();
   const rowSpots: Array<[unknown[], string]> = [];
   for (const row of body) {
-    const id = String(row[idColumn] ?? '').trim().toLowerCase();
+    const id = String(row[idColumn] ?? '')
+      .trim()
+      .toLowerCase();
     if (!isUuid(id)) continue;
     if (!located.has(id)) {
       const scope = await spots.locateSpot(principal, id).catch((error: unknown) => {
@@ -138,7 +150,9 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
   }
   if (!rowSpots.length) throw sheetError(SPOT_CODES.NO_VALID_RECORD, 'No valid record was found');
   if ([...located.values()].some((l) => !l.canWrite)) {
-    throw new Forbidden('the user has no permission over at least one spot of the sheet', { code: SPOT_CODES.NO_PERMISSION });
+    throw new Forbidden('the user has no permission over at least one spot of the sheet', {
+      code: SPOT_CODES.NO_PERMISSION,
+    });
   }
 
   // A Map, not an object: column names such as __proto__ are data here.
@@ -163,13 +177,14 @@ export async function importSheet(principal: Principal, file: UploadedSheet): Pr
     }
     result.set(name, count ? { name, unit_id: unit.id, unit: unit.symbol, values: count } : null);
   }
-  if (![...result.values()].some(Boolean)) throw sheetError(SPOT_CODES.NO_VALID_VARIABLES, 'No valid variables were found');
+  if (![...result.values()].some(Boolean))
+    throw sheetError(SPOT_CODES.NO_VALID_VARIABLES, 'No valid variables were found');
 
   const pending = [...updates];
   const workers = Array.from({ length: Math.min(8, pending.length) }, async () => {
-    for (let next = pending.shift(); next; next = pending.shift()) await spots.mergeVariables(principal, next[0], next[1]);
+    for (let next = pending.shift(); next; next = pending.shift())
+      await spots.mergeVariables(principal, next[0], next[1]);
   });
   await Promise.all(workers);
   return Object.fromEntries(result);
 }
-

@@ -4,22 +4,23 @@
 // and their images. A request that answers an error has changed nothing. Creates with a client
 // uuid are idempotent within the field.
 import { v1 as uuidV1 } from 'uuid';
+import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
-import type { Principal } from '../auth/principal';
 import { GeometryError, geometryKit } from '../geo/geometry';
+import { characters } from '../util/text';
 import { isoMillis, isoSeconds } from '../util/time';
 import { SAMPLE_SET_TYPES, unitById } from './catalogue';
-import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, wrongFormat, type Spot, type SpotVariable } from './model';
-import { tagCountChanges, type TagInput, type TagRules } from './tags';
-import { checkTexts, spotWriteRefusals, textChanges, textWrite, type MessageRules, type TextInput } from './messages';
-import { noPermission, type LocateRules } from './locate';
 import { SPOT_DELETED_JOB } from './jobs';
-import { characters } from '../util/text';
+import { type LocateRules, noPermission } from './locate';
+import { checkTexts, type MessageRules, spotWriteRefusals, type TextInput, textChanges, textWrite } from './messages';
+import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, type Spot, type SpotVariable, wrongFormat } from './model';
 import type { SpotDeps } from './service';
+import { type TagInput, type TagRules, tagCountChanges } from './tags';
 
 export function checkVariables(variables: SpotVariable[]): SpotVariable[] {
-  if (variables.length > SPOT_LIMITS.VARIABLES) throw wrongFormat(`a spot holds at most ${SPOT_LIMITS.VARIABLES} variables`);
+  if (variables.length > SPOT_LIMITS.VARIABLES)
+    throw wrongFormat(`a spot holds at most ${SPOT_LIMITS.VARIABLES} variables`);
   for (const v of variables) {
     if (!unitById(v.unit_id)) throw wrongFormat(`unit_id ${v.unit_id} is not a unit (see GET /api/utils/units)`);
   }
@@ -27,7 +28,8 @@ export function checkVariables(variables: SpotVariable[]): SpotVariable[] {
 }
 
 function checkName(name: string | null | undefined): string | null | undefined {
-  if (typeof name === 'string' && characters(name) > SPOT_LIMITS.NAME) throw wrongFormat(`name has at most ${SPOT_LIMITS.NAME} characters`);
+  if (typeof name === 'string' && characters(name) > SPOT_LIMITS.NAME)
+    throw wrongFormat(`name has at most ${SPOT_LIMITS.NAME} characters`);
   return name;
 }
 
@@ -60,7 +62,10 @@ export interface SpotChanges {
 }
 
 /** The spot's geometry, a point or polygon inside the field's current shape (codes 56 and 57). */
-async function spotGeometry(polygon: string, wkt: string): Promise<{ shape: string; kind: 'point' | 'polygon'; areaHa: number }> {
+async function spotGeometry(
+  polygon: string,
+  wkt: string,
+): Promise<{ shape: string; kind: 'point' | 'polygon'; areaHa: number }> {
   const { areaHectares, parseGeometry, readWkt, toWkt } = await geometryKit();
   let geometry;
   try {
@@ -69,23 +74,41 @@ async function spotGeometry(polygon: string, wkt: string): Promise<{ shape: stri
     if (error instanceof GeometryError) throw new Invalid(error.message, { code: SPOT_CODES.INVALID_GEOMETRY });
     throw error;
   }
-  if (!readWkt(polygon).covers(geometry)) throw new Invalid('the spot must lie inside its field', { code: SPOT_CODES.OUTSIDE_FIELD });
+  if (!readWkt(polygon).covers(geometry))
+    throw new Invalid('the spot must lie inside its field', { code: SPOT_CODES.OUTSIDE_FIELD });
   const kind = geometry.getGeometryType() === 'Point' ? 'point' : 'polygon';
   return { shape: toWkt(geometry), kind, areaHa: kind === 'point' ? 0 : areaHectares(geometry) };
 }
 
-export function spotRules({ repository, fields, images, publish, emit, now = () => new Date() }: SpotDeps, locate: LocateRules, tags: TagRules, messages: MessageRules) {
+export function spotRules(
+  { repository, fields, images, publish, emit, now = () => new Date() }: SpotDeps,
+  locate: LocateRules,
+  tags: TagRules,
+  messages: MessageRules,
+) {
   /** A spot's event for webhooks: to its field's owner and the user who acted. */
-  const spotEvent = (name: 'SPOT_CREATED.V1' | 'SPOT_CHANGED.V1' | 'SPOT_DELETED.V1', principal: Principal, spot: Spot) =>
-    emit?.(name, { userIds: [spot.ownerId, principal.user.id], fieldId: spot.fieldId, data: { spot_uuid: spot.uuid, field_id: spot.fieldId, farm_id: spot.farmId } });
+  const spotEvent = (
+    name: 'SPOT_CREATED.V1' | 'SPOT_CHANGED.V1' | 'SPOT_DELETED.V1',
+    principal: Principal,
+    spot: Spot,
+  ) =>
+    emit?.(name, {
+      userIds: [spot.ownerId, principal.user.id],
+      fieldId: spot.fieldId,
+      data: { spot_uuid: spot.uuid, field_id: spot.fieldId, farm_id: spot.farmId },
+    });
 
   const { locateSpot } = locate;
 
   /** A field the caller may add spots to: 404 when it cannot be read, 403 (code 12) when read-only. */
   const writableField = (principal: Principal, fieldId: number) =>
-    fields.field(principal, fieldId, 'write', { notFound: () => spotWriteRefusals.fieldNotFound(fieldId), forbidden: noPermission });
+    fields.field(principal, fieldId, 'write', {
+      notFound: () => spotWriteRefusals.fieldNotFound(fieldId),
+      forbidden: noPermission,
+    });
 
-  const geometryIn = async (field: Parameters<typeof fields.shape>[0], wkt: string) => await spotGeometry((await fields.shape(field)).polygon, wkt);
+  const geometryIn = async (field: Parameters<typeof fields.shape>[0], wkt: string) =>
+    await spotGeometry((await fields.shape(field)).polygon, wkt);
 
   /** The id given to a sample_set_type text: the known types keep theirs; any other text gets the next one, once. */
   async function sampleSetTypeId(type: string): Promise<number> {
@@ -106,12 +129,14 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
    */
   async function sampleSetIds(ownerId: number, input: SampleSetInput): Promise<{ typeId: number; id: number }> {
     const type = typeof input.sample_set_type === 'string' ? input.sample_set_type.trim() : '';
-    if (!type || type.length > SPOT_LIMITS.SAMPLE_SET_TYPE) throw wrongFormat(`sample_set_type must be a text of 1 to ${SPOT_LIMITS.SAMPLE_SET_TYPE} characters`);
+    if (!type || type.length > SPOT_LIMITS.SAMPLE_SET_TYPE)
+      throw wrongFormat(`sample_set_type must be a text of 1 to ${SPOT_LIMITS.SAMPLE_SET_TYPE} characters`);
     const typeId = await sampleSetTypeId(type);
     const id = await retryLostRace(async () => {
       const existing = await repository.sampleSet(ownerId, input.sample_set_uuid);
       if (existing) {
-        if (existing.type !== type) throw wrongFormat(`sample set ${input.sample_set_uuid} is of type ${existing.type}`);
+        if (existing.type !== type)
+          throw wrongFormat(`sample set ${input.sample_set_uuid} is of type ${existing.type}`);
         return existing.id;
       }
       const allocated = await repository.nextId('sample_set');
@@ -129,16 +154,27 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
   async function patchSpot(principal: Principal, uuid: string, changes: SpotChanges): Promise<Spot> {
     const name = checkName(changes.name);
     const texts = changes.texts === undefined ? undefined : await checkTexts(changes.texts);
-    const variables = changes.variables === undefined || changes.variables === null ? changes.variables : checkVariables(changes.variables);
+    const variables =
+      changes.variables === undefined || changes.variables === null
+        ? changes.variables
+        : checkVariables(changes.variables);
     const released: Array<[number, string[]]> = [];
     const spot = await retryLostRace(async () => {
       const scope = await locateSpot(principal, uuid, 'write');
       const { spot } = scope;
       let target = { field: scope.field, farm: scope.farm };
-      if (changes.fieldId !== undefined && changes.fieldId !== spot.fieldId) target = await writableField(principal, changes.fieldId);
-      const next: Spot = { ...spot, fieldId: target.field.id, farmId: target.farm.id, ownerId: target.field.ownerId, version: spot.version + 1 };
+      if (changes.fieldId !== undefined && changes.fieldId !== spot.fieldId)
+        target = await writableField(principal, changes.fieldId);
+      const next: Spot = {
+        ...spot,
+        fieldId: target.field.id,
+        farmId: target.farm.id,
+        ownerId: target.field.ownerId,
+        version: spot.version + 1,
+      };
       if (name !== undefined) next.name = name;
-      if (changes.shape !== undefined || target.field.id !== spot.fieldId) Object.assign(next, await geometryIn(target.field, changes.shape ?? spot.shape));
+      if (changes.shape !== undefined || target.field.id !== spot.fieldId)
+        Object.assign(next, await geometryIn(target.field, changes.shape ?? spot.shape));
       if (changes.groupUuid !== undefined) next.groupUuid = changes.groupUuid ? changes.groupUuid.toLowerCase() : null;
       if (variables !== undefined) next.variables = variables;
       if (changes.sampleSet !== undefined) {
@@ -187,11 +223,26 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
         const holders = await repository.spotFields(uuid);
         if (holders.includes(field.id)) {
           const scope = await locateSpot(principal, uuid, 'write');
-          const changes = textChanges(principal, scope.spot, await messages.messagesOf(scope.spot.id), texts, false, now());
-          if (changes.texts.length) await repository.write({ ...textWrite(changes), counters: { spot: scope.spot, messages: changes.messages, images: changes.images } }, spotWriteRefusals);
+          const changes = textChanges(
+            principal,
+            scope.spot,
+            await messages.messagesOf(scope.spot.id),
+            texts,
+            false,
+            now(),
+          );
+          if (changes.texts.length)
+            await repository.write(
+              {
+                ...textWrite(changes),
+                counters: { spot: scope.spot, messages: changes.messages, images: changes.images },
+              },
+              spotWriteRefusals,
+            );
           return (await locateSpot(principal, uuid)).spot;
         }
-        if (await fields.readsAny(principal, holders)) throw new Conflict(`spot ${uuid} exists in another field`, { code: SPOT_CODES.WRONG_FORMAT });
+        if (await fields.readsAny(principal, holders))
+          throw new Conflict(`spot ${uuid} exists in another field`, { code: SPOT_CODES.WRONG_FORMAT });
 
         const geometry = await geometryIn(field, input.shape);
         const sampleSet = input.sampleSet ? await sampleSetIds(field.ownerId, input.sampleSet) : undefined;
@@ -224,7 +275,12 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
         spot.totalMsgs = changes.messages;
         spot.totalImgs = changes.images;
         await repository.write(
-          { created: spot, tagsCreated: resolved.created, tagCounts: tagCountChanges([], resolved.refs, resolved.created), ...textWrite(changes) },
+          {
+            created: spot,
+            tagsCreated: resolved.created,
+            tagCounts: tagCountChanges([], resolved.refs, resolved.created),
+            ...textWrite(changes),
+          },
           spotWriteRefusals,
         );
         made = true;
@@ -244,16 +300,22 @@ export function spotRules({ repository, fields, images, publish, emit, now = () 
         return spot;
       });
       // the cleanup job and the webhook event at once (one round trip)
-      await Promise.all([publish(SPOT_DELETED_JOB, { spot_id: spot.id }), spotEvent('SPOT_DELETED.V1', principal, spot)]);
+      await Promise.all([
+        publish(SPOT_DELETED_JOB, { spot_id: spot.id }),
+        spotEvent('SPOT_DELETED.V1', principal, spot),
+      ]);
       return { spot, deletedAt: isoSeconds(now()) };
     },
   };
 }
 
-
 /** A spot's variables: replaced (PATCH /api/spots/variables) or merged by name (sheet uploads). */
 export function variableRules({ repository }: Pick<SpotDeps, 'repository'>, { locateSpot }: LocateRules) {
-  async function change(principal: Principal, uuid: string, next: (stored: SpotVariable[]) => SpotVariable[]): Promise<Spot> {
+  async function change(
+    principal: Principal,
+    uuid: string,
+    next: (stored: SpotVariable[]) => SpotVariable[],
+  ): Promise<Spot> {
     return retryLostRace(async () => {
       const { spot } = await locateSpot(principal, uuid, 'write');
       const changed: Spot = { ...spot, variables: next(spot.variables ?? []), version: spot.version + 1 };

@@ -5,11 +5,11 @@
 // keeps the tags it already carries when they are sent again; any other uuid is refused as
 // unknown, without ever echoing another user's tag.
 import { v1 as uuidV1 } from 'uuid';
-import { Conflict, Forbidden, NotFound } from '../errors';
 import type { Principal } from '../auth/principal';
-import { COMMON_TAGS, commonTag } from './catalogue';
-import { checkUuidV1, SPOT_CODES, SPOT_LIMITS, tagRefKey, wrongFormat, type TagRef } from './model';
+import { Conflict, Forbidden, NotFound } from '../errors';
 import { characters } from '../util/text';
+import { COMMON_TAGS, commonTag } from './catalogue';
+import { checkUuidV1, SPOT_CODES, SPOT_LIMITS, type TagRef, tagRefKey, wrongFormat } from './model';
 import type { NewTag, SpotDeps, SpotWrite } from './service';
 
 export { tagRefKey };
@@ -28,12 +28,15 @@ const tagNotFound = (uuid: string) => new NotFound(`tag ${uuid} not found`, { co
 
 const fromCommon = (uuid: string): SpotTag | undefined => {
   const common = commonTag(uuid);
-  return common ? { uuid: common.uuid, tag: common.tag, translatable: true, ownerId: null, deleted: false, spotCount: 0 } : undefined;
+  return common
+    ? { uuid: common.uuid, tag: common.tag, translatable: true, ownerId: null, deleted: false, spotCount: 0 }
+    : undefined;
 };
 
 export function checkTagName(tag: unknown): string {
   const name = typeof tag === 'string' ? tag.trim() : '';
-  if (!name || characters(name) > SPOT_LIMITS.TAG_NAME) throw wrongFormat(`tag must have 1 to ${SPOT_LIMITS.TAG_NAME} characters`);
+  if (!name || characters(name) > SPOT_LIMITS.TAG_NAME)
+    throw wrongFormat(`tag must have 1 to ${SPOT_LIMITS.TAG_NAME} characters`);
   return name;
 }
 
@@ -55,12 +58,18 @@ const isUserTag = (ref: TagRef): ref is TagRef & { ownerId: number } => ref.owne
  * Changes of the spot counts of user tags when a spot's tags go from `before` to `after` (tags
  * created in the same write already count it).
  */
-export function tagCountChanges(before: TagRef[], after: TagRef[], created: NewTag[] = []): NonNullable<SpotWrite['tagCounts']> {
+export function tagCountChanges(
+  before: TagRef[],
+  after: TagRef[],
+  created: NewTag[] = [],
+): NonNullable<SpotWrite['tagCounts']> {
   const fresh = new Set(created.map((t) => tagRefKey(t)));
   const changes: NonNullable<SpotWrite['tagCounts']> = [];
   const has = (list: TagRef[], ref: TagRef) => list.some((r) => tagRefKey(r) === tagRefKey(ref));
-  for (const ref of after) if (isUserTag(ref) && !fresh.has(tagRefKey(ref)) && !has(before, ref)) changes.push({ tag: ref, delta: 1 });
-  for (const ref of before) if (isUserTag(ref) && !fresh.has(tagRefKey(ref)) && !has(after, ref)) changes.push({ tag: ref, delta: -1 });
+  for (const ref of after)
+    if (isUserTag(ref) && !fresh.has(tagRefKey(ref)) && !has(before, ref)) changes.push({ tag: ref, delta: 1 });
+  for (const ref of before)
+    if (isUserTag(ref) && !fresh.has(tagRefKey(ref)) && !has(after, ref)) changes.push({ tag: ref, delta: -1 });
   return changes;
 }
 
@@ -83,7 +92,8 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
 
   /** A user tag of the caller; common tags cannot be changed (403, 12); anything else is not found (404). */
   async function ownTag(principal: Principal, uuid: string): Promise<SpotTag> {
-    if (commonTag(uuid)) throw new Forbidden('common tags cannot be changed or deleted', { code: SPOT_CODES.NO_PERMISSION });
+    if (commonTag(uuid))
+      throw new Forbidden('common tags cannot be changed or deleted', { code: SPOT_CODES.NO_PERMISSION });
     const ref = { uuid: uuid.toLowerCase(), ownerId: principal.user.id };
     const tag = (await repository.tags([ref])).get(tagRefKey(ref));
     if (!tag || tag.deleted) throw tagNotFound(uuid);
@@ -102,8 +112,15 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
     async resolveSpotTags(principal: Principal, inputs: TagInput[], current: TagRef[] = []): Promise<ResolvedTags> {
       if (inputs.length > SPOT_LIMITS.TAGS) throw wrongFormat(`a spot carries at most ${SPOT_LIMITS.TAGS} tags`);
       const userId = principal.user.id;
-      const wanted = inputs.map((input) => ({ uuid: input.uuid ? checkUuidV1(input.uuid, 'tag uuid') : undefined, tag: input.tag }));
-      const own = await repository.tags(wanted.filter((w) => w.uuid && !commonTag(w.uuid) && !current.some((c) => c.uuid === w.uuid)).map((w) => ({ uuid: w.uuid!, ownerId: userId })));
+      const wanted = inputs.map((input) => ({
+        uuid: input.uuid ? checkUuidV1(input.uuid, 'tag uuid') : undefined,
+        tag: input.tag,
+      }));
+      const own = await repository.tags(
+        wanted
+          .filter((w) => w.uuid && !commonTag(w.uuid) && !current.some((c) => c.uuid === w.uuid))
+          .map((w) => ({ uuid: w.uuid!, ownerId: userId })),
+      );
       const refs: TagRef[] = [];
       const created: NewTag[] = [];
       const add = (ref: TagRef) => {
@@ -111,7 +128,8 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
       };
       const create = (uuid: string, name: string | undefined) => {
         const ref = { uuid, ownerId: userId };
-        if (!created.some((t) => tagRefKey(t) === tagRefKey(ref))) created.push({ ...ref, tag: checkTagName(name), spotCount: 1 });
+        if (!created.some((t) => tagRefKey(t) === tagRefKey(ref)))
+          created.push({ ...ref, tag: checkTagName(name), spotCount: 1 });
         add(ref);
       };
       for (const w of wanted) {
@@ -143,7 +161,10 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
     async createTags(principal: Principal, inputs: TagInput[]): Promise<CreatedTag[]> {
       if (inputs.length > SPOT_LIMITS.TAGS) throw wrongFormat(`at most ${SPOT_LIMITS.TAGS} tags per request`);
       const userId = principal.user.id;
-      const checked = inputs.map((input) => ({ name: checkTagName(input.tag), uuid: input.uuid ? checkUuidV1(input.uuid, 'uuid') : uuidV1() }));
+      const checked = inputs.map((input) => ({
+        name: checkTagName(input.tag),
+        uuid: input.uuid ? checkUuidV1(input.uuid, 'uuid') : uuidV1(),
+      }));
       const results: CreatedTag[] = [];
       for (const { name, uuid } of checked) {
         const common = fromCommon(uuid);
@@ -152,7 +173,15 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
           continue;
         }
         if (await repository.createTag({ uuid, tag: name, ownerId: userId, spotCount: 0 })) {
-          results.push({ uuid, tag: name, translatable: false, ownerId: userId, deleted: false, spotCount: 0, ignored: false });
+          results.push({
+            uuid,
+            tag: name,
+            translatable: false,
+            ownerId: userId,
+            deleted: false,
+            spotCount: 0,
+            ignored: false,
+          });
         } else {
           const ref = { uuid, ownerId: userId };
           results.push({ ...(await repository.tags([ref])).get(tagRefKey(ref))!, ignored: true });
@@ -177,7 +206,11 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
     /** Deletes a user tag no spot carries; its uuid stays taken for its owner (a tombstone). */
     async deleteTag(principal: Principal, uuid: string): Promise<void> {
       const tag = await ownTag(principal, uuid);
-      await repository.deleteTag(principal.user.id, tag.uuid, () => new Conflict('It is not possible to delete a Tag that is in use', { code: SPOT_CODES.TAG_IN_USE }));
+      await repository.deleteTag(
+        principal.user.id,
+        tag.uuid,
+        () => new Conflict('It is not possible to delete a Tag that is in use', { code: SPOT_CODES.TAG_IN_USE }),
+      );
     },
   };
 }

@@ -5,5 +5,8 @@ import type { DomainError } from '../errors';
 import { firstSheetRows, type SheetBounds } from '../util/spreadsheet';
 
 /** The first sheet's rows, undefined when the workbook has none; `refuse` when it cannot be read or its parts exceed the bounds. */
-export const workbookRows = (content: Buffer, bounds: SheetBounds, refuse: (detail: string) => DomainError): Promise<unknown[][] | undefined> =>
-  firstSheetRows(content, bounds, { zip: refuse, sheet: refuse });
+export const workbookRows = (
+  content: Buffer,
+  bounds: SheetBounds,
+  refuse: (detail: string) => DomainError,
+): Promise<unknown[][] | undefined> => firstSheetRows(content, bounds, { zip: refuse, sheet: refuse });

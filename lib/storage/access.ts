@@ -1,15 +1,16 @@
 // Extension storage scopes and their access rules (spec 3, "Scope access rules"), applied through
 // lib/authz. Storage belongs to an extension: a token without one, or whose claimset lacks
 // Storage, is an invalid extension version (code 4).
-import { Forbidden, Invalid } from '../errors';
-import { mapLimit } from '../util/map-limit';
-import { can, canOnUser, type Action } from '../authz/access';
-import { farmAccess, fieldAccess, relationsTo } from '../authz/resolve';
+
 import type { Principal } from '../auth/principal';
-import { getFarm, getFarmByUuid, getField, getFieldByUuid } from '../fields/repository';
-import { accessibleFarms, readableFields } from '../fields/list';
-import { getUser, getUserByUid } from '../platform/users';
+import { type Action, can, canOnUser } from '../authz/access';
+import { farmAccess, fieldAccess, relationsTo } from '../authz/resolve';
 import { keys } from '../db/keys';
+import { Forbidden, Invalid } from '../errors';
+import { accessibleFarms, readableFields } from '../fields/list';
+import { getFarm, getFarmByUuid, getField, getFieldByUuid } from '../fields/repository';
+import { getUser, getUserByUid } from '../platform/users';
+import { mapLimit } from '../util/map-limit';
 import { STORAGE_CODES } from './codes';
 
 export type Scope = 'users' | 'fields' | 'farms';
@@ -36,7 +37,9 @@ export interface StorageCaller {
 /** Storage belongs to an extension: a user's own session has none to store for (code 4). */
 export function storageCaller(principal: Principal): StorageCaller {
   if (!principal.extensionId) {
-    throw new Forbidden('storage needs an extension version whose claimset has the Storage permissions', { code: STORAGE_CODES.INVALID_EXTENSION });
+    throw new Forbidden('storage needs an extension version whose claimset has the Storage permissions', {
+      code: STORAGE_CODES.INVALID_EXTENSION,
+    });
   }
   return { principal, extension: principal.extensionId };
 }
@@ -47,11 +50,13 @@ export type Verdict = 'allowed' | 'denied' | 'missing';
  * What a storage action needs on a field or farm (docs/authorization.md): retrieving needs view
  * (100), creating and changing needs write data (110), deleting needs delete data (130).
  */
-export const resourceAction = (action: StorageAction): Action => (action === 'read' ? 'read' : action === 'write' ? 'write' : 'deleteData');
+export const resourceAction = (action: StorageAction): Action =>
+  action === 'read' ? 'read' : action === 'write' ? 'write' : 'deleteData';
 
 /** Whether the caller may do `action` on the resource `id` of `scope`, or it does not exist. */
 export async function verdict(principal: Principal, scope: Scope, id: number, action: StorageAction): Promise<Verdict> {
-  const decide = (found: boolean, ok: () => Promise<boolean>) => (found ? ok().then((yes) => (yes ? 'allowed' : 'denied')) : 'missing');
+  const decide = (found: boolean, ok: () => Promise<boolean>) =>
+    found ? ok().then((yes) => (yes ? 'allowed' : 'denied')) : 'missing';
   if (scope === 'users') {
     const target = id === principal.user.id ? principal.user : await getUser(id);
     return decide(Boolean(target), async () => canOnUser(await relationsTo(principal.user, target!), action));
@@ -93,10 +98,17 @@ export async function resolveResourceRef(scope: Scope, ref: unknown): Promise<nu
 }
 
 const noPermission = (scope: Scope, ref: unknown) =>
-  new Forbidden(`no permission on ${scope} ${JSON.stringify(ref)} (or it does not exist)`, { code: STORAGE_CODES.NO_PERMISSION });
+  new Forbidden(`no permission on ${scope} ${JSON.stringify(ref)} (or it does not exist)`, {
+    code: STORAGE_CODES.NO_PERMISSION,
+  });
 
 /** The id of the resource `ref` names, once the caller may do `action` on it (code 3 otherwise). */
-export async function authorisedResource(principal: Principal, scope: Scope, ref: unknown, action: StorageAction): Promise<number> {
+export async function authorisedResource(
+  principal: Principal,
+  scope: Scope,
+  ref: unknown,
+  action: StorageAction,
+): Promise<number> {
   const id = await resolveResourceRef(scope, ref);
   if (id === undefined || (await verdict(principal, scope, id, action)) !== 'allowed') throw noPermission(scope, ref);
   return id;
@@ -107,7 +119,11 @@ export async function authorisedResource(principal: Principal, scope: Scope, ref
  * one (code 5 when one does not exist, 3 when one cannot be read). Keys of the answer: the refs as
  * sent, or the integer ids.
  */
-export async function readableResources(principal: Principal, scope: Scope, refs: readonly unknown[] | undefined): Promise<Array<{ label: string; id: number }>> {
+export async function readableResources(
+  principal: Principal,
+  scope: Scope,
+  refs: readonly unknown[] | undefined,
+): Promise<Array<{ label: string; id: number }>> {
   if (!refs || refs.length === 0) return (await readableIds(principal, scope)).map((id) => ({ label: String(id), id }));
   const unique = [...new Map(refs.map((ref) => [String(ref).trim(), ref])).entries()];
   const resolved = await mapLimit(unique, 8, async ([label, ref]) => {
@@ -115,7 +131,10 @@ export async function readableResources(principal: Principal, scope: Scope, refs
     return { label, ref, id, verdict: id === undefined ? 'missing' : await verdict(principal, scope, id, 'read') };
   });
   const unknown = resolved.find((entry) => entry.verdict === 'missing');
-  if (unknown) throw new Invalid(`invalid id ${JSON.stringify(unknown.ref)}: no such ${scope.slice(0, -1)}`, { code: STORAGE_CODES.ID_INVALID });
+  if (unknown)
+    throw new Invalid(`invalid id ${JSON.stringify(unknown.ref)}: no such ${scope.slice(0, -1)}`, {
+      code: STORAGE_CODES.ID_INVALID,
+    });
   const refused = resolved.find((entry) => entry.verdict === 'denied');
   if (refused) throw noPermission(scope, refused.ref);
   return resolved.map((entry) => ({ label: entry.label, id: entry.id! }));

@@ -10,4 +10,3 @@ export const STORAGE_CODES = {
   ERROR: 6,
   FILE_TOO_LARGE: 7,
 } as const;
-

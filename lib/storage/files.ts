@@ -10,15 +10,15 @@
 // (lib/storage/repository.ts) and against memory in tests/unit/file-storage.test.ts.
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
-import type { ResourceGate } from './kv';
 import { Conflict, GENERAL_CODES, Invalid } from '../errors';
 import { log } from '../log';
 import { mapLimit } from '../util/map-limit';
-import { isoSeconds } from '../util/time';
-import { FILE_MAX_KB, type Scope } from './access';
-import type { StorageCaller } from './access';
-import { STORAGE_CODES } from './codes';
 import { characters } from '../util/text';
+import { isoSeconds } from '../util/time';
+import type { StorageCaller } from './access';
+import { FILE_MAX_KB, type Scope } from './access';
+import { STORAGE_CODES } from './codes';
+import type { ResourceGate } from './kv';
 
 export const UPLOAD_URL_SECONDS = 10;
 export const DOWNLOAD_URL_SECONDS = 10;
@@ -55,19 +55,27 @@ export function parseSizeKb(value: unknown): number {
   if (typeof size !== 'number' || !Number.isFinite(size) || size < 0) {
     throw new Invalid('file_size_kb must be a non-negative number of KB', { code: GENERAL_CODES.WRONG_FORMAT });
   }
-  if (size > FILE_MAX_KB) throw new Invalid(`the file exceeds the maximum size of ${FILE_MAX_KB} KB (10 MB)`, { code: STORAGE_CODES.FILE_TOO_LARGE });
+  if (size > FILE_MAX_KB)
+    throw new Invalid(`the file exceeds the maximum size of ${FILE_MAX_KB} KB (10 MB)`, {
+      code: STORAGE_CODES.FILE_TOO_LARGE,
+    });
   return size;
 }
 
 function checkDeclaration(input: FileDeclaration): void {
   if (!MD5_BASE64.test(input.md5)) {
-    throw new Invalid('md5 must be the base64 MD5 hash of the file (24 characters, e.g. openssl md5 -binary FILE | base64)', {
-      code: GENERAL_CODES.WRONG_FORMAT,
-    });
+    throw new Invalid(
+      'md5 must be the base64 MD5 hash of the file (24 characters, e.g. openssl md5 -binary FILE | base64)',
+      {
+        code: GENERAL_CODES.WRONG_FORMAT,
+      },
+    );
   }
   const name = input.fileName.trim();
   if (!name || characters(name) > 255 || /[\u0000-\u001f]/.test(name)) {
-    throw new Invalid('original_file_name must be 1 to 255 characters without control characters', { code: GENERAL_CODES.WRONG_FORMAT });
+    throw new Invalid('original_file_name must be 1 to 255 characters without control characters', {
+      code: GENERAL_CODES.WRONG_FORMAT,
+    });
   }
 }
 
@@ -112,7 +120,13 @@ export interface FileRepository {
 /** Where the files themselves are kept (S3). */
 export interface ObjectStore {
   /** A form a client posts the file with, straight to storage, within these sizes and with this MD5. */
-  presignUpload(objectKey: string, minBytes: number, maxBytes: number, md5: string, seconds: number): Promise<PresignedUpload>;
+  presignUpload(
+    objectKey: string,
+    minBytes: number,
+    maxBytes: number,
+    md5: string,
+    seconds: number,
+  ): Promise<PresignedUpload>;
   /** Bytes of an object, when it is there. */
   size(objectKey: string): Promise<number | undefined>;
   /** A short-lived URL that downloads the object under its file name. */
@@ -122,7 +136,17 @@ export interface ObjectStore {
   removeLater(objectKeys: string[]): Promise<void>;
 }
 
-export function fileStorageService({ files, objects, resources, now = () => new Date() }: { files: FileRepository; objects: ObjectStore; resources: ResourceGate; now?: () => Date }) {
+export function fileStorageService({
+  files,
+  objects,
+  resources,
+  now = () => new Date(),
+}: {
+  files: FileRepository;
+  objects: ObjectStore;
+  resources: ResourceGate;
+  now?: () => Date;
+}) {
   const record = (slot: FileSlot, input: FileDeclaration, principal: Principal): FileRecord => {
     const uploadId = randomUUID();
     return {
@@ -148,13 +172,23 @@ export function fileStorageService({ files, objects, resources, now = () => new 
   async function release(objectKeys: string[]): Promise<void> {
     if (!objectKeys.length) return;
     await objects.removeLater(objectKeys);
-    await objects.remove(objectKeys).catch((error) => log.error('storage objects not deleted; the worker retries', { objectKeys, error }));
+    await objects
+      .remove(objectKeys)
+      .catch((error) => log.error('storage objects not deleted; the worker retries', { objectKeys, error }));
   }
 
-  async function replace(principal: Principal, slot: FileSlot, input: FileDeclaration, create: boolean): Promise<PresignedUpload> {
+  async function replace(
+    principal: Principal,
+    slot: FileSlot,
+    input: FileDeclaration,
+    create: boolean,
+  ): Promise<PresignedUpload> {
     let stored: FileRecord | undefined;
     const replaced = await files.replace(slot, (current) => {
-      if (!current && !create) throw new Conflict(`the key ${input.key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
+      if (!current && !create)
+        throw new Conflict(`the key ${input.key} does not exist (send create=true to create it)`, {
+          code: STORAGE_CODES.KEY_STATE,
+        });
       stored = record(slot, input, principal);
       return stored;
     });
@@ -177,27 +211,54 @@ export function fileStorageService({ files, objects, resources, now = () => new 
       file_size_kb: current.sizeKb,
       created_at: current.createdAt,
       uploaded: current.uploaded,
-      ...(withUrl ? { url: current.uploaded ? await objects.downloadUrl(current.objectKey, current.fileName, DOWNLOAD_URL_SECONDS) : null } : {}),
+      ...(withUrl
+        ? {
+            url: current.uploaded
+              ? await objects.downloadUrl(current.objectKey, current.fileName, DOWNLOAD_URL_SECONDS)
+              : null,
+          }
+        : {}),
     };
   }
 
   return {
     /** PUT: a new key (code 5 when it exists, unless overwrite), or a new file for it. */
-    async putFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { overwrite: boolean }): Promise<PresignedUpload> {
+    async putFile(
+      caller: StorageCaller,
+      scope: Scope,
+      input: FileDeclaration & { overwrite: boolean },
+    ): Promise<PresignedUpload> {
       const { principal, extension } = caller;
       checkDeclaration(input);
-      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.ref, 'write') };
+      const slot = {
+        scope,
+        extension,
+        key: input.key,
+        id: await resources.authorise(principal, scope, input.ref, 'write'),
+      };
       if (input.overwrite) return replace(principal, slot, input, true);
       const stored = record(slot, input, principal);
-      if (!(await files.create(stored))) throw new Conflict(`the key ${input.key} already exists (send overwrite=true to replace its file)`, { code: STORAGE_CODES.KEY_STATE });
+      if (!(await files.create(stored)))
+        throw new Conflict(`the key ${input.key} already exists (send overwrite=true to replace its file)`, {
+          code: STORAGE_CODES.KEY_STATE,
+        });
       return presign(stored);
     },
 
     /** PATCH: a new file for an existing key (code 5 when absent, unless create). */
-    async patchFile(caller: StorageCaller, scope: Scope, input: FileDeclaration & { create: boolean }): Promise<PresignedUpload> {
+    async patchFile(
+      caller: StorageCaller,
+      scope: Scope,
+      input: FileDeclaration & { create: boolean },
+    ): Promise<PresignedUpload> {
       const { principal, extension } = caller;
       checkDeclaration(input);
-      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.ref, 'write') };
+      const slot = {
+        scope,
+        extension,
+        key: input.key,
+        id: await resources.authorise(principal, scope, input.ref, 'write'),
+      };
       return replace(principal, slot, input, input.create);
     },
 
@@ -205,7 +266,11 @@ export function fileStorageService({ files, objects, resources, now = () => new 
      * GET: objects[<id>][<key>] (users scope without ids: objects[<key>]). An empty `keys` lists every
      * key; ids as in key-value GET (code 5 unknown, 3 not readable).
      */
-    async listFiles(caller: StorageCaller, scope: Scope, input: { keys: readonly string[]; ids?: readonly unknown[]; getUrl: boolean }): Promise<Record<string, unknown>> {
+    async listFiles(
+      caller: StorageCaller,
+      scope: Scope,
+      input: { keys: readonly string[]; ids?: readonly unknown[]; getUrl: boolean },
+    ): Promise<Record<string, unknown>> {
       const { principal, extension } = caller;
       const flat = scope === 'users' && input.ids === undefined;
       const explicit = Boolean(input.ids?.length);
@@ -216,7 +281,11 @@ export function fileStorageService({ files, objects, resources, now = () => new 
         wanted.length === 0
           ? (await mapLimit(ids, 8, (id) => files.list(scope, id, extension))).flat()
           : await files.read(ids.flatMap((id) => wanted.map((key) => ({ scope, id, extension, key }))));
-      const wired = await mapLimit(records, 8, async (stored) => ({ id: stored.id, key: stored.key, file: await wireFile(stored, input.getUrl) }));
+      const wired = await mapLimit(records, 8, async (stored) => ({
+        id: stored.id,
+        key: stored.key,
+        file: await wireFile(stored, input.getUrl),
+      }));
       const byId = new Map<number, Record<string, StoredFile>>();
       for (const { id, key, file } of wired) byId.set(id, { ...byId.get(id), [key]: file });
       if (flat) return byId.get(principal.user.id) ?? {};
@@ -229,10 +298,16 @@ export function fileStorageService({ files, objects, resources, now = () => new 
     },
 
     /** DELETE: removes the keys (absent ones are ignored) and their files; answers the keys removed. */
-    async deleteFiles(caller: StorageCaller, scope: Scope, input: { ref: unknown; keys: readonly string[] }): Promise<string[]> {
+    async deleteFiles(
+      caller: StorageCaller,
+      scope: Scope,
+      input: { ref: unknown; keys: readonly string[] },
+    ): Promise<string[]> {
       const { principal, extension } = caller;
       const id = await resources.authorise(principal, scope, input.ref, 'delete');
-      const removed = (await mapLimit([...new Set(input.keys)], 8, (key) => files.take({ scope, id, extension, key }))).filter((r): r is FileRecord => Boolean(r));
+      const removed = (
+        await mapLimit([...new Set(input.keys)], 8, (key) => files.take({ scope, id, extension, key }))
+      ).filter((r): r is FileRecord => Boolean(r));
       await release(removed.map((r) => r.objectKey));
       return removed.map((r) => r.key);
     },

@@ -27,28 +27,40 @@ export function parseStorageBody<S extends z.ZodMiniType>(schema: S, body: unkno
   if (!result.success) {
     const issues = result.error.issues;
     const missing = issues.find(
-      (issue) => (issue.path.length === 1 && issue.input === undefined) || (issue.code === 'too_small' && Array.isArray(issue.input) && issue.input.length === 0),
+      (issue) =>
+        (issue.path.length === 1 && issue.input === undefined) ||
+        (issue.code === 'too_small' && Array.isArray(issue.input) && issue.input.length === 0),
     );
     if (missing) throw new Invalid(`${String(missing.path[0])} is required`, { code: STORAGE_CODES.DATA_MISSING });
     const issue = issues.find((i) => CODE_BY_MEMBER[String(i.path[0])] !== undefined) ?? issues[0]!;
     // too many ids or keys is a wrong format, not an invalid id or key
     const tooMany = issue.code === 'too_big' && issue.origin === 'array';
-    throw new Invalid(describeIssues([issue]), { code: (!tooMany && CODE_BY_MEMBER[String(issue.path[0])]) || GENERAL_CODES.WRONG_FORMAT });
+    throw new Invalid(describeIssues([issue]), {
+      code: (!tooMany && CODE_BY_MEMBER[String(issue.path[0])]) || GENERAL_CODES.WRONG_FORMAT,
+    });
   }
   const parsed = result.data as Record<string, unknown>;
-  const keys = typeof parsed.key === 'string' ? [parsed.key] : Array.isArray(parsed.keys) ? (parsed.keys as string[]) : [];
+  const keys =
+    typeof parsed.key === 'string' ? [parsed.key] : Array.isArray(parsed.keys) ? (parsed.keys as string[]) : [];
   const bad = keys.find((key) => !validKey(key));
   if (bad !== undefined) {
-    throw new Invalid(`invalid key ${JSON.stringify(bad.slice(0, 50))}: keys match ^\\w+$ and have at most ${KEY_MAX_LENGTH} characters`, {
-      code: STORAGE_CODES.KEY_INVALID,
-    });
+    throw new Invalid(
+      `invalid key ${JSON.stringify(bad.slice(0, 50))}: keys match ^\\w+$ and have at most ${KEY_MAX_LENGTH} characters`,
+      {
+        code: STORAGE_CODES.KEY_INVALID,
+      },
+    );
   }
   return result.data;
 }
 
 /** The object sent as `data`, or as `value` (the spec's examples); code 1 when neither is there. */
-export function objectSent(body: { data?: Record<string, unknown>; value?: Record<string, unknown> }): Record<string, unknown> {
+export function objectSent(body: {
+  data?: Record<string, unknown>;
+  value?: Record<string, unknown>;
+}): Record<string, unknown> {
   const data = body.data ?? body.value;
-  if (data === undefined) throw new Invalid('data is required (a JSON object; value is accepted too)', { code: STORAGE_CODES.DATA_MISSING });
+  if (data === undefined)
+    throw new Invalid('data is required (a JSON object; value is accepted too)', { code: STORAGE_CODES.DATA_MISSING });
   return data;
 }

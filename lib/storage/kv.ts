@@ -8,8 +8,7 @@
 import type { Principal } from '../auth/principal';
 import { Conflict, DomainError } from '../errors';
 import { mapLimit } from '../util/map-limit';
-import type { Scope } from './access';
-import type { StorageCaller } from './access';
+import type { Scope, StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
 
 export type JsonObject = Record<string, unknown>;
@@ -19,7 +18,8 @@ export const VALUE_MAX_BYTES = 350 * 1024;
 /** Largest GET answer (API Gateway and Lambda answer at most 6 MB). */
 export const ANSWER_MAX_BYTES = 5 * 1024 * 1024;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * How PATCH with append=true combines the stored value with the new one: objects merge member by
@@ -41,7 +41,9 @@ export function combine(stored: unknown, incoming: unknown): unknown {
 function serialise(data: unknown): string {
   const text = JSON.stringify(data);
   if (Buffer.byteLength(text) > VALUE_MAX_BYTES) {
-    throw new DomainError('invalid', `the object is larger than ${VALUE_MAX_BYTES / 1024} KB as JSON`, { code: STORAGE_CODES.ERROR });
+    throw new DomainError('invalid', `the object is larger than ${VALUE_MAX_BYTES / 1024} KB as JSON`, {
+      code: STORAGE_CODES.ERROR,
+    });
   }
   return text;
 }
@@ -80,11 +82,17 @@ export interface ResourceGate {
   /** The id a reference names, when the caller may `action` it; else the storage refusal (code 3). */
   authorise(principal: Principal, scope: Scope, ref: unknown, action: 'read' | 'write' | 'delete'): Promise<number>;
   /** The readable resources among `refs` (every readable one when absent), each with the label it was asked by. */
-  readable(principal: Principal, scope: Scope, refs: readonly unknown[] | undefined): Promise<Array<{ label: string; id: number }>>;
+  readable(
+    principal: Principal,
+    scope: Scope,
+    refs: readonly unknown[] | undefined,
+  ): Promise<Array<{ label: string; id: number }>>;
 }
 
-const keyExists = (key: string) => new Conflict(`the key ${key} already exists (send overwrite=true to replace it)`, { code: STORAGE_CODES.KEY_STATE });
-const keyAbsent = (key: string) => new Conflict(`the key ${key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
+const keyExists = (key: string) =>
+  new Conflict(`the key ${key} already exists (send overwrite=true to replace it)`, { code: STORAGE_CODES.KEY_STATE });
+const keyAbsent = (key: string) =>
+  new Conflict(`the key ${key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
 
 export function keyValueService({ values, resources }: { values: ValueRepository; resources: ResourceGate }) {
   const stored = (json: string, principal: Principal, createdAt?: string): StoredValue => {
@@ -93,10 +101,19 @@ export function keyValueService({ values, resources }: { values: ValueRepository
   };
 
   return {
-    async putValue(caller: StorageCaller, scope: Scope, input: { id: unknown; key: string; data: JsonObject; overwrite: boolean }): Promise<void> {
+    async putValue(
+      caller: StorageCaller,
+      scope: Scope,
+      input: { id: unknown; key: string; data: JsonObject; overwrite: boolean },
+    ): Promise<void> {
       const { principal, extension } = caller;
       const json = serialise(input.data);
-      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.id, 'write') };
+      const slot = {
+        scope,
+        extension,
+        key: input.key,
+        id: await resources.authorise(principal, scope, input.id, 'write'),
+      };
       if (!input.overwrite) {
         if (!(await values.create(slot, stored(json, principal)))) throw keyExists(input.key);
         return;
@@ -105,10 +122,19 @@ export function keyValueService({ values, resources }: { values: ValueRepository
       await values.update(slot, () => stored(json, principal));
     },
 
-    async patchValue(caller: StorageCaller, scope: Scope, input: { id: unknown; key: string; data: JsonObject; append: boolean; create: boolean }): Promise<void> {
+    async patchValue(
+      caller: StorageCaller,
+      scope: Scope,
+      input: { id: unknown; key: string; data: JsonObject; append: boolean; create: boolean },
+    ): Promise<void> {
       const { principal, extension } = caller;
       serialise(input.data);
-      const slot = { scope, extension, key: input.key, id: await resources.authorise(principal, scope, input.id, 'write') };
+      const slot = {
+        scope,
+        extension,
+        key: input.key,
+        id: await resources.authorise(principal, scope, input.id, 'write'),
+      };
       await values.update(slot, (current) => {
         if (!current && !input.create) throw keyAbsent(input.key);
         const next = current && input.append ? combine(JSON.parse(current.json), input.data) : input.data;
@@ -117,14 +143,19 @@ export function keyValueService({ values, resources }: { values: ValueRepository
     },
 
     /** objects[<id>][<key>] = stored object. An empty `keys` reads every key of the extension. */
-    async getValues(caller: StorageCaller, scope: Scope, input: { ids?: readonly unknown[]; keys: readonly string[] }): Promise<Record<string, Record<string, JsonObject>>> {
+    async getValues(
+      caller: StorageCaller,
+      scope: Scope,
+      input: { ids?: readonly unknown[]; keys: readonly string[] },
+    ): Promise<Record<string, Record<string, JsonObject>>> {
       const { principal, extension } = caller;
       const explicit = Boolean(input.ids?.length);
       const readable = await resources.readable(principal, scope, input.ids);
       const wanted = [...new Set(input.keys)];
       const ids = [...new Set(readable.map((r) => r.id))];
       const found = new Map<number, Record<string, JsonObject>>();
-      const add = (id: number, key: string, value: StoredValue) => found.set(id, { ...found.get(id), [key]: JSON.parse(value.json) as JsonObject });
+      const add = (id: number, key: string, value: StoredValue) =>
+        found.set(id, { ...found.get(id), [key]: JSON.parse(value.json) as JsonObject });
       if (wanted.length === 0) {
         await mapLimit(ids, 8, async (id) => {
           for (const [key, value] of await values.list(scope, id, extension)) add(id, key, value);
@@ -139,12 +170,20 @@ export function keyValueService({ values, resources }: { values: ValueRepository
         if (entry || explicit) objects[label] = entry ?? {};
       }
       if (Buffer.byteLength(JSON.stringify(objects)) > ANSWER_MAX_BYTES) {
-        throw new DomainError('invalid', `the answer would exceed ${ANSWER_MAX_BYTES / 1024 / 1024} MB: ask for fewer ids or keys`, { code: STORAGE_CODES.ERROR });
+        throw new DomainError(
+          'invalid',
+          `the answer would exceed ${ANSWER_MAX_BYTES / 1024 / 1024} MB: ask for fewer ids or keys`,
+          { code: STORAGE_CODES.ERROR },
+        );
       }
       return objects;
     },
 
-    async deleteValues(caller: StorageCaller, scope: Scope, input: { id: unknown; keys: readonly string[] }): Promise<void> {
+    async deleteValues(
+      caller: StorageCaller,
+      scope: Scope,
+      input: { id: unknown; keys: readonly string[] },
+    ): Promise<void> {
       const { principal, extension } = caller;
       const id = await resources.authorise(principal, scope, input.id, 'delete');
       await values.remove([...new Set(input.keys)].map((key) => ({ scope, id, extension, key })));

@@ -3,13 +3,31 @@
 // storage/<scope>/<id>/<extension>/<key>/<upload id>. And the two services of the functions.
 import { deleteObjects, ifPresent, s3Kit } from '../aws/s3';
 import { config } from '../config';
-import { keys as keyOf, type Key } from '../db/keys';
-import { batchDelete, batchGet, itemKey, NOT_EXISTS, putItem, putVersioned, queryAll, takeItem, updateItem, type Item } from '../db/table';
+import { type Key, keys as keyOf } from '../db/keys';
+import {
+  batchDelete,
+  batchGet,
+  type Item,
+  itemKey,
+  NOT_EXISTS,
+  putItem,
+  putVersioned,
+  queryAll,
+  takeItem,
+  updateItem,
+} from '../db/table';
 import { Conflict } from '../errors';
 import { publishEvent } from '../events/publish';
 import { authorisedResource, readableResources, resourcePk, type Scope } from './access';
+import {
+  type FileRecord,
+  type FileRepository,
+  type FileSlot,
+  fileStorageService,
+  OBJECT_RELEASED_JOB,
+  type ObjectStore,
+} from './files';
 import { keyValueService, type ResourceGate, type StoredValue, type ValueRepository, type ValueSlot } from './kv';
-import { fileStorageService, OBJECT_RELEASED_JOB, type FileRecord, type FileRepository, type FileSlot, type ObjectStore } from './files';
 
 // --- key-value ----------------------------------------------------------------------------------
 
@@ -37,7 +55,10 @@ const valueFromItem = (item: Item): StoredValue => ({
 export const dynamoValueRepository: ValueRepository = {
   async create(slot, value) {
     try {
-      await putItem({ ...slotKey(slot), ...valueItem(slot, value), version: 1 }, { expression: NOT_EXISTS, failure: () => new Conflict('exists') });
+      await putItem(
+        { ...slotKey(slot), ...valueItem(slot, value), version: 1 },
+        { expression: NOT_EXISTS, failure: () => new Conflict('exists') },
+      );
       return true;
     } catch (error) {
       if (error instanceof Conflict) return false;
@@ -45,7 +66,9 @@ export const dynamoValueRepository: ValueRepository = {
     }
   },
   async update(slot, change) {
-    await putVersioned(slotKey(slot), (current) => valueItem(slot, change(current ? valueFromItem(current) : undefined)));
+    await putVersioned(slotKey(slot), (current) =>
+      valueItem(slot, change(current ? valueFromItem(current) : undefined)),
+    );
   },
   async read(slots) {
     const items = await batchGet(slots.map(slotKey));
@@ -58,7 +81,9 @@ export const dynamoValueRepository: ValueRepository = {
   },
   async list(scope, id, extension) {
     const prefix = keyOf.storageValue(resourcePk(scope, id), extension, '');
-    return new Map((await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map((item) => [String(item.key), valueFromItem(item)]));
+    return new Map(
+      (await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map((item) => [String(item.key), valueFromItem(item)]),
+    );
   },
   async remove(slots) {
     await batchDelete(slots.map(slotKey));
@@ -68,7 +93,10 @@ export const dynamoValueRepository: ValueRepository = {
 export const storageResourceGate: ResourceGate = { authorise: authorisedResource, readable: readableResources };
 
 /** The key-value storage service of the functions: DynamoDB and the storage resource gate. */
-export const keyValues = /* @__PURE__ */ keyValueService({ values: dynamoValueRepository, resources: storageResourceGate });
+export const keyValues = /* @__PURE__ */ keyValueService({
+  values: dynamoValueRepository,
+  resources: storageResourceGate,
+});
 
 // --- files ----------------------------------------------------------------------------------------
 
@@ -108,7 +136,10 @@ const fileFromItem = (item: Item): FileRecord => ({
 export const dynamoFileRepository: FileRepository = {
   async create(r) {
     try {
-      await putItem({ ...fileKey(r), ...fileItem(r), version: 1 }, { expression: NOT_EXISTS, failure: () => new Conflict('exists') });
+      await putItem(
+        { ...fileKey(r), ...fileItem(r), version: 1 },
+        { expression: NOT_EXISTS, failure: () => new Conflict('exists') },
+      );
       return true;
     } catch (error) {
       if (error instanceof Conflict) return false;
@@ -169,18 +200,37 @@ export const s3ObjectStore: ObjectStore = {
   },
   async downloadUrl(objectKey, fileName, seconds) {
     const { s3, getSignedUrl, GetObjectCommand } = await s3Kit();
-    return getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().bucket, Key: objectKey, ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }), {
-      expiresIn: seconds,
-    });
+    return getSignedUrl(
+      s3(),
+      new GetObjectCommand({
+        Bucket: config().bucket,
+        Key: objectKey,
+        ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      }),
+      {
+        expiresIn: seconds,
+      },
+    );
   },
   remove: deleteObjects,
   // SURCO_STORAGE_RELEASE_DELAY_S (default 30 s) after now, through the worker
-  removeLater: async (objectKeys) => void (await publishEvent(OBJECT_RELEASED_JOB, { object_keys: objectKeys }, { delaySeconds: config().storageReleaseDelaySeconds })),
+  removeLater: async (objectKeys) =>
+    void (await publishEvent(
+      OBJECT_RELEASED_JOB,
+      { object_keys: objectKeys },
+      { delaySeconds: config().storageReleaseDelaySeconds },
+    )),
 };
 
 /** The objects of a deleted resource's file records (the field cleanup deletes them). */
 export const objectKeysOf = (items: readonly Item[]): string[] =>
-  items.filter((item) => (item.kind === 'storage_file' || item.kind === 'imagery_date') && item.object_key).map((item) => String(item.object_key));
+  items
+    .filter((item) => (item.kind === 'storage_file' || item.kind === 'imagery_date') && item.object_key)
+    .map((item) => String(item.object_key));
 
 /** The file-storage service of the functions: DynamoDB, S3 and the storage resource gate. */
-export const fileStorage = /* @__PURE__ */ fileStorageService({ files: dynamoFileRepository, objects: s3ObjectStore, resources: storageResourceGate });
+export const fileStorage = /* @__PURE__ */ fileStorageService({
+  files: dynamoFileRepository,
+  objects: s3ObjectStore,
+  resources: storageResourceGate,
+});

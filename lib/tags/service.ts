@@ -5,10 +5,10 @@
 // run against DynamoDB in the functions (lib/tags/repository.ts, wired in lib/tags/instance.ts) and
 // against memory in tests/unit/tags.test.ts.
 import { randomBytes } from 'node:crypto';
-import { Conflict, Forbidden, Invalid, NotFound, type DomainError } from '../errors';
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
-import { entity, num, str, type EntityOf } from '../db/entity';
+import { type EntityOf, entity, num, str } from '../db/entity';
+import { Conflict, type DomainError, Forbidden, Invalid, NotFound } from '../errors';
 
 /** Farm tag codes (spec 2, Errors, farm tags). */
 export const TAG_CODES = { MISSING: 1, INVALID_COLOR: 2, EXISTS_OR_UNKNOWN: 3, NAME_TAKEN_ON_UPDATE: -6 } as const;
@@ -35,7 +35,12 @@ export interface TagRepository {
   /** Deletes a tag and every link of it (`gone` when it was deleted meanwhile). */
   remove(tag: Tag, gone: () => DomainError): Promise<void>;
   /** Links a tag that still exists (`tagGone`) to a field that still exists (`targetGone`). */
-  link(userId: number, tagId: number, target: TagTarget, refuse: { tagGone: () => DomainError; targetGone: () => DomainError }): Promise<void>;
+  link(
+    userId: number,
+    tagId: number,
+    target: TagTarget,
+    refuse: { tagGone: () => DomainError; targetGone: () => DomainError },
+  ): Promise<void>;
   unlink(userId: number, tagId: number, target: TagTarget): Promise<void>;
 }
 
@@ -46,7 +51,9 @@ export const randomColor = (): string => randomBytes(3).toString('hex').toUpperC
 
 function checkColor(color: string): string {
   if (!COLOR.test(color)) {
-    throw new Invalid('Formato de color inválido: se esperan 6 caracteres hexadecimales sin #', { code: TAG_CODES.INVALID_COLOR });
+    throw new Invalid('Formato de color inválido: se esperan 6 caracteres hexadecimales sin #', {
+      code: TAG_CODES.INVALID_COLOR,
+    });
   }
   return color; // as the client sent it (either case)
 }
@@ -54,13 +61,17 @@ function checkColor(color: string): string {
 function checkText(desc: string): string {
   const text = desc.trim();
   if (!text || text.length > TAG_MAX) {
-    throw new Invalid(`La descripción es obligatoria y tiene a lo sumo ${TAG_MAX} caracteres`, { code: TAG_CODES.MISSING });
+    throw new Invalid(`La descripción es obligatoria y tiene a lo sumo ${TAG_MAX} caracteres`, {
+      code: TAG_CODES.MISSING,
+    });
   }
   return text;
 }
 
-const unknownTag = (tagId: number) => new NotFound(`La etiqueta ${tagId} no existe`, { code: TAG_CODES.EXISTS_OR_UNKNOWN });
-const nameTaken = (text: string, code: number) => () => new Conflict(`Ya existe una etiqueta con el nombre '${text}'`, { code });
+const unknownTag = (tagId: number) =>
+  new NotFound(`La etiqueta ${tagId} no existe`, { code: TAG_CODES.EXISTS_OR_UNKNOWN });
+const nameTaken = (text: string, code: number) => () =>
+  new Conflict(`Ya existe una etiqueta con el nombre '${text}'`, { code });
 
 export interface CreateTagInput {
   desc: string;
@@ -90,13 +101,17 @@ export function tagsService({ repository, gate }: { repository: TagRepository; g
     await gate.farm(principal, farmId, 'read', { notFound: unknown, forbidden: unknown });
   }
 
-  const tagsOn = async (userId: number, target: TagTarget) => repository.tagsByIds(userId, await repository.linked(userId, target));
+  const tagsOn = async (userId: number, target: TagTarget) =>
+    repository.tagsByIds(userId, await repository.linked(userId, target));
 
   /** Field tags answer 403 when the field cannot be read and 400 for an unknown tag (spec: 200/400/401/403). */
   async function checkFieldTagging(principal: Principal, ref: FieldRef, tagId: number): Promise<number> {
     const lacking = () => new Forbidden('the user lacks permissions over the field');
     const refuse = { notFound: lacking, forbidden: lacking };
-    const { field } = ref.field_uuid !== undefined ? await gate.fieldByUuid(principal, ref.field_uuid, 'read', refuse) : await gate.field(principal, ref.field_id!, 'read', refuse);
+    const { field } =
+      ref.field_uuid !== undefined
+        ? await gate.fieldByUuid(principal, ref.field_uuid, 'read', refuse)
+        : await gate.field(principal, ref.field_id!, 'read', refuse);
     if (!(await repository.tag(principal.user.id, tagId))) throw new Invalid(`tag ${tagId} does not exist`);
     return field.id;
   }
@@ -117,7 +132,11 @@ export function tagsService({ repository, gate }: { repository: TagRepository; g
       const color = input.color === undefined || input.color === '' ? randomColor() : checkColor(input.color);
       if (input.farmId !== undefined) await readableFarm(principal, input.farmId);
       const tag: Tag = { id: await repository.nextId(), userId, tag: text, color };
-      await repository.create(tag, input.farmId !== undefined ? { farmId: input.farmId } : undefined, nameTaken(text, TAG_CODES.EXISTS_OR_UNKNOWN));
+      await repository.create(
+        tag,
+        input.farmId !== undefined ? { farmId: input.farmId } : undefined,
+        nameTaken(text, TAG_CODES.EXISTS_OR_UNKNOWN),
+      );
       return tag;
     },
 
@@ -130,7 +149,10 @@ export function tagsService({ repository, gate }: { repository: TagRepository; g
       const color = hasColor ? checkColor(input.color!) : randomColor();
       const current = await requireTag(userId, input.tagId);
       const next = { ...current, tag: hasDesc ? checkText(input.desc!) : current.tag, color };
-      await repository.update(next, current, { nameTaken: nameTaken(next.tag, TAG_CODES.NAME_TAKEN_ON_UPDATE), gone: () => unknownTag(input.tagId) });
+      await repository.update(next, current, {
+        nameTaken: nameTaken(next.tag, TAG_CODES.NAME_TAKEN_ON_UPDATE),
+        gone: () => unknownTag(input.tagId),
+      });
       return next;
     },
 
@@ -143,7 +165,12 @@ export function tagsService({ repository, gate }: { repository: TagRepository; g
       const userId = principal.user.id;
       await requireTag(userId, tagId);
       await readableFarm(principal, farmId);
-      await repository.link(userId, tagId, { farmId }, { tagGone: () => unknownTag(tagId), targetGone: () => unknownTag(tagId) });
+      await repository.link(
+        userId,
+        tagId,
+        { farmId },
+        { tagGone: () => unknownTag(tagId), targetGone: () => unknownTag(tagId) },
+      );
       return tagsOn(userId, { farmId });
     },
 
@@ -158,7 +185,15 @@ export function tagsService({ repository, gate }: { repository: TagRepository; g
     async linkField(principal: Principal, ref: FieldRef, tagId: number): Promise<Tag[]> {
       const fieldId = await checkFieldTagging(principal, ref, tagId);
       const userId = principal.user.id;
-      await repository.link(userId, tagId, { fieldId }, { tagGone: () => new Invalid(`tag ${tagId} does not exist`), targetGone: () => new Forbidden('the field no longer exists') });
+      await repository.link(
+        userId,
+        tagId,
+        { fieldId },
+        {
+          tagGone: () => new Invalid(`tag ${tagId} does not exist`),
+          targetGone: () => new Forbidden('the field no longer exists'),
+        },
+      );
       return tagsOn(userId, { fieldId });
     },
 

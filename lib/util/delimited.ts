@@ -32,7 +32,8 @@ const windows1252 = (content: Buffer): string =>
  */
 export function decodeText(bytes: Uint8Array): string {
   const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf) return new TextDecoder('utf-8').decode(content.subarray(3));
+  if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf)
+    return new TextDecoder('utf-8').decode(content.subarray(3));
   if (content[0] === 0xff && content[1] === 0xfe) return new TextDecoder('utf-16le').decode(content.subarray(2));
   if (content[0] === 0xfe && content[1] === 0xff) {
     const swapped = Buffer.from(content.subarray(2, 2 + ((content.length - 2) & ~1)));

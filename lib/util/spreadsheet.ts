@@ -28,9 +28,14 @@ export type Cell = string | number | null;
  * each an array of cells (null where empty), blank rows left out. An xlsx is a zip: its parts are
  * bounded before SheetJS inflates them (a small file may inflate to gigabytes).
  */
-export async function firstSheetRows(bytes: Uint8Array, bounds: SheetBounds, refuse: SheetRefusals): Promise<unknown[][] | undefined> {
+export async function firstSheetRows(
+  bytes: Uint8Array,
+  bounds: SheetBounds,
+  refuse: SheetRefusals,
+): Promise<unknown[][] | undefined> {
   const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isZip(content)) (await unzipper()).unzipBounded(content, { entries: bounds.entries, bytes: bounds.bytes }, refuse.zip);
+  if (isZip(content))
+    (await unzipper()).unzipBounded(content, { entries: bounds.entries, bytes: bounds.bytes }, refuse.zip);
   try {
     const book = XLSX.read(content, {
       type: 'buffer',
@@ -43,7 +48,9 @@ export async function firstSheetRows(bytes: Uint8Array, bounds: SheetBounds, ref
     });
     const first = book.SheetNames[0];
     const sheet = first ? book.Sheets[first] : undefined;
-    return sheet ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false }) : undefined;
+    return sheet
+      ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false })
+      : undefined;
   } catch (error) {
     throw refuse.sheet(error instanceof Error ? error.message : String(error));
   }

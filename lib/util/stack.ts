@@ -36,7 +36,9 @@ export function originalStack(stack: string): string {
       try {
         const [location, path, row, column, closing] = found;
         const file = path!.startsWith('file://') ? fileURLToPath(path!) : path!;
-        const entry = mapOf(file)?.findEntry(Number(row) - 1, Number(column) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+        const entry = mapOf(file)?.findEntry(Number(row) - 1, Number(column) - 1) as
+          | { originalSource?: string; originalLine?: number; originalColumn?: number }
+          | undefined;
         if (!entry?.originalSource) return line;
         const source = entry.originalSource.replace(/^(\.\.\/)+/, '').replace(/^webpack:\/\/\//, '');
         return `${line.slice(0, line.length - location!.length)}${source}:${entry.originalLine! + 1}:${entry.originalColumn! + 1}${closing}`;

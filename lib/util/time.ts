@@ -2,7 +2,8 @@
 // date (2026-02-30 and 25:00:00 are refused, never rolled over to the next day or month).
 
 /** A date-time as the spec writes it: YYYY-MM-DDTHH:MM:SSZ (UTC, whole seconds). */
-export const isoSeconds = (date: Date | number | string = new Date()): string => `${new Date(date).toISOString().slice(0, 19)}Z`;
+export const isoSeconds = (date: Date | number | string = new Date()): string =>
+  `${new Date(date).toISOString().slice(0, 19)}Z`;
 
 /** YYYY-MM-DDTHH:MM:SS.mmmZ, for ordering within a second. */
 export const isoMillis = (date: Date | number = new Date()): string => new Date(date).toISOString();
@@ -23,7 +24,9 @@ function realDate(year: number, month: number, day: number, hour = 0, minute = 0
 /** YYYY-MM-DDTHH:MM:SSZ naming a real instant. */
 export function isDateTimeZ(value: unknown): value is string {
   const m = typeof value === 'string' ? DATE_TIME_Z.exec(value) : null;
-  return Boolean(m) && realDate(Number(m![1]), Number(m![2]), Number(m![3]), Number(m![4]), Number(m![5]), Number(m![6]));
+  return (
+    Boolean(m) && realDate(Number(m![1]), Number(m![2]), Number(m![3]), Number(m![4]), Number(m![5]), Number(m![6]))
+  );
 }
 
 /** A calendar date in the given form. */

@@ -25,8 +25,10 @@ export function unzipBounded(
         count += 1;
         declared += entry.originalSize;
         if (count > limits.entries) throw refuse(`the zip holds more than ${limits.entries} entries`);
-        if (declared > limits.bytes) throw refuse(`the zip holds more than ${limits.bytes / 1024 / 1024} MiB uncompressed`);
-        if (escapesFolder(entry.name)) throw refuse(`the zip holds an entry outside its folder: ${JSON.stringify(entry.name.slice(0, 100))}`);
+        if (declared > limits.bytes)
+          throw refuse(`the zip holds more than ${limits.bytes / 1024 / 1024} MiB uncompressed`);
+        if (escapesFolder(entry.name))
+          throw refuse(`the zip holds an entry outside its folder: ${JSON.stringify(entry.name.slice(0, 100))}`);
         return !entry.name.endsWith('/') && !entry.name.includes('__MACOSX');
       },
     });

@@ -9,7 +9,8 @@ import { onFirstUse } from './first-use';
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 
-export const isZip = (content: Buffer): boolean => content.subarray(0, 4).equals(ZIP_MAGIC) || content.subarray(0, 4).equals(EMPTY_ZIP_MAGIC);
+export const isZip = (content: Buffer): boolean =>
+  content.subarray(0, 4).equals(ZIP_MAGIC) || content.subarray(0, 4).equals(EMPTY_ZIP_MAGIC);
 
 /** An entry name that would leave the folder it is extracted to (absolute, a drive, or `..`). */
 export const escapesFolder = (name: string): boolean =>

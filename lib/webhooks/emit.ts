@@ -22,7 +22,8 @@ export interface EmittedEvent {
 export type WebhookEmitter = (name: WebhookEventName, event: EmittedEvent) => Promise<void>;
 
 /** Ids sort by time (the deliveries of a subscription are listed newest first by them). */
-export const newEventId = (at = Date.now()): string => `${at.toString(36).padStart(9, '0')}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+export const newEventId = (at = Date.now()): string =>
+  `${at.toString(36).padStart(9, '0')}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
 export const emitWebhookEvent: WebhookEmitter = async (name, event) => {
   const payload: WebhookEvent = {
@@ -33,5 +34,7 @@ export const emitWebhookEvent: WebhookEmitter = async (name, event) => {
     occurred_at: new Date().toISOString(),
     data: event.data,
   };
-  await publishEvent(WEBHOOK_EVENT_JOB, payload as unknown as Record<string, unknown>).catch((error: unknown) => log.warn('webhook event not emitted', { event: name, error }));
+  await publishEvent(WEBHOOK_EVENT_JOB, payload as unknown as Record<string, unknown>).catch((error: unknown) =>
+    log.warn('webhook event not emitted', { event: name, error }),
+  );
 };

@@ -1,8 +1,9 @@
 // Webhooks (docs/webhooks.md): an extension, acting for a user, subscribes a URL to event names;
 // each event of that user reaches the URL as a signed POST, retried with backoff, every attempt
 // recorded. Subscriptions are owned by the (user, extension) pair, like sensors and storage.
-import { as, entity, num, str, type EntityOf } from '../db/entity';
+
 import type { Claim } from '../auth/claims';
+import { as, type EntityOf, entity, num, str } from '../db/entity';
 
 /**
  * The events an extension may subscribe to, each with the claim the extension needs to receive it

@@ -2,30 +2,43 @@
 // user's partition, deliveries in their subscription's (kept a week, by TTL), delivery jobs on the
 // webhooks queue; and the emission of events by the operations that cause them.
 import { expandClaims } from '../auth/claims';
+import { readableAmong } from '../authz/guard';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { deleteItem, NOT_EXISTS, putItem, queryAll, readItem, transact, tx } from '../db/table';
 import { Conflict } from '../errors';
 import { publishEvents } from '../events/publish-batch';
-import { readableAmong } from '../authz/guard';
-import { getUser } from '../platform/users';
 import { getField } from '../fields/repository';
+import { getUser } from '../platform/users';
 import { Delivery, Subscription, WEBHOOK_EVENTS, type WebhookEvent } from './model';
-import { webhooksService, type WebhookRepository } from './service';
+import { type WebhookRepository, webhooksService } from './service';
 
 export { WEBHOOK_EVENT_JOB } from './emit';
 export const WEBHOOK_DELIVERY_JOB = 'WEBHOOK_DELIVERY.V1';
 
 export const dynamoWebhookRepository: WebhookRepository = {
-  subscriptions: async (userId, extensionId) => (await queryAll(keys.webhookSubscriptions(userId, extensionId))).map(Subscription.fromItem),
+  subscriptions: async (userId, extensionId) =>
+    (await queryAll(keys.webhookSubscriptions(userId, extensionId))).map(Subscription.fromItem),
   subscriptionsOfUser: async (userId) => (await queryAll(keys.webhookSubscriptions(userId))).map(Subscription.fromItem),
-  subscription: (userId, extensionId, uuid) => readItem(keys.webhookSubscription(userId, extensionId, uuid), Subscription.fromItem),
+  subscription: (userId, extensionId, uuid) =>
+    readItem(keys.webhookSubscription(userId, extensionId, uuid), Subscription.fromItem),
   async create(subscription) {
     const taken = () => new Conflict('taken');
     try {
       await transact([
-        tx.put({ ...keys.webhookSubscription(subscription.userId, subscription.extensionId, subscription.uuid), ...Subscription.toItem(subscription) }, NOT_EXISTS, taken),
-        tx.put({ ...keys.webhookRef(subscription.uuid), kind: 'webhook_ref', user_id: subscription.userId }, NOT_EXISTS, taken),
+        tx.put(
+          {
+            ...keys.webhookSubscription(subscription.userId, subscription.extensionId, subscription.uuid),
+            ...Subscription.toItem(subscription),
+          },
+          NOT_EXISTS,
+          taken,
+        ),
+        tx.put(
+          { ...keys.webhookRef(subscription.uuid), kind: 'webhook_ref', user_id: subscription.userId },
+          NOT_EXISTS,
+          taken,
+        ),
       ]);
       return true;
     } catch (error) {
@@ -34,13 +47,18 @@ export const dynamoWebhookRepository: WebhookRepository = {
     }
   },
   async remove(s) {
-    const removed = await deleteItem(keys.webhookSubscription(s.userId, s.extensionId, s.uuid), { expression: 'kind = :kind', values: { ':kind': 'webhook_subscription' } });
+    const removed = await deleteItem(keys.webhookSubscription(s.userId, s.extensionId, s.uuid), {
+      expression: 'kind = :kind',
+      values: { ':kind': 'webhook_subscription' },
+    });
     await deleteItem(keys.webhookRef(s.uuid));
     return removed;
   },
-  delivery: (subscriptionUuid, deliveryId) => readItem(keys.webhookDelivery(subscriptionUuid, deliveryId), Delivery.fromItem),
+  delivery: (subscriptionUuid, deliveryId) =>
+    readItem(keys.webhookDelivery(subscriptionUuid, deliveryId), Delivery.fromItem),
   saveDelivery: (d) => putItem({ ...keys.webhookDelivery(d.subscriptionUuid, d.deliveryId), ...Delivery.toItem(d) }),
-  deliveries: async (subscriptionUuid, limit) => (await queryAll({ ...keys.webhookDeliveries(subscriptionUuid), descending: true, limit })).map(Delivery.fromItem),
+  deliveries: async (subscriptionUuid, limit) =>
+    (await queryAll({ ...keys.webhookDeliveries(subscriptionUuid), descending: true, limit })).map(Delivery.fromItem),
   queueDeliveries: (jobs) => publishEvents(WEBHOOK_DELIVERY_JOB, jobs, { queue: 'webhooks' }),
   async acquireSlot(subscriptionUuid, holder, slots, leaseUntil, now) {
     // start at a slot of the holder's own, so concurrent deliveries rarely race for the same item
@@ -49,8 +67,18 @@ export const dynamoWebhookRepository: WebhookRepository = {
       const slot = (first + i) % slots;
       try {
         await putItem(
-          { ...keys.webhookSlot(subscriptionUuid, slot), kind: 'webhook_slot', holder, lease_until: leaseUntil, ttl: Math.ceil(leaseUntil / 1000) + 86_400 },
-          { expression: `${NOT_EXISTS} OR lease_until < :now`, values: { ':now': now }, failure: () => new Conflict('slot held') },
+          {
+            ...keys.webhookSlot(subscriptionUuid, slot),
+            kind: 'webhook_slot',
+            holder,
+            lease_until: leaseUntil,
+            ttl: Math.ceil(leaseUntil / 1000) + 86_400,
+          },
+          {
+            expression: `${NOT_EXISTS} OR lease_until < :now`,
+            values: { ':now': now },
+            failure: () => new Conflict('slot held'),
+          },
         );
         return slot;
       } catch (error) {
@@ -60,7 +88,10 @@ export const dynamoWebhookRepository: WebhookRepository = {
     return undefined;
   },
   async releaseSlot(subscriptionUuid, slot, holder) {
-    await deleteItem(keys.webhookSlot(subscriptionUuid, slot), { expression: 'holder = :holder', values: { ':holder': holder } });
+    await deleteItem(keys.webhookSlot(subscriptionUuid, slot), {
+      expression: 'holder = :holder',
+      values: { ':holder': holder },
+    });
   },
 };
 

@@ -8,13 +8,22 @@ import { isIP } from 'node:net';
 
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const dnsResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const dnsResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 function v4Private(address: string): boolean {
   const [a, b] = address.split('.').map(Number) as [number, number, number, number];
   return (
-    a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 192 && b === 0) ||
+    (a === 198 && (b === 18 || b === 19)) ||
+    a >= 224
   );
 }
 
@@ -24,11 +33,22 @@ export function isPrivateAddress(address: string): boolean {
   const lower = address.toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
   if (mapped) return v4Private(mapped[1]!);
-  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || /^ff/.test(lower) || lower.startsWith('64:ff9b:') || lower.startsWith('2001:db8');
+  return (
+    lower === '::' ||
+    lower === '::1' ||
+    /^f[cd]/.test(lower) ||
+    /^fe[89ab]/.test(lower) ||
+    /^ff/.test(lower) ||
+    lower.startsWith('64:ff9b:') ||
+    lower.startsWith('2001:db8')
+  );
 }
 
 /** Why a URL may not receive webhooks, or undefined when it may. */
-export async function urlProblem(text: string, { allowPrivate, resolve = dnsResolver }: { allowPrivate: boolean; resolve?: Resolver }): Promise<string | undefined> {
+export async function urlProblem(
+  text: string,
+  { allowPrivate, resolve = dnsResolver }: { allowPrivate: boolean; resolve?: Resolver },
+): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(text);

@@ -6,17 +6,17 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { Conflict, Invalid, NotFound } from '../errors';
 import {
-  WEBHOOK_EVENTS,
-  WEBHOOK_LIMITS,
-  isWebhookEvent,
   type Delivery,
   type DeliveryJob,
+  isWebhookEvent,
   type Subscription,
+  WEBHOOK_EVENTS,
+  WEBHOOK_LIMITS,
   type WebhookEvent,
   type WebhookEventName,
 } from './model';
-import { urlProblem, type Resolver } from './safety';
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, newSecret, signatureHeader } from './signature';
+import { type Resolver, urlProblem } from './safety';
+import { DELIVERY_HEADER, EVENT_HEADER, newSecret, SIGNATURE_HEADER, signatureHeader } from './signature';
 
 export interface WebhookRepository {
   subscriptions(userId: number, extensionId: string): Promise<Subscription[]>;
@@ -36,7 +36,13 @@ export interface WebhookRepository {
    * ms): a free slot, or one whose lease ran out (its holder died). The slot's number, or
    * undefined when every slot is held.
    */
-  acquireSlot(subscriptionUuid: string, holder: string, slots: number, leaseUntil: number, now: number): Promise<number | undefined>;
+  acquireSlot(
+    subscriptionUuid: string,
+    holder: string,
+    slots: number,
+    leaseUntil: number,
+    now: number,
+  ): Promise<number | undefined>;
   /** Gives the slot back, if `holder` still holds it. */
   releaseSlot(subscriptionUuid: string, slot: number, holder: string): Promise<void>;
 }
@@ -121,13 +127,29 @@ export const wireDelivery = (d: Delivery) => ({
 /** The body a receiver gets; an event larger than the bound is sent with its ids only. */
 export function deliveryBody(job: DeliveryJob): string {
   const { event } = job;
-  const body = { delivery_id: job.delivery_id, event_id: event.id, event_name: event.name, occurred_at: event.occurred_at, user_id: job.user_id, ...(event.field_id !== undefined ? { field_id: event.field_id } : {}), data: event.data };
+  const body = {
+    delivery_id: job.delivery_id,
+    event_id: event.id,
+    event_name: event.name,
+    occurred_at: event.occurred_at,
+    user_id: job.user_id,
+    ...(event.field_id !== undefined ? { field_id: event.field_id } : {}),
+    data: event.data,
+  };
   const text = JSON.stringify(body);
   if (Buffer.byteLength(text) <= WEBHOOK_LIMITS.PAYLOAD_BYTES) return text;
   return JSON.stringify({ ...body, data: { truncated: true } });
 }
 
-export function webhooksService({ repository, settings, mayRead, fieldOwner, resolve, send = fetch, now = () => new Date() }: WebhookDeps) {
+export function webhooksService({
+  repository,
+  settings,
+  mayRead,
+  fieldOwner,
+  resolve,
+  send = fetch,
+  now = () => new Date(),
+}: WebhookDeps) {
   async function owned(principal: Principal, uuid: string): Promise<Subscription> {
     const { userId, extensionId } = owner(principal);
     const found = await repository.subscription(userId, extensionId, uuid.toLowerCase());
@@ -198,7 +220,13 @@ export function webhooksService({ repository, settings, mayRead, fieldOwner, res
         for (const subscription of await repository.subscriptionsOfUser(userId)) {
           if (!subscription.events.includes(event.name)) continue;
           // one delivery id per event and subscription: a repeated fan-out makes the same deliveries
-          jobs.push({ delivery_id: `${event.id}:${subscription.uuid}`, subscription_uuid: subscription.uuid, user_id: userId, extension_id: subscription.extensionId, event });
+          jobs.push({
+            delivery_id: `${event.id}:${subscription.uuid}`,
+            subscription_uuid: subscription.uuid,
+            user_id: userId,
+            extension_id: subscription.extensionId,
+            event,
+          });
         }
       }
       if (jobs.length) await repository.queueDeliveries(jobs);
@@ -234,13 +262,26 @@ export function webhooksService({ repository, settings, mayRead, fieldOwner, res
       const timestamp = Math.floor(started.getTime() / 1000);
       let status: number | null = null;
       let error: string | undefined;
-      const problem = await urlProblem(subscription.url, { allowPrivate: settings().allowPrivate, ...(resolve ? { resolve } : {}) });
+      const problem = await urlProblem(subscription.url, {
+        allowPrivate: settings().allowPrivate,
+        ...(resolve ? { resolve } : {}),
+      });
       if (problem) error = `url refused: ${problem}`;
       else {
         // at most subscriptionConcurrency deliveries in flight to one subscription
         const { timeoutMs, subscriptionConcurrency } = settings();
-        const slot = await repository.acquireSlot(subscription.uuid, job.delivery_id, subscriptionConcurrency, started.getTime() + timeoutMs + SLOT_LEASE_MARGIN_MS, started.getTime());
-        if (slot === undefined) throw new SubscriptionBusy(`subscription ${subscription.uuid} has ${subscriptionConcurrency} deliveries in flight`, busyDelaySeconds());
+        const slot = await repository.acquireSlot(
+          subscription.uuid,
+          job.delivery_id,
+          subscriptionConcurrency,
+          started.getTime() + timeoutMs + SLOT_LEASE_MARGIN_MS,
+          started.getTime(),
+        );
+        if (slot === undefined)
+          throw new SubscriptionBusy(
+            `subscription ${subscription.uuid} has ${subscriptionConcurrency} deliveries in flight`,
+            busyDelaySeconds(),
+          );
         try {
           const response = await send(subscription.url, {
             method: 'POST',
@@ -258,7 +299,10 @@ export function webhooksService({ repository, settings, mayRead, fieldOwner, res
           status = response.status;
           await response.body?.cancel().catch(() => undefined);
         } catch (failure) {
-          error = (failure as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (failure as Error).message;
+          error =
+            (failure as Error).name === 'TimeoutError'
+              ? `no answer within ${timeoutMs} ms`
+              : (failure as Error).message;
         } finally {
           // a slot that cannot be given back now frees itself when its lease runs out
           await repository.releaseSlot(subscription.uuid, slot, job.delivery_id).catch(() => undefined);
@@ -269,10 +313,23 @@ export function webhooksService({ repository, settings, mayRead, fieldOwner, res
       const next: Delivery = {
         ...record,
         state: delivered ? 'delivered' : last ? 'failed' : 'pending',
-        attempts: [...record.attempts, { at: started.toISOString(), status, ...(error ? { error } : {}), duration_ms: now().getTime() - started.getTime() }],
+        attempts: [
+          ...record.attempts,
+          {
+            at: started.toISOString(),
+            status,
+            ...(error ? { error } : {}),
+            duration_ms: now().getTime() - started.getTime(),
+          },
+        ],
       };
       await repository.saveDelivery(next);
-      if (!delivered) throw new DeliveryFailed(`delivery ${job.delivery_id} attempt ${attempt}: ${error ?? `HTTP ${status}`}`, settings().backoffSeconds * 2 ** (attempt - 1), last);
+      if (!delivered)
+        throw new DeliveryFailed(
+          `delivery ${job.delivery_id} attempt ${attempt}: ${error ?? `HTTP ${status}`}`,
+          settings().backoffSeconds * 2 ** (attempt - 1),
+          last,
+        );
       return next;
     },
   };

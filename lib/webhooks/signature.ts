@@ -12,10 +12,16 @@ export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64
 export const signatureOf = (secret: string, timestamp: number, body: string): string =>
   createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 
-export const signatureHeader = (secret: string, timestamp: number, body: string): string => `t=${timestamp},v1=${signatureOf(secret, timestamp, body)}`;
+export const signatureHeader = (secret: string, timestamp: number, body: string): string =>
+  `t=${timestamp},v1=${signatureOf(secret, timestamp, body)}`;
 
 /** What a receiver does: the header's signature is the body's, and not older than `toleranceS`. */
-export function verifySignature(secret: string, header: string, body: string, { now = Date.now(), toleranceS = 300 } = {}): boolean {
+export function verifySignature(
+  secret: string,
+  header: string,
+  body: string,
+  { now = Date.now(), toleranceS = 300 } = {},
+): boolean {
   const parts = Object.fromEntries(header.split(',').map((part) => part.split('=', 2) as [string, string]));
   const timestamp = Number(parts.t);
   if (!Number.isInteger(timestamp) || !parts.v1 || Math.abs(now / 1000 - timestamp) > toleranceS) return false;

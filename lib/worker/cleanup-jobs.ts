@@ -2,7 +2,8 @@
 // deleted spot's contents, releasing stored objects, reprocessing a season shape's images. They
 // need the S3 client and proj4, which the worker's common messages (notifications, webhook
 // fan-out) never use: functions/worker/events.ts loads this module on first use.
+
+export { deleteObjects } from '../aws/s3';
 export { cleanUpDeletedField } from '../fields/cleanup';
 export { reprocessShape } from '../shapes/reprocess';
 export { purgeSpotContents } from '../spots/repository';
-export { deleteObjects } from '../aws/s3';

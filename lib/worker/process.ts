@@ -6,8 +6,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { keys } from '../db/keys';
 import { getItem, putItem } from '../db/table';
-import { log } from '../log';
 import type { EventEnvelope } from '../events/publish';
+import { log } from '../log';
 
 export type EventHandler = (envelope: EventEnvelope) => Promise<void>;
 
@@ -23,7 +23,11 @@ const PROCESSED_TTL_SECONDS = 14 * 24 * 3600;
 /** A record that can never succeed (malformed); it is retried until it reaches the DLQ. */
 export class PoisonMessage extends Error {}
 
-async function processRecord(record: SQSRecord, handlers: Record<string, EventHandler>, fallback?: EventHandler): Promise<void> {
+async function processRecord(
+  record: SQSRecord,
+  handlers: Record<string, EventHandler>,
+  fallback?: EventHandler,
+): Promise<void> {
   let body: unknown;
   try {
     body = JSON.parse(record.body);
@@ -52,7 +56,10 @@ async function processRecord(record: SQSRecord, handlers: Record<string, EventHa
 }
 
 /** Handles records one by one, reporting the failed ones alone (partial batch response). */
-export async function processRecords(event: SQSEvent, handle: (record: SQSRecord) => Promise<void>): Promise<SQSBatchResponse> {
+export async function processRecords(
+  event: SQSEvent,
+  handle: (record: SQSRecord) => Promise<void>,
+): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
@@ -65,5 +72,8 @@ export async function processRecords(event: SQSEvent, handle: (record: SQSRecord
   return { batchItemFailures };
 }
 
-export const processBatch = (event: SQSEvent, handlers: Record<string, EventHandler>, fallback?: EventHandler): Promise<SQSBatchResponse> =>
-  processRecords(event, (record) => processRecord(record, handlers, fallback));
+export const processBatch = (
+  event: SQSEvent,
+  handlers: Record<string, EventHandler>,
+  fallback?: EventHandler,
+): Promise<SQSBatchResponse> => processRecords(event, (record) => processRecord(record, handlers, fallback));

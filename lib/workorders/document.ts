@@ -4,8 +4,9 @@
 // (lib/workorders/pdf.ts) or an Excel workbook (lib/workorders/workbook.ts). A request asks for
 // one of them: each writer is loaded at the first request of its type (ADR 0008), so an Excel
 // download never loads pdfkit and its fonts (~45 ms at the first PDF) nor a PDF one SheetJS (~14 ms).
+
+import { inputTotal, LABOUR_TYPE_NAMES, STATUS_NAMES, totalUnit } from '../labours/model';
 import { onFirstUse } from '../util/first-use';
-import { LABOUR_TYPE_NAMES, STATUS_NAMES, inputTotal, totalUnit } from '../labours/model';
 import { recommendationType } from './model';
 import type { WorkOrderView } from './service';
 
@@ -60,7 +61,10 @@ export function documentOf({ order, labours }: WorkOrderView): WorkOrderDocument
         totalUnit: totalUnit(line.unit),
       })),
     })),
-    recommendations: (order.recommendations ?? []).map((r) => ({ name: recommendationType(r.typeId)?.name ?? String(r.typeId), value: r.value })),
+    recommendations: (order.recommendations ?? []).map((r) => ({
+      name: recommendationType(r.typeId)?.name ?? String(r.typeId),
+      value: r.value,
+    })),
     notes: order.notes,
   };
 }
@@ -70,7 +74,11 @@ const workbookWriter = /* @__PURE__ */ onFirstUse(() => import('./workbook'));
 
 /** The file of each `?type=`: its content type, extension and writer (loaded at its first use). */
 export const WORK_ORDER_FILES = {
-  pdf: { contentType: 'application/pdf', extension: 'pdf', write: async (doc: WorkOrderDocument) => (await pdfWriter()).workOrderPdf(doc) },
+  pdf: {
+    contentType: 'application/pdf',
+    extension: 'pdf',
+    write: async (doc: WorkOrderDocument) => (await pdfWriter()).workOrderPdf(doc),
+  },
   excel: {
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     extension: 'xlsx',

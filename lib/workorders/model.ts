@@ -1,6 +1,6 @@
 // Work orders (spec 3): a date, notes and recommendations on environmental conditions over labours
 // the caller reads. The recommendation catalogue and its labour-type rule are the spec's table.
-import { as, entity, nullable, num, str, type EntityOf } from '../db/entity';
+import { as, type EntityOf, entity, nullable, num, str } from '../db/entity';
 
 export interface RecommendationType {
   id: number;
@@ -50,7 +50,9 @@ export function recommendationProblems(recommendations: Recommendation[], labour
     const type = recommendationType(r.typeId);
     if (!type) return [`recomendations[${index}]: no recommendation type ${r.typeId}`];
     if (!type.labourTypeIds.some((id) => present.has(id))) {
-      return [`recomendations[${index}]: '${type.name}' applies to labours of type ${type.labourTypeIds.join(' or ')}, and none of the selected labours is`];
+      return [
+        `recomendations[${index}]: '${type.name}' applies to labours of type ${type.labourTypeIds.join(' or ')}, and none of the selected labours is`,
+      ];
     }
     return [];
   });

@@ -2,9 +2,10 @@
 // with pdfkit and embedded Noto Sans (its Latin subset, 17 KB a weight: Spanish and Portuguese
 // accents, ñ, °, €; pdfkit's built-in fonts cannot be loaded inside an ESM bundle,
 // ../shared/LIBRARIES.md).
-import PDFDocument from 'pdfkit';
+
 import regularFont from '@fontsource/noto-sans/files/noto-sans-latin-400-normal.woff';
 import boldFont from '@fontsource/noto-sans/files/noto-sans-latin-700-normal.woff';
+import PDFDocument from 'pdfkit';
 import type { WorkOrderDocument } from './document';
 
 const number = (value: number) => value.toLocaleString('es-AR', { maximumFractionDigits: 3 });
@@ -19,7 +20,12 @@ const COLUMNS = [
 ];
 
 export function workOrderPdf(doc: WorkOrderDocument): Promise<Buffer> {
-  const pdf = new PDFDocument({ size: 'A4', margin: MARGIN, font: Buffer.from(regularFont) as unknown as string, info: { Title: doc.title, Producer: 'Surco' } });
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    font: Buffer.from(regularFont) as unknown as string,
+    info: { Title: doc.title, Producer: 'Surco' },
+  });
   pdf.registerFont('regular', Buffer.from(regularFont));
   pdf.registerFont('bold', Buffer.from(boldFont));
   const chunks: Buffer[] = [];
@@ -29,8 +35,15 @@ export function workOrderPdf(doc: WorkOrderDocument): Promise<Buffer> {
     pdf.on('error', reject);
   });
   const width = pdf.page.width - 2 * MARGIN;
-  const heading = (text: string, size = 13) => pdf.moveDown(0.6).font('bold').fontSize(size).text(text, MARGIN, undefined, { width }).moveDown(0.2);
-  const line = (label: string, value: string) => pdf.font('bold').fontSize(10).text(`${label}: `, MARGIN, undefined, { continued: true }).font('regular').text(value);
+  const heading = (text: string, size = 13) =>
+    pdf.moveDown(0.6).font('bold').fontSize(size).text(text, MARGIN, undefined, { width }).moveDown(0.2);
+  const line = (label: string, value: string) =>
+    pdf
+      .font('bold')
+      .fontSize(10)
+      .text(`${label}: `, MARGIN, undefined, { continued: true })
+      .font('regular')
+      .text(value);
 
   pdf.font('bold').fontSize(18).text(doc.title, { width });
   pdf.moveDown(0.4);
@@ -49,8 +62,13 @@ export function workOrderPdf(doc: WorkOrderDocument): Promise<Buffer> {
     if (labour.observations) line('Observaciones', labour.observations);
     if (labour.inputs.length) {
       pdf.moveDown(0.3);
-      row(pdf, COLUMNS.map((c) => c.title), 'bold');
-      for (const input of labour.inputs) row(pdf, [input.name, number(input.dose), input.unit, number(input.total), input.totalUnit], 'regular');
+      row(
+        pdf,
+        COLUMNS.map((c) => c.title),
+        'bold',
+      );
+      for (const input of labour.inputs)
+        row(pdf, [input.name, number(input.dose), input.unit, number(input.total), input.totalUnit], 'regular');
     }
   });
 
@@ -58,7 +76,10 @@ export function workOrderPdf(doc: WorkOrderDocument): Promise<Buffer> {
   if (doc.recommendations.length) for (const r of doc.recommendations) line(r.name, r.value);
   else pdf.font('regular').fontSize(10).text('Sin recomendaciones.');
   heading('Notas');
-  pdf.font('regular').fontSize(10).text(doc.notes || '—', { width });
+  pdf
+    .font('regular')
+    .fontSize(10)
+    .text(doc.notes || '—', { width });
 
   if (pdf.y > pdf.page.height - 150) pdf.addPage();
   pdf.moveDown(3);
@@ -66,8 +87,14 @@ export function workOrderPdf(doc: WorkOrderDocument): Promise<Buffer> {
   const third = width / 3;
   for (const [i, label] of ['Firma del responsable', 'Aclaración', 'Fecha de ejecución'].entries()) {
     const x = MARGIN + i * third;
-    pdf.moveTo(x + 5, y).lineTo(x + third - 15, y).stroke();
-    pdf.font('regular').fontSize(9).text(label, x + 5, y + 4, { width: third - 20, align: 'center' });
+    pdf
+      .moveTo(x + 5, y)
+      .lineTo(x + third - 15, y)
+      .stroke();
+    pdf
+      .font('regular')
+      .fontSize(9)
+      .text(label, x + 5, y + 4, { width: third - 20, align: 'center' });
   }
   pdf.end();
   return done;
@@ -85,7 +112,13 @@ function row(pdf: PDFKit.PDFDocument, cells: string[], font: 'regular' | 'bold')
     bottom = Math.max(bottom, pdf.y);
     x += column.width;
   });
-  pdf.moveTo(MARGIN, bottom + 2).lineTo(x, bottom + 2).lineWidth(0.5).strokeColor('#999999').stroke().strokeColor('#000000');
+  pdf
+    .moveTo(MARGIN, bottom + 2)
+    .lineTo(x, bottom + 2)
+    .lineWidth(0.5)
+    .strokeColor('#999999')
+    .stroke()
+    .strokeColor('#000000');
   pdf.x = MARGIN;
   pdf.y = bottom + 5;
 }

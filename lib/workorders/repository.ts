@@ -4,7 +4,7 @@ import { keys } from '../db/keys';
 import { EXISTS, getItem, NOT_EXISTS, queryAll, transact, tx } from '../db/table';
 import { labours } from '../labours/repository';
 import { WorkOrder } from './model';
-import { workOrdersService, type LabourReader, type WorkOrderRepository } from './service';
+import { type LabourReader, type WorkOrderRepository, workOrdersService } from './service';
 
 const item = (order: WorkOrder) => ({ ...keys.workOrder(order.ownerId, order.uuid), ...WorkOrder.toItem(order) });
 
@@ -27,12 +27,20 @@ export const dynamoWorkOrderRepository: WorkOrderRepository = {
     await transact([tx.put(item(order), EXISTS, gone)]);
   },
   async remove(order, gone) {
-    await transact([tx.delete(keys.workOrder(order.ownerId, order.uuid), EXISTS, gone), tx.delete(keys.workOrderRef(order.uuid))]);
+    await transact([
+      tx.delete(keys.workOrder(order.ownerId, order.uuid), EXISTS, gone),
+      tx.delete(keys.workOrderRef(order.uuid)),
+    ]);
   },
 };
 
 /** The labours a work order lists, read with the caller's access. */
-export const labourReader: LabourReader = async (principal, uuids) => labours.labourViews(principal.user.id, await labours.readableLabours(principal, uuids));
+export const labourReader: LabourReader = async (principal, uuids) =>
+  labours.labourViews(principal.user.id, await labours.readableLabours(principal, uuids));
 
 /** The work-orders service of the functions: DynamoDB and the caller's labours. */
-export const workOrders = /* @__PURE__ */ workOrdersService({ repository: dynamoWorkOrderRepository, labours: labourReader, emit: emitWebhookEvent });
+export const workOrders = /* @__PURE__ */ workOrdersService({
+  repository: dynamoWorkOrderRepository,
+  labours: labourReader,
+  emit: emitWebhookEvent,
+});

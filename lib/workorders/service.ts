@@ -7,10 +7,9 @@
 import type { Principal } from '../auth/principal';
 import { Conflict, Invalid, NotFound } from '../errors';
 import type { LabourView } from '../labours/service';
-import { recommendationProblems, type Recommendation, type WorkOrder } from './model';
-import { WORK_ORDER_CODES } from './codes';
-
 import type { WebhookEmitter } from '../webhooks/emit';
+import { WORK_ORDER_CODES } from './codes';
+import { type Recommendation, recommendationProblems, type WorkOrder } from './model';
 export interface WorkOrderInput {
   name: string | null;
   notes: string | null;
@@ -40,7 +39,8 @@ export interface WorkOrderRepository {
 /** The labours of these uuids the caller reads (others are left out), as listed. */
 export type LabourReader = (principal: Principal, uuids: string[]) => Promise<LabourView[]>;
 
-const notFound = (uuid: string) => () => new NotFound(`work order ${uuid} not found`, { code: WORK_ORDER_CODES.NOT_FOUND });
+const notFound = (uuid: string) => () =>
+  new NotFound(`work order ${uuid} not found`, { code: WORK_ORDER_CODES.NOT_FOUND });
 
 /** The members a work order keeps from an input: its labours once each, in lower case. */
 const normalized = (input: WorkOrderInput): WorkOrderInput => ({
@@ -52,24 +52,44 @@ const normalized = (input: WorkOrderInput): WorkOrderInput => ({
   recommendations: input.recommendations,
 });
 
-export function workOrdersService({ repository, labours, emit, now = () => new Date() }: { repository: WorkOrderRepository; labours: LabourReader; emit?: WebhookEmitter; now?: () => Date }) {
+export function workOrdersService({
+  repository,
+  labours,
+  emit,
+  now = () => new Date(),
+}: {
+  repository: WorkOrderRepository;
+  labours: LabourReader;
+  emit?: WebhookEmitter;
+  now?: () => Date;
+}) {
   /** WORK_ORDER_CHANGED.V1 to its owner (a work order is the user's own; its labours' fields are not checked again). */
   const changed = async (order: WorkOrder, change: 'created' | 'changed' | 'deleted'): Promise<WorkOrder> => {
-    await emit?.('WORK_ORDER_CHANGED.V1', { userIds: [order.ownerId], data: { work_order_uuid: order.uuid, yeargroup: order.yeargroup, change } });
+    await emit?.('WORK_ORDER_CHANGED.V1', {
+      userIds: [order.ownerId],
+      data: { work_order_uuid: order.uuid, yeargroup: order.yeargroup, change },
+    });
     return order;
   };
   /** The labours a (normalized) work order names, each readable by the caller and of its campaign, and its recommendations' rule. */
   async function check(principal: Principal, input: WorkOrderInput): Promise<void> {
     const found = await labours(principal, input.labourUuids);
     const missing = input.labourUuids.filter((uuid) => !found.some((f) => f.labour.uuid === uuid));
-    if (missing.length) throw new Invalid(`labours not found: ${missing.join(', ')}`, { code: WORK_ORDER_CODES.INVALID_LABOURS });
+    if (missing.length)
+      throw new Invalid(`labours not found: ${missing.join(', ')}`, { code: WORK_ORDER_CODES.INVALID_LABOURS });
     const otherCampaign = found.filter((f) => f.labour.yeargroup !== input.yeargroup);
     if (otherCampaign.length) {
-      throw new Invalid(`labours of another campaign than ${input.yeargroup}: ${otherCampaign.map((f) => f.labour.uuid).join(', ')}`, {
-        code: WORK_ORDER_CODES.INVALID_LABOURS,
-      });
+      throw new Invalid(
+        `labours of another campaign than ${input.yeargroup}: ${otherCampaign.map((f) => f.labour.uuid).join(', ')}`,
+        {
+          code: WORK_ORDER_CODES.INVALID_LABOURS,
+        },
+      );
     }
-    const problems = recommendationProblems(input.recommendations ?? [], found.map((f) => f.labour.typeId));
+    const problems = recommendationProblems(
+      input.recommendations ?? [],
+      found.map((f) => f.labour.typeId),
+    );
     if (problems.length) throw new Invalid(problems.join('; '), { code: WORK_ORDER_CODES.RECOMMENDATION_NOT_ACCEPTED });
   }
 
@@ -79,7 +99,10 @@ export function workOrdersService({ repository, labours, emit, now = () => new D
     return order;
   }
 
-  const view = async (principal: Principal, order: WorkOrder): Promise<WorkOrderView> => ({ order, labours: await labours(principal, order.labourUuids) });
+  const view = async (principal: Principal, order: WorkOrder): Promise<WorkOrderView> => ({
+    order,
+    labours: await labours(principal, order.labourUuids),
+  });
 
   return {
     async list(principal: Principal, yeargroup: number): Promise<WorkOrderView[]> {
@@ -102,7 +125,10 @@ export function workOrdersService({ repository, labours, emit, now = () => new D
       const at = now().toISOString();
       const order: WorkOrder = { uuid: uuid.toLowerCase(), ownerId: userId, ...members, createdAt: at, updatedAt: at };
       try {
-        await repository.create(order, () => new Conflict(`work order ${order.uuid} already exists`, { code: WORK_ORDER_CODES.UUID_IN_USE }));
+        await repository.create(
+          order,
+          () => new Conflict(`work order ${order.uuid} already exists`, { code: WORK_ORDER_CODES.UUID_IN_USE }),
+        );
       } catch (error) {
         // the same uuid sent twice at once by its owner: the other request made it
         const made = error instanceof Conflict ? await repository.get(userId, uuid) : undefined;

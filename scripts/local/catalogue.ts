@@ -4,12 +4,12 @@
 // 20 m bands, one DEFLATE strip) the first time a search covers a place and date. Assets are presigned S3 URLs: the
 // functions read them with range requests, as they read Earth Search's public COGs.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { HeadObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { transformer, utmEpsg, type Point } from '../../lib/imagery/crs';
+import { type Point, transformer, utmEpsg } from '../../lib/imagery/crs';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
 import { ringBounds } from '../../lib/imagery/grid';
-import { BANDS, COLLECTION, type BandName } from '../../lib/imagery/stac';
+import { BANDS, type BandName, COLLECTION } from '../../lib/imagery/stac';
 import { acquisitions, acquisitionTime, groundPixel, skyOf, toDn } from './scenes';
 
 /** Scene footprints snap outward to this grid (metres), with the field's margin inside. */
@@ -65,7 +65,10 @@ export function sceneBands(f: Footprint, index: number): Record<BandName, Buffer
     const width = Math.round((f.x1 - f.x0) / size);
     const height = Math.round((f.y1 - f.y0) / size);
     const names: readonly BandName[] = size === 10 ? TEN_M_BANDS : ['rededge1', 'scl'];
-    const data = Object.fromEntries(names.map((name) => [name, new Uint16Array(width * height)])) as Record<BandName, Uint16Array>;
+    const data = Object.fromEntries(names.map((name) => [name, new Uint16Array(width * height)])) as Record<
+      BandName,
+      Uint16Array
+    >;
     for (let row = 0; row < height; row++) {
       for (let col = 0; col < width; col++) {
         const pixel = groundPixel(f.x0 + (col + 0.5) * size, f.y1 - (row + 0.5) * size, index, south);
@@ -114,11 +117,21 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
     let pending = ready.get(id);
     if (!pending) {
       pending = (async () => {
-        const exists = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(id, 'scl') })).then(() => true, () => false);
+        const exists = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(id, 'scl') })).then(
+          () => true,
+          () => false,
+        );
         if (exists) return;
         const bands = sceneBands(f, index);
         for (const band of BANDS) {
-          await s3.send(new PutObjectCommand({ Bucket: bucket, Key: objectKey(id, band), Body: bands[band], ContentType: 'image/tiff' }));
+          await s3.send(
+            new PutObjectCommand({
+              Bucket: bucket,
+              Key: objectKey(id, band),
+              Body: bands[band],
+              ContentType: 'image/tiff',
+            }),
+          );
         }
       })();
       pending.catch(() => ready.delete(id));
@@ -132,12 +145,16 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
     const sky = skyOf(index);
     const assets: Record<string, unknown> = {};
     for (const band of BANDS) {
-      const href = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: objectKey(id, band) }), { expiresIn: 7 * 24 * 3600 });
+      const href = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: objectKey(id, band) }), {
+        expiresIn: 7 * 24 * 3600,
+      });
       assets[band] = {
         href,
         type: 'image/tiff; application=geotiff',
         roles: band === 'scl' ? ['data'] : ['data', 'reflectance'],
-        ...(band === 'scl' ? {} : { 'raster:bands': [{ nodata: 0, data_type: 'uint16', scale: 0.0001, offset: -0.1 }] }),
+        ...(band === 'scl'
+          ? {}
+          : { 'raster:bands': [{ nodata: 0, data_type: 'uint16', scale: 0.0001, offset: -0.1 }] }),
       };
     }
     const bbox = await lonLatBounds(f);
@@ -149,7 +166,15 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
       bbox,
       geometry: {
         type: 'Polygon',
-        coordinates: [[[bbox[0], bbox[1]], [bbox[2], bbox[1]], [bbox[2], bbox[3]], [bbox[0], bbox[3]], [bbox[0], bbox[1]]]],
+        coordinates: [
+          [
+            [bbox[0], bbox[1]],
+            [bbox[2], bbox[1]],
+            [bbox[2], bbox[3]],
+            [bbox[0], bbox[3]],
+            [bbox[0], bbox[1]],
+          ],
+        ],
       },
       properties: {
         datetime: new Date(acquisitionTime(index)).toISOString(),
@@ -171,14 +196,21 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
     };
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://local');
-      if (req.method !== 'POST' || url.pathname !== '/v1/search') return answer(404, { code: 'NotFound', description: 'POST /v1/search only' });
+      if (req.method !== 'POST' || url.pathname !== '/v1/search')
+        return answer(404, { code: 'NotFound', description: 'POST /v1/search only' });
       const body = (await readJson(req)) as Record<string, any>;
       const bounds = boundsOfSearch(body);
-      const [from, to] = String(body.datetime ?? '').split('/').map((part) => (part && part !== '..' ? Date.parse(part) : NaN));
+      const [from, to] = String(body.datetime ?? '')
+        .split('/')
+        .map((part) => (part && part !== '..' ? Date.parse(part) : NaN));
       if (!bounds || bounds.some((n) => !Number.isFinite(n)) || !Number.isFinite(from) || !Number.isFinite(to)) {
-        return answer(400, { code: 'BadRequest', description: 'bbox or intersects, and a closed datetime interval, are required' });
+        return answer(400, {
+          code: 'BadRequest',
+          description: 'bbox or intersects, and a closed datetime interval, are required',
+        });
       }
-      if (Array.isArray(body.collections) && !body.collections.includes(COLLECTION)) return answer(200, { type: 'FeatureCollection', features: [], links: [] });
+      if (Array.isArray(body.collections) && !body.collections.includes(COLLECTION))
+        return answer(200, { type: 'FeatureCollection', features: [], links: [] });
       const footprint = await footprintOf(bounds);
       if (footprint.x1 - footprint.x0 > MAX_SIDE_M || footprint.y1 - footprint.y0 > MAX_SIDE_M) {
         return answer(400, { code: 'BadRequest', description: 'the local catalogue covers areas up to 30 km across' });

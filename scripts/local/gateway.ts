@@ -13,11 +13,11 @@
 //     --upstream http://127.0.0.1:3004 --manifest .surco/build/streams.json
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { DomainError, TooLarge } from '../../lib/errors';
 import { corsOrigins, preflightHeaders, responseCorsHeaders } from '../../lib/http/cors';
@@ -165,7 +165,10 @@ async function main(): Promise<void> {
   installRuntime();
   const routes = new Map<string, { fn: StreamRoute; path: string; handler: StreamingHandler }>();
   for (const fn of streams) {
-    const module = (await import(pathToFileURL(join(dirname(manifestPath), fn.module)).href)) as Record<string, StreamingHandler>;
+    const module = (await import(pathToFileURL(join(dirname(manifestPath), fn.module)).href)) as Record<
+      string,
+      StreamingHandler
+    >;
     const handler = module[fn.export];
     if (typeof handler !== 'function') throw new Error(`${fn.module} has no export ${fn.export}`);
     for (const route of fn.routes) routes.set(`${route.method} ${route.path}`, { fn, path: route.path, handler });
@@ -202,7 +205,10 @@ async function main(): Promise<void> {
   const passThrough = (req: IncomingMessage, res: ServerResponse, dialect: Dialect) => {
     // serverless-offline answers 200 to any OPTIONS that carries an Origin; API Gateway sends an
     // undeclared path's OPTIONS to the catch-all (404): without the Origin, offline does too
-    const headers = req.method === 'OPTIONS' ? Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'origin')) : req.headers;
+    const headers =
+      req.method === 'OPTIONS'
+        ? Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'origin'))
+        : req.headers;
     // The body is read whole first (at most MAX_BODY_BYTES; a body sent without a length is counted
     // as it arrives), so that a request whose kept-alive connection serverless-offline closed just as
     // it was reused (ECONNRESET on a reused socket: the request never reached it) is sent again once.
@@ -211,16 +217,26 @@ async function main(): Promise<void> {
     let refused = false;
     const forward = (body: Buffer, retried: boolean) => {
       const forwarded = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent: retried ? false : agent },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers,
+          agent: retried ? false : agent,
+        },
         (answer) => {
           // serverless-offline adds this to every response with an Origin; API Gateway does not
-          const answered = answer.rawHeaders.filter((_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'access-control-allow-credentials');
+          const answered = answer.rawHeaders.filter(
+            (_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'access-control-allow-credentials',
+          );
           if (!res.headersSent) res.writeHead(answer.statusCode ?? 502, answered);
           answer.pipe(res);
         },
       );
       forwarded.on('error', (error: NodeJS.ErrnoException) => {
-        if (!retried && forwarded.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent) return forward(body, true);
+        if (!retried && forwarded.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent)
+          return forward(body, true);
         if (res.headersSent) return void res.destroy();
         res.writeHead(502, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ res: 'error', code: -1, info: `the local API is not available: ${error.message}` }));
@@ -248,16 +264,29 @@ async function main(): Promise<void> {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const dialect = table.dialect(pathname);
-    const headerBytes = req.rawHeaders.reduce((sum, part) => sum + Buffer.byteLength(part) + 2, Buffer.byteLength(req.url ?? '') + 16);
+    const headerBytes = req.rawHeaders.reduce(
+      (sum, part) => sum + Buffer.byteLength(part) + 2,
+      Buffer.byteLength(req.url ?? '') + 16,
+    );
     if (headerBytes > MAX_HEADER_BYTES) {
-      return answerError(req, res, dialect, new TooLarge(`the request headers have ${headerBytes} bytes; at most ${MAX_HEADER_BYTES} are accepted`, { status: 431 }));
+      return answerError(
+        req,
+        res,
+        dialect,
+        new TooLarge(`the request headers have ${headerBytes} bytes; at most ${MAX_HEADER_BYTES} are accepted`, {
+          status: 431,
+        }),
+      );
     }
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
       return answerError(req, res, dialect, new TooLarge(`the request body is larger than ${MAX_BODY_BYTES} bytes`));
     }
     const declared = table.match(pathname);
     if (req.method === 'OPTIONS' && declared) {
-      res.writeHead(200, { 'content-type': 'application/json', ...preflightHeaders(req.headers.origin, declared.methods, corsOrigins()) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...preflightHeaders(req.headers.origin, declared.methods, corsOrigins()),
+      });
       return res.end();
     }
     const route = routes.get(`${req.method} ${pathname}`);
@@ -277,7 +306,9 @@ async function main(): Promise<void> {
   });
   server.keepAliveTimeout = 65_000;
   server.listen(Number(values.port), values.host, () => {
-    console.log(`gateway: ${routes.size} streaming route(s) on ${values.host}:${values.port}, the rest to ${upstream.origin}`);
+    console.log(
+      `gateway: ${routes.size} streaming route(s) on ${values.host}:${values.port}, the rest to ${upstream.origin}`,
+    );
   });
   const stop = () => {
     server.close();

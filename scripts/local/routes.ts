@@ -21,9 +21,18 @@ interface Compiled extends PathMatch {
 const compile = (path: string): { pattern: RegExp; rank: number } => {
   const parts = path.split('/').filter(Boolean);
   const pattern = parts
-    .map((part) => (part.endsWith('+}') ? '(?:/.+)' : part.startsWith('{') ? '/[^/]+' : `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+    .map((part) =>
+      part.endsWith('+}')
+        ? '(?:/.+)'
+        : part.startsWith('{')
+          ? '/[^/]+'
+          : `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+    )
     .join('');
-  const rank = parts.reduce((sum, part, index) => sum + (part.endsWith('+}') ? 1000 : part.startsWith('{') ? 10 : 0) * (parts.length - index), 0);
+  const rank = parts.reduce(
+    (sum, part, index) => sum + (part.endsWith('+}') ? 1000 : part.startsWith('{') ? 10 : 0) * (parts.length - index),
+    0,
+  );
   return { pattern: new RegExp(`^${pattern || '/'}$`), rank };
 };
 

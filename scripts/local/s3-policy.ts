@@ -7,7 +7,7 @@
 // EntityTooSmall / EntityTooLarge / BadDigest) and never stored. Every other request passes through
 // unchanged. Used by scripts/local/stack.ts (npm start, npm test).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import Busboy from '@fastify/busboy';
 
 /** Largest form accepted (the largest presigned upload is 512 MiB, plus the form's fields). */
@@ -33,7 +33,10 @@ interface Form {
 function readForm(body: Buffer, contentType: string): Promise<Form> {
   return new Promise((resolve, reject) => {
     const form: Form = { fields: new Map() };
-    const parser = Busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_FORM_BYTES, fields: 100, fieldSize: 1024 * 1024 } });
+    const parser = Busboy({
+      headers: { 'content-type': contentType },
+      limits: { fileSize: MAX_FORM_BYTES, fields: 100, fieldSize: 1024 * 1024 },
+    });
     parser.on('field', (name, value) => form.fields.set(name.toLowerCase(), value));
     parser.on('file', (name, stream, filename) => {
       const chunks: Buffer[] = [];
@@ -57,23 +60,42 @@ export function policySignature(secret: string, date: string, region: string, po
   return createHmac('sha256', key).update(policyBase64).digest('hex');
 }
 
-const refuse = (condition: unknown) => new PolicyError(403, 'AccessDenied', `Invalid according to Policy: Policy Condition failed: ${JSON.stringify(condition)}`);
+const refuse = (condition: unknown) =>
+  new PolicyError(
+    403,
+    'AccessDenied',
+    `Invalid according to Policy: Policy Condition failed: ${JSON.stringify(condition)}`,
+  );
 
 /** Checks a form against its policy as S3 does; throws a PolicyError when it fails. */
-export function checkForm(form: Form, bucket: string, credentials: { accessKeyId: string; secretAccessKey: string }, now = Date.now()): void {
+export function checkForm(
+  form: Form,
+  bucket: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+  now = Date.now(),
+): void {
   const field = (name: string) => (name.toLowerCase() === 'bucket' ? bucket : form.fields.get(name.toLowerCase()));
   const policyBase64 = form.fields.get('policy');
   if (!policyBase64) throw new PolicyError(403, 'AccessDenied', 'Bucket POST must contain a field named policy');
   if (!form.file) throw new PolicyError(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
-  if (field('x-amz-algorithm') !== 'AWS4-HMAC-SHA256') throw new PolicyError(400, 'InvalidArgument', 'x-amz-algorithm must be AWS4-HMAC-SHA256');
+  if (field('x-amz-algorithm') !== 'AWS4-HMAC-SHA256')
+    throw new PolicyError(400, 'InvalidArgument', 'x-amz-algorithm must be AWS4-HMAC-SHA256');
   const [accessKey, date, region, service, terminal] = (field('x-amz-credential') ?? '').split('/');
   if (accessKey !== credentials.accessKeyId || !date || !region || service !== 's3' || terminal !== 'aws4_request') {
-    throw new PolicyError(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
+    throw new PolicyError(
+      403,
+      'InvalidAccessKeyId',
+      'The AWS Access Key Id you provided does not exist in our records.',
+    );
   }
   const expected = Buffer.from(policySignature(credentials.secretAccessKey, date, region, policyBase64), 'hex');
   const given = Buffer.from(field('x-amz-signature') ?? '', 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new PolicyError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+    throw new PolicyError(
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided.',
+    );
   }
   let policy: { expiration?: string; conditions?: unknown[] };
   try {
@@ -81,21 +103,29 @@ export function checkForm(form: Form, bucket: string, credentials: { accessKeyId
   } catch {
     throw new PolicyError(400, 'InvalidPolicyDocument', 'Invalid Policy: Invalid JSON.');
   }
-  if (!policy.expiration || !(Date.parse(policy.expiration) > now)) throw new PolicyError(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
+  if (!policy.expiration || !(Date.parse(policy.expiration) > now))
+    throw new PolicyError(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
   const covered = new Set<string>();
   for (const condition of policy.conditions ?? []) {
     if (Array.isArray(condition)) {
       const [operator, name, value] = condition as [string, unknown, unknown];
       if (String(operator).toLowerCase() === 'content-length-range') {
         const size = form.file.content.length;
-        if (size < Number(name)) throw new PolicyError(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed size');
-        if (size > Number(value)) throw new PolicyError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
+        if (size < Number(name))
+          throw new PolicyError(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed size');
+        if (size > Number(value))
+          throw new PolicyError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
         continue;
       }
       const fieldName = String(name).replace(/^\$/, '').toLowerCase();
       covered.add(fieldName);
       const actual = field(fieldName) ?? '';
-      const ok = operator === 'eq' ? actual === String(value) : operator === 'starts-with' ? actual.startsWith(String(value)) : false;
+      const ok =
+        operator === 'eq'
+          ? actual === String(value)
+          : operator === 'starts-with'
+            ? actual.startsWith(String(value))
+            : false;
       if (!ok) throw refuse(condition);
     } else if (condition && typeof condition === 'object') {
       for (const [name, value] of Object.entries(condition)) {
@@ -118,12 +148,20 @@ export function checkForm(form: Form, bucket: string, credentials: { accessKeyId
 const xmlEscape = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Starts the proxy on `port`, in front of s3rver on `upstreamPort`. */
-export function startPolicyProxy(options: { host: string; port: number; upstreamPort: number; credentials: { accessKeyId: string; secretAccessKey: string } }): Promise<Server> {
+export function startPolicyProxy(options: {
+  host: string;
+  port: number;
+  upstreamPort: number;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+}): Promise<Server> {
   const forward = (req: IncomingMessage, res: ServerResponse, body?: Buffer) => {
-    const upstream = request({ host: options.host, port: options.upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: options.host, port: options.upstreamPort, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', (error) => {
       if (!res.headersSent) res.writeHead(502);
       res.end(error.message);
@@ -134,7 +172,8 @@ export function startPolicyProxy(options: { host: string; port: number; upstream
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const bucket = url.pathname.split('/').filter(Boolean);
-    const isForm = req.method === 'POST' && bucket.length === 1 && /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
+    const isForm =
+      req.method === 'POST' && bucket.length === 1 && /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
     if (!isForm) return forward(req, res);
     const chunks: Buffer[] = [];
     let size = 0;
@@ -145,12 +184,22 @@ export function startPolicyProxy(options: { host: string; port: number; upstream
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
       try {
-        if (size > MAX_FORM_BYTES) throw new PolicyError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
+        if (size > MAX_FORM_BYTES)
+          throw new PolicyError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
         checkForm(await readForm(body, req.headers['content-type'] ?? ''), bucket[0]!, options.credentials);
       } catch (error) {
-        const refusal = error instanceof PolicyError ? error : new PolicyError(400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.');
+        const refusal =
+          error instanceof PolicyError
+            ? error
+            : new PolicyError(
+                400,
+                'MalformedPOSTRequest',
+                'The body of your POST request is not well-formed multipart/form-data.',
+              );
         res.writeHead(refusal.status, { 'content-type': 'application/xml', 'access-control-allow-origin': '*' });
-        res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refusal.code}</Code><Message>${xmlEscape(refusal.message)}</Message></Error>`);
+        res.end(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refusal.code}</Code><Message>${xmlEscape(refusal.message)}</Message></Error>`,
+        );
         return;
       }
       forward(req, res, body);

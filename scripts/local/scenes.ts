@@ -61,17 +61,33 @@ export function groundPixel(x: number, y: number, index: number, south: boolean)
   const ndvi = 0.15 + 0.72 * vigour;
   const nir = 0.22 + 0.26 * vigour;
   const red = (nir * (1 - ndvi)) / (1 + ndvi);
-  const pixel: GroundPixel = { red, green: red * 1.15 + 0.02, blue: red * 0.75 + 0.01, nir, rededge1: red + (nir - red) * 0.45, scl: ndvi > 0.3 ? 4 : 5 };
+  const pixel: GroundPixel = {
+    red,
+    green: red * 1.15 + 0.02,
+    blue: red * 0.75 + 0.01,
+    nir,
+    rededge1: red + (nir - red) * 0.45,
+    scl: ndvi > 0.3 ? 4 : 5,
+  };
   const sky = skyOf(index);
   if (sky === 'cloudy') {
     const cloud = Math.sin(x / 300 + index) * Math.cos(y / 300 + index * 0.7);
     if (cloud > 0) return { red: 0.55, green: 0.56, blue: 0.58, nir: 0.6, rededge1: 0.58, scl: 9 };
     const shadow = Math.sin((x - 150) / 300 + index) * Math.cos((y + 150) / 300 + index * 0.7);
-    if (shadow > 0) return { red: red * 0.4, green: pixel.green * 0.4, blue: pixel.blue * 0.4, nir: nir * 0.4, rededge1: pixel.rededge1 * 0.4, scl: 3 };
+    if (shadow > 0)
+      return {
+        red: red * 0.4,
+        green: pixel.green * 0.4,
+        blue: pixel.blue * 0.4,
+        nir: nir * 0.4,
+        rededge1: pixel.rededge1 * 0.4,
+        scl: 3,
+      };
   } else if (sky === 'cirrus' && hash(Math.round(x / 10), Math.round(y / 10), index) < 0.02) {
     return { ...pixel, blue: pixel.blue + 0.05, scl: 10 };
   }
   return pixel;
 }
 
-export const toDn = (reflectance: number): number => Math.max(1, Math.min(65535, Math.round((reflectance + 0.1) * 10000)));
+export const toDn = (reflectance: number): number =>
+  Math.max(1, Math.min(65535, Math.round((reflectance + 0.1) * 10000)));

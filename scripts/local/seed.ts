@@ -17,7 +17,11 @@ export interface DemoWorkspace {
 
 const MARKER = { pk: 'SYSTEM', sk: 'SEED#demo' };
 
-export async function internalCall<T>(stack: { baseUrl: string; internalKey: string }, path: string, body: unknown): Promise<T> {
+export async function internalCall<T>(
+  stack: { baseUrl: string; internalKey: string },
+  path: string,
+  body: unknown,
+): Promise<T> {
   const response = await fetch(`${stack.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-internal-key': stack.internalKey },
@@ -28,7 +32,11 @@ export async function internalCall<T>(stack: { baseUrl: string; internalKey: str
   return payload.data;
 }
 
-export async function mintToken(stack: { baseUrl: string; internalKey: string }, userId: number, extra: Record<string, unknown> = {}) {
+export async function mintToken(
+  stack: { baseUrl: string; internalKey: string },
+  userId: number,
+  extra: Record<string, unknown> = {},
+) {
   return internalCall<{ access_token: string; expires_at: string }>(stack, '/internal/tokens', {
     user_id: userId,
     extension_id: 'demo-extension',
@@ -66,11 +74,18 @@ export async function seedDemo(stack: RunningStack): Promise<DemoWorkspace> {
     const { access_token } = await mintToken(stack, admin.id);
     const fieldIds: number[] = [];
     let farmId = 0;
-    for (const [name, lon] of [['Lote Norte', -60.57], ['Lote Sur', -60.55]] as const) {
+    for (const [name, lon] of [
+      ['Lote Norte', -60.57],
+      ['Lote Sur', -60.55],
+    ] as const) {
       const response = await fetch(`${stack.baseUrl}/api/agregarlote`, {
         method: 'POST',
         headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ nombre: name, shape: SQUARE(lon, -33.89, 0.01), nombrecampo: 'Estancia La Esperanza' }),
+        body: new URLSearchParams({
+          nombre: name,
+          shape: SQUARE(lon, -33.89, 0.01),
+          nombrecampo: 'Estancia La Esperanza',
+        }),
       });
       const created = (await response.json()) as { id_lote: string; id_campo: number };
       if (!response.ok) throw new Error(`seeding field ${name}: ${JSON.stringify(created)}`);
@@ -78,7 +93,11 @@ export async function seedDemo(stack: RunningStack): Promise<DemoWorkspace> {
       farmId = created.id_campo;
     }
     await internalCall(stack, '/internal/shares', { user_id: member.id, field_id: fieldIds[1], permission: 'read' });
-    await internalCall(stack, '/internal/supervisions', { supervisor_id: supervisor.id, user_id: admin.id, permission: 'read' });
+    await internalCall(stack, '/internal/supervisions', {
+      supervisor_id: supervisor.id,
+      user_id: admin.id,
+      permission: 'read',
+    });
     await seedSampling(stack, access_token, fieldIds[0]!);
     await seedSeason(stack, access_token, fieldIds[0]!);
     const workspace: DemoWorkspace = {
@@ -110,15 +129,34 @@ async function api(stack: { baseUrl: string }, token: string, method: string, pa
 async function seedSampling(stack: RunningStack, token: string, fieldId: number): Promise<void> {
   const zone = (lon: number, id: number, nombre: string) => ({
     type: 'Feature',
-    geometry: { type: 'Polygon', coordinates: [[[lon, -33.89], [lon + 0.005, -33.89], [lon + 0.005, -33.88], [lon, -33.88], [lon, -33.89]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [lon, -33.89],
+          [lon + 0.005, -33.89],
+          [lon + 0.005, -33.88],
+          [lon, -33.88],
+          [lon, -33.89],
+        ],
+      ],
+    },
     properties: { id, nombre },
   });
   const map = await api(stack, token, 'POST', '/api/users/me/maps', {
     nombre: 'Ambientes Lote Norte',
     id_lote: fieldId,
     id_tipo: 1,
-    geojson: { type: 'FeatureCollection', features: [zone(-60.57, 0, 'Ambiente bajo'), zone(-60.565, 1, 'Ambiente alto')] },
-    metadata: { capas: { 0: { color: [215, 25, 28, 255], nombre: 'Ambiente bajo' }, 1: { color: [26, 150, 65, 255], nombre: 'Ambiente alto' } } },
+    geojson: {
+      type: 'FeatureCollection',
+      features: [zone(-60.57, 0, 'Ambiente bajo'), zone(-60.565, 1, 'Ambiente alto')],
+    },
+    metadata: {
+      capas: {
+        0: { color: [215, 25, 28, 255], nombre: 'Ambiente bajo' },
+        1: { color: [26, 150, 65, 255], nombre: 'Ambiente alto' },
+      },
+    },
   });
   const [low, high] = ['3f7d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e01', '3f7d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e02'];
   const sampling = await internalCall<{ sample_set_uuid: string }>(stack, '/internal/samplings', {
@@ -126,7 +164,13 @@ async function seedSampling(stack: RunningStack, token: string, fieldId: number)
     field_id: fieldId,
     yeargroup: 2026,
     zoning: { info: { map_id: String(map.id) }, type: 'map' },
-    analysis: { 'Suelo 0-20': [{ name: 'P', unit_id: 2 }, { name: 'MO', unit_id: 1 }, { name: 'pH', unit_id: 8 }] },
+    analysis: {
+      'Suelo 0-20': [
+        { name: 'P', unit_id: 2 },
+        { name: 'MO', unit_id: 1 },
+        { name: 'pH', unit_id: 8 },
+      ],
+    },
     groups: [
       { group_uuid: low, color: '#D7191C', name: 'Ambiente bajo' },
       { group_uuid: high, color: '#1A9641', name: 'Ambiente alto' },
@@ -146,7 +190,13 @@ async function seedSampling(stack: RunningStack, token: string, fieldId: number)
       name: 'Suelo 0-20',
       group_uuid: group,
       sample_set: { sample_set_uuid: sampling.sample_set_uuid, sample_set_type: 'soil_sampling' },
-      data: { variables: [{ name: 'P', unit_id: 2, value: values[0] }, { name: 'MO', unit_id: 1, value: values[1] }, { name: 'pH', unit_id: 8, value: values[2] }] },
+      data: {
+        variables: [
+          { name: 'P', unit_id: 2, value: values[0] },
+          { name: 'MO', unit_id: 1, value: values[1] },
+          { name: 'pH', unit_id: 8, value: values[2] },
+        ],
+      },
     });
   }
 }
@@ -154,7 +204,13 @@ async function seedSampling(stack: RunningStack, token: string, fieldId: number)
 /** The 2026 soybean campaign of the field: its rotation, a sowing, a planned application and their work order. */
 async function seedSeason(stack: RunningStack, token: string, fieldId: number): Promise<void> {
   const rotation = await api(stack, token, 'POST', '/api/rotations', [
-    { field_id: fieldId, crop_id: 1, yeargroup: 2026, start_date: '2026-11-01T00:00:00Z', end_date: '2027-04-15T00:00:00Z' },
+    {
+      field_id: fieldId,
+      crop_id: 1,
+      yeargroup: 2026,
+      start_date: '2026-11-01T00:00:00Z',
+      end_date: '2027-04-15T00:00:00Z',
+    },
   ]);
   const rotationUuid = rotation.data.created_ones[0].rotation_uuid as string;
   const common = { yeargroup: 2026, field_id: fieldId, rotation_uuid: rotationUuid, surface: 95 };
@@ -176,7 +232,11 @@ async function seedSeason(stack: RunningStack, token: string, fieldId: number): 
     status: 1,
     date: '2026-12-05',
     application_type_id: 1,
-    inputs: [{ id: 20, dose: 2, unit: 'L/ha' }, { id: 60, dose: 0.05, unit: 'L/ha' }, { id: 120, dose: 0.5, unit: 'L/ha' }],
+    inputs: [
+      { id: 20, dose: 2, unit: 'L/ha' },
+      { id: 60, dose: 0.05, unit: 'L/ha' },
+      { id: 120, dose: 0.5, unit: 'L/ha' },
+    ],
     observations: 'Control de malezas y orugas en V4',
   });
   await api(stack, token, 'POST', '/api/work_orders', {

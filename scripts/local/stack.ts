@@ -4,46 +4,51 @@
 // `osls print`); serverless-offline serves the routes of every service (one base URL) and the
 // workers of every service poll their queues (schemas/index.ts).
 // Used by scripts/start.ts (npm start) and tests/setup/stack.ts (npm test).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AttributeDefinition,
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  type GlobalSecondaryIndex,
   ListTablesCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
-  type AttributeDefinition,
-  type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import {
   ChangeMessageVisibilityBatchCommand,
   CreateQueueCommand,
   DeleteMessageBatchCommand,
+  type Message,
   ReceiveMessageCommand,
   SendMessageCommand,
   SQSClient,
-  type Message,
 } from '@aws-sdk/client-sqs';
-import { S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
-import { startCatalogue } from './catalogue.js';
-import { startPolicyProxy } from './s3-policy.js';
 import { createSqsServer } from 'local-aws-sqs';
-import { install as installDynamoDbLocal, INSTALL_DIR } from './install-dynamodb-local.mjs';
+import S3rver from 's3rver';
 import { services } from '../../schemas/index';
+import { startCatalogue } from './catalogue.js';
+import { INSTALL_DIR, install as installDynamoDbLocal } from './install-dynamodb-local.mjs';
+import { startPolicyProxy } from './s3-policy.js';
 
 const require = createRequire(import.meta.url);
 const { localResolver, LOCAL_ACCOUNT } = require('../serverless/local-names.cjs') as {
   localResolver: (
     resources: Record<string, CfnResource>,
     options: { region: string; sqsEndpoint?: string },
-  ) => { resolve: (value: unknown) => unknown; nameOf: (id: string) => string; ref: (id: string) => string; getAtt: (id: string, attribute: string) => string };
+  ) => {
+    resolve: (value: unknown) => unknown;
+    nameOf: (id: string) => string;
+    ref: (id: string) => string;
+    getAtt: (id: string, attribute: string) => string;
+  };
   LOCAL_ACCOUNT: string;
 };
 const { QUEUES } = require('../serverless/iam.cjs') as { QUEUES: Record<string, { logicalId: string }> };
@@ -184,7 +189,8 @@ async function checkPorts(ports: StackPorts, host: string): Promise<void> {
 export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
   const chosen = new Set<number>();
   for (let tries = 0; chosen.size < count; tries += 1) {
-    if (tries > 2000) throw new StackError(`could not find ${count} free ports between ${FREE_PORT_LOW} and ${FREE_PORT_HIGH}`);
+    if (tries > 2000)
+      throw new StackError(`could not find ${count} free ports between ${FREE_PORT_LOW} and ${FREE_PORT_HIGH}`);
     const port = FREE_PORT_LOW + Math.floor(Math.random() * (FREE_PORT_HIGH - FREE_PORT_LOW));
     if (!chosen.has(port) && (await portFree(port, host))) chosen.add(port);
   }
@@ -195,7 +201,15 @@ const FREE_PORT_HIGH = 32_000;
 
 /** The stack's six ports, free and distinct (tests, benchmarks). */
 export async function freeStackPorts(host = '127.0.0.1'): Promise<StackPorts> {
-  const [api, offline, lambda, dynamodb, s3, sqs, stac] = (await freePorts(7, host)) as [number, number, number, number, number, number, number];
+  const [api, offline, lambda, dynamodb, s3, sqs, stac] = (await freePorts(7, host)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { api, offline, lambda, dynamodb, s3, sqs, stac };
 }
 
@@ -274,7 +288,13 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
   }
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, child: Child | undefined, timeoutMs: number, logFile?: string): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  child: Child | undefined,
+  timeoutMs: number,
+  logFile?: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && child.process.exitCode !== null) {
@@ -307,7 +327,15 @@ async function ensureTable(client: DynamoDBClient, properties: Record<string, an
         AttributeDefinitions: properties.AttributeDefinitions as AttributeDefinition[],
         KeySchema: properties.KeySchema,
         BillingMode: 'PAY_PER_REQUEST',
-        ...(gsis.length ? { GlobalSecondaryIndexes: gsis.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection })) } : {}),
+        ...(gsis.length
+          ? {
+              GlobalSecondaryIndexes: gsis.map((g) => ({
+                IndexName: g.IndexName,
+                KeySchema: g.KeySchema,
+                Projection: g.Projection,
+              })),
+            }
+          : {}),
       }),
     );
   } else {
@@ -318,7 +346,9 @@ async function ensureTable(client: DynamoDBClient, properties: Record<string, an
         new UpdateTableCommand({
           TableName: tableName,
           AttributeDefinitions: properties.AttributeDefinitions as AttributeDefinition[],
-          GlobalSecondaryIndexUpdates: [{ Create: { IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection } }],
+          GlobalSecondaryIndexUpdates: [
+            { Create: { IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection } },
+          ],
         }),
       );
     }
@@ -338,7 +368,8 @@ const xmlEscape = (value: string) => value.replace(/[<>&'"]/g, (c) => `&#${c.cha
 /** The bucket's CloudFormation CorsConfiguration as the S3 XML that s3rver reads. */
 function corsXml(cors: { CorsRules?: Array<Record<string, any>> } | undefined): string | undefined {
   if (!cors?.CorsRules?.length) return undefined;
-  const list = (tag: string, values?: string[]) => (values ?? []).map((v) => `<${tag}>${xmlEscape(v)}</${tag}>`).join('');
+  const list = (tag: string, values?: string[]) =>
+    (values ?? []).map((v) => `<${tag}>${xmlEscape(v)}</${tag}>`).join('');
   const rules = cors.CorsRules.map(
     (rule) =>
       `<CORSRule>${list('AllowedOrigin', rule.AllowedOrigins)}${list('AllowedMethod', rule.AllowedMethods)}` +
@@ -456,7 +487,9 @@ function startPoller(options: {
         }
       } catch (error) {
         if (stopped) break;
-        options.say(`worker ${options.functionName}: the queue did not take the batch's outcome: ${(error as Error).message}`);
+        options.say(
+          `worker ${options.functionName}: the queue did not take the batch's outcome: ${(error as Error).message}`,
+        );
       }
     }
   })();
@@ -489,7 +522,10 @@ export interface PrivateStack extends RunningStack {
  * of the same checkout serves from). `dispose` stops it and removes both directories; a start that
  * fails removes them before it throws.
  */
-export async function startPrivateStack(label: string, options: Omit<StackOptions, 'dataDir' | 'buildDir'>): Promise<PrivateStack> {
+export async function startPrivateStack(
+  label: string,
+  options: Omit<StackOptions, 'dataDir' | 'buildDir'>,
+): Promise<PrivateStack> {
   const dataDir = mkdtempSync(join(tmpdir(), `surco-${label}-`));
   const buildDir = privateBuildDir(options.root, label);
   const remove = () => {
@@ -527,7 +563,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
   mkdirSync(options.dataDir, { recursive: true });
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
-  const openLog = (name: string) => (options.logDir ? createWriteStream(join(options.logDir, name), { flags: 'a' }) : undefined);
+  const openLog = (name: string) =>
+    options.logDir ? createWriteStream(join(options.logDir, name), { flags: 'a' }) : undefined;
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch(() => undefined);
@@ -548,7 +585,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       '-disableTelemetry',
     ];
     // its working directory receives a metadata file: keep it with the data
-    const startJava = () => startChild('java', javaArgs, { cwd: dynamoDir, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' });
+    const startJava = () =>
+      startChild('java', javaArgs, { cwd: dynamoDir, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' });
     let java = startJava();
     // a paused process group must be resumed to be stopped
     stops.push(() => java.stop());
@@ -558,7 +596,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const dynamo = new DynamoDBClient({ region: REGION, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS });
     stops.push(async () => dynamo.destroy());
     const dynamoReady = () =>
-      waitFor('DynamoDB Local', async () => Boolean(await dynamo.send(new ListTablesCommand({}))), java, 60_000, options.logDir ? join(options.logDir, 'dynamodb.log') : undefined);
+      waitFor(
+        'DynamoDB Local',
+        async () => Boolean(await dynamo.send(new ListTablesCommand({}))),
+        java,
+        60_000,
+        options.logDir ? join(options.logDir, 'dynamodb.log') : undefined,
+      );
     await dynamoReady();
     const service = await servicePromise;
 
@@ -569,7 +613,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // S3 (buckets and their CORS rules), SQS and DynamoDB tables.
     const s3Dir = join(options.dataDir, 's3');
     mkdirSync(s3Dir, { recursive: true });
-    const buckets = ofType('AWS::S3::Bucket').map(([id, r]) => ({ id, name: names.nameOf(id), cors: corsXml(r.Properties?.CorsConfiguration) }));
+    const buckets = ofType('AWS::S3::Bucket').map(([id, r]) => ({
+      id,
+      name: names.nameOf(id),
+      cors: corsXml(r.Properties?.CorsConfiguration),
+    }));
     // s3rver listens on an internal port; the policy proxy (which enforces presigned POST
     // policies as S3 does) takes the public one.
     const [s3rverPort] = (await freePorts(1, host)) as [number];
@@ -583,21 +631,43 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     await s3.run();
     stops.push(() => s3.close());
-    const proxy = await startPolicyProxy({ host, port: ports.s3, upstreamPort: s3rverPort, credentials: LOCAL_CREDENTIALS });
+    const proxy = await startPolicyProxy({
+      host,
+      port: ports.s3,
+      upstreamPort: s3rverPort,
+      credentials: LOCAL_CREDENTIALS,
+    });
     proxy.prependListener('connection', (socket: import('node:net').Socket) => void (down.s3 && socket.destroy()));
-    stops.push(() => new Promise<void>((resolve) => {
-      proxy.closeAllConnections();
-      proxy.close(() => resolve());
-    }));
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          proxy.closeAllConnections();
+          proxy.close(() => resolve());
+        }),
+    );
 
     // The satellite catalogue, over scenes it writes into the bucket (docs/imagery.md).
-    const catalogueS3 = new S3Client({ region: REGION, endpoint: endpoints.s3, forcePathStyle: true, credentials: LOCAL_CREDENTIALS });
+    const catalogueS3 = new S3Client({
+      region: REGION,
+      endpoint: endpoints.s3,
+      forcePathStyle: true,
+      credentials: LOCAL_CREDENTIALS,
+    });
     stops.push(async () => catalogueS3.destroy());
-    const catalogue = await startCatalogue({ host, port: ports.stac, s3: catalogueS3, bucket: buckets[0]?.name ?? '', say });
-    stops.push(() => new Promise<void>((resolve) => {
-      catalogue.server.closeAllConnections();
-      catalogue.server.close(() => resolve());
-    }));
+    const catalogue = await startCatalogue({
+      host,
+      port: ports.stac,
+      s3: catalogueS3,
+      bucket: buckets[0]?.name ?? '',
+      say,
+    });
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          catalogue.server.closeAllConnections();
+          catalogue.server.close(() => resolve());
+        }),
+    );
 
     const sqsServer = await createSqsServer({
       port: ports.sqs,
@@ -611,14 +681,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const sqs = new SQSClient({ region: REGION, endpoint: endpoints.sqs, credentials: LOCAL_CREDENTIALS });
     stops.push(async () => sqs.destroy());
     // Dead-letter queues first: a redrive policy must name an existing queue.
-    const queueResources = ofType('AWS::SQS::Queue').sort(([, a], [, b]) =>
-      Number(Boolean(a.Properties?.RedrivePolicy)) - Number(Boolean(b.Properties?.RedrivePolicy)),
+    const queueResources = ofType('AWS::SQS::Queue').sort(
+      ([, a], [, b]) => Number(Boolean(a.Properties?.RedrivePolicy)) - Number(Boolean(b.Properties?.RedrivePolicy)),
     );
     const queues: Record<string, string> = {};
     for (const [id, resource] of queueResources) {
       const props = names.resolve(resource.Properties ?? {}) as Record<string, any>;
       const attributes: Record<string, string> = {};
-      for (const key of ['VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'ReceiveMessageWaitTimeSeconds', 'MaximumMessageSize']) {
+      for (const key of [
+        'VisibilityTimeout',
+        'MessageRetentionPeriod',
+        'DelaySeconds',
+        'ReceiveMessageWaitTimeSeconds',
+        'MaximumMessageSize',
+      ]) {
         if (props[key] !== undefined) attributes[key] = String(props[key]);
       }
       if (props.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(props.RedrivePolicy);
@@ -627,12 +703,17 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
     // S3 event notifications to SQS, as the buckets declare them (s3rver emits the events).
     const notifications = ofType('AWS::S3::Bucket').flatMap(([id, resource]) =>
-      ((resource.Properties?.NotificationConfiguration?.QueueConfigurations ?? []) as Array<Record<string, any>>).map((config) => ({
-        bucket: names.nameOf(id),
-        event: String(config.Event).replace(/^s3:/, '').replace(/\*$/, ''),
-        prefix: ((config.Filter?.S3Key?.Rules ?? []) as Array<{ Name: string; Value: string }>).find((r) => r.Name.toLowerCase() === 'prefix')?.Value ?? '',
-        queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${String(names.resolve(config.Queue)).split(':').pop()}`,
-      })),
+      ((resource.Properties?.NotificationConfiguration?.QueueConfigurations ?? []) as Array<Record<string, any>>).map(
+        (config) => ({
+          bucket: names.nameOf(id),
+          event: String(config.Event).replace(/^s3:/, '').replace(/\*$/, ''),
+          prefix:
+            ((config.Filter?.S3Key?.Rules ?? []) as Array<{ Name: string; Value: string }>).find(
+              (r) => r.Name.toLowerCase() === 'prefix',
+            )?.Value ?? '',
+          queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${String(names.resolve(config.Queue)).split(':').pop()}`,
+        }),
+      ),
     );
     // S3 delivers event notifications at least once, retrying while the queue is unreachable: so
     // does the local forwarder (every second, for up to ten minutes, until the stack stops).
@@ -649,15 +730,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         }
       }
     };
-    s3.on('event', (event: { Records: Array<{ eventName: string; s3: { bucket: { name: string }; object: { key: string } } }> }) => {
-      for (const record of event.Records) {
-        for (const target of notifications) {
-          if (record.s3.bucket.name !== target.bucket || !record.eventName.startsWith(target.event)) continue;
-          if (!decodeURIComponent(record.s3.object.key).startsWith(target.prefix)) continue;
-          void deliverNotification(target.queueUrl, JSON.stringify({ Records: [record] }));
+    s3.on(
+      'event',
+      (event: { Records: Array<{ eventName: string; s3: { bucket: { name: string }; object: { key: string } } }> }) => {
+        for (const record of event.Records) {
+          for (const target of notifications) {
+            if (record.s3.bucket.name !== target.bucket || !record.eventName.startsWith(target.event)) continue;
+            if (!decodeURIComponent(record.s3.object.key).startsWith(target.prefix)) continue;
+            void deliverNotification(target.queueUrl, JSON.stringify({ Records: [record] }));
+          }
         }
-      }
-    });
+      },
+    );
 
     const tables = ofType('AWS::DynamoDB::Table');
     for (const [id, resource] of tables) {
@@ -710,7 +794,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     );
     stops.push(() => api.stop());
     const apiLogFile = options.logDir ? join(options.logDir, 'api.log') : undefined;
-    await waitFor('the API (serverless-offline)', async () => (await fetch(`${offlineUrl}/openapi.json`)).ok, api, 180_000, apiLogFile);
+    await waitFor(
+      'the API (serverless-offline)',
+      async () => (await fetch(`${offlineUrl}/openapi.json`)).ok,
+      api,
+      180_000,
+      apiLogFile,
+    );
 
     // In front of it, the gateway that serves the streaming routes (docs/adr/0005).
     const gateway = startChild(
@@ -731,7 +821,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       { cwd: options.root, env, log: apiLog },
     );
     stops.push(() => gateway.stop());
-    await waitFor('the API gateway', async () => (await fetch(`${baseUrl}/openapi.json`)).ok, gateway, 30_000, apiLogFile);
+    await waitFor(
+      'the API gateway',
+      async () => (await fetch(`${baseUrl}/openapi.json`)).ok,
+      gateway,
+      30_000,
+      apiLogFile,
+    );
 
     // The workers of every service, each polling its queue (as its event source mapping would).
     // Scheduled functions (no queue) are run at their rate by serverless-offline itself.

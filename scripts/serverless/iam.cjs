@@ -46,15 +46,20 @@ function statementsFor(fn, shared) {
   const table = touches.table || (fn.auth === 'bearer' ? 'read' : undefined);
   if (table) {
     statements.push(
-      allow('TableRead', ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'], [
-        shared('MainTable', 'Arn'),
-        join(shared('MainTable', 'Arn'), '/index/*'),
-      ]),
+      allow(
+        'TableRead',
+        ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+        [shared('MainTable', 'Arn'), join(shared('MainTable', 'Arn'), '/index/*')],
+      ),
     );
   }
   if (table === 'write') {
     statements.push(
-      allow('TableWrite', ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'], [shared('MainTable', 'Arn')]),
+      allow(
+        'TableWrite',
+        ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+        [shared('MainTable', 'Arn')],
+      ),
     );
   }
   for (const queue of touches.sends || []) {
@@ -66,9 +71,11 @@ function statementsFor(fn, shared) {
     const q = QUEUES[fn.consumes];
     if (!q) throw new Error(`unknown queue ${fn.consumes}`);
     statements.push(
-      allow(`${q.name}Consume`, ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes'], [
-        shared(q.logicalId, 'Arn'),
-      ]),
+      allow(
+        `${q.name}Consume`,
+        ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes'],
+        [shared(q.logicalId, 'Arn')],
+      ),
     );
   }
   for (const [prefix, actions] of Object.entries(touches.files || {})) {

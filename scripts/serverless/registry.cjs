@@ -66,7 +66,11 @@ function loadRegistry(root) {
       routes: service.routes.map(pickRoute),
       workers: service.workers.map(pickWorker),
     })),
-    cors: { allowHeaders: [...cors.allowHeaders], exposeHeaders: [...cors.exposeHeaders], maxAgeSeconds: cors.maxAgeSeconds },
+    cors: {
+      allowHeaders: [...cors.allowHeaders],
+      exposeHeaders: [...cors.exposeHeaders],
+      maxAgeSeconds: cors.maxAgeSeconds,
+    },
   };
   cached = { root, registry };
   return registry;

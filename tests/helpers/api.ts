@@ -26,7 +26,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
   }
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: RequestInit["body"];
+  let body: RequestInit['body'];
   if (options.json !== undefined) {
     headers['content-type'] ??= 'application/json';
     body = JSON.stringify(options.json);
@@ -36,7 +36,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
     for (const [key, value] of Object.entries(options.form)) if (value !== undefined) params.set(key, String(value));
     body = params.toString();
   } else if (options.body !== undefined) {
-    body = options.body as RequestInit["body"];
+    body = options.body as RequestInit['body'];
   }
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
@@ -65,7 +65,13 @@ export interface TestUser {
 }
 
 export async function createUser(
-  options: { features?: string[]; hectare_quota?: number | null; space_id?: number; locale?: string; user_name?: string } = {},
+  options: {
+    features?: string[];
+    hectare_quota?: number | null;
+    space_id?: number;
+    locale?: string;
+    user_name?: string;
+  } = {},
 ): Promise<Omit<TestUser, 'token'>> {
   const response = await internal('/internal/users', { user_name: options.user_name ?? unique('user'), ...options });
   if (response.status !== 200) throw new Error(`createUser: ${response.status} ${response.text}`);
@@ -110,7 +116,9 @@ export async function createField(
     form: {
       nombre: options.name ?? unique('field'),
       shape: options.shape ?? square(-60.5, -33.9),
-      ...(options.farmId !== undefined ? { idcampo: options.farmId } : { nombrecampo: options.farmName ?? unique('farm').slice(0, 40) }),
+      ...(options.farmId !== undefined
+        ? { idcampo: options.farmId }
+        : { nombrecampo: options.farmName ?? unique('farm').slice(0, 40) }),
     },
   });
   if (response.status !== 200) throw new Error(`createField: ${response.status} ${response.text}`);
@@ -118,7 +126,11 @@ export async function createField(
 }
 
 /** Calls `probe` until it returns something other than undefined (or the time is up). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 200): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -15,7 +15,9 @@ export function gdal(tool: Tool, args: string[], options: Options = {}): string 
     return execFileSync(tool, args, { encoding: 'utf8', ...options });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error(`${tool} (GDAL's command-line tools) is not on PATH; the imagery tests read and write rasters with it. On Debian/Ubuntu: sudo apt-get install gdal-bin (README, Requirements)`);
+      throw new Error(
+        `${tool} (GDAL's command-line tools) is not on PATH; the imagery tests read and write rasters with it. On Debian/Ubuntu: sudo apt-get install gdal-bin (README, Requirements)`,
+      );
     }
     throw error;
   }
@@ -25,7 +27,13 @@ export function gdal(tool: Tool, args: string[], options: Options = {}): string 
  * `tool` run on `bytes` (an image the API answered) as a file with the given extension, `args(path)`
  * its arguments; the file, and what GDAL writes beside it (-stats' .aux.xml), are removed afterwards.
  */
-export function gdalOnBytes(bytes: Buffer, extension: string, tool: Tool, args: (path: string) => string[], options: Options = {}): string {
+export function gdalOnBytes(
+  bytes: Buffer,
+  extension: string,
+  tool: Tool,
+  args: (path: string) => string[],
+  options: Options = {},
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'surco-gdal-'));
   try {
     const path = join(dir, `image.${extension}`);

@@ -16,7 +16,7 @@ const q = (latDeg: number) => {
 
 /** Hectares of the rectangle from (lon, lat) to (lon + width, lat + height). */
 export const ellipsoidRectangleHectares = (lat: number, width: number, height = width) =>
-  ((B * B * (width * RAD)) / 2) * Math.abs(q(lat + height) - q(lat)) / 10_000;
+  (((B * B * (width * RAD)) / 2) * Math.abs(q(lat + height) - q(lat))) / 10_000;
 
 /** The same rectangle on a sphere of the mean radius: what a spherical formula would answer. */
 export const sphereRectangleHectares = (lat: number, width: number, height = width) =>

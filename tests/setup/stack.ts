@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freeStackPorts, startPrivateStack, type PrivateStack, type RunningStack } from '../../scripts/local/stack';
+import { freeStackPorts, type PrivateStack, type RunningStack, startPrivateStack } from '../../scripts/local/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {

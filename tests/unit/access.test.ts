@@ -7,7 +7,16 @@ describe('access from grants', () => {
     const access = accessFrom(['owner']);
     expect(access.role).toBe(ROLE.owner);
     expect(access.permissions).toContain(PERMISSION.MODIFY_SHAPE);
-    for (const action of ['read', 'write', 'addField', 'editField', 'deleteField', 'modifyShape', 'manageShares', 'deleteData'] as const) {
+    for (const action of [
+      'read',
+      'write',
+      'addField',
+      'editField',
+      'deleteField',
+      'modifyShape',
+      'manageShares',
+      'deleteData',
+    ] as const) {
       expect(can(access, action)).toBe(true);
     }
   });

@@ -2,15 +2,29 @@
 // repository in memory, the inputs-inside-a-labour plan, status transitions, type fields, totals,
 // paging and the recommendation rule.
 import { describe, expect, it } from 'vitest';
-import { MASTER_INPUTS, PERSONAL_INPUT_ID_OFFSET } from '../../lib/inputs/catalogue';
-import { inputsService, InputRuleBroken, planLabourInputs, filterInputs, type PersonalInput } from '../../lib/inputs/service';
-import { memoryRepository } from './helpers/memory-inputs';
-import { canMove, foreignTypeFields, inputTotal, paginate, STATUS, totalUnit, LABOUR_TYPE } from '../../lib/labours/model';
-import { recommendationProblems, type WorkOrder } from '../../lib/workorders/model';
-import { workOrdersService, type LabourReader, type WorkOrderRepository } from '../../lib/workorders/service';
-import type { LabourView } from '../../lib/labours/service';
-import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import type { Principal } from '../../lib/auth/principal';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
+import { MASTER_INPUTS, PERSONAL_INPUT_ID_OFFSET } from '../../lib/inputs/catalogue';
+import {
+  filterInputs,
+  InputRuleBroken,
+  inputsService,
+  type PersonalInput,
+  planLabourInputs,
+} from '../../lib/inputs/service';
+import {
+  canMove,
+  foreignTypeFields,
+  inputTotal,
+  LABOUR_TYPE,
+  paginate,
+  STATUS,
+  totalUnit,
+} from '../../lib/labours/model';
+import type { LabourView } from '../../lib/labours/service';
+import { recommendationProblems, type WorkOrder } from '../../lib/workorders/model';
+import { type LabourReader, type WorkOrderRepository, workOrdersService } from '../../lib/workorders/service';
+import { memoryRepository } from './helpers/memory-inputs';
 
 const principal = (id: number) => ({ user: { id } }) as unknown as Principal;
 const UUID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -19,11 +33,19 @@ describe('inputs service (repository in memory)', () => {
   it('creates per item, answers a repeated uuid with the same input, and denies a uuid of a master or of another user', async () => {
     const repository = memoryRepository();
     const inputs = inputsService({ repository, now: () => new Date('2026-11-23T00:00:00Z') });
-    const first = await inputs.create(principal(1), [{ input: { name: 'A', uuid: UUID(1) } }, { malformed: 'name: required', raw: {} }, { input: { name: 'M', uuid: MASTER_INPUTS[0]!.uuid } }]);
+    const first = await inputs.create(principal(1), [
+      { input: { name: 'A', uuid: UUID(1) } },
+      { malformed: 'name: required', raw: {} },
+      { input: { name: 'M', uuid: MASTER_INPUTS[0]!.uuid } },
+    ]);
     expect(first.done).toEqual([{ id: PERSONAL_INPUT_ID_OFFSET + 1, name: 'A', uuid: UUID(1) }]);
     expect(first.denied.map((d) => d.reason)).toEqual(['name: required', 'the uuid is a master input']);
-    expect((await inputs.create(principal(1), [{ input: { name: 'A again', uuid: UUID(1) } }])).done).toEqual(first.done);
-    expect((await inputs.create(principal(2), [{ input: { name: 'B', uuid: UUID(1) } }])).denied[0]!.reason).toBe('the uuid is already used by another input');
+    expect((await inputs.create(principal(1), [{ input: { name: 'A again', uuid: UUID(1) } }])).done).toEqual(
+      first.done,
+    );
+    expect((await inputs.create(principal(2), [{ input: { name: 'B', uuid: UUID(1) } }])).denied[0]!.reason).toBe(
+      'the uuid is already used by another input',
+    );
     expect(repository.rows.size).toBe(1);
   });
 
@@ -32,21 +54,30 @@ describe('inputs service (repository in memory)', () => {
     const inputs = inputsService({ repository });
     await inputs.create(principal(1), [{ input: { name: 'A', uuid: UUID(1) } }]);
     const master = MASTER_INPUTS[0]!;
-    const changed = await inputs.modify(principal(1), [{ input: { uuid: UUID(1), name: 'A2' } }, { input: { id: master.id, name: 'x' } }]);
+    const changed = await inputs.modify(principal(1), [
+      { input: { uuid: UUID(1), name: 'A2' } },
+      { input: { id: master.id, name: 'x' } },
+    ]);
     expect(changed.done.map((d) => d.name)).toEqual(['A2']);
     expect(changed.denied.map((d) => d.reason)).toEqual(['master inputs cannot be changed']);
-    expect((await inputs.modify(principal(2), [{ input: { uuid: UUID(1), name: 'stolen' } }])).denied[0]!.reason).toBe('no input of yours has this uuid or id');
+    expect((await inputs.modify(principal(2), [{ input: { uuid: UUID(1), name: 'stolen' } }])).denied[0]!.reason).toBe(
+      'no input of yours has this uuid or id',
+    );
     expect((await inputs.remove(principal(1), [{ input: { uuid: UUID(1) } }])).done).toHaveLength(1);
-    expect((await inputs.list(principal(1), { userInput: true }))).toEqual([]);
+    expect(await inputs.list(principal(1), { userInput: true })).toEqual([]);
     expect((await inputs.remove(principal(1), [{ input: { uuid: UUID(1) } }])).done).toHaveLength(1);
     await inputs.create(principal(1), [{ input: { name: 'A3', uuid: UUID(1) } }]);
     expect((await inputs.list(principal(1), { userInput: true })).map((i) => i.name)).toEqual(['A3']);
   });
 
-  it('reads the caller\'s inputs once per batch, and again only after a lost race', async () => {
+  it("reads the caller's inputs once per batch, and again only after a lost race", async () => {
     const repository = memoryRepository();
     const inputs = inputsService({ repository });
-    const done = await inputs.create(principal(1), [{ input: { name: 'A', uuid: UUID(1) } }, { input: { name: 'B', uuid: UUID(2) } }, { input: { name: 'A again', uuid: UUID(1) } }]);
+    const done = await inputs.create(principal(1), [
+      { input: { name: 'A', uuid: UUID(1) } },
+      { input: { name: 'B', uuid: UUID(2) } },
+      { input: { name: 'A again', uuid: UUID(1) } },
+    ]);
     expect(done.done.map((d) => d.name)).toEqual(['A', 'B', 'A']);
     expect(repository.reads).toBe(1);
     // a change made meanwhile by another request: the item is retried on a fresh read
@@ -61,7 +92,10 @@ describe('inputs service (repository in memory)', () => {
       }
       return save(writes);
     };
-    const changed = await inputs.modify(principal(1), [{ input: { uuid: UUID(2), name: 'B2' } }, { input: { uuid: UUID(1), name: 'A2' } }]);
+    const changed = await inputs.modify(principal(1), [
+      { input: { uuid: UUID(2), name: 'B2' } },
+      { input: { uuid: UUID(1), name: 'A2' } },
+    ]);
     expect(changed.done.map((d) => d.name)).toEqual(['B2', 'A2']);
     expect(repository.reads).toBe(2);
     expect(repository.rows.get(UUID(2))!.name).toBe('B2');
@@ -71,27 +105,59 @@ describe('inputs service (repository in memory)', () => {
     const spain = filterInputs([...MASTER_INPUTS], { country: 'es' });
     expect(spain.every((i) => i.country === 'ES' || i.country === null)).toBe(true);
     expect(filterInputs([...MASTER_INPUTS], { userInput: true })).toEqual([]);
-    expect(filterInputs([...MASTER_INPUTS], { code: '2001' }).map((i) => i.name)).toEqual(['Glifosato 66,2% sal potásica']);
+    expect(filterInputs([...MASTER_INPUTS], { code: '2001' }).map((i) => i.name)).toEqual([
+      'Glifosato 66,2% sal potásica',
+    ]);
   });
 });
 
 describe('inputs inside a labour', () => {
   const own = (uuid: string, name: string, deleted = false): PersonalInput => ({
-    id: PERSONAL_INPUT_ID_OFFSET + Number(uuid.slice(-3)), uuid, name, ownerId: 1, code: null, country: null, company: null, type: null, state: null,
-    density: null, composition: null, components: [], deleted, createdAt: '2026-01-01T00:00:00.000Z', version: 3,
+    id: PERSONAL_INPUT_ID_OFFSET + Number(uuid.slice(-3)),
+    uuid,
+    name,
+    ownerId: 1,
+    code: null,
+    country: null,
+    company: null,
+    type: null,
+    state: null,
+    density: null,
+    composition: null,
+    components: [],
+    deleted,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    version: 3,
   });
   let id = 500_000;
-  const plan = (items: Parameters<typeof planLabourInputs>[1], personal: PersonalInput[] = [], holders = new Map<string, number>()) =>
-    planLabourInputs(1, items, personal, holders, async () => ++id, new Date('2026-11-23T00:00:00Z'));
+  const plan = (
+    items: Parameters<typeof planLabourInputs>[1],
+    personal: PersonalInput[] = [],
+    holders = new Map<string, number>(),
+  ) => planLabourInputs(1, items, personal, holders, async () => ++id, new Date('2026-11-23T00:00:00Z'));
 
   it('uses master inputs as they are, renames own inputs whose name differs, creates the rest (with the uuid sent)', async () => {
     const master = MASTER_INPUTS[5]!;
     const { resolved, writes } = await plan(
-      [{ id: master.id, name: 'ignored' }, { uuid: UUID(7), name: 'Renamed' }, { uuid: UUID(8), name: 'Same' }, { uuid: UUID(9), name: 'New' }, { name: 'No uuid' }],
+      [
+        { id: master.id, name: 'ignored' },
+        { uuid: UUID(7), name: 'Renamed' },
+        { uuid: UUID(8), name: 'Same' },
+        { uuid: UUID(9), name: 'New' },
+        { name: 'No uuid' },
+      ],
       [own(UUID(7), 'Old'), own(UUID(8), 'Same')],
     );
-    expect(resolved.map((r) => [r.input.name, r.personal])).toEqual([[master.name, false], ['Renamed', true], ['Same', true], ['New', true], ['No uuid', true]]);
-    expect(writes.map((w) => ('create' in w ? ['create', w.create.name] : ['change', w.change.name, w.version]))).toEqual([
+    expect(resolved.map((r) => [r.input.name, r.personal])).toEqual([
+      [master.name, false],
+      ['Renamed', true],
+      ['Same', true],
+      ['New', true],
+      ['No uuid', true],
+    ]);
+    expect(
+      writes.map((w) => ('create' in w ? ['create', w.create.name] : ['change', w.change.name, w.version])),
+    ).toEqual([
       ['change', 'Renamed', 3],
       ['create', 'New'],
       ['create', 'No uuid'],
@@ -101,25 +167,43 @@ describe('inputs inside a labour', () => {
 
   it('brings back a deleted own input; refuses unknown ids, uuids of others, repeated inputs and creations without a name', async () => {
     const { writes } = await plan([{ uuid: UUID(7) }], [own(UUID(7), 'Gone', true)]);
-    expect(writes).toEqual([{ change: expect.objectContaining({ uuid: UUID(7), deleted: false, version: 4 }), version: 3 }]);
+    expect(writes).toEqual([
+      { change: expect.objectContaining({ uuid: UUID(7), deleted: false, version: 4 }), version: 3 },
+    ]);
     await expect(plan([{ id: 99_999_999 }])).rejects.toThrow(InputRuleBroken);
     await expect(plan([{ uuid: UUID(5), name: 'x' }], [], new Map([[UUID(5), 2]]))).rejects.toThrow(/already used/);
-    await expect(plan([{ id: MASTER_INPUTS[0]!.id }, { uuid: MASTER_INPUTS[0]!.uuid }])).rejects.toThrow(/listed twice/);
+    await expect(plan([{ id: MASTER_INPUTS[0]!.id }, { uuid: MASTER_INPUTS[0]!.uuid }])).rejects.toThrow(
+      /listed twice/,
+    );
     await expect(plan([{ uuid: UUID(6) }])).rejects.toThrow(/name is required/);
-    await expect(plan([{ id: MASTER_INPUTS[0]!.id, uuid: MASTER_INPUTS[1]!.uuid }])).rejects.toThrow(/different inputs/);
+    await expect(plan([{ id: MASTER_INPUTS[0]!.id, uuid: MASTER_INPUTS[1]!.uuid }])).rejects.toThrow(
+      /different inputs/,
+    );
   });
 });
 
 describe('labour rules', () => {
   it('allows planned -> executed or cancelled, cancelled -> planned, and nothing out of executed', () => {
     const { PLANNED, EXECUTED, CANCELLED } = STATUS;
-    expect([canMove(PLANNED, EXECUTED), canMove(PLANNED, CANCELLED), canMove(CANCELLED, PLANNED), canMove(EXECUTED, EXECUTED)]).toEqual([true, true, true, true]);
-    expect([canMove(EXECUTED, PLANNED), canMove(EXECUTED, CANCELLED), canMove(CANCELLED, EXECUTED)]).toEqual([false, false, false]);
+    expect([
+      canMove(PLANNED, EXECUTED),
+      canMove(PLANNED, CANCELLED),
+      canMove(CANCELLED, PLANNED),
+      canMove(EXECUTED, EXECUTED),
+    ]).toEqual([true, true, true, true]);
+    expect([canMove(EXECUTED, PLANNED), canMove(EXECUTED, CANCELLED), canMove(CANCELLED, EXECUTED)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
-  it('takes each type\'s own fields only', () => {
+  it("takes each type's own fields only", () => {
     expect(foreignTypeFields(LABOUR_TYPE.APPLICATION, ['inputs', 'map_id', 'end_cycle'])).toEqual([]);
-    expect(foreignTypeFields(LABOUR_TYPE.HARVEST, ['inputs', 'humidity', 'seed_rate'])).toEqual(['inputs', 'seed_rate']);
+    expect(foreignTypeFields(LABOUR_TYPE.HARVEST, ['inputs', 'humidity', 'seed_rate'])).toEqual([
+      'inputs',
+      'seed_rate',
+    ]);
     expect(foreignTypeFields(LABOUR_TYPE.OTHER, ['name', 'end_cycle'])).toEqual(['end_cycle']);
   });
 
@@ -138,7 +222,15 @@ describe('labour rules', () => {
 
 describe('work-order recommendations', () => {
   it('accepts a recommendation only when a selected labour has one of its labour types', () => {
-    expect(recommendationProblems([{ typeId: 1, value: '20 °C' }, { typeId: 5, value: '60%' }], [1])).toEqual([]);
+    expect(
+      recommendationProblems(
+        [
+          { typeId: 1, value: '20 °C' },
+          { typeId: 5, value: '60%' },
+        ],
+        [1],
+      ),
+    ).toEqual([]);
     expect(recommendationProblems([{ typeId: 6, value: '3 cm' }], [1, 2])).toHaveLength(1);
     expect(recommendationProblems([{ typeId: 2, value: '6 km/h' }], [3])).toEqual([]);
     expect(recommendationProblems([{ typeId: 7, value: 'x' }], [1, 2, 3])[0]).toContain('no recommendation type 7');
@@ -168,19 +260,35 @@ describe('work orders service (repository in memory)', () => {
     },
   };
   // user 1 reads an application (a1, 2026) and a sowing (s1, 2026); user 2 reads neither
-  const labours: Record<string, { typeId: number; yeargroup: number }> = { a1: { typeId: 1, yeargroup: 2026 }, s1: { typeId: 3, yeargroup: 2026 }, old: { typeId: 1, yeargroup: 2025 } };
+  const labours: Record<string, { typeId: number; yeargroup: number }> = {
+    a1: { typeId: 1, yeargroup: 2026 },
+    s1: { typeId: 3, yeargroup: 2026 },
+    old: { typeId: 1, yeargroup: 2025 },
+  };
   const reader: LabourReader = async (principal, uuids) =>
-    principal.user.id === 1 ? uuids.filter((u) => labours[u]).map((uuid) => ({ labour: { uuid, ...labours[uuid] } }) as unknown as LabourView) : [];
+    principal.user.id === 1
+      ? uuids.filter((u) => labours[u]).map((uuid) => ({ labour: { uuid, ...labours[uuid] } }) as unknown as LabourView)
+      : [];
   const service = workOrdersService({ repository, labours: reader, now: () => new Date('2026-11-23T10:00:00Z') });
   const input = (labourUuids: string[], extra: Partial<Parameters<typeof service.create>[2]> = {}) => ({
-    name: 'OT', notes: null, date: '2026-11-25', yeargroup: 2026, labourUuids, recommendations: [{ typeId: 1, value: '20 °C' }], ...extra,
+    name: 'OT',
+    notes: null,
+    date: '2026-11-25',
+    yeargroup: 2026,
+    labourUuids,
+    recommendations: [{ typeId: 1, value: '20 °C' }],
+    ...extra,
   });
 
   it('creates once per uuid, refuses a uuid another user holds, and lists by yeargroup', async () => {
     const first = await service.create(principal(1), 'W1', input(['a1']));
     expect(await service.create(principal(1), 'W1', input(['s1'], { name: 'otro' }))).toEqual(first);
-    await expect(service.create(principal(2), 'W1', input([], { recommendations: [] }))).rejects.toBeInstanceOf(Conflict);
-    expect((await service.list(principal(1), 2026)).map((v) => [v.order.uuid, v.labours.map((l) => l.labour.uuid)])).toEqual([['w1', ['a1']]]);
+    await expect(service.create(principal(2), 'W1', input([], { recommendations: [] }))).rejects.toBeInstanceOf(
+      Conflict,
+    );
+    expect(
+      (await service.list(principal(1), 2026)).map((v) => [v.order.uuid, v.labours.map((l) => l.labour.uuid)]),
+    ).toEqual([['w1', ['a1']]]);
     expect(await service.list(principal(1), 2025)).toEqual([]);
     expect(await service.list(principal(2), 2026)).toEqual([]);
   });
@@ -191,8 +299,20 @@ describe('work orders service (repository in memory)', () => {
     await expect(service.create(principal(1), 'W2', input(['s1']))).rejects.toBeInstanceOf(Invalid);
     await expect(service.create(principal(2), 'W2', input(['a1']))).rejects.toThrow(/labours not found/);
     await service.create(principal(1), 'W2', input(['a1']));
-    const replaced = await service.replace(principal(1), 'W2', { name: null, notes: null, date: '2026-11-26', yeargroup: 2026, labourUuids: ['s1'], recommendations: null });
-    expect([replaced.name, replaced.recommendations, replaced.labourUuids, replaced.createdAt]).toEqual([null, null, ['s1'], '2026-11-23T10:00:00.000Z']);
+    const replaced = await service.replace(principal(1), 'W2', {
+      name: null,
+      notes: null,
+      date: '2026-11-26',
+      yeargroup: 2026,
+      labourUuids: ['s1'],
+      recommendations: null,
+    });
+    expect([replaced.name, replaced.recommendations, replaced.labourUuids, replaced.createdAt]).toEqual([
+      null,
+      null,
+      ['s1'],
+      '2026-11-23T10:00:00.000Z',
+    ]);
     await expect(service.replace(principal(2), 'W2', input(['a1']))).rejects.toBeInstanceOf(NotFound);
     await expect(service.remove(principal(2), 'W2')).rejects.toBeInstanceOf(NotFound);
     await service.remove(principal(1), 'W2');

@@ -2,11 +2,11 @@
 // malformed is a 400 in the route's dialect, never a thrown error or a crashed process; an
 // anonymous caller never reaches the parser (401 first).
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { sensorsDialect, spotsDialect } from '../../lib/http/dialects';
 import { endpoint } from '../../lib/http/endpoint';
 import { defineRoute } from '../../lib/http/route';
-import { sensorsDialect, spotsDialect } from '../../lib/http/dialects';
 
 const route = (auth: 'none' | 'bearer', dialect = spotsDialect) =>
   defineRoute({
@@ -22,9 +22,15 @@ const route = (auth: 'none' | 'bearer', dialect = spotsDialect) =>
     responses: { 200: { description: 'ok' } },
   });
 
-const echo = (auth: 'none' | 'bearer', dialect = spotsDialect) => endpoint(route(auth, dialect), { handler: async ({ body }) => ({ received: body }) });
+const echo = (auth: 'none' | 'bearer', dialect = spotsDialect) =>
+  endpoint(route(auth, dialect), { handler: async ({ body }) => ({ received: body }) });
 
-const event = (body: string, contentType: string, base64 = false, headers: Record<string, string> = {}): APIGatewayProxyEvent =>
+const event = (
+  body: string,
+  contentType: string,
+  base64 = false,
+  headers: Record<string, string> = {},
+): APIGatewayProxyEvent =>
   ({
     httpMethod: 'POST',
     path: '/probe',
@@ -41,7 +47,8 @@ const event = (body: string, contentType: string, base64 = false, headers: Recor
   }) as APIGatewayProxyEvent;
 
 const context = { awsRequestId: 'l' } as Context;
-const TRUNCATED = '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabcd';
+const TRUNCATED =
+  '--x\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabcd';
 
 describe('bodies of every kind', () => {
   for (const base64 of [false, true]) {

@@ -26,16 +26,24 @@ describe('withCheckoutLock (scripts/checkout-lock.ts)', () => {
     const dir = lockDir();
     const events: string[] = [];
     const waited: (number | undefined)[] = [];
-    const first = withCheckoutLock(dir, async () => {
-      events.push('first start');
-      await sleep(300);
-      events.push('first end');
-    }, { pollMs: 20 });
+    const first = withCheckoutLock(
+      dir,
+      async () => {
+        events.push('first start');
+        await sleep(300);
+        events.push('first end');
+      },
+      { pollMs: 20 },
+    );
     await sleep(50); // the first holds it
-    const second = withCheckoutLock(dir, () => {
-      events.push('second start');
-      return 'second result';
-    }, { pollMs: 20, onWait: (holder) => waited.push(holder) });
+    const second = withCheckoutLock(
+      dir,
+      () => {
+        events.push('second start');
+        return 'second result';
+      },
+      { pollMs: 20, onWait: (holder) => waited.push(holder) },
+    );
     expect(await second).toBe('second result');
     await first;
     expect(events).toEqual(['first start', 'first end', 'second start']);
@@ -67,7 +75,11 @@ describe('withCheckoutLock (scripts/checkout-lock.ts)', () => {
     mkdirSync(dir, { recursive: true });
     const waited: unknown[] = [];
     let ran = false;
-    const run = withCheckoutLock(dir, () => (ran = true), { pollMs: 20, pidlessStaleMs: 60_000, onWait: (holder) => waited.push(holder) });
+    const run = withCheckoutLock(dir, () => (ran = true), {
+      pollMs: 20,
+      pidlessStaleMs: 60_000,
+      onWait: (holder) => waited.push(holder),
+    });
     await sleep(150);
     expect(ran).toBe(false);
     expect(waited).toEqual([undefined]);
@@ -88,14 +100,19 @@ describe('withCheckoutLock (scripts/checkout-lock.ts)', () => {
       });
       await sleep(50);
       // osls cannot start with this NODE_OPTIONS: the packaging fails as soon as it runs
-      const error = await packageServices(join(root, 'out'), { lock: dir, env: { ...process.env, NODE_OPTIONS: '--no-such-flag' } }).then(
+      const error = await packageServices(join(root, 'out'), {
+        lock: dir,
+        env: { ...process.env, NODE_OPTIONS: '--no-such-flag' },
+      }).then(
         () => undefined,
         (failure: unknown) => (order.push('packaging ran and failed'), failure),
       );
       await holder;
       expect(order).toEqual(['holder done', 'packaging ran and failed']);
       expect(String(error)).toMatch(/osls package --stage prod --config serverless\.yml .* failed/);
-      expect(said.mock.calls.flat().join('\n')).toContain(`Waiting for another packaging or deploy in this checkout to end (pid ${process.pid}; ${dir})`);
+      expect(said.mock.calls.flat().join('\n')).toContain(
+        `Waiting for another packaging or deploy in this checkout to end (pid ${process.pid}; ${dir})`,
+      );
       expect(existsSync(dir)).toBe(false); // released after the failure
     } finally {
       said.mockRestore();

@@ -10,6 +10,8 @@ describe('effective claims', () => {
   });
 
   it('keeps only what both grant, and ignores unknown names', () => {
-    expect([...effectiveClaims(['STORAGE', 'CAMPAIGN', 'NOPE'], ['CAMPAIGN', 'LIVESTOCK', 'NOPE'])]).toEqual(['CAMPAIGN']);
+    expect([...effectiveClaims(['STORAGE', 'CAMPAIGN', 'NOPE'], ['CAMPAIGN', 'LIVESTOCK', 'NOPE'])]).toEqual([
+      'CAMPAIGN',
+    ]);
   });
 });

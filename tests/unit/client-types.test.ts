@@ -14,8 +14,14 @@ describe('clients/typescript/schema.d.ts', () => {
     const types = await clientTypes();
     expect(types).toContain('"image/png": Blob');
     expect(types).toContain('"application/zip": Blob');
-    const document = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
-    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean));
+    const document = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const ids = Object.values(document.paths).flatMap((item) =>
+      Object.values(item)
+        .map((op) => op.operationId)
+        .filter(Boolean),
+    );
     expect(ids.length).toBeGreaterThan(150);
     for (const id of ids) expect(types).toContain(`    ${id}: {`);
     // the webhooks' bodies (OpenAPI webhooks) are typed as well

@@ -75,18 +75,35 @@ describe('configuration', () => {
     });
     expect(config.stage).toBe('prod');
     expect(config.region).toBe('sa-east-1');
-    expect([config.imageryQueueUrl, config.webhookQueueUrl, config.webhookDeadLetterQueueUrl]).toEqual(['http://imagery', 'http://webhooks', 'http://webhooks-dlq']);
-    expect(config.webhooks).toEqual({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 1, subscriptionConcurrency: 20 });
+    expect([config.imageryQueueUrl, config.webhookQueueUrl, config.webhookDeadLetterQueueUrl]).toEqual([
+      'http://imagery',
+      'http://webhooks',
+      'http://webhooks-dlq',
+    ]);
+    expect(config.webhooks).toEqual({
+      allowPrivate: true,
+      timeoutMs: 1000,
+      backoffSeconds: 1,
+      subscriptionConcurrency: 20,
+    });
     expect(config.stacUrl).toBe('http://127.0.0.1:3006/stac');
     expect(config.imageryDays).toBe(15);
     // an empty endpoint is no endpoint
-    expect(config.endpoints).toEqual({ dynamodb: 'http://127.0.0.1:8000', s3: 'http://127.0.0.1:4569', sqs: undefined });
+    expect(config.endpoints).toEqual({
+      dynamodb: 'http://127.0.0.1:8000',
+      s3: 'http://127.0.0.1:4569',
+      sqs: undefined,
+    });
     expect(config.internalKey).toEqual({ value: 'key', secretId: undefined });
     expect(config.signingSeed).toEqual({ value: undefined, secretId: 'seed-secret' });
     expect(config.jwksUrl).toBe('https://issuer/.well-known/jwks.json');
     expect(config.logLevel).toBe('silent');
     expect(config.maxFieldHectares).toBe(2.5);
-    expect([config.shapeReprocessDelaySeconds, config.shapeLockTimeoutSeconds, config.storageReleaseDelaySeconds]).toEqual([0, 60, 2]);
+    expect([
+      config.shapeReprocessDelaySeconds,
+      config.shapeLockTimeoutSeconds,
+      config.storageReleaseDelaySeconds,
+    ]).toEqual([0, 60, 2]);
     expect([config.streamPollMs, config.streamPingSeconds, config.streamMaxSeconds]).toEqual([50, 2, 870]);
   });
 
@@ -123,11 +140,15 @@ describe('configuration', () => {
       expect(refusal({ ...REQUIRED, [name]: value }), `${name}=${value}`).toBe(`invalid configuration: ${name}`);
     }
     // the bounds themselves are accepted
-    expect(readConfig({ ...REQUIRED, SURCO_WEBHOOK_TIMEOUT_MS: '100', SURCO_STREAM_MAX_S: '5' }).webhooks.timeoutMs).toBe(100);
+    expect(
+      readConfig({ ...REQUIRED, SURCO_WEBHOOK_TIMEOUT_MS: '100', SURCO_STREAM_MAX_S: '5' }).webhooks.timeoutMs,
+    ).toBe(100);
   });
 
   it('refuses values outside their list and a STAC URL that is not one', () => {
-    expect(refusal({ ...REQUIRED, SURCO_WEBHOOKS_ALLOW_PRIVATE: 'yes' })).toBe('invalid configuration: SURCO_WEBHOOKS_ALLOW_PRIVATE');
+    expect(refusal({ ...REQUIRED, SURCO_WEBHOOKS_ALLOW_PRIVATE: 'yes' })).toBe(
+      'invalid configuration: SURCO_WEBHOOKS_ALLOW_PRIVATE',
+    );
     expect(refusal({ ...REQUIRED, SURCO_LOG_LEVEL: 'verbose' })).toBe('invalid configuration: SURCO_LOG_LEVEL');
     expect(refusal({ ...REQUIRED, SURCO_STAC_URL: 'earth-search' })).toBe('invalid configuration: SURCO_STAC_URL');
     expect(refusal({ ...REQUIRED, SURCO_STAC_URL: '' })).toBe('invalid configuration: SURCO_STAC_URL');

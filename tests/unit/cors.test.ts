@@ -17,7 +17,7 @@ describe('allowed origins', () => {
     expect(responseCorsHeaders('https://x.example.org', origins)).toMatchObject({ vary: 'Origin' });
   });
 
-  it('lists the path\'s methods after OPTIONS in a preflight, as the deployed MOCK integration does', () => {
+  it("lists the path's methods after OPTIONS in a preflight, as the deployed MOCK integration does", () => {
     expect(preflightHeaders('https://a', ['get', 'post'], ['*'])).toMatchObject({
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'OPTIONS,GET,POST',

@@ -4,11 +4,18 @@
 import { readFileSync } from 'node:fs';
 import { iso1A2Code } from '@rapideditor/country-coder';
 import { describe, expect, it } from 'vitest';
+import { type CountryArea, countryAt, countryOf, ringOf } from '../../lib/fields/country';
 import borders from '../../lib/fields/country-borders.json';
-import { countryAt, countryOf, ringOf, type CountryArea } from '../../lib/fields/country';
-import { countryBorders, countryBordersFile, countryBordersText, countryCoderBorders } from '../../scripts/country-borders';
+import {
+  countryBorders,
+  countryBordersFile,
+  countryBordersText,
+  countryCoderBorders,
+} from '../../scripts/country-borders';
 
-function disagreements(points: Array<[number, number]>): Array<{ point: [number, number]; ours: string | null; countryCoder: string | null }> {
+function disagreements(
+  points: Array<[number, number]>,
+): Array<{ point: [number, number]; ours: string | null; countryCoder: string | null }> {
   const out = [];
   for (const point of points) {
     const ours = countryAt(point[0], point[1]);
@@ -20,7 +27,8 @@ function disagreements(points: Array<[number, number]>): Array<{ point: [number,
 
 function grid(minX: number, minY: number, maxX: number, maxY: number, step: number): Array<[number, number]> {
   const points: Array<[number, number]> = [];
-  for (let x = minX; x <= maxX; x += step) for (let y = minY; y <= maxY; y += step) points.push([Math.round(x * 1e6) / 1e6, Math.round(y * 1e6) / 1e6]);
+  for (let x = minX; x <= maxX; x += step)
+    for (let y = minY; y <= maxY; y += step) points.push([Math.round(x * 1e6) / 1e6, Math.round(y * 1e6) / 1e6]);
   return points;
 }
 
@@ -32,8 +40,10 @@ describe('the country of a point', () => {
     expect(committed === countryBordersText(table)).toBe(true);
   });
 
-  it('keeps every ring of country-coder\'s borders exactly, as encoded polylines', () => {
-    const theirs = countryCoderBorders().features.flatMap(({ geometry: g }) => (g?.type === 'Polygon' ? [g.coordinates] : g?.type === 'MultiPolygon' ? g.coordinates : []));
+  it("keeps every ring of country-coder's borders exactly, as encoded polylines", () => {
+    const theirs = countryCoderBorders().features.flatMap(({ geometry: g }) =>
+      g?.type === 'Polygon' ? [g.coordinates] : g?.type === 'MultiPolygon' ? g.coordinates : [],
+    );
     const ours = (borders.areas as CountryArea[]).flatMap((area) => area[5].map((rings) => rings.map(ringOf)));
     expect(ours.length).toBe(theirs.length);
     expect(ours).toEqual(theirs);

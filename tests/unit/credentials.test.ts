@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deployBuildOptions } from '../../scripts/esbuild-options';
 import { defaultProvider } from '../../lib/aws/credentials';
+import { deployBuildOptions } from '../../scripts/esbuild-options';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -25,10 +25,20 @@ async function server(answer: (count: number, headers: IncomingHttpHeaders) => {
     request.on('end', () => response.writeHead(status, { 'content-type': 'application/json' }).end(body));
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, seen, close: () => new Promise((resolve) => http.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => http.close(resolve)),
+  };
 }
 
-const KEYS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'];
+const KEYS = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+];
 
 describe('credentials of a bundled function', () => {
   afterEach(() => vi.unstubAllEnvs());
@@ -40,7 +50,11 @@ describe('credentials of a bundled function', () => {
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'secret-from-env');
     vi.stubEnv('AWS_SESSION_TOKEN', 'session-from-env');
     const credentials = await defaultProvider()();
-    expect(credentials).toMatchObject({ accessKeyId: 'AKIDENVIRONMENT', secretAccessKey: 'secret-from-env', sessionToken: 'session-from-env' });
+    expect(credentials).toMatchObject({
+      accessKeyId: 'AKIDENVIRONMENT',
+      secretAccessKey: 'secret-from-env',
+      sessionToken: 'session-from-env',
+    });
   });
 
   it('reads a container endpoint when the environment has no keys, once until they near their expiry', async () => {
@@ -49,7 +63,12 @@ describe('credentials of a bundled function', () => {
     // the first answer expires in 2 minutes (read again next time), the second in an hour
     const endpoint = await server((count) => ({
       status: 200,
-      body: JSON.stringify({ AccessKeyId: `AKIDCONTAINER${count}`, SecretAccessKey: 'secret', Token: 'token', Expiration: expiration(count === 1 ? 2 : 60) }),
+      body: JSON.stringify({
+        AccessKeyId: `AKIDCONTAINER${count}`,
+        SecretAccessKey: 'secret',
+        Token: 'token',
+        Expiration: expiration(count === 1 ? 2 : 60),
+      }),
     }));
     try {
       vi.stubEnv('AWS_CONTAINER_CREDENTIALS_FULL_URI', `${endpoint.url}/credentials`);
@@ -69,7 +88,15 @@ describe('credentials of a bundled function', () => {
     const endpoint = await server(() =>
       failing
         ? { status: 500, body: '{}' }
-        : { status: 200, body: JSON.stringify({ AccessKeyId: 'AKIDRETRIED', SecretAccessKey: 's', Token: 't', Expiration: new Date(Date.now() + 3_600_000).toISOString() }) },
+        : {
+            status: 200,
+            body: JSON.stringify({
+              AccessKeyId: 'AKIDRETRIED',
+              SecretAccessKey: 's',
+              Token: 't',
+              Expiration: new Date(Date.now() + 3_600_000).toISOString(),
+            }),
+          },
     );
     try {
       vi.stubEnv('AWS_CONTAINER_CREDENTIALS_FULL_URI', `${endpoint.url}/credentials`);
@@ -104,7 +131,12 @@ describe('credentials of a bundled function', () => {
     await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'handler.ts')], sourcemap: false, outdir: dir });
     const bundle = readFileSync(outfile, 'utf8');
     // the default chain's providers, by what they log and read
-    const chain = ['defaultProvider::fromSSO', 'credential-provider-ini', 'credential-provider-web-identity', 'AWS_WEB_IDENTITY_TOKEN_FILE'];
+    const chain = [
+      'defaultProvider::fromSSO',
+      'credential-provider-ini',
+      'credential-provider-web-identity',
+      'AWS_WEB_IDENTITY_TOKEN_FILE',
+    ];
     expect(chain.filter((part) => bundle.includes(part))).toEqual([]);
     const aws = await server((_, headers) =>
       headers['x-amz-target'] === 'secretsmanager.GetSecretValue'
@@ -136,7 +168,10 @@ describe('credentials of a bundled function', () => {
       });
       expect(run.out.trim()).toBe('s3cr3t');
       expect(run.status).toBe(0);
-      expect(aws.seen.map((headers) => headers['x-amz-target'])).toEqual(['DynamoDB_20120810.Scan', 'secretsmanager.GetSecretValue']);
+      expect(aws.seen.map((headers) => headers['x-amz-target'])).toEqual([
+        'DynamoDB_20120810.Scan',
+        'secretsmanager.GetSecretValue',
+      ]);
       for (const headers of aws.seen) {
         expect(headers.authorization).toMatch(/Credential=AKIDFROMLAMBDA\//);
         expect(headers['x-amz-security-token']).toBe('token');

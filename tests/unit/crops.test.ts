@@ -1,9 +1,9 @@
 // lib/crops/service.ts against memory: the platform's crops plus each user's own, without DynamoDB.
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
+import { type Crop, PLATFORM_CROPS, USER_CROP_ID_OFFSET } from '../../lib/crops/catalogue';
+import { CROP_NAME_MAX, type CropRepository, cropsService } from '../../lib/crops/service';
 import { DomainError } from '../../lib/errors';
-import { PLATFORM_CROPS, USER_CROP_ID_OFFSET, type Crop } from '../../lib/crops/catalogue';
-import { CROP_NAME_MAX, cropsService, type CropRepository } from '../../lib/crops/service';
 
 function memory() {
   const rows = new Map<number, Array<Crop>>();
@@ -21,7 +21,11 @@ function memory() {
 }
 
 const user = (id: number) => ({ user: { id } }) as Principal;
-const kindOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.kind : error));
+const kindOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (error) => (error instanceof DomainError ? error.kind : error),
+  );
 
 describe('crop rules (repository in memory)', () => {
   it("lists the platform's crops and the user's own; a user's crop is invisible to others", async () => {

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { Forbidden, Invalid } from '../../lib/errors';
-import { farmMetadataService, METADATA_MAX_BYTES, type FarmGate, type Metadata, type MetadataRepository } from '../../lib/farms/service';
+import {
+  type FarmGate,
+  farmMetadataService,
+  METADATA_MAX_BYTES,
+  type Metadata,
+  type MetadataRepository,
+} from '../../lib/farms/service';
 
 function memory(initial: Record<number, Metadata> = {}) {
   const stored = new Map(Object.entries(initial).map(([id, value]) => [Number(id), value]));
@@ -23,7 +29,8 @@ function memory(initial: Record<number, Metadata> = {}) {
 /** The caller reads farms 1 and 2 and writes farm 1. */
 const farms: FarmGate = {
   require: async (_principal, farmId, action) => {
-    if (!(farmId === 1 || (farmId === 2 && action === 'read'))) throw new Forbidden(`the user cannot access farm ${farmId}`);
+    if (!(farmId === 1 || (farmId === 2 && action === 'read')))
+      throw new Forbidden(`the user cannot access farm ${farmId}`);
   },
   readable: async () => [2, 1],
 };
@@ -40,7 +47,9 @@ describe('farm metadata rules', () => {
   it(`refuses metadata over ${METADATA_MAX_BYTES} bytes and keeps what was stored`, async () => {
     const { repository, stored } = memory({ 1: { a: 1 } });
     const service = farmMetadataService({ repository, farms });
-    await expect(service.patchMetadata(caller, 1, { big: 'x'.repeat(METADATA_MAX_BYTES) })).rejects.toBeInstanceOf(Invalid);
+    await expect(service.patchMetadata(caller, 1, { big: 'x'.repeat(METADATA_MAX_BYTES) })).rejects.toBeInstanceOf(
+      Invalid,
+    );
     expect(stored.get(1)).toEqual({ a: 1 });
   });
 
@@ -55,7 +64,10 @@ describe('farm metadata rules', () => {
   it('reads the farms asked for (each readable) or every readable farm in id order', async () => {
     const { repository } = memory({ 2: { z: true } });
     const service = farmMetadataService({ repository, farms });
-    expect([...(await service.metadataOf(caller))]).toEqual([[1, {}], [2, { z: true }]]);
+    expect([...(await service.metadataOf(caller))]).toEqual([
+      [1, {}],
+      [2, { z: true }],
+    ]);
     expect([...(await service.metadataOf(caller, [2, 2]))]).toEqual([[2, { z: true }]]);
     await expect(service.metadataOf(caller, [1, 3])).rejects.toBeInstanceOf(Forbidden);
   });

@@ -2,17 +2,18 @@
 // their hectares, and season shapes with their lock and quotas, without DynamoDB (repositories,
 // gate, users and publisher are parameters; tests/fields-and-farms.test.ts and
 // tests/season-shapes.test.ts run the same rules through the API).
-import * as geometry from '../../lib/geo/wkt';
+
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
-import { FIELD_CODES } from '../../lib/fields/rules';
-import { fieldShapeFrom } from '../../lib/fields/shape';
 import type { HectareCharge } from '../../lib/fields/quota';
-import { fieldsService, type FieldDeps, type FieldRepository } from '../../lib/fields/service';
-import { shapesService, type ShapeLock, type ShapeRepository } from '../../lib/shapes/service';
+import { FIELD_CODES } from '../../lib/fields/rules';
+import { type FieldDeps, type FieldRepository, fieldsService } from '../../lib/fields/service';
+import { fieldShapeFrom } from '../../lib/fields/shape';
+import * as geometry from '../../lib/geo/wkt';
 import type { Farm, Field, FieldShape, Space, User } from '../../lib/platform/model';
+import { type ShapeLock, type ShapeRepository, shapesService } from '../../lib/shapes/service';
 import { inFlight } from './helpers/in-flight';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 
@@ -33,13 +34,25 @@ function ledger(quotas: { user: number | null; space: number | null }, initial =
   };
   const user = { id: 9, spaceId: 1, hectareQuota: quotas.user } as User;
   const space = { id: 1, hectareQuota: quotas.space } as Space;
-  return { used, apply, users: async (id: number) => (id === 9 ? user : undefined), spaces: async (id: number) => (id === 1 ? space : undefined) };
+  return {
+    used,
+    apply,
+    users: async (id: number) => (id === 9 ? user : undefined),
+    spaces: async (id: number) => (id === 1 ? space : undefined),
+  };
 }
 
 const caller = { user: { id: 9, spaceId: 1, hectareQuota: null } } as unknown as Principal;
-const codeOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.code : error));
+const codeOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (error) => (error instanceof DomainError ? error.code : error),
+  );
 
-function fieldsSetup(quotas = { user: null as number | null, space: null as number | null }, more: Partial<FieldDeps> = {}) {
+function fieldsSetup(
+  quotas = { user: null as number | null, space: null as number | null },
+  more: Partial<FieldDeps> = {},
+) {
   const fields = new Map<number, Field>();
   const farms = new Map<number, Farm>();
   const names = new Set<string>();
@@ -48,11 +61,15 @@ function fieldsSetup(quotas = { user: null as number | null, space: null as numb
   const published: unknown[] = [];
   const repository: FieldRepository = {
     nextId: async (sequence) => ++ids[sequence],
-    farmIdByName: async (ownerId, name) => [...farms.values()].find((f) => f.ownerId === ownerId && f.name.toLowerCase() === name.toLowerCase())?.id,
+    farmIdByName: async (ownerId, name) =>
+      [...farms.values()].find((f) => f.ownerId === ownerId && f.name.toLowerCase() === name.toLowerCase())?.id,
     farm: async (id) => farms.get(id),
     async create({ field, farm, charge }, nameTaken) {
       if (names.has(`${farm.id}|${field.name.toLowerCase()}`)) throw nameTaken();
-      money.apply(charge, { user: () => new DomainError('forbidden', 'user', { code: FIELD_CODES.USER_QUOTA }), space: () => new DomainError('forbidden', 'space', { code: FIELD_CODES.SPACE_QUOTA }) });
+      money.apply(charge, {
+        user: () => new DomainError('forbidden', 'user', { code: FIELD_CODES.USER_QUOTA }),
+        space: () => new DomainError('forbidden', 'space', { code: FIELD_CODES.SPACE_QUOTA }),
+      });
       farms.set(farm.id, farm);
       fields.set(field.id, field);
       names.add(`${farm.id}|${field.name.toLowerCase()}`);
@@ -62,7 +79,15 @@ function fieldsSetup(quotas = { user: null as number | null, space: null as numb
       fields.delete(field.id);
     },
   };
-  const service = fieldsService({ repository, gate: memoryGate({ fields }), users: money.users, spaces: money.spaces, publish: async (...args) => published.push(args), maxFieldHectares: () => 10_000, ...more });
+  const service = fieldsService({
+    repository,
+    gate: memoryGate({ fields }),
+    users: money.users,
+    spaces: money.spaces,
+    publish: async (...args) => published.push(args),
+    maxFieldHectares: () => 10_000,
+    ...more,
+  });
   return { service, fields, farms, used: money.used, published };
 }
 
@@ -74,16 +99,22 @@ describe('field rules (repository in memory)', () => {
     expect(second.farmId).toBe(first.farmId);
     expect(farms.size).toBe(1);
     expect(used.user).toBeCloseTo(2 * 122.9, 0);
-    expect(await codeOf(service.createField(caller, { name: 'lote 1', shape: SQUARE, farmName: 'La Esperanza' }))).toBe(FIELD_CODES.NAME_REPEATED);
+    expect(await codeOf(service.createField(caller, { name: 'lote 1', shape: SQUARE, farmName: 'La Esperanza' }))).toBe(
+      FIELD_CODES.NAME_REPEATED,
+    );
   });
 
   it('refuses a field over the user quota or the workspace quota, charging nothing', async () => {
     // a new farm is the caller's own: its quota counts
     const limited = { user: { ...caller.user, hectareQuota: 100 } } as Principal;
-    expect(await codeOf(fieldsSetup().service.createField(limited, { name: 'a', shape: SQUARE, farmName: 'Farm' }))).toBe(FIELD_CODES.USER_QUOTA);
+    expect(
+      await codeOf(fieldsSetup().service.createField(limited, { name: 'a', shape: SQUARE, farmName: 'Farm' })),
+    ).toBe(FIELD_CODES.USER_QUOTA);
     const { service, used } = fieldsSetup({ user: null, space: 200 });
     await service.createField(caller, { name: 'a', shape: SQUARE, farmName: 'Farm' });
-    expect(await codeOf(service.createField(caller, { name: 'b', shape: SQUARE, farmName: 'Farm' }))).toBe(FIELD_CODES.SPACE_QUOTA);
+    expect(await codeOf(service.createField(caller, { name: 'b', shape: SQUARE, farmName: 'Farm' }))).toBe(
+      FIELD_CODES.SPACE_QUOTA,
+    );
     expect(used.space).toBeCloseTo(122.9, 0);
   });
 
@@ -110,7 +141,10 @@ describe('field rules (repository in memory)', () => {
 });
 
 function shapesSetup(quotas = { user: null as number | null, space: null as number | null }) {
-  const field = memoryField(1, { shape: fieldShapeFrom(geometry, SQUARE, '2026-01-01') as FieldShape, hectaresCharged: 0 });
+  const field = memoryField(1, {
+    shape: fieldShapeFrom(geometry, SQUARE, '2026-01-01') as FieldShape,
+    hectaresCharged: 0,
+  });
   field.hectaresCharged = field.shape.areaHa;
   const stored = new Map<number, FieldShape>();
   let lock: ShapeLock | undefined;
@@ -143,30 +177,64 @@ function shapesSetup(quotas = { user: null as number | null, space: null as numb
     settings: () => ({ maxFieldHectares: 10_000, shapeLockTimeoutSeconds: 60, shapeReprocessDelaySeconds: 5 }),
     now: () => new Date(clock),
   });
-  return { service, field, used: money.used, published, tick: (ms: number) => (clock += ms), loseNext: () => (loseNext = true), release: () => (lock = undefined) };
+  return {
+    service,
+    field,
+    used: money.used,
+    published,
+    tick: (ms: number) => (clock += ms),
+    loseNext: () => (loseNext = true),
+    release: () => (lock = undefined),
+  };
 }
 
 describe('season shape rules (repository in memory)', () => {
   it('a shape covering new ground takes the lock and hands the job over; a second one waits (REPROCESSING) until the lock expires', async () => {
     const { service, published, tick, field, used, loseNext } = shapesSetup();
     loseNext();
-    expect(await service.postShape(caller, { fieldId: 1, campaign: 2026, shape: BIGGER })).toEqual({ imagesReprocessing: true });
-    expect(published).toEqual([['SHAPE_REPROCESS.V1', expect.objectContaining({ field_id: 1, campaign: 2026 }), { delaySeconds: 5 }]]);
+    expect(await service.postShape(caller, { fieldId: 1, campaign: 2026, shape: BIGGER })).toEqual({
+      imagesReprocessing: true,
+    });
+    expect(published).toEqual([
+      ['SHAPE_REPROCESS.V1', expect.objectContaining({ field_id: 1, campaign: 2026 }), { delaySeconds: 5 }],
+    ]);
     expect(used.user).toBeCloseTo(field.hectaresCharged, 3);
-    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2027, shape: SMALLER }))).toBe('REPROCESSING');
+    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2027, shape: SMALLER }))).toBe(
+      'REPROCESSING',
+    );
     expect(await codeOf(service.lockState(caller, 1))).toBe('REPROCESSING');
     tick(61_000);
     expect(await service.lockState(caller, 1)).toEqual({ reprocessing: false });
-    expect(await service.postShape(caller, { fieldId: 1, campaign: 2027, shape: SMALLER })).toEqual({ imagesReprocessing: false });
+    expect(await service.postShape(caller, { fieldId: 1, campaign: 2027, shape: SMALLER })).toEqual({
+      imagesReprocessing: false,
+    });
   });
 
   it('refuses shapes past the expansion limits, invalid ones, a read-only field, and one that would pass the quota', async () => {
     const { service, field } = shapesSetup({ user: 130, space: null });
-    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: 'POLYGON((0 0, 0 1, 1 1, 1 0, 0 0))' }))).toBe('MAX_SHAPE_AREA_EXCEEDED');
-    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: 'POLYGON((0 0, 0 0.02, 0.02 0.02, 0.02 0, 0 0))' }))).toBe('SHAPE_EXPANSION_LIMIT');
-    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: 'POLYGON((0 0, 1 1))' }))).toBe('INVALID_GEOMETRY');
-    await expect(service.postShape(caller, { fieldId: 3, campaign: 2026, shape: SQUARE })).rejects.toMatchObject({ kind: 'forbidden' });
-    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: BIGGER }))).toBe('NOT_ENOUGH_QUOTA');
+    expect(
+      await codeOf(
+        service.postShape(caller, { fieldId: 1, campaign: 2026, shape: 'POLYGON((0 0, 0 1, 1 1, 1 0, 0 0))' }),
+      ),
+    ).toBe('MAX_SHAPE_AREA_EXCEEDED');
+    expect(
+      await codeOf(
+        service.postShape(caller, {
+          fieldId: 1,
+          campaign: 2026,
+          shape: 'POLYGON((0 0, 0 0.02, 0.02 0.02, 0.02 0, 0 0))',
+        }),
+      ),
+    ).toBe('SHAPE_EXPANSION_LIMIT');
+    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: 'POLYGON((0 0, 1 1))' }))).toBe(
+      'INVALID_GEOMETRY',
+    );
+    await expect(service.postShape(caller, { fieldId: 3, campaign: 2026, shape: SQUARE })).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
+    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: BIGGER }))).toBe(
+      'NOT_ENOUGH_QUOTA',
+    );
     expect(field.shapeCampaigns).toEqual([]);
   });
 });

@@ -66,7 +66,17 @@ describe("an endpoint's preloaded kits (EndpointSpec.preload)", () => {
     responses: { 200: { description: 'ok' } },
   });
   const event = (query: Record<string, string>) =>
-    ({ httpMethod: 'GET', path: '/preloading', resource: '/preloading', headers: {}, queryStringParameters: query, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'req' } }) as unknown as APIGatewayProxyEvent;
+    ({
+      httpMethod: 'GET',
+      path: '/preloading',
+      resource: '/preloading',
+      headers: {},
+      queryStringParameters: query,
+      pathParameters: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: { requestId: 'req' },
+    }) as unknown as APIGatewayProxyEvent;
   const context = { awsRequestId: 'req', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 
   it('starts loading them before the handler runs, once per container, and not for a request it refuses', async () => {

@@ -1,9 +1,9 @@
 // lib/geo/wkt.ts and lib/fields/rules.ts: WKT parsing, validity and measurements.
 import { describe, expect, it } from 'vitest';
-import * as kit from '../../lib/geo/wkt';
-import { GeometryError } from '../../lib/geo/geometry';
-import { fieldShapeFrom } from '../../lib/fields/shape';
 import { DomainError } from '../../lib/errors';
+import { fieldShapeFrom } from '../../lib/fields/shape';
+import { GeometryError } from '../../lib/geo/geometry';
+import * as kit from '../../lib/geo/wkt';
 
 const { areaHectares, parseGeometry, toWkt } = kit;
 
@@ -43,13 +43,23 @@ describe('measurements', () => {
   it('gives the area on the WGS84 ellipsoid, within 0.01%, at every latitude (not on a sphere)', () => {
     for (const lat of [-60, -45, -34, -3, 0, 45, 64]) {
       for (const size of [0.01, 0.1]) {
-        const area = areaHectares(parseGeometry(`POLYGON((10 ${lat},${10 + size} ${lat},${10 + size} ${lat + size},10 ${lat + size},10 ${lat}))`, ['Polygon']));
+        const area = areaHectares(
+          parseGeometry(
+            `POLYGON((10 ${lat},${10 + size} ${lat},${10 + size} ${lat + size},10 ${lat + size},10 ${lat}))`,
+            ['Polygon'],
+          ),
+        );
         expect(relative(area, ellipsoidRectangleHectares(lat, size))).toBeLessThan(0.0001);
       }
     }
     // the figures of GeographicLib's own Planimeter for a 0.01-degree square
     const square = (lon: number, lat: number) =>
-      areaHectares(parseGeometry(`POLYGON((${lon} ${lat},${lon + 0.01} ${lat},${lon + 0.01} ${lat + 0.01},${lon} ${lat + 0.01},${lon} ${lat}))`, ['Polygon']));
+      areaHectares(
+        parseGeometry(
+          `POLYGON((${lon} ${lat},${lon + 0.01} ${lat},${lon + 0.01} ${lat + 0.01},${lon} ${lat + 0.01},${lon} ${lat}))`,
+          ['Polygon'],
+        ),
+      );
     expect(square(-60, -3)).toBeCloseTo(122.927084, 4);
     expect(square(-68, -45)).toBeCloseTo(87.631433, 4);
     expect(square(25, 64)).toBeCloseTo(54.538096, 4);
@@ -57,12 +67,14 @@ describe('measurements', () => {
     expect(relative(sphereRectangleHectares(-3, 0.01), square(-60, -3))).toBeGreaterThan(0.004);
   });
 
-  it('subtracts holes and adds the parts of a multipolygon, whatever the rings\' orientation', () => {
+  it("subtracts holes and adds the parts of a multipolygon, whatever the rings' orientation", () => {
     const outer = 'POLYGON((0 0,0.1 0,0.1 0.1,0 0.1,0 0),(0.02 0.02,0.02 0.04,0.04 0.04,0.04 0.02,0.02 0.02))';
     const expected = ellipsoidRectangleHectares(0, 0.1) - ellipsoidRectangleHectares(0.02, 0.02);
     expect(relative(areaHectares(parseGeometry(outer, ['Polygon'])), expected)).toBeLessThan(0.0001);
     const clockwise = 'POLYGON((0 0,0 0.1,0.1 0.1,0.1 0,0 0))';
-    expect(relative(areaHectares(parseGeometry(clockwise, ['Polygon'])), ellipsoidRectangleHectares(0, 0.1))).toBeLessThan(0.0001);
+    expect(
+      relative(areaHectares(parseGeometry(clockwise, ['Polygon'])), ellipsoidRectangleHectares(0, 0.1)),
+    ).toBeLessThan(0.0001);
     const two = 'MULTIPOLYGON(((0 0,0.01 0,0.01 0.01,0 0.01,0 0)),((1 50,1.01 50,1.01 50.01,1 50.01,1 50)))';
     const sum = ellipsoidRectangleHectares(0, 0.01) + ellipsoidRectangleHectares(50, 0.01);
     expect(relative(areaHectares(parseGeometry(two, ['MultiPolygon'])), sum)).toBeLessThan(0.0001);

@@ -1,7 +1,7 @@
 // lib/livestock/arithmetic.ts: what leaves a herd, what stays, what another herd receives.
 import { describe, expect, it } from 'vitest';
-import { joined, leaving, remaining, takesAll, WEIGHT_EPSILON_KG } from '../../lib/livestock/arithmetic';
 import { DomainError } from '../../lib/errors';
+import { joined, leaving, remaining, takesAll, WEIGHT_EPSILON_KG } from '../../lib/livestock/arithmetic';
 import { LIVESTOCK_CODES } from '../../lib/livestock/codes';
 
 const herd = { animalCount: 10, weightKg: 4000 };
@@ -30,7 +30,10 @@ describe('herd arithmetic', () => {
 
   it('leaves the rest, never a negative weight, and no weight once the last animal left', () => {
     expect(remaining(herd, { animalCount: 4, weightKg: 1000 })).toEqual({ animalCount: 6, weightKg: 3000 });
-    expect(remaining(herd, { animalCount: 4, weightKg: 4000 + WEIGHT_EPSILON_KG / 2 })).toEqual({ animalCount: 6, weightKg: 0 });
+    expect(remaining(herd, { animalCount: 4, weightKg: 4000 + WEIGHT_EPSILON_KG / 2 })).toEqual({
+      animalCount: 6,
+      weightKg: 0,
+    });
     expect(remaining(herd, { animalCount: 10, weightKg: 3999 })).toEqual({ animalCount: 0, weightKg: 0 });
   });
 

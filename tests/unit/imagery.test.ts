@@ -1,24 +1,25 @@
 // The imagery rules against memory (lib/imagery): band math, the date's figures and the 5% cloudy
 // rule, the field grid, rendering helpers, the choice of scenes, the stored form, and ingestion's
 // idempotency and lock release with a memory repository and scene source.
-import proj4 from 'proj4';
+
+import { fromArrayBuffer } from 'geotiff';
 import { PNG } from 'pngjs';
+import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
+import * as geometry from '../../lib/geo/wkt';
 import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
-import * as geometry from '../../lib/geo/wkt';
-import { fromArrayBuffer } from 'geotiff';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
-import { rasterize, type Grid } from '../../lib/imagery/grid';
+import { type Grid, rasterize } from '../../lib/imagery/grid';
 import { imageryIngestion } from '../../lib/imagery/ingest';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
 import { decodeValue, encodeValue, sourceIndices, targetGrid } from '../../lib/imagery/render';
 import { imageryRendering } from '../../lib/imagery/rendering';
-import { scaleTemplates, type ScaleInput, type ScaleRepository } from '../../lib/imagery/scale-templates';
+import { type ScaleInput, type ScaleRepository, scaleTemplates } from '../../lib/imagery/scale-templates';
 import { classBoundaries, classOf, type ScaleTemplate } from '../../lib/imagery/scales';
-import { imageryReaders, type ImageryDate, type ImageryRepository, type SceneJob } from '../../lib/imagery/service';
-import { chooseScenes, sceneOf, type Scene } from '../../lib/imagery/stac';
+import { type ImageryDate, type ImageryRepository, imageryReaders, type SceneJob } from '../../lib/imagery/service';
+import { chooseScenes, type Scene, sceneOf } from '../../lib/imagery/stac';
 import { layerTypes } from '../../lib/imagery/types';
 import type { FieldShape } from '../../lib/platform/model';
 import { memoryGate } from './helpers/memory-gate';
@@ -30,7 +31,15 @@ describe('band math', () => {
   it('computes the indices from digital numbers with the scale and offset, and marks SCL 3, 8, 9, 10 cloudy', () => {
     // reflectance = DN * 0.0001 - 0.1: red 0.05, green 0.08, blue 0.04, nir 0.45, rededge 0.2
     const dn = (r: number) => Math.round((r + 0.1) * 10000);
-    const bands = (scl: number) => ({ red: [dn(0.05)], green: [dn(0.08)], blue: [dn(0.04)], nir: [dn(0.45)], rededge1: [dn(0.2)], scl: [scl], radiometry: { scale: 0.0001, offset: -0.1 } });
+    const bands = (scl: number) => ({
+      red: [dn(0.05)],
+      green: [dn(0.08)],
+      blue: [dn(0.04)],
+      nir: [dn(0.45)],
+      rededge1: [dn(0.2)],
+      scl: [scl],
+      radiometry: { scale: 0.0001, offset: -0.1 },
+    });
     const clear = sceneProducts(bands(4));
     expect(clear.indices.ndvi1[0]).toBeCloseTo(0.8, 4);
     expect(clear.indices.gndvi1[0]).toBeCloseTo((0.45 - 0.08) / 0.53, 4);
@@ -71,13 +80,18 @@ describe('band math', () => {
 });
 
 describe('grids', () => {
-  it("gives a field its UTM zone at 10 m, aligned to 10 m, with 2 pixels around its bounds", async () => {
+  it('gives a field its UTM zone at 10 m, aligned to 10 m, with 2 pixels around its bounds', async () => {
     const grid = await fieldGrid(geometry, POLYGON);
     expect(grid.epsg).toBe(32720);
     expect(grid.pixel).toBe(10);
     expect(grid.x0 % 10).toBe(0);
     expect(grid.y0 % 10).toBe(0);
-    const corners = [[-60.5, -33.9], [-60.49, -33.9], [-60.49, -33.89], [-60.5, -33.89]].map((c) => proj4('EPSG:4326', '+proj=utm +zone=20 +south +datum=WGS84 +units=m +no_defs', c));
+    const corners = [
+      [-60.5, -33.9],
+      [-60.49, -33.9],
+      [-60.49, -33.89],
+      [-60.5, -33.89],
+    ].map((c) => proj4('EPSG:4326', '+proj=utm +zone=20 +south +datum=WGS84 +units=m +no_defs', c));
     const xs = corners.map((c) => c[0]!);
     const ys = corners.map((c) => c[1]!);
     expect(grid.x0).toBe((Math.floor(Math.min(...xs) / 10) - 2) * 10);
@@ -93,8 +107,20 @@ describe('grids', () => {
 
   it('fills rings by the even-odd rule (holes stay out)', () => {
     const grid: Grid = { epsg: 32720, x0: 0, y0: 10, pixel: 1, width: 10, height: 10 };
-    const outer: Array<[number, number]> = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]];
-    const hole: Array<[number, number]> = [[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]];
+    const outer: Array<[number, number]> = [
+      [0, 0],
+      [10, 0],
+      [10, 10],
+      [0, 10],
+      [0, 0],
+    ];
+    const hole: Array<[number, number]> = [
+      [4, 4],
+      [6, 4],
+      [6, 6],
+      [4, 6],
+      [4, 4],
+    ];
     const mask = rasterize([outer, hole], grid);
     expect(mask.reduce((a, b) => a + b, 0)).toBe(100 - 4);
     expect(mask[4 * 10 + 4]).toBe(0);
@@ -115,7 +141,8 @@ describe('encoded PNG values', () => {
     expect(encodeValue(-1)).toBe(1);
     expect(encodeValue(1)).toBe(65535);
     expect(decodeValue(0)).toBeNaN();
-    for (const value of [-0.7312, 0, 0.1234, 0.99999]) expect(Math.abs(decodeValue(encodeValue(value)) - value)).toBeLessThanOrEqual(1 / 65534);
+    for (const value of [-0.7312, 0, 0.1234, 0.99999])
+      expect(Math.abs(decodeValue(encodeValue(value)) - value)).toBeLessThanOrEqual(1 / 65534);
   });
 });
 
@@ -135,8 +162,17 @@ describe('scenes', () => {
     const item = (applied: boolean | undefined) => ({
       id: 'x',
       bbox: [0, 0, 1, 1],
-      properties: { datetime: '2026-11-01T14:03:07.123Z', 'proj:epsg': 32720, ...(applied === undefined ? {} : { 'earthsearch:boa_offset_applied': applied }) },
-      assets: Object.fromEntries(['red', 'green', 'blue', 'nir', 'rededge1', 'scl'].map((b) => [b, { href: `https://example.org/${b}.tif`, 'raster:bands': [{ scale: 0.0001, offset: -0.1 }] }])),
+      properties: {
+        datetime: '2026-11-01T14:03:07.123Z',
+        'proj:epsg': 32720,
+        ...(applied === undefined ? {} : { 'earthsearch:boa_offset_applied': applied }),
+      },
+      assets: Object.fromEntries(
+        ['red', 'green', 'blue', 'nir', 'rededge1', 'scl'].map((b) => [
+          b,
+          { href: `https://example.org/${b}.tif`, 'raster:bands': [{ scale: 0.0001, offset: -0.1 }] },
+        ]),
+      ),
     });
     expect(sceneOf(item(true))!.radiometry).toEqual({ scale: 0.0001, offset: 0 });
     expect(sceneOf(item(false))!.radiometry).toEqual({ scale: 0.0001, offset: -0.1 });
@@ -167,11 +203,23 @@ describe('stored scenes', () => {
     const f = (values: number[]) => Float32Array.from(values);
     const stored = {
       grid,
-      rings: [[[0, 0], [1, 0], [1, 1], [0, 0]]] as Array<Array<[number, number]>>,
+      rings: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ] as Array<Array<[number, number]>>,
       shapeVersion: 'v',
       sceneId: 's',
       datetime: '2026-11-01T14:00:00Z',
-      indices: { ndvi1: f([0.1234, NaN, -1, 1]), gndvi1: f([0, 0, 0, 0]), msavi2: f([0.5, 0.5, 0.5, 0.5]), ndre: f([0.2, 0.2, 0.2, 0.2]) },
+      indices: {
+        ndvi1: f([0.1234, NaN, -1, 1]),
+        gndvi1: f([0, 0, 0, 0]),
+        msavi2: f([0.5, 0.5, 0.5, 0.5]),
+        ndre: f([0.2, 0.2, 0.2, 0.2]),
+      },
       rgb: Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
       cloud: Uint8Array.from([0, 1, 0, 1]),
     };
@@ -187,7 +235,9 @@ describe('stored scenes', () => {
 
 /** A memory repository and a scene source whose bands are uniform: NDVI 0.8, cloudy when asked. */
 function memory(options: { cloudyDays?: string[] } = {}) {
-  const shapes = new Map<number, FieldShape>([[1, { polygon: POLYGON, bounds: [-60.5, -33.9, -60.49, -33.89] } as FieldShape]]);
+  const shapes = new Map<number, FieldShape>([
+    [1, { polygon: POLYGON, bounds: [-60.5, -33.9, -60.49, -33.89] } as FieldShape],
+  ]);
   const entries = new Map<string, ImageryDate>();
   const rasters = new Map<string, Uint8Array>();
   const runs = new Map<number, { pending: Set<string>; locks: Set<string> }>();
@@ -236,8 +286,10 @@ function memory(options: { cloudyDays?: string[] } = {}) {
   const cloudy = new Set(options.cloudyDays ?? []);
   const sourceWithClouds = {
     ...source,
-    search: async () => (await source.search()).map((s) => ({ ...s, hrefs: { ...s.hrefs, scl: cloudy.has(s.day) ? 's9' : 's' } })),
-    readBand: async (href: string, grid: Grid) => (href === 's9' ? new Uint16Array(grid.width * grid.height).fill(9) : source.readBand(href, grid)),
+    search: async () =>
+      (await source.search()).map((s) => ({ ...s, hrefs: { ...s.hrefs, scl: cloudy.has(s.day) ? 's9' : 's' } })),
+    readBand: async (href: string, grid: Grid) =>
+      href === 's9' ? new Uint16Array(grid.width * grid.height).fill(9) : source.readBand(href, grid),
   };
   return { repository, source: sourceWithClouds, entries, released, published, reads, shapes };
 }
@@ -247,7 +299,12 @@ describe('ingestion', () => {
 
   it('queues the scenes not stored for the current shape, stores each once, and releases the lock after the last', async () => {
     const m = memory({ cloudyDays: ['2026-11-06'] });
-    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source: m.source,
+      settings: () => ({ periodDays: 30 }),
+      now,
+    });
     expect(await ingestion.ingestField({ field_id: 1, lock_id: 'lock-1' })).toEqual({ queued: 3 });
     expect(m.published.map((job) => job.scene.day)).toEqual(['2026-11-11', '2026-11-06', '2026-11-01']);
     for (const job of m.published.slice(0, 2)) await ingestion.ingestScene(job);
@@ -270,7 +327,12 @@ describe('ingestion', () => {
 
   it('a scene whose bands cannot be read fails its job (to be retried), storing nothing and keeping its day open', async () => {
     const m = memory();
-    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source: m.source,
+      settings: () => ({ periodDays: 30 }),
+      now,
+    });
     await ingestion.ingestField({ field_id: 1, lock_id: 'lock-1' });
     const failing = imageryIngestion({
       repository: m.repository,
@@ -290,11 +352,19 @@ describe('ingestion', () => {
   it('the daily job searches a few days back for a field with dates of its shape, the whole period for one without', async () => {
     const m = memory();
     const searched: number[] = [];
-    const source = { ...m.source, search: async (bounds: [number, number, number, number], from: Date, to: Date) => {
-      searched.push(Math.round((to.getTime() - from.getTime()) / 86_400_000));
-      return m.source.search();
-    } };
-    const ingestion = imageryIngestion({ repository: m.repository, source, settings: () => ({ periodDays: 365 }), now });
+    const source = {
+      ...m.source,
+      search: async (bounds: [number, number, number, number], from: Date, to: Date) => {
+        searched.push(Math.round((to.getTime() - from.getTime()) / 86_400_000));
+        return m.source.search();
+      },
+    };
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source,
+      settings: () => ({ periodDays: 365 }),
+      now,
+    });
     await ingestion.ingestField({ field_id: 1, recent_days: 10 });
     for (const job of m.published) await ingestion.ingestScene(job);
     await ingestion.ingestField({ field_id: 1, recent_days: 10 });
@@ -303,9 +373,17 @@ describe('ingestion', () => {
 
   it('a scene job of an older shape stores nothing but closes its day', async () => {
     const m = memory();
-    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source: m.source,
+      settings: () => ({ periodDays: 30 }),
+      now,
+    });
     await ingestion.ingestField({ field_id: 1, lock_id: 'lock-1' });
-    m.shapes.set(1, { polygon: POLYGON.replace('-60.49 -33.89', '-60.48 -33.88'), bounds: [-60.5, -33.9, -60.48, -33.88] } as FieldShape);
+    m.shapes.set(1, {
+      polygon: POLYGON.replace('-60.49 -33.89', '-60.48 -33.88'),
+      bounds: [-60.5, -33.9, -60.48, -33.88],
+    } as FieldShape);
     for (const job of m.published) await ingestion.ingestScene(job);
     expect(m.entries.size).toBe(0);
     expect(m.reads).toEqual([]);
@@ -314,34 +392,85 @@ describe('ingestion', () => {
 
   it('readers list dates newest first, the NDVI of clear dates, and refuse what the caller cannot read', async () => {
     const m = memory({ cloudyDays: ['2026-11-06'] });
-    const ingestion = imageryIngestion({ repository: m.repository, source: m.source, settings: () => ({ periodDays: 30 }), now });
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source: m.source,
+      settings: () => ({ periodDays: 30 }),
+      now,
+    });
     await ingestion.ingestField({ field_id: 1 });
     for (const job of m.published) await ingestion.ingestScene(job);
     const readers = imageryReaders({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }) });
     const layers = await readers.dates(principal, 1);
-    expect(layers.sentinel2!.dates.map((d) => d.date)).toEqual(['2026-11-11T14:00:00Z', '2026-11-06T14:00:00Z', '2026-11-01T14:00:00Z']);
+    expect(layers.sentinel2!.dates.map((d) => d.date)).toEqual([
+      '2026-11-11T14:00:00Z',
+      '2026-11-06T14:00:00Z',
+      '2026-11-01T14:00:00Z',
+    ]);
     expect((await readers.ndviSeries(principal, 1)).map((p) => p.date)).toEqual(['2026-11-01', '2026-11-11']);
-    expect((await readers.ndviSeries(principal, 1, '2026-11-02', '2026-11-30')).map((p) => p.date)).toEqual(['2026-11-11']);
-    await expect(readers.ndviSeries(principal, 1, '2026-11-30', '2026-11-02')).rejects.toMatchObject({ kind: 'invalid' });
+    expect((await readers.ndviSeries(principal, 1, '2026-11-02', '2026-11-30')).map((p) => p.date)).toEqual([
+      '2026-11-11',
+    ]);
+    await expect(readers.ndviSeries(principal, 1, '2026-11-30', '2026-11-02')).rejects.toMatchObject({
+      kind: 'invalid',
+    });
     await expect(readers.dates(principal, 5)).rejects.toMatchObject({ kind: 'not_found' });
-    const rendering = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }), scales: templates.owned });
-    const params = { field_id: 1, layer_name: 'sentinel2', operation: 'ndvi1', date: '2026-11-11T14:00:00Z', format: 'image/png' as const, transparent: false };
+    const rendering = imageryRendering({
+      repository: m.repository,
+      gate: memoryGate({ writes: [1], reads: [] }),
+      scales: templates.owned,
+    });
+    const params = {
+      field_id: 1,
+      layer_name: 'sentinel2',
+      operation: 'ndvi1',
+      date: '2026-11-11T14:00:00Z',
+      format: 'image/png' as const,
+      transparent: false,
+    };
     expect((await rendering.render(principal, params)).contentType).toBe('image/png');
-    await expect(rendering.render(principal, { ...params, date: '2026-11-12T14:00:00Z' })).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(rendering.render(principal, { ...params, operation: 'evi' })).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(rendering.render(principal, { ...params, operation: 'rgb1', format: 'image/encoded' })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(rendering.render(principal, { ...params, date: '2026-11-12T14:00:00Z' })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    await expect(rendering.render(principal, { ...params, operation: 'evi' })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    await expect(
+      rendering.render(principal, { ...params, operation: 'rgb1', format: 'image/encoded' }),
+    ).rejects.toMatchObject({ kind: 'invalid' });
     // an image larger than an answer may carry is refused, not cut
-    const small = imageryRendering({ repository: m.repository, gate: memoryGate({ writes: [1], reads: [] }), scales: templates.owned, maxImageBytes: 1000 });
-    await expect(small.render(principal, { ...params, format: 'image/tiff', epsg: 3857, bbox: [0, 0, 1000, 1000], width: 500, height: 500 })).rejects.toMatchObject({ kind: 'invalid' });
+    const small = imageryRendering({
+      repository: m.repository,
+      gate: memoryGate({ writes: [1], reads: [] }),
+      scales: templates.owned,
+      maxImageBytes: 1000,
+    });
+    await expect(
+      small.render(principal, {
+        ...params,
+        format: 'image/tiff',
+        epsg: 3857,
+        bbox: [0, 0, 1000, 1000],
+        width: 500,
+        height: 500,
+      }),
+    ).rejects.toMatchObject({ kind: 'invalid' });
     // a PNG coloured by the caller's scale template: only its colours; another user's template is unknown
     const template = await templates.create(principal, scaleInput({}));
     const png = PNG.sync.read((await rendering.render(principal, { ...params, scale_template_id: template.id })).body);
     const colours = new Set<string>();
-    for (let i = 0; i < png.width * png.height; i++) if (png.data[i * 4 + 3]) colours.add(png.data.subarray(i * 4, i * 4 + 3).join(','));
+    for (let i = 0; i < png.width * png.height; i++)
+      if (png.data[i * 4 + 3]) colours.add(png.data.subarray(i * 4, i * 4 + 3).join(','));
     expect([...colours].every((c) => template.colors.map((t) => t.join(',')).includes(c))).toBe(true);
-    await expect(rendering.render({ user: { id: 10 } } as Principal, { ...params, scale_template_id: template.id })).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(rendering.render(principal, { ...params, scale_template_id: template.id, format: 'image/tiff' })).rejects.toMatchObject({ kind: 'invalid' });
-    await expect(rendering.render(principal, { ...params, scale_template_id: template.id, operation: 'ndre' })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(
+      rendering.render({ user: { id: 10 } } as Principal, { ...params, scale_template_id: template.id }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(
+      rendering.render(principal, { ...params, scale_template_id: template.id, format: 'image/tiff' }),
+    ).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(
+      rendering.render(principal, { ...params, scale_template_id: template.id, operation: 'ndre' }),
+    ).rejects.toMatchObject({ kind: 'invalid' });
   });
 });
 
@@ -368,7 +497,11 @@ const scaleInput = (overrides: Partial<ScaleInput>): ScaleInput => ({
   rangeMin: 0,
   rangeMax: 1,
   hierarchy: [],
-  colors: [[200, 0, 0], [250, 250, 0], [0, 150, 0]],
+  colors: [
+    [200, 0, 0],
+    [250, 250, 0],
+    [0, 150, 0],
+  ],
   scale: [0, 0.3, 0.6, 1],
   ...overrides,
 });
@@ -384,7 +517,10 @@ describe('scale templates', () => {
       { layerName: 'no-such-layer' },
       { operation: 'rgb1' },
     ];
-    for (const overrides of bad) await expect(templates.create(principal, scaleInput(overrides)), JSON.stringify(overrides)).rejects.toMatchObject({ kind: 'invalid' });
+    for (const overrides of bad)
+      await expect(templates.create(principal, scaleInput(overrides)), JSON.stringify(overrides)).rejects.toMatchObject(
+        { kind: 'invalid' },
+      );
     const made = await templates.create(principal, scaleInput({ layerName: 'rinde', operation: 'rinde' }));
     const changed = await templates.change(principal, made.id, { name: 'Rinde 2026' });
     expect(changed).toMatchObject({ id: made.id, name: 'Rinde 2026', layerName: 'rinde' });
@@ -397,10 +533,12 @@ describe('scale templates', () => {
     await expect(templates.owned(principal, made.id)).rejects.toMatchObject({ kind: 'not_found' });
   });
 
-  it('classes values: the boundaries as given (equidistant) or the image\'s quantiles', () => {
+  it("classes values: the boundaries as given (equidistant) or the image's quantiles", () => {
     const t = { ...scaleInput({}), id: 1, ownerId: 9 };
     expect(classBoundaries(t, [0.1, 0.2])).toEqual([0, 0.3, 0.6, 1]);
-    expect([-1, 0, 0.29, 0.3, 0.59, 0.6, 1, 2].map((v) => classOf([0, 0.3, 0.6, 1], v))).toEqual([0, 0, 0, 1, 1, 2, 2, 2]);
+    expect([-1, 0, 0.29, 0.3, 0.59, 0.6, 1, 2].map((v) => classOf([0, 0.3, 0.6, 1], v))).toEqual([
+      0, 0, 0, 1, 1, 2, 2, 2,
+    ]);
     const quantiles = classBoundaries({ ...t, distribution: 'quantiles' }, [0.9, 0.1, 0.2, 0.3, 0.4, 0.5, NaN]);
     expect(quantiles).toEqual([0.1, 0.3, 0.5, 0.9]);
     // the same number of values in each class
@@ -412,7 +550,9 @@ describe('GeoTIFF writer', () => {
   it('writes one DEFLATE strip with the georeferencing and NODATA that geotiff.js reads back', async () => {
     const grid: Grid = { epsg: 32720, x0: 500_000, y0: 6_200_000, pixel: 10, width: 3, height: 2 };
     const values = Float32Array.from([0.1, 0.2, NaN, -0.5, 1, 0.25]);
-    const tiff = await fromArrayBuffer(new Uint8Array(writeGeoTiff({ grid, data: values, samples: 1, noData: 'nan' })).buffer);
+    const tiff = await fromArrayBuffer(
+      new Uint8Array(writeGeoTiff({ grid, data: values, samples: 1, noData: 'nan' })).buffer,
+    );
     const image = await tiff.getImage();
     expect([image.getWidth(), image.getHeight()]).toEqual([3, 2]);
     expect(image.getOrigin()).toEqual([500_000, 6_200_000, 0]);
@@ -420,13 +560,31 @@ describe('GeoTIFF writer', () => {
     expect(image.getGeoKeys()).toMatchObject({ ProjectedCSTypeGeoKey: 32720, GTModelTypeGeoKey: 1 });
     expect(image.getGDALNoData()).toBeNaN();
     const [band] = (await image.readRasters()) as unknown as [Float32Array];
-    expect([...band].map((v) => (Number.isNaN(v) ? 'nan' : Number(v.toFixed(4))))).toEqual([0.1, 0.2, 'nan', -0.5, 1, 0.25]);
-    const rgb = await fromArrayBuffer(new Uint8Array(writeGeoTiff({ grid: { ...grid, epsg: 4326, pixel: 0.001 }, data: Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]), samples: 3, noData: '0' })).buffer);
+    expect([...band].map((v) => (Number.isNaN(v) ? 'nan' : Number(v.toFixed(4))))).toEqual([
+      0.1,
+      0.2,
+      'nan',
+      -0.5,
+      1,
+      0.25,
+    ]);
+    const rgb = await fromArrayBuffer(
+      new Uint8Array(
+        writeGeoTiff({
+          grid: { ...grid, epsg: 4326, pixel: 0.001 },
+          data: Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]),
+          samples: 3,
+          noData: '0',
+        }),
+      ).buffer,
+    );
     const rgbImage = await rgb.getImage();
     expect(rgbImage.getSamplesPerPixel()).toBe(3);
     expect(rgbImage.getGeoKeys()).toMatchObject({ GeographicTypeGeoKey: 4326, GTModelTypeGeoKey: 2 });
     expect(rgbImage.getGDALNoData()).toBe(0);
-    expect([...((await rgbImage.readRasters({ interleave: true })) as unknown as Uint8Array)]).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    expect([...((await rgbImage.readRasters({ interleave: true })) as unknown as Uint8Array)]).toEqual(
+      Array.from({ length: 18 }, (_, i) => i + 1),
+    );
   });
 });
 

@@ -2,9 +2,16 @@
 // parameters; tests/storage.test.ts runs the same rules through the API).
 import { describe, expect, it } from 'vitest';
 import { DomainError, Forbidden } from '../../lib/errors';
-import { ANSWER_MAX_BYTES, keyValueService, VALUE_MAX_BYTES, type StoredValue, type ValueRepository, type ValueSlot } from '../../lib/storage/kv';
-import { caller, resources } from './helpers/storage-gate';
 import { STORAGE_CODES } from '../../lib/storage/codes';
+import {
+  ANSWER_MAX_BYTES,
+  keyValueService,
+  type StoredValue,
+  VALUE_MAX_BYTES,
+  type ValueRepository,
+  type ValueSlot,
+} from '../../lib/storage/kv';
+import { caller, resources } from './helpers/storage-gate';
 
 const slotName = (s: ValueSlot) => `${s.scope}/${s.id}/${s.extension}/${s.key}`;
 
@@ -19,7 +26,8 @@ function memory() {
     update: async (slot, change) => {
       stored.set(slotName(slot), change(stored.get(slotName(slot))));
     },
-    read: async (slots) => new Map(slots.filter((s) => stored.has(slotName(s))).map((s) => [s, stored.get(slotName(s))!])),
+    read: async (slots) =>
+      new Map(slots.filter((s) => stored.has(slotName(s))).map((s) => [s, stored.get(slotName(s))!])),
     list: async (scope, id, extension) =>
       new Map(
         [...stored.entries()]
@@ -47,7 +55,9 @@ describe('key-value storage rules', () => {
     const { values, stored } = memory();
     const kv = keyValueService({ values, resources });
     await kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 1 }, overwrite: false });
-    expect(await codeOf(kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 2 }, overwrite: false }))).toBe(STORAGE_CODES.KEY_STATE);
+    expect(await codeOf(kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 2 }, overwrite: false }))).toBe(
+      STORAGE_CODES.KEY_STATE,
+    );
     await kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 3 }, overwrite: true });
     expect(JSON.parse(stored.get('fields/1/ext-a/k')!.json)).toEqual({ a: 3 });
   });
@@ -55,11 +65,27 @@ describe('key-value storage rules', () => {
   it('PATCH: absent key is 5 without create; append merges objects and concatenates arrays; created_at is kept', async () => {
     const { values, stored } = memory();
     const kv = keyValueService({ values, resources });
-    expect(await codeOf(kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 1 }, append: false, create: false }))).toBe(STORAGE_CODES.KEY_STATE);
+    expect(
+      await codeOf(
+        kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { a: 1 }, append: false, create: false }),
+      ),
+    ).toBe(STORAGE_CODES.KEY_STATE);
     expect(stored.size).toBe(0);
-    await kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { a: { x: 1 }, list: [1] }, append: false, create: true });
+    await kv.patchValue(caller(), 'fields', {
+      id: 1,
+      key: 'k',
+      data: { a: { x: 1 }, list: [1] },
+      append: false,
+      create: true,
+    });
     const createdAt = stored.get('fields/1/ext-a/k')!.createdAt;
-    await kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { a: { y: 2 }, list: [2], n: null }, append: true, create: false });
+    await kv.patchValue(caller(), 'fields', {
+      id: 1,
+      key: 'k',
+      data: { a: { y: 2 }, list: [2], n: null },
+      append: true,
+      create: false,
+    });
     expect(JSON.parse(stored.get('fields/1/ext-a/k')!.json)).toEqual({ a: { x: 1, y: 2 }, list: [1, 2], n: null });
     expect(stored.get('fields/1/ext-a/k')!.createdAt).toBe(createdAt);
     await kv.patchValue(caller(), 'fields', { id: 1, key: 'k', data: { b: 1 }, append: false, create: false });
@@ -70,7 +96,9 @@ describe('key-value storage rules', () => {
     const { values, stored } = memory();
     const kv = keyValueService({ values, resources });
     const big = { text: 'x'.repeat(VALUE_MAX_BYTES) };
-    expect(await codeOf(kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: big, overwrite: true }))).toBe(STORAGE_CODES.ERROR);
+    expect(await codeOf(kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: big, overwrite: true }))).toBe(
+      STORAGE_CODES.ERROR,
+    );
     expect(stored.size).toBe(0);
   });
 
@@ -93,14 +121,17 @@ describe('key-value storage rules', () => {
     const kv = keyValueService({ values, resources });
     const chunk = { text: 'x'.repeat(300 * 1024) };
     const count = Math.ceil(ANSWER_MAX_BYTES / (300 * 1024)) + 1;
-    for (let i = 0; i < count; i++) await kv.putValue(caller(), 'fields', { id: 1, key: `k${i}`, data: chunk, overwrite: false });
+    for (let i = 0; i < count; i++)
+      await kv.putValue(caller(), 'fields', { id: 1, key: `k${i}`, data: chunk, overwrite: false });
     expect(await codeOf(kv.getValues(caller(), 'fields', { keys: [] }))).toBe(STORAGE_CODES.ERROR);
   });
 
   it('writes and deletes only where the gate allows it; a refusal changes nothing', async () => {
     const { values, stored } = memory();
     const kv = keyValueService({ values, resources });
-    await expect(kv.putValue(caller(), 'fields', { id: 2, key: 'k', data: {}, overwrite: false })).rejects.toBeInstanceOf(Forbidden);
+    await expect(
+      kv.putValue(caller(), 'fields', { id: 2, key: 'k', data: {}, overwrite: false }),
+    ).rejects.toBeInstanceOf(Forbidden);
     await kv.putValue(caller(), 'fields', { id: 1, key: 'k', data: {}, overwrite: false });
     await expect(kv.deleteValues(caller(), 'fields', { id: 2, keys: ['k'] })).rejects.toBeInstanceOf(Forbidden);
     expect(stored.size).toBe(1);

@@ -9,15 +9,14 @@ import {
   idwEstimator,
   interpolateGrid,
   krigingEstimator,
+  type Lag,
   leaveOneOut,
   PointIndex,
-  variogramAt,
-  type Lag,
   type Sample,
   type VariogramModel,
+  variogramAt,
 } from '../../lib/imagery/kriging';
 import { seededRandom as random } from '../helpers/random';
-
 
 const surface = (x: number, y: number) => 10 + 3 * Math.sin(x / 150) + 2 * Math.cos(y / 200) + 0.002 * x;
 
@@ -31,16 +30,23 @@ function samplesOf(n: number, seed = 1, f = surface): Sample[] {
 }
 
 describe('variogram', () => {
-  it.each<VariogramModel>(['spherical', 'exponential', 'gaussian'])('recovers a %s model with a nugget from its own lags', (model) => {
-    const truth = { model, nugget: 0.5, partialSill: 2, range: 300 };
-    const lags: Lag[] = Array.from({ length: 15 }, (_, i) => ({ distance: 25 + i * 30, gamma: variogramAt(truth, 25 + i * 30), pairs: 100 }));
-    const fitted = fitVariogram(lags)!;
-    expect(fitted.model).toBe(model);
-    expect(fitted.nugget).toBeCloseTo(0.5, 1);
-    expect(fitted.nugget + fitted.partialSill).toBeGreaterThan(2.5 * 0.95);
-    expect(fitted.nugget + fitted.partialSill).toBeLessThan(2.5 * 1.05);
-    expect(Math.abs(fitted.range - 300) / 300).toBeLessThan(0.1);
-  });
+  it.each<VariogramModel>(['spherical', 'exponential', 'gaussian'])(
+    'recovers a %s model with a nugget from its own lags',
+    (model) => {
+      const truth = { model, nugget: 0.5, partialSill: 2, range: 300 };
+      const lags: Lag[] = Array.from({ length: 15 }, (_, i) => ({
+        distance: 25 + i * 30,
+        gamma: variogramAt(truth, 25 + i * 30),
+        pairs: 100,
+      }));
+      const fitted = fitVariogram(lags)!;
+      expect(fitted.model).toBe(model);
+      expect(fitted.nugget).toBeCloseTo(0.5, 1);
+      expect(fitted.nugget + fitted.partialSill).toBeGreaterThan(2.5 * 0.95);
+      expect(fitted.nugget + fitted.partialSill).toBeLessThan(2.5 * 1.05);
+      expect(Math.abs(fitted.range - 300) / 300).toBeLessThan(0.1);
+    },
+  );
 
   it('the empirical variogram grows with distance on a smooth surface, and is zero for equal values', () => {
     const lags = empiricalVariogram(samplesOf(400));
@@ -66,7 +72,10 @@ describe('neighbours', () => {
     for (let t = 0; t < 50; t++) {
       const [x, y] = [next() * 1400 - 200, next() * 1400 - 200];
       const found = index.nearest(x, y, 12);
-      const brute = points.map((p, i) => ({ i, d: Math.hypot(p.x - x, p.y - y) })).sort((a, b) => a.d - b.d).slice(0, 12);
+      const brute = points
+        .map((p, i) => ({ i, d: Math.hypot(p.x - x, p.y - y) }))
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 12);
       expect(found.distance).toEqual(brute.map((b) => b.d));
     }
   });
@@ -94,7 +103,10 @@ describe('estimates', () => {
   });
 
   it('all values equal: the constant everywhere', () => {
-    const { estimate, method } = estimatorFor(samplesOf(30, 6, () => 4.25), 'kriging');
+    const { estimate, method } = estimatorFor(
+      samplesOf(30, 6, () => 4.25),
+      'kriging',
+    );
     expect(method).toBe('constant');
     expect(estimate(10, 10)).toBe(4.25);
   });
@@ -107,7 +119,11 @@ describe('estimates', () => {
   it('collinear points: finite estimates within the values on and off the line', () => {
     const line = Array.from({ length: 40 }, (_, i) => ({ x: i * 20, y: 0, value: Math.sin(i / 5) }));
     const { estimate } = estimatorFor(line, 'kriging');
-    for (const [x, y] of [[100, 0], [110, 50], [400, -300]] as const) {
+    for (const [x, y] of [
+      [100, 0],
+      [110, 50],
+      [400, -300],
+    ] as const) {
       const v = estimate(x, y);
       expect(Number.isFinite(v)).toBe(true);
       expect(Math.abs(v)).toBeLessThanOrEqual(1.5);
@@ -123,7 +139,13 @@ describe('estimates', () => {
   });
 
   it('two points: inverse distance, the nearer weighs more', () => {
-    const { estimate, method } = estimatorFor([{ x: 0, y: 0, value: 0 }, { x: 100, y: 0, value: 10 }], 'kriging');
+    const { estimate, method } = estimatorFor(
+      [
+        { x: 0, y: 0, value: 0 },
+        { x: 100, y: 0, value: 10 },
+      ],
+      'kriging',
+    );
     expect(method).toBe('idw');
     expect(estimate(20, 0)).toBeLessThan(5);
     expect(estimate(50, 0)).toBeCloseTo(5, 9);
@@ -137,7 +159,12 @@ describe('estimates', () => {
 describe('grids', () => {
   it('averages dense points per cell and fills only the cells inside', () => {
     const grid = { x0: 0, y0: 100, pixel: 10, width: 10, height: 10 };
-    const dense = [{ x: 1, y: 99, value: 2 }, { x: 9, y: 91, value: 4 }, { x: 55, y: 45, value: 8 }, { x: 500, y: 500, value: 100 }];
+    const dense = [
+      { x: 1, y: 99, value: 2 },
+      { x: 9, y: 91, value: 4 },
+      { x: 55, y: 45, value: 8 },
+      { x: 500, y: 500, value: 100 },
+    ];
     const cells = averageByCell(dense, grid);
     expect(cells.map((c) => c.value).sort()).toEqual([3, 8]);
     const inside = new Uint8Array(100);

@@ -7,8 +7,8 @@ import { DomainError } from '../../lib/errors';
 import type { Campaign } from '../../lib/fields/campaigns';
 import { MASTER_INPUTS } from '../../lib/inputs/catalogue';
 import { LABOUR_CODES, labourStale, labourTaken } from '../../lib/labours/codes';
-import { LABOUR_TYPE, STATUS, type Labour } from '../../lib/labours/model';
-import { laboursService, type LabourCreate, type LabourRepository, type LabourSave } from '../../lib/labours/service';
+import { LABOUR_TYPE, type Labour, STATUS } from '../../lib/labours/model';
+import { type LabourCreate, type LabourRepository, type LabourSave, laboursService } from '../../lib/labours/service';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 import { memoryRepository } from './helpers/memory-inputs';
 
@@ -26,18 +26,38 @@ function memory() {
       return labour && { fieldId: labour.fieldId, yeargroup: labour.yeargroup };
     },
     labour: async (_fieldId, _yeargroup, uuid) => labours.get(uuid.toLowerCase()),
-    laboursOf: async (fieldId, yeargroup) => [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup),
+    laboursOf: async (fieldId, yeargroup) =>
+      [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup),
     // field 1 has a soybean rotation (crop 1) in 2026
-    rotations: async (refs) => (reads.rotations++, new Map(refs.filter((r) => r.fieldId === 1 && r.uuid.toLowerCase() === ROTATION).map((r) => [`1|${ROTATION}`, { cropId: 1, yeargroup: 2026 }]))),
-    campaigns: async (refs) => new Map(refs.flatMap((r) => (campaigns.has(`${r.fieldId}|${r.yeargroup}`) ? [[`${r.fieldId}|${r.yeargroup}`, campaigns.get(`${r.fieldId}|${r.yeargroup}`)!]] : []))),
+    rotations: async (refs) => (
+      reads.rotations++,
+      new Map(
+        refs
+          .filter((r) => r.fieldId === 1 && r.uuid.toLowerCase() === ROTATION)
+          .map((r) => [`1|${ROTATION}`, { cropId: 1, yeargroup: 2026 }]),
+      )
+    ),
+    campaigns: async (refs) =>
+      new Map(
+        refs.flatMap((r) =>
+          campaigns.has(`${r.fieldId}|${r.yeargroup}`)
+            ? [[`${r.fieldId}|${r.yeargroup}`, campaigns.get(`${r.fieldId}|${r.yeargroup}`)!]]
+            : [],
+        ),
+      ),
     async campaignOf(fieldId, yeargroup, biennial) {
       const key = `${fieldId}|${yeargroup}`;
-      if (!campaigns.has(key)) campaigns.set(key, { id: campaigns.size + 1, fieldId, yeargroup, biennial: biennial ?? false });
+      if (!campaigns.has(key))
+        campaigns.set(key, { id: campaigns.size + 1, fieldId, yeargroup, biennial: biennial ?? false });
       return campaigns.get(key)!;
     },
     mapField: async (mapId) => (mapId === 5 ? 1 : undefined),
-    personalInputs: async (refs) => new Map(refs.flatMap((r) => (inputs.rows.has(r.uuid) ? [[`${r.ownerId}|${r.uuid}`, inputs.rows.get(r.uuid)!]] : []))),
-    inputHolders: async (uuids) => new Map(uuids.flatMap((u) => (inputs.rows.has(u) ? [[u, inputs.rows.get(u)!.ownerId]] : []))),
+    personalInputs: async (refs) =>
+      new Map(
+        refs.flatMap((r) => (inputs.rows.has(r.uuid) ? [[`${r.ownerId}|${r.uuid}`, inputs.rows.get(r.uuid)!]] : [])),
+      ),
+    inputHolders: async (uuids) =>
+      new Map(uuids.flatMap((u) => (inputs.rows.has(u) ? [[u, inputs.rows.get(u)!.ownerId]] : []))),
     async save(change: LabourSave) {
       if (loseNextSave) {
         loseNextSave = false;
@@ -49,7 +69,11 @@ function memory() {
       await inputs.save(change.inputs);
       labours.set(change.labour.uuid, change.labour);
       const { biennial } = change;
-      if (biennial && biennial.value !== undefined) campaigns.set(`${biennial.campaign.fieldId}|${biennial.campaign.yeargroup}`, { ...biennial.campaign, biennial: biennial.value });
+      if (biennial && biennial.value !== undefined)
+        campaigns.set(`${biennial.campaign.fieldId}|${biennial.campaign.yeargroup}`, {
+          ...biennial.campaign,
+          biennial: biennial.value,
+        });
     },
     async remove(labour) {
       labours.delete(labour.uuid);
@@ -59,24 +83,49 @@ function memory() {
 }
 
 const caller = { user: { id: 9 } } as Principal;
-const crops = async (_userId: number, cropId: number) => (cropId === 1 ? { id: 1, name: 'Soja', varieties: [], userCrop: false } : undefined);
+const crops = async (_userId: number, cropId: number) =>
+  cropId === 1 ? { id: 1, name: 'Soja', varieties: [], userCrop: false } : undefined;
 
 function setup() {
   const store = memory();
-  const service = laboursService({ repository: store.repository, inputs: store.inputs, fields: memoryGate({ fields: new Map([[1, memoryField(1)]]) }), crops, now: () => new Date('2026-11-23T12:00:00Z') });
+  const service = laboursService({
+    repository: store.repository,
+    inputs: store.inputs,
+    fields: memoryGate({ fields: new Map([[1, memoryField(1)]]) }),
+    crops,
+    now: () => new Date('2026-11-23T12:00:00Z'),
+  });
   return { ...store, service };
 }
 
-const sowing = (overrides: Partial<LabourCreate> = {}): LabourCreate => ({ typeId: LABOUR_TYPE.SOWING, status: STATUS.PLANNED, yeargroup: 2026, date: '2026-11-01', fieldId: 1, ...overrides });
-const application = (overrides: Partial<LabourCreate> = {}) => sowing({ typeId: LABOUR_TYPE.APPLICATION, ...overrides });
-const codeOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.code : error));
+const sowing = (overrides: Partial<LabourCreate> = {}): LabourCreate => ({
+  typeId: LABOUR_TYPE.SOWING,
+  status: STATUS.PLANNED,
+  yeargroup: 2026,
+  date: '2026-11-01',
+  fieldId: 1,
+  ...overrides,
+});
+const application = (overrides: Partial<LabourCreate> = {}) =>
+  sowing({ typeId: LABOUR_TYPE.APPLICATION, ...overrides });
+const codeOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (error) => (error instanceof DomainError ? error.code : error),
+  );
 
 describe('labour rules (repositories in memory)', () => {
   it('creates a labour in the field campaign, its surface the field area unless sent; a client uuid sent again answers it', async () => {
     const { service, labours, campaigns } = setup();
     const uuid = 'AB000000-0000-4000-8000-00000000000A';
     const made = await service.createLabour(caller, sowing({ uuid, biennial: true, rotationUuid: ROTATION }));
-    expect(made).toMatchObject({ uuid: uuid.toLowerCase(), surface: 123.2, campaignId: 1, rotationUuid: ROTATION, createdAt: '2026-11-23T12:00:00.000Z' });
+    expect(made).toMatchObject({
+      uuid: uuid.toLowerCase(),
+      surface: 123.2,
+      campaignId: 1,
+      rotationUuid: ROTATION,
+      createdAt: '2026-11-23T12:00:00.000Z',
+    });
     expect(campaigns.get('1|2026')?.biennial).toBe(true);
     expect((await service.createLabour(caller, sowing({ uuid, status: STATUS.EXECUTED }))).status).toBe(STATUS.PLANNED);
     expect(labours.size).toBe(1);
@@ -96,17 +145,36 @@ describe('labour rules (repositories in memory)', () => {
       [{ fieldId: 4 }, LABOUR_CODES.INVALID_FIELD],
       [{ fieldId: 1, fieldUuid: memoryField(2).uuid }, LABOUR_CODES.INVALID_FIELD],
     ];
-    for (const [overrides, code] of cases) expect([overrides, await codeOf(service.createLabour(caller, sowing(overrides)))]).toEqual([overrides, code]);
+    for (const [overrides, code] of cases)
+      expect([overrides, await codeOf(service.createLabour(caller, sowing(overrides)))]).toEqual([overrides, code]);
     expect(await codeOf(service.createLabour(caller, application({ mapId: 6 })))).toBe(LABOUR_CODES.INVALID_MAP);
-    expect(await codeOf(service.createLabour(caller, application({ inputs: [{ id: 99_999_999, dose: 1, unit: 'L/ha' }] })))).toBe(LABOUR_CODES.INVALID_INPUTS);
-    expect(await codeOf(service.createLabour(caller, application({ costs: { inputs: { [MASTER_INPUTS[0]!.uuid]: { unit: 'USD/ha', value: 3 } } } })))).toBe(LABOUR_CODES.INVALID_INPUTS);
+    expect(
+      await codeOf(service.createLabour(caller, application({ inputs: [{ id: 99_999_999, dose: 1, unit: 'L/ha' }] }))),
+    ).toBe(LABOUR_CODES.INVALID_INPUTS);
+    expect(
+      await codeOf(
+        service.createLabour(
+          caller,
+          application({ costs: { inputs: { [MASTER_INPUTS[0]!.uuid]: { unit: 'USD/ha', value: 3 } } } }),
+        ),
+      ),
+    ).toBe(LABOUR_CODES.INVALID_INPUTS);
     expect(labours.size).toBe(0);
   });
 
   it('resolves inputs: master ones as they are, new personal ones created with the labour', async () => {
     const { service, inputs } = setup();
     const master = MASTER_INPUTS[0]!;
-    const made = await service.createLabour(caller, application({ mapId: 5, inputs: [{ id: master.id, dose: 2, unit: 'L/ha' }, { name: 'Mi mezcla', dose: 1, unit: 'kg/ha' }] }));
+    const made = await service.createLabour(
+      caller,
+      application({
+        mapId: 5,
+        inputs: [
+          { id: master.id, dose: 2, unit: 'L/ha' },
+          { name: 'Mi mezcla', dose: 1, unit: 'kg/ha' },
+        ],
+      }),
+    );
     expect(made.inputs.map((i) => [i.name, i.ownerId])).toEqual([
       [master.name, null],
       ['Mi mezcla', 9],
@@ -120,10 +188,14 @@ describe('labour rules (repositories in memory)', () => {
     loseNext();
     const executed = await service.patchLabour(caller, uuid, { status: STATUS.EXECUTED, observations: 'done' });
     expect(executed).toMatchObject({ status: STATUS.EXECUTED, observations: 'done', version: 2, date: '2026-11-01' });
-    expect(await codeOf(service.patchLabour(caller, uuid, { status: STATUS.PLANNED }))).toBe(LABOUR_CODES.STATUS_TRANSITION);
+    expect(await codeOf(service.patchLabour(caller, uuid, { status: STATUS.PLANNED }))).toBe(
+      LABOUR_CODES.STATUS_TRANSITION,
+    );
     expect(await codeOf(service.patchLabour(caller, uuid, { fieldId: 2 }))).toBe(LABOUR_CODES.INVALID_FIELD);
     expect(await codeOf(service.patchLabour(caller, uuid, { yeargroup: 2027 }))).toBe(LABOUR_CODES.INVALID_ROTATION);
-    expect(await codeOf(service.patchLabour(caller, uuid, { typeId: LABOUR_TYPE.HARVEST }))).toBe(LABOUR_CODES.WRONG_TYPE_FIELDS);
+    expect(await codeOf(service.patchLabour(caller, uuid, { typeId: LABOUR_TYPE.HARVEST }))).toBe(
+      LABOUR_CODES.WRONG_TYPE_FIELDS,
+    );
   });
 
   it('lists the labours of readable fields with filters, by date, by pages; deletes', async () => {

@@ -5,14 +5,14 @@ import shpwrite from '@mapbox/shp-write';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
-import type { Field, FieldShape } from '../../lib/platform/model';
-import { LAYER_FILE_LIMITS, numberOf, readLayerFile, textRows as rowsOf } from '../../lib/imagery/layer-file';
-import * as delimited from '../../lib/util/delimited';
-import { columnStats, histogramOf, type LayerTable } from '../../lib/imagery/layer-table';
 import { layerBuilder } from '../../lib/imagery/layer-build';
+import { LAYER_FILE_LIMITS, numberOf, readLayerFile, textRows as rowsOf } from '../../lib/imagery/layer-file';
+import { columnStats, histogramOf, type LayerTable } from '../../lib/imagery/layer-table';
 import { decodeRaster } from '../../lib/imagery/raster';
 import type { ImageryDate } from '../../lib/imagery/service';
-import { userLayers, type LayerJob, type LayerUpload, type UserLayerRepository } from '../../lib/imagery/user-layers';
+import { type LayerJob, type LayerUpload, type UserLayerRepository, userLayers } from '../../lib/imagery/user-layers';
+import type { Field, FieldShape } from '../../lib/platform/model';
+import * as delimited from '../../lib/util/delimited';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 
 const principal = { user: { id: 9 } } as Principal;
@@ -27,33 +27,80 @@ const textRows = (text: string) => rowsOf(delimited, Buffer.from(text, 'utf8'));
 
 describe('tables', () => {
   it('finds the delimiter, honours quotes and reads decimal commas', () => {
-    expect(textRows('a;b;c\n1,5;2;"x;y"\n')).toEqual([['a', 'b', 'c'], ['1,5', '2', 'x;y']]);
-    expect(textRows('a\tb\n1\t2\n')).toEqual([['a', 'b'], ['1', '2']]);
-    expect(textRows('a,b\n"1,5",2\n')).toEqual([['a', 'b'], ['1,5', '2']]);
-    expect(textRows('a b  c\n1 2  3\n')).toEqual([['a', 'b', 'c'], ['1', '2', '3']]);
-    expect([numberOf('12,5'), numberOf(' -3 '), numberOf('1e3'), numberOf('abc'), numberOf(''), numberOf(7), numberOf(NaN)]).toEqual([12.5, -3, 1000, null, null, 7, null]);
+    expect(textRows('a;b;c\n1,5;2;"x;y"\n')).toEqual([
+      ['a', 'b', 'c'],
+      ['1,5', '2', 'x;y'],
+    ]);
+    expect(textRows('a\tb\n1\t2\n')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    expect(textRows('a,b\n"1,5",2\n')).toEqual([
+      ['a', 'b'],
+      ['1,5', '2'],
+    ]);
+    expect(textRows('a b  c\n1 2  3\n')).toEqual([
+      ['a', 'b', 'c'],
+      ['1', '2', '3'],
+    ]);
+    expect([
+      numberOf('12,5'),
+      numberOf(' -3 '),
+      numberOf('1e3'),
+      numberOf('abc'),
+      numberOf(''),
+      numberOf(7),
+      numberOf(NaN),
+    ]).toEqual([12.5, -3, 1000, null, null, 7, null]);
   });
 
   it('reads points from lat/lon columns of any usual name, and points and polygons from a WKT column', async () => {
-    const csv = 'LONGITUDE,LATITUDE,Yld Mass(Dry)(tonne/ha),Product\n-60.5,-33.9,9.5,Soja\n-60.49,-33.89,10.5,Soja\n999,-33.9,1,Soja\n';
+    const csv =
+      'LONGITUDE,LATITUDE,Yld Mass(Dry)(tonne/ha),Product\n-60.5,-33.9,9.5,Soja\n-60.49,-33.89,10.5,Soja\n999,-33.9,1,Soja\n';
     const table = await readLayerFile(await zip({ 'yield.csv': csv }));
     expect(table.columns).toEqual(['Yld Mass(Dry)(tonne/ha)']);
-    expect(table.features).toEqual([{ point: [-60.5, -33.9], values: [9.5] }, { point: [-60.49, -33.89], values: [10.5] }]);
-    const wkt = 'wkt|dosis\nPOINT(-60.5 -33.9)|80\n"POLYGON((-60.5 -33.9,-60.49 -33.9,-60.49 -33.89,-60.5 -33.9))"|120\nnot wkt|5\n';
+    expect(table.features).toEqual([
+      { point: [-60.5, -33.9], values: [9.5] },
+      { point: [-60.49, -33.89], values: [10.5] },
+    ]);
+    const wkt =
+      'wkt|dosis\nPOINT(-60.5 -33.9)|80\n"POLYGON((-60.5 -33.9,-60.49 -33.9,-60.49 -33.89,-60.5 -33.9))"|120\nnot wkt|5\n';
     const mixed = await readLayerFile(await zip({ 'dosis.txt': wkt }));
-    expect(mixed.features.map((f) => [Boolean(f.point), Boolean(f.polygon), f.values[0]])).toEqual([[true, false, 80], [false, true, 120]]);
+    expect(mixed.features.map((f) => [Boolean(f.point), Boolean(f.polygon), f.values[0]])).toEqual([
+      [true, false, 80],
+      [false, true, 120],
+    ]);
   });
 
-  it('reads an xlsx sheet and a shapefile\'s numeric attributes', async () => {
+  it("reads an xlsx sheet and a shapefile's numeric attributes", async () => {
     const book = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['lat', 'lng', 'rinde'], [-33.9, -60.5, 9000], [-33.89, -60.49, 9500]]), 'datos');
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['lat', 'lng', 'rinde'],
+        [-33.9, -60.5, 9000],
+        [-33.89, -60.49, 9500],
+      ]),
+      'datos',
+    );
     const xlsx = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
-    expect((await readLayerFile(await zip({ 'rinde.xlsx': xlsx }))).features.map((f) => f.values[0])).toEqual([9000, 9500]);
+    expect((await readLayerFile(await zip({ 'rinde.xlsx': xlsx }))).features.map((f) => f.values[0])).toEqual([
+      9000, 9500,
+    ]);
     const geojson = {
       type: 'FeatureCollection',
-      features: [{ type: 'Feature', properties: { DOSIS: 80, NOMBRE: 'z1' }, geometry: { type: 'Point', coordinates: [-60.5, -33.9] } }],
+      features: [
+        {
+          type: 'Feature',
+          properties: { DOSIS: 80, NOMBRE: 'z1' },
+          geometry: { type: 'Point', coordinates: [-60.5, -33.9] },
+        },
+      ],
     };
-    const shp = (await shpwrite.zip(geojson as never, { outputType: 'nodebuffer', types: { point: 'dosis' } } as never)) as Buffer;
+    const shp = (await shpwrite.zip(
+      geojson as never,
+      { outputType: 'nodebuffer', types: { point: 'dosis' } } as never,
+    )) as Buffer;
     const table = await readLayerFile(shp);
     expect(table.columns).toEqual(['DOSIS']);
     expect(table.features[0]!.point![0]).toBeCloseTo(-60.5, 9);
@@ -74,7 +121,9 @@ describe('tables', () => {
     expect(await refused(await zip({ 'a/../../b.csv': 'lat,lon,v\n1,2,1\n' }))).toBe('ERROR_ARCHIVO');
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}.csv`, 'lat,lon,v\n1,2,3\n']));
     expect(await refused(await zip(many))).toBe('ERROR_ARCHIVO');
-    expect(await refused(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 7)]))).toBe('ERROR_ARCHIVO');
+    expect(await refused(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 7)]))).toBe(
+      'ERROR_ARCHIVO',
+    );
     // an xlsx is a zip: a bomb inside it (80 MiB of one sheet, 80 KB compressed) is refused before SheetJS reads it
     const bomb = await zip({ 'xl/worksheets/sheet1.xml': Buffer.alloc(80 * 1024 * 1024, 0x20) });
     expect(bomb.length).toBeLessThan(LAYER_FILE_LIMITS.FILE_BYTES);
@@ -100,7 +149,8 @@ describe('statistics', () => {
 
 const FIELD_1 = 'POLYGON((-60.5 -33.9,-60.49 -33.9,-60.49 -33.89,-60.5 -33.89,-60.5 -33.9))';
 const FIELD_2 = 'POLYGON((-60.48 -33.9,-60.47 -33.9,-60.47 -33.89,-60.48 -33.89,-60.48 -33.9))';
-const shapeOf = (polygon: string, bounds: [number, number, number, number]) => ({ polygon, bounds, areaHa: 100 }) as FieldShape;
+const shapeOf = (polygon: string, bounds: [number, number, number, number]) =>
+  ({ polygon, bounds, areaHa: 100 }) as FieldShape;
 
 function memory() {
   const shapes = new Map<number, FieldShape>([
@@ -132,18 +182,27 @@ function memory() {
 }
 
 const pointsIn = (lon: number, lat: number, n: number, value: (i: number) => number) =>
-  Array.from({ length: n }, (_, i) => ({ point: [lon + 0.001 + (i % 10) * 0.0008, lat + 0.001 + Math.floor(i / 10) * 0.0008] as [number, number], values: [value(i)] }));
+  Array.from({ length: n }, (_, i) => ({
+    point: [lon + 0.001 + (i % 10) * 0.0008, lat + 0.001 + Math.floor(i / 10) * 0.0008] as [number, number],
+    values: [value(i)],
+  }));
 
 describe('layers from files', () => {
   it('an upload lands on the written field holding most of its points, and keeps only those', async () => {
     const m = memory();
     const layers = userLayers({ repository: m.repository, gate: m.gate });
-    const table: LayerTable = { columns: ['rinde'], features: [...pointsIn(-60.5, -33.9, 5, () => 1), ...pointsIn(-60.48, -33.9, 30, (i) => 100 + i)] };
+    const table: LayerTable = {
+      columns: ['rinde'],
+      features: [...pointsIn(-60.5, -33.9, 5, () => 1), ...pointsIn(-60.48, -33.9, 30, (i) => 100 + i)],
+    };
     const answer = await layers.upload(principal, table);
     expect(answer.lote_id).toBe(2);
     expect(answer.stats!.rinde).toMatchObject({ count: 30, min: 100, max: 129 });
     const missed = await layers.upload(principal, { columns: ['rinde'], features: pointsIn(10, 10, 2, () => 1) });
-    expect(missed).toEqual({ not_found: true, lote: 'POLYGON((10.001 10.001,10.0018 10.001,10.0018 10.001,10.001 10.001,10.001 10.001))' });
+    expect(missed).toEqual({
+      not_found: true,
+      lote: 'POLYGON((10.001 10.001,10.0018 10.001,10.0018 10.001,10.001 10.001,10.001 10.001))',
+    });
     const one = await layers.upload(principal, { columns: ['rinde'], features: [{ point: [10, 10], values: [1] }] });
     expect(one.lote).toBe('POINT(10 10)');
   });
@@ -151,16 +210,30 @@ describe('layers from files', () => {
   it('a field the caller only reads is never matched', async () => {
     const m = memory();
     const layers = userLayers({ repository: m.repository, gate: memoryGate({ writes: [], reads: [2, 3] }) });
-    expect((await layers.upload(principal, { columns: ['v'], features: pointsIn(-60.48, -33.9, 5, () => 1) })).not_found).toBe(true);
+    expect(
+      (await layers.upload(principal, { columns: ['v'], features: pointsIn(-60.48, -33.9, 5, () => 1) })).not_found,
+    ).toBe(true);
   });
 
   it('an upload expires after a day, and belongs to its uploader', async () => {
     const m = memory();
     let now = new Date('2026-11-01T00:00:00Z');
     const layers = userLayers({ repository: m.repository, gate: m.gate, now: () => now });
-    const { redis_id } = await layers.upload(principal, { columns: ['rinde'], features: pointsIn(-60.5, -33.9, 20, (i) => i) });
-    const request = { redis_id: redis_id!, lote_id: 1, datetime: '2026-11-01T00:00:00Z', layers: [{ column: 'rinde', id_layer: 5, mean: null, min: null, max: null, meta: {}, interpolation: 'idw' as const }] };
-    await expect(layers.fromUpload({ user: { id: 10 } } as Principal, request)).rejects.toMatchObject({ kind: 'not_found' });
+    const { redis_id } = await layers.upload(principal, {
+      columns: ['rinde'],
+      features: pointsIn(-60.5, -33.9, 20, (i) => i),
+    });
+    const request = {
+      redis_id: redis_id!,
+      lote_id: 1,
+      datetime: '2026-11-01T00:00:00Z',
+      layers: [
+        { column: 'rinde', id_layer: 5, mean: null, min: null, max: null, meta: {}, interpolation: 'idw' as const },
+      ],
+    };
+    await expect(layers.fromUpload({ user: { id: 10 } } as Principal, request)).rejects.toMatchObject({
+      kind: 'not_found',
+    });
     await expect(layers.fromUpload(principal, { ...request, lote_id: 2 })).rejects.toMatchObject({ kind: 'invalid' });
     await expect(layers.fromUpload(principal, request)).resolves.toMatchObject({ field_id: 1 });
     now = new Date('2026-11-02T00:00:01Z');
@@ -172,8 +245,21 @@ describe('layers from files', () => {
     const layers = userLayers({ repository: m.repository, gate: m.gate });
     const features = pointsIn(-60.5, -33.9, 60, (i) => (i % 20 === 0 ? 1e6 : 5000 + i * 10));
     const { redis_id } = await layers.upload(principal, { columns: ['rinde'], features });
-    const spec = { column: 'rinde', id_layer: 5, mean: null, min: 0, max: 10_000, meta: { numerador_media: 'kg', denominador_media: 'ha' }, interpolation: 'kriging' as const };
-    await layers.fromUpload(principal, { redis_id: redis_id!, lote_id: 1, datetime: '2026-04-01T00:00:00Z', layers: [spec, { ...spec, column: 'rinde', id_layer: 42, mean: 6000 }] });
+    const spec = {
+      column: 'rinde',
+      id_layer: 5,
+      mean: null,
+      min: 0,
+      max: 10_000,
+      meta: { numerador_media: 'kg', denominador_media: 'ha' },
+      interpolation: 'kriging' as const,
+    };
+    await layers.fromUpload(principal, {
+      redis_id: redis_id!,
+      lote_id: 1,
+      datetime: '2026-04-01T00:00:00Z',
+      layers: [spec, { ...spec, column: 'rinde', id_layer: 42, mean: 6000 }],
+    });
     const builder = layerBuilder({ repository: m.repository });
     const made = await builder.build(m.jobs[0]!);
     expect(made.map((e) => e.layer)).toEqual(['rinde', 'rinde_hum']);
@@ -192,10 +278,33 @@ describe('layers from files', () => {
   it('refuses a satellite layer type, an unknown column, crossed bounds and a column without values in its bounds', async () => {
     const m = memory();
     const layers = userLayers({ repository: m.repository, gate: m.gate });
-    const { redis_id } = await layers.upload(principal, { columns: ['rinde'], features: pointsIn(-60.5, -33.9, 5, (i) => i) });
-    const base = { column: 'rinde', id_layer: 5, mean: null, min: null, max: null, meta: {}, interpolation: 'idw' as const };
-    const attempt = (spec: Partial<typeof base> & Record<string, unknown>) => layers.fromUpload(principal, { redis_id: redis_id!, lote_id: 1, datetime: '2026-04-01T00:00:00Z', layers: [{ ...base, ...spec } as typeof base] });
-    for (const spec of [{ id_layer: 31 }, { id_layer: 32 }, { column: 'otro' }, { min: 3, max: 1 } as never, { min: 100 } as never]) {
+    const { redis_id } = await layers.upload(principal, {
+      columns: ['rinde'],
+      features: pointsIn(-60.5, -33.9, 5, (i) => i),
+    });
+    const base = {
+      column: 'rinde',
+      id_layer: 5,
+      mean: null,
+      min: null,
+      max: null,
+      meta: {},
+      interpolation: 'idw' as const,
+    };
+    const attempt = (spec: Partial<typeof base> & Record<string, unknown>) =>
+      layers.fromUpload(principal, {
+        redis_id: redis_id!,
+        lote_id: 1,
+        datetime: '2026-04-01T00:00:00Z',
+        layers: [{ ...base, ...spec } as typeof base],
+      });
+    for (const spec of [
+      { id_layer: 31 },
+      { id_layer: 32 },
+      { column: 'otro' },
+      { min: 3, max: 1 } as never,
+      { min: 100 } as never,
+    ]) {
       await expect(attempt(spec)).rejects.toMatchObject({ kind: 'invalid' });
     }
     expect(m.jobs).toEqual([]);

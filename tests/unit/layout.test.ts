@@ -22,7 +22,10 @@ const ADAPTERS = new Set([
 ]);
 /** The areas built as a service: every module of theirs but the adapters holds rules only. */
 const areas = readdirSync(lib, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && (readdirSync(join(lib, entry.name)).includes('service.ts') || entry.name === 'storage'))
+  .filter(
+    (entry) =>
+      entry.isDirectory() && (readdirSync(join(lib, entry.name)).includes('service.ts') || entry.name === 'storage'),
+  )
   .map((entry) => entry.name)
   .filter((area) => area !== 'fields'); // fields also holds the platform's readers used by the gate (repository.ts, list.ts, ...)
 const services = [
@@ -35,7 +38,14 @@ const services = [
   'fields/rules.ts',
 ];
 /** Imports a service may not have (type-only imports are fine: they vanish). */
-const FORBIDDEN = [/from '\.\.\/db\/table'/, /from '@aws-sdk\//, /from '\.\.\/aws\//, /from '\.\.\/events\/publish'/, /from '\.\.\/http\//, /from '\.\/repository'/];
+const FORBIDDEN = [
+  /from '\.\.\/db\/table'/,
+  /from '@aws-sdk\//,
+  /from '\.\.\/aws\//,
+  /from '\.\.\/events\/publish'/,
+  /from '\.\.\/http\//,
+  /from '\.\/repository'/,
+];
 
 describe('services take their repositories as parameters', () => {
   it('finds the services', () => {

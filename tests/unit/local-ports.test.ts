@@ -48,7 +48,13 @@ describe('a stack of its own (tests, benchmarks)', () => {
     const holder = createServer();
     await new Promise<void>((done) => holder.listen({ port: ports.api, host: '127.0.0.1' }, done));
     try {
-      const start = startPrivateStack(label, { root, ports, internalKey: 'k'.repeat(24), signingSeed: 's'.repeat(43), inMemory: true });
+      const start = startPrivateStack(label, {
+        root,
+        ports,
+        internalKey: 'k'.repeat(24),
+        signingSeed: 's'.repeat(43),
+        inMemory: true,
+      });
       await expect(start).rejects.toThrow(new RegExp(`port ${ports.api} .* is already in use`));
     } finally {
       await new Promise((done) => holder.close(done));

@@ -5,9 +5,9 @@ import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import type { LabourSave } from '../../lib/labours/service';
-import type { MapRecord } from '../../lib/maps/model';
-import { mapsService, type MapRepository } from '../../lib/maps/service';
 import { MAP_INFOS } from '../../lib/maps/codes';
+import type { MapRecord } from '../../lib/maps/model';
+import { type MapRepository, mapsService } from '../../lib/maps/service';
 import { memoryGate } from './helpers/memory-gate';
 
 function memory() {
@@ -15,7 +15,8 @@ function memory() {
   const applications: LabourSave[] = [];
   let ids = 0;
   let loseNext = false;
-  const nameUsed = (m: MapRecord) => [...maps.values()].some((o) => o.ownerId === m.ownerId && o.id !== m.id && o.name === m.name);
+  const nameUsed = (m: MapRecord) =>
+    [...maps.values()].some((o) => o.ownerId === m.ownerId && o.id !== m.id && o.name === m.name);
   const repository: MapRepository = {
     nextId: async () => ++ids,
     fieldOf: async (id) => maps.get(id)?.fieldId,
@@ -43,32 +44,88 @@ function memory() {
 
 const owner = { user: { id: 9 } } as Principal;
 const other = { user: { id: 10 } } as Principal;
-const zone = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0.001, 0.001], [0.002, 0.001], [0.002, 0.002], [0.001, 0.002], [0.001, 0.001]]] } }] };
-const infoOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.message : error));
+const zone = {
+  type: 'FeatureCollection',
+  features: [
+    {
+      type: 'Feature',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0.001, 0.001],
+            [0.002, 0.001],
+            [0.002, 0.002],
+            [0.001, 0.002],
+            [0.001, 0.001],
+          ],
+        ],
+      },
+    },
+  ],
+};
+const infoOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (error) => (error instanceof DomainError ? error.message : error),
+  );
 
 function setup() {
   const store = memory();
-  const plannedApplication = async (userId: number, field: { id: number }, mapId: number, yeargroup: number, date: string) => ({ labour: { uuid: `app-${mapId}`, fieldId: field.id, yeargroup, date, mapId, createdBy: userId } }) as unknown as LabourSave;
-  const service = mapsService({ repository: store.repository, fields: memoryGate(), plannedApplication, now: () => new Date('2026-11-23T10:00:00Z') });
+  const plannedApplication = async (
+    userId: number,
+    field: { id: number },
+    mapId: number,
+    yeargroup: number,
+    date: string,
+  ) =>
+    ({
+      labour: { uuid: `app-${mapId}`, fieldId: field.id, yeargroup, date, mapId, createdBy: userId },
+    }) as unknown as LabourSave;
+  const service = mapsService({
+    repository: store.repository,
+    fields: memoryGate(),
+    plannedApplication,
+    now: () => new Date('2026-11-23T10:00:00Z'),
+  });
   return { ...store, service };
 }
 
 describe('map rules (repository in memory)', () => {
   it('creates a map on a writable field, with its planned application once when asked', async () => {
     const { service, applications } = setup();
-    const map = await service.createMap(owner, { name: 'Ambientes', fieldId: 1, typeId: 1, geojson: zone, createApplication: true });
-    expect(map).toMatchObject({ fieldId: 1, ownerId: 9, applicationRequested: true, createdAt: '2026-11-23T10:00:00.000Z' });
-    expect(applications.map((a) => a.labour)).toEqual([expect.objectContaining({ mapId: map.id, yeargroup: 2026, date: '2026-11-23' })]);
+    const map = await service.createMap(owner, {
+      name: 'Ambientes',
+      fieldId: 1,
+      typeId: 1,
+      geojson: zone,
+      createApplication: true,
+    });
+    expect(map).toMatchObject({
+      fieldId: 1,
+      ownerId: 9,
+      applicationRequested: true,
+      createdAt: '2026-11-23T10:00:00.000Z',
+    });
+    expect(applications.map((a) => a.labour)).toEqual([
+      expect.objectContaining({ mapId: map.id, yeargroup: 2026, date: '2026-11-23' }),
+    ]);
     await service.changeMap(owner, map.id, { createApplication: true }, 'patch');
     expect(applications).toHaveLength(1);
   });
 
   it("refuses a field it cannot read ('Invalid field'), a read-only one, a name in use and another user's changes", async () => {
     const { service, maps } = setup();
-    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 4, typeId: 1, geojson: zone }))).toBe(MAP_INFOS.INVALID_FIELD);
-    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 3, typeId: 1, geojson: zone }))).toBe(MAP_INFOS.NO_PERMISSION);
+    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 4, typeId: 1, geojson: zone }))).toBe(
+      MAP_INFOS.INVALID_FIELD,
+    );
+    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 3, typeId: 1, geojson: zone }))).toBe(
+      MAP_INFOS.NO_PERMISSION,
+    );
     const map = await service.createMap(owner, { name: 'x', fieldId: 1, typeId: 1, geojson: zone });
-    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 2, typeId: 1, geojson: zone }))).toBe(MAP_INFOS.NAME_TAKEN);
+    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 2, typeId: 1, geojson: zone }))).toBe(
+      MAP_INFOS.NAME_TAKEN,
+    );
     expect(await infoOf(service.changeMap(other, map.id, { name: 'mine' }, 'patch'))).toBe(MAP_INFOS.DENIED);
     expect(await infoOf(service.deleteMap(other, map.id))).toBe(MAP_INFOS.DENIED);
     expect(await infoOf(service.changeMap(owner, map.id, { fieldId: 2 }, 'patch'))).toBe(MAP_INFOS.INVALID_PARAMETERS);
@@ -79,7 +136,11 @@ describe('map rules (repository in memory)', () => {
     const { service, loseNext } = setup();
     const map = await service.createMap(owner, { name: 'a', fieldId: 1, typeId: 1, geojson: zone });
     loseNext();
-    expect(await service.changeMap(owner, map.id, { name: 'b' }, 'patch')).toMatchObject({ name: 'b', typeId: 1, version: 2 });
+    expect(await service.changeMap(owner, map.id, { name: 'b' }, 'patch')).toMatchObject({
+      name: 'b',
+      typeId: 1,
+      version: 2,
+    });
     expect(await infoOf(service.changeMap(owner, map.id, { name: 'c' }, 'replace'))).toBe(MAP_INFOS.INVALID_PARAMETERS);
     expect((await service.listMaps(owner, {})).map((m) => m.name)).toEqual(['b']);
     expect((await service.listMaps(owner, { fieldId: 1 })).map((m) => m.name)).toEqual(['b']);

@@ -3,12 +3,12 @@
 // the queue and the worker).
 import { describe, expect, it } from 'vitest';
 import { LostRace } from '../../lib/db/retry';
-import { Conflict, NotFound, type DomainError } from '../../lib/errors';
-import type { User } from '../../lib/platform/model';
+import { Conflict, type DomainError, NotFound } from '../../lib/errors';
 import type { EventEnvelope } from '../../lib/events/publish';
 import { STACKABLE_TEST_EVENT, TEST_EVENT } from '../../lib/notifications/catalogue';
 import type { InboxItem, StreamEntry } from '../../lib/notifications/model';
-import { notificationsService, type Delivery, type InboxRepository } from '../../lib/notifications/service';
+import { type Delivery, type InboxRepository, notificationsService } from '../../lib/notifications/service';
+import type { User } from '../../lib/platform/model';
 
 /** One user's inbox in memory; every write checks what the DynamoDB conditions check, then applies whole. */
 function memory() {
@@ -23,8 +23,10 @@ function memory() {
     item: async (_user, id) => items.get(id),
     items: async (_user, ids) => ids.flatMap((id) => (items.has(id) ? [items.get(id)!] : [])),
     newest: async (_user, limit) => [...items.values()].sort((a, b) => (a.itemId < b.itemId ? 1 : -1)).slice(0, limit),
-    pins: async () => [...items.values()].filter((i) => i.pinned).map((i) => ({ itemId: i.itemId, pinnedUntil: i.pinnedUntil })),
-    stacks: async (_user, names) => new Map(names.flatMap((n) => (stacks.has(n) ? [[n, stacks.get(n)!] as const] : []))),
+    pins: async () =>
+      [...items.values()].filter((i) => i.pinned).map((i) => ({ itemId: i.itemId, pinnedUntil: i.pinnedUntil })),
+    stacks: async (_user, names) =>
+      new Map(names.flatMap((n) => (stacks.has(n) ? [[n, stacks.get(n)!] as const] : []))),
     entriesAfter: async (_user, seq, limit) => entries.filter((e) => e.seq > seq).slice(0, limit),
     async dismiss(_user, gone, read) {
       if (gone.some((i) => !items.has(i.itemId))) throw new LostRace('gone');
@@ -36,7 +38,11 @@ function memory() {
     },
     async deliver(d: Delivery, duplicate: () => DomainError) {
       if (delivered.has(d.eventId)) throw duplicate();
-      if (raceOnce || (state?.seq ?? null) !== d.seqRead || (d.stack && stacks.get(d.item.eventName) !== d.stack.from)) {
+      if (
+        raceOnce ||
+        (state?.seq ?? null) !== d.seqRead ||
+        (d.stack && stacks.get(d.item.eventName) !== d.stack.from)
+      ) {
         raceOnce = false;
         throw new LostRace('changed');
       }
@@ -106,7 +112,9 @@ describe('notification rules (repository in memory)', () => {
 
   it('lists current pins first, then newest first, by pages; an expired pin is an ordinary item', async () => {
     const { service } = setup();
-    await service.deliverEnvelope(envelope(TEST_EVENT, { user_ids: [9], pinned: true, pinned_until: '2026-11-23T11:00:00Z' }));
+    await service.deliverEnvelope(
+      envelope(TEST_EVENT, { user_ids: [9], pinned: true, pinned_until: '2026-11-23T11:00:00Z' }),
+    );
     clock += 1000;
     await service.deliverEnvelope(envelope(TEST_EVENT, { user_ids: [9], pinned: true }));
     clock += 1000;

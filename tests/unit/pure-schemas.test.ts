@@ -1,17 +1,18 @@
 // deploy/esbuild-plugins.cjs (pure-schemas): the top-level values of schemas/*.ts and of the handler
 // modules (functions/**/*.ts) are marked pure, so a function's bundle keeps the wire schemas and the
 // endpoint it uses and drops the rest of its area's; the values it keeps are built as before.
-import ExcelJS from 'exceljs';
+
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+import ExcelJS from 'exceljs';
 import ts from 'typescript';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { deployBuildOptions } from '../../scripts/esbuild-options';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -39,7 +40,9 @@ function loadedAtImport(dir: string, file = 'index.mjs', seen = new Set<string>(
   if (seen.has(file)) return '';
   seen.add(file);
   const text = readFileSync(join(dir, file), 'utf8');
-  const imported = [...text.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^"'();]*?from\s*)?["']\.\/([^"']+)["']/g)].map((match) => match[1]!);
+  const imported = [
+    ...text.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^"'();]*?from\s*)?["']\.\/([^"']+)["']/g),
+  ].map((match) => match[1]!);
   return [text, ...imported.map((chunk) => loadedAtImport(dir, chunk, seen))].join('\n');
 }
 
@@ -58,35 +61,65 @@ function kitChunk(dir: string, kit: string): string {
 function handlerEntry(dir: string, name: string, handler: string): string {
   const entry = join(dir, `${name}.ts`);
   const dot = handler.lastIndexOf('.');
-  writeFileSync(entry, `export { ${handler.slice(dot + 1)} as handler } from '${join(root, handler.slice(0, dot))}';\n`);
+  writeFileSync(
+    entry,
+    `export { ${handler.slice(dot + 1)} as handler } from '${join(root, handler.slice(0, dot))}';\n`,
+  );
   return entry;
 }
 
 /** Builds `entry` as deployed (deploy/esbuild.yml) into `outdir`, with `options` over those. */
-const buildDeployed = (entry: string, outdir: string, options: BuildOptions = {}) => build({ ...deployBuildOptions(), entryPoints: [entry], outdir, ...options });
+const buildDeployed = (entry: string, outdir: string, options: BuildOptions = {}) =>
+  build({ ...deployBuildOptions(), entryPoints: [entry], outdir, ...options });
 
 /** The code of a function built from `entry` as deployed: its module and every chunk beside it. */
 async function bundle(entry: string, withPlugins: boolean): Promise<string> {
   const options = deployBuildOptions();
   const outdir = join(tmpdir(), 'surco-pure');
-  const out = await build({ ...options, entryPoints: [entry], write: false, sourcemap: false, metafile: true, plugins: withPlugins ? options.plugins : [], outdir });
+  const out = await build({
+    ...options,
+    entryPoints: [entry],
+    write: false,
+    sourcemap: false,
+    metafile: true,
+    plugins: withPlugins ? options.plugins : [],
+    outdir,
+  });
   // what prune-chunks leaves when the build writes: the outputs an entry point reaches
-  const pruned = new Set(plugins.unreachableOutputs(out.metafile, plugins.entryInputs([entry], root)).map((file) => join(root, file)));
-  return out.outputFiles.filter((file) => file.path.endsWith('.mjs') && !pruned.has(file.path)).map((file) => file.text).join('\n');
+  const pruned = new Set(
+    plugins.unreachableOutputs(out.metafile, plugins.entryInputs([entry], root)).map((file) => join(root, file)),
+  );
+  return out.outputFiles
+    .filter((file) => file.path.endsWith('.mjs') && !pruned.has(file.path))
+    .map((file) => file.text)
+    .join('\n');
 }
 
 describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('is the plugin deploy/esbuild.yml loads', () => {
     const esbuild = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as { plugins: string };
     expect(esbuild.plugins).toBe('./deploy/esbuild-plugins.cjs');
-    expect(plugins.map((plugin) => plugin.name)).toEqual(['pure-schemas', 'json-parse', 'lazy-web-streams', 'png-zlib', 'prune-chunks']);
+    expect(plugins.map((plugin) => plugin.name)).toEqual([
+      'pure-schemas',
+      'json-parse',
+      'lazy-web-streams',
+      'png-zlib',
+      'prune-chunks',
+    ]);
   });
 
   it('bundles a JSON file of ours as JSON.parse of its text, with the same value, and `<file>.json?text` as its compact text, which nothing parses (json-parse)', async () => {
     await inBuildDir('json-parse-', async (dir) => {
-      const value = { openapi: '3.1.0', quotes: `it's "quoted" \\ and \`ticked\` \${not} a template`, list: [1, 2.5, null, true, { deep: 'é' }] };
+      const value = {
+        openapi: '3.1.0',
+        quotes: `it's "quoted" \\ and \`ticked\` \${not} a template`,
+        list: [1, 2.5, null, true, { deep: 'é' }],
+      };
       writeFileSync(join(dir, 'document.json'), JSON.stringify(value, null, 2));
-      writeFileSync(join(dir, 'entry.ts'), "import document from './document.json';\nimport text from './document.json?text';\nexport const handler = () => [document, text];\n");
+      writeFileSync(
+        join(dir, 'entry.ts'),
+        "import document from './document.json';\nimport text from './document.json?text';\nexport const handler = () => [document, text];\n",
+      );
       await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'entry.ts')], outdir: dir, sourcemap: false });
       const bundled = readFileSync(join(dir, 'entry.mjs'), 'utf8');
       expect(bundled.split('JSON.parse(')).toHaveLength(2); // the value's; the text is a string literal
@@ -104,7 +137,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('wraps each top-level value that builds something, and nothing else', () => {
     const source = [
       "import * as z from 'zod/mini';",
-      'const area = { tags: [\'x\'] } as const;',
+      "const area = { tags: ['x'] } as const;",
       'export const A = z.strictObject({ a: z.string() });',
       'export const limit = 10;',
       'export const alias = A;',
@@ -126,17 +159,21 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('bundles each route of a schema module without its responses (documentation no function reads), and nothing else without', () => {
     const source = [
       "import * as z from 'zod/mini';",
-      "export const Page = z.object({ data: z.array(z.string()) });",
+      'export const Page = z.object({ data: z.array(z.string()) });',
       "export const listRoute = defineRoute({ operationId: 'list', request: { query: z.object({ page: z.number() }) }, responses: { 200: { description: 'a page', schema: Page } } });",
       "export const other = { responses: { 200: 'kept' } };",
       '',
     ].join('\n');
     const out = plugins.markSchemasPure(source, 'schemas/sample.ts');
-    expect(out).toContain("defineRoute({ operationId: 'list', request: { query: z.object({ page: z.number() }) }, responses: {} })");
+    expect(out).toContain(
+      "defineRoute({ operationId: 'list', request: { query: z.object({ page: z.number() }) }, responses: {} })",
+    );
     expect(out).toContain("{ responses: { 200: 'kept' } }");
     expect(out).toContain('export const Page = /* @__PURE__ */');
     // a handler module's routes are not rewritten (only schema modules declare routes)
-    expect(plugins.markSchemasPure(source, 'functions/sample/list.ts')).toContain("responses: { 200: { description: 'a page', schema: Page } }");
+    expect(plugins.markSchemasPure(source, 'functions/sample/list.ts')).toContain(
+      "responses: { 200: { description: 'a page', schema: Page } }",
+    );
   });
 
   it('bundles the checks of a schema module without z.describe and z.meta (documentation no parse reads), and a check of nothing else without the check', () => {
@@ -161,13 +198,19 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(out).toContain("(z.object({ a: z.string() }).check(z.refine((v) => Boolean(v), 'kept')))");
     expect(out).toContain("z.string().check(\n    z.refine((v) => v.length <= max, 'at most'),\n  );");
     // what is left is valid TypeScript
-    const parsed = ts.transpileModule(out, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext } });
+    const parsed = ts.transpileModule(out, {
+      reportDiagnostics: true,
+      compilerOptions: { module: ts.ModuleKind.ESNext },
+    });
     expect(parsed.diagnostics).toEqual([]);
     // a handler module's checks are not rewritten
     expect(plugins.markSchemasPure(source, 'functions/sample/list.ts')).toContain("z.describe('one or more')");
     // a route's responses go as a whole, described schemas and all
-    const route = "export const r = defineRoute({ request: { query: z.object({ a: z.string().check(z.describe('q')) }) }, responses: { 200: { schema: z.object({ b: z.string().check(z.describe('r')) }) } } });\n";
-    expect(plugins.markSchemasPure(route, 'schemas/sample.ts')).toBe('export const r = /* @__PURE__ */ (() => (defineRoute({ request: { query: z.object({ a: z.string() }) }, responses: {} })))();\n');
+    const route =
+      "export const r = defineRoute({ request: { query: z.object({ a: z.string().check(z.describe('q')) }) }, responses: { 200: { schema: z.object({ b: z.string().check(z.describe('r')) }) } } });\n";
+    expect(plugins.markSchemasPure(route, 'schemas/sample.ts')).toBe(
+      'export const r = /* @__PURE__ */ (() => (defineRoute({ request: { query: z.object({ a: z.string() }) }, responses: {} })))();\n',
+    );
   });
 
   it('rewrites every schema module of ours into valid TypeScript without documentation checks', () => {
@@ -179,7 +222,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     }
   });
 
-  it('leaves a route\'s response schemas out of its function: listing labours builds no wire labour', async () => {
+  it("leaves a route's response schemas out of its function: listing labours builds no wire labour", async () => {
     await inBuildDir('pure-responses-', async (dir) => {
       const entry = handlerEntry(dir, 'listLabours', 'functions/labours/labours.list');
       const responseOnly = ['one page of labours', 'dose x surface for a dose per hectare, else the dose'];
@@ -206,7 +249,10 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(join(dir, 'handler.ts'), "import { Used } from './schemas/sample';\nexport const check = (value: unknown) => Used.safeParse(value);\n");
+    writeFileSync(
+      join(dir, 'handler.ts'),
+      "import { Used } from './schemas/sample';\nexport const check = (value: unknown) => Used.safeParse(value);\n",
+    );
     const plain = await bundle(join(dir, 'handler.ts'), false);
     const pure = await bundle(join(dir, 'handler.ts'), true);
     expect(plain).toContain('unused-schema-message');
@@ -214,7 +260,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     expect(pure).toContain('used-schema-message');
     const file = join(dir, 'pure.mjs');
     writeFileSync(file, pure);
-    const { check } = (await import(pathToFileURL(file).href)) as { check: (value: unknown) => { success: boolean; error?: { issues: Array<{ message: string }> } } };
+    const { check } = (await import(pathToFileURL(file).href)) as {
+      check: (value: unknown) => { success: boolean; error?: { issues: Array<{ message: string }> } };
+    };
     expect(check({ name: 'ok' }).success).toBe(true);
     expect(check({ name: 'x' }).error?.issues[0]?.message).toBe('used-schema-message');
     expect(check({ name: 'ok', extra: 1 }).success).toBe(false);
@@ -237,7 +285,8 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       expect(whole).toContain('"createLabour"');
       const own = await bundle(entry, true);
       expect(own).toContain('"listLabours"');
-      for (const sibling of ['createLabour', 'getLabour', 'patchLabour', 'deleteLabour']) expect(own).not.toContain(`"${sibling}"`);
+      for (const sibling of ['createLabour', 'getLabour', 'patchLabour', 'deleteLabour'])
+        expect(own).not.toContain(`"${sibling}"`);
       expect(own).not.toContain(createSummary);
       expect(await bundle(entry, false)).toContain('"createLabour"');
     });
@@ -256,25 +305,41 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
         },
       };
       const entry = join(dir, 'listPaddocks.ts');
-      writeFileSync(entry, "export { list as handler } from '../../functions/livestock/paddocks';\nexport { geometryKit } from '../../lib/geo/geometry';\n");
+      writeFileSync(
+        entry,
+        "export { list as handler } from '../../functions/livestock/paddocks';\nexport { geometryKit } from '../../lib/geo/geometry';\n",
+      );
       const options = deployBuildOptions();
       const outfile = join(dir, 'listPaddocks.mjs');
-      const out = await build({ ...options, entryPoints: [entry], outdir: dir, sourcemap: false, metafile: true, plugins: [marker, ...options.plugins] });
+      const out = await build({
+        ...options,
+        entryPoints: [entry],
+        outdir: dir,
+        sourcemap: false,
+        metafile: true,
+        plugins: [marker, ...options.plugins],
+      });
       // the kit ships with the function (createPaddock needs it) as a chunk of its own, not in the
       // module Lambda imports ...
       const outputs = Object.entries(out.metafile!.outputs);
-      const holdsKit = ([, output]: (typeof outputs)[number]) => Object.keys(output.inputs).some((input) => input.includes('jsts/org/locationtech/jts/io/WKTReader.js'));
-      expect(outputs.filter(holdsKit).map(([file]) => file.replace(/^.*\//, '').replace(/-\w+\.mjs$/, ''))).toEqual(['wkt']);
+      const holdsKit = ([, output]: (typeof outputs)[number]) =>
+        Object.keys(output.inputs).some((input) => input.includes('jsts/org/locationtech/jts/io/WKTReader.js'));
+      expect(outputs.filter(holdsKit).map(([file]) => file.replace(/^.*\//, '').replace(/-\w+\.mjs$/, ''))).toEqual([
+        'wkt',
+      ]);
       expect(holdsKit(outputs.find(([file]) => file.endsWith('/listPaddocks.mjs'))!)).toBe(false);
       const script = [
         `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)});`,
         'const atLoad = globalThis.__jstsEvaluated ?? 0;',
-        "const kit = await m.geometryKit();",
+        'const kit = await m.geometryKit();',
         "const area = kit.areaHectares(kit.parseGeometry('POLYGON((0 0,0.01 0,0.01 0.01,0 0.01,0 0))', ['Polygon']));",
         'await m.geometryKit();',
         'console.log(JSON.stringify({ atLoad, afterUse: globalThis.__jstsEvaluated, area, handler: typeof m.handler }));',
       ].join('\n');
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: { ...process.env, AWS_REGION: 'us-east-1' },
+      });
       expect(run.stderr).toBe('');
       const seen = JSON.parse(run.stdout) as { atLoad: number; afterUse: number; area: number; handler: string };
       // ... evaluated neither when the function is loaded, nor twice
@@ -285,7 +350,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('ships no chunk the function cannot load (prune-chunks): spot tags reach the geometry error, never the kit', async () => {
     await inBuildDir('prune-', async (dir) => {
-      const out = await buildDeployed(handlerEntry(dir, 'createSpotTags', 'functions/spots/tags.post'), dir, { sourcemap: true });
+      const out = await buildDeployed(handlerEntry(dir, 'createSpotTags', 'functions/spots/tags.post'), dir, {
+        sourcemap: true,
+      });
       const made = Object.keys(out.metafile!.outputs).map((file) => file.replace(/^.*\//, ''));
       // esbuild made the kit's chunk (lib/geo/geometry.ts is in the graph) ...
       expect(made.some((file) => /^wkt-\w+\.mjs$/.test(file))).toBe(true);
@@ -302,7 +369,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       const options = deployBuildOptions();
       // pruning alone: esbuild places the modules the function and the dead S3 chunk both reach (the
       // SDK's XML protocol, reached through @aws-sdk/core's barrels) in a chunk the function loads
-      await buildDeployed(entry, join(dir, 'pruned'), { plugins: options.plugins.map((plugin) => (plugin.name === 'prune-chunks' ? plugins.pruneOnly : plugin)) });
+      await buildDeployed(entry, join(dir, 'pruned'), {
+        plugins: options.plugins.map((plugin) => (plugin.name === 'prune-chunks' ? plugins.pruneOnly : plugin)),
+      });
       const pruned = loadedAtImport(join(dir, 'pruned'), 'keyValueStorage.mjs');
       expect(pruned).toContain('addChildNode'); // XmlNode (@aws-sdk/xml-builder), S3's request bodies
       // as deployed: built again with the dead import() cut, the function loads none of it, and
@@ -312,15 +381,23 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       expect(deployed).not.toContain('addChildNode');
       expect(deployed.length).toBeLessThan(pruned.length);
       expect(readdirSync(join(dir, 'deployed')).filter((file) => file.startsWith('s3-client-'))).toEqual([]);
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'deployed', 'keyValueStorage.mjs')).href)}); console.log(typeof m.handler);`], {
-        encoding: 'utf8',
-        env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'deployed', 'keyValueStorage.mjs')).href)}); console.log(typeof m.handler);`,
+        ],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        },
+      );
       expect(run.stdout.trim()).toBe('function');
     });
   });
 
-  it('gives middy a ReadableStream that answers its one check as Node\'s does, loading web streams only then (lazy-web-streams)', async () => {
+  it("gives middy a ReadableStream that answers its one check as Node's does, loading web streams only then (lazy-web-streams)", async () => {
     await inBuildDir('web-streams-', async (dir) => {
       writeFileSync(join(dir, 'shim.mjs'), plugins.LAZY_WEB_STREAMS);
       const { Readable } = await import('node:stream');
@@ -334,12 +411,18 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('builds functions whose import loads no web streams: middy\'s import of node:stream/web is the lazy one, and nothing else imports it', async () => {
+  it("builds functions whose import loads no web streams: middy's import of node:stream/web is the lazy one, and nothing else imports it", async () => {
     await inBuildDir('web-streams-fn-', async (dir) => {
       await buildDeployed(handlerEntry(dir, 'listInbox', 'functions/notifications/inbox.list'), dir);
       // the Node modules the import loads (Node's own start loads two webstreams helpers already)
-      writeFileSync(join(dir, 'probe.mjs'), "const before = new Set(process.moduleLoadList); await import('./listInbox.mjs'); console.log(JSON.stringify(process.moduleLoadList.filter((name) => !before.has(name))));\n");
-      const run = spawnSync(process.execPath, [join(dir, 'probe.mjs')], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
+      writeFileSync(
+        join(dir, 'probe.mjs'),
+        "const before = new Set(process.moduleLoadList); await import('./listInbox.mjs'); console.log(JSON.stringify(process.moduleLoadList.filter((name) => !before.has(name))));\n",
+      );
+      const run = spawnSync(process.execPath, [join(dir, 'probe.mjs')], {
+        encoding: 'utf8',
+        env: { ...process.env, AWS_REGION: 'us-east-1' },
+      });
       expect(run.status, run.stderr).toBe(0);
       const loaded = JSON.parse(run.stdout) as string[];
       expect(loaded).toContain('NativeModule stream'); // the probe sees what the import loads: the SDK's Node streams
@@ -347,10 +430,12 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('gives fast-png\'s encoder a zlibSync on Node\'s zlib whose streams inflate back to their data (png-zlib)', async () => {
+  it("gives fast-png's encoder a zlibSync on Node's zlib whose streams inflate back to their data (png-zlib)", async () => {
     await inBuildDir('png-zlib-', async (dir) => {
       writeFileSync(join(dir, 'zlib.mjs'), plugins.PNG_ZLIB);
-      const { zlibSync } = (await import(pathToFileURL(join(dir, 'zlib.mjs')).href)) as { zlibSync: (data: Uint8Array, options?: { level?: number }) => Uint8Array };
+      const { zlibSync } = (await import(pathToFileURL(join(dir, 'zlib.mjs')).href)) as {
+        zlibSync: (data: Uint8Array, options?: { level?: number }) => Uint8Array;
+      };
       const { inflateSync } = await import('node:zlib');
       const { unzlibSync } = await import('fflate');
       const data = new Uint8Array(10_000).map((_, i) => (i * 7) % 251);
@@ -363,15 +448,30 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('builds PNGs without fflate: fast-png\'s images decode to the same pixels, and no fflate is bundled', async () => {
+  it("builds PNGs without fflate: fast-png's images decode to the same pixels, and no fflate is bundled", async () => {
     await inBuildDir('png-zlib-fn-', async (dir) => {
       const entry = join(dir, 'png.ts');
-      writeFileSync(entry, "import { encode } from 'fast-png';\nexport const png = (data: Uint8Array) => encode({ width: 40, height: 25, data, channels: 4, depth: 8 });\n");
-      const result = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, metafile: true, sourcemap: false });
-      const bundled = Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path));
+      writeFileSync(
+        entry,
+        "import { encode } from 'fast-png';\nexport const png = (data: Uint8Array) => encode({ width: 40, height: 25, data, channels: 4, depth: 8 });\n",
+      );
+      const result = await build({
+        ...deployBuildOptions(),
+        entryPoints: [entry],
+        outdir: dir,
+        metafile: true,
+        sourcemap: false,
+      });
+      const bundled = Object.values(result.metafile.outputs).flatMap((output) =>
+        Object.entries(output.inputs)
+          .filter(([, input]) => input.bytesInOutput > 0)
+          .map(([path]) => path),
+      );
       expect(bundled.some((path) => path.includes('node_modules/fast-png/'))).toBe(true);
       expect(bundled.filter((path) => path.includes('node_modules/fflate/'))).toEqual([]);
-      const { png } = (await import(pathToFileURL(join(dir, 'png.mjs')).href)) as { png: (data: Uint8Array) => Uint8Array };
+      const { png } = (await import(pathToFileURL(join(dir, 'png.mjs')).href)) as {
+        png: (data: Uint8Array) => Uint8Array;
+      };
       const pixels = new Uint8Array(40 * 25 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 13) % 256));
       const { PNG } = await import('pngjs');
       const decoded = PNG.sync.read(Buffer.from(png(pixels)));
@@ -384,14 +484,24 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     await inBuildDir('xlsx-writer-', async (dir) => {
       const entry = join(dir, 'sheet.ts');
       writeFileSync(entry, "export { xlsxOf } from '../../lib/util/spreadsheet';\n");
-      const result = await build({ ...deployBuildOptions(), entryPoints: [entry], outdir: dir, metafile: true, sourcemap: false });
-      const sheetjs = Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs)).filter(([path]) => path.includes('node_modules/@e965/xlsx/'));
+      const result = await build({
+        ...deployBuildOptions(),
+        entryPoints: [entry],
+        outdir: dir,
+        metafile: true,
+        sourcemap: false,
+      });
+      const sheetjs = Object.values(result.metafile.outputs)
+        .flatMap((output) => Object.entries(output.inputs))
+        .filter(([path]) => path.includes('node_modules/@e965/xlsx/'));
       const bytes = sheetjs.reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
       expect(bytes).toBeGreaterThan(50_000); // the xlsx writer is there
       expect(bytes).toBeLessThan(200_000); // SheetJS's general `write` brings ~330 KB
       const bundled = readFileSync(join(dir, 'sheet.mjs'), 'utf8');
       expect(bundled).not.toContain('opendocument.spreadsheet'); // the ODS writer's mimetype
-      const { xlsxOf } = (await import(pathToFileURL(join(dir, 'sheet.mjs')).href)) as { xlsxOf: (rows: unknown[][], name: string) => Buffer };
+      const { xlsxOf } = (await import(pathToFileURL(join(dir, 'sheet.mjs')).href)) as {
+        xlsxOf: (rows: unknown[][], name: string) => Buffer;
+      };
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(xlsxOf([['a', 1]], 'Spots') as unknown as ArrayBuffer);
       expect(book.worksheets[0]!.getRow(1).values).toEqual([undefined, 'a', 1]);
@@ -412,7 +522,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it('loads a work order\'s writer at the first download of its type: neither pdfkit nor SheetJS is loaded at import (lib/workorders/document.ts)', async () => {
+  it("loads a work order's writer at the first download of its type: neither pdfkit nor SheetJS is loaded at import (lib/workorders/document.ts)", async () => {
     await inBuildDir('work-order-writers-', async (dir) => {
       await buildDeployed(handlerEntry(dir, 'downloadWorkOrder', 'functions/work-orders/download.get'), dir);
       const chunk = (kit: string) => readFileSync(join(dir, kitChunk(dir, kit)), 'utf8');
@@ -428,7 +538,10 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
 
   it('loads the readers of an imported spot sheet at its first file of their format, and the writer of an exported one at its first export of that format: neither Papa Parse (csv) nor SheetJS at import (lib/spots/sheets.ts, lib/spots/sheet-export.ts)', async () => {
     await inBuildDir('spot-sheets-', async (dir) => {
-      for (const [name, route] of [['importSpotSheet', 'post'], ['exportSpotSheet', 'get']] as const) {
+      for (const [name, route] of [
+        ['importSpotSheet', 'post'],
+        ['exportSpotSheet', 'get'],
+      ] as const) {
         await buildDeployed(handlerEntry(dir, name, `functions/spots/sheet.${route}`), join(dir, name));
       }
       const chunk = (name: string, kit: string) => loadedAtImport(join(dir, name), kitChunk(join(dir, name), kit));
@@ -448,7 +561,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       expect(exporting).not.toContain('SheetJS');
       expect(exporting).not.toContain('delimitersToGuess');
       expect(exporting).toMatch(/import\(["']\.\/workbook-writer-\w+\.mjs["']\)/);
-      expect(readdirSync(join(dir, 'exportSpotSheet')).filter((file) => file.startsWith('workbook-reader-'))).toEqual([]);
+      expect(readdirSync(join(dir, 'exportSpotSheet')).filter((file) => file.startsWith('workbook-reader-'))).toEqual(
+        [],
+      );
     });
   });
 
@@ -474,7 +589,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     const effects: string[] = [];
     const files = [
       ...readdirSync(join(root, 'schemas')).map((name) => join('schemas', name)),
-      ...readdirSync(join(root, 'functions'), { recursive: true, encoding: 'utf8' }).map((name) => join('functions', name)),
+      ...readdirSync(join(root, 'functions'), { recursive: true, encoding: 'utf8' }).map((name) =>
+        join('functions', name),
+      ),
     ].filter((name) => name.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(80);
     for (const name of files) {
@@ -498,7 +615,25 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
   it('finds no dynamic import() of an ES module in lib/ or functions/ but the kits loaded on first use, and no static import of a kit (ADR 0008)', () => {
     // the modules loaded on first use, each through its loader alone: a static import would
     // evaluate it when the function is loaded
-    const kits = ['lib/geo/wkt.ts', 'lib/aws/sqs-client.ts', 'lib/shapes/limits.ts', 'lib/aws/s3-client.ts', 'lib/geo/shapefile.ts', 'lib/geo/kml.ts', 'lib/worker/cleanup-jobs.ts', 'lib/util/unzip.ts', 'lib/imagery/layer-sheet.ts', 'lib/util/delimited.ts', 'lib/spots/workbook-reader.ts', 'lib/workorders/pdf.ts', 'lib/workorders/workbook.ts', 'lib/maps/application.ts', 'lib/imagery/projections.ts', 'lib/spots/workbook-writer.ts', 'lib/imagery/render.ts'];
+    const kits = [
+      'lib/geo/wkt.ts',
+      'lib/aws/sqs-client.ts',
+      'lib/shapes/limits.ts',
+      'lib/aws/s3-client.ts',
+      'lib/geo/shapefile.ts',
+      'lib/geo/kml.ts',
+      'lib/worker/cleanup-jobs.ts',
+      'lib/util/unzip.ts',
+      'lib/imagery/layer-sheet.ts',
+      'lib/util/delimited.ts',
+      'lib/spots/workbook-reader.ts',
+      'lib/workorders/pdf.ts',
+      'lib/workorders/workbook.ts',
+      'lib/maps/application.ts',
+      'lib/imagery/projections.ts',
+      'lib/spots/workbook-writer.ts',
+      'lib/imagery/render.ts',
+    ];
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -507,7 +642,8 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
         else if (entry.name.endsWith('.ts')) {
           const source = readFileSync(path, 'utf8');
           const file = path.slice(root.length + 1);
-          for (const match of source.matchAll(/(?<!typeof )\bimport\(\s*'([^']+)'\s*\)/g)) found.push(`${file}: ${match[1]}`);
+          for (const match of source.matchAll(/(?<!typeof )\bimport\(\s*'([^']+)'\s*\)/g))
+            found.push(`${file}: ${match[1]}`);
           for (const match of source.matchAll(/^import (?!type )[^;]*from '(\.[^']*)';/gm)) {
             const target = relative(root, resolve(dirname(path), `${match[1]}.ts`));
             if (kits.includes(target)) found.push(`${file}: static ${match[1]}`);

@@ -2,11 +2,11 @@
 // gate and crops are parameters; tests/rotations.test.ts runs them through the API).
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
+import type { Crop } from '../../lib/crops/catalogue';
 import { LostRace } from '../../lib/db/retry';
 import { Conflict } from '../../lib/errors';
-import type { Crop } from '../../lib/crops/catalogue';
 import { ROTATION_CODES } from '../../lib/rotations/codes';
-import { rotationsService, type Rotation, type RotationRepository } from '../../lib/rotations/service';
+import { type Rotation, type RotationRepository, rotationsService } from '../../lib/rotations/service';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 
 function memory() {
@@ -17,7 +17,8 @@ function memory() {
   const repository: RotationRepository = {
     rotationsOf: async (fieldId) => [...rows.values()].filter((r) => r.fieldId === fieldId),
     rotation: async (fieldId, uuid) => rows.get(at(fieldId, uuid.toLowerCase())),
-    rotationFields: async (uuid) => [...rows.values()].filter((r) => r.uuid === uuid.toLowerCase()).map((r) => r.fieldId),
+    rotationFields: async (uuid) =>
+      [...rows.values()].filter((r) => r.uuid === uuid.toLowerCase()).map((r) => r.fieldId),
     async create(rotation) {
       if (rows.has(at(rotation.fieldId, rotation.uuid))) throw new Conflict('taken');
       rows.set(at(rotation.fieldId, rotation.uuid), rotation);
@@ -38,7 +39,15 @@ function memory() {
   return { repository, rows, loseNextSave: () => (staleOnce = true) };
 }
 
-const SOYBEAN: Crop = { id: 1, name: 'Soybean', userCrop: false, varieties: [{ id: 11, name: 'DM 46' }, { id: 12, name: 'NS 4619' }] } as Crop;
+const SOYBEAN: Crop = {
+  id: 1,
+  name: 'Soybean',
+  userCrop: false,
+  varieties: [
+    { id: 11, name: 'DM 46' },
+    { id: 12, name: 'NS 4619' },
+  ],
+} as Crop;
 const MAIZE: Crop = { id: 2, name: 'Maize', userCrop: false, varieties: [{ id: 21, name: 'DK 72' }] } as Crop;
 const crops = async (_userId: number, cropId: number) => [SOYBEAN, MAIZE].find((c) => c.id === cropId);
 const spanish = new Map([[2, memoryField(2, { country: 'ES' })]]);
@@ -46,28 +55,57 @@ const caller = { user: { id: 9 } } as Principal;
 
 function setup() {
   const store = memory();
-  return { ...store, service: rotationsService({ repository: store.repository, fields: memoryGate({ fields: spanish }), crops }) };
+  return {
+    ...store,
+    service: rotationsService({ repository: store.repository, fields: memoryGate({ fields: spanish }), crops }),
+  };
 }
 
-const input = (overrides = {}) => ({ fieldId: 1, cropId: 1, yeargroup: 2026, startDate: '2026-10-01', endDate: '2027-03-31', ...overrides });
-const codeOf = (run: Promise<unknown>) => run.then(() => undefined, (error: { code?: unknown }) => error.code);
+const input = (overrides = {}) => ({
+  fieldId: 1,
+  cropId: 1,
+  yeargroup: 2026,
+  startDate: '2026-10-01',
+  endDate: '2027-03-31',
+  ...overrides,
+});
+const codeOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (error: { code?: unknown }) => error.code,
+  );
 
 describe('rotation rules (repository in memory)', () => {
   it('creates a rotation in the field campaign with the field area by default; a client uuid sent again answers it', async () => {
     const { service, rows } = setup();
     const first = await service.createRotation(caller, input({ uuid: 'AB000000-0000-4000-8000-000000000001' }));
-    expect(first).toMatchObject({ uuid: 'ab000000-0000-4000-8000-000000000001', ha: 123.2, cycleId: 1, cropOrder: 1, crop: SOYBEAN });
-    const again = await service.createRotation(caller, input({ uuid: 'AB000000-0000-4000-8000-000000000001', cropId: 2 }));
+    expect(first).toMatchObject({
+      uuid: 'ab000000-0000-4000-8000-000000000001',
+      ha: 123.2,
+      cycleId: 1,
+      cropOrder: 1,
+      crop: SOYBEAN,
+    });
+    const again = await service.createRotation(
+      caller,
+      input({ uuid: 'AB000000-0000-4000-8000-000000000001', cropId: 2 }),
+    );
     expect(again.cropId).toBe(1);
     expect(rows.size).toBe(1);
-    expect(await codeOf(service.createRotation(caller, input({ uuid: 'ab000000-0000-4000-8000-000000000001', fieldId: 2 })))).toBe(ROTATION_CODES.WRONG_FORMAT);
+    expect(
+      await codeOf(service.createRotation(caller, input({ uuid: 'ab000000-0000-4000-8000-000000000001', fieldId: 2 }))),
+    ).toBe(ROTATION_CODES.WRONG_FORMAT);
   });
 
   it('refuses an unknown crop, dates in the wrong order, DGC outside Spain and more hectares than the field', async () => {
     const { service, rows } = setup();
     expect(await codeOf(service.createRotation(caller, input({ cropId: 99 })))).toBe(ROTATION_CODES.INVALID_CROP);
-    expect(await codeOf(service.createRotation(caller, input({ endDate: '2026-09-30' })))).toBe(ROTATION_CODES.INVALID_DATES);
-    expect(await codeOf(service.createRotation(caller, input({ metadata: { DGC: 'x' } })))).toBe(ROTATION_CODES.WRONG_FORMAT);
+    expect(await codeOf(service.createRotation(caller, input({ endDate: '2026-09-30' })))).toBe(
+      ROTATION_CODES.INVALID_DATES,
+    );
+    expect(await codeOf(service.createRotation(caller, input({ metadata: { DGC: 'x' } })))).toBe(
+      ROTATION_CODES.WRONG_FORMAT,
+    );
     expect(await codeOf(service.createRotation(caller, input({ ha: 124 })))).toBe(ROTATION_CODES.HECTARES_EXCEED_FIELD);
     expect(rows.size).toBe(0);
     // within the rounding tolerance, and DGC in Spain, are accepted
@@ -103,11 +141,15 @@ describe('rotation rules (repository in memory)', () => {
   it('changes crop keeping only varieties of the new crop, retrying a lost race, and refuses foreign varieties', async () => {
     const { service, loseNextSave } = setup();
     const { uuid } = await service.createRotation(caller, input());
-    expect((await service.addVarieties(caller, uuid, [11, 12])).filter((v) => v.selected).map((v) => v.id)).toEqual([11, 12]);
+    expect((await service.addVarieties(caller, uuid, [11, 12])).filter((v) => v.selected).map((v) => v.id)).toEqual([
+      11, 12,
+    ]);
     expect(await codeOf(service.addVarieties(caller, uuid, [21]))).toBe(ROTATION_CODES.WRONG_FORMAT);
     loseNextSave();
     const changed = await service.patchRotation(caller, uuid, { cropId: 2 });
     expect(changed).toMatchObject({ cropId: 2, varietyIds: [], version: 3 });
-    expect(await codeOf(service.patchRotation(caller, uuid, { endDate: '2020-01-01' }))).toBe(ROTATION_CODES.INVALID_DATES);
+    expect(await codeOf(service.patchRotation(caller, uuid, { endDate: '2020-01-01' }))).toBe(
+      ROTATION_CODES.INVALID_DATES,
+    );
   });
 });

@@ -1,11 +1,11 @@
 // Pure domain rules, without the stack: rotation order in a campaign, what storage actions need on
 // a field or farm, how an event lands in an inbox and its message for a stack.
 import { describe, expect, it } from 'vitest';
+import { accessFrom, can, type Grant } from '../../lib/authz/access';
+import { resolveEvent, STACKABLE_TEST_EVENT } from '../../lib/notifications/catalogue';
+import { landing, pinnedAt } from '../../lib/notifications/rules';
 import { cropOrders, type Rotation } from '../../lib/rotations/service';
 import { resourceAction } from '../../lib/storage/access';
-import { accessFrom, can, type Grant } from '../../lib/authz/access';
-import { landing, pinnedAt } from '../../lib/notifications/rules';
-import { resolveEvent, STACKABLE_TEST_EVENT } from '../../lib/notifications/catalogue';
 
 const rotation = (uuid: string, yeargroup: number, startDate: string, createdAt = '2026-01-01T00:00:00.000Z') =>
   ({ uuid, yeargroup, startDate, createdAt }) as Rotation;
@@ -62,6 +62,9 @@ describe('inbox', () => {
     expect(definition.message('en', {}, 3)).toBe('You have 3 test notifications');
     expect(definition.message('es', {}, 2)).toBe('Tienes 2 notificaciones de prueba');
     expect(definition.message('pt', {}, 2)).toBe('Você tem 2 notificações de teste');
-    expect(resolveEvent('STACKABLE_TEST.V9')).toEqual({ ok: false, reason: 'unknown version V9 of STACKABLE_TEST (known: STACKABLE_TEST.V1)' });
+    expect(resolveEvent('STACKABLE_TEST.V9')).toEqual({
+      ok: false,
+      reason: 'unknown version V9 of STACKABLE_TEST (known: STACKABLE_TEST.V1)',
+    });
   });
 });

@@ -28,7 +28,8 @@ async function signed(expires = 60) {
 
 function form(fields: Record<string, string>, extra: Record<string, string> = {}, file = content) {
   const all = new Map<string, string>();
-  for (const [name, value] of Object.entries({ ...fields, 'Content-MD5': md5, ...extra })) all.set(name.toLowerCase(), value);
+  for (const [name, value] of Object.entries({ ...fields, 'Content-MD5': md5, ...extra }))
+    all.set(name.toLowerCase(), value);
   return { fields: all, file: { content: file, name: 'f.png' } };
 }
 
@@ -50,33 +51,77 @@ describe('local S3 policy check', () => {
 
   it('refuses a changed key, a changed policy, another bucket and a wrong secret', async () => {
     const fields = await signed();
-    expect(refusal(() => checkForm(form(fields, { key: 'storage/users/u2/ext/key/1' }), 'bucket', credentials))).toEqual([403, 'AccessDenied']);
+    expect(
+      refusal(() => checkForm(form(fields, { key: 'storage/users/u2/ext/key/1' }), 'bucket', credentials)),
+    ).toEqual([403, 'AccessDenied']);
     expect(refusal(() => checkForm(form(fields), 'other-bucket', credentials))).toEqual([403, 'AccessDenied']);
     const policy = JSON.parse(Buffer.from(fields.Policy!, 'base64').toString());
-    policy.conditions = policy.conditions.filter((c: unknown) => !(Array.isArray(c) && c[0] === 'content-length-range'));
+    policy.conditions = policy.conditions.filter(
+      (c: unknown) => !(Array.isArray(c) && c[0] === 'content-length-range'),
+    );
     const widened = Buffer.from(JSON.stringify(policy)).toString('base64');
-    expect(refusal(() => checkForm(form({ ...fields, Policy: widened }), 'bucket', credentials))).toEqual([403, 'SignatureDoesNotMatch']);
-    expect(refusal(() => checkForm(form(fields), 'bucket', { ...credentials, secretAccessKey: 'other' }))).toEqual([403, 'SignatureDoesNotMatch']);
-    expect(refusal(() => checkForm(form(fields), 'bucket', { ...credentials, accessKeyId: 'other' }))).toEqual([403, 'InvalidAccessKeyId']);
+    expect(refusal(() => checkForm(form({ ...fields, Policy: widened }), 'bucket', credentials))).toEqual([
+      403,
+      'SignatureDoesNotMatch',
+    ]);
+    expect(refusal(() => checkForm(form(fields), 'bucket', { ...credentials, secretAccessKey: 'other' }))).toEqual([
+      403,
+      'SignatureDoesNotMatch',
+    ]);
+    expect(refusal(() => checkForm(form(fields), 'bucket', { ...credentials, accessKeyId: 'other' }))).toEqual([
+      403,
+      'InvalidAccessKeyId',
+    ]);
   });
 
   it('refuses files outside the size range, a wrong MD5, a content type outside the prefix and extra fields', async () => {
     const fields = await signed();
-    expect(refusal(() => checkForm(form(fields, {}, Buffer.alloc(4)), 'bucket', credentials))).toEqual([400, 'EntityTooSmall']);
-    expect(refusal(() => checkForm(form(fields, {}, Buffer.alloc(21)), 'bucket', credentials))).toEqual([400, 'EntityTooLarge']);
+    expect(refusal(() => checkForm(form(fields, {}, Buffer.alloc(4)), 'bucket', credentials))).toEqual([
+      400,
+      'EntityTooSmall',
+    ]);
+    expect(refusal(() => checkForm(form(fields, {}, Buffer.alloc(21)), 'bucket', credentials))).toEqual([
+      400,
+      'EntityTooLarge',
+    ]);
     // the same size as declared but other bytes: the MD5 condition matches the field, the file does not
-    expect(refusal(() => checkForm(form(fields, {}, Buffer.from('a SMALL file')), 'bucket', credentials))).toEqual([400, 'BadDigest']);
-    expect(refusal(() => checkForm(form(fields, { 'Content-MD5': createHash('md5').update('x').digest('base64') }), 'bucket', credentials))).toEqual([403, 'AccessDenied']);
-    expect(refusal(() => checkForm(form(fields, { 'Content-Type': 'text/html' }), 'bucket', credentials))).toEqual([403, 'AccessDenied']);
-    expect(refusal(() => checkForm(form(fields, { 'x-amz-meta-owner': 'me' }), 'bucket', credentials))).toEqual([403, 'AccessDenied']);
+    expect(refusal(() => checkForm(form(fields, {}, Buffer.from('a SMALL file')), 'bucket', credentials))).toEqual([
+      400,
+      'BadDigest',
+    ]);
+    expect(
+      refusal(() =>
+        checkForm(
+          form(fields, { 'Content-MD5': createHash('md5').update('x').digest('base64') }),
+          'bucket',
+          credentials,
+        ),
+      ),
+    ).toEqual([403, 'AccessDenied']);
+    expect(refusal(() => checkForm(form(fields, { 'Content-Type': 'text/html' }), 'bucket', credentials))).toEqual([
+      403,
+      'AccessDenied',
+    ]);
+    expect(refusal(() => checkForm(form(fields, { 'x-amz-meta-owner': 'me' }), 'bucket', credentials))).toEqual([
+      403,
+      'AccessDenied',
+    ]);
     // x-ignore- fields are exempt, as on S3
-    expect(refusal(() => checkForm(form(fields, { 'x-ignore-note': 'anything' }), 'bucket', credentials))).toBe('accepted');
+    expect(refusal(() => checkForm(form(fields, { 'x-ignore-note': 'anything' }), 'bucket', credentials))).toBe(
+      'accepted',
+    );
   });
 
   it('refuses an expired policy and a form without policy or file', async () => {
     const fields = await signed(10);
-    expect(refusal(() => checkForm(form(fields), 'bucket', credentials, Date.now() + 11_000))).toEqual([403, 'AccessDenied']);
-    expect(refusal(() => checkForm(form({ ...fields, Policy: '' }), 'bucket', credentials))).toEqual([403, 'AccessDenied']);
+    expect(refusal(() => checkForm(form(fields), 'bucket', credentials, Date.now() + 11_000))).toEqual([
+      403,
+      'AccessDenied',
+    ]);
+    expect(refusal(() => checkForm(form({ ...fields, Policy: '' }), 'bucket', credentials))).toEqual([
+      403,
+      'AccessDenied',
+    ]);
     const noFile = form(fields);
     delete (noFile as { file?: unknown }).file;
     expect(refusal(() => checkForm(noFile, 'bucket', credentials))).toEqual([400, 'InvalidArgument']);

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { DomainError } from '../../lib/errors';
 import type { Sampling } from '../../lib/samplings/model';
-import { SAMPLING_CODES, samplingsService, type SamplingInput, type SamplingRepository } from '../../lib/samplings/service';
+import {
+  SAMPLING_CODES,
+  type SamplingInput,
+  type SamplingRepository,
+  samplingsService,
+} from '../../lib/samplings/service';
 import type { Spot } from '../../lib/spots/model';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 
@@ -37,9 +42,19 @@ const input = (fieldId = 1): SamplingInput => ({
   groups: [{ group_uuid: GROUP, color: '#ff0000', name: 'A' }],
   points: [{ geometry: 'POINT(0.001 0.001)', group_uuid: GROUP }],
 });
-const spot = { code: 'AAA-BBB-CCC', uuid: 'sp', name: 'Texture', groupUuid: GROUP, variables: [{ name: 'Clay', unit_id: 2, value: 31 }] } as unknown as Spot;
+const spot = {
+  code: 'AAA-BBB-CCC',
+  uuid: 'sp',
+  name: 'Texture',
+  groupUuid: GROUP,
+  variables: [{ name: 'Clay', unit_id: 2, value: 31 }],
+} as unknown as Spot;
 const caller = { user: { id: 9 } } as Principal;
-const codeOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.code ?? error.kind : error));
+const codeOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (error) => (error instanceof DomainError ? (error.code ?? error.kind) : error),
+  );
 
 function setup() {
   const store = memory();
@@ -57,10 +72,22 @@ describe('sampling rules (repository in memory)', () => {
   it('creates a sampling once per uuid; refuses points of unknown groups and unknown fields', async () => {
     const { service, rows } = setup();
     const made = await service.createSampling(input());
-    expect(made).toMatchObject({ uuid: '5a000000-0000-4000-8000-00000000000a', closedAt: null, createdAt: '2026-11-23T10:00:00.000Z' });
+    expect(made).toMatchObject({
+      uuid: '5a000000-0000-4000-8000-00000000000a',
+      closedAt: null,
+      createdAt: '2026-11-23T10:00:00.000Z',
+    });
     expect((await service.createSampling({ ...input(), name: 'again' })).name).toBe('Soil 2026');
     expect(rows.size).toBe(1);
-    expect(await codeOf(service.createSampling({ ...input(), uuid: undefined, points: [{ geometry: 'POINT(0 0)', group_uuid: 'other' }] }))).toBe('invalid');
+    expect(
+      await codeOf(
+        service.createSampling({
+          ...input(),
+          uuid: undefined,
+          points: [{ geometry: 'POINT(0 0)', group_uuid: 'other' }],
+        }),
+      ),
+    ).toBe('invalid');
     expect(await codeOf(service.createSampling({ ...input(4), uuid: undefined }))).toBe('not_found');
   });
 
@@ -68,7 +95,13 @@ describe('sampling rules (repository in memory)', () => {
     const { service } = setup();
     await service.createSampling(input(3));
     const [read] = await service.readSamplings(caller, { fieldId: 3 });
-    expect(read!.groups[0]!.samples).toEqual([{ code: 'AAA-BBB-CCC', spot_uuid: 'sp', spot_data: { variables: [{ name: 'Clay', value: 31, unit_id: 2 }], sampling: { analysis: 'Texture' } } }]);
+    expect(read!.groups[0]!.samples).toEqual([
+      {
+        code: 'AAA-BBB-CCC',
+        spot_uuid: 'sp',
+        spot_data: { variables: [{ name: 'Clay', value: 31, unit_id: 2 }], sampling: { analysis: 'Texture' } },
+      },
+    ]);
     expect(await codeOf(service.readSamplings(caller, { fieldId: 4 }))).toBe(SAMPLING_CODES.INSUFFICIENT_PERMISSIONS);
     expect(await service.readSamplings(caller, { samplingUuid: 'ffffffff-0000-4000-8000-000000000000' })).toEqual([]);
     expect(await codeOf(service.readSamplings(caller, {}))).toBe(SAMPLING_CODES.WRONG_FORMAT);
@@ -77,9 +110,17 @@ describe('sampling rules (repository in memory)', () => {
   it('answers analyses by farm over its readable fields, and closes and reopens', async () => {
     const { service } = setup();
     await service.createSampling(input(1));
-    expect((await service.samplingAnalyses(caller, { farmId: 7 })).map((a) => [a.farm_id, a.field_id, Object.keys(a.analysis)])).toEqual([[7, 1, ['Fertility', 'Texture']]]);
+    expect(
+      (await service.samplingAnalyses(caller, { farmId: 7 })).map((a) => [
+        a.farm_id,
+        a.field_id,
+        Object.keys(a.analysis),
+      ]),
+    ).toEqual([[7, 1, ['Fertility', 'Texture']]]);
     expect(await codeOf(service.samplingAnalyses(caller, { farmId: 8 }))).toBe(SAMPLING_CODES.INSUFFICIENT_PERMISSIONS);
-    expect((await service.closeSampling('5A000000-0000-4000-8000-00000000000A', '2026-12-01T00:00:00Z')).closedAt).toBe('2026-12-01T00:00:00Z');
+    expect((await service.closeSampling('5A000000-0000-4000-8000-00000000000A', '2026-12-01T00:00:00Z')).closedAt).toBe(
+      '2026-12-01T00:00:00Z',
+    );
     expect((await service.closeSampling('5a000000-0000-4000-8000-00000000000a', null)).closedAt).toBeNull();
   });
 });

@@ -1,23 +1,29 @@
 // lib/sensors/codec.ts and the day partitioning of lib/sensors/timeseries.ts.
 import { describe, expect, it } from 'vitest';
 import { decodePoints, encodePoints, mergePoints, type Point } from '../../lib/sensors/codec';
-import { parseValues } from '../../lib/sensors/values';
-import { MAX_POINTS_PER_ITEM, partition } from '../../lib/sensors/timeseries';
 import { POINT_METADATA_MAX_BYTES } from '../../lib/sensors/model';
+import { MAX_POINTS_PER_ITEM, partition } from '../../lib/sensors/timeseries';
+import { parseValues } from '../../lib/sensors/values';
 
 const day = '2026-03-01';
 const start = Date.parse(`${day}T00:00:00Z`) / 1000;
 
 describe('chunk codec', () => {
   it('round-trips timestamps, full-precision values and metadata', () => {
-    const points: Point[] = Array.from({ length: 5000 }, (_, i) => ({ t: start + i * 7 + (i % 3), v: Math.sin(i) * 1e6 + Math.random() }));
+    const points: Point[] = Array.from({ length: 5000 }, (_, i) => ({
+      t: start + i * 7 + (i % 3),
+      v: Math.sin(i) * 1e6 + Math.random(),
+    }));
     points[10]!.m = { quality: 'bad', flags: [1, 2] };
     const { data, meta } = encodePoints(points);
     expect(decodePoints(data, meta)).toEqual(points);
   });
 
   it('packs regular series into about 8 bytes a value', () => {
-    const points: Point[] = Array.from({ length: 10_000 }, (_, i) => ({ t: start + i * 60, v: 20 + Math.random() * 5 }));
+    const points: Point[] = Array.from({ length: 10_000 }, (_, i) => ({
+      t: start + i * 60,
+      v: 20 + Math.random() * 5,
+    }));
     const { data, meta } = encodePoints(points);
     expect(meta).toBeUndefined();
     expect(data.length / points.length).toBeLessThan(8.5);
@@ -25,10 +31,21 @@ describe('chunk codec', () => {
 
   it('keeps one value per timestamp: the last written wins', () => {
     const merged = mergePoints(
-      [{ t: 1, v: 1 }, { t: 2, v: 2 }],
-      [{ t: 2, v: 20 }, { t: 0, v: 0 }, { t: 2, v: 21 }],
+      [
+        { t: 1, v: 1 },
+        { t: 2, v: 2 },
+      ],
+      [
+        { t: 2, v: 20 },
+        { t: 0, v: 0 },
+        { t: 2, v: 21 },
+      ],
     );
-    expect(merged).toEqual([{ t: 0, v: 0 }, { t: 1, v: 1 }, { t: 2, v: 21 }]);
+    expect(merged).toEqual([
+      { t: 0, v: 0 },
+      { t: 1, v: 1 },
+      { t: 2, v: 21 },
+    ]);
   });
 });
 
@@ -60,7 +77,11 @@ describe('day partitioning', () => {
 
   it('refuses a value whose metadata is over the bound', () => {
     const uuid = '6f1c1a4e-0b7a-4c43-9d57-1f1ad1f0c001';
-    const body = (size: number) => ({ data: [{ variable_uuid: uuid, values: [1], timestamps: ['2026-03-01T00:00:00Z'], metadata: [{ n: 'x'.repeat(size) }] }] });
+    const body = (size: number) => ({
+      data: [
+        { variable_uuid: uuid, values: [1], timestamps: ['2026-03-01T00:00:00Z'], metadata: [{ n: 'x'.repeat(size) }] },
+      ],
+    });
     expect(parseValues(body(100)).total).toBe(1);
     expect(() => parseValues(body(POINT_METADATA_MAX_BYTES))).toThrow(/larger than 1024 bytes/);
   });

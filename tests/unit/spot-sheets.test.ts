@@ -28,17 +28,38 @@ describe('spot sheet headers', () => {
   });
 
   it('writes the unit in brackets, always, so that any name reads back', () => {
-    for (const [name, unit] of [['ph (agua)', 8], ['K\rtotal', 2], ['x [y]', 0]] as const) expect(read(headerOf(name, unit))).toEqual([name, unit]);
+    for (const [name, unit] of [
+      ['ph (agua)', 8],
+      ['K\rtotal', 2],
+      ['x [y]', 0],
+    ] as const)
+      expect(read(headerOf(name, unit))).toEqual([name, unit]);
   });
 });
 
 describe('spot sheet cells', () => {
   it('reads numbers, and text with a decimal comma or point and an optional exponent', () => {
-    expect([7, ' 12,5 ', '-0.25', '1e3', '1,5E-2', '1 000'].map(cellNumber)).toEqual([7, 12.5, -0.25, 1000, 0.015, 1000]);
-    expect(['', 'abc', '1,2,3', '--1', null, Number.NaN, Number.POSITIVE_INFINITY].map(cellNumber)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect([7, ' 12,5 ', '-0.25', '1e3', '1,5E-2', '1 000'].map(cellNumber)).toEqual([
+      7, 12.5, -0.25, 1000, 0.015, 1000,
+    ]);
+    expect(['', 'abc', '1,2,3', '--1', null, Number.NaN, Number.POSITIVE_INFINITY].map(cellNumber)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('writes every digit of a number in plain decimal notation', () => {
-    expect([0.000000123456789, 123456789012345680000, 1 / 3, -2.5e-7, 42].map(plainDecimal)).toEqual(['0.000000123456789', '123456789012345680000', '0.3333333333333333', '-0.00000025', '42']);
+    expect([0.000000123456789, 123456789012345680000, 1 / 3, -2.5e-7, 42].map(plainDecimal)).toEqual([
+      '0.000000123456789',
+      '123456789012345680000',
+      '0.3333333333333333',
+      '-0.00000025',
+      '42',
+    ]);
   });
 });

@@ -1,24 +1,38 @@
 // lib/spots against memory: spots, texts, images, tags and listings without DynamoDB, S3 or SQS (the
 // repository, field gate, image store and publisher are parameters; tests/spots.test.ts and
 // tests/spot-images-and-sheets.test.ts run the same rules through the API and the local stack).
-import { describe, expect, it } from 'vitest';
+
 import { v1 as uuidV1 } from 'uuid';
+import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import { COMMON_TAGS } from '../../lib/spots/catalogue';
-import { SPOT_CODES, tagRefKey, type Spot, type SpotMessage } from '../../lib/spots/model';
 import type { DeclaredImage } from '../../lib/spots/images';
+import { SPOT_CODES, type Spot, type SpotMessage, tagRefKey } from '../../lib/spots/model';
+import {
+  type ImageStore,
+  type SpotRepository,
+  type SpotWrite,
+  type SpotWriteRefusals,
+  spotsService,
+} from '../../lib/spots/service';
 import type { SpotTag } from '../../lib/spots/tags';
-import { spotsService, type ImageStore, type SpotRepository, type SpotWrite, type SpotWriteRefusals } from '../../lib/spots/service';
 import { inFlight } from './helpers/in-flight';
 import { memoryGate } from './helpers/memory-gate';
 
 /** Items a write takes in DynamoDB (lib/spots/repository.ts), to refuse what one transaction cannot hold. */
 const itemsOf = (w: SpotWrite) =>
-  (w.created ? 5 : 0) + (w.replaced ? (w.replaced.next.fieldId === w.replaced.previous.fieldId ? 1 : 5) : 0) + (w.counters ? 1 : 0) + (w.deleted ? 3 : 0) +
-  (w.tagsCreated?.length ?? 0) + (w.tagCounts?.length ?? 0) + (w.texts ?? []).reduce((n, t) => n + (t.movedFrom ? 3 : 2), 0) + 2 * (w.textsRemoved?.length ?? 0) +
-  (w.imagesDeclared?.length ?? 0) + (w.imagesRemoved?.length ?? 0);
+  (w.created ? 5 : 0) +
+  (w.replaced ? (w.replaced.next.fieldId === w.replaced.previous.fieldId ? 1 : 5) : 0) +
+  (w.counters ? 1 : 0) +
+  (w.deleted ? 3 : 0) +
+  (w.tagsCreated?.length ?? 0) +
+  (w.tagCounts?.length ?? 0) +
+  (w.texts ?? []).reduce((n, t) => n + (t.movedFrom ? 3 : 2), 0) +
+  2 * (w.textsRemoved?.length ?? 0) +
+  (w.imagesDeclared?.length ?? 0) +
+  (w.imagesRemoved?.length ?? 0);
 
 function memory() {
   const spots = new Map<string, Spot>(); // field|uuid
@@ -36,26 +50,40 @@ function memory() {
     spotFields: async (uuid) => [...spots.values()].filter((s) => s.uuid === uuid.toLowerCase()).map((s) => s.fieldId),
     spot: async (fieldId, uuid) => spots.get(at(fieldId, uuid)),
     spotById: async (id) => [...spots.values()].find((s) => s.id === id),
-    spotsNamed: async (uuids, fieldIds) => [...spots.values()].filter((s) => uuids.includes(s.uuid) && fieldIds.has(s.fieldId)),
+    spotsNamed: async (uuids, fieldIds) =>
+      [...spots.values()].filter((s) => uuids.includes(s.uuid) && fieldIds.has(s.fieldId)),
     async *fieldSpots(fieldId, from, to) {
       const key = (s: Spot) => `${s.createdAt}#${s.uuid}`;
-      yield* [...spots.values()].filter((s) => s.fieldId === fieldId && key(s) >= from && key(s) <= to).sort((a, b) => (key(a) < key(b) ? 1 : -1));
+      yield* [...spots.values()]
+        .filter((s) => s.fieldId === fieldId && key(s) >= from && key(s) <= to)
+        .sort((a, b) => (key(a) < key(b) ? 1 : -1));
     },
     groupMembers: async (group) => [...spots.values()].filter((s) => s.groupUuid === group),
-    messages: async (spotId, limit) => [...(messages.get(spotId) ?? [])].sort((a, b) => (a.timestampUsr < b.timestampUsr ? 1 : -1)).slice(0, limit),
-    messageSpots: async (uuid) => [...messages.entries()].filter(([, list]) => list.some((m) => m.uuid === uuid.toLowerCase())).map(([id]) => id),
+    messages: async (spotId, limit) =>
+      [...(messages.get(spotId) ?? [])].sort((a, b) => (a.timestampUsr < b.timestampUsr ? 1 : -1)).slice(0, limit),
+    messageSpots: async (uuid) =>
+      [...messages.entries()].filter(([, list]) => list.some((m) => m.uuid === uuid.toLowerCase())).map(([id]) => id),
     message: async (spotId, uuid) => messages.get(spotId)?.find((m) => m.uuid === uuid.toLowerCase()),
     images: async (uuid) => [...images.values()].filter((i) => i.uuid === uuid.toLowerCase()),
-    markUploaded: async (image, contentType, size) => void images.set(`${image.uuid}|${image.spotId}`, { ...image, uploaded: true, contentType, size }),
+    markUploaded: async (image, contentType, size) =>
+      void images.set(`${image.uuid}|${image.spotId}`, { ...image, uploaded: true, contentType, size }),
     sampleSetType: async (type) => sampleTypes.get(type),
     registerSampleSetType: async (type, id) => void sampleTypes.set(type, id),
     sampleSet: async (ownerId, uuid) => sampleSets.get(`${ownerId}|${uuid.toLowerCase()}`),
     registerSampleSet: async (ownerId, uuid, set) => void sampleSets.set(`${ownerId}|${uuid.toLowerCase()}`, set),
-    tags: async (refs) => new Map(refs.flatMap((r) => (tags.has(tagRefKey(r)) ? [[tagRefKey(r), tags.get(tagRefKey(r))!]] : []))),
+    tags: async (refs) =>
+      new Map(refs.flatMap((r) => (tags.has(tagRefKey(r)) ? [[tagRefKey(r), tags.get(tagRefKey(r))!]] : []))),
     tagsOfUser: async (userId) => [...tags.values()].filter((t) => t.ownerId === userId && !t.deleted),
     async createTag(tag) {
       if (tags.has(tagRefKey(tag))) return false;
-      tags.set(tagRefKey(tag), { uuid: tag.uuid, tag: tag.tag, ownerId: tag.ownerId, translatable: false, deleted: false, spotCount: tag.spotCount });
+      tags.set(tagRefKey(tag), {
+        uuid: tag.uuid,
+        tag: tag.tag,
+        ownerId: tag.ownerId,
+        translatable: false,
+        deleted: false,
+        spotCount: tag.spotCount,
+      });
       return true;
     },
     async renameTag(ownerId, uuid, name) {
@@ -74,8 +102,10 @@ function memory() {
         throw new LostRace('changed');
       }
       if (w.created && spots.has(at(w.created.fieldId, w.created.uuid))) throw new LostRace('created');
-      for (const spot of [w.replaced?.previous, w.counters?.spot, w.deleted?.spot]) if (spot && current(spot)?.version !== spot.version) throw new LostRace('stale');
-      for (const m of w.textsRemoved ?? []) if (!messages.get(m.spotId)?.some((x) => x.uuid === m.uuid)) throw refuse.gone();
+      for (const spot of [w.replaced?.previous, w.counters?.spot, w.deleted?.spot])
+        if (spot && current(spot)?.version !== spot.version) throw new LostRace('stale');
+      for (const m of w.textsRemoved ?? [])
+        if (!messages.get(m.spotId)?.some((x) => x.uuid === m.uuid)) throw refuse.gone();
       if (w.created) spots.set(at(w.created.fieldId, w.created.uuid), w.created);
       if (w.replaced) {
         spots.delete(at(w.replaced.previous.fieldId, w.replaced.previous.uuid));
@@ -83,14 +113,32 @@ function memory() {
       }
       if (w.counters) {
         const spot = current(w.counters.spot)!;
-        spots.set(at(spot.fieldId, spot.uuid), { ...spot, totalMsgs: spot.totalMsgs + w.counters.messages, totalImgs: spot.totalImgs + w.counters.images, version: spot.version + 1 });
+        spots.set(at(spot.fieldId, spot.uuid), {
+          ...spot,
+          totalMsgs: spot.totalMsgs + w.counters.messages,
+          totalImgs: spot.totalImgs + w.counters.images,
+          version: spot.version + 1,
+        });
       }
       if (w.deleted) spots.delete(at(w.deleted.spot.fieldId, w.deleted.spot.uuid));
       for (const tag of w.tagsCreated ?? []) await repository.createTag(tag);
-      for (const { tag, delta } of w.tagCounts ?? []) tags.set(tagRefKey(tag), { ...tags.get(tagRefKey(tag))!, spotCount: tags.get(tagRefKey(tag))!.spotCount + delta });
-      for (const m of w.textsRemoved ?? []) messages.set(m.spotId, messages.get(m.spotId)!.filter((x) => x.uuid !== m.uuid));
-      for (const { message } of w.texts ?? []) messages.set(message.spotId, [...(messages.get(message.spotId) ?? []).filter((x) => x.uuid !== message.uuid), message]);
-      for (const { spotId, image } of w.imagesDeclared ?? []) images.set(`${image.uuid}|${spotId}`, { uuid: image.uuid, spotId, uploaded: false });
+      for (const { tag, delta } of w.tagCounts ?? [])
+        tags.set(tagRefKey(tag), {
+          ...tags.get(tagRefKey(tag))!,
+          spotCount: tags.get(tagRefKey(tag))!.spotCount + delta,
+        });
+      for (const m of w.textsRemoved ?? [])
+        messages.set(
+          m.spotId,
+          messages.get(m.spotId)!.filter((x) => x.uuid !== m.uuid),
+        );
+      for (const { message } of w.texts ?? [])
+        messages.set(message.spotId, [
+          ...(messages.get(message.spotId) ?? []).filter((x) => x.uuid !== message.uuid),
+          message,
+        ]);
+      for (const { spotId, image } of w.imagesDeclared ?? [])
+        images.set(`${image.uuid}|${spotId}`, { uuid: image.uuid, spotId, uploaded: false });
       for (const { spotId, uuid } of w.imagesRemoved ?? []) images.delete(`${uuid}|${spotId}`);
     },
   };
@@ -129,15 +177,30 @@ function setup(more: Partial<Parameters<typeof spotsService>[0]> = {}) {
   return { ...store, service, published };
 }
 
-const codeOf = (run: Promise<unknown>) => run.then(() => undefined, (error) => (error instanceof DomainError ? error.code : error));
-const text = (imgs: string[] = [], body = 'seen') => ({ uuid: uuidV1(), text: body, timestamp_usr: new Date(clock).toISOString().slice(0, 19) + 'Z', imgs: imgs.map((uuid) => ({ uuid, coordinate: INSIDE })) });
+const codeOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (error) => (error instanceof DomainError ? error.code : error),
+  );
+const text = (imgs: string[] = [], body = 'seen') => ({
+  uuid: uuidV1(),
+  text: body,
+  timestamp_usr: new Date(clock).toISOString().slice(0, 19) + 'Z',
+  imgs: imgs.map((uuid) => ({ uuid, coordinate: INSIDE })),
+});
 
 describe('spot rules (repository in memory)', () => {
   it('creates a spot inside its field with new and common tags and texts with images; a uuid sent again adds only new texts', async () => {
     const { service, tags, images } = setup();
     const uuid = uuidV1();
     const first = text([uuidV1()]);
-    const spot = await service.createSpot(caller, { uuid, fieldId: 1, shape: ZONE, tags: [{ tag: 'pests' }, { uuid: COMMON_TAGS[0]!.uuid }], texts: [first] });
+    const spot = await service.createSpot(caller, {
+      uuid,
+      fieldId: 1,
+      shape: ZONE,
+      tags: [{ tag: 'pests' }, { uuid: COMMON_TAGS[0]!.uuid }],
+      texts: [first],
+    });
     expect(spot).toMatchObject({ kind: 'polygon', totalMsgs: 1, totalImgs: 1, fieldId: 1 });
     expect(spot.areaHa).toBeGreaterThan(0);
     expect([...tags.values()].map((t) => [t.tag, t.spotCount])).toEqual([['pests', 1]]);
@@ -148,24 +211,46 @@ describe('spot rules (repository in memory)', () => {
 
   it('refuses geometry outside the field (57), bad geometry (56), a read-only field (12), an unseen one (404) and refuses more than one write holds, storing nothing', async () => {
     const { service, spots } = setup();
-    expect(await codeOf(service.createSpot(caller, { fieldId: 1, shape: 'POINT(1 1)' }))).toBe(SPOT_CODES.OUTSIDE_FIELD);
-    expect(await codeOf(service.createSpot(caller, { fieldId: 1, shape: 'POINT(x y)' }))).toBe(SPOT_CODES.INVALID_GEOMETRY);
+    expect(await codeOf(service.createSpot(caller, { fieldId: 1, shape: 'POINT(1 1)' }))).toBe(
+      SPOT_CODES.OUTSIDE_FIELD,
+    );
+    expect(await codeOf(service.createSpot(caller, { fieldId: 1, shape: 'POINT(x y)' }))).toBe(
+      SPOT_CODES.INVALID_GEOMETRY,
+    );
     expect(await codeOf(service.createSpot(caller, { fieldId: 3, shape: INSIDE }))).toBe(SPOT_CODES.NO_PERMISSION);
     expect(await codeOf(service.createSpot(caller, { fieldId: 4, shape: INSIDE }))).toBe(SPOT_CODES.NOT_FOUND);
     expect(spots.size).toBe(0);
     // the most a create may carry fits in one write; replacing all of it at once does not
     const crowded = () => Array.from({ length: 10 }, () => text(Array.from({ length: 5 }, () => uuidV1())));
-    const spot = await service.createSpot(caller, { fieldId: 1, shape: INSIDE, texts: crowded(), tags: Array.from({ length: 10 }, (_, i) => ({ tag: `t${i}` })) });
+    const spot = await service.createSpot(caller, {
+      fieldId: 1,
+      shape: INSIDE,
+      texts: crowded(),
+      tags: Array.from({ length: 10 }, (_, i) => ({ tag: `t${i}` })),
+    });
     expect(await codeOf(service.patchSpot(caller, spot.uuid, { texts: crowded() }))).toBe(SPOT_CODES.WRONG_FORMAT);
-    expect((await service.locateSpot(caller, spot.uuid)).spot).toMatchObject({ version: 1, totalMsgs: 10, totalImgs: 50 });
+    expect((await service.locateSpot(caller, spot.uuid)).spot).toMatchObject({
+      version: 1,
+      totalMsgs: 10,
+      totalImgs: 50,
+    });
   });
 
   it('patches texts as the complete list (removed texts release their image files) and tags as the complete set, retrying a lost race', async () => {
     const { service, tags, removed, loseNext } = setup();
     const [kept, dropped] = [text(), text([uuidV1(), uuidV1()])];
-    const spot = await service.createSpot(caller, { fieldId: 1, shape: INSIDE, texts: [kept, dropped], tags: [{ tag: 'a' }] });
+    const spot = await service.createSpot(caller, {
+      fieldId: 1,
+      shape: INSIDE,
+      texts: [kept, dropped],
+      tags: [{ tag: 'a' }],
+    });
     loseNext();
-    const patched = await service.patchSpot(caller, spot.uuid, { texts: [{ ...kept, text: 'edited' }], tags: [{ tag: 'b' }], fieldId: 2 });
+    const patched = await service.patchSpot(caller, spot.uuid, {
+      texts: [{ ...kept, text: 'edited' }],
+      tags: [{ tag: 'b' }],
+      fieldId: 2,
+    });
     expect(patched).toMatchObject({ totalMsgs: 1, totalImgs: 0, fieldId: 2, version: 2 });
     expect(removed).toHaveLength(2);
     expect(Object.fromEntries([...tags.values()].map((t) => [t.tag, t.spotCount]))).toEqual({ a: 0, b: 1 });
@@ -193,19 +278,33 @@ describe('spot rules (repository in memory)', () => {
     expect(published).toEqual([['SPOT_DELETED.V1', { spot_id: spot.id }]]);
     await service.deleteTag(caller, tag!.uuid);
     expect(await service.searchTags(caller, { general: false, user: true })).toEqual([]);
-    expect((await service.createTags(caller, [{ uuid: tag!.uuid, tag: 'again' }, { uuid: COMMON_TAGS[0]!.uuid, tag: 'x' }])).map((t) => t.ignored)).toEqual([true, true]);
+    expect(
+      (
+        await service.createTags(caller, [
+          { uuid: tag!.uuid, tag: 'again' },
+          { uuid: COMMON_TAGS[0]!.uuid, tag: 'x' },
+        ])
+      ).map((t) => t.ignored),
+    ).toEqual([true, true]);
     expect(await codeOf(service.renameTag(caller, COMMON_TAGS[0]!.uuid, 'x'))).toBe(SPOT_CODES.NO_PERMISSION);
   });
 
   it('lists readable spots newest first by row offset or cursor; sample spots only with a sample-set filter', async () => {
     const { service } = setup();
     for (let i = 0; i < 3; i++) await service.createSpot(caller, { fieldId: 1, shape: INSIDE, name: `s${i}` });
-    await service.createSpot(caller, { fieldId: 1, shape: INSIDE, name: 'sample', sampleSet: { sample_set_uuid: uuidV1(), sample_set_type: 'soil' } });
+    await service.createSpot(caller, {
+      fieldId: 1,
+      shape: INSIDE,
+      name: 'sample',
+      sampleSet: { sample_set_uuid: uuidV1(), sample_set_type: 'soil' },
+    });
     const first = await service.listSpots(caller, {}, { page: 0, pageSize: 2 });
     expect([first.spots.map((s) => s.name), first.continues]).toEqual([['s2', 's1'], true]);
     const next = await service.listSpots(caller, {}, { page: 0, pageSize: 2, cursor: first.cursor });
     expect([next.spots.map((s) => s.name), next.continues]).toEqual([['s0'], false]);
-    expect((await service.listSpots(caller, { sampleSetType: 'soil' }, { page: 0, pageSize: -1 })).spots.map((s) => s.name)).toEqual(['sample']);
+    expect(
+      (await service.listSpots(caller, { sampleSetType: 'soil' }, { page: 0, pageSize: -1 })).spots.map((s) => s.name),
+    ).toEqual(['sample']);
   });
 
   it('stores declared images of writable spots only, checks their type and size, and serves them', async () => {
@@ -214,11 +313,17 @@ describe('spot rules (repository in memory)', () => {
     await service.createSpot(caller, { fieldId: 1, shape: INSIDE, texts: [text([photo])] });
     const { image } = await service.locateImage(caller, photo, 'write', () => new DomainError('not_found', 'x'));
     expect(await codeOf(service.storeImage(image, Buffer.from('text'), 'text/plain'))).toBe(SPOT_CODES.NOT_STORED);
-    expect(await codeOf(service.storeImage(image, Buffer.alloc(6 * 1024 * 1024), 'image/png'))).toBe(SPOT_CODES.NOT_STORED);
+    expect(await codeOf(service.storeImage(image, Buffer.alloc(6 * 1024 * 1024), 'image/png'))).toBe(
+      SPOT_CODES.NOT_STORED,
+    );
     await service.storeImage(image, Buffer.from('png!'), 'image/png');
     expect(files.size).toBe(1);
     const { image: stored } = await service.locateImage(caller, photo, 'read', () => new DomainError('not_found', 'x'));
-    expect(await service.fetchImage(stored)).toEqual({ kind: 'inline', content: Buffer.from('png!'), contentType: 'image/png' });
+    expect(await service.fetchImage(stored)).toEqual({
+      kind: 'inline',
+      content: Buffer.from('png!'),
+      contentType: 'image/png',
+    });
   });
 
   it('deletes a text with its images and lowers the counts', async () => {

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { Invalid } from '../../lib/errors';
 import { firstSheetRows, xlsxOf } from '../../lib/util/spreadsheet';
 
-const refuse = { zip: (detail: string) => new Invalid(`zip: ${detail}`), sheet: (detail: string) => new Invalid(`sheet: ${detail}`) };
+const refuse = {
+  zip: (detail: string) => new Invalid(`zip: ${detail}`),
+  sheet: (detail: string) => new Invalid(`sheet: ${detail}`),
+};
 const bounds = { entries: 100, bytes: 10 * 1024 * 1024, rows: 1000 };
 
 async function workbook(rows: unknown[][], name = 'Hoja'): Promise<Buffer> {
@@ -20,7 +23,15 @@ async function workbook(rows: unknown[][], name = 'Hoja'): Promise<Buffer> {
 
 describe('sheets written', () => {
   it('as xlsx: one sheet of the given name, cells and column widths as given', async () => {
-    const content = xlsxOf([['Labor', 'Dosis', 'Notas'], [1, 2.5, null], ['ñandú', -0.125, 'sí']], 'Orden de trabajo', [8, 10, 30]);
+    const content = xlsxOf(
+      [
+        ['Labor', 'Dosis', 'Notas'],
+        [1, 2.5, null],
+        ['ñandú', -0.125, 'sí'],
+      ],
+      'Orden de trabajo',
+      [8, 10, 30],
+    );
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(content as unknown as ArrayBuffer);
     expect(book.worksheets.map((s) => s.name)).toEqual(['Orden de trabajo']);
@@ -33,7 +44,11 @@ describe('sheets written', () => {
   });
 
   it("as xlsx through SheetJS's xlsx-only writer: the same zip parts, byte for byte, as its general writer", async () => {
-    const rows = [['Service_Spot_ID', 'ph', 'nota'], ['a', 6.5, null], ['ñandú', -0.125, 'sí']];
+    const rows = [
+      ['Service_Spot_ID', 'ph', 'nota'],
+      ['a', 6.5, null],
+      ['ñandú', -0.125, 'sí'],
+    ];
     const general = (() => {
       const sheet = XLSX.utils.aoa_to_sheet(rows);
       sheet['!cols'] = [{ wch: 12 }];
@@ -55,33 +70,49 @@ describe('sheets written', () => {
 describe('sheets read', () => {
   it('gives the first sheet of an xlsx as rows, null where a cell is empty, blank rows left out', async () => {
     const content = await workbook([['Service_Spot_ID', 'ph'], ['a', 6.5], [], ['b', null, 'x']]);
-    expect(await firstSheetRows(content, bounds, refuse)).toEqual([['Service_Spot_ID', 'ph', null], ['a', 6.5, null], ['b', null, 'x']]);
+    expect(await firstSheetRows(content, bounds, refuse)).toEqual([
+      ['Service_Spot_ID', 'ph', null],
+      ['a', 6.5, null],
+      ['b', null, 'x'],
+    ]);
   });
 
   it('reads no more rows than the bounds allow', async () => {
     const content = await workbook(Array.from({ length: 50 }, (_, i) => [`row${i}`, i]));
-    expect(await firstSheetRows(content, { ...bounds, rows: 3 }, refuse)).toEqual([['row0', 0], ['row1', 1], ['row2', 2]]);
+    expect(await firstSheetRows(content, { ...bounds, rows: 3 }, refuse)).toEqual([
+      ['row0', 0],
+      ['row1', 1],
+      ['row2', 2],
+    ]);
   });
 
   it('refuses an xlsx whose zip holds more entries or bytes than the bounds, before SheetJS inflates it', async () => {
     const content = await workbook([['a', 1]]);
-    await expect(firstSheetRows(content, { ...bounds, entries: 3 }, refuse)).rejects.toThrow(/^zip: the zip holds more than 3 entries/);
+    await expect(firstSheetRows(content, { ...bounds, entries: 3 }, refuse)).rejects.toThrow(
+      /^zip: the zip holds more than 3 entries/,
+    );
     const inflating = new JSZip();
     inflating.file('xl/big.bin', Buffer.alloc(20 * 1024 * 1024, 0x20));
     const bomb = await inflating.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    await expect(firstSheetRows(bomb, bounds, refuse)).rejects.toThrow(/^zip: the zip holds more than 10 MiB uncompressed/);
+    await expect(firstSheetRows(bomb, bounds, refuse)).rejects.toThrow(
+      /^zip: the zip holds more than 10 MiB uncompressed/,
+    );
   });
 
   it('reads an empty file as a sheet without rows', async () => {
     expect(await firstSheetRows(Buffer.alloc(0), bounds, refuse)).toEqual([]);
   });
 
-  it('refuses what SheetJS cannot read with the caller\'s error', async () => {
+  it("refuses what SheetJS cannot read with the caller's error", async () => {
     const broken = new JSZip();
     broken.file('[Content_Types].xml', '<Types/>');
     broken.file('xl/workbook.xml', '<not-a-workbook');
-    await expect(firstSheetRows(await broken.generateAsync({ type: 'nodebuffer' }), bounds, refuse)).rejects.toThrow(/^sheet: /);
-    await expect(firstSheetRows(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 1, 2, 3]), bounds, refuse)).rejects.toThrow(/^sheet: /);
+    await expect(firstSheetRows(await broken.generateAsync({ type: 'nodebuffer' }), bounds, refuse)).rejects.toThrow(
+      /^sheet: /,
+    );
+    await expect(
+      firstSheetRows(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 1, 2, 3]), bounds, refuse),
+    ).rejects.toThrow(/^sheet: /);
   });
 });

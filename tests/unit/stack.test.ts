@@ -1,14 +1,15 @@
 // lib/util/stack.ts: an error thrown in a minified bundle is logged at its source file and line,
 // read from the bundle's source map on demand (the functions run without --enable-source-maps).
+
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { originalStack } from '../../lib/util/stack';
 import { createLogger } from '../../lib/log';
+import { originalStack } from '../../lib/util/stack';
 
 // each bundle stays until the tests end: a stack is mapped by reading the bundle's map from disk
 const dirs: string[] = [];
@@ -21,7 +22,17 @@ async function bundled(source: string, sourcemap: boolean): Promise<string> {
   dirs.push(dir);
   writeFileSync(join(dir, 'handler.ts'), source);
   const outfile = join(dir, 'handler.mjs');
-  await build({ entryPoints: [join(dir, 'handler.ts')], bundle: true, minify: true, sourcemap, sourcesContent: false, format: 'esm', platform: 'node', outfile, logLevel: 'error' });
+  await build({
+    entryPoints: [join(dir, 'handler.ts')],
+    bundle: true,
+    minify: true,
+    sourcemap,
+    sourcesContent: false,
+    format: 'esm',
+    platform: 'node',
+    outfile,
+    logLevel: 'error',
+  });
   // maps without the sources' text, as deployed (deploy/esbuild.yml); a plain Node process, as Lambda runs the bundle (the test runner maps stacks on its own)
   const script = `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)}); try { m.handler(); } catch (e) { process.stdout.write(e.stack); }`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
@@ -29,7 +40,13 @@ async function bundled(source: string, sourcemap: boolean): Promise<string> {
   return run.stdout;
 }
 
-const SOURCE = ['export function fail(): never {', "  throw new Error('no such herd');", '}', 'export const handler = () => fail();', ''].join('\n');
+const SOURCE = [
+  'export function fail(): never {',
+  "  throw new Error('no such herd');",
+  '}',
+  'export const handler = () => fail();',
+  '',
+].join('\n');
 
 describe('stacks in source lines', () => {
   it('maps frames of a minified bundle to the source file, line and column', async () => {

@@ -10,13 +10,28 @@ describe('date-times YYYY-MM-DDTHH:MM:SSZ', () => {
   });
 
   it('refuses impossible dates and times instead of rolling them over', () => {
-    for (const value of ['2026-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-04-31T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2026-01-01T23:59:60Z']) {
+    for (const value of [
+      '2026-02-30T00:00:00Z',
+      '2026-02-29T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T23:60:00Z',
+      '2026-01-01T23:59:60Z',
+    ]) {
       expect(isDateTimeZ(value), value).toBe(false);
     }
   });
 
   it('refuses other forms', () => {
-    for (const value of ['2026-11-23 10:00:00', '2026-11-23T10:00:00', '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00+00:00', 20261123, null]) {
+    for (const value of [
+      '2026-11-23 10:00:00',
+      '2026-11-23T10:00:00',
+      '2026-11-23T10:00:00.000Z',
+      '2026-11-23T10:00:00+00:00',
+      20261123,
+      null,
+    ]) {
       expect(isDateTimeZ(value), String(value)).toBe(false);
     }
   });
@@ -31,10 +46,18 @@ describe('dates', () => {
   });
 });
 
-describe('the schemas\' date validators (schemas/common.ts), which every area uses', () => {
+describe("the schemas' date validators (schemas/common.ts), which every area uses", () => {
   const cases = {
-    dateTimeZ: { schema: dateTimeZ(), ok: ['2024-02-29T00:00:00Z', '2000-02-29T12:00:00Z'], bad: ['2025-02-30T00:00:00Z', '2025-04-31T00:00:00Z', '2025-02-29T00:00:00Z', '1900-02-29T00:00:00Z'] },
-    calendarDate: { schema: calendarDate(), ok: ['2024-02-29', '2025-04-30'], bad: ['2025-02-30', '2025-04-31', '2025-02-29', '2025-02-31'] },
+    dateTimeZ: {
+      schema: dateTimeZ(),
+      ok: ['2024-02-29T00:00:00Z', '2000-02-29T12:00:00Z'],
+      bad: ['2025-02-30T00:00:00Z', '2025-04-31T00:00:00Z', '2025-02-29T00:00:00Z', '1900-02-29T00:00:00Z'],
+    },
+    calendarDate: {
+      schema: calendarDate(),
+      ok: ['2024-02-29', '2025-04-30'],
+      bad: ['2025-02-30', '2025-04-31', '2025-02-29', '2025-02-31'],
+    },
     isoDateTime: {
       schema: isoDateTime(),
       ok: ['2024-02-29T10:00:00Z', '2024-02-29T10:00:00.250-03:00'],

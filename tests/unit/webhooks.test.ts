@@ -5,21 +5,37 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Delivery, DeliveryJob, Subscription, WebhookEvent } from '../../lib/webhooks/model';
 import { isPrivateAddress, urlProblem } from '../../lib/webhooks/safety';
-import { DeliveryFailed, SubscriptionBusy, webhooksService, type WebhookRepository } from '../../lib/webhooks/service';
+import { DeliveryFailed, SubscriptionBusy, type WebhookRepository, webhooksService } from '../../lib/webhooks/service';
 import { signatureHeader, verifySignature } from '../../lib/webhooks/signature';
 
-const principal = (userId = 9, extensionId = 'ext') => ({ user: { id: userId }, extensionId, claims: new Set(['MANAGEMENT_ZONES']) }) as unknown as Principal;
+const principal = (userId = 9, extensionId = 'ext') =>
+  ({ user: { id: userId }, extensionId, claims: new Set(['MANAGEMENT_ZONES']) }) as unknown as Principal;
 
 describe('where a webhook may go', () => {
   it('recognises private, loopback, link-local and reserved addresses', () => {
-    for (const address of ['10.1.2.3', '127.0.0.1', '169.254.169.254', '172.16.0.1', '192.168.1.1', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1']) {
+    for (const address of [
+      '10.1.2.3',
+      '127.0.0.1',
+      '169.254.169.254',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
-    for (const address of ['8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(address), address).toBe(false);
+    for (const address of ['8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPrivateAddress(address), address).toBe(false);
   });
 
   it('in production: https to a public address only, the name resolved', async () => {
-    const resolve = async (host: string) => (host === 'hooks.example.com' ? ['93.184.215.14'] : host === 'internal.example.com' ? ['10.0.0.7'] : []);
+    const resolve = async (host: string) =>
+      host === 'hooks.example.com' ? ['93.184.215.14'] : host === 'internal.example.com' ? ['10.0.0.7'] : [];
     const production = { allowPrivate: false, resolve };
     expect(await urlProblem('https://hooks.example.com/surco', production)).toBeUndefined();
     expect(await urlProblem('http://hooks.example.com/surco', production)).toMatch(/https/);
@@ -54,7 +70,8 @@ function memory() {
   const queued: DeliveryJob[] = [];
   const slots = new Map<string, { holder: string; leaseUntil: number }>();
   const repository: WebhookRepository = {
-    subscriptions: async (userId, extensionId) => [...subscriptions.values()].filter((s) => s.userId === userId && s.extensionId === extensionId),
+    subscriptions: async (userId, extensionId) =>
+      [...subscriptions.values()].filter((s) => s.userId === userId && s.extensionId === extensionId),
     subscriptionsOfUser: async (userId) => [...subscriptions.values()].filter((s) => s.userId === userId),
     subscription: async (userId, extensionId, uuid) => {
       const s = subscriptions.get(uuid);
@@ -82,7 +99,14 @@ function memory() {
   return { repository, subscriptions, deliveries, queued, slots };
 }
 
-const event = (userId: number, name: WebhookEvent['name'] = 'SPOT_CREATED.V1'): WebhookEvent => ({ id: 'e1', name, user_ids: [userId], field_id: 4, occurred_at: '2026-11-24T00:00:00Z', data: { spot_uuid: 's1' } });
+const event = (userId: number, name: WebhookEvent['name'] = 'SPOT_CREATED.V1'): WebhookEvent => ({
+  id: 'e1',
+  name,
+  user_ids: [userId],
+  field_id: 4,
+  occurred_at: '2026-11-24T00:00:00Z',
+  data: { spot_uuid: 's1' },
+});
 
 describe('subscriptions and deliveries', () => {
   const settings = () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
@@ -90,17 +114,46 @@ describe('subscriptions and deliveries', () => {
   it('a subscription belongs to its user and extension; its uuid is refused to anyone else', async () => {
     const m = memory();
     const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true });
-    const made = await service.subscribe(principal(), { subscription_uuid: '0b8a2b9e-7c2d-4f7a-9a51-3f1f3f0c2a11', url: 'http://127.0.0.1:4000/x', events: ['SPOT_CREATED.V1'] });
+    const made = await service.subscribe(principal(), {
+      subscription_uuid: '0b8a2b9e-7c2d-4f7a-9a51-3f1f3f0c2a11',
+      url: 'http://127.0.0.1:4000/x',
+      events: ['SPOT_CREATED.V1'],
+    });
     expect(made.secret).toMatch(/^whsec_/);
-    expect(await service.subscribe(principal(), { subscription_uuid: made.subscription_uuid, url: 'http://127.0.0.1:4000/x', events: ['SPOT_CREATED.V1'] })).toEqual(made);
-    await expect(service.subscribe(principal(10), { subscription_uuid: made.subscription_uuid, url: 'http://127.0.0.1:4000/x', events: ['SPOT_CREATED.V1'] })).rejects.toMatchObject({ kind: 'conflict' });
+    expect(
+      await service.subscribe(principal(), {
+        subscription_uuid: made.subscription_uuid,
+        url: 'http://127.0.0.1:4000/x',
+        events: ['SPOT_CREATED.V1'],
+      }),
+    ).toEqual(made);
+    await expect(
+      service.subscribe(principal(10), {
+        subscription_uuid: made.subscription_uuid,
+        url: 'http://127.0.0.1:4000/x',
+        events: ['SPOT_CREATED.V1'],
+      }),
+    ).rejects.toMatchObject({ kind: 'conflict' });
     expect(await service.list(principal(9, 'other'))).toEqual([]);
-    await expect(service.remove(principal(9, 'other'), made.subscription_uuid)).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(service.deliveries(principal(10), made.subscription_uuid, 10)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(service.remove(principal(9, 'other'), made.subscription_uuid)).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    await expect(service.deliveries(principal(10), made.subscription_uuid, 10)).rejects.toMatchObject({
+      kind: 'not_found',
+    });
     expect((await service.list(principal()))[0]).not.toHaveProperty('secret');
-    await expect(service.subscribe(principal(), { url: 'http://127.0.0.1:4000/x', events: ['NO_SUCH.V1'] })).rejects.toMatchObject({ kind: 'invalid' });
-    const production = webhooksService({ repository: m.repository, settings: () => ({ ...settings(), allowPrivate: false }), mayRead: async () => true, resolve: async () => ['127.0.0.1'] });
-    await expect(production.subscribe(principal(), { url: 'https://localhost.example/x', events: ['SPOT_CREATED.V1'] })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(
+      service.subscribe(principal(), { url: 'http://127.0.0.1:4000/x', events: ['NO_SUCH.V1'] }),
+    ).rejects.toMatchObject({ kind: 'invalid' });
+    const production = webhooksService({
+      repository: m.repository,
+      settings: () => ({ ...settings(), allowPrivate: false }),
+      mayRead: async () => true,
+      resolve: async () => ['127.0.0.1'],
+    });
+    await expect(
+      production.subscribe(principal(), { url: 'https://localhost.example/x', events: ['SPOT_CREATED.V1'] }),
+    ).rejects.toMatchObject({ kind: 'invalid' });
   });
 
   it('fans an event out only to the subscriptions of its users that take its name', async () => {
@@ -136,12 +189,19 @@ describe('subscriptions and deliveries', () => {
     expect(record!.attempts.map((a) => a.status)).toEqual([500, 502, 200]);
 
     const never = memory();
-    const failing = webhooksService({ repository: never.repository, settings, mayRead: async () => true, send: (async () => new Response('', { status: 503 })) as unknown as typeof fetch });
+    const failing = webhooksService({
+      repository: never.repository,
+      settings,
+      mayRead: async () => true,
+      send: (async () => new Response('', { status: 503 })) as unknown as typeof fetch,
+    });
     const sub2 = await failing.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await failing.fanOut(event(9));
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
-      await failing.deliver(never.queued[0]!, attempt).catch((error: DeliveryFailed) => delays.push(error.retryInSeconds));
+      await failing
+        .deliver(never.queued[0]!, attempt)
+        .catch((error: DeliveryFailed) => delays.push(error.retryInSeconds));
     }
     expect(delays).toEqual([60, 120, 240, 480, 960]);
     expect((await failing.deliveries(principal(), sub2.subscription_uuid, 10))[0]).toMatchObject({ state: 'failed' });
@@ -150,7 +210,12 @@ describe('subscriptions and deliveries', () => {
   it('an event the extension may no longer read is dropped, not sent', async () => {
     const m = memory();
     let sent = 0;
-    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => false, send: (async () => (sent++, new Response(''))) as unknown as typeof fetch });
+    const service = webhooksService({
+      repository: m.repository,
+      settings,
+      mayRead: async () => false,
+      send: (async () => (sent++, new Response(''))) as unknown as typeof fetch,
+    });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await service.fanOut(event(9));
     await expect(service.deliver(m.queued[0]!, 1)).resolves.toMatchObject({ state: 'dropped' });
@@ -171,7 +236,13 @@ describe('subscriptions and deliveries', () => {
       return new Response('');
     }) as unknown as typeof fetch;
     let clock = Date.parse('2026-11-24T10:00:00Z');
-    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, send, now: () => new Date(clock) });
+    const service = webhooksService({
+      repository: m.repository,
+      settings,
+      mayRead: async () => true,
+      send,
+      now: () => new Date(clock),
+    });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     const other = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/b', events: ['SPOT_CREATED.V1'] });
     for (const id of ['e1', 'e2', 'e3']) await service.fanOut({ ...event(9), id });

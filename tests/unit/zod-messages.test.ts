@@ -3,11 +3,11 @@
 // installs the English locale the classic build used, for every function built on the endpoint
 // factory. The expected texts are those zod's classic build gave for the same schemas.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { generalDialect } from '../../lib/http/dialects';
 import { endpoint } from '../../lib/http/endpoint';
 import { defineRoute } from '../../lib/http/route';
-import { generalDialect } from '../../lib/http/dialects';
 
 const probe = endpoint(
   defineRoute({
@@ -19,7 +19,13 @@ const probe = endpoint(
     auth: 'none',
     dialect: generalDialect,
     handler: 'functions/probe.post',
-    request: { body: z.strictObject({ name: z.string().check(z.minLength(2)), n: z.number().check(z.int()), k: z.enum(['a', 'b']) }) },
+    request: {
+      body: z.strictObject({
+        name: z.string().check(z.minLength(2)),
+        n: z.number().check(z.int()),
+        k: z.enum(['a', 'b']),
+      }),
+    },
     responses: { 200: { description: 'ok' } },
   }),
   { handler: async ({ body }) => ({ received: body }) },

@@ -6,17 +6,48 @@ import type { Farm, Field, FieldShape } from '../../../lib/platform/model';
 
 export const SQUARE = 'POLYGON((0 0, 0 0.01, 0.01 0.01, 0.01 0, 0 0))';
 
-export const memoryFarm = { id: 7, uuid: 'f7a1e000-0000-4000-8000-000000000007', name: 'Farm', ownerId: 9, createdAt: '2026-01-01T00:00:00Z' } as Farm;
+export const memoryFarm = {
+  id: 7,
+  uuid: 'f7a1e000-0000-4000-8000-000000000007',
+  name: 'Farm',
+  ownerId: 9,
+  createdAt: '2026-01-01T00:00:00Z',
+} as Farm;
 
 export function memoryField(id: number, overrides: Partial<Field> = {}): Field {
   const shape = { polygon: SQUARE, areaHa: 123.2 } as FieldShape;
-  return { id, uuid: `f1e1d000-0000-4000-8000-${String(id).padStart(12, '0')}`, farmId: memoryFarm.id, ownerId: 9, name: `Field ${id}`, country: 'AR', shape, shapeCampaigns: [], hectaresCharged: 123.2, createdAt: '2026-01-01T00:00:00Z', createdBy: 9, ...overrides };
+  return {
+    id,
+    uuid: `f1e1d000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    farmId: memoryFarm.id,
+    ownerId: 9,
+    name: `Field ${id}`,
+    country: 'AR',
+    shape,
+    shapeCampaigns: [],
+    hectaresCharged: 123.2,
+    createdAt: '2026-01-01T00:00:00Z',
+    createdBy: 9,
+    ...overrides,
+  };
 }
 
-export function memoryGate({ writes = [1, 2], reads = [3], fields = new Map<number, Field>() }: { writes?: number[]; reads?: number[]; fields?: Map<number, Field> } = {}): FieldGate {
+export function memoryGate({
+  writes = [1, 2],
+  reads = [3],
+  fields = new Map<number, Field>(),
+}: {
+  writes?: number[];
+  reads?: number[];
+  fields?: Map<number, Field>;
+} = {}): FieldGate {
   const visible = (id: number) => writes.includes(id) || reads.includes(id);
   // the owner's access to fields it writes, a read share's to the others
-  const scope = (id: number) => ({ field: fields.get(id) ?? memoryField(id), farm: memoryFarm, access: accessFrom([writes.includes(id) ? 'owner' : 'read']) });
+  const scope = (id: number) => ({
+    field: fields.get(id) ?? memoryField(id),
+    farm: memoryFarm,
+    access: accessFrom([writes.includes(id) ? 'owner' : 'read']),
+  });
   const gate: FieldGate = {
     async field(_principal, fieldId, action, refuse) {
       if (!visible(fieldId)) throw refuse.notFound();
@@ -24,7 +55,9 @@ export function memoryGate({ writes = [1, 2], reads = [3], fields = new Map<numb
       return scope(fieldId);
     },
     async fieldByUuid(principal, uuid, action, refuse) {
-      const id = [...writes, ...reads].find((candidate) => (fields.get(candidate) ?? memoryField(candidate)).uuid === uuid.toLowerCase());
+      const id = [...writes, ...reads].find(
+        (candidate) => (fields.get(candidate) ?? memoryField(candidate)).uuid === uuid.toLowerCase(),
+      );
       return gate.field(principal, id ?? -1, action, refuse);
     },
     async among(principal, fieldIds, action, refuse) {

@@ -4,7 +4,11 @@ import { LostRace } from '../../../lib/db/retry';
 import { PERSONAL_INPUT_ID_OFFSET } from '../../../lib/inputs/catalogue';
 import type { InputRepository, InputWrite, PersonalInput } from '../../../lib/inputs/service';
 
-export function memoryRepository(): InputRepository & { rows: Map<string, PersonalInput>; conflicts: number; reads: number } {
+export function memoryRepository(): InputRepository & {
+  rows: Map<string, PersonalInput>;
+  conflicts: number;
+  reads: number;
+} {
   const rows = new Map<string, PersonalInput>();
   let next = PERSONAL_INPUT_ID_OFFSET;
   const repository = {
@@ -35,4 +39,3 @@ export function memoryRepository(): InputRepository & { rows: Map<string, Person
   };
   return repository;
 }
-

@@ -1,8 +1,8 @@
 // The storage resource gate in memory, for the unit tests of key-value and file storage.
 import type { Principal } from '../../../lib/auth/principal';
 import { Forbidden } from '../../../lib/errors';
-import type { ResourceGate } from '../../../lib/storage/kv';
 import { STORAGE_CODES } from '../../../lib/storage/codes';
+import type { ResourceGate } from '../../../lib/storage/kv';
 
 /** Fields 1 and 2 are readable; only field 1 can be written or deleted from. */
 export const resources: ResourceGate = {
@@ -12,8 +12,13 @@ export const resources: ResourceGate = {
     throw new Forbidden(`no permission on ${scope} ${ref}`, { code: STORAGE_CODES.NO_PERMISSION });
   },
   readable: async (_principal, _scope, refs) =>
-    (refs?.length ? refs.map((ref) => ({ label: String(ref), id: Number(ref) })) : [{ label: '1', id: 1 }, { label: '2', id: 2 }]).filter((r) => r.id === 1 || r.id === 2),
+    (refs?.length
+      ? refs.map((ref) => ({ label: String(ref), id: Number(ref) }))
+      : [
+          { label: '1', id: 1 },
+          { label: '2', id: 2 },
+        ]
+    ).filter((r) => r.id === 1 || r.id === 2),
 };
 
 export const caller = (extension = 'ext-a') => ({ principal: { user: { id: 7 } } as Principal, extension });
-

@@ -422,7 +422,7 @@ async function bulkJobDuringSqsOutage(stack: BenchStack) {
   const variable = group.data.variables[0].variable_uuid as string;
   const timestamps = Array.from(
     { length: 2000 },
-    (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19) + 'Z',
+    (_, i) => `${new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19)}Z`,
   );
   const file = gzipSync(
     Buffer.from(

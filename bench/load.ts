@@ -336,7 +336,7 @@ async function invariants(stack: BenchStack, tenants: Tenant[]) {
       broken.push(`herd of tenant ${t.userId}: ${herd?.animal_count} heads, ${exits} exited`);
     for (const mover of t.movers) {
       const moved = herds.find((h) => h.herd_uuid === mover.uuid);
-      if (!moved || moved.animal_count !== 10 || moved.paddock_uuid !== t.paddocks[mover.at])
+      if (moved?.animal_count !== 10 || moved.paddock_uuid !== t.paddocks[mover.at])
         broken.push(`moved herd ${mover.uuid}: ${moved?.animal_count} heads in ${moved?.paddock_uuid}`);
     }
     const listed = (await call(stack, t.token, 'POST', '/spots/all', { field_id: t.fieldId, page_size: -1 }))

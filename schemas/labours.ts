@@ -46,7 +46,7 @@ const oneOf = (table: Record<number, string>) =>
   );
 const ARRAY_MAX = 50;
 
-const Amount = z.object({ unit: text(40, 1, { trim: true }), value: z.number().check(z.gte(0), z.lte(1e9)) });
+const AmountBody = z.object({ unit: text(40, 1, { trim: true }), value: z.number().check(z.gte(0), z.lte(1e9)) });
 const LabourInputItem = z.object({
   id: z.optional(z.number().check(z.int(), z.positive())).check(z.describe('an existing input, master or own')),
   uuid: z.optional(uuid).check(z.describe('an existing input, or the uuid of one to create')),
@@ -62,9 +62,9 @@ const LabourInputItem = z.object({
   stock: z.optional(z.nullable(jsonObject())),
 });
 const Costs = z.object({
-  labour: z.optional(z.nullable(Amount)),
-  inputs: z.optional(z.record(z.uuid(), Amount)).check(z.describe('by input uuid; only inputs the labour lists')),
-  seed: z.optional(z.nullable(Amount)).check(z.describe('sowings only')),
+  labour: z.optional(z.nullable(AmountBody)),
+  inputs: z.optional(z.record(z.uuid(), AmountBody)).check(z.describe('by input uuid; only inputs the labour lists')),
+  seed: z.optional(z.nullable(AmountBody)).check(z.describe('sowings only')),
 });
 
 /** Type fields (spec 3, Labour): each labour type takes its own (lib/labours/model.ts TYPE_FIELDS). */
@@ -85,10 +85,10 @@ const TypeFields = {
   quality: z.optional(z.nullable(text(40))).check(z.describe('harvests: percentage of quality achieved')),
   humidity: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(100)))).check(z.describe('harvests: %')),
   yield_zones: z.optional(z.array(jsonObject()).check(z.maxLength(ARRAY_MAX))).check(z.describe('harvests')),
-  seed_total: z.optional(z.nullable(Amount)).check(z.describe('sowings')),
-  seed_rate: z.optional(z.nullable(Amount)).check(z.describe('sowings: density')),
-  actual_seed_rate: z.optional(z.nullable(Amount)).check(z.describe('sowings: achieved density')),
-  row_width: z.optional(z.nullable(Amount)).check(z.describe('sowings: distance between rows')),
+  seed_total: z.optional(z.nullable(AmountBody)).check(z.describe('sowings')),
+  seed_rate: z.optional(z.nullable(AmountBody)).check(z.describe('sowings: density')),
+  actual_seed_rate: z.optional(z.nullable(AmountBody)).check(z.describe('sowings: achieved density')),
+  row_width: z.optional(z.nullable(AmountBody)).check(z.describe('sowings: distance between rows')),
   seeding_type_id: z.optional(z.nullable(oneOf(SEEDING_TYPES))).check(z.describe('sowings')),
   variety_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))).check(z.describe('sowings')),
   variety_name: z.optional(z.nullable(text(200))).check(z.describe('sowings')),

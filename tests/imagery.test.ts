@@ -154,10 +154,11 @@ describe('GET /api/layers/types', () => {
       Arcilla: 193,
       Limo: 207,
     };
-    for (const [family, first] of Object.entries(consecutive))
-      depths.forEach((depth, i) => expect(byId.get(first + i)).toBe(`${family}_${depth}`));
+    for (const [family, first] of Object.entries(consecutive)) {
+      for (const [i, depth] of depths.entries()) expect(byId.get(first + i)).toBe(`${family}_${depth}`);
+    }
     expect(byId.get(17)).toBe('Densidad_20');
-    depths.slice(1).forEach((depth, i) => expect(byId.get(221 + i)).toBe(`Densidad_${depth}`));
+    for (const [i, depth] of depths.slice(1).entries()) expect(byId.get(221 + i)).toBe(`Densidad_${depth}`);
     const ec: Record<number, number> = {
       20: 390,
       30: 171,

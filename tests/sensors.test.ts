@@ -486,7 +486,7 @@ describe('POST /providers/values/variables', () => {
     const n = 40_000;
     const timestamps = Array.from(
       { length: n },
-      (_, i) => new Date((start + i * 2) * 1000).toISOString().slice(0, 19) + 'Z',
+      (_, i) => `${new Date((start + i * 2) * 1000).toISOString().slice(0, 19)}Z`,
     );
     const data = Array.from({ length: n }, (_, i) => i / 10);
     expect((await values(ext, [{ variable_uuid: v.variable_uuid, values: data, timestamps }])).status).toBe(200);
@@ -557,7 +557,7 @@ describe('the bulk path', () => {
     const v2 = await variable(ext, g.group_uuid, 'b');
     const timestamps = Array.from(
       { length: 5000 },
-      (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19) + 'Z',
+      (_, i) => `${new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19)}Z`,
     );
     const job = await bulk(ext, {
       data: [

@@ -264,7 +264,7 @@ describe('spot sheets', () => {
     await call('PATCH', '/api/spots/variables', { token: owner.token, json: { uuid: spots[0], variables: [] } });
     const utf8 = await importSheet(owner, exported.bytes, 'spots.csv');
     expect(utf8.status, utf8.text).toBe(200);
-    expect(utf8.body.variables['Fósforo']).toMatchObject({ name: 'Fósforo', unit_id: 2, values: 1 });
+    expect(utf8.body.variables.Fósforo).toMatchObject({ name: 'Fósforo', unit_id: 2, values: 1 });
     expect(await spotData(owner, spots[0]!)).toEqual(expect.arrayContaining(variables));
     // what Excel on a Spanish Windows saves "as CSV": Windows-1252, semicolons, decimal commas
     const text = `Service_Spot_ID;Nitrógeno [ppm];Nota\r\n${spots[1]};"7,5";"línea 1\r\nlínea 2"\r\n`;
@@ -411,9 +411,9 @@ describe('spot sheets', () => {
       expect(response.body.variables['ph (agua)'], format).toMatchObject({ name: 'ph (agua)', unit_id: 8 });
       const data = await spotData(owner, spots[0]!);
       expect(data, format).toContainEqual({ name: 'ph (agua)', unit_id: 8, value: 6.5 });
-      values.forEach((value, i) =>
-        expect(data, `${format} v${i}`).toContainEqual({ name: `v${i}`, unit_id: 0, value }),
-      );
+      for (const [i, value] of values.entries()) {
+        expect(data, `${format} v${i}`).toContainEqual({ name: `v${i}`, unit_id: 0, value });
+      }
     }
   });
 });

@@ -114,7 +114,7 @@ export async function runExample({ baseUrl, internalKey, log = console.log, imag
           {
             uuid: uuidV1(),
             text: 'Manchón en la cabecera',
-            timestamp_usr: new Date().toISOString().slice(0, 19) + 'Z',
+            timestamp_usr: `${new Date().toISOString().slice(0, 19)}Z`,
             imgs: [{ coordinate: point, uuid: photo }],
           },
         ],

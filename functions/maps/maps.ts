@@ -10,7 +10,7 @@ import {
   createMapRoute,
   deleteMapRoute,
   listMapsRoute,
-  MapBody,
+  type MapBody,
   patchMapRoute,
   replaceMapRoute,
   wireMap,

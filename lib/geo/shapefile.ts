@@ -1,7 +1,7 @@
 // Shapefiles inside a zip's entries (boundary files, layer files): every .shp with its .dbf, .prj
 // (reprojected to EPSG 4326 by shpjs) and .cpg (the .dbf's encoding).
 import { parseDbf, parseShp } from 'shpjs';
-import { DomainError, Invalid } from '../errors';
+import { type DomainError, Invalid } from '../errors';
 
 export interface ShapefileFeature {
   geometry: { type: string; coordinates?: unknown } | null;
@@ -27,7 +27,9 @@ export function readShapefiles(
     try {
       const geometries = parseShp(entries[shp]!, prj) as ShapefileFeature['geometry'][];
       const records = dbf ? parseDbf(entries[dbf]!, text(sibling('.cpg'))) : [];
-      geometries.forEach((geometry, i) => features.push({ geometry, properties: records[i] ?? {} }));
+      geometries.forEach((geometry, i) => {
+        features.push({ geometry, properties: records[i] ?? {} });
+      });
     } catch (error) {
       throw refuse(`the shapefile ${JSON.stringify(base.slice(0, 100))} cannot be read: ${(error as Error).message}`);
     }

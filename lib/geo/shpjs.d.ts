@@ -10,6 +10,10 @@ declare module 'shpjs' {
   /** Geometries and records as a FeatureCollection. */
   export function combine(parts: [unknown[], unknown[]?]): {
     type: 'FeatureCollection';
-    features: Array<{ type: 'Feature'; geometry: any; properties: Record<string, unknown> }>;
+    features: Array<{
+      type: 'Feature';
+      geometry: { type: string; coordinates?: unknown } | null;
+      properties: Record<string, unknown>;
+    }>;
   };
 }

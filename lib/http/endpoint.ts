@@ -147,7 +147,7 @@ export function endpoint<
       if (route.auth !== 'bearer') return;
       const queryToken = route.tokenInQuery ? request.event.queryStringParameters?.access_token : undefined;
       const principal = await bearerPrincipal(
-        headers['authorization'] ?? (queryToken ? `Bearer ${queryToken}` : undefined),
+        headers.authorization ?? (queryToken ? `Bearer ${queryToken}` : undefined),
       );
       const state = stateOf(request.event);
       state.principal = principal;

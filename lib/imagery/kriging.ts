@@ -206,7 +206,9 @@ export class PointIndex {
     this.minX = minX;
     this.minY = minY;
     this.buckets = Array.from({ length: this.cols * this.rows }, () => []);
-    points.forEach((p, i) => this.buckets[this.bucketRow(p.y) * this.cols + this.bucketCol(p.x)]!.push(i));
+    points.forEach((p, i) => {
+      this.buckets[this.bucketRow(p.y) * this.cols + this.bucketCol(p.x)]!.push(i);
+    });
   }
 
   private bucketCol(x: number): number {
@@ -293,9 +295,7 @@ function solve(a: Float64Array, b: Float64Array, n: number): boolean {
   return true;
 }
 
-export interface Estimator {
-  (x: number, y: number): number;
-}
+export type Estimator = (x: number, y: number) => number;
 
 /** Inverse distance weighting (power 2) over the k nearest points; a point's own place takes its value. */
 export function idwEstimator(points: readonly Sample[], k: number = KRIGING.NEIGHBOURS): Estimator {

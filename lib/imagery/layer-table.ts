@@ -24,7 +24,7 @@ export interface LayerTable {
 /** Where a feature is, for matching it to a field: the point, or the mean of its polygon's outer vertices. */
 export function placeOf(feature: LayerFeature): Position {
   if (feature.point) return feature.point;
-  const outer = feature.polygon!.map((rings) => rings[0]!.slice(0, -1)).flat();
+  const outer = feature.polygon!.flatMap((rings) => rings[0]!.slice(0, -1));
   return [outer.reduce((s, p) => s + p[0], 0) / outer.length, outer.reduce((s, p) => s + p[1], 0) / outer.length];
 }
 

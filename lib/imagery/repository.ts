@@ -82,7 +82,7 @@ export const dynamoImageryRepository: ImageryRepository = {
       values: { ':day': new Set([day]) },
     });
     const pending = run?.pending as Set<string> | undefined;
-    if (pending && pending.size) return { empty: false };
+    if (pending?.size) return { empty: false };
     const locks = [...((run?.lock_ids as Set<string> | undefined) ?? [])];
     // The run is over: its item goes (a run started meanwhile re-creates it with its own days).
     await deleteItem(keys.imageryRun(fieldId), {

@@ -31,7 +31,7 @@ import {
   foreignTypeFields,
   LABOUR_INPUTS_MAX,
   LABOUR_TYPE,
-  Labour,
+  type Labour,
   type LabourFilters,
   type LabourInput,
   type LabourTypeId,

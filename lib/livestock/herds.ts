@@ -10,7 +10,7 @@ import { characters } from '../util/text';
 import { isoSeconds } from '../util/time';
 import { joined } from './arithmetic';
 import { fieldNotFound, herdNotFound, invalid, LIVESTOCK_CODES, refusals } from './codes';
-import { Herd, isHerdCategory, laterDate, toKg, weightUnitOf } from './model';
+import { type Herd, isHerdCategory, laterDate, toKg, weightUnitOf } from './model';
 import type { PaddockRules } from './paddocks';
 import type { TransactionRecord } from './records';
 import type { LivestockDeps } from './service';

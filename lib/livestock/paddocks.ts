@@ -10,7 +10,7 @@ import { GeometryError, geometryKit } from '../geo/geometry';
 import type { Field } from '../platform/model';
 import { characters } from '../util/text';
 import { fieldNotFound, LIVESTOCK_CODES, paddockNotEmpty, paddockNotFound, refusals } from './codes';
-import { Paddock } from './model';
+import type { Paddock } from './model';
 import type { LivestockDeps } from './service';
 
 /** Vertices of a paddock polygon (docs/decisions.md, Livestock). */

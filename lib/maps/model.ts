@@ -92,7 +92,7 @@ export function checkGeoJson(
   if (Buffer.byteLength(text) > MAP_LIMITS.GEOJSON_BYTES)
     throw invalid(`geojson is at most ${MAP_LIMITS.GEOJSON_BYTES / 1024} KB`);
   const collection = geojson as { type?: unknown; features?: unknown };
-  if (!collection || collection.type !== 'FeatureCollection' || !Array.isArray(collection.features))
+  if (collection?.type !== 'FeatureCollection' || !Array.isArray(collection.features))
     throw invalid('geojson must be a FeatureCollection');
   if (collection.features.length === 0 || collection.features.length > MAP_LIMITS.FEATURES)
     throw invalid(`geojson has 1 to ${MAP_LIMITS.FEATURES} features`);
@@ -104,7 +104,7 @@ export function checkGeoJson(
       geometry?: { type?: unknown; coordinates?: unknown };
       properties?: unknown;
     };
-    if (!feature || feature.type !== 'Feature' || !feature.geometry)
+    if (feature?.type !== 'Feature' || !feature.geometry)
       throw invalid(`feature ${position} is not a Feature with a geometry`);
     const { type, coordinates } = feature.geometry;
     if ((type !== 'Polygon' && type !== 'MultiPolygon') || !Array.isArray(coordinates))

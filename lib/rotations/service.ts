@@ -83,7 +83,9 @@ export function cropOrders(rotations: Rotation[]): Map<string, number> {
           a.createdAt.localeCompare(b.createdAt) ||
           a.uuid.localeCompare(b.uuid),
       )
-      .forEach((r, index) => orders.set(r.uuid, index + 1));
+      .forEach((r, index) => {
+        orders.set(r.uuid, index + 1);
+      });
   }
   return orders;
 }

@@ -81,7 +81,7 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
       return place ? [{ spot, place, analysis: analysisOf(spot, names) }] : [];
     });
     const columns = request.layers.map((item) => `${item.analysis}/${item.variable_name}`);
-    const valueOf = (sample: (typeof samples)[number], item: RasterizeItem): number | null => {
+    const sampleValue = (sample: (typeof samples)[number], item: RasterizeItem): number | null => {
       if (sample.analysis !== item.analysis) return null;
       const value = sample.spot.variables?.find((v) => v.name === item.variable_name)?.value;
       return typeof value === 'number' && Number.isFinite(value) ? value : null;
@@ -99,7 +99,7 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
         return {
           polygon,
           values: request.layers.map((item) => {
-            const values = inside.map((sample) => valueOf(sample, item)).filter((v): v is number => v !== null);
+            const values = inside.map((sample) => sampleValue(sample, item)).filter((v): v is number => v !== null);
             return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
           }),
         };
@@ -107,7 +107,7 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
     } else {
       features = samples.map((sample) => ({
         point: sample.place,
-        values: request.layers.map((item) => valueOf(sample, item)),
+        values: request.layers.map((item) => sampleValue(sample, item)),
       }));
     }
     const table: LayerTable = { columns, features };

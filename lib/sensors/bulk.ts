@@ -132,7 +132,7 @@ async function measuringHeap<T>(work: () => Promise<T>): Promise<[T, number]> {
 const finish = (jobUuid: string, fields: Record<string, unknown>) => {
   const names = Object.keys(fields);
   return updateItem(keys.sensorBulkJob(jobUuid), {
-    expression: `SET ${names.map((n, i) => `#f${i} = :v${i}`).join(', ')}`,
+    expression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
     names: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
     values: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
   });

@@ -54,7 +54,9 @@ export function encodePoints(points: Point[]): { data: Buffer; meta?: string } {
     previous = point.t;
   });
   const values = Buffer.allocUnsafe(count * 8);
-  points.forEach((point, index) => values.writeDoubleLE(point.v, index * 8));
+  points.forEach((point, index) => {
+    values.writeDoubleLE(point.v, index * 8);
+  });
   const data = deflateRawSync(Buffer.concat([Buffer.from(head), values]), { level: 6 });
   const metadata = points.flatMap((point, index) => (point.m && Object.keys(point.m).length ? [[index, point.m]] : []));
   return metadata.length ? { data, meta: JSON.stringify(metadata) } : { data };

@@ -72,6 +72,7 @@ function checkDeclaration(input: FileDeclaration): void {
     );
   }
   const name = input.fileName.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (!name || characters(name) > 255 || /[\u0000-\u001f]/.test(name)) {
     throw new Invalid('original_file_name must be 1 to 255 characters without control characters', {
       code: GENERAL_CODES.WRONG_FORMAT,

@@ -31,7 +31,7 @@ export function combine(stored: unknown, incoming: unknown): unknown {
   if (isObject(stored) && isObject(incoming)) {
     const merged: JsonObject = { ...stored };
     for (const [member, value] of Object.entries(incoming)) {
-      merged[member] = Object.prototype.hasOwnProperty.call(stored, member) ? combine(stored[member], value) : value;
+      merged[member] = Object.hasOwn(stored, member) ? combine(stored[member], value) : value;
     }
     return merged;
   }

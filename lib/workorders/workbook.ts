@@ -40,7 +40,7 @@ export function workOrderWorkbook(doc: WorkOrderDocument): Buffer {
       labour.surfaceHa,
     ];
     if (!labour.inputs.length) rows.push([...head, null, null, null, null, null, labour.observations]);
-    labour.inputs.forEach((input, i) =>
+    labour.inputs.forEach((input, i) => {
       rows.push([
         ...(i === 0 ? head : [index + 1, null, null, null, null, null, null, null]),
         input.name,
@@ -49,8 +49,8 @@ export function workOrderWorkbook(doc: WorkOrderDocument): Buffer {
         input.total,
         input.totalUnit,
         i === 0 ? labour.observations : null,
-      ]),
-    );
+      ]);
+    });
   });
   rows.push([], ['Recomendaciones']);
   for (const r of doc.recommendations) rows.push([r.name, r.value]);

@@ -19,7 +19,7 @@ import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { DomainError, TooLarge } from '../../lib/errors';
+import { type DomainError, TooLarge } from '../../lib/errors';
 import { corsOrigins, preflightHeaders, responseCorsHeaders } from '../../lib/http/cors';
 import type { Dialect } from '../../lib/http/dialects';
 import { allRoutes } from '../../schemas/index';

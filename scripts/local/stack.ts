@@ -434,7 +434,7 @@ function startPoller(options: {
           { abortSignal: abort.signal },
         );
         messages = out.Messages ?? [];
-      } catch (error) {
+      } catch {
         if (stopped) break;
         await new Promise((r) => setTimeout(r, 500));
         continue;

@@ -114,7 +114,7 @@ class SurcoPlugin {
     if (!this.service) {
       throw new Error(`surco-plugin: custom.surcoService '${serviceName}' is not a service of schemas/index.ts`);
     }
-    const commands = (serverless.processedInput && serverless.processedInput.commands) || [];
+    const commands = serverless.processedInput?.commands || [];
     this.offline = commands[0] === 'offline';
     // One serverless-offline serves every service locally; it runs the platform service.
     if (this.offline && this.service.name !== PLATFORM) {
@@ -123,7 +123,7 @@ class SurcoPlugin {
       );
     }
     this.owner = this.service.name === PLATFORM;
-    this.stage = this.options.stage || (config.provider && config.provider.stage) || 'dev';
+    this.stage = this.options.stage || config.provider?.stage || 'dev';
     this.exportPrefix = `surco-${this.stage}`;
     this.sharedParents = sharedParents(this.registry.services);
     this.generateFunctions(this.offline ? this.registry.services : [this.service]);
@@ -156,7 +156,7 @@ class SurcoPlugin {
 
   /** Deploy parameters (deploy/settings.yml), resolved. */
   get settings() {
-    return (this.serverless.service.custom && this.serverless.service.custom.surco) || {};
+    return this.serverless.service.custom?.surco || {};
   }
 
   /** The preflight of every route (lib/http/cors.ts); origins from the corsOrigins parameter. */
@@ -164,6 +164,7 @@ class SurcoPlugin {
     const { cors } = this.registry;
     // a comma-separated list: serverless echoes a matching origin, as lib/http/cors.ts does
     return {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable, resolved by osls
       origin: '${self:custom.surco.corsOrigins}',
       headers: cors.allowHeaders,
       maxAge: cors.maxAgeSeconds,
@@ -558,7 +559,7 @@ class SurcoPlugin {
     for (const name of service.getAllFunctions()) {
       const fn = service.getFunction(name);
       const streaming = (fn.events || []).filter((event) => {
-        const transferMode = event.http && event.http.response && event.http.response.transferMode;
+        const transferMode = event.http?.response?.transferMode;
         return typeof transferMode === 'string' && transferMode.toUpperCase() === 'STREAM';
       });
       if (!streaming.length) continue;
@@ -617,7 +618,7 @@ class SurcoPlugin {
 
   resolveLocalEnvironment() {
     const service = this.serverless.service;
-    const resources = (service.resources && service.resources.Resources) || {};
+    const resources = service.resources?.Resources || {};
     const { resolve } = localResolver(resources, {
       region: service.provider.region,
       sqsEndpoint: process.env.SURCO_SQS_ENDPOINT,

@@ -105,7 +105,10 @@ describe('withCheckoutLock (scripts/checkout-lock.ts)', () => {
         env: { ...process.env, NODE_OPTIONS: '--no-such-flag' },
       }).then(
         () => undefined,
-        (failure: unknown) => (order.push('packaging ran and failed'), failure),
+        (failure: unknown) => {
+          order.push('packaging ran and failed');
+          return failure;
+        },
       );
       await holder;
       expect(order).toEqual(['holder done', 'packaging ran and failed']);

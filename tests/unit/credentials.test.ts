@@ -42,7 +42,9 @@ const KEYS = [
 
 describe('credentials of a bundled function', () => {
   afterEach(() => vi.unstubAllEnvs());
-  const clear = () => KEYS.forEach((key) => vi.stubEnv(key, ''));
+  const clear = () => {
+    for (const key of KEYS) vi.stubEnv(key, '');
+  };
 
   it('reads the credentials Lambda puts in the environment', async () => {
     clear();

@@ -1,8 +1,8 @@
 // lib/geo/wkt.ts and lib/fields/rules.ts: WKT parsing, validity and measurements.
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../lib/errors';
+import type { DomainError } from '../../lib/errors';
 import { fieldShapeFrom } from '../../lib/fields/shape';
-import { GeometryError } from '../../lib/geo/geometry';
+import type { GeometryError } from '../../lib/geo/geometry';
 import * as kit from '../../lib/geo/wkt';
 
 const { areaHectares, parseGeometry, toWkt } = kit;

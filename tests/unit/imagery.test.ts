@@ -255,7 +255,7 @@ function memory(options: { cloudyDays?: string[] } = {}) {
     raster: async (key) => rasters.get(key),
     startRun: async (id, days, lockId) => {
       const run = runs.get(id) ?? { pending: new Set<string>(), locks: new Set<string>() };
-      days.forEach((d) => run.pending.add(d));
+      for (const d of days) run.pending.add(d);
       if (lockId) run.locks.add(lockId);
       runs.set(id, run);
     },
@@ -354,7 +354,7 @@ describe('ingestion', () => {
     const searched: number[] = [];
     const source = {
       ...m.source,
-      search: async (bounds: [number, number, number, number], from: Date, to: Date) => {
+      search: async (_bounds: [number, number, number, number], from: Date, to: Date) => {
         searched.push(Math.round((to.getTime() - from.getTime()) / 86_400_000));
         return m.source.search();
       },

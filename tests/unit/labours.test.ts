@@ -29,14 +29,14 @@ function memory() {
     laboursOf: async (fieldId, yeargroup) =>
       [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup),
     // field 1 has a soybean rotation (crop 1) in 2026
-    rotations: async (refs) => (
-      reads.rotations++,
-      new Map(
+    rotations: async (refs) => {
+      reads.rotations++;
+      return new Map(
         refs
           .filter((r) => r.fieldId === 1 && r.uuid.toLowerCase() === ROTATION)
-          .map((r) => [`1|${ROTATION}`, { cropId: 1, yeargroup: 2026 }]),
-      )
-    ),
+          .map(() => [`1|${ROTATION}`, { cropId: 1, yeargroup: 2026 }]),
+      );
+    },
     campaigns: async (refs) =>
       new Map(
         refs.flatMap((r) =>

@@ -31,8 +31,14 @@ describe('ports for a stack on chosen ports', () => {
       const original = Math.random;
       // the first draw lands on the taken port; the next ones anywhere
       let first = true;
-      Math.random = () => (first ? ((first = false), (taken - 20_000 + 0.5) / 12_000) : original());
-      const [port] = await freePorts(1).finally(() => (Math.random = original));
+      Math.random = () => {
+        if (!first) return original();
+        first = false;
+        return (taken - 20_000 + 0.5) / 12_000;
+      };
+      const [port] = await freePorts(1).finally(() => {
+        Math.random = original;
+      });
       expect(port).not.toBe(taken);
     } finally {
       await new Promise((resolve) => holder.close(resolve));

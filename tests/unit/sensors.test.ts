@@ -84,7 +84,7 @@ function memory() {
         variables.set(`${variable.groupId}|${variable.uuid}`, {
           ...stored,
           lastValue: point.v,
-          lastValueTime: new Date(point.t * 1000).toISOString().slice(0, 19) + 'Z',
+          lastValueTime: `${new Date(point.t * 1000).toISOString().slice(0, 19)}Z`,
         });
       }
     },

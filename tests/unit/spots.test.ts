@@ -185,7 +185,7 @@ const codeOf = (run: Promise<unknown>) =>
 const text = (imgs: string[] = [], body = 'seen') => ({
   uuid: uuidV1(),
   text: body,
-  timestamp_usr: new Date(clock).toISOString().slice(0, 19) + 'Z',
+  timestamp_usr: `${new Date(clock).toISOString().slice(0, 19)}Z`,
   imgs: imgs.map((uuid) => ({ uuid, coordinate: INSIDE })),
 });
 

@@ -77,7 +77,11 @@ function memory() {
       const s = subscriptions.get(uuid);
       return s && s.userId === userId && s.extensionId === extensionId ? s : undefined;
     },
-    create: async (s) => (subscriptions.has(s.uuid) ? false : (subscriptions.set(s.uuid, s), true)),
+    create: async (s) => {
+      if (subscriptions.has(s.uuid)) return false;
+      subscriptions.set(s.uuid, s);
+      return true;
+    },
     remove: async (s) => subscriptions.delete(s.uuid),
     delivery: async (uuid, id) => deliveries.get(`${uuid}|${id}`),
     saveDelivery: async (d) => void deliveries.set(`${d.subscriptionUuid}|${d.deliveryId}`, d),
@@ -214,7 +218,10 @@ describe('subscriptions and deliveries', () => {
       repository: m.repository,
       settings,
       mayRead: async () => false,
-      send: (async () => (sent++, new Response(''))) as unknown as typeof fetch,
+      send: (async () => {
+        sent++;
+        return new Response('');
+      }) as unknown as typeof fetch,
     });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await service.fanOut(event(9));
@@ -259,13 +266,13 @@ describe('subscriptions and deliveries', () => {
     // another subscription is not held up
     const elsewhere = service.deliver(m.queued.find((job) => job.subscription_uuid === other.subscription_uuid)!, 1);
     await vi.waitFor(() => expect(pending).toHaveLength(3));
-    pending.splice(0).forEach((resolve) => resolve());
+    for (const resolve of pending.splice(0)) resolve();
     await Promise.all([first, second, elsewhere]);
     expect(most).toBe(3);
     // slots given back: the third goes now
     const third = service.deliver(jobs[2]!, 1);
     await vi.waitFor(() => expect(pending).toHaveLength(1));
-    pending.splice(0).forEach((resolve) => resolve());
+    for (const resolve of pending.splice(0)) resolve();
     await expect(third).resolves.toMatchObject({ state: 'delivered' });
 
     // a holder that died: its slots free themselves when their leases (timeout + 30 s) run out
@@ -277,7 +284,7 @@ describe('subscriptions and deliveries', () => {
     clock += 32_000;
     const revived = service.deliver(late, 1);
     await vi.waitFor(() => expect(pending).toHaveLength(1));
-    pending.splice(0).forEach((resolve) => resolve());
+    for (const resolve of pending.splice(0)) resolve();
     await expect(revived).resolves.toMatchObject({ state: 'delivered' });
   });
 });

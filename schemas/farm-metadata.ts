@@ -34,7 +34,7 @@ export const PatchMetadataBody = z.object({
 export const getMetadataRoute = defineRoute({
   ...metadataRoute,
   operationId: 'getFarmMetadata',
-  handler: 'functions/farms/metadata.get',
+  handler: 'functions/farm-metadata/metadata.get',
   method: 'get',
   paths: ['/api/farms/metadata'],
   summary: 'Metadata of the given farms, or of every farm the user can access',
@@ -50,7 +50,7 @@ export const getMetadataRoute = defineRoute({
 export const patchMetadataRoute = defineRoute({
   ...metadataRoute,
   operationId: 'patchFarmMetadata',
-  handler: 'functions/farms/metadata.patch',
+  handler: 'functions/farm-metadata/metadata.patch',
   touches: { table: 'write' },
   method: 'patch',
   paths: ['/api/farms/metadata'],

@@ -9,11 +9,11 @@ import { farmMetadataRoutes } from './farm-metadata';
 import { fieldsRoutes } from './fields';
 import { imageryRoutes } from './imagery';
 import { inputRoutes } from './inputs';
-import { internalRoutes } from './internal';
 import { labourRoutes } from './labours';
 import { livestockRoutes } from './livestock';
 import { mapRoutes } from './maps';
 import { notificationRoutes } from './notifications';
+import { platformRoutes } from './platform';
 import { rotationRoutes } from './rotations';
 import { samplingRoutes } from './samplings';
 import { seasonShapeRoutes } from './season-shapes';
@@ -33,7 +33,7 @@ export const services: readonly ServiceDef[] = [
       'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker; samplings; webhooks and their delivery worker',
     routes: [
       ...systemRoutes,
-      ...internalRoutes,
+      ...platformRoutes,
       ...fieldsRoutes,
       ...seasonShapeRoutes,
       ...tagRoutes,

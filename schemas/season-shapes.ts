@@ -20,7 +20,7 @@ export const FieldQuery = z.object({ field_id: positiveInteger() });
 export const postShapeRoute = defineRoute({
   ...shapesRoute,
   operationId: 'postSeasonShape',
-  handler: 'functions/fields/shapes.post',
+  handler: 'functions/season-shapes/shapes.post',
   claims: ['SHAPES_EDIT'],
   missingClaim: () => new Forbidden('the create-field and modify-campaign options are not enabled (claim SHAPES_EDIT)'),
   touches: { table: 'write', sends: ['events'] },
@@ -42,7 +42,7 @@ export const postShapeRoute = defineRoute({
 export const shapeLockRoute = defineRoute({
   ...shapesRoute,
   operationId: 'getSeasonShapeLock',
-  handler: 'functions/fields/shape-lock.get',
+  handler: 'functions/season-shapes/lock.get',
   method: 'get',
   paths: ['/api/fields/v2/shape/lock'],
   summary: 'Whether the polygon of the field can be modified now (REPROCESSING while images are processed)',
@@ -58,7 +58,7 @@ export const shapeLockRoute = defineRoute({
 export const shapeLimitsRoute = defineRoute({
   ...shapesRoute,
   operationId: 'getSeasonShapeLimits',
-  handler: 'functions/fields/shape-limits.get',
+  handler: 'functions/season-shapes/limits.get',
   method: 'get',
   paths: ['/api/fields/v2/shape/limits'],
   summary: 'The area a new shape of the field must stay within, in EPSG 4326 and 3857',

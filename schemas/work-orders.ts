@@ -6,8 +6,8 @@ import * as z from 'zod/mini';
 import { generalDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
 import { seasonViewRequired } from '../lib/labours/codes';
-import { RECOMMENDATION_TYPES, recommendationType, WORK_ORDER_LIMITS } from '../lib/workorders/model';
-import type { WorkOrderInput, WorkOrderView } from '../lib/workorders/service';
+import { RECOMMENDATION_TYPES, recommendationType, WORK_ORDER_LIMITS } from '../lib/work-orders/model';
+import type { WorkOrderInput, WorkOrderView } from '../lib/work-orders/service';
 import { calendarDate, integer, text } from './common';
 
 const workOrdersRoute = {

@@ -1,4 +1,4 @@
-// Queue workers: the functions fed by SQS. Messages are the jobs and events of lib/worker/process
+// Queue workers: the functions fed by SQS. Messages are the jobs and events of lib/workers/process
 // (envelopes `{name, id, data}`) and the S3 notifications of bulk sensor uploads.
 import { defineWorker } from '../lib/http/route';
 
@@ -7,7 +7,7 @@ import { defineWorker } from '../lib/http/route';
 export const eventsWorker = defineWorker({
   name: 'eventsWorker',
   summary: 'Internal jobs and notification events',
-  handler: 'functions/worker/events.handler',
+  handler: 'functions/workers/events.handler',
   queue: 'events',
   batchSize: 10,
   maximumBatchingWindow: 0,
@@ -23,7 +23,7 @@ export const eventsWorker = defineWorker({
 export const webhookWorker = defineWorker({
   name: 'webhookWorker',
   summary: 'Webhook deliveries',
-  handler: 'functions/worker/webhooks.handler',
+  handler: 'functions/workers/webhooks.handler',
   queue: 'webhooks',
   batchSize: 1,
   concurrency: 4,
@@ -35,7 +35,7 @@ export const webhookWorker = defineWorker({
 export const sensorBulkWorker = defineWorker({
   name: 'sensorBulkWorker',
   summary: 'Bulk sensor value uploads',
-  handler: 'functions/worker/sensor-bulk.handler',
+  handler: 'functions/workers/sensor-bulk.handler',
   queue: 'sensorBulk',
   batchSize: 1,
   touches: { table: 'write', files: { 'sensor-bulk/': ['get', 'delete'] } },
@@ -46,7 +46,7 @@ export const sensorBulkWorker = defineWorker({
 export const imageryWorker = defineWorker({
   name: 'imageryWorker',
   summary: 'Satellite imagery ingestion',
-  handler: 'functions/worker/imagery.handler',
+  handler: 'functions/workers/imagery.handler',
   queue: 'imagery',
   batchSize: 1,
   // scenes are read over the network: several at once (and a burst of new fields does not make a
@@ -64,7 +64,7 @@ export const imageryWorker = defineWorker({
 export const imageryDaily = defineWorker({
   name: 'imageryDaily',
   summary: 'Daily imagery schedule',
-  handler: 'functions/worker/imagery-daily.handler',
+  handler: 'functions/workers/imagery-daily.handler',
   schedule: 'rate(1 day)',
   touches: { table: 'read', sends: ['imagery'] },
   lambda: { timeout: 900 },

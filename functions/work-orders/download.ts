@@ -1,8 +1,8 @@
 // /api/work_orders/<uuid>/download?type=pdf|excel (spec 3, Work orders).
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
-import { documentOf, WORK_ORDER_FILES } from '../../lib/workorders/document';
-import { workOrders } from '../../lib/workorders/repository';
+import { documentOf, WORK_ORDER_FILES } from '../../lib/work-orders/document';
+import { workOrders } from '../../lib/work-orders/repository';
 import { downloadWorkOrderRoute } from '../../schemas/work-orders';
 
 /** An ASCII file name (Content-Disposition) from the work order's name. */

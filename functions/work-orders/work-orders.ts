@@ -2,7 +2,7 @@
 
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
-import { workOrders } from '../../lib/workorders/repository';
+import { workOrders } from '../../lib/work-orders/repository';
 import {
   createWorkOrderRoute,
   deleteWorkOrderRoute,

@@ -1,4 +1,4 @@
-// Puts events and internal jobs on the events queue; the worker (functions/worker/events.ts)
+// Puts events and internal jobs on the events queue; the worker (functions/workers/events.ts)
 // consumes them. The envelope carries an id so that redelivered messages are processed once.
 import { randomUUID } from 'node:crypto';
 import { sqsKit } from '../aws/sqs';

@@ -22,8 +22,8 @@ import {
   totalUnit,
 } from '../../lib/labours/model';
 import type { LabourView } from '../../lib/labours/service';
-import { recommendationProblems, type WorkOrder } from '../../lib/workorders/model';
-import { type LabourReader, type WorkOrderRepository, workOrdersService } from '../../lib/workorders/service';
+import { recommendationProblems, type WorkOrder } from '../../lib/work-orders/model';
+import { type LabourReader, type WorkOrderRepository, workOrdersService } from '../../lib/work-orders/service';
 import { memoryRepository } from './helpers/memory-inputs';
 
 const principal = (id: number) => ({ user: { id } }) as unknown as Principal;

@@ -1,4 +1,4 @@
-// lib/farms/service.ts against memory: the service's rules without DynamoDB (its repositories are
+// lib/farm-metadata/service.ts against memory: the service's rules without DynamoDB (its repositories are
 // parameters; tests/crops-and-farm-metadata.test.ts runs the same rules through the API).
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
@@ -9,7 +9,7 @@ import {
   METADATA_MAX_BYTES,
   type Metadata,
   type MetadataRepository,
-} from '../../lib/farms/service';
+} from '../../lib/farm-metadata/service';
 
 function memory(initial: Record<number, Metadata> = {}) {
   const stored = new Map(Object.entries(initial).map(([id, value]) => [Number(id), value]));

@@ -1,4 +1,4 @@
-// lib/fields/service.ts and lib/shapes/service.ts against memory: creating and deleting fields with
+// lib/fields/service.ts and lib/season-shapes/service.ts against memory: creating and deleting fields with
 // their hectares, and season shapes with their lock and quotas, without DynamoDB (repositories,
 // gate, users and publisher are parameters; tests/fields-and-farms.test.ts and
 // tests/season-shapes.test.ts run the same rules through the API).
@@ -13,7 +13,7 @@ import { type FieldDeps, type FieldRepository, fieldsService } from '../../lib/f
 import { fieldShapeFrom } from '../../lib/fields/shape';
 import * as geometry from '../../lib/geo/wkt';
 import type { Farm, Field, FieldShape, Space, User } from '../../lib/platform/model';
-import { type ShapeLock, type ShapeRepository, shapesService } from '../../lib/shapes/service';
+import { type ShapeLock, type ShapeRepository, shapesService } from '../../lib/season-shapes/service';
 import { inFlight } from './helpers/in-flight';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 

@@ -15,7 +15,7 @@ const ADAPTERS = new Set([
   'spots/sheet-export.ts',
   'sensors/timeseries.ts',
   'sensors/bulk.ts',
-  'shapes/reprocess.ts',
+  'season-shapes/reprocess.ts',
   'storage/access.ts',
   'imagery/layers-repository.ts',
   'webhooks/emit.ts',

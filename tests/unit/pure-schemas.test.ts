@@ -522,7 +522,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     });
   });
 
-  it("loads a work order's writer at the first download of its type: neither pdfkit nor SheetJS is loaded at import (lib/workorders/document.ts)", async () => {
+  it("loads a work order's writer at the first download of its type: neither pdfkit nor SheetJS is loaded at import (lib/work-orders/document.ts)", async () => {
     await inBuildDir('work-order-writers-', async (dir) => {
       await buildDeployed(handlerEntry(dir, 'downloadWorkOrder', 'functions/work-orders/download.get'), dir);
       const chunk = (kit: string) => readFileSync(join(dir, kitChunk(dir, kit)), 'utf8');
@@ -618,17 +618,17 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     const kits = [
       'lib/geo/wkt.ts',
       'lib/aws/sqs-client.ts',
-      'lib/shapes/limits.ts',
+      'lib/season-shapes/limits.ts',
       'lib/aws/s3-client.ts',
       'lib/geo/shapefile.ts',
       'lib/geo/kml.ts',
-      'lib/worker/cleanup-jobs.ts',
+      'lib/workers/cleanup-jobs.ts',
       'lib/util/unzip.ts',
       'lib/imagery/layer-sheet.ts',
       'lib/util/delimited.ts',
       'lib/spots/workbook-reader.ts',
-      'lib/workorders/pdf.ts',
-      'lib/workorders/workbook.ts',
+      'lib/work-orders/pdf.ts',
+      'lib/work-orders/workbook.ts',
       'lib/maps/application.ts',
       'lib/imagery/projections.ts',
       'lib/spots/workbook-writer.ts',
@@ -657,7 +657,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     // chunks of their own (code splitting): what they share with the function's module (the SDK's
     // core for the SQS client) is a chunk both import, not a lazy initialiser
     expect(found.sort()).toEqual([
-      'functions/worker/events.ts: ../../lib/worker/cleanup-jobs',
+      'functions/workers/events.ts: ../../lib/workers/cleanup-jobs',
       'lib/aws/s3.ts: ./s3-client',
       'lib/aws/sqs.ts: ./sqs-client',
       'lib/geo/geometry.ts: ./wkt',
@@ -669,13 +669,13 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'lib/imagery/layer-file.ts: ./layer-sheet',
       'lib/imagery/rendering.ts: ./render',
       'lib/maps/repository.ts: ./application',
-      'lib/shapes/service.ts: ./limits',
+      'lib/season-shapes/service.ts: ./limits',
       'lib/spots/sheet-export.ts: ./workbook-writer',
       'lib/spots/sheets.ts: ../util/delimited',
       'lib/spots/sheets.ts: ./workbook-reader',
       'lib/util/zip.ts: ./unzip',
-      'lib/workorders/document.ts: ./pdf',
-      'lib/workorders/document.ts: ./workbook',
+      'lib/work-orders/document.ts: ./pdf',
+      'lib/work-orders/document.ts: ./workbook',
     ]);
   });
 });

@@ -2,5 +2,5 @@
 // The work-order PDF embeds WOFF 1 fonts only, so it is never called; the build aliases
 // 'brotli' here (deploy/esbuild.yml). Kept as a module that fails loudly if that ever changes.
 export default function decompress() {
-  throw new Error('WOFF2 fonts are not supported in this bundle (lib/workorders/no-woff2)');
+  throw new Error('WOFF2 fonts are not supported in this bundle (lib/work-orders/no-woff2)');
 }

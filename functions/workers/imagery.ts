@@ -10,7 +10,7 @@ import { ingestion } from '../../lib/imagery/repository';
 import type { SceneJob } from '../../lib/imagery/service';
 import type { LayerJob } from '../../lib/imagery/user-layers';
 import { preload } from '../../lib/util/first-use';
-import { type EventHandler, PoisonMessage, processBatch } from '../../lib/worker/process';
+import { type EventHandler, PoisonMessage, processBatch } from '../../lib/workers/process';
 
 const FieldJob = z.object({
   field_id: z.number().check(z.int(), z.positive()),

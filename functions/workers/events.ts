@@ -3,17 +3,17 @@ import type { SQSEvent } from 'aws-lambda';
 import { FIELD_DELETED_JOB } from '../../lib/fields/jobs';
 import { INBOX_EVENTS } from '../../lib/notifications/catalogue';
 import { notifications } from '../../lib/notifications/repository';
-import { SHAPE_REPROCESS_JOB } from '../../lib/shapes/jobs';
+import { SHAPE_REPROCESS_JOB } from '../../lib/season-shapes/jobs';
 import { SPOT_DELETED_JOB } from '../../lib/spots/jobs';
 import { OBJECT_RELEASED_JOB } from '../../lib/storage/files';
 import { onFirstUse } from '../../lib/util/first-use';
 import type { WebhookEvent } from '../../lib/webhooks/model';
 import { WEBHOOK_EVENT_JOB, webhooks } from '../../lib/webhooks/repository';
-import { type EventHandler, PoisonMessage, processBatch } from '../../lib/worker/process';
+import { type EventHandler, PoisonMessage, processBatch } from '../../lib/workers/process';
 import { QueuedWebhookEvent } from '../../schemas/webhooks';
 
 /** The jobs on files and rasters (S3, proj4), loaded when the first of them arrives. */
-const cleanupJobs = /* @__PURE__ */ onFirstUse(() => import('../../lib/worker/cleanup-jobs'));
+const cleanupJobs = /* @__PURE__ */ onFirstUse(() => import('../../lib/workers/cleanup-jobs'));
 
 const handlers: Record<string, EventHandler> = {
   // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)

@@ -4,7 +4,7 @@ import { mintToken } from '../../lib/auth/tokens';
 import { endpoint } from '../../lib/http/endpoint';
 import { requireUser } from '../../lib/platform/users';
 import { isoSeconds } from '../../lib/util/time';
-import { createTokenRoute } from '../../schemas/internal';
+import { createTokenRoute } from '../../schemas/platform';
 
 export const post = endpoint(createTokenRoute, {
   handler: async ({ body }) => {

@@ -3,7 +3,7 @@
 import type { ShareLevel } from '../../lib/authz/access';
 import { endpoint } from '../../lib/http/endpoint';
 import { share } from '../../lib/platform/shares';
-import { createShareRoute } from '../../schemas/internal';
+import { createShareRoute } from '../../schemas/platform';
 
 export const post = endpoint(createShareRoute, {
   handler: async ({ body }) => {

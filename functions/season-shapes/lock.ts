@@ -1,6 +1,6 @@
 // GET /api/fields/v2/shape/lock (spec 2, Season shapes)
 import { endpoint } from '../../lib/http/endpoint';
-import { shapes } from '../../lib/shapes/repository';
+import { shapes } from '../../lib/season-shapes/repository';
 import { shapeLockRoute } from '../../schemas/season-shapes';
 
 export const get = endpoint(shapeLockRoute, {

@@ -1,4 +1,4 @@
-// A work order as a PDF (lib/workorders/document.ts loads this module at the first PDF request),
+// A work order as a PDF (lib/work-orders/document.ts loads this module at the first PDF request),
 // with pdfkit and embedded Noto Sans (its Latin subset, 17 KB a weight: Spanish and Portuguese
 // accents, ñ, °, €; pdfkit's built-in fonts cannot be loaded inside an ESM bundle,
 // ../shared/LIBRARIES.md).

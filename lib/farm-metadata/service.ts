@@ -3,7 +3,7 @@
 // (optimistic concurrency on a version number, retried).
 //
 // The service is built from its repositories (services take them as parameters): its rules run against
-// DynamoDB in the functions (lib/farms/repository.ts) and against memory in tests/unit/farm-metadata.test.ts.
+// DynamoDB in the functions (lib/farm-metadata/repository.ts) and against memory in tests/unit/farm-metadata.test.ts.
 
 import type { Principal } from '../auth/principal';
 import { Invalid } from '../errors';

@@ -1,7 +1,7 @@
 // POST /internal/users (docs/internal-api.md)
 import { endpoint } from '../../lib/http/endpoint';
 import { createUser } from '../../lib/platform/users';
-import { createUserRoute } from '../../schemas/internal';
+import { createUserRoute } from '../../schemas/platform';
 
 export const post = endpoint(createUserRoute, {
   handler: async ({ body }) => {

@@ -9,7 +9,7 @@ import { publishEvent } from '../../lib/events/publish';
 import type { DeliveryJob } from '../../lib/webhooks/model';
 import { WEBHOOK_DELIVERY_JOB, webhooks } from '../../lib/webhooks/repository';
 import { DeliveryFailed, SubscriptionBusy } from '../../lib/webhooks/service';
-import { PoisonMessage, processRecords } from '../../lib/worker/process';
+import { PoisonMessage, processRecords } from '../../lib/workers/process';
 import { QueuedWebhookEvent } from '../../schemas/webhooks';
 
 /** SQS delays a message at most 15 minutes. */

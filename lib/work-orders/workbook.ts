@@ -1,4 +1,4 @@
-// A work order as an Excel workbook, with lib/util/spreadsheet.ts (SheetJS); lib/workorders/document.ts
+// A work order as an Excel workbook, with lib/util/spreadsheet.ts (SheetJS); lib/work-orders/document.ts
 // loads this module at the first Excel request.
 import { type Cell, xlsxOf } from '../util/spreadsheet';
 import type { WorkOrderDocument } from './document';

@@ -1,6 +1,6 @@
 // GET /api/fields/v2/shape/limits (spec 2, Season shapes)
 import { endpoint } from '../../lib/http/endpoint';
-import { shapes } from '../../lib/shapes/repository';
+import { shapes } from '../../lib/season-shapes/repository';
 import { shapeLimitsRoute } from '../../schemas/season-shapes';
 
 export const get = endpoint(shapeLimitsRoute, {

@@ -2,7 +2,7 @@
 // the document an operator takes to the field. A work order is its owner's: others never see it.
 //
 // The service is built from its repository and a reader of labours (services take them as
-// parameters): tests/unit/agronomy.test.ts runs its rules in memory; lib/workorders/repository.ts
+// parameters): tests/unit/agronomy.test.ts runs its rules in memory; lib/work-orders/repository.ts
 // keeps work orders in DynamoDB.
 import type { Principal } from '../auth/principal';
 import { Conflict, Invalid, NotFound } from '../errors';

@@ -80,7 +80,7 @@ const internalRoute = {
 export const createUserRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateUser',
-  handler: 'functions/internal/users.post',
+  handler: 'functions/platform/users.post',
   touches: { table: 'write' },
   method: 'post',
   paths: ['/internal/users'],
@@ -92,7 +92,7 @@ export const createUserRoute = defineRoute({
 export const createSupervisionRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateSupervision',
-  handler: 'functions/internal/supervisions.post',
+  handler: 'functions/platform/supervisions.post',
   touches: { table: 'write' },
   method: 'post',
   paths: ['/internal/supervisions'],
@@ -104,7 +104,7 @@ export const createSupervisionRoute = defineRoute({
 export const createShareRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateShare',
-  handler: 'functions/internal/shares.post',
+  handler: 'functions/platform/shares.post',
   touches: { table: 'write', sends: ['events'] },
   method: 'post',
   paths: ['/internal/shares'],
@@ -123,7 +123,7 @@ export const createShareRoute = defineRoute({
 export const createTokenRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateToken',
-  handler: 'functions/internal/tokens.post',
+  handler: 'functions/platform/tokens.post',
   touches: { table: 'write', secrets: ['signingSeed'] },
   method: 'post',
   paths: ['/internal/tokens'],
@@ -132,4 +132,4 @@ export const createTokenRoute = defineRoute({
   responses: { 200: { description: 'the token', schema: okData(Token) } },
 });
 
-export const internalRoutes = [createUserRoute, createSupervisionRoute, createShareRoute, createTokenRoute];
+export const platformRoutes = [createUserRoute, createSupervisionRoute, createShareRoute, createTokenRoute];

@@ -4,7 +4,7 @@
 //
 // The service is built from its repository, the gate, the platform's users and the publisher
 // (services take them as parameters): its rules run against DynamoDB in the functions
-// (lib/shapes/repository.ts) and against memory in tests/unit/season-shapes.test.ts.
+// (lib/season-shapes/repository.ts) and against memory in tests/unit/season-shapes.test.ts.
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
@@ -72,7 +72,7 @@ export interface ShapeDeps {
   now?: () => Date;
 }
 
-// The expansion limits (lib/shapes/limits.ts, with proj4: ~105 KB) are loaded on first use, like
+// The expansion limits (lib/season-shapes/limits.ts, with proj4: ~105 KB) are loaded on first use, like
 // the geometry kit they work with (ADR 0008): reading a field's lock never needs them.
 const limitsKit: () => Promise<typeof Limits> = /* @__PURE__ */ onFirstUse(() => import('./limits'));
 /** The two kits the limits and a new shape need together; `preload(shapeKits)` starts both while the field is read. */

@@ -1,7 +1,7 @@
 // The work order an operator takes to the field (spec 3, GET /api/work_orders/<uuid>/download):
 // title, date, farms and fields, each labour with its type, surface and inputs (dose, unit,
 // total), the recommendations, the notes and room for a signature, written as a PDF
-// (lib/workorders/pdf.ts) or an Excel workbook (lib/workorders/workbook.ts). A request asks for
+// (lib/work-orders/pdf.ts) or an Excel workbook (lib/work-orders/workbook.ts). A request asks for
 // one of them: each writer is loaded at the first request of its type (ADR 0008), so an Excel
 // download never loads pdfkit and its fonts (~45 ms at the first PDF) nor a PDF one SheetJS (~14 ms).
 

@@ -1,6 +1,6 @@
 // GET/PATCH /api/farms/metadata (spec 3, Farm metadata)
 import { Invalid } from '../../lib/errors';
-import { farmMetadata } from '../../lib/farms/repository';
+import { farmMetadata } from '../../lib/farm-metadata/repository';
 import { endpoint } from '../../lib/http/endpoint';
 import { getMetadataRoute, patchMetadataRoute } from '../../schemas/farm-metadata';
 

@@ -1,6 +1,6 @@
 // POST /api/fields/v2/shapes (spec 2, Season shapes)
 import { endpoint } from '../../lib/http/endpoint';
-import { shapes } from '../../lib/shapes/repository';
+import { shapes } from '../../lib/season-shapes/repository';
 import { postShapeRoute } from '../../schemas/season-shapes';
 
 export const post = endpoint(postShapeRoute, {

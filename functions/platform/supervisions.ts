@@ -3,7 +3,7 @@
 import type { SupervisionLevel } from '../../lib/authz/access';
 import { endpoint } from '../../lib/http/endpoint';
 import { addSupervision } from '../../lib/platform/users';
-import { createSupervisionRoute } from '../../schemas/internal';
+import { createSupervisionRoute } from '../../schemas/platform';
 
 export const post = endpoint(createSupervisionRoute, {
   handler: async ({ body }) => {

@@ -2,7 +2,7 @@
 // signed with an Ed25519 key derived from a secret seed; its public key is published in the table
 // so that every function can verify without reading the secret. Tokens issued by the platform
 // itself verify against its JWKS (SURCO_JWKS_URL) when configured.
-import { createHash, createPrivateKey, createPublicKey, type KeyObject, randomUUID } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import {
   calculateJwkThumbprint,
   createRemoteJWKSet,
@@ -22,6 +22,7 @@ import { config } from '../config';
 import { keys } from '../db/keys';
 import { getItem, putItem } from '../db/table';
 import { ExpiredToken, InvalidToken } from '../errors';
+import { newUuid } from '../util/uuid';
 
 export const ISSUER = 'surco';
 const ALGORITHM = 'EdDSA';
@@ -103,7 +104,7 @@ export async function mintToken(input: MintInput): Promise<{ token: string; expi
     .setSubject(String(input.userId))
     .setIssuedAt(now)
     .setExpirationTime(exp)
-    .setJti(randomUUID())
+    .setJti(newUuid())
     .sign(key.privateKey);
   return { token, expiresAt: new Date(exp * 1000) };
 }

@@ -1,8 +1,8 @@
 // Puts events and internal jobs on the events queue; the worker (functions/workers/events.ts)
 // consumes them. The envelope carries an id so that redelivered messages are processed once.
-import { randomUUID } from 'node:crypto';
 import { sqsKit } from '../aws/sqs';
 import { config } from '../config';
+import { newUuid } from '../util/uuid';
 
 export interface EventEnvelope {
   id: string;
@@ -23,7 +23,7 @@ export interface PublishOptions {
 export const envelopeOf = (
   eventName: string,
   data: Record<string, unknown>,
-  id: string = randomUUID(),
+  id: string = newUuid(),
 ): EventEnvelope => ({
   id,
   event_name: eventName,

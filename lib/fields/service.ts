@@ -8,7 +8,6 @@
 // (lib/fields/repository.ts, wired in lib/fields/instance.ts) and against memory in
 // tests/unit/fields.test.ts.
 
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { retryLostRace } from '../db/retry';
@@ -16,6 +15,7 @@ import { Conflict, type DomainError, Forbidden, NotFound } from '../errors';
 import { geometryKit } from '../geo/geometry';
 import { log } from '../log';
 import type { Farm, Field, Space, User } from '../platform/model';
+import { newUuid } from '../util/uuid';
 import type { WebhookEmitter } from '../webhooks/emit';
 import { countryOf } from './country';
 import { FIELD_DELETED_JOB } from './jobs';
@@ -126,14 +126,14 @@ export function fieldCreationService({
         const at = now().toISOString();
         const target: Farm = farm ?? {
           id: await repository.nextId('farm'),
-          uuid: randomUUID(),
+          uuid: newUuid(),
           name: newFarmName!,
           ownerId: owner.id,
           createdAt: at,
         };
         const field: Field = {
           id: fieldId,
-          uuid: randomUUID(),
+          uuid: newUuid(),
           farmId: target.id,
           ownerId: owner.id,
           name,

@@ -4,7 +4,6 @@
 // queues a layer job, which the imagery worker makes (layer-build.ts). Rules only: repository and
 // gate are parameters.
 
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { can } from '../authz/access';
 import type { FieldGate, Refusals } from '../authz/gate';
@@ -12,6 +11,7 @@ import { as, type EntityOf, entity, num, str } from '../db/entity';
 import { Forbidden, Invalid, NotFound } from '../errors';
 import { boundsToWkt, formatNumber } from '../geo/bounds';
 import { geometryKit } from '../geo/geometry';
+import { newUuid } from '../util/uuid';
 import { ringsOfWkt } from './field-grid';
 import { containsPoint } from './grid';
 import {
@@ -162,7 +162,7 @@ export function userLayers({
       }
     }
     if (!best) return { not_found: true, lote: extentWkt(table.features) };
-    const id = randomUUID().replace(/-/g, '');
+    const id = newUuid().replace(/-/g, '');
     const kept: LayerTable = { columns: table.columns, features: best.inside };
     const objectKey = uploadKey(id);
     await repository.saveTable(objectKey, kept);
@@ -216,7 +216,7 @@ export function userLayers({
     specs: LayerSpec[],
   ) {
     const job: LayerJob = {
-      job_id: randomUUID(),
+      job_id: newUuid(),
       field_id: fieldId,
       source,
       source_id: sourceId,
@@ -260,7 +260,7 @@ export function userLayers({
   /** A sampling's layers: its table saved as a source, then queued like an upload's. */
   async function fromTable(fieldId: number, sourceId: string, table: LayerTable, datetime: string, specs: LayerSpec[]) {
     checkSpecs(table, specs);
-    const key = sourceKey('sampling', `${sourceId}-${randomUUID()}`);
+    const key = sourceKey('sampling', `${sourceId}-${newUuid()}`);
     await repository.saveTable(key, table);
     return queue(fieldId, 'sampling', sourceId, key, datetime, specs);
   }

@@ -6,9 +6,9 @@
 //
 // The rules take their repository as a parameter (tests/unit/inputs.test.ts runs them in memory);
 // lib/inputs/repository.ts keeps them in DynamoDB.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
+import { newUuid } from '../util/uuid';
 import { type InputRecord, MASTER_INPUTS, masterInputById, masterInputByUuid } from './catalogue';
 
 export interface PersonalInput extends InputRecord {
@@ -187,7 +187,7 @@ export function inputsService({
     create(principal: Principal, requests: Array<InputRequest<NewInput>>) {
       const userId = principal.user.id;
       return each(userId, requests, async (item, mine) => {
-        const uuid = (item.uuid ?? randomUUID()).toLowerCase();
+        const uuid = (item.uuid ?? newUuid()).toLowerCase();
         if (masterInputByUuid(uuid)) return 'the uuid is a master input';
         const own = findOwn(await mine.all(), { uuid });
         if (own && own !== 'mismatch') {
@@ -337,7 +337,7 @@ export async function planLabourInputs(
       if (item.id !== undefined && !item.uuid) throw new InputRuleBroken(`${where}: no input has id ${item.id}`);
       if (item.id !== undefined)
         throw new InputRuleBroken(`${where}: no input has id ${item.id}; send only the uuid to create one`);
-      const uuid = (item.uuid ?? randomUUID()).toLowerCase();
+      const uuid = (item.uuid ?? newUuid()).toLowerCase();
       const holder = holders.get(uuid);
       if (holder !== undefined && holder !== userId)
         throw new InputRuleBroken(`${where}: the uuid ${uuid} is already used by another input`);

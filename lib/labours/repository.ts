@@ -9,6 +9,7 @@ import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, readItem, type TxOp, t
 import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
 import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
 import type { PersonalInput } from '../inputs/service';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { labourStale, labourTaken } from './codes';
 import { Labour } from './model';
 import { type LabourRepository, type LabourSave, laboursService, refKey } from './service';
@@ -25,7 +26,6 @@ const refItem = (labour: Labour) => ({
 });
 
 /** The transaction items of a labour save (also written inside a map's own transaction, lib/maps/service.ts). */
-import { emitWebhookEvent } from '../webhooks/emit';
 export function labourSaveOps(change: LabourSave): TxOp[] {
   const { labour } = change;
   const taken = () => labourTaken(labour.uuid);

@@ -6,7 +6,6 @@
 // The service is built from its repositories and field gate (services take them as parameters):
 // its rules run against DynamoDB in the functions (lib/labours/repository.ts) and against memory in
 // tests/unit/labours.test.ts.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { FieldGate, FieldInScope } from '../authz/gate';
 import type { Crop } from '../crops/catalogue';
@@ -23,6 +22,8 @@ import {
 } from '../inputs/service';
 import type { Farm, Field } from '../platform/model';
 import { mapLimit } from '../util/map-limit';
+import { newUuid } from '../util/uuid';
+import type { WebhookEmitter } from '../webhooks/emit';
 import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
@@ -45,7 +46,6 @@ import {
 /** Tolerance on the field's area when checking `surface` (rounding of client-side areas). */
 const AREA_TOLERANCE = 1.005;
 
-import type { WebhookEmitter } from '../webhooks/emit';
 export interface LabourInputItem {
   id?: number;
   uuid?: string;
@@ -352,7 +352,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       const lines = plan.resolved.map(({ input, personal: own }, index): LabourInput => {
         const item = items[index]!;
         return {
-          labourInputUuid: randomUUID(),
+          labourInputUuid: newUuid(),
           inputUuid: input.uuid,
           inputId: input.id,
           ownerId: own ? userId : null,
@@ -409,7 +409,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     checkInputCosts(costs, lines);
     const at = now().toISOString();
     const labour: Labour = {
-      uuid: (write.uuid ?? randomUUID()).toLowerCase(),
+      uuid: (write.uuid ?? newUuid()).toLowerCase(),
       typeId: write.typeId,
       status: write.status,
       yeargroup: write.yeargroup,

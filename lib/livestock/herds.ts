@@ -1,13 +1,13 @@
 // Herds (spec 1, Livestock): a group of animals of one category with head count and total weight,
 // located in a paddock of a field (or in no paddock). Every change is a versioned write; the
 // paddock's herd count moves in the same transaction.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { LostRace, retryLostRace } from '../db/retry';
 import { Conflict } from '../errors';
 import type { Farm, Field } from '../platform/model';
 import { characters } from '../util/text';
 import { isoSeconds } from '../util/time';
+import { newUuid } from '../util/uuid';
 import { joined } from './arithmetic';
 import { fieldNotFound, herdNotFound, invalid, LIVESTOCK_CODES, refusals } from './codes';
 import { type Herd, isHerdCategory, laterDate, toKg, weightUnitOf } from './model';
@@ -48,7 +48,7 @@ export interface UpdateHerdInput {
 }
 
 export function herdRules(
-  { repository, fields, now = () => new Date(), uuid = randomUUID }: LivestockDeps,
+  { repository, fields, now = () => new Date(), uuid = newUuid }: LivestockDeps,
   paddocks: PaddockRules,
 ) {
   /** A herd and its field for a caller who can read (or change) the field; 404 otherwise. */

@@ -1,7 +1,6 @@
 // Paddocks (spec 1, Livestock): spatial subdivisions of a field that hold herds. A paddock lies
 // inside its field's current shape; its name is unique in the field; it keeps a count of the
 // herds located in it, and cannot be deleted while that count is above zero.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { normalizeName } from '../db/keys';
 import { LostRace } from '../db/retry';
@@ -9,6 +8,7 @@ import { Conflict, Invalid } from '../errors';
 import { GeometryError, geometryKit } from '../geo/geometry';
 import type { Field } from '../platform/model';
 import { characters } from '../util/text';
+import { newUuid } from '../util/uuid';
 import { fieldNotFound, LIVESTOCK_CODES, paddockNotEmpty, paddockNotFound, refusals } from './codes';
 import type { Paddock } from './model';
 import type { LivestockDeps } from './service';
@@ -32,7 +32,7 @@ export interface CreatePaddockInput {
   uuid?: string;
 }
 
-export function paddockRules({ repository, fields, uuid = randomUUID }: LivestockDeps) {
+export function paddockRules({ repository, fields, uuid = newUuid }: LivestockDeps) {
   /** The paddock polygon, checked to lie inside the field's current shape. */
   async function paddockShape(field: Field, wkt: string): Promise<{ shape: string; areaHa: number }> {
     const { areaHectares, parseGeometry, readWkt, toWkt } = await geometryKit();

@@ -20,6 +20,7 @@ import {
   tx,
 } from '../db/table';
 import { Conflict } from '../errors';
+import { emitWebhookEvent } from '../webhooks/emit';
 import {
   fieldNotFound,
   LIVESTOCK_CODES,
@@ -106,7 +107,6 @@ function changeOps(change: HerdChange): TxOp[] {
   ];
 }
 
-import { emitWebhookEvent } from '../webhooks/emit';
 export const dynamoLivestockRepository: LivestockRepository = {
   nextId: (sequence) => nextId(sequence),
   async herd(fieldId, uuid) {

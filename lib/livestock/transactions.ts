@@ -3,10 +3,10 @@
 // change (LivestockRepository.commit): herds (versioned), paddock herd counts, the herds' histories
 // and, when the request carries a transaction uuid, a record that makes a repeated request return
 // the first result.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
+import { newUuid } from '../util/uuid';
 import { joined, leaving, remaining, takesAll } from './arithmetic';
 import { fieldNotFound, invalid, LIVESTOCK_CODES, refusals } from './codes';
 import { checkCategory, checkName, type HerdRules, type HerdView } from './herds';
@@ -57,7 +57,7 @@ export interface ExitInput {
 }
 
 export function transactionRules(
-  { repository, fields, emit, now = () => new Date(), uuid = randomUUID }: LivestockDeps,
+  { repository, fields, emit, now = () => new Date(), uuid = newUuid }: LivestockDeps,
   herds: HerdRules,
   paddocks: PaddockRules,
 ) {

@@ -2,13 +2,12 @@
 // of a field, kept as GeoJSON, downloadable as a shapefile. Rules and bounds: docs/decisions.md, "Maps".
 import { as, bool, type EntityOf, entity, mapped, num, numOr, str } from '../db/entity';
 import { Invalid } from '../errors';
+import { GeometryError, type GeometryKit, geoJsonToWkt } from '../geo/geometry';
 import { characters } from '../util/text';
 import { MAP_INFOS } from './codes';
 import { MAP_LIMITS, MAP_TYPES } from './limits';
 
 export { fechaIni, MAP_LIMITS, MAP_TYPES } from './limits';
-
-import { GeometryError, type GeometryKit, geoJsonToWkt } from '../geo/geometry';
 
 export interface Zone {
   color: [number, number, number, number];

@@ -3,7 +3,6 @@
 // stream (numbered without gaps: the SSE id), the pending count and a delivery marker; so a
 // redelivered event changes nothing, and a stream reader that sees entry n has seen every entry
 // before it.
-import { v7 as uuidV7 } from 'uuid';
 import * as z from 'zod/mini';
 import { retryLostRace } from '../db/retry';
 import { Conflict } from '../errors';
@@ -12,6 +11,7 @@ import { log } from '../log';
 import { describeIssues } from '../util/issues';
 import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
+import { newUuidV7 } from '../util/uuid';
 import { type EventDefinition, resolveEvent } from './catalogue';
 import { landing, pinnedAt } from './rules';
 import type { Delivery, NotificationDeps } from './service';
@@ -34,7 +34,7 @@ export type NotificationData = z.output<typeof NotificationData>;
 const DUPLICATE = 'DUPLICATE';
 const duplicate = () => new Conflict('event already delivered to this user', { code: DUPLICATE });
 
-export function deliveryRules({ repository, users, now = () => new Date(), newItemId = uuidV7 }: NotificationDeps) {
+export function deliveryRules({ repository, users, now = () => new Date(), newItemId = newUuidV7 }: NotificationDeps) {
   /** The writes of one event landing in a user's inbox, from the inbox as it is now. */
   async function delivery(
     userId: number,

@@ -1,8 +1,8 @@
 // Users, workspaces (spaces) and supervisions: the platform core behind the internal API.
-import { randomUUID } from 'node:crypto';
 import { keys } from '../db/keys';
 import { batchGet, EXISTS, itemKey, NOT_EXISTS, nextId, putItem, queryAll, readItem, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
+import { newUuid } from '../util/uuid';
 import { type Locale, Space, Supervision, User } from './model';
 
 /** Internal API codes (docs/internal-api.md). */
@@ -55,7 +55,7 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   const now = new Date().toISOString();
   const user: User = {
     id,
-    uid: randomUUID(),
+    uid: newUuid(),
     userName: input.userName,
     locale: input.locale,
     features: input.features,

@@ -5,7 +5,6 @@
 // The service is built from its repository and field gate (services take them as parameters): its
 // rules run against DynamoDB in the functions (lib/rotations/repository.ts) and against memory in
 // tests/unit/rotations.test.ts.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { can } from '../authz/access';
 import type { FieldGate, FieldInScope } from '../authz/gate';
@@ -14,6 +13,7 @@ import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/enti
 import { retryLostRace } from '../db/retry';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import type { Farm, Field } from '../platform/model';
+import { newUuid } from '../util/uuid';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from './codes';
 
 /** Tolerance on the field's area when checking `ha` (rounding of client-side areas). */
@@ -240,7 +240,7 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     const ha = input.ha ?? (await fields.shape(field, input.yeargroup)).areaHa;
     await checkHectares(field, input.yeargroup, ha);
     const rotation: Rotation = {
-      uuid: (input.uuid ?? randomUUID()).toLowerCase(),
+      uuid: (input.uuid ?? newUuid()).toLowerCase(),
       fieldId: field.id,
       yeargroup: input.yeargroup,
       cycleId: await repository.campaignId(field.id, input.yeargroup),

@@ -5,12 +5,12 @@
 // The service is built from its repository, the gate, the platform's fields and the spots it reads
 // (services take them as parameters): its rules run against DynamoDB in the functions
 // (lib/samplings/repository.ts) and against memory in tests/unit/samplings.test.ts.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { Forbidden, Invalid, NotFound } from '../errors';
 import type { Field } from '../platform/model';
 import type { Spot } from '../spots/model';
+import { newUuid } from '../util/uuid';
 import type { AnalysisVariable, Sampling, SamplingGroup, SamplingPoint, SamplingZoning } from './model';
 
 export const SAMPLING_CODES = { INSUFFICIENT_PERMISSIONS: -11, WRONG_FORMAT: -4 } as const;
@@ -101,11 +101,11 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
     async createSampling(input: SamplingInput): Promise<Sampling> {
       const field = await fieldById(input.fieldId);
       if (!field) throw new NotFound(`field ${input.fieldId} not found`);
-      const uuid = (input.uuid ?? randomUUID()).toLowerCase();
+      const uuid = (input.uuid ?? newUuid()).toLowerCase();
       const existing = await repository.fieldOf(uuid);
       if (existing !== undefined) return located(uuid, existing);
       const groups: SamplingGroup[] = input.groups.map((g) => ({
-        group_uuid: (g.group_uuid ?? randomUUID()).toLowerCase(),
+        group_uuid: (g.group_uuid ?? newUuid()).toLowerCase(),
         group_data: { sampling: { color: g.color, name: g.name } },
       }));
       const groupUuids = new Set(groups.map((g) => g.group_uuid));
@@ -113,7 +113,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
       const points: SamplingPoint[] = input.points.map((p) => {
         if (!groupUuids.has(p.group_uuid.toLowerCase())) throw new Invalid(`point of an unknown group ${p.group_uuid}`);
         return {
-          point_uuid: (p.point_uuid ?? randomUUID()).toLowerCase(),
+          point_uuid: (p.point_uuid ?? newUuid()).toLowerCase(),
           geometry: p.geometry,
           checked: p.checked ?? 0,
           created_at: at,
@@ -123,7 +123,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
       const sampling: Sampling = {
         uuid,
         name: input.name,
-        sampleSetUuid: (input.sampleSetUuid ?? randomUUID()).toLowerCase(),
+        sampleSetUuid: (input.sampleSetUuid ?? newUuid()).toLowerCase(),
         fieldId: field.id,
         yeargroup: input.yeargroup,
         createdAt: at,

@@ -5,7 +5,6 @@
 // The service is built from its repository, the gate, the platform's users and the publisher
 // (services take them as parameters): its rules run against DynamoDB in the functions
 // (lib/season-shapes/repository.ts) and against memory in tests/unit/season-shapes.test.ts.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { retryLostRace } from '../db/retry';
@@ -17,6 +16,7 @@ import { fieldShapeFrom } from '../fields/shape';
 import { GeometryError, type GeometryKit, geometryKit } from '../geo/geometry';
 import type { Field, FieldShape, Space, User } from '../platform/model';
 import { onFirstUse, preload } from '../util/first-use';
+import { newUuid } from '../util/uuid';
 import type { WebhookEmitter } from '../webhooks/emit';
 import { SHAPE_REPROCESS_JOB } from './jobs';
 import type * as Limits from './limits';
@@ -194,7 +194,7 @@ export function shapesService({
         const at = now().getTime();
         const lock = imagesReprocessing
           ? {
-              lockId: randomUUID(),
+              lockId: newUuid(),
               campaign: input.campaign,
               startedAt: at,
               expiresAt: at + shapeLockTimeoutSeconds * 1000,

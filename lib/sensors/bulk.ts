@@ -8,13 +8,13 @@
 // job, which the client polls.
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { v4 as uuidV4 } from 'uuid';
 import { s3Kit } from '../aws/s3';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { getItem, putItem, updateItem } from '../db/table';
 import { DomainError, NotFound } from '../errors';
 import { log } from '../log';
+import { newUuid } from '../util/uuid';
 import { requireExtension, type SensorCaller } from './groups';
 import { BULK_MAX_BYTES, nowSeconds } from './model';
 import { sensors } from './repository';
@@ -71,7 +71,7 @@ export interface BulkDeclaration {
 
 export async function createBulkJob(caller: SensorCaller, declared: BulkDeclaration) {
   const extensionId = requireExtension(caller);
-  const jobUuid = uuidV4();
+  const jobUuid = newUuid();
   await putItem({
     ...keys.sensorBulkJob(jobUuid),
     kind: 'sensor_bulk_job',

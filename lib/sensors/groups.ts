@@ -5,10 +5,10 @@
 // extension's group with the same uuid is another group, never seen nor hinted at (NOT_FOUND, as
 // for a uuid nobody used). Deletion is soft (deleted_at) and final: a deleted group or variable
 // accepts no change and no values, and its uuid is not created again.
-import { v4 as uuidV4 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Forbidden, NotFound } from '../errors';
+import { newUuid } from '../util/uuid';
 import { nowSeconds, parameterError, type Variable, type VariableGroup } from './model';
 import type { SensorChange, SensorDeps } from './service';
 
@@ -77,7 +77,7 @@ function newVariable(group: VariableGroup, input: VariableInput): Variable {
   const name = input.variable_name?.trim() ? input.variable_name : undefined;
   if (name === undefined) throw parameterError('variable_name is required');
   return {
-    uuid: (input.variable_uuid ?? uuidV4()).toLowerCase(),
+    uuid: (input.variable_uuid ?? newUuid()).toLowerCase(),
     groupUuid: group.uuid,
     groupId: group.id,
     createdAt: input.created_at ?? nowSeconds(),
@@ -167,7 +167,7 @@ export function groupRules({ repository }: SensorDeps) {
      */
     async createGroup(caller: SensorCaller, input: GroupInput): Promise<GroupWithVariables> {
       const extensionId = requireExtension(caller);
-      const uuid = (input.group_uuid ?? uuidV4()).toLowerCase();
+      const uuid = (input.group_uuid ?? newUuid()).toLowerCase();
       const inputs = input.variables ?? [];
       uniqueVariableUuids(inputs);
       return retryLostRace(async () => {

@@ -1,10 +1,10 @@
 // Sensors (spec 1): variable groups and variables. A group belongs to one user and extension
 // pair, and its uuid (and its variables' uuids) name records within that pair only; variables
 // live in groups. Records are soft-deleted (deleted_at) and stay deleted.
-import { validate as isUuid } from 'uuid';
 import { as, type EntityOf, entity, mapped, nullable, num, numOr, str, strOr } from '../db/entity';
 import { Invalid } from '../errors';
 import { isoSeconds } from '../util/time';
+import { isUuid } from '../util/uuid';
 
 export const nowSeconds = () => isoSeconds();
 export const toSeconds = (timestamp: string): number => Date.parse(timestamp) / 1000;

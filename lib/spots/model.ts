@@ -4,9 +4,9 @@
 // uuid names a record within its owner's scope (a spot within its field, a text or image within
 // its spot, a tag or sample set within its owner), so that no tenant can block or probe another's
 // records by choosing the same uuid (docs/decisions.md, "Client uuids").
-import { validate as isUuid, version as uuidVersion } from 'uuid';
 import { as, type EntityOf, entity, mapped, nullable, num, numOr, str } from '../db/entity';
 import { Invalid } from '../errors';
+import { isUuid, uuidVersion } from '../util/uuid';
 
 /** Spots error codes (spec 1, Errors, spots) and the ones this service adds (docs/decisions.md). */
 export const SPOT_CODES = {

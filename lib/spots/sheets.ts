@@ -6,10 +6,10 @@
 // writes that format: the import function loads neither at its cold start (ADR 0008). Uploads are
 // limited in size and rows and read as arrays.
 
-import { validate as isUuid } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { DomainError, Forbidden, Invalid } from '../errors';
 import { onFirstUse } from '../util/first-use';
+import { isUuid } from '../util/uuid';
 import { isZip } from '../util/zip';
 import { type Unit, unitById, unitByLabel } from './catalogue';
 import { SPOT_CODES, type Spot, type SpotVariable } from './model';

@@ -3,13 +3,13 @@
 // written in one transaction: the spot, its refs, its code, its tags and their counts, its texts
 // and their images. A request that answers an error has changed nothing. Creates with a client
 // uuid are idempotent within the field.
-import { v1 as uuidV1 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Invalid } from '../errors';
 import { GeometryError, geometryKit } from '../geo/geometry';
 import { characters } from '../util/text';
 import { isoMillis, isoSeconds } from '../util/time';
+import { newUuidV1 } from '../util/uuid';
 import { SAMPLE_SET_TYPES, unitById } from './catalogue';
 import { SPOT_DELETED_JOB } from './jobs';
 import { type LocateRules, noPermission } from './locate';
@@ -211,7 +211,7 @@ export function spotRules(
 
   return {
     async createSpot(principal: Principal, input: SpotInput): Promise<Spot> {
-      const uuid = input.uuid ? checkUuidV1(input.uuid, 'uuid') : uuidV1();
+      const uuid = input.uuid ? checkUuidV1(input.uuid, 'uuid') : newUuidV1();
       const name = checkName(input.name);
       const texts = await checkTexts(input.texts ?? []);
       const variables = input.variables ? checkVariables(input.variables) : null;

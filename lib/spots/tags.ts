@@ -4,10 +4,10 @@
 // uuid taken for its owner (a tombstone). A spot carries common tags, its editors' own tags, and
 // keeps the tags it already carries when they are sent again; any other uuid is refused as
 // unknown, without ever echoing another user's tag.
-import { v1 as uuidV1 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { characters } from '../util/text';
+import { newUuidV1 } from '../util/uuid';
 import { COMMON_TAGS, commonTag } from './catalogue';
 import { checkUuidV1, SPOT_CODES, SPOT_LIMITS, type TagRef, tagRefKey, wrongFormat } from './model';
 import type { NewTag, SpotDeps, SpotWrite } from './service';
@@ -134,7 +134,7 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
       };
       for (const w of wanted) {
         if (!w.uuid) {
-          create(uuidV1(), w.tag);
+          create(newUuidV1(), w.tag);
           continue;
         }
         if (commonTag(w.uuid)) {
@@ -163,7 +163,7 @@ export function tagRules({ repository }: Pick<SpotDeps, 'repository'>) {
       const userId = principal.user.id;
       const checked = inputs.map((input) => ({
         name: checkTagName(input.tag),
-        uuid: input.uuid ? checkUuidV1(input.uuid, 'uuid') : uuidV1(),
+        uuid: input.uuid ? checkUuidV1(input.uuid, 'uuid') : newUuidV1(),
       }));
       const results: CreatedTag[] = [];
       for (const { name, uuid } of checked) {

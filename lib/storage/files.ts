@@ -8,13 +8,13 @@
 // The service is built from its repositories (services take them as parameters, as
 // lib/storage/kv.ts): its rules run against DynamoDB and S3 in the functions
 // (lib/storage/repository.ts) and against memory in tests/unit/file-storage.test.ts.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { Conflict, GENERAL_CODES, Invalid } from '../errors';
 import { log } from '../log';
 import { mapLimit } from '../util/map-limit';
 import { characters } from '../util/text';
 import { isoSeconds } from '../util/time';
+import { newUuid } from '../util/uuid';
 import type { StorageCaller } from './access';
 import { FILE_MAX_KB, type Scope } from './access';
 import { STORAGE_CODES } from './codes';
@@ -149,7 +149,7 @@ export function fileStorageService({
   now?: () => Date;
 }) {
   const record = (slot: FileSlot, input: FileDeclaration, principal: Principal): FileRecord => {
-    const uploadId = randomUUID();
+    const uploadId = newUuid();
     return {
       ...slot,
       fileName: input.fileName.trim(),

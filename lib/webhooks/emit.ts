@@ -3,9 +3,9 @@
 // of the event's users. A module of its own, so that the operations bundle only this. An emission
 // that fails is logged, not retried and does not fail the operation: webhooks are a notice, the API
 // stays the truth.
-import { randomUUID } from 'node:crypto';
 import { publishEvent } from '../events/publish';
 import { log } from '../log';
+import { newUuid } from '../util/uuid';
 import type { WebhookEvent, WebhookEventName } from './model';
 
 /** An operation's event for webhooks, on the events queue. */
@@ -23,7 +23,7 @@ export type WebhookEmitter = (name: WebhookEventName, event: EmittedEvent) => Pr
 
 /** Ids sort by time (the deliveries of a subscription are listed newest first by them). */
 export const newEventId = (at = Date.now()): string =>
-  `${at.toString(36).padStart(9, '0')}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  `${at.toString(36).padStart(9, '0')}${newUuid().replace(/-/g, '').slice(0, 16)}`;
 
 export const emitWebhookEvent: WebhookEmitter = async (name, event) => {
   const payload: WebhookEvent = {

@@ -2,9 +2,9 @@
 // to the subscriptions of its users, and the signed delivery of one event to one subscription with
 // every attempt recorded. Rules only: the repository, the access check, the clock and fetch are
 // parameters (tests/unit/webhooks.test.ts runs them against memory and a fake receiver).
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { Conflict, Invalid, NotFound } from '../errors';
+import { newUuid } from '../util/uuid';
 import {
   type Delivery,
   type DeliveryJob,
@@ -169,7 +169,7 @@ export function webhooksService({
       const unknown = input.events.filter((name) => !isWebhookEvent(name));
       if (unknown.length) throw new Invalid(`unknown events: ${unknown.join(', ')} (GET /api/webhooks/events)`);
       const events = [...new Set(input.events)] as WebhookEventName[];
-      const uuid = (input.subscription_uuid ?? randomUUID()).toLowerCase();
+      const uuid = (input.subscription_uuid ?? newUuid()).toLowerCase();
       const existing = await repository.subscription(userId, extensionId, uuid);
       if (existing) return wireSubscription(existing, true); // the same request again
       await checkUrl(input.url);

@@ -3,12 +3,12 @@
 import { keys } from '../db/keys';
 import { EXISTS, getItem, NOT_EXISTS, queryAll, transact, tx } from '../db/table';
 import { labours } from '../labours/repository';
+import { emitWebhookEvent } from '../webhooks/emit';
 import { WorkOrder } from './model';
 import { type LabourReader, type WorkOrderRepository, workOrdersService } from './service';
 
 const item = (order: WorkOrder) => ({ ...keys.workOrder(order.ownerId, order.uuid), ...WorkOrder.toItem(order) });
 
-import { emitWebhookEvent } from '../webhooks/emit';
 export const dynamoWorkOrderRepository: WorkOrderRepository = {
   async get(ownerId, uuid) {
     const found = await getItem(keys.workOrder(ownerId, uuid));

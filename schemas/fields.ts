@@ -3,8 +3,8 @@
 import * as z from 'zod/mini';
 import type { Access } from '../lib/authz/access';
 import { Forbidden } from '../lib/errors';
+import { FIELD_CODES } from '../lib/fields/codes';
 import type { FieldListing, ListedFarm } from '../lib/fields/list';
-import { FIELD_CODES } from '../lib/fields/rules';
 import { boundsToWkt, GEOMETRY_ROUTE_MAX_BYTES, unionBounds } from '../lib/geo/bounds';
 import { generalDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';

@@ -5,8 +5,9 @@ import { Forbidden } from '../lib/errors';
 import { ewkbHex } from '../lib/geo/ewkb';
 import { spotsDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
+import { SPOT_CODES } from '../lib/spots/codes';
 import type { SpotPage } from '../lib/spots/list';
-import { SPOT_CODES, SPOT_LIMITS, type Spot, type SpotMessage, tagRefKey } from '../lib/spots/model';
+import { SPOT_LIMITS, type Spot, type SpotMessage, tagRefKey } from '../lib/spots/model';
 import type { SpotTag } from '../lib/spots/tags';
 import { dateTimeZ, integer, text } from './common';
 

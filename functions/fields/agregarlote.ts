@@ -1,7 +1,7 @@
 // POST /api/agregarlote (spec 2, Fields)
 import { Invalid } from '../../lib/errors';
+import { FIELD_CODES } from '../../lib/fields/codes';
 import { fieldCreation as fields } from '../../lib/fields/instance';
-import { FIELD_CODES } from '../../lib/fields/rules';
 import { GENERAL_CODES } from '../../lib/http/dialects';
 import { endpoint } from '../../lib/http/endpoint';
 import { createFieldRoute } from '../../schemas/fields';

@@ -1,7 +1,7 @@
 // GET /api/borrarlotes?lote=<field_id> (spec 2, Fields)
 import { Invalid } from '../../lib/errors';
+import { FIELD_CODES } from '../../lib/fields/codes';
 import { fieldDeletion as fields } from '../../lib/fields/instance';
-import { FIELD_CODES } from '../../lib/fields/rules';
 import { endpoint } from '../../lib/http/endpoint';
 import { deleteFieldRoute } from '../../schemas/fields';
 

@@ -6,8 +6,8 @@ import { Invalid } from '../../lib/errors';
 import { fileField } from '../../lib/http/body';
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
+import { SPOT_CODES } from '../../lib/spots/codes';
 import { fileNotFound, notDeclared } from '../../lib/spots/images';
-import { SPOT_CODES } from '../../lib/spots/model';
 import { spotImages as spots } from '../../lib/spots/repository';
 import { downloadImageByPathRoute, downloadImageRoute, presignImageRoute, uploadImageRoute } from '../../schemas/spots';
 

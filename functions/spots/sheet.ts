@@ -3,7 +3,7 @@ import { Invalid } from '../../lib/errors';
 import { fileField } from '../../lib/http/body';
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
-import { SPOT_CODES } from '../../lib/spots/model';
+import { SPOT_CODES } from '../../lib/spots/codes';
 import { exportSheet } from '../../lib/spots/sheet-export';
 import { importSheet } from '../../lib/spots/sheets';
 import { exportSheetRoute, importSheetRoute } from '../../schemas/spots';

@@ -1,8 +1,8 @@
 // /api/tags_campos/asociar: POST, DELETE (spec 2, Farm tags)
 import { Invalid } from '../../lib/errors';
 import { endpoint } from '../../lib/http/endpoint';
+import { TAG_CODES } from '../../lib/tags/codes';
 import { tags } from '../../lib/tags/instance';
-import { TAG_CODES } from '../../lib/tags/service';
 import { linkFarmTagRoute, tagMap, unlinkFarmTagRoute } from '../../schemas/tags';
 
 const missingParameters = () =>

@@ -4,20 +4,7 @@
 import { LostRace } from '../db/retry';
 import { Forbidden, Invalid } from '../errors';
 import { characters } from '../util/text';
-
-export const FIELD_CODES = {
-  GENERAL: 1,
-  INVALID_SHAPE: 2,
-  NAME_REPEATED: 4,
-  FARM_NAME_LENGTH: 6,
-  NO_PERMISSION: 7,
-  SPACE_QUOTA: 8,
-  MISSING_PARAMETERS: 9,
-  INVALID_POLYGON: 10,
-  FIELD_TOO_LARGE: 11,
-  USER_DATA: 12,
-  USER_QUOTA: 13,
-} as const;
+import { FIELD_CODES } from './codes';
 
 export const FARM_NAME_MAX = 50;
 export const FARM_NAME_MIN = 2;

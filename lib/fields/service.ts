@@ -17,6 +17,7 @@ import { log } from '../log';
 import type { Farm, Field, Space, User } from '../platform/model';
 import { newUuid } from '../util/uuid';
 import type { WebhookEmitter } from '../webhooks/emit';
+import { FIELD_CODES, FIELD_DELETE_CODES } from './codes';
 import { countryOf } from './country';
 import { FIELD_DELETED_JOB } from './jobs';
 import type { HectareCharge } from './quota';
@@ -24,14 +25,11 @@ import {
   checkFarmName,
   checkFieldArea,
   checkFieldName,
-  FIELD_CODES,
   quotaCeiling,
   spaceQuotaExceeded,
   userQuotaExceeded,
 } from './rules';
 import { fieldShapeFrom } from './shape';
-
-export const FIELD_DELETE_CODES = { NOT_FOUND: 1, NO_PERMISSION: FIELD_CODES.NO_PERMISSION } as const;
 
 /** Where fields and farms are written. */
 export interface FieldRepository {

@@ -3,7 +3,7 @@ import { Invalid } from '../errors';
 import { boundsToWkt } from '../geo/bounds';
 import { GeometryError, type GeometryKit } from '../geo/geometry';
 import type { FieldShape } from '../platform/model';
-import { FIELD_CODES } from './rules';
+import { FIELD_CODES } from './codes';
 
 /** Parses and measures a field polygon: code 2 when it is not a readable polygon, 10 when invalid. */
 export function fieldShapeFrom(

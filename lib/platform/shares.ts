@@ -9,8 +9,9 @@ import { Invalid, NotFound } from '../errors';
 import { publishEvent } from '../events/publish';
 import { fieldIdsOfFarm, getFarm, getField, getFields } from '../fields/repository';
 import { FIELD_SHARE_EVENT } from '../notifications/catalogue';
+import { INTERNAL_CODES } from './codes';
 import type { Farm, Field } from './model';
-import { INTERNAL_CODES, requireUser } from './users';
+import { requireUser } from './users';
 
 export type ShareInput = { userId: number; level: ShareLevel } & ({ farmId: number } | { fieldId: number });
 

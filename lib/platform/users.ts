@@ -3,10 +3,8 @@ import { keys } from '../db/keys';
 import { batchGet, EXISTS, itemKey, NOT_EXISTS, nextId, putItem, queryAll, readItem, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
 import { newUuid } from '../util/uuid';
+import { INTERNAL_CODES } from './codes';
 import { type Locale, Space, Supervision, User } from './model';
-
-/** Internal API codes (docs/internal-api.md). */
-export const INTERNAL_CODES = { NOT_FOUND: 1, INVALID_RELATION: 2 } as const;
 
 export async function getUser(userId: number): Promise<User | undefined> {
   return readItem(keys.user(userId), User.fromItem);

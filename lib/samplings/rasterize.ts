@@ -14,7 +14,8 @@ import { type LayerFeature, type LayerTable, placeOf } from '../imagery/layer-ta
 import { layerTypes } from '../imagery/types';
 import { checkLayerName, type LayerSpec, type UserLayers } from '../imagery/user-layers';
 import type { Spot } from '../spots/model';
-import { SAMPLING_CODES, type SamplingRepository } from './service';
+import { SAMPLING_CODES } from './codes';
+import type { SamplingRepository } from './service';
 
 type Position = [number, number];
 

@@ -11,9 +11,9 @@ import { Forbidden, Invalid, NotFound } from '../errors';
 import type { Field } from '../platform/model';
 import type { Spot } from '../spots/model';
 import { newUuid } from '../util/uuid';
+import { SAMPLING_CODES } from './codes';
 import type { AnalysisVariable, Sampling, SamplingGroup, SamplingPoint, SamplingZoning } from './model';
 
-export const SAMPLING_CODES = { INSUFFICIENT_PERMISSIONS: -11, WRONG_FORMAT: -4 } as const;
 const insufficient = () => new Forbidden('insufficient permissions', { code: SAMPLING_CODES.INSUFFICIENT_PERMISSIONS });
 
 /** Where samplings are kept. */

@@ -18,6 +18,7 @@ import type { Field, FieldShape, Space, User } from '../platform/model';
 import { onFirstUse, preload } from '../util/first-use';
 import { newUuid } from '../util/uuid';
 import type { WebhookEmitter } from '../webhooks/emit';
+import { SEASON_SHAPE_CODES } from './codes';
 import { SHAPE_REPROCESS_JOB } from './jobs';
 import type * as Limits from './limits';
 
@@ -79,10 +80,13 @@ const limitsKit: () => Promise<typeof Limits> = /* @__PURE__ */ onFirstUse(() =>
 const shapeKits = () => Promise.all([geometryKit(), limitsKit()]);
 
 const notEnoughQuota = () =>
-  new Forbidden('the hectares of the new shape exceed the user quota', { code: 'NOT_ENOUGH_QUOTA' });
+  new Forbidden('the hectares of the new shape exceed the user quota', { code: SEASON_SHAPE_CODES.NOT_ENOUGH_QUOTA });
 const notEnoughWorkspaceQuota = () =>
-  new Forbidden('the hectares of the new shape exceed the workspace quota', { code: 'NOT_ENOUGH_QUOTA_WORKSPACE' });
-const reprocessing = () => new Conflict('the previous shape is still being processed', { code: 'REPROCESSING' });
+  new Forbidden('the hectares of the new shape exceed the workspace quota', {
+    code: SEASON_SHAPE_CODES.NOT_ENOUGH_QUOTA_WORKSPACE,
+  });
+const reprocessing = () =>
+  new Conflict('the previous shape is still being processed', { code: SEASON_SHAPE_CODES.REPROCESSING });
 
 export interface ShapeInput {
   fieldId: number;
@@ -130,7 +134,7 @@ export function shapesService({
       return fieldShapeFrom(geometry, wkt, now().toISOString().slice(0, 10));
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'invalid')
-        throw new Invalid(error.message, { code: 'INVALID_GEOMETRY' });
+        throw new Invalid(error.message, { code: SEASON_SHAPE_CODES.INVALID_GEOMETRY });
       throw error;
     }
   }
@@ -163,19 +167,20 @@ export function shapesService({
         try {
           geometry = kit.parseGeometry(input.shape, ['Polygon']);
         } catch (error) {
-          if (error instanceof GeometryError) throw new Invalid(error.message, { code: 'INVALID_GEOMETRY' });
+          if (error instanceof GeometryError)
+            throw new Invalid(error.message, { code: SEASON_SHAPE_CODES.INVALID_GEOMETRY });
           throw error;
         }
         const shape = fieldShapeFromGeometry(kit, input.shape);
         const { maxFieldHectares, shapeLockTimeoutSeconds, shapeReprocessDelaySeconds } = settings();
         if (shape.areaHa > maxFieldHectares) {
           throw new Invalid(`the shape has ${shape.areaHa.toFixed(2)} ha; at most ${maxFieldHectares} ha are allowed`, {
-            code: 'MAX_SHAPE_AREA_EXCEEDED',
+            code: SEASON_SHAPE_CODES.MAX_SHAPE_AREA_EXCEEDED,
           });
         }
         if (!expansionLimits(kit, field).geometry.covers(geometry)) {
           throw new Invalid('the shape goes beyond the expansion limits of the field', {
-            code: 'SHAPE_EXPANSION_LIMIT',
+            code: SEASON_SHAPE_CODES.SHAPE_EXPANSION_LIMIT,
           });
         }
 

@@ -15,6 +15,7 @@ import { getItem, putItem, updateItem } from '../db/table';
 import { DomainError, NotFound } from '../errors';
 import { log } from '../log';
 import { newUuid } from '../util/uuid';
+import { SENSOR_CODES } from './codes';
 import { requireExtension, type SensorCaller } from './groups';
 import { BULK_MAX_BYTES, nowSeconds } from './model';
 import { sensors } from './repository';
@@ -44,7 +45,7 @@ export interface BulkJob {
 }
 
 const jobKey = (jobUuid: string) => `${BULK_PREFIX}${jobUuid}`;
-const notFound = (jobUuid: string) => new NotFound(`bulk job ${jobUuid} not found`, { code: 'NOT_FOUND' });
+const notFound = (jobUuid: string) => new NotFound(`bulk job ${jobUuid} not found`, { code: SENSOR_CODES.NOT_FOUND });
 
 const jobFromItem = (item: Record<string, unknown>): BulkJob => ({
   job_uuid: String(item.job_uuid),
@@ -161,7 +162,7 @@ export async function ingestBulkObject(key: string): Promise<void> {
     const md5 = createHash('md5').update(raw).digest('base64');
     if (raw.length !== Number(item.size_bytes) || md5 !== item.md5) {
       throw new DomainError('invalid', `the uploaded file is not the one declared (${raw.length} bytes, MD5 ${md5})`, {
-        code: 'PARAMETER_ERROR',
+        code: SENSOR_CODES.PARAMETER_ERROR,
       });
     }
     const [stats, peak] = await measuringHeap(async () => {
@@ -171,7 +172,7 @@ export async function ingestBulkObject(key: string): Promise<void> {
         body = JSON.parse(text);
       } catch {
         throw new DomainError('invalid', 'the uploaded file is not JSON (or gzipped JSON)', {
-          code: 'PARAMETER_ERROR',
+          code: SENSOR_CODES.PARAMETER_ERROR,
         });
       }
       const parsed = parseValues(body);

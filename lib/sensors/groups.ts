@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { newUuid } from '../util/uuid';
+import { SENSOR_CODES } from './codes';
 import { nowSeconds, parameterError, type Variable, type VariableGroup } from './model';
 import type { SensorChange, SensorDeps } from './service';
 
@@ -24,14 +25,15 @@ export const callerOf = (principal: Principal): SensorCaller => ({
 });
 
 const groupNotFound = (uuid: string) =>
-  new NotFound(`variable group ${uuid} not found`, { code: 'VARIABLEGROUP_NOT_FOUND' });
-const variableNotFound = (uuid: string) => new NotFound(`variable ${uuid} not found`, { code: 'VARIABLE_NOT_FOUND' });
+  new NotFound(`variable group ${uuid} not found`, { code: SENSOR_CODES.VARIABLEGROUP_NOT_FOUND });
+const variableNotFound = (uuid: string) =>
+  new NotFound(`variable ${uuid} not found`, { code: SENSOR_CODES.VARIABLE_NOT_FOUND });
 
 /** Only extensions acting for a user create or edit groups, variables and values. */
 export function requireExtension(caller: SensorCaller): string {
   if (!caller.extensionId) {
     throw new Forbidden('groups, variables and values are created and edited only by extensions', {
-      code: 'PERMISSION_ERROR',
+      code: SENSOR_CODES.PERMISSION_ERROR,
     });
   }
   return caller.extensionId;
@@ -113,7 +115,7 @@ const deletedGroup = (uuid: string, code: string) => new Conflict(`variable grou
 
 const variableTaken = (uuid: string) =>
   new Conflict(`variable ${uuid} already exists (a deleted variable's uuid is not created again)`, {
-    code: 'VARIABLE_CREATE_ERROR',
+    code: SENSOR_CODES.VARIABLE_CREATE_ERROR,
   });
 
 const byCreation = (a: Variable, b: Variable) => a.createdAt.localeCompare(b.createdAt) || a.uuid.localeCompare(b.uuid);
@@ -175,7 +177,7 @@ export function groupRules({ repository }: SensorDeps) {
         if (existing) {
           if (existing.deletedAt !== null) {
             throw new Conflict(`variable group ${uuid} was deleted; its uuid is not created again`, {
-              code: 'VARIABLEGROUP_CREATE_ERROR',
+              code: SENSOR_CODES.VARIABLEGROUP_CREATE_ERROR,
             });
           }
           return (await listGroups(caller, uuid))[0]!;
@@ -236,7 +238,7 @@ export function groupRules({ repository }: SensorDeps) {
         for (const item of input.variables ?? []) {
           const known = item.variable_uuid ? stored.get(item.variable_uuid.toLowerCase()) : undefined;
           if (known && known.deletedAt !== null)
-            throw new Conflict(`variable ${known.uuid} is deleted`, { code: 'VARIABLE_UPDATE_ERROR' });
+            throw new Conflict(`variable ${known.uuid} is deleted`, { code: SENSOR_CODES.VARIABLE_UPDATE_ERROR });
           const next = known ? applyVariableChanges(known, item) : newVariable(group, item);
           changes.set(next.uuid, { next, previous: known });
         }
@@ -308,7 +310,7 @@ export function groupRules({ repository }: SensorDeps) {
       return retryLostRace(async () => {
         const { variable } = await locateVariable(caller, uuid);
         if (variable.deletedAt !== null)
-          throw new Conflict(`variable ${uuid} is deleted`, { code: 'VARIABLE_UPDATE_ERROR' });
+          throw new Conflict(`variable ${uuid} is deleted`, { code: SENSOR_CODES.VARIABLE_UPDATE_ERROR });
         const next = applyVariableChanges(variable, input);
         await repository.write({ variables: [{ next, previous: variable }] }, variableTaken);
         return { ...next, version: variable.version + 1 };

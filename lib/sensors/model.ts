@@ -5,12 +5,13 @@ import { as, type EntityOf, entity, mapped, nullable, num, numOr, str, strOr } f
 import { Invalid } from '../errors';
 import { isoSeconds } from '../util/time';
 import { isUuid } from '../util/uuid';
+import { SENSOR_CODES } from './codes';
 
 export const nowSeconds = () => isoSeconds();
 export const toSeconds = (timestamp: string): number => Date.parse(timestamp) / 1000;
 export const fromSeconds = (seconds: number): string => isoSeconds(seconds * 1000);
 
-export const parameterError = (detail: string) => new Invalid(detail, { code: 'PARAMETER_ERROR' });
+export const parameterError = (detail: string) => new Invalid(detail, { code: SENSOR_CODES.PARAMETER_ERROR });
 
 /** Largest bulk upload of values (docs/sensors-storage.md). */
 /** JSON bytes of one value's metadata (docs/decisions.md, Sensors). */

@@ -8,6 +8,7 @@ import { LostRace, retryLostRace } from '../db/retry';
 import { NOT_EXISTS, putItem, queryAll, queryItems, transact, tx } from '../db/table';
 import { Invalid } from '../errors';
 import { decodePoints, encodePoints, mergePoints, type Point } from './codec';
+import { SENSOR_CODES } from './codes';
 import type { Series, SeriesStore, WriteStats } from './service';
 
 export const DAY_SECONDS = 86_400;
@@ -61,7 +62,7 @@ export function partition(day: string, points: Point[]): Point[][] {
   throw new Invalid(
     `at most ${MAX_POINTS_PER_DAY} values (and ${(MAX_PARTS * ITEM_BUDGET_BYTES) / 1_000_000} MB with their metadata) per variable per day are stored`,
     {
-      code: 'PARAMETER_ERROR',
+      code: SENSOR_CODES.PARAMETER_ERROR,
     },
   );
 }

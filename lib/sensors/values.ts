@@ -5,6 +5,7 @@
 import { Invalid } from '../errors';
 import { isDateTimeZ } from '../util/time';
 import type { Point } from './codec';
+import { SENSOR_CODES } from './codes';
 import { type GroupRules, requireExtension, type SensorCaller } from './groups';
 import type { Variable } from './model';
 import { checkUuid, fromSeconds, POINT_METADATA_MAX_BYTES, parameterError, toSeconds } from './model';
@@ -34,7 +35,10 @@ export function parseValues(body: unknown): ParsedValues {
     if (entry && Array.isArray((entry as { values?: unknown }).values))
       total += (entry as { values: unknown[] }).values.length;
   if (total > MAX_VALUES_PER_REQUEST) {
-    throw new Invalid(`${total} values were sent`, { code: 'PARAMETER_ERROR', extra: { info: VALUES_LIMIT_MESSAGE } });
+    throw new Invalid(`${total} values were sent`, {
+      code: SENSOR_CODES.PARAMETER_ERROR,
+      extra: { info: VALUES_LIMIT_MESSAGE },
+    });
   }
   const byVariable = new Map<string, Point[]>();
   data.forEach((raw, index) => {
@@ -138,7 +142,7 @@ export function valueRules(
         const { variable, group } = located.get(uuid)!;
         if (variable.deletedAt !== null || group.deletedAt !== null) {
           throw new Invalid(`variable ${uuid} is deleted and accepts no values`, {
-            code: 'VARIABLE_NOT_FOUND',
+            code: SENSOR_CODES.VARIABLE_NOT_FOUND,
             status: 404,
           });
         }

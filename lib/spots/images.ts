@@ -5,7 +5,7 @@
 // the reason, and its spot is never named.
 import { DomainError, Invalid, NotFound } from '../errors';
 import { log } from '../log';
-import { SPOT_CODES } from './model';
+import { SPOT_CODES } from './codes';
 import type { SpotDeps } from './service';
 
 export const IMAGE_MAX_BYTES_THROUGH_API = 5 * 1024 * 1024;

@@ -11,7 +11,8 @@ import type { Principal } from '../auth/principal';
 import type { FieldInScope } from '../authz/gate';
 import { Invalid } from '../errors';
 import { geometryKit, type JstsGeometry } from '../geo/geometry';
-import { SPOT_CODES, type Spot } from './model';
+import { SPOT_CODES } from './codes';
+import type { Spot } from './model';
 import type { SpotDeps } from './service';
 import type { SpotTag, TagRules } from './tags';
 

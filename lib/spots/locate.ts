@@ -9,8 +9,9 @@ import { can } from '../authz/access';
 import type { FieldInScope } from '../authz/gate';
 import { type DomainError, Forbidden, NotFound } from '../errors';
 import type { Farm, Field } from '../platform/model';
+import { SPOT_CODES } from './codes';
 import type { DeclaredImage } from './images';
-import { SPOT_CODES, type Spot, type SpotMessage } from './model';
+import type { Spot, SpotMessage } from './model';
 import type { SpotDeps } from './service';
 
 export interface SpotScope {

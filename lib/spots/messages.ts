@@ -6,16 +6,9 @@ import type { Principal } from '../auth/principal';
 import { NotFound } from '../errors';
 import { GeometryError, type GeometryKit, geometryKit } from '../geo/geometry';
 import { isDateTimeZ } from '../util/time';
+import { SPOT_CODES } from './codes';
 import type { LocateRules, SpotScope } from './locate';
-import {
-  checkUuidV1,
-  type ImageDeclaration,
-  SPOT_CODES,
-  SPOT_LIMITS,
-  type Spot,
-  type SpotMessage,
-  wrongFormat,
-} from './model';
+import { checkUuidV1, type ImageDeclaration, SPOT_LIMITS, type Spot, type SpotMessage, wrongFormat } from './model';
 import type { SpotDeps, SpotWrite, TextWrite } from './service';
 
 export interface TextInput {

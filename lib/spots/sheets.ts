@@ -12,7 +12,8 @@ import { onFirstUse } from '../util/first-use';
 import { isUuid } from '../util/uuid';
 import { isZip } from '../util/zip';
 import { type Unit, unitById, unitByLabel } from './catalogue';
-import { SPOT_CODES, type Spot, type SpotVariable } from './model';
+import { SPOT_CODES } from './codes';
+import type { Spot, SpotVariable } from './model';
 import { spotSheets as spots } from './repository';
 
 export const SPOT_ID_COLUMN = 'Service_Spot_ID';

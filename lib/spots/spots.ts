@@ -11,10 +11,11 @@ import { characters } from '../util/text';
 import { isoMillis, isoSeconds } from '../util/time';
 import { newUuidV1 } from '../util/uuid';
 import { SAMPLE_SET_TYPES, unitById } from './catalogue';
+import { SPOT_CODES } from './codes';
 import { SPOT_DELETED_JOB } from './jobs';
 import { type LocateRules, noPermission } from './locate';
 import { checkTexts, type MessageRules, spotWriteRefusals, type TextInput, textChanges, textWrite } from './messages';
-import { checkUuidV1, newSpotCode, SPOT_CODES, SPOT_LIMITS, type Spot, type SpotVariable, wrongFormat } from './model';
+import { checkUuidV1, newSpotCode, SPOT_LIMITS, type Spot, type SpotVariable, wrongFormat } from './model';
 import type { SpotDeps } from './service';
 import { type TagInput, type TagRules, tagCountChanges } from './tags';
 

@@ -9,7 +9,8 @@ import { Conflict, Forbidden, NotFound } from '../errors';
 import { characters } from '../util/text';
 import { newUuidV1 } from '../util/uuid';
 import { COMMON_TAGS, commonTag } from './catalogue';
-import { checkUuidV1, SPOT_CODES, SPOT_LIMITS, type TagRef, tagRefKey, wrongFormat } from './model';
+import { SPOT_CODES } from './codes';
+import { checkUuidV1, SPOT_LIMITS, type TagRef, tagRefKey, wrongFormat } from './model';
 import type { NewTag, SpotDeps, SpotWrite } from './service';
 
 export { tagRefKey };

@@ -9,9 +9,7 @@ import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { type EntityOf, entity, num, str } from '../db/entity';
 import { Conflict, type DomainError, Forbidden, Invalid, NotFound } from '../errors';
-
-/** Farm tag codes (spec 2, Errors, farm tags). */
-export const TAG_CODES = { MISSING: 1, INVALID_COLOR: 2, EXISTS_OR_UNKNOWN: 3, NAME_TAKEN_ON_UPDATE: -6 } as const;
+import { TAG_CODES } from './codes';
 
 export const Tag = entity('farm_tag', { id: num('id'), userId: num('user_id'), tag: str('tag'), color: str('color') });
 export type Tag = EntityOf<typeof Tag>;

@@ -3,13 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { DomainError } from '../../lib/errors';
+import { SAMPLING_CODES } from '../../lib/samplings/codes';
 import type { Sampling } from '../../lib/samplings/model';
-import {
-  SAMPLING_CODES,
-  type SamplingInput,
-  type SamplingRepository,
-  samplingsService,
-} from '../../lib/samplings/service';
+import { type SamplingInput, type SamplingRepository, samplingsService } from '../../lib/samplings/service';
 import type { Spot } from '../../lib/spots/model';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 

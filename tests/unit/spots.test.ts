@@ -8,8 +8,9 @@ import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import { COMMON_TAGS } from '../../lib/spots/catalogue';
+import { SPOT_CODES } from '../../lib/spots/codes';
 import type { DeclaredImage } from '../../lib/spots/images';
-import { SPOT_CODES, type Spot, type SpotMessage, tagRefKey } from '../../lib/spots/model';
+import { type Spot, type SpotMessage, tagRefKey } from '../../lib/spots/model';
 import {
   type ImageStore,
   type SpotRepository,

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { normalizeName } from '../../lib/db/keys';
 import { DomainError } from '../../lib/errors';
-import { TAG_CODES, type Tag, type TagRepository, type TagTarget, tagsService } from '../../lib/tags/service';
+import { TAG_CODES } from '../../lib/tags/codes';
+import { type Tag, type TagRepository, type TagTarget, tagsService } from '../../lib/tags/service';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 
 function memory() {

@@ -1,0 +1,10 @@
+// Season shapes' error codes (spec 2, Season shapes), in one place as every area keeps its codes
+// (lib/<area>/codes.ts).
+export const SEASON_SHAPE_CODES = {
+  INVALID_GEOMETRY: 'INVALID_GEOMETRY',
+  MAX_SHAPE_AREA_EXCEEDED: 'MAX_SHAPE_AREA_EXCEEDED',
+  NOT_ENOUGH_QUOTA: 'NOT_ENOUGH_QUOTA',
+  NOT_ENOUGH_QUOTA_WORKSPACE: 'NOT_ENOUGH_QUOTA_WORKSPACE',
+  REPROCESSING: 'REPROCESSING',
+  SHAPE_EXPANSION_LIMIT: 'SHAPE_EXPANSION_LIMIT',
+} as const;

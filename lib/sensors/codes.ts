@@ -1,0 +1,12 @@
+// Sensors' error codes (spec 1, Sensors, errors: the `code` of the sensors dialect), in one place as every area
+// keeps its codes (lib/<area>/codes.ts).
+export const SENSOR_CODES = {
+  NOT_FOUND: 'NOT_FOUND',
+  PARAMETER_ERROR: 'PARAMETER_ERROR',
+  PERMISSION_ERROR: 'PERMISSION_ERROR',
+  VARIABLEGROUP_CREATE_ERROR: 'VARIABLEGROUP_CREATE_ERROR',
+  VARIABLEGROUP_NOT_FOUND: 'VARIABLEGROUP_NOT_FOUND',
+  VARIABLE_CREATE_ERROR: 'VARIABLE_CREATE_ERROR',
+  VARIABLE_NOT_FOUND: 'VARIABLE_NOT_FOUND',
+  VARIABLE_UPDATE_ERROR: 'VARIABLE_UPDATE_ERROR',
+} as const;

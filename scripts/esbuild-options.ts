@@ -1,8 +1,8 @@
 // The esbuild options of the functions' production build, read from deploy/esbuild.yml (its
 // aliases, plugins, loaders, banner, target, code splitting): for what builds a bundle the way the
 // functions are built outside serverless (the cold-start bench's references, tests of the build).
-// `minify` is a serverless variable in the file (per stage); production minifies. Splitting writes
-// chunks beside the entry: give `outdir` (the entry `x.ts` becomes `<outdir>/x.mjs`), not `outfile`.
+// Production minifies. Splitting writes chunks beside the entry: give `outdir` (the entry `x.ts`
+// becomes `<outdir>/x.mjs`), not `outfile`.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -11,7 +11,6 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_PORTS: StackPorts = {
   api: 3000,
-  offline: 3004,
   lambda: 3002,
   dynamodb: 8000,
   s3: 4569,

@@ -8,12 +8,13 @@ import { PNG } from 'pngjs';
 import proj4 from 'proj4';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquisitions } from '../scripts/local/scenes';
-import { call, createField, eventually, newUser, square, stack, type TestUser } from './helpers/api';
+import { call, createField, eventually, IMAGERY_AREA, newUser, square, stack, type TestUser } from './helpers/api';
 import { gdalOnBytes } from './helpers/gdal';
 
 const PERIOD_DAYS = 15;
-const LON = -60.5;
-const LAT = -33.9;
+// where the test stack's catalogue has scenes (tests/helpers/shapes.ts)
+const LON = IMAGERY_AREA[0] + 0.5;
+const LAT = IMAGERY_AREA[1] + 0.1;
 const SHAPE = square(LON, LAT);
 const UTM20S = '+proj=utm +zone=20 +south +datum=WGS84 +units=m +no_defs';
 
@@ -504,7 +505,7 @@ describe('the daily schedule', () => {
     expect((await dates(user, fieldId)).body.layers.sentinel2.dates).toHaveLength(entries.length - 1);
     // what EventBridge does once a day: invoke the scheduled function
     const invoked = await fetch(
-      `http://127.0.0.1:${ports.lambda}/2015-03-31/functions/surco-platform-local-imageryDaily/invocations`,
+      `http://127.0.0.1:${ports.lambda}/2015-03-31/functions/surco-imagery-local-imageryDaily/invocations`,
       { method: 'POST', body: '{}' },
     );
     expect(invoked.status).toBe(200);

@@ -1,180 +1,100 @@
-// The local API's front door (docs/adr/0005-notification-stream.md). It does locally what API
-// Gateway does in front of the functions and serverless-offline does not:
-// - streaming routes (listed by the serverless plugin in .surco/build/streams.json) run here, in
-//   the same built handler modules Lambda runs, under a local `awslambda` runtime that writes the
-//   stream to the HTTP response as it is produced;
-// - CORS preflights (OPTIONS) of every declared path are answered from the same policy the
-//   deployed API's preflight is generated from (lib/http/cors.ts);
-// - API Gateway's limits (10 MB bodies, 10 KB of headers) are enforced, answered in the area's
-//   dialect rather than serverless-offline's or Node's own shape;
-// every other request is passed through to serverless-offline unchanged.
-//
-//   node --import tsx scripts/local/gateway.ts --port 3000 --host 127.0.0.1 \
-//     --upstream http://127.0.0.1:3004 --manifest .surco/build/streams.json
+// The local API Gateway (docs/adr/0003-local-stack.md): what the deployed REST API does in front of
+// the functions, over the local Lambda runtime (scripts/local/runtime.ts).
+// - Routes from the registry, matched as API Gateway matches them (scripts/local/routes.ts); a
+//   declared path with an undeclared method gets the MISSING_AUTHENTICATION_TOKEN gateway response
+//   (404), any other path the catch-all function.
+// - Lambda proxy events as the REST API builds them (bodies base64-encoded: the API's binary media
+//   types are */*), and the function's result written back (a base64 body decoded).
+// - The limits and failures of AWS, answered with the deployed API's gateway responses
+//   (deploy/api.yml): a function error, a timeout or a buffered result over Lambda's 6 MB is a 502
+//   with DEFAULT_5XX's body; a function still running at the REST API's 29 s integration timeout is
+//   a 504 with the same body. Bodies over 10 MB and headers over 10 KB are refused in the area's
+//   dialect, as before the function.
+// - Streaming routes (transfer mode STREAM) written to the client as the function writes them.
+// - CORS preflights (OPTIONS) of every declared path from the policy the deployed preflight is
+//   generated from (lib/http/cors.ts).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { dirname, join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { parse } from 'yaml';
 import { type DomainError, TooLarge } from '../../lib/errors';
 import { corsOrigins, preflightHeaders, responseCorsHeaders } from '../../lib/http/cors';
 import type { Dialect } from '../../lib/http/dialects';
-import { allRoutes } from '../../schemas/index';
+import type { RouteDef } from '../../lib/http/route';
 import { routeTable } from './routes';
+import type { InvocationError, LambdaRuntime } from './runtime';
 
-/** API Gateway's quotas (REST APIs): payload size, and request line plus headers. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** API Gateway's quotas (REST APIs): payload size, request line plus headers, integration timeout. */
+export const GATEWAY_LIMITS = {
+  bodyBytes: 10 * 1024 * 1024,
+  headerBytes: 10 * 1024,
+  integrationTimeoutMs: 29_000,
+} as const;
 /** How much of a refused body is read (and dropped) before answering; more cuts the connection. */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
-const MAX_HEADER_BYTES = 10 * 1024;
 
-interface StreamRoute {
-  function: string;
-  module: string;
-  export: string;
-  timeout: number;
-  environment: Record<string, string>;
-  routes: Array<{ method: string; path: string }>;
+interface GatewayResponse {
+  status: number;
+  body: string;
 }
 
-interface Metadata {
-  statusCode?: number;
-  headers?: Record<string, string>;
+/** The deployed API's gateway responses (deploy/api.yml), by response type. */
+function gatewayResponses(root: string): Record<string, GatewayResponse> {
+  const resources = (parse(readFileSync(join(root, 'deploy', 'api.yml'), 'utf8')) as { Resources: Record<string, any> })
+    .Resources;
+  const out: Record<string, GatewayResponse> = {};
+  for (const resource of Object.values(resources)) {
+    if (resource.Type !== 'AWS::ApiGateway::GatewayResponse') continue;
+    const { ResponseType, StatusCode, ResponseTemplates } = resource.Properties;
+    out[ResponseType] = { status: Number(StatusCode ?? 0), body: ResponseTemplates?.['application/json'] ?? '' };
+  }
+  return out;
 }
 
-type StreamingHandler = (event: APIGatewayProxyEvent, stream: Writable, context: Context) => Promise<void>;
-
-/** The response stream a handler writes to: the HTTP response, started by its metadata. */
-class ResponseStream extends Writable {
-  private contentType = 'application/octet-stream';
-
-  constructor(private readonly res: ServerResponse) {
-    super();
-    res.once('close', () => this.destroy());
-    this.on('error', () => undefined); // a client that left is not an error of the gateway
-  }
-
-  setContentType(type: string): void {
-    this.contentType = type;
-  }
-
-  start(metadata: Metadata): void {
-    if (this.res.headersSent) return;
-    this.res.writeHead(metadata.statusCode ?? 200, { 'content-type': this.contentType, ...metadata.headers });
-    this.res.flushHeaders();
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.start({});
-    this.res.write(chunk, (error) => callback(error ?? null));
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.start({});
-    this.res.end(() => callback());
-  }
+export interface GatewayOptions {
+  root: string;
+  routes: readonly RouteDef[];
+  runtime: LambdaRuntime;
+  stage: string;
+  /** The REST API's integration timeout (29 s; tests shorten it). */
+  integrationTimeoutMs?: number;
+  log?: (message: string) => void;
 }
 
-/** What Lambda's Node.js runtime provides to streaming handlers, over a local HTTP response. */
-function installRuntime(): void {
-  (globalThis as Record<string, unknown>).awslambda = {
-    streamifyResponse: (handler: StreamingHandler) => handler,
-    HttpResponseStream: {
-      from(stream: ResponseStream, metadata: Metadata) {
-        stream.start(metadata);
-        return stream;
-      },
-    },
+export function createGateway(options: GatewayOptions): Server {
+  const table = routeTable(options.routes);
+  const responses = gatewayResponses(options.root);
+  const streaming = new Set(options.routes.filter((r) => r.stream).map((r) => r.operationId));
+  const log = options.log ?? (() => undefined);
+  const integrationTimeoutMs = options.integrationTimeoutMs ?? GATEWAY_LIMITS.integrationTimeoutMs;
+
+  /** A response of API Gateway itself (a gateway response of deploy/api.yml), with the CORS headers it adds. */
+  const gatewayAnswer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    type: string,
+    status: number,
+    errorType: string,
+    message = '',
+  ) => {
+    if (res.headersSent) return void res.destroy();
+    const template = responses[type] ?? responses[status >= 500 ? 'DEFAULT_5XX' : 'DEFAULT_4XX'];
+    const body = (template?.body ?? '{"message":$context.error.messageString}').replace(
+      '$context.error.messageString',
+      JSON.stringify(message),
+    );
+    res.writeHead(template?.status || status, {
+      'content-type': 'application/json',
+      'x-amzn-errortype': errorType,
+      'x-amzn-requestid': randomUUID(),
+      ...responseCorsHeaders(req.headers.origin, corsOrigins()),
+    });
+    res.end(body);
   };
-}
 
-function proxyEvent(req: IncomingMessage, url: URL, resource: string): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
-  }
-  const query: Record<string, string> = {};
-  const multiValueQuery: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    query[name] = value;
-    (multiValueQuery[name] ??= []).push(value);
-  }
-  const requestId = randomUUID();
-  return {
-    resource,
-    path: url.pathname,
-    httpMethod: req.method ?? 'GET',
-    headers,
-    multiValueHeaders,
-    queryStringParameters: url.searchParams.size ? query : null,
-    multiValueQueryStringParameters: url.searchParams.size ? multiValueQuery : null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: {
-      requestId,
-      httpMethod: req.method ?? 'GET',
-      path: url.pathname,
-      stage: 'local',
-      resourcePath: resource,
-      identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
-    } as APIGatewayProxyEvent['requestContext'],
-  };
-}
-
-function lambdaContext(fn: StreamRoute, requestId: string): Context {
-  const deadline = Date.now() + fn.timeout * 1000;
-  return {
-    awsRequestId: requestId,
-    functionName: fn.function,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${fn.function}`,
-    memoryLimitInMB: '1024',
-    logGroupName: 'local',
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      upstream: { type: 'string' },
-      manifest: { type: 'string' },
-    },
-  });
-  const upstream = new URL(values.upstream!);
-  const manifestPath = resolve(values.manifest!);
-  const { streams } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { streams: StreamRoute[] };
-  // Handlers read their configuration from the environment, as in Lambda.
-  for (const fn of streams) Object.assign(process.env, fn.environment);
-  installRuntime();
-  const routes = new Map<string, { fn: StreamRoute; path: string; handler: StreamingHandler }>();
-  for (const fn of streams) {
-    const module = (await import(pathToFileURL(join(dirname(manifestPath), fn.module)).href)) as Record<
-      string,
-      StreamingHandler
-    >;
-    const handler = module[fn.export];
-    if (typeof handler !== 'function') throw new Error(`${fn.module} has no export ${fn.export}`);
-    for (const route of fn.routes) routes.set(`${route.method} ${route.path}`, { fn, path: route.path, handler });
-  }
-
-  const table = routeTable(allRoutes);
+  /** An error of the area, before the function (limits), in the path's dialect. */
   const answerError = (req: IncomingMessage, res: ServerResponse, dialect: Dialect, error: DomainError) => {
     const requestId = randomUUID();
     const rendered = dialect.render(error, requestId);
@@ -201,66 +121,124 @@ async function main(): Promise<void> {
     req.resume();
   };
 
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const passThrough = (req: IncomingMessage, res: ServerResponse, dialect: Dialect) => {
-    // serverless-offline answers 200 to any OPTIONS that carries an Origin; API Gateway sends an
-    // undeclared path's OPTIONS to the catch-all (404): without the Origin, offline does too
-    const headers =
-      req.method === 'OPTIONS'
-        ? Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'origin'))
-        : req.headers;
-    // The body is read whole first (at most MAX_BODY_BYTES; a body sent without a length is counted
-    // as it arrives), so that a request whose kept-alive connection serverless-offline closed just as
-    // it was reused (ECONNRESET on a reused socket: the request never reached it) is sent again once.
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let refused = false;
-    const forward = (body: Buffer, retried: boolean) => {
-      const forwarded = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers,
-          agent: retried ? false : agent,
-        },
-        (answer) => {
-          // serverless-offline adds this to every response with an Origin; API Gateway does not
-          const answered = answer.rawHeaders.filter(
-            (_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'access-control-allow-credentials',
-          );
-          if (!res.headersSent) res.writeHead(answer.statusCode ?? 502, answered);
-          answer.pipe(res);
-        },
-      );
-      forwarded.on('error', (error: NodeJS.ErrnoException) => {
-        if (!retried && forwarded.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent)
-          return forward(body, true);
-        if (res.headersSent) return void res.destroy();
-        res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ res: 'error', code: -1, info: `the local API is not available: ${error.message}` }));
-      });
-      forwarded.end(body);
+  const event = (
+    req: IncomingMessage,
+    url: URL,
+    resource: string,
+    params: Record<string, string>,
+    body: Buffer,
+  ): APIGatewayProxyEvent => {
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      const value = req.rawHeaders[i + 1]!;
+      headers[name] = value;
+      (multiValueHeaders[name] ??= []).push(value);
+    }
+    const query: Record<string, string> = {};
+    const multiValueQuery: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      query[name] = value;
+      (multiValueQuery[name] ??= []).push(value);
+    }
+    const requestId = randomUUID();
+    const method = req.method ?? 'GET';
+    return {
+      resource,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: url.searchParams.size ? query : null,
+      multiValueQueryStringParameters: url.searchParams.size ? multiValueQuery : null,
+      pathParameters: Object.keys(params).length ? params : null,
+      stageVariables: null,
+      // the API's binary media types are */*: every body reaches the function base64-encoded
+      body: body.length ? body.toString('base64') : null,
+      isBase64Encoded: body.length > 0,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        requestId,
+        extendedRequestId: requestId,
+        httpMethod: method,
+        path: `/${options.stage}${url.pathname}`,
+        stage: options.stage,
+        resourcePath: resource,
+        resourceId: 'local',
+        protocol: `HTTP/${req.httpVersion}`,
+        requestTimeEpoch: Date.now(),
+        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? null },
+      } as APIGatewayProxyEvent['requestContext'],
     };
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      received += chunk.length;
-      if (received > MAX_BODY_BYTES && !res.headersSent) {
-        refused = true;
-        chunks.length = 0;
-        answerError(req, res, dialect, new TooLarge(`the request body is larger than ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => {
-      if (!refused) forward(Buffer.concat(chunks), false);
-    });
-    req.once('error', () => res.destroy());
   };
 
-  const server = createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
+  /** Writes a function's buffered result as API Gateway does (a malformed one is the 502 of a function error). */
+  const writeResult = (req: IncomingMessage, res: ServerResponse, result: unknown) => {
+    const r = result as Partial<APIGatewayProxyResult> & { multiValueHeaders?: Record<string, (string | number)[]> };
+    if (!r || typeof r !== 'object' || typeof r.statusCode !== 'number') {
+      log(`malformed Lambda proxy response: ${JSON.stringify(result)?.slice(0, 200)}`);
+      return gatewayAnswer(req, res, 'DEFAULT_5XX', 502, 'InternalServerErrorException');
+    }
+    const body =
+      typeof r.body === 'string'
+        ? r.isBase64Encoded
+          ? Buffer.from(r.body, 'base64')
+          : Buffer.from(r.body)
+        : Buffer.alloc(0);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(r.headers ?? {})) headers[name.toLowerCase()] = String(value);
+    for (const [name, values] of Object.entries(r.multiValueHeaders ?? {})) {
+      headers[name.toLowerCase()] = values.map(String);
+    }
+    headers['content-length'] = String(body.length);
+    res.writeHead(r.statusCode, headers);
+    res.end(body);
+  };
+
+  const invoke = (req: IncomingMessage, res: ServerResponse, fn: string, apiEvent: APIGatewayProxyEvent) => {
+    const requestId = apiEvent.requestContext.requestId;
+    if (streaming.has(fn)) {
+      const call = options.runtime.invokeStream(fn, apiEvent, requestId, {
+        head: (statusCode, headers) => {
+          if (!res.headersSent) res.writeHead(statusCode, headers);
+          res.flushHeaders();
+        },
+        chunk: (data) => void res.write(data),
+      });
+      res.once('close', () => call.cancel());
+      call.done.then(
+        () => res.end(),
+        (error: InvocationError) => {
+          log(`${fn}: ${error.errorType}: ${error.message}`);
+          if (!res.headersSent) gatewayAnswer(req, res, 'DEFAULT_5XX', 502, 'InternalServerErrorException');
+          else res.destroy();
+        },
+      );
+      return;
+    }
+    let answered = false;
+    const timer = setTimeout(() => {
+      answered = true;
+      log(`${fn}: the integration timed out after ${integrationTimeoutMs / 1000} s`);
+      gatewayAnswer(req, res, 'INTEGRATION_TIMEOUT', 504, 'IntegrationTimeout');
+    }, integrationTimeoutMs);
+    options.runtime.invoke(fn, apiEvent, requestId).then(
+      (result) => {
+        clearTimeout(timer);
+        if (!answered) writeResult(req, res, result);
+      },
+      (error: InvocationError) => {
+        clearTimeout(timer);
+        if (answered) return;
+        log(`${fn}: ${error.errorType}: ${error.message}`);
+        gatewayAnswer(req, res, 'DEFAULT_5XX', 502, 'InternalServerErrorException');
+      },
+    );
+  };
+
+  return createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const dialect = table.dialect(pathname);
@@ -268,58 +246,64 @@ async function main(): Promise<void> {
       (sum, part) => sum + Buffer.byteLength(part) + 2,
       Buffer.byteLength(req.url ?? '') + 16,
     );
-    if (headerBytes > MAX_HEADER_BYTES) {
+    if (headerBytes > GATEWAY_LIMITS.headerBytes) {
       return answerError(
         req,
         res,
         dialect,
-        new TooLarge(`the request headers have ${headerBytes} bytes; at most ${MAX_HEADER_BYTES} are accepted`, {
-          status: 431,
-        }),
+        new TooLarge(
+          `the request headers have ${headerBytes} bytes; at most ${GATEWAY_LIMITS.headerBytes} are accepted`,
+          {
+            status: 431,
+          },
+        ),
       );
     }
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-      return answerError(req, res, dialect, new TooLarge(`the request body is larger than ${MAX_BODY_BYTES} bytes`));
+    if (Number(req.headers['content-length'] ?? 0) > GATEWAY_LIMITS.bodyBytes) {
+      return answerError(
+        req,
+        res,
+        dialect,
+        new TooLarge(`the request body is larger than ${GATEWAY_LIMITS.bodyBytes} bytes`),
+      );
     }
+    const method = (req.method ?? 'GET').toUpperCase();
     const declared = table.match(pathname);
-    if (req.method === 'OPTIONS' && declared) {
+    if (declared?.methods.length && method === 'OPTIONS') {
       res.writeHead(200, {
         'content-type': 'application/json',
         ...preflightHeaders(req.headers.origin, declared.methods, corsOrigins()),
       });
       return res.end();
     }
-    const route = routes.get(`${req.method} ${pathname}`);
-    if (!route) return passThrough(req, res, dialect);
-    const event = proxyEvent(req, url, route.path);
-    const stream = new ResponseStream(res);
-    route
-      .handler(event, stream, lambdaContext(route.fn, event.requestContext.requestId))
-      .catch((error: Error) => {
-        console.error(`${route.fn.function}: ${error.stack ?? error.message}`);
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ res: 'error', code: -1, info: 'The requested action failed to execute' }));
-      })
-      .finally(() => {
-        if (!stream.writableEnded && !stream.destroyed) stream.end();
-      });
+    const fn = declared?.functions[method] ?? (declared?.methods.length ? undefined : declared?.functions.ANY);
+    if (!declared || !fn) {
+      return gatewayAnswer(req, res, 'MISSING_AUTHENTICATION_TOKEN', 403, 'MissingAuthenticationTokenException');
+    }
+    // The body is read whole (at most the gateway's limit; a body sent without a length is counted as it arrives).
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      received += chunk.length;
+      if (received > GATEWAY_LIMITS.bodyBytes && !res.headersSent) {
+        refused = true;
+        chunks.length = 0;
+        answerError(
+          req,
+          res,
+          dialect,
+          new TooLarge(`the request body is larger than ${GATEWAY_LIMITS.bodyBytes} bytes`),
+        );
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => {
+      if (refused) return;
+      invoke(req, res, fn, event(req, url, declared.path, declared.params, Buffer.concat(chunks)));
+    });
+    req.once('error', () => res.destroy());
   });
-  server.keepAliveTimeout = 65_000;
-  server.listen(Number(values.port), values.host, () => {
-    console.log(
-      `gateway: ${routes.size} streaming route(s) on ${values.host}:${values.port}, the rest to ${upstream.origin}`,
-    );
-  });
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
-
-main().catch((error: Error) => {
-  console.error(`gateway: ${error.stack ?? error.message}`);
-  process.exit(1);
-});

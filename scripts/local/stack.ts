@@ -1,11 +1,19 @@
 // The whole platform, locally: DynamoDB Local (AWS's emulator, Java), an S3 API (s3rver), an SQS
-// API (local-aws-sqs), the API under serverless-offline and the queue workers. Tables, bucket and
-// queues are created from the resources the platform service deploys (serverless.yml, read with
-// `osls print`); serverless-offline serves the routes of every service (one base URL) and the
-// workers of every service poll their queues (schemas/index.ts).
+// API (local-aws-sqs), and the API (scripts/local/api.ts: the functions of every service in a
+// local Lambda runtime behind a local API Gateway, their queue workers and schedules). Tables,
+// bucket and queues are created from the resources the platform service deploys (serverless.yml,
+// read with `osls print`), and the functions get the environment it declares.
 // Used by scripts/start.ts (npm start) and tests/setup/stack.ts (npm test).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  type WriteStream,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -22,19 +30,12 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import {
-  ChangeMessageVisibilityBatchCommand,
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  type Message,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
 import S3rver from 's3rver';
 import { services } from '../../schemas/index';
-import { startCatalogue } from './catalogue.js';
+import type { LocalApiManifest } from './api';
+import { type CatalogueOptions, startCatalogue } from './catalogue.js';
 import { INSTALL_DIR, install as installDynamoDbLocal } from './install-dynamodb-local.mjs';
 import { startPolicyProxy } from './s3-policy.js';
 
@@ -60,10 +61,9 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RV
 export class StackError extends Error {}
 
 export interface StackPorts {
-  /** The API's public port: the gateway (streams; everything else passed to serverless-offline). */
+  /** The API: the local API Gateway in front of the functions (scripts/local/api.ts). */
   api: number;
-  /** serverless-offline, behind the gateway. */
-  offline: number;
+  /** Lambda's Invoke API over the same functions (what EventBridge or the AWS CLI would call). */
   lambda: number;
   dynamodb: number;
   s3: number;
@@ -75,7 +75,6 @@ export interface StackPorts {
 /** Environment variable that sets each port (documented in docs/configuration.md). */
 export const PORT_VARIABLES: Record<keyof StackPorts, string> = {
   api: 'PORT',
-  offline: 'SURCO_OFFLINE_PORT',
   lambda: 'SURCO_LAMBDA_PORT',
   dynamodb: 'SURCO_DYNAMODB_PORT',
   s3: 'SURCO_S3_PORT',
@@ -98,6 +97,10 @@ export interface StackOptions {
   functionsLogLevel?: string;
   /** Rebuild the functions when their sources change (`SURCO_WATCH=1 npm start`); off by default. */
   watch?: boolean;
+  /** Where the local satellite catalogue has scenes (scripts/local/catalogue.ts); everywhere when absent. */
+  catalogueCoverage?: CatalogueOptions['coverage'];
+  /** Worker threads of the local Lambda runtime (default SURCO_LOCAL_WORKERS, else 2). */
+  runtimeWorkers?: number;
   /**
    * Where the functions are built: .surco/build (`npm start`) by default. The stacks of tests and
    * benchmarks build into a directory of their own, so that they never rewrite (or prune) the
@@ -146,7 +149,13 @@ interface CfnResource {
 
 interface ServiceConfig {
   service: string;
-  provider: { stage: string; region: string };
+  provider: {
+    stage: string;
+    region: string;
+    timeout?: number;
+    memorySize?: number;
+    environment?: Record<string, unknown>;
+  };
   resources: { Resources: Record<string, CfnResource> };
 }
 
@@ -201,8 +210,7 @@ const FREE_PORT_HIGH = 32_000;
 
 /** The stack's six ports, free and distinct (tests, benchmarks). */
 export async function freeStackPorts(host = '127.0.0.1'): Promise<StackPorts> {
-  const [api, offline, lambda, dynamodb, s3, sqs, stac] = (await freePorts(7, host)) as [
-    number,
+  const [api, lambda, dynamodb, s3, sqs, stac] = (await freePorts(6, host)) as [
     number,
     number,
     number,
@@ -210,7 +218,7 @@ export async function freeStackPorts(host = '127.0.0.1'): Promise<StackPorts> {
     number,
     number,
   ];
-  return { api, offline, lambda, dynamodb, s3, sqs, stac };
+  return { api, lambda, dynamodb, s3, sqs, stac };
 }
 
 // --- serverless.yml, resolved ---------------------------------------------------------------
@@ -252,15 +260,17 @@ interface Child {
 function startChild(
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; log?: WriteStream | 'ignore' },
+  options: { cwd: string; env: NodeJS.ProcessEnv; log?: WriteStream | 'ignore'; ipc?: boolean },
 ): Child {
   const output = options.log === 'ignore' ? 'ignore' : options.log ? 'pipe' : 'inherit';
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
     detached: true, // own process group, so that stopping reaches its children too
-    stdio: ['ignore', output, output],
+    // an IPC channel tells the child when this process is gone, however it ended
+    stdio: options.ipc ? ['ignore', output, output, 'ipc'] : ['ignore', output, output],
   });
+  if (options.ipc) child.unref();
   if (options.log && options.log !== 'ignore') {
     child.stdout?.pipe(options.log, { end: false });
     child.stderr?.pipe(options.log, { end: false });
@@ -377,129 +387,6 @@ function corsXml(cors: { CorsRules?: Array<Record<string, any>> } | undefined): 
       `${rule.MaxAge ? `<MaxAgeSeconds>${rule.MaxAge}</MaxAgeSeconds>` : ''}</CORSRule>`,
   ).join('');
   return `<CORSConfiguration>${rules}</CORSConfiguration>`;
-}
-
-// --- the queue workers: SQS -> Lambda, as an event source mapping would ------------------------
-
-function sqsRecord(message: Message, queueArn: string) {
-  return {
-    messageId: message.MessageId!,
-    receiptHandle: message.ReceiptHandle!,
-    body: message.Body ?? '',
-    attributes: message.Attributes ?? {},
-    messageAttributes: message.MessageAttributes ?? {},
-    md5OfBody: message.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: queueArn,
-    awsRegion: REGION,
-  };
-}
-
-interface Poller {
-  stop(): Promise<void>;
-}
-
-/**
- * Polls a queue (every 50 ms while it is empty) and invokes the function (through serverless-offline's Lambda endpoint)
- * with batches, honouring `batchItemFailures`: successful records are deleted; failed ones become
- * visible again after a short local back-off and, past the queue's maxReceiveCount, SQS moves
- * them to the dead-letter queue.
- */
-function startPoller(options: {
-  sqs: SQSClient;
-  queueUrl: string;
-  queueArn: string;
-  functionName: string;
-  lambdaUrl: string;
-  batchSize: number;
-  retryDelaySeconds: number;
-  say: (message: string) => void;
-}): Poller {
-  let stopped = false;
-  const abort = new AbortController();
-  const loop = (async () => {
-    while (!stopped) {
-      let messages: Message[] = [];
-      try {
-        const out = await options.sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: options.batchSize,
-            // local-aws-sqs ends a long poll early only once it holds MaxNumberOfMessages, so a
-            // lone message would wait the whole WaitTimeSeconds: short polls, 50 ms apart instead.
-            WaitTimeSeconds: 0,
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
-          }),
-          { abortSignal: abort.signal },
-        );
-        messages = out.Messages ?? [];
-      } catch {
-        if (stopped) break;
-        await new Promise((r) => setTimeout(r, 500));
-        continue;
-      }
-      if (!messages.length) {
-        await new Promise((r) => setTimeout(r, 50));
-        continue;
-      }
-      let failed = new Set(messages.map((m) => m.MessageId!));
-      try {
-        const response = await fetch(`${options.lambdaUrl}/2015-03-31/functions/${options.functionName}/invocations`, {
-          method: 'POST',
-          body: JSON.stringify({ Records: messages.map((m) => sqsRecord(m, options.queueArn)) }),
-          signal: abort.signal,
-        });
-        const payload = (await response.json().catch(() => undefined)) as
-          | { batchItemFailures?: Array<{ itemIdentifier: string }> }
-          | undefined;
-        if (response.ok && !response.headers.get('x-amz-function-error') && payload) {
-          failed = new Set((payload.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-        }
-      } catch (error) {
-        if (stopped) break;
-        options.say(`worker ${options.functionName} could not be invoked: ${(error as Error).message}`);
-      }
-      const done = messages.filter((m) => !failed.has(m.MessageId!));
-      const retry = messages.filter((m) => failed.has(m.MessageId!));
-      // As in AWS, a message not deleted (the queue unreachable meanwhile) comes back after its
-      // visibility timeout, and the worker's idempotency keeps it from being applied twice.
-      try {
-        if (done.length) {
-          await options.sqs.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: options.queueUrl,
-              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-            }),
-          );
-        }
-        if (retry.length) {
-          await options.sqs.send(
-            new ChangeMessageVisibilityBatchCommand({
-              QueueUrl: options.queueUrl,
-              Entries: retry.map((m, i) => ({
-                Id: String(i),
-                ReceiptHandle: m.ReceiptHandle!,
-                VisibilityTimeout: options.retryDelaySeconds,
-              })),
-            }),
-          );
-        }
-      } catch (error) {
-        if (stopped) break;
-        options.say(
-          `worker ${options.functionName}: the queue did not take the batch's outcome: ${(error as Error).message}`,
-        );
-      }
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      abort.abort();
-      await loop.catch(() => undefined);
-    },
-  };
 }
 
 // --- the stack ------------------------------------------------------------------------------
@@ -659,6 +546,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       port: ports.stac,
       s3: catalogueS3,
       bucket: buckets[0]?.name ?? '',
+      coverage: options.catalogueCoverage,
       say,
     });
     stops.push(
@@ -748,17 +636,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await ensureTable(dynamo, names.resolve(resource.Properties ?? {}) as Record<string, any>, names.nameOf(id));
     }
 
-    // The API, under serverless-offline.
+    // The API: the functions of every service in the local Lambda runtime behind the local API
+    // Gateway, with the queue workers and schedules (scripts/local/api.ts).
     const baseUrl = `http://${host}:${ports.api}`;
-    const offlineUrl = `http://${host}:${ports.offline}`;
-    const lambdaUrl = `http://${host}:${ports.lambda}`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_REGION: REGION,
       AWS_DEFAULT_REGION: REGION,
-      SLS_TELEMETRY_DISABLED: '1',
       // Lambda runs Node.js 22 in AWS; the SDK's warning about Node 20 concerns local runs only.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       SURCO_STAGE: 'local',
@@ -771,85 +657,70 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       SURCO_INTERNAL_KEY: options.internalKey,
       SURCO_SIGNING_SEED: options.signingSeed,
       SURCO_LOG_LEVEL: options.functionsLogLevel ?? process.env.SURCO_LOG_LEVEL ?? 'info',
-      SURCO_WATCH: options.watch ? '1' : '0',
-      SURCO_LOCAL_BUILD_DIR: buildDir,
     };
+    // The functions' environment as the platform service declares it (provider.environment), its
+    // references resolved to the local resources, and the stack's own settings (SURCO_*) over it.
+    const overrides = Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('SURCO_'))) as Record<
+      string,
+      string
+    >;
+    const functionEnv = {
+      ...(Object.fromEntries(
+        Object.entries(names.resolve(service.provider.environment ?? {}) as Record<string, unknown>).map(([k, v]) => [
+          k,
+          String(v),
+        ]),
+      ) as Record<string, string>),
+      ...overrides,
+    };
+    const queueOf = (queue: string) => {
+      const arn = names.getAtt(QUEUES[queue]!.logicalId, 'Arn');
+      return { queueArn: arn, queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${arn.split(':').pop()}` };
+    };
+    const allWorkers = services.flatMap((s) => s.workers).filter((w) => !options.workers || options.workers(w.name));
+    const manifest: LocalApiManifest = {
+      root: options.root,
+      buildDir,
+      host,
+      port: ports.api,
+      lambdaPort: ports.lambda,
+      stage: 'local',
+      region: REGION,
+      env: functionEnv,
+      defaults: {
+        timeout: Number(service.provider.timeout ?? 6),
+        memorySize: Number(service.provider.memorySize ?? 1024),
+      },
+      sqs: { endpoint: endpoints.sqs, credentials: LOCAL_CREDENTIALS },
+      pollers: allWorkers
+        .filter((w) => w.queue)
+        .map((w) => ({
+          name: w.name,
+          batchSize: w.batchSize ?? 1,
+          concurrency: w.concurrency ?? 1,
+          ...queueOf(w.queue!),
+        })),
+      schedules: allWorkers.filter((w) => w.schedule).map((w) => ({ name: w.name, rate: w.schedule! })),
+      runtimeWorkers: options.runtimeWorkers ?? Number(process.env.SURCO_LOCAL_WORKERS || 2),
+      watch: Boolean(options.watch),
+    };
+    mkdirSync(buildDir, { recursive: true });
+    const manifestFile = join(buildDir, 'local-api.json');
+    writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
     const apiLog = openLog('api.log');
     const api = startChild(
       process.execPath,
-      [
-        ...slsCommand(options.root),
-        'offline',
-        'start',
-        '--stage',
-        'local',
-        '--host',
-        host,
-        '--httpPort',
-        String(ports.offline),
-        '--lambdaPort',
-        String(ports.lambda),
-      ],
-      { cwd: options.root, env, log: apiLog },
+      ['--import', 'tsx', join(options.root, 'scripts', 'local', 'api.ts'), manifestFile],
+      { cwd: options.root, env, log: apiLog, ipc: true },
     );
     stops.push(() => api.stop());
-    const apiLogFile = options.logDir ? join(options.logDir, 'api.log') : undefined;
     await waitFor(
-      'the API (serverless-offline)',
-      async () => (await fetch(`${offlineUrl}/openapi.json`)).ok,
+      'the API',
+      async () => (await fetch(`${baseUrl}/openapi.json`)).ok,
       api,
       180_000,
-      apiLogFile,
+      options.logDir ? join(options.logDir, 'api.log') : undefined,
     );
-
-    // In front of it, the gateway that serves the streaming routes (docs/adr/0005).
-    const gateway = startChild(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(options.root, 'scripts', 'local', 'gateway.ts'),
-        '--port',
-        String(ports.api),
-        '--host',
-        host,
-        '--upstream',
-        offlineUrl,
-        '--manifest',
-        join(buildDir, 'streams.json'),
-      ],
-      { cwd: options.root, env, log: apiLog },
-    );
-    stops.push(() => gateway.stop());
-    await waitFor(
-      'the API gateway',
-      async () => (await fetch(`${baseUrl}/openapi.json`)).ok,
-      gateway,
-      30_000,
-      apiLogFile,
-    );
-
-    // The workers of every service, each polling its queue (as its event source mapping would).
-    // Scheduled functions (no queue) are run at their rate by serverless-offline itself.
-    for (const worker of services.flatMap((service) => service.workers)) {
-      if (!worker.queue || (options.workers && !options.workers(worker.name))) continue;
-      const functionName = `${service.service}-local-${worker.name}`;
-      const arn = names.getAtt(QUEUES[worker.queue]!.logicalId, 'Arn');
-      const queueName = arn.split(':').pop()!;
-      for (let i = 0; i < (worker.concurrency ?? 1); i++) {
-        const poller = startPoller({
-          sqs,
-          queueUrl: `${endpoints.sqs}/${LOCAL_ACCOUNT}/${queueName}`,
-          queueArn: arn,
-          functionName,
-          lambdaUrl,
-          batchSize: worker.batchSize ?? 1,
-          retryDelaySeconds: 1,
-          say,
-        });
-        stops.push(() => poller.stop()); // stopped before the API (stops run in reverse)
-      }
-    }
 
     const table = tables[0] ? names.nameOf(tables[0][0]) : '';
     return {

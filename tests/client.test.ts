@@ -5,7 +5,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { createSurcoClient, form, multipart } from '../clients/typescript/index';
 import { runExample } from '../examples/extension/extension';
-import { eventually, square, stack, unique } from './helpers/api';
+import { eventually, IMAGERY_AREA, imagerySquare, square, stack, unique } from './helpers/api';
 
 const platform = () => createSurcoClient({ baseUrl: stack().baseUrl, internalKey: stack().internalKey });
 
@@ -49,7 +49,7 @@ describe('typed client', () => {
     const { surco } = await extension();
     const created = await surco.POST(
       '/api/agregarlote',
-      form({ nombre: 'Lote imagen', nombrecampo: unique('Campo').slice(0, 40), shape: square(-61.4, -34.4) }),
+      form({ nombre: 'Lote imagen', nombrecampo: unique('Campo').slice(0, 40), shape: imagerySquare(0.6, 0.6) }),
     );
     const fieldId = Number(created.data!.id_lote);
     const date = await eventually(
@@ -68,7 +68,9 @@ describe('typed client', () => {
     expect(Buffer.from(png.data!).subarray(1, 4).toString()).toBe('PNG');
 
     const zip = new JSZip();
-    zip.file('rinde.csv', 'lat,lon,rinde\n-34.395,-61.395,9000\n-34.392,-61.392,9500\n');
+    // two yield points inside the image's field (imagerySquare(0.6, 0.6))
+    const [lon, lat] = [IMAGERY_AREA[0] + 0.605, IMAGERY_AREA[1] + 0.605];
+    zip.file('rinde.csv', `lat,lon,rinde\n${lat},${lon},9000\n${lat + 0.003},${lon + 0.003},9500\n`);
     const uploaded = await surco.POST(
       '/files',
       multipart({ file: { bytes: await zip.generateAsync({ type: 'uint8array' }), filename: 'rinde.zip' } }),
@@ -90,6 +92,8 @@ describe('typed client', () => {
       baseUrl: stack().baseUrl,
       internalKey: stack().internalKey,
       log: (line) => lines.push(line),
+      // where the test stack has satellite scenes (tests/helpers/shapes.ts)
+      fieldAt: [IMAGERY_AREA[0] + 0.7, IMAGERY_AREA[1] + 0.7],
     });
     expect(result.spotUuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.labourUuid).toMatch(/^[0-9a-f-]{36}$/);

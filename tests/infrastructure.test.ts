@@ -102,7 +102,8 @@ describe('npm run package: one template per service', () => {
   });
 
   it('fails, and ends, when a function does not build (serverless-esbuild leaves its build contexts open after a failure)', () => {
-    // a copy of what packaging reads, with a handler module the bundler cannot parse
+    // a copy of what packaging reads, with a module every function of the imagery service imports
+    // broken: the bundler cannot parse it
     const copy = mkdtempSync(join(tmpdir(), 'surco-broken-build-'));
     try {
       for (const entry of [
@@ -115,11 +116,12 @@ describe('npm run package: one template per service', () => {
         'package.json',
         'tsconfig.json',
         'serverless.yml',
+        'serverless.imagery.yml',
       ]) {
         cpSync(join(root, entry), join(copy, entry), { recursive: true });
       }
       symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
-      appendFileSync(join(copy, 'functions', 'system', 'not-found.ts'), '\nexport const broken = (;\n');
+      appendFileSync(join(copy, 'lib', 'config.ts'), '\nexport const broken = (;\n');
       mkdirSync(join(copy, 'tmp'));
       const run = spawnSync(
         process.execPath,
@@ -129,7 +131,7 @@ describe('npm run package: one template per service', () => {
           '--stage',
           'prod',
           '--config',
-          'serverless.yml',
+          'serverless.imagery.yml',
           '--package',
           join(copy, 'out'),
         ],
@@ -143,7 +145,7 @@ describe('npm run package: one template per service', () => {
       // before the surco plugin's error hook, the command printed the error and never ended
       expect(run.signal, 'still running after 90 s').toBeNull();
       expect(run.status).toBe(1);
-      expect(`${run.stdout}${run.stderr}`).toContain('functions/system/not-found.ts');
+      expect(`${run.stdout}${run.stderr}`).toContain('lib/config.ts');
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
@@ -690,10 +692,31 @@ describe('what an operator expects in production', () => {
   });
 });
 
+describe('a template-only packaging (SURCO_PACKAGE_CODE=placeholder)', () => {
+  it("gives each service's template as the default packaging does, but for the functions' code", async () => {
+    const templates = await packageServices(join(outDir, 'templates-only'), {
+      env: { ...env(), SURCO_PACKAGE_CODE: 'placeholder' },
+    });
+    // the code's S3 key names the artifact and the packaging's time, as the API deployment's logical
+    // id names the time; everything else is the same
+    const withoutCode = (template: object) =>
+      JSON.parse(
+        JSON.stringify(template)
+          .replace(/"serverless\/[^"]+\.zip"/g, '"<code>"')
+          .replace(/ApiGatewayDeployment\d+/g, 'ApiGatewayDeployment<time>'),
+      );
+    for (const [i, p] of templates.entries()) {
+      expect(p.service).toBe(packaged[i]!.service);
+      expect(withoutCode(p.template), p.service).toEqual(withoutCode(packaged[i]!.template));
+    }
+  }, 120_000);
+});
+
 describe('deploy parameters', () => {
   beforeAll(async () => {
+    // the templates only: the functions' code is the default packaging's, checked above
     traced = await packageServices(join(outDir, 'traced'), {
-      env: env(),
+      env: { ...env(), SURCO_PACKAGE_CODE: 'placeholder' },
       params: [
         'tracing=true',
         'corsOrigins=https://app.example.com,https://*.example.org',

@@ -3,14 +3,27 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { call, createField, createUser, internal, newUser, square, stack, type TestUser } from './helpers/api';
+import {
+  call,
+  createField,
+  createUser,
+  IMAGERY_AREA,
+  internal,
+  newUser,
+  square,
+  stack,
+  type TestUser,
+} from './helpers/api';
 import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
 
 const YEAR = new Date().getUTCFullYear();
-// Fields sit at (-60.5, -33.9); 0.005° of latitude is ~550 m, inside the 1 km expansion limit.
-const BASE = square(-60.5, -33.9, 0.01);
-const GROWN = 'POLYGON((-60.503 -33.903,-60.487 -33.903,-60.487 -33.887,-60.503 -33.887,-60.503 -33.903))';
-const SHRUNK = square(-60.498, -33.898, 0.006);
+// Fields sit where the test stack has imagery (a new shape's images are reprocessed, holding the
+// lock meanwhile), at (X, Y); 0.005° of latitude is ~550 m, inside the 1 km expansion limit.
+const X = IMAGERY_AREA[0] + 0.5;
+const Y = IMAGERY_AREA[1] + 0.1;
+const BASE = square(X, Y, 0.01);
+const GROWN = `POLYGON((${X - 0.003} ${Y - 0.003},${X + 0.013} ${Y - 0.003},${X + 0.013} ${Y + 0.013},${X - 0.003} ${Y + 0.013},${X - 0.003} ${Y - 0.003}))`;
+const SHRUNK = square(X + 0.002, Y + 0.002, 0.006);
 
 const round = (value: number) => Number(value.toFixed(9));
 const coordinatesOf = (wkt: string) =>
@@ -116,14 +129,14 @@ describe('POST /api/fields/v2/shapes', () => {
     await post(user, { field_id: fieldId, campaign: YEAR - 1, shape: SHRUNK });
     const current = await currentPolygon(user, fieldId);
     expect(coordinatesOf(current.polygon)).toEqual(coordinatesOf(SHRUNK));
-    expect(relative(current.area, ellipsoidRectangleHectares(-33.898, 0.006))).toBeLessThan(0.0001);
+    expect(relative(current.area, ellipsoidRectangleHectares(Y + 0.002, 0.006))).toBeLessThan(0.0001);
   });
 
   it('replaces the shape of a campaign that already has one', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: BASE });
     await post(user, { field_id: fieldId, campaign: YEAR, shape: SHRUNK });
-    const other = square(-60.497, -33.897, 0.004);
+    const other = square(X + 0.003, Y + 0.003, 0.004);
     await post(user, { field_id: fieldId, campaign: YEAR, shape: other });
     expect(coordinatesOf((await currentPolygon(user, fieldId)).polygon)).toEqual(coordinatesOf(other));
   });
@@ -149,7 +162,7 @@ describe('POST /api/fields/v2/shapes', () => {
     const applied = await post(user, { field_id: fieldId, campaign: YEAR, shape: `MULTIPOLYGON((${inner(SHRUNK)}))` });
     expect(applied.status).toBe(200);
     expect(coordinatesOf((await currentPolygon(user, fieldId)).polygon)).toEqual(coordinatesOf(SHRUNK));
-    const parts = `MULTIPOLYGON((${inner(SHRUNK)}),(${inner(square(-60.4995, -33.8995, 0.0005))}))`;
+    const parts = `MULTIPOLYGON((${inner(SHRUNK)}),(${inner(square(X + 0.0005, Y + 0.0005, 0.0005))}))`;
     const refused = await post(user, { field_id: fieldId, campaign: YEAR, shape: parts });
     expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_GEOMETRY']);
   });
@@ -157,7 +170,7 @@ describe('POST /api/fields/v2/shapes', () => {
   it('SHAPE_EXPANSION_LIMIT for a shape beyond 1 km of the field', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user, { shape: BASE });
-    const response = await post(user, { field_id: fieldId, campaign: YEAR, shape: square(-60.45, -33.9, 0.01) });
+    const response = await post(user, { field_id: fieldId, campaign: YEAR, shape: square(X + 0.05, Y, 0.01) });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       code: 'SHAPE_EXPANSION_LIMIT',
@@ -271,11 +284,11 @@ describe('GET /api/fields/v2/shape/limits', () => {
     expect(limits_3857).toMatch(/^MULTIPOLYGON\(\(\(/);
     const lats = coordinates(limits_4326).map(([, y]) => y);
     // 1 km is ~0.009 degrees of latitude
-    expect(Math.min(...lats)).toBeCloseTo(-33.9 - 0.009, 3);
-    expect(Math.max(...lats)).toBeCloseTo(-33.89 + 0.009, 3);
+    expect(Math.min(...lats)).toBeCloseTo(Y - 0.009, 3);
+    expect(Math.max(...lats)).toBeCloseTo(Y + 0.01 + 0.009, 3);
     const xs = coordinates(limits_3857).map(([x]) => x);
     const R = 6378137;
-    const westLon = -60.5 - 1000 / (111_320 * Math.cos((33.895 * Math.PI) / 180));
+    const westLon = X - 1000 / (111_320 * Math.cos((-(Y + 0.005) * Math.PI) / 180));
     expect(Math.min(...xs)).toBeCloseTo((westLon * Math.PI * R) / 180, -2);
   });
 

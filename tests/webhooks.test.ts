@@ -9,7 +9,18 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { webhookDocs } from '../schemas/webhooks';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
-import { call, createField, eventually, newUser, square, stack, type TestUser, tokenFor } from './helpers/api';
+import {
+  call,
+  createField,
+  eventually,
+  IMAGERY_AREA,
+  imagerySquare,
+  newUser,
+  square,
+  stack,
+  type TestUser,
+  tokenFor,
+} from './helpers/api';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -174,10 +185,14 @@ describe('webhooks', () => {
     };
     const narrow = await receiver();
     const narrowUuid = (await subscribe(limited, narrow.url, ['SPOT_CREATED.V1'])).body.data.subscription_uuid;
-    const { fieldId } = await createField(user, { shape: square(-62.5, -35.5) });
+    const { fieldId } = await createField(user, { shape: imagerySquare(0.8, 0.8) });
     const spot = await call('POST', '/spots/spot', {
       token: user.token,
-      json: { field_id: fieldId, shape: 'POINT(-62.495 -35.495)', name: 'Mancha' },
+      json: {
+        field_id: fieldId,
+        shape: `POINT(${IMAGERY_AREA[0] + 0.805} ${IMAGERY_AREA[1] + 0.805})`,
+        name: 'Mancha',
+      },
     });
     expect(spot.status).toBe(200);
     await call('DELETE', '/spots/spot', { token: user.token, query: { uuid: spot.body.spot_uuid } });

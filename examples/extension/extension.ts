@@ -15,6 +15,8 @@ export interface ExampleOptions {
   log?: (line: string) => void;
   /** How long to wait for the field's first satellite dates (a new field's come within a minute locally). */
   imageryWaitMs?: number;
+  /** Where the field it makes lies: its south-west corner, [lon, lat] (default: in the Pampas, -60.62, -33.95). */
+  fieldAt?: readonly [number, number];
 }
 
 /** A 1 x 1 PNG: the photo of the patch. */
@@ -61,7 +63,13 @@ async function webhookReceiver() {
   };
 }
 
-export async function runExample({ baseUrl, internalKey, log = console.log, imageryWaitMs = 90_000 }: ExampleOptions) {
+export async function runExample({
+  baseUrl,
+  internalKey,
+  log = console.log,
+  imageryWaitMs = 90_000,
+  fieldAt: [lon, lat] = [-60.62, -33.95],
+}: ExampleOptions) {
   // 1. The platform installs the extension for a user: a user and a token (every claim)
   const platform = createSurcoClient({ baseUrl, internalKey });
   const user = must(
@@ -89,7 +97,7 @@ export async function runExample({ baseUrl, internalKey, log = console.log, imag
   log(`webhook ${subscription.subscription_uuid} -> ${receiver.url}`);
 
   // 2. The user's fields (a new user has none: make one)
-  const shape = 'POLYGON((-60.62 -33.95,-60.61 -33.95,-60.61 -33.94,-60.62 -33.94,-60.62 -33.95))';
+  const shape = `POLYGON((${lon} ${lat},${lon + 0.01} ${lat},${lon + 0.01} ${lat + 0.01},${lon} ${lat + 0.01},${lon} ${lat}))`;
   must(
     await surco.POST('/api/agregarlote', form({ nombre: 'Lote Norte', nombrecampo: 'La Esperanza', shape })),
     'field',
@@ -103,7 +111,7 @@ export async function runExample({ baseUrl, internalKey, log = console.log, imag
 
   // 3. A weed patch as a spot, with a note and its photo (declared, then uploaded)
   const photo = uuidV1();
-  const point = 'POINT(-60.615 -33.945)';
+  const point = `POINT(${lon + 0.005} ${lat + 0.005})`;
   const spot = must(
     await surco.POST('/spots/spot', {
       body: {

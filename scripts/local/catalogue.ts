@@ -103,8 +103,17 @@ export interface CatalogueOptions {
   port: number;
   s3: S3Client;
   bucket: string;
+  /**
+   * Where the catalogue has scenes, as WGS84 boxes [west, south, east, north]: a search over no box
+   * finds none (as the real catalogue finds none over the open sea). Everywhere when absent.
+   */
+  coverage?: ReadonlyArray<readonly [number, number, number, number]>;
   say?: (message: string) => void;
 }
+
+/** Whether two WGS84 boxes [west, south, east, north] overlap. */
+const overlaps = (a: readonly number[], b: readonly number[]) =>
+  a[0]! <= b[2]! && b[0]! <= a[2]! && a[1]! <= b[3]! && b[1]! <= a[3]!;
 
 export async function startCatalogue(options: CatalogueOptions): Promise<{ url: string; server: Server }> {
   const { s3, bucket } = options;
@@ -209,7 +218,8 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
           description: 'bbox or intersects, and a closed datetime interval, are required',
         });
       }
-      if (Array.isArray(body.collections) && !body.collections.includes(COLLECTION))
+      const covered = !options.coverage || options.coverage.some((box) => overlaps(box, bounds));
+      if (!covered || (Array.isArray(body.collections) && !body.collections.includes(COLLECTION)))
         return answer(200, { type: 'FeatureCollection', features: [], links: [] });
       const footprint = await footprintOf(bounds);
       if (footprint.x1 - footprint.x0 > MAX_SIDE_M || footprint.y1 - footprint.y0 > MAX_SIDE_M) {

@@ -1,5 +1,6 @@
 // Black-box helpers: call the running local API as a client would.
 import { inject } from 'vitest';
+import { square } from './shapes';
 
 export const stack = () => inject('stack');
 
@@ -103,8 +104,7 @@ export async function newUser(
 }
 
 /** A square polygon of `size` degrees with its south-west corner at (lon, lat). */
-export const square = (lon: number, lat: number, size = 0.01) =>
-  `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
+export { IMAGERY_AREA, imagerySquare, square } from './shapes';
 
 /** A farm with one field, owned by `user`; returns their ids. */
 export async function createField(

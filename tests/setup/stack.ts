@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freeStackPorts, type PrivateStack, type RunningStack, startPrivateStack } from '../../scripts/local/stack';
+import { IMAGERY_AREA } from '../helpers/shapes';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,6 +42,8 @@ async function start(): Promise<PrivateStack> {
     internalKey: randomBytes(18).toString('base64url'),
     signingSeed: randomBytes(32).toString('base64url'),
     inMemory: true,
+    // scenes only where the tests of imagery place their fields (tests/helpers/shapes.ts)
+    catalogueCoverage: [IMAGERY_AREA],
     logDir: join(root, '.surco', 'test-logs'),
     functionsLogLevel: process.env.SURCO_LOG_LEVEL_FUNCTIONS ?? 'warn',
   });

@@ -7080,6 +7080,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -7109,10 +7112,16 @@ export interface operations {
                                 uuid: string;
                                 translatable: boolean;
                             }[] | null;
+                            msgs: {
+                                uuid: string;
+                                text: string;
+                                timestamp_usr: string;
+                                imgs: {
+                                    coordinate: string;
+                                    uuid: string;
+                                }[];
+                            }[];
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -7172,6 +7181,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -7202,9 +7214,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -7654,6 +7663,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -7684,9 +7696,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -9637,11 +9646,23 @@ export interface operations {
                         data: {
                             sampling_uuid: string;
                             sample_set_uuid: string;
-                            groups: ({
+                            groups: {
                                 group_uuid: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                                group_data: {
+                                    sampling: {
+                                        color: string;
+                                        name: string;
+                                    };
+                                };
+                            }[];
+                            points: {
+                                point_uuid: string;
+                                /** @description WKT POINT */
+                                geometry: string;
+                                checked: number;
+                                created_at: string;
+                                group_uuid: string;
+                            }[];
                         };
                     };
                 };
@@ -12515,6 +12536,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -12544,10 +12568,16 @@ export interface operations {
                                 uuid: string;
                                 translatable: boolean;
                             }[] | null;
+                            msgs: {
+                                uuid: string;
+                                text: string;
+                                timestamp_usr: string;
+                                imgs: {
+                                    coordinate: string;
+                                    uuid: string;
+                                }[];
+                            }[];
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -12607,6 +12637,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -12637,9 +12670,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -13089,6 +13119,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -13119,9 +13152,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };

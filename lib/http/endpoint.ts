@@ -21,7 +21,7 @@ import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
 import { baseHeaders, Reply, StreamReply, toResult } from './reply';
-import type { RouteDef } from './route';
+import type { RouteDef, SuccessBody } from './route';
 
 type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
@@ -42,10 +42,11 @@ export interface HandlerContext<Q, B, P> {
   event: APIGatewayProxyEvent;
 }
 
-export interface EndpointSpec<Q, B, P> {
+export interface EndpointSpec<Q, B, P, Out = unknown> {
   /** Maps validation issues to the area's error (the dialect's wrong-format code otherwise). */
   invalid?: (issues: readonly z.core.$ZodIssue[], message: string) => DomainError;
-  handler: (ctx: HandlerContext<Q, B, P>) => Promise<unknown>;
+  /** Answers the route's documented success body (its 200 response's schema), or a Reply or StreamReply. */
+  handler: (ctx: HandlerContext<Q, B, P>) => Promise<Out | Reply | StreamReply>;
   /**
    * Kits loaded on first use (lib/util/first-use.ts) that every answered request of the route needs:
    * each authenticated, valid request starts loading them before its handler runs, so that their
@@ -99,11 +100,19 @@ export function asDomainError(error: unknown): DomainError {
   return new DomainError('internal', message);
 }
 
-export function endpoint<
-  QS extends z.ZodMiniType | undefined,
-  BS extends z.ZodMiniType | undefined,
-  PS extends z.ZodMiniType | undefined,
->(route: RouteDef<QS, BS, PS>, spec: EndpointSpec<Infer<QS>, Infer<BS>, Infer<PS>>) {
+/**
+ * The spec of a route's handler: its validated inputs, and its answer typed by the route's documented
+ * success body. (A conditional type over the whole route, so that TypeScript fixes the route before
+ * it types the handler: a literal such as `res: 'ok'` then keeps its literal type.)
+ */
+export type SpecFor<T> =
+  T extends RouteDef<infer Q, infer B, infer P, infer R>
+    ? EndpointSpec<Infer<Q>, Infer<B>, Infer<P>, SuccessBody<R>>
+    : never;
+
+export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
+  // the types above are the handler's contract; the chain below handles any route alike
+  const spec = typed as unknown as EndpointSpec<unknown, unknown, unknown>;
   const maxBodyBytes = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const context = {
@@ -224,9 +233,9 @@ export function endpoint<
     const state = stateOf(event);
     const input = state.input!;
     const out = await spec.handler({
-      query: input.query as Infer<QS>,
-      body: input.body as Infer<BS>,
-      path: input.path as Infer<PS>,
+      query: input.query,
+      body: input.body,
+      path: input.path,
       get principal(): Principal {
         if (!state.principal) throw new Error(`route ${route.operationId} is not authenticated by bearer`);
         return state.principal;

@@ -106,15 +106,17 @@ export interface SubscribeInput {
 
 const owner = (principal: Principal) => ({ userId: principal.user.id, extensionId: principal.extensionId ?? '' });
 
-/** The wire form of a subscription (the secret only at creation). */
-export const wireSubscription = (s: Subscription, withSecret = false) => ({
+/** The wire form of a subscription. */
+export const wireSubscription = (s: Subscription) => ({
   subscription_uuid: s.uuid,
   url: s.url,
   events: s.events,
   description: s.description,
   created_at: s.createdAt,
-  ...(withSecret ? { secret: s.secret } : {}),
 });
+
+/** A subscription as its creation answers it: with its secret, answered this once. */
+const wireNewSubscription = (s: Subscription) => ({ ...wireSubscription(s), secret: s.secret });
 
 export const wireDelivery = (d: Delivery) => ({
   delivery_id: d.deliveryId,
@@ -171,7 +173,7 @@ export function webhooksService({
       const events = [...new Set(input.events)] as WebhookEventName[];
       const uuid = (input.subscription_uuid ?? newUuid()).toLowerCase();
       const existing = await repository.subscription(userId, extensionId, uuid);
-      if (existing) return wireSubscription(existing, true); // the same request again
+      if (existing) return wireNewSubscription(existing); // the same request again
       await checkUrl(input.url);
       if ((await repository.subscriptions(userId, extensionId)).length >= WEBHOOK_LIMITS.SUBSCRIPTIONS) {
         throw new Invalid(`at most ${WEBHOOK_LIMITS.SUBSCRIPTIONS} subscriptions per user and extension`);
@@ -188,7 +190,7 @@ export function webhooksService({
         createdAt: now().toISOString(),
       };
       if (!(await repository.create(subscription))) throw new Conflict(`subscription ${uuid} exists`);
-      return wireSubscription(subscription, true);
+      return wireNewSubscription(subscription);
     },
 
     list: async (principal: Principal) => {

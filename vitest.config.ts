@@ -27,8 +27,8 @@ const HEAVY = ['tests/cross-tenant.test.ts', 'tests/fuzz.test.ts', 'tests/conten
 export default defineConfig({
   test: {
     // Three projects: `unit` runs in seconds without anything else (npx vitest run --project unit);
-    // `stack` and then `stack-heavy` talk to one local stack (DynamoDB Local, S3, SQS,
-    // serverless-offline) started once for the run.
+    // `stack` and then `stack-heavy` talk to one local stack (DynamoDB Local, S3, SQS, the local
+    // API) started once for the run.
     projects: [
       {
         plugins: [jsonText],
@@ -50,9 +50,11 @@ export default defineConfig({
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
-          // Black-box tests write under their own users and ids, so files run in parallel.
+          // Black-box tests write under their own users and ids, so files run in parallel; most of
+          // their time is spent waiting on the stack (queues, retries, streams), so more files run
+          // at once than there are cores.
           fileParallelism: true,
-          maxWorkers: 2,
+          maxWorkers: 3,
           env,
         },
       },

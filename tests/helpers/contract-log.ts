@@ -1,11 +1,11 @@
-// What the response check of tests/helpers/contract.ts found over a run: each test file writes the
-// operations and statuses it checked to .surco/test-logs/contract-*.json; the stack's setup clears
-// them and its last teardown sums them up (tests/setup/stack.ts) into contract.json.
+// What the response check of tests/helpers/contract.ts found over a run: each test process notes
+// the operations and statuses it checked in .surco/test-logs/contract-<pid>.log; the stack's setup
+// clears them and its last teardown sums them up (tests/setup/stack.ts) into contract.json.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = join(import.meta.dirname, '..', '..', '.surco', 'test-logs');
-const parts = () => readdirSync(dir).filter((file) => /^contract-.+\.json$/.test(file));
+const parts = () => readdirSync(dir).filter((file) => /^contract-\d+\.log$/.test(file));
 
 export const contractChecks = {
   reset(): void {
@@ -16,7 +16,7 @@ export const contractChecks = {
   summary(): string | undefined {
     const checked = new Set<string>();
     for (const file of parts()) {
-      for (const entry of JSON.parse(readFileSync(join(dir, file), 'utf8')) as string[]) checked.add(entry);
+      for (const entry of readFileSync(join(dir, file), 'utf8').split('\n')) if (entry) checked.add(entry);
       rmSync(join(dir, file), { force: true });
     }
     if (!checked.size) return undefined;

@@ -3,11 +3,10 @@
 // from: its status must be one the operation documents (an error status falls to its `default`, the
 // area's error dialect), and a JSON body must match that response's schema. An answer of a route
 // the document does not describe (an unknown path, a declared path's undeclared method) is the
-// catch-all's or the gateway's and is not an operation's. What was checked is written, per test
-// test file, to .surco/test-logs/contract-*.json; the stack's teardown sums it up
+// catch-all's or the gateway's and is not an operation's. What was checked is noted, per test
+// process, in .surco/test-logs/contract-<pid>.log; the stack's teardown sums it up
 // (tests/setup/stack.ts).
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -84,7 +83,7 @@ export function checkAnswer(
     );
   }
   const key = operation.responses[status] ? status : 'default';
-  checked.add(`${operation.operationId} ${key}${key === 'default' ? ` (${status})` : ''}`);
+  record(`${operation.operationId} ${key}${key === 'default' ? ` (${status})` : ''}`);
   const json = documented.content?.['application/json'];
   const mediaType = (answer.contentType ?? '').split(';')[0]!.trim();
   if (!json?.schema || mediaType !== 'application/json' || !answer.text) return;
@@ -97,8 +96,10 @@ export function checkAnswer(
   }
 }
 
-process.once('exit', () => {
-  if (!checked.size) return;
+/** Notes a checked (operation, status) the first time this test process sees it. */
+function record(entry: string): void {
+  if (checked.has(entry)) return;
+  checked.add(entry);
   mkdirSync(CONTRACT_LOG_DIR, { recursive: true });
-  writeFileSync(join(CONTRACT_LOG_DIR, `contract-${process.pid}-${randomUUID()}.json`), JSON.stringify([...checked]));
-});
+  appendFileSync(join(CONTRACT_LOG_DIR, `contract-${process.pid}.log`), `${entry}\n`);
+}

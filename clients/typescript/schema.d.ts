@@ -302,7 +302,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The farms and fields the user reaches, grouped by farm, and those of the users it supervises */
+        /**
+         * The farms and fields the user reaches, grouped by farm, and those of the users it supervises
+         * @description The whole structure, however large the account (no paging in the contract): streamed as it is read, gzip-compressed when the client accepts it (Accept-Encoding: gzip).
+         */
         get: operations["getFields"];
         put?: never;
         post?: never;

@@ -20,7 +20,7 @@ import { createLogger, type Logger } from '../log';
 import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
-import { baseHeaders, Reply, StreamReply, toResult } from './reply';
+import { acceptsGzip, baseHeaders, Reply, StreamReply, toResult } from './reply';
 import type { RouteDef, SuccessBody } from './route';
 
 type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
@@ -252,16 +252,19 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
   };
 
   /** Starts a streamed answer: middy pipes `body` to the response while `reply.write` fills it. */
-  const stream = (event: Event, state: State, reply: StreamReply): APIGatewayProxyResult => {
+  const stream = async (event: Event, state: State, reply: StreamReply): Promise<APIGatewayProxyResult> => {
     if (!route.stream)
       throw new Error(`route ${route.operationId} returned a stream but is not declared with stream: true`);
-    const body = new PassThrough();
+    const out = new PassThrough();
+    const gzip = reply.options.compress && acceptsGzip(event.headers?.['accept-encoding']);
+    // node:zlib only for the answers that compress
+    const body = gzip ? out.pipe((await import('node:zlib')).createGzip()) : out;
     logRequest(event, state, 200);
     void reply
-      .write(body)
+      .write(out)
       .catch((error: unknown) => state.log.error('stream failed', { error }))
       .finally(() => {
-        if (!body.writableEnded && !body.destroyed) body.end();
+        if (!out.writableEnded && !out.destroyed) out.end();
         state.log.info('stream closed', { duration_ms: Date.now() - state.started });
       });
     const headers = {
@@ -269,6 +272,8 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
       'content-type': reply.contentType,
       'cache-control': 'no-cache, no-transform',
       'x-accel-buffering': 'no',
+      ...(gzip ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {}),
+      ...reply.options.headers,
     };
     return { statusCode: 200, headers, body } as unknown as APIGatewayProxyResult;
   };

@@ -42,7 +42,22 @@ export class StreamReply {
   constructor(
     readonly contentType: string,
     readonly write: (out: Writable) => Promise<void>,
+    readonly options: {
+      /** Headers over the stream's defaults (an event stream's no-cache, no-transform). */
+      headers?: Record<string, string>;
+      /** Compressed with gzip when the client accepts it (API Gateway compresses no stream itself). */
+      compress?: boolean;
+    } = {},
   ) {}
+}
+
+/** Whether an Accept-Encoding header accepts gzip (listed, and not with q=0). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return (acceptEncoding ?? '').split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
+  });
 }
 
 /** Headers of every answer, buffered or streamed. */

@@ -19,6 +19,7 @@ import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported
 import { createLogger, type Logger } from '../log';
 import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
+import { illFormedText } from '../util/text';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
 import { acceptsGzip, baseHeaders, Reply, StreamReply, toResult } from './reply';
 import type { RouteDef, SuccessBody } from './route';
@@ -186,6 +187,14 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
         body: bodyObject,
         path: event.pathParameters ?? {},
       };
+      // every text a request carries is well-formed Unicode before any schema or service sees it:
+      // one check for every route, so that nothing stores a lone surrogate (docs/decisions.md, General)
+      const illFormed = illFormedText(rawInput);
+      if (illFormed) {
+        const message = `${illFormed.join('.')}: not well-formed Unicode (a lone surrogate)`;
+        const issue = { code: 'custom', path: illFormed, message, input: undefined } as z.core.$ZodIssue;
+        throw spec.invalid?.([issue], message) ?? new Invalid(message);
+      }
       const parsed: { query: unknown; body: unknown; path: unknown } = { ...rawInput };
       const issues: z.core.$ZodIssue[] = [];
       for (const part of ['path', 'query', 'body'] as const) {

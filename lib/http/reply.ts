@@ -3,6 +3,7 @@
 
 import type { Writable } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { encodeRfc5987 } from '../util/text';
 import { responseCorsHeaders } from './cors';
 
 export class Reply {
@@ -102,5 +103,5 @@ export function contentDisposition(fileName: string): string {
       .replace(/[^\x20-\x7e]/g, '')
       .replace(/["\\]/g, '')
       .trim() || 'download';
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
 }

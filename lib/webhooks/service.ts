@@ -15,7 +15,7 @@ import {
   type WebhookEvent,
   type WebhookEventName,
 } from './model';
-import { type Resolver, urlProblem } from './safety';
+import { checkTarget, type Poster, postToTarget, type Resolver, urlProblem } from './safety';
 import { DELIVERY_HEADER, EVENT_HEADER, newSecret, SIGNATURE_HEADER, signatureHeader } from './signature';
 
 export interface WebhookRepository {
@@ -63,7 +63,8 @@ export interface WebhookDeps {
   /** The owner of a field: an event about a field concerns its owner too (imagery jobs know no other user). */
   fieldOwner?: (fieldId: number) => Promise<number | undefined>;
   resolve?: Resolver;
-  send?: typeof fetch;
+  /** Sends a delivery to the checked address (lib/webhooks/safety.ts; a fake receiver in tests). */
+  post?: Poster;
   now?: () => Date;
 }
 
@@ -149,7 +150,7 @@ export function webhooksService({
   mayRead,
   fieldOwner,
   resolve,
-  send = fetch,
+  post = postToTarget,
   now = () => new Date(),
 }: WebhookDeps) {
   async function owned(principal: Principal, uuid: string): Promise<Subscription> {
@@ -264,11 +265,12 @@ export function webhooksService({
       const timestamp = Math.floor(started.getTime() / 1000);
       let status: number | null = null;
       let error: string | undefined;
-      const problem = await urlProblem(subscription.url, {
+      // the host resolved once and checked; the POST goes to that very address (no rebinding)
+      const checked = await checkTarget(subscription.url, {
         allowPrivate: settings().allowPrivate,
         ...(resolve ? { resolve } : {}),
       });
-      if (problem) error = `url refused: ${problem}`;
+      if ('problem' in checked) error = `url refused: ${checked.problem}`;
       else {
         // at most subscriptionConcurrency deliveries in flight to one subscription
         const { timeoutMs, subscriptionConcurrency } = settings();
@@ -285,8 +287,7 @@ export function webhooksService({
             busyDelaySeconds(),
           );
         try {
-          const response = await send(subscription.url, {
-            method: 'POST',
+          const response = await post(checked.target, {
             headers: {
               'content-type': 'application/json',
               'user-agent': 'Surco-Webhooks/1',
@@ -295,11 +296,9 @@ export function webhooksService({
               [EVENT_HEADER]: job.event.name,
             },
             body,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(timeoutMs),
+            timeoutMs,
           });
           status = response.status;
-          await response.body?.cancel().catch(() => undefined);
         } catch (failure) {
           error =
             (failure as Error).name === 'TimeoutError'

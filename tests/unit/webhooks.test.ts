@@ -1,10 +1,23 @@
 // Webhooks (lib/webhooks) against memory: where a webhook may go (SSRF), the signature, the
 // subscriptions of a (user, extension) pair, the fan-out and a delivery's attempts and backoff.
 import { createHmac } from 'node:crypto';
-import { describe, expect, it, vi } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Delivery, DeliveryJob, Subscription, WebhookEvent } from '../../lib/webhooks/model';
-import { isPrivateAddress, urlProblem } from '../../lib/webhooks/safety';
+import {
+  type CheckedTarget,
+  checkTarget,
+  isPrivateAddress,
+  type Poster,
+  postToTarget,
+  type Resolver,
+  type TargetRequest,
+  targetRequestOptions,
+  urlProblem,
+} from '../../lib/webhooks/safety';
 import { DeliveryFailed, SubscriptionBusy, type WebhookRepository, webhooksService } from '../../lib/webhooks/service';
 import { signatureHeader, verifySignature } from '../../lib/webhooks/signature';
 
@@ -48,6 +61,233 @@ describe('where a webhook may go', () => {
     expect(await urlProblem('ftp://hooks.example.com/x', production)).toMatch(/https/);
     // locally (allowed by configuration): loopback over plain http
     expect(await urlProblem('http://127.0.0.1:4000/hook', { allowPrivate: true, resolve })).toBeUndefined();
+  });
+});
+
+describe('webhook targets in AWS mode (issue 46, #6): resolved once, checked with ipaddr.js, connected to as checked', () => {
+  const aws = (resolve: Resolver = async () => []) => ({ allowPrivate: false, resolve });
+
+  it('refuses every mapped, compatible, embedded and special IPv6 form and every spelling of a private IPv4', async () => {
+    for (const url of [
+      'https://[::ffff:169.254.169.254]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:10.0.0.1]/',
+      'https://[::127.0.0.1]/',
+      'https://[::ffff:7f00:1]/',
+      'https://[0:0:0:0:0:ffff:a9fe:a9fe]/latest/meta-data',
+      'https://[::ffff:0:127.0.0.1]/',
+      'https://[64:ff9b::127.0.0.1]/',
+      'https://[64:ff9b:1::a00:1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[2001::1]/',
+      'https://[2001:db8::1]/',
+      'https://[fe80::1]/',
+      'https://[fc00::1]/',
+      'https://[ff02::1]/',
+      'https://[::]/',
+      'https://[::1]/',
+      'https://127.0.0.1/',
+      'https://127.1/',
+      'https://0x7f.0.0.1/',
+      'https://0177.0.0.1/',
+      'https://2130706433/',
+      'https://0/',
+      'https://169.254.169.254/',
+      'https://100.64.0.1/',
+      'https://192.0.0.1/',
+      'https://198.18.0.1/',
+      'https://224.0.0.1/',
+      'https://255.255.255.255/',
+    ]) {
+      const checked = await checkTarget(url, aws());
+      expect(checked, url).toEqual({ problem: expect.stringMatching(/private|not a URL/) });
+      expect(await urlProblem(url, aws()), url).toBeDefined();
+    }
+    // the forms getaddrinfo itself may answer
+    for (const address of ['::ffff:127.0.0.1', '::ffff:169.254.169.254', '::127.0.0.1', '::ffff:0177.0.0.1', '127.1'])
+      expect(isPrivateAddress(address), address).toBe(true);
+  });
+
+  it('refuses a host name that resolves to a private address (or to any among public ones), and accepts public ones', async () => {
+    const names: Record<string, string[]> = {
+      'internal.example.com': ['10.0.0.7'],
+      'mixed.example.com': ['93.184.215.14', '127.0.0.1'],
+      'mapped.example.com': ['::ffff:169.254.169.254'],
+      'v6.example.com': ['2606:4700::1111'],
+      'hooks.example.com': ['93.184.215.14'],
+    };
+    const resolve: Resolver = async (host) => names[host] ?? [];
+    for (const host of ['internal.example.com', 'mixed.example.com', 'mapped.example.com'])
+      expect(await checkTarget(`https://${host}/x`, aws(resolve)), host).toEqual({
+        problem: expect.stringMatching(/private/),
+      });
+    expect(await checkTarget('https://nowhere.example.com/x', aws(resolve))).toEqual({
+      problem: expect.stringMatching(/does not resolve/),
+    });
+    expect(await checkTarget('https://hooks.example.com:8443/x?y=1', aws(resolve))).toEqual({
+      target: {
+        url: new URL('https://hooks.example.com:8443/x?y=1'),
+        host: 'hooks.example.com',
+        address: '93.184.215.14',
+        family: 4,
+      },
+    });
+    expect(await checkTarget('https://v6.example.com/', aws(resolve))).toMatchObject({
+      target: { host: 'v6.example.com', address: '2606:4700::1111', family: 6 },
+    });
+    for (const url of ['https://8.8.8.8/', 'https://[2606:4700::1111]/', 'https://[::ffff:8.8.8.8]/'])
+      expect(await checkTarget(url, aws()), url).toMatchObject({ target: expect.any(Object) });
+  });
+
+  it('at delivery: asks the resolver once and sends to the very address it checked, named as subscribed', async () => {
+    const settings = () => ({ allowPrivate: false, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
+    const m = memory();
+    // a rebinding name: public to the first question of each delivery, loopback to any later one
+    let asked = 0;
+    const resolve: Resolver = async () => (asked++ === 0 ? ['93.184.215.14'] : ['127.0.0.1']);
+    const targets: CheckedTarget[] = [];
+    const post: Poster = async (target) => {
+      targets.push(target);
+      return { status: 200 };
+    };
+    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, resolve, post });
+    await service.subscribe(principal(), { url: 'https://rebind.example.com/hook', events: ['SPOT_CREATED.V1'] });
+    await service.fanOut(event(9));
+    asked = 0;
+    await expect(service.deliver(m.queued[0]!, 1)).resolves.toMatchObject({ state: 'delivered' });
+    expect(asked).toBe(1);
+    expect(targets).toEqual([
+      {
+        url: new URL('https://rebind.example.com/hook'),
+        host: 'rebind.example.com',
+        address: '93.184.215.14',
+        family: 4,
+      },
+    ]);
+  });
+
+  it('at delivery: a name that now resolves to a private address is not sent to; the attempt is recorded as refused', async () => {
+    const settings = () => ({ allowPrivate: false, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
+    const m = memory();
+    let answer = ['93.184.215.14'];
+    let sent = 0;
+    const service = webhooksService({
+      repository: m.repository,
+      settings,
+      mayRead: async () => true,
+      resolve: async () => answer,
+      post: async () => {
+        sent++;
+        return { status: 200 };
+      },
+    });
+    const sub = await service.subscribe(principal(), {
+      url: 'https://later.example.com/hook',
+      events: ['SPOT_CREATED.V1'],
+    });
+    answer = ['::ffff:169.254.169.254'];
+    await service.fanOut(event(9));
+    await expect(service.deliver(m.queued[0]!, 1)).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(sent).toBe(0);
+    expect((await service.deliveries(principal(), sub.subscription_uuid, 10))[0]).toMatchObject({
+      state: 'pending',
+      attempts: [{ status: null, error: expect.stringMatching(/url refused: .*private/) }],
+    });
+  });
+});
+
+describe('the delivery connection (issue 46, #6)', () => {
+  const servers: Array<{ close: (done: () => void) => void }> = [];
+  afterAll(() => Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done())))));
+
+  async function receiver(answer: (request: IncomingMessage, response: ServerResponse) => void) {
+    const received: Array<{ method?: string; url?: string; host?: string; body: string }> = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push({ method: request.method, url: request.url, host: request.headers.host, body });
+        answer(request, response);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    return { port: (server.address() as AddressInfo).port, received };
+  }
+  const pinned = (url: string, address = '127.0.0.1'): CheckedTarget => ({
+    url: new URL(url),
+    host: new URL(url).hostname.replace(/^\[|\]$/g, ''),
+    address,
+    family: address.includes(':') ? 6 : 4,
+  });
+  const request = { headers: { 'content-type': 'application/json' }, body: '{"a":1}', timeoutMs: 1000 };
+
+  it('connects to the checked address, keeping the host name in the Host header (the name itself resolves nowhere)', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(204).end());
+    const answer = await postToTarget(pinned(`http://hooks.surco.invalid:${hook.port}/in?x=1`), request);
+    expect(answer).toEqual({ status: 204 });
+    expect(hook.received).toEqual([
+      { method: 'POST', url: '/in?x=1', host: `hooks.surco.invalid:${hook.port}`, body: '{"a":1}' },
+    ]);
+  });
+
+  it('names the host in TLS (SNI) while connecting to the checked address', async () => {
+    let serverName: string | undefined;
+    const server = createTlsServer({
+      SNICallback: (name, done) => {
+        serverName = name;
+        done(new Error('no certificate in this test'), undefined);
+      },
+    });
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = (server.address() as AddressInfo).port;
+    await expect(postToTarget(pinned(`https://hooks.surco.invalid:${port}/in`), request)).rejects.toThrow();
+    expect(serverName).toBe('hooks.surco.invalid');
+    const options = targetRequestOptions(pinned(`https://[2606:4700::1111]/in`, '2606:4700::1111'), request);
+    expect(options).not.toHaveProperty('servername'); // an address is never sent as SNI
+  });
+
+  it('does not follow a redirect (3xx is the answer), and a receiver that never answers is a TimeoutError', async () => {
+    const elsewhere = await receiver((_req, res) => res.writeHead(200).end());
+    const redirecting = await receiver((_req, res) =>
+      res.writeHead(302, { location: `http://127.0.0.1:${elsewhere.port}/metadata` }).end(),
+    );
+    expect(await postToTarget(pinned(`http://hooks.surco.invalid:${redirecting.port}/in`), request)).toEqual({
+      status: 302,
+    });
+    expect(elsewhere.received).toEqual([]);
+    const silent = await receiver(() => undefined);
+    const started = Date.now();
+    await expect(
+      postToTarget(pinned(`http://hooks.surco.invalid:${silent.port}/in`), { ...request, timeoutMs: 300 }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('through the service: the injected resolver is asked once and the POST reaches the address it gave, named as subscribed', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(200).end());
+    const m = memory();
+    const asked: string[] = [];
+    const service = webhooksService({
+      repository: m.repository,
+      settings: () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 }),
+      mayRead: async () => true,
+      resolve: async (host) => {
+        asked.push(host);
+        return ['127.0.0.1'];
+      },
+    });
+    await service.subscribe(principal(), {
+      url: `http://receiver.surco.invalid:${hook.port}/hook`,
+      events: ['SPOT_CREATED.V1'],
+    });
+    await service.fanOut(event(9));
+    await expect(service.deliver(m.queued[0]!, 1)).resolves.toMatchObject({ state: 'delivered' });
+    expect(asked).toEqual(['receiver.surco.invalid']);
+    expect(hook.received).toMatchObject([
+      { method: 'POST', url: '/hook', host: `receiver.surco.invalid:${hook.port}` },
+    ]);
   });
 });
 
@@ -174,12 +414,12 @@ describe('subscriptions and deliveries', () => {
   it('a failed attempt is recorded and backed off exponentially; the last fails the delivery; a 2xx delivers it once', async () => {
     const m = memory();
     const answers = [500, 502, 200];
-    const sent: Array<{ headers: Record<string, string>; body: string }> = [];
-    const send = (async (_url: string, init: { headers: Record<string, string>; body: string }) => {
-      sent.push(init);
-      return new Response('', { status: answers.shift() ?? 200 });
-    }) as unknown as typeof fetch;
-    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, send });
+    const sent: TargetRequest[] = [];
+    const post: Poster = async (_target, request) => {
+      sent.push(request);
+      return { status: answers.shift() ?? 200 };
+    };
+    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, post });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await service.fanOut(event(9));
     const job = m.queued[0]!;
@@ -197,7 +437,7 @@ describe('subscriptions and deliveries', () => {
       repository: never.repository,
       settings,
       mayRead: async () => true,
-      send: (async () => new Response('', { status: 503 })) as unknown as typeof fetch,
+      post: async () => ({ status: 503 }),
     });
     const sub2 = await failing.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await failing.fanOut(event(9));
@@ -218,10 +458,10 @@ describe('subscriptions and deliveries', () => {
       repository: m.repository,
       settings,
       mayRead: async () => false,
-      send: (async () => {
+      post: async () => {
         sent++;
-        return new Response('');
-      }) as unknown as typeof fetch,
+        return { status: 200 };
+      },
     });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await service.fanOut(event(9));
@@ -235,19 +475,19 @@ describe('subscriptions and deliveries', () => {
     const pending: Array<() => void> = [];
     let inFlight = 0;
     let most = 0;
-    const send = (async () => {
+    const post: Poster = async () => {
       inFlight++;
       most = Math.max(most, inFlight);
       await new Promise<void>((resolve) => pending.push(resolve));
       inFlight--;
-      return new Response('');
-    }) as unknown as typeof fetch;
+      return { status: 200 };
+    };
     let clock = Date.parse('2026-11-24T10:00:00Z');
     const service = webhooksService({
       repository: m.repository,
       settings,
       mayRead: async () => true,
-      send,
+      post,
       now: () => new Date(clock),
     });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });

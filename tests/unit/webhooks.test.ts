@@ -18,7 +18,13 @@ import {
   targetRequestOptions,
   urlProblem,
 } from '../../lib/webhooks/safety';
-import { DeliveryFailed, SubscriptionBusy, type WebhookRepository, webhooksService } from '../../lib/webhooks/service';
+import {
+  DeliveryFailed,
+  SubscriptionBusy,
+  type SubscriptionRef,
+  type WebhookRepository,
+  webhooksService,
+} from '../../lib/webhooks/service';
 import { signatureHeader, verifySignature } from '../../lib/webhooks/signature';
 
 const principal = (userId = 9, extensionId = 'ext') =>
@@ -304,6 +310,9 @@ describe('signature', () => {
   });
 });
 
+/** Where a subscription's records live, as lib/db/keys.ts scopes them: its owner and uuid. */
+const scoped = (ref: SubscriptionRef) => `${ref.userId}|${ref.extensionId}|${ref.uuid}`;
+
 function memory() {
   const subscriptions = new Map<string, Subscription>();
   const deliveries = new Map<string, Delivery>();
@@ -313,31 +322,32 @@ function memory() {
     subscriptions: async (userId, extensionId) =>
       [...subscriptions.values()].filter((s) => s.userId === userId && s.extensionId === extensionId),
     subscriptionsOfUser: async (userId) => [...subscriptions.values()].filter((s) => s.userId === userId),
-    subscription: async (userId, extensionId, uuid) => {
-      const s = subscriptions.get(uuid);
-      return s && s.userId === userId && s.extensionId === extensionId ? s : undefined;
-    },
+    subscription: async (userId, extensionId, uuid) => subscriptions.get(scoped({ userId, extensionId, uuid })),
     create: async (s) => {
-      if (subscriptions.has(s.uuid)) return false;
-      subscriptions.set(s.uuid, s);
+      if (subscriptions.has(scoped(s))) return false;
+      subscriptions.set(scoped(s), s);
       return true;
     },
-    remove: async (s) => subscriptions.delete(s.uuid),
-    delivery: async (uuid, id) => deliveries.get(`${uuid}|${id}`),
-    saveDelivery: async (d) => void deliveries.set(`${d.subscriptionUuid}|${d.deliveryId}`, d),
-    deliveries: async (uuid) => [...deliveries.values()].filter((d) => d.subscriptionUuid === uuid).reverse(),
+    remove: async (s) => subscriptions.delete(scoped(s)),
+    delivery: async (ref, id) => deliveries.get(`${scoped(ref)}|${id}`),
+    saveDelivery: async (ref, d) => void deliveries.set(`${scoped(ref)}|${d.deliveryId}`, d),
+    deliveries: async (ref) =>
+      [...deliveries.entries()]
+        .filter(([key]) => key.startsWith(`${scoped(ref)}|`))
+        .map(([, d]) => d)
+        .reverse(),
     queueDeliveries: async (jobs) => void queued.push(...jobs),
-    acquireSlot: async (uuid, holder, count, leaseUntil, now) => {
+    acquireSlot: async (ref, holder, count, leaseUntil, now) => {
       for (let slot = 0; slot < count; slot++) {
-        const held = slots.get(`${uuid}|${slot}`);
+        const held = slots.get(`${ref.uuid}|${slot}`);
         if (held && held.leaseUntil >= now) continue;
-        slots.set(`${uuid}|${slot}`, { holder, leaseUntil });
+        slots.set(`${ref.uuid}|${slot}`, { holder, leaseUntil });
         return slot;
       }
       return undefined;
     },
-    releaseSlot: async (uuid, slot, holder) => {
-      if (slots.get(`${uuid}|${slot}`)?.holder === holder) slots.delete(`${uuid}|${slot}`);
+    releaseSlot: async (ref, slot, holder) => {
+      if (slots.get(`${ref.uuid}|${slot}`)?.holder === holder) slots.delete(`${ref.uuid}|${slot}`);
     },
   };
   return { repository, subscriptions, deliveries, queued, slots };
@@ -355,7 +365,7 @@ const event = (userId: number, name: WebhookEvent['name'] = 'SPOT_CREATED.V1'): 
 describe('subscriptions and deliveries', () => {
   const settings = () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
 
-  it('a subscription belongs to its user and extension; its uuid is refused to anyone else', async () => {
+  it("a subscription belongs to its user and extension; its uuid is the owner's own: another owner choosing it makes its own (issue 46, #13)", async () => {
     const m = memory();
     const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true });
     const made = await service.subscribe(principal(), {
@@ -371,18 +381,28 @@ describe('subscriptions and deliveries', () => {
         events: ['SPOT_CREATED.V1'],
       }),
     ).toEqual(made);
-    await expect(
-      service.subscribe(principal(10), {
+    // another user, and another extension of the same user, choosing the uuid: a subscription of their own
+    for (const [who, url] of [
+      [principal(10), 'http://127.0.0.1:4000/theirs'],
+      [principal(9, 'other'), 'http://127.0.0.1:4000/other-extension'],
+    ] as const) {
+      const theirs = await service.subscribe(who, {
         subscription_uuid: made.subscription_uuid,
-        url: 'http://127.0.0.1:4000/x',
-        events: ['SPOT_CREATED.V1'],
-      }),
-    ).rejects.toMatchObject({ kind: 'conflict' });
+        url,
+        events: ['FIELD_CREATED.V1'],
+      });
+      expect(theirs).toMatchObject({ subscription_uuid: made.subscription_uuid, url, events: ['FIELD_CREATED.V1'] });
+      expect(theirs.secret).not.toBe(made.secret);
+      expect((await service.list(who)).map((s) => s.url)).toEqual([url]);
+    }
+    expect((await service.list(principal())).map((s) => s.url)).toEqual(['http://127.0.0.1:4000/x']);
+    await service.remove(principal(9, 'other'), made.subscription_uuid);
     expect(await service.list(principal(9, 'other'))).toEqual([]);
+    expect(await service.list(principal())).toHaveLength(1);
     await expect(service.remove(principal(9, 'other'), made.subscription_uuid)).rejects.toMatchObject({
       kind: 'not_found',
     });
-    await expect(service.deliveries(principal(10), made.subscription_uuid, 10)).rejects.toMatchObject({
+    await expect(service.deliveries(principal(11), made.subscription_uuid, 10)).rejects.toMatchObject({
       kind: 'not_found',
     });
     expect((await service.list(principal()))[0]).not.toHaveProperty('secret');
@@ -398,6 +418,32 @@ describe('subscriptions and deliveries', () => {
     await expect(
       production.subscribe(principal(), { url: 'https://localhost.example/x', events: ['SPOT_CREATED.V1'] }),
     ).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('two owners of one subscription uuid each get their own deliveries (issue 46, #13)', async () => {
+    const m = memory();
+    const service = webhooksService({
+      repository: m.repository,
+      settings,
+      mayRead: async () => true,
+      post: async () => ({ status: 200 }),
+    });
+    const uuid = '0b8a2b9e-7c2d-4f7a-9a51-3f1f3f0c2a12';
+    await service.subscribe(principal(9), {
+      subscription_uuid: uuid,
+      url: 'http://127.0.0.1:4000/a',
+      events: ['SPOT_CREATED.V1'],
+    });
+    await service.subscribe(principal(10), {
+      subscription_uuid: uuid,
+      url: 'http://127.0.0.1:4000/b',
+      events: ['SPOT_CREATED.V1'],
+    });
+    await service.fanOut({ ...event(9), id: 'e9' });
+    expect(m.queued).toHaveLength(1);
+    await service.deliver(m.queued[0]!, 1);
+    expect((await service.deliveries(principal(9), uuid, 10)).map((d) => d.delivery_id)).toEqual([`e9:${uuid}`]);
+    expect(await service.deliveries(principal(10), uuid, 10)).toEqual([]);
   });
 
   it('fans an event out only to the subscriptions of its users that take its name', async () => {
@@ -502,7 +548,9 @@ describe('subscriptions and deliveries', () => {
     expect(busy).toBeInstanceOf(SubscriptionBusy);
     expect((busy as SubscriptionBusy).retryInSeconds).toBeGreaterThanOrEqual(1);
     expect((busy as SubscriptionBusy).retryInSeconds).toBeLessThanOrEqual(5);
-    expect(await m.repository.delivery(sub.subscription_uuid, jobs[2]!.delivery_id)).toBeUndefined();
+    expect(
+      await m.repository.delivery({ userId: 9, extensionId: 'ext', uuid: sub.subscription_uuid }, jobs[2]!.delivery_id),
+    ).toBeUndefined();
     // another subscription is not held up
     const elsewhere = service.deliver(m.queued.find((job) => job.subscription_uuid === other.subscription_uuid)!, 1);
     await vi.waitFor(() => expect(pending).toHaveLength(3));

@@ -22,7 +22,31 @@ export const BOUNDARY_LIMITS = {
   VERTICES: 200_000,
   /** Polygons answered. */
   POLYGONS: 1_000,
+  /** A KML (a .kml as sent, or the KML inside a .kmz) in bytes. */
+  KML_BYTES: 16 * 1024 * 1024,
+  /** Tags and attributes of a KML (the nodes of its DOM, about 1 KB of heap each). */
+  KML_MARKUP: 60_000,
+  /** Shapes in a shapefile's .shp (polygons, and the points and lines listed as skipped). */
+  SHAPES: 10_000,
+  /** Rings of one shape of a shapefile. */
+  RINGS_PER_SHAPE: 1_000,
+  /** Attribute values of a shapefile's .dbf (records x fields). */
+  DBF_VALUES: 500_000,
 } as const;
+
+const KML_BOUNDS = {
+  bytes: BOUNDARY_LIMITS.KML_BYTES,
+  markup: BOUNDARY_LIMITS.KML_MARKUP,
+  vertices: BOUNDARY_LIMITS.VERTICES,
+};
+const SHAPEFILE_BOUNDS = {
+  records: BOUNDARY_LIMITS.SHAPES,
+  vertices: BOUNDARY_LIMITS.VERTICES,
+  partsPerShape: BOUNDARY_LIMITS.RINGS_PER_SHAPE,
+  cells: BOUNDARY_LIMITS.DBF_VALUES,
+};
+/** The entries of a zip that are read: a KMZ's KML, a shapefile's parts (images and the rest are never inflated). */
+const BOUNDARY_ENTRY = /\.(kml|shp|shx|dbf|prj|cpg)$/i;
 
 export interface BoundaryPolygon {
   name: string | null;
@@ -70,15 +94,17 @@ export async function readBoundaries(
     const entries = (await unzipper()).unzipBounded(file.content, {
       entries: BOUNDARY_LIMITS.ZIP_ENTRIES,
       bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES,
+      wanted: (name) => BOUNDARY_ENTRY.test(name),
+      entryBytes: (name) => (/\.kml$/i.test(name) ? BOUNDARY_LIMITS.KML_BYTES : undefined),
     });
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {
       format = 'kmz';
-      features = (await kmlReader()).readKml(Buffer.from(entries[kmlEntry]!).toString('utf8'), refuse);
+      features = (await kmlReader()).readKml(entries[kmlEntry]!, KML_BOUNDS, refuse);
       names = kmlName;
     } else {
       format = 'shapefile';
-      features = (await shapefileReader()).readShapefiles(entries, refuse) as Feature[];
+      features = (await shapefileReader()).readShapefiles(entries, SHAPEFILE_BOUNDS, refuse) as Feature[];
       names = shapefileName(options.nameField);
     }
   } else if (
@@ -90,7 +116,7 @@ export async function readBoundaries(
     )
   ) {
     format = 'kml';
-    features = (await kmlReader()).readKml(file.content.toString('utf8'), refuse);
+    features = (await kmlReader()).readKml(file.content, KML_BOUNDS, refuse);
     names = kmlName;
   } else {
     throw refuse('the file is not a KML, a KMZ or a zipped shapefile');

@@ -8,7 +8,7 @@ import { type GeometryKit, geoJsonToWkt, geometryKit } from '../geo/geometry';
 import type { KmlFeature } from '../geo/kml';
 import { kmlReader, shapefileReader } from '../geo/readers';
 import { isZip, unzipper } from '../util/zip';
-import { checkFieldArea } from './rules';
+import { checkFieldArea, checkFieldExtent } from './rules';
 import { fieldShapeFrom } from './shape';
 
 export const BOUNDARY_LIMITS = {
@@ -223,6 +223,7 @@ function checked(
   const area = Number(shape.areaHa.toFixed(4));
   try {
     checkFieldArea(shape.areaHa, maxHectares);
+    checkFieldExtent(shape.bounds);
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
     return { name, part, wkt: shape.polygon, area, code: Number(error.code ?? 11), valid: false, info: error.message };

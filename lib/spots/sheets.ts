@@ -112,10 +112,12 @@ export const textKit = /* @__PURE__ */ onFirstUse(() => import('../util/delimite
  */
 async function readRows(content: Buffer, extension: string): Promise<unknown[][]> {
   if (extension === '.csv') {
-    const { decodeText, delimitedRows } = await textKit();
+    const { decodeText, delimitedRows, unescapedCell } = await textKit();
     const read = delimitedRows(decodeText(content), SHEET_BOUNDS.rows, SHEET_BOUNDS);
     if (read.overflow === 'columns') throw notLoaded(`a row holds more than ${SHEET_BOUNDS.columns} cells`);
     if (read.overflow === 'cells') throw notLoaded(`the sheet holds more than ${SHEET_BOUNDS.cells} cells`);
+    // the header of an exported csv names variables as written, before the export made them inert
+    if (read.rows[0]) read.rows[0] = read.rows[0].map(unescapedCell);
     return read.rows;
   }
   const rows = await (await workbookReader()).workbookRows(content, SHEET_BOUNDS, notLoaded);

@@ -125,7 +125,21 @@ export function delimitedRows(text: string, maxRows: number, bounds?: CellBounds
 }
 
 /**
- * Rows as csv text in UTF-8, lines ending in \n: a cell is quoted when it holds a comma, a quote
- * (doubled), a line break or spaces at either end; null is an empty cell; numbers as String gives them.
+ * Cells a spreadsheet would run as a formula when it opens a csv (OWASP, "CSV Injection"): those
+ * starting with = + - @ tab or carriage return, except a plain number (a negative longitude, written
+ * as text with all its digits, is a number there, not a formula).
  */
-export const csvOf = (rows: Cell[][]): Buffer => Buffer.from(Papa.unparse(rows, { newline: '\n' }), 'utf8');
+export const FORMULA_LEADING = /^(?![-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$)[=+\-@\t\r]/;
+
+/**
+ * Rows as csv text in UTF-8, lines ending in \n: a cell is quoted when it holds a comma, a quote
+ * (doubled), a line break or spaces at either end; null is an empty cell; numbers as String gives
+ * them. A cell a spreadsheet would run as a formula (FORMULA_LEADING) is written inert, quoted with
+ * a leading apostrophe, as OWASP recommends (Papa Parse's `escapeFormulae`): a collaborator's spot
+ * named `=HYPERLINK(...)` is text in the owner's spreadsheet.
+ */
+export const csvOf = (rows: Cell[][]): Buffer =>
+  Buffer.from(Papa.unparse(rows, { newline: '\n', escapeFormulae: FORMULA_LEADING }), 'utf8');
+
+/** A cell as it was before csvOf made it inert: the apostrophe before a formula's first character dropped. */
+export const unescapedCell = (cell: string): string => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createField, newUser, stack, type TestUser } from './helpers/api';
+import * as hostile from './helpers/hostile-files';
 
 type Schema = Record<string, any>;
 interface Parameter {
@@ -654,4 +655,114 @@ describe('fuzz: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6
     const alive = await call('GET', '/api/getfields', { token: user.token });
     expect(alive.status).toBe(200);
   }, 480_000);
+
+// --- issue 46 (resource exhaustion): hostile files and slivers ------------------------------------
+// Kept apart from the schema-driven requests above: every upload route receives each small hostile
+// file (tests/helpers/hostile-files.ts), and every place a field polygon enters receives a sliver
+// (7.5 ha, a bounding box 0.75 degrees a side). Each must answer a 4xx, never 500 or more, within
+// 2 s (each route's function is warmed first: a cold start is not what is measured).
+
+const SLIVER = 'POLYGON((-61 -34,-60.25 -33.25,-60.25 -33.24999,-61 -33.99999,-61 -34))';
+
+describe('fuzz: hostile files and slivers (issue 46)', () => {
+  it('answers every hostile upload and every sliver with a 4xx within 2 s', async () => {
+    const user = await newUser();
+    const { fieldId } = await createField(user);
+    const form = (field: string, file: hostile.HostileFile) => {
+      const body = new FormData();
+      body.set(field, new Blob([new Uint8Array(file.content)]), file.filename);
+      return body;
+    };
+    const uploads: Array<[string, string, hostile.HostileFile[]]> = [
+      [
+        '/api/fields/convert',
+        'file',
+        [
+          hostile.dbfRecordsBomb(),
+          hostile.shpVerticesBomb(),
+          hostile.kmzBomb(),
+          hostile.kmlTinyElements(),
+          hostile.kmlAttributes(),
+          hostile.kmlVertices(),
+        ],
+      ],
+      [
+        '/files',
+        'file',
+        [
+          hostile.manyTables(),
+          hostile.manyColumns(),
+          hostile.zipped(hostile.sharedStringsBomb()),
+          hostile.zipped(hostile.sharedStringRunsBomb()),
+          hostile.zipped(hostile.cellsBomb()),
+          hostile.zipped(hostile.wideSheet()),
+          hostile.dbfRecordsBomb(),
+          hostile.shpVerticesBomb(),
+          hostile.lyingEntry(),
+        ],
+      ],
+      [
+        '/api/spots/sheet',
+        'sheet',
+        [hostile.sharedStringsBomb(), hostile.sharedStringRunsBomb(), hostile.cellsBomb(), hostile.wideSheet()],
+      ],
+    ];
+    const sliverKml = `<kml><Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>${SLIVER.slice(9, -2)
+      .split(',')
+      .map((pair) => pair.replace(' ', ','))
+      .join(' ')}</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></kml>`;
+    const slivers: Array<[string, () => Promise<{ status: number; text: string }>]> = [
+      [
+        'POST /api/agregarlote',
+        () =>
+          call('POST', '/api/agregarlote', {
+            token: user.token,
+            form: { nombre: 'Franja', shape: SLIVER, nombrecampo: 'Franjas' },
+          }),
+      ],
+      [
+        'POST /api/fields/v2/shapes',
+        () =>
+          call('POST', '/api/fields/v2/shapes', {
+            token: user.token,
+            json: { field_id: fieldId, campaign: 2026, shape: SLIVER },
+          }),
+      ],
+      [
+        'POST /api/fields/convert',
+        () =>
+          call('POST', '/api/fields/convert', {
+            token: user.token,
+            body: form('file', { label: 'sliver', filename: 'franja.kml', content: Buffer.from(sliverKml) }),
+          }),
+      ],
+    ];
+    const failures: string[] = [];
+    let requests = 0;
+    let slowest = 0;
+    const timed = async (label: string, send: () => Promise<{ status: number; text: string }>, ok: number[]) => {
+      const started = Date.now();
+      const response = await send();
+      const ms = Date.now() - started;
+      requests += 1;
+      slowest = Math.max(slowest, ms);
+      if (response.status >= 500 || !ok.includes(Math.floor(response.status / 100)))
+        failures.push(`${label}: ${response.status} ${response.text.slice(0, 200)}`);
+      if (ms > 2000) failures.push(`${label}: ${ms} ms`);
+    };
+    for (const [path, field, files] of uploads) {
+      await call('POST', path, { token: user.token, body: form(field, hostile.kmlTinyElements()) }); // warm
+      for (const file of files)
+        await timed(
+          `POST ${path} [${file.label}]`,
+          () => call('POST', path, { token: user.token, body: form(field, file) }),
+          [4],
+        );
+    }
+    // the conversion answers 200 with the polygon marked invalid (code 11); the others refuse it
+    for (const [label, send] of slivers) await timed(`${label} [sliver]`, send, label.includes('convert') ? [2] : [4]);
+    console.log(`fuzz (issue 46): ${requests} requests, slowest ${slowest} ms`);
+    expect(failures).toEqual([]);
+    expect(requests).toBe(22);
+  }, 120_000);
 });

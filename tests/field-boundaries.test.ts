@@ -223,7 +223,7 @@ describe('POST /api/fields/convert', () => {
       await convert(user, KML, 'warm.kml'); // a cold function is not what is timed
       const files: Array<[hostile.HostileFile, RegExp]> = [
         [hostile.dbfRecordsBomb(), /\.dbf declares 4294967280 records/],
-        [hostile.shpVerticesBomb(), /more than 200000 vertices/],
+        [hostile.shpVerticesBomb(), /lote\.shp" is larger than 8 MiB/],
         [hostile.kmzBomb(), /larger than 16 MiB/],
         [hostile.kmlTinyElements(), /more than 60000 tags and attributes/],
         [hostile.kmlAttributes(), /more than 60000 tags and attributes/],

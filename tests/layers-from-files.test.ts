@@ -175,7 +175,7 @@ describe('POST /files', () => {
       [hostile.zipped(hostile.cellsBomb()), /more than 2000000 cells/],
       [hostile.zipped(hostile.wideSheet()), /more than 1000 columns/],
       [hostile.dbfRecordsBomb(), /\.dbf declares 4294967280 records/],
-      [hostile.shpVerticesBomb(), /more than 1000000 vertices/],
+      [hostile.shpVerticesBomb(), /lote\.shp" is larger than 32 MiB/],
     ];
     for (const [file, message] of files) {
       const started = Date.now();

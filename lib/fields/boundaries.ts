@@ -26,6 +26,8 @@ export const BOUNDARY_LIMITS = {
   KML_BYTES: 16 * 1024 * 1024,
   /** Tags and attributes of a KML (the nodes of its DOM, about 1 KB of heap each). */
   KML_MARKUP: 60_000,
+  /** A .shp: the vertices at 16 bytes and 10,000 shapes' headers fit in it twice over. */
+  SHP_BYTES: 8 * 1024 * 1024,
   /** Shapes in a shapefile's .shp (polygons, and the points and lines listed as skipped). */
   SHAPES: 10_000,
   /** Rings of one shape of a shapefile. */
@@ -95,7 +97,8 @@ export async function readBoundaries(
       entries: BOUNDARY_LIMITS.ZIP_ENTRIES,
       bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES,
       wanted: (name) => BOUNDARY_ENTRY.test(name),
-      entryBytes: (name) => (/\.kml$/i.test(name) ? BOUNDARY_LIMITS.KML_BYTES : undefined),
+      entryBytes: (name) =>
+        /\.kml$/i.test(name) ? BOUNDARY_LIMITS.KML_BYTES : /\.shp$/i.test(name) ? BOUNDARY_LIMITS.SHP_BYTES : undefined,
     });
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {

@@ -38,7 +38,12 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
     {
       entries: LAYER_FILE_LIMITS.ZIP_ENTRIES,
       bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES,
-      entryBytes: (name) => (/\.(csv|txt|xls)$/i.test(name) ? LAYER_FILE_LIMITS.TABLE_BYTES : undefined),
+      entryBytes: (name) =>
+        /\.(csv|txt|xls)$/i.test(name)
+          ? LAYER_FILE_LIMITS.TABLE_BYTES
+          : /\.shp$/i.test(name)
+            ? LAYER_FILE_LIMITS.SHP_BYTES
+            : undefined,
     },
     fileError,
   );

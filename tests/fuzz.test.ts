@@ -655,6 +655,7 @@ describe('fuzz: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6
     const alive = await call('GET', '/api/getfields', { token: user.token });
     expect(alive.status).toBe(200);
   }, 480_000);
+});
 
 // --- issue 46 (resource exhaustion): hostile files and slivers ------------------------------------
 // Kept apart from the schema-driven requests above: every upload route receives each small hostile

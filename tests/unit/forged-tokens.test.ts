@@ -1,7 +1,7 @@
 // Forged and malformed token headers (issue 46, point 5): a token whose header names another
 // algorithm with the platform's real key id (HS256 keyed with the public key, RS256, PS256), a key
 // id of 1,100 characters, a key id that is not text. Each is 401 -3, decided from the header alone:
-// the real handler of GET /api/getfields runs here against a DynamoDB endpoint that refuses
+// the real handler of GET /api/getcultivos (a bearer route answered buffered) runs here against a DynamoDB endpoint that refuses
 // connections, so a token that made the verifier read the table would answer 500 instead.
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -20,8 +20,8 @@ const closedPort = () =>
 const event = (authorization: string): APIGatewayProxyEvent =>
   ({
     httpMethod: 'GET',
-    path: '/api/getfields',
-    resource: '/api/getfields',
+    path: '/api/getcultivos',
+    resource: '/api/getcultivos',
     headers: { Authorization: authorization },
     multiValueHeaders: {},
     queryStringParameters: null,
@@ -70,7 +70,7 @@ beforeAll(async () => {
   kid = key.kid;
   ownKey = key.privateKey;
   publicX = Buffer.from(String(key.publicJwk.x), 'base64url');
-  handler = (await import('../../functions/fields/getfields')).get as unknown as typeof handler;
+  handler = (await import('../../functions/crops/getcultivos')).get as unknown as typeof handler;
 });
 
 const answer = async (token: string) => {

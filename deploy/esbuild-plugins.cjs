@@ -1,5 +1,5 @@
 // esbuild plugins of every function's build (deploy/esbuild.yml `plugins`; the local stack runs the
-// same build). CommonJS because serverless-esbuild require()s this file.
+// same build). CommonJS because the packaging's build (deploy/build.cjs, run inside osls) require()s it.
 //
 // pure-schemas: an area's wire schemas live in one module (schemas/<area>.ts) that every function
 // of the area imports for its own route. esbuild cannot drop the schemas a function does not use:
@@ -269,12 +269,34 @@ function sharesModules(metafile, deadInputs, unreachable) {
 
 const CUT = 'surco-cut-import';
 
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The import specifiers that may name one of `dead` (absolute paths): a relative one ending in the
+ * file's name (`./wkt`, `../util/delimited.ts`), or a package's name (`@fastify/busboy`). Only they
+ * reach the plugin's callback: a filter that took every import cost a call into JavaScript per
+ * import of the rebuild (most of a packaging's time).
+ */
+function deadSpecifiers(dead) {
+  const names = new Set();
+  for (const file of dead) {
+    const parts = file.split(/[\\/]/);
+    const pkg = parts.lastIndexOf('node_modules');
+    if (pkg >= 0) names.add(parts[pkg + 1].startsWith('@') ? `${parts[pkg + 1]}/${parts[pkg + 2]}` : parts[pkg + 1]);
+    const base = parts[parts.length - 1].replace(/\.[cm]?[jt]s$/, '');
+    names.add(base);
+    // `./kit` may name `./kit/index.ts`
+    if (base === 'index') names.add(parts[parts.length - 2]);
+  }
+  return new RegExp(`(^|[\\\\/])(${[...names].map(escapeRegExp).join('|')})(\\.[cm]?[jt]s)?$`);
+}
+
 /** Resolves every import() of one of `dead` (absolute paths) to an empty module. */
 function cutImports(dead) {
   return {
     name: 'cut-dead-imports',
     setup(build) {
-      build.onResolve({ filter: /.*/ }, async (args) => {
+      build.onResolve({ filter: deadSpecifiers(dead) }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData === CUT) return undefined;
         const resolved = await build.resolve(args.path, {
           kind: args.kind,

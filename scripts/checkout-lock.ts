@@ -1,5 +1,5 @@
-// One osls run at a time in a checkout. osls and serverless-esbuild work in the repository's own
-// .serverless/ and .esbuild/, so two packagings at once (`npm run package` while `npm test`
+// One osls run at a time in a checkout. osls and the functions' build (deploy/build.cjs) work in the
+// repository's own .serverless/ and .surco/package-build/, so two packagings at once (`npm run package` while `npm test`
 // packages, the cold-start benchmark, a deploy) overwrote each other's builds and zips. A whole
 // packaging (scripts/package.ts) or deploy (scripts/deploy.ts) holds this lock, through
 // withOslsLock: a directory created atomically, holding the holder's pid; the next run waits for it

@@ -6,47 +6,19 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { BuildOptions, Loader, Plugin } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
 import { parse } from 'yaml';
 
 const root = join(import.meta.dirname, '..');
 
-interface DeployEsbuild {
-  sourcemap: boolean;
-  sourcesContent: boolean;
-  target: string;
-  platform: 'node';
-  format: 'esm';
-  mainFields: string[];
-  loader: Record<string, Loader>;
-  alias: Record<string, string>;
-  plugins: string;
-  banner: { js: string };
-  splitting: boolean;
-  chunkNames: string;
-  outputFileExtension: string;
-}
+const { buildOptions } = createRequire(import.meta.url)(join(root, 'deploy', 'build.cjs')) as {
+  buildOptions: (
+    settings: unknown,
+    root: string,
+  ) => BuildOptions & { alias: Record<string, string>; plugins: Plugin[] };
+};
 
+/** The options of deploy/esbuild.yml, as the packaging of the functions builds them (deploy/build.cjs). */
 export function deployBuildOptions(): BuildOptions & { alias: Record<string, string>; plugins: Plugin[] } {
-  const yml = parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')) as DeployEsbuild;
-  return {
-    bundle: true,
-    minify: true,
-    sourcemap: yml.sourcemap,
-    sourcesContent: yml.sourcesContent,
-    target: yml.target,
-    platform: yml.platform,
-    format: yml.format,
-    mainFields: yml.mainFields,
-    loader: yml.loader,
-    alias: yml.alias,
-    plugins: [...(createRequire(import.meta.url)(join(root, yml.plugins)) as Plugin[])],
-    banner: yml.banner,
-    splitting: yml.splitting,
-    chunkNames: yml.chunkNames,
-    outExtension: { '.js': yml.outputFileExtension },
-    absWorkingDir: root,
-    nodePaths: [join(root, 'node_modules')],
-    logLevel: 'error',
-  };
+  return buildOptions(parse(readFileSync(join(root, 'deploy', 'esbuild.yml'), 'utf8')), root);
 }

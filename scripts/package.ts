@@ -1,7 +1,7 @@
 // npm run package: the CloudFormation template of every service (docs/adr/0006-services.md),
 // offline, with no credentials, in .surco/package/<service>/, and the resource count of each.
-// Services are packaged one after the other: osls and serverless-esbuild work in .serverless/ and
-// .esbuild/ of the repository, so a packaging or deploy holds the checkout's osls lock
+// Services are packaged one after the other: osls and the functions' build work in .serverless/ and
+// .surco/package-build/ of the repository, so a packaging or deploy holds the checkout's osls lock
 // (withOslsLock) and a second one in the same checkout waits for it.
 //   npm run package                          # stage prod
 //   npm run package -- --stage staging --param tracing=true
@@ -24,7 +24,7 @@ export const OSLS_LOCK = join(root, '.surco', 'locks', 'osls');
 
 /**
  * Runs `fn` (every osls run of one packaging or deploy) holding the checkout's osls lock: osls and
- * serverless-esbuild work in the repository's .serverless/ and .esbuild/, which two packagings at
+ * the functions' build work in the repository's .serverless/ and .surco/package-build/, which two packagings at
  * once (`npm run package` while `npm test` packages, the cold-start benchmark) overwrote.
  */
 export function withOslsLock<T>(fn: () => Promise<T> | T, lock = OSLS_LOCK): Promise<T> {
@@ -52,10 +52,9 @@ export interface PackagedService {
 }
 
 /**
- * Runs `fn` with a temporary directory of its own for osls, removed afterwards. serverless-esbuild
- * zips each function from a folder in the temporary directory and fails to remove it (it removes
- * the folder without `recursive`): about 0.6 MB per function and packaging, 100 MB a run, left in
- * /tmp for good otherwise.
+ * Runs `fn` with a temporary directory of its own for osls, removed afterwards: whatever osls or a
+ * plugin leaves in the temporary directory (an esbuild plugin once left 100 MB of zips' folders a
+ * run) is not left in /tmp for good.
  */
 export async function withScratchTmp<T>(
   env: NodeJS.ProcessEnv,

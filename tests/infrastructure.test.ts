@@ -101,7 +101,7 @@ describe('npm run package: one template per service', () => {
     for (const p of packaged) expect(p.resources, p.service).toBeLessThanOrEqual(RESOURCE_BUDGET);
   });
 
-  it('fails, and ends, when a function does not build (serverless-esbuild leaves its build contexts open after a failure)', () => {
+  it('fails, and ends, when a function does not build', () => {
     // a copy of what packaging reads, with a module every function of the imagery service imports
     // broken: the bundler cannot parse it
     const copy = mkdtempSync(join(tmpdir(), 'surco-broken-build-'));
@@ -559,11 +559,28 @@ describe('what the templates keep safe', () => {
       expect(uri).toContain('lambda:path/2021-11-15/functions/');
       expect(uri).toContain('/response-streaming-invocations');
     }
+    expect(platform().Resources.NotificationStreamLambdaFunction!.Properties.Timeout).toBe(900);
+  });
+
+  it('streams exactly the routes declared with stream: true (the notification stream, GET /api/getfields), each through a response-streaming invocation', () => {
     const streaming = packaged
       .flatMap((p) => ofType(p.template, 'AWS::ApiGateway::Method'))
       .filter(([, m]) => m.Properties.Integration?.ResponseTransferMode === 'STREAM');
-    expect(streaming).toHaveLength(2);
-    expect(platform().Resources.NotificationStreamLambdaFunction!.Properties.Timeout).toBe(900);
+    const streamedRoutes = allRoutes.filter((route) => route.stream);
+    expect(streamedRoutes.map((route) => route.operationId).sort()).toEqual(['getFields', 'notificationStream']);
+    expect(streaming).toHaveLength(streamedRoutes.reduce((n, route) => n + route.paths.length, 0));
+    for (const [, method] of streaming) {
+      expect(JSON.stringify(method.Properties.Integration.Uri)).toContain('/response-streaming-invocations');
+    }
+    // every other method answers buffered (no transfer mode, or BUFFERED)
+    const buffered = packaged
+      .flatMap((p) => ofType(p.template, 'AWS::ApiGateway::Method'))
+      .filter(
+        ([, m]) => m.Properties.HttpMethod !== 'OPTIONS' && m.Properties.Integration?.ResponseTransferMode !== 'STREAM',
+      );
+    for (const [, method] of buffered) {
+      expect(JSON.stringify(method.Properties.Integration?.Uri ?? '')).not.toContain('/response-streaming-invocations');
+    }
   });
 });
 

@@ -25,6 +25,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { loadRegistry } = require('./registry.cjs');
 const { statementsFor, X_RAY_STATEMENT, QUEUES } = require('./iam.cjs');
+const { packageFunctions } = require('../../deploy/build.cjs');
 
 const PLATFORM = 'platform';
 const LOG_STATEMENT_SID = 'FunctionLogs';
@@ -122,23 +123,10 @@ class SurcoPlugin {
     this.hooks = {
       'before:package:setupProviderConfiguration': () => this.buildRoles(),
       'after:package:compileEvents': () => this.compileOperations(),
-      // serverless-esbuild disposes its build contexts only after a package that succeeded: when a
-      // build fails, the contexts it left keep esbuild's service, and the command, alive forever
-      // (`npm run package` hung after printing the error). A failed command stops esbuild, so the
-      // process ends with the error.
+      'before:package:createDeploymentArtifacts': () => this.packageFunctions(),
+      // a failed command stops esbuild's service, so that the process ends with the error
       error: () => require('esbuild').stop(),
     };
-    // A template-only packaging builds nothing: serverless-esbuild's packaging steps are left out
-    // (once every plugin is loaded), osls zips nothing (each function's artifact is a placeholder).
-    if (templateOnly()) {
-      this.hooks.initialize = () => {
-        const { hooks } = serverless.pluginManager;
-        for (const event of Object.keys(hooks)) {
-          if (event === 'initialize') continue;
-          hooks[event] = hooks[event].filter((entry) => entry.pluginName !== 'EsbuildServerlessPlugin');
-        }
-      };
-    }
   }
 
   // --- 1. functions from the registry ----------------------------------------------------------
@@ -191,12 +179,9 @@ class SurcoPlugin {
     fs.mkdirSync(dir, { recursive: true });
     // rewritten only when it changes: services packaged at the same time write the same text
     if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== source) fs.writeFileSync(file, source);
-    return {
-      handler: `${ENTRIES_DIR}/${name}/index.handler`,
-      // its directory holds its bundle and the chunks it imports on demand (deploy/esbuild.yml
-      // `splitting`); the zip takes that directory (not the entry's source) and no other function's
-      package: { patterns: [`!${ENTRIES_DIR}/**`, `${ENTRIES_DIR}/${name}/**`, `!${ENTRIES_DIR}/${name}/*.ts`] },
-    };
+    // its zip holds that directory with the bundle and the chunks it imports on demand
+    // (deploy/esbuild.yml `splitting`), built by packageFunctions
+    return { handler: `${ENTRIES_DIR}/${name}/index.handler` };
   }
 
   generateFunctions(services) {
@@ -255,7 +240,7 @@ class SurcoPlugin {
     // same but for the code's S3 keys.
     if (templateOnly()) {
       const artifact = placeholderArtifact();
-      for (const fn of Object.values(functions)) Object.assign(fn, { skipEsbuild: true, package: { artifact } });
+      for (const fn of Object.values(functions)) fn.package = { artifact };
     }
     for (const [name, fn] of Object.entries(functions)) this.serverless.extendConfiguration(['functions', name], fn);
   }
@@ -318,6 +303,34 @@ class SurcoPlugin {
         ),
       )
       .join('');
+  }
+
+  /**
+   * Builds each function of the service on its own and zips it (deploy/build.cjs) into
+   * .serverless/, where osls writes its own artifacts and from which it moves them all to the
+   * packaging's folder (`--package`): each function's artifact is its zip, which osls then leaves
+   * as it is. A template-only packaging builds nothing.
+   */
+  async packageFunctions() {
+    if (templateOnly()) return;
+    const service = this.serverless.service;
+    const root = this.serverless.serviceDir;
+    const entries = {};
+    for (const name of service.getAllFunctions()) {
+      const fn = service.getFunction(name);
+      entries[name] = `${fn.handler.slice(0, fn.handler.lastIndexOf('.'))}.ts`;
+    }
+    const settings = service.custom.esbuild;
+    const artifacts = await packageFunctions({
+      root,
+      settings,
+      entries,
+      workDir: path.join(root, '.surco', 'package-build', this.service.name),
+      packageDir: path.join(root, '.serverless'),
+      concurrency: settings.concurrency,
+      log: (message) => this.serverless.cli.log(`surco: ${message}`),
+    });
+    for (const [name, artifact] of Object.entries(artifacts)) service.getFunction(name).package = { artifact };
   }
 
   // --- 3. roles ----------------------------------------------------------------------------------

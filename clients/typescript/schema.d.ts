@@ -593,7 +593,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited */
+        /**
+         * Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited
+         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
+         */
         post: operations["postInternalEvent2"];
         delete?: never;
         options?: never;
@@ -1577,7 +1580,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited */
+        /**
+         * Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited
+         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
+         */
         post: operations["postInternalEvent"];
         delete?: never;
         options?: never;
@@ -5908,7 +5914,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description queued */
+            /** @description queued, or dropped */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5917,10 +5923,13 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         res: "ok";
-                        info: string;
+                        /** @enum {string} */
+                        info: "event queued" | "event dropped";
+                        /** @description why the event was dropped */
+                        detail?: string;
                         data: {
-                            event_id: string;
-                            event_name: string;
+                            event_id: string | null;
+                            event_name: string | null;
                         };
                     };
                 };
@@ -10764,7 +10773,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description queued */
+            /** @description queued, or dropped */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10773,10 +10782,13 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         res: "ok";
-                        info: string;
+                        /** @enum {string} */
+                        info: "event queued" | "event dropped";
+                        /** @description why the event was dropped */
+                        detail?: string;
                         data: {
-                            event_id: string;
-                            event_name: string;
+                            event_id: string | null;
+                            event_name: string | null;
                         };
                     };
                 };

@@ -4,7 +4,7 @@
 // shared with rotations, status transitions, who reads and who writes.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, createField, eventually, internal, newUser, square, type TestUser } from './helpers/api';
+import { call, createField, eventually, internal, newUser, nextSecond, square, type TestUser } from './helpers/api';
 
 const BASE = '/activities/labour';
 const post = (user: TestUser, json: unknown) => call('POST', BASE, { token: user.token, json });
@@ -234,20 +234,27 @@ describe('labours', () => {
     expect((await patch(owner, first, { labour_type_id: 2 })).status).toBe(400);
   });
 
-  it('moves status 1 -> 2 and 1 -> 3 -> 1; refuses leaving Executed', async () => {
+  it('corrects any status to any other (Executed included), recorded in updated_at; timestamps in whole seconds', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
-    const executed = await created(owner, application(fieldId));
-    expect((await patch(owner, executed, { status: 2 })).status).toBe(200);
-    const back = await patch(owner, executed, { status: 1 });
-    expect([back.status, back.body.res, back.body.code]).toEqual([400, 'error', 3]);
-    expect((await patch(owner, executed, { status: 3 })).body.code).toBe(3);
-    expect((await one(owner, executed)).body.data.status).toBe(2);
-    const cancelled = await created(owner, application(fieldId));
-    expect((await patch(owner, cancelled, { status: 3 })).status).toBe(200);
-    expect((await patch(owner, cancelled, { status: 2 })).body.code).toBe(3);
-    expect((await patch(owner, cancelled, { status: 1 })).status).toBe(200);
-    expect((await one(owner, cancelled)).body.data.status).toBe(1);
+    const uuid = await created(owner, application(fieldId));
+    const seconds = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+    const first = (await one(owner, uuid)).body.data;
+    expect([first.created_at, first.updated_at]).toEqual([expect.stringMatching(seconds), first.created_at]);
+    let previous = first.updated_at as string;
+    // every move among 1 Planned, 2 Executed and 3 Cancelled (an agronomist who mis-marked a labour corrects it)
+    for (const status of [2, 1, 3, 2, 3, 1, 2]) {
+      await nextSecond();
+      const changed = await patch(owner, uuid, { status });
+      expect([changed.status, changed.body], `-> ${status}`).toEqual([200, { data: { uuid } }]);
+      const labour = (await one(owner, uuid)).body.data;
+      expect([labour.status, labour.created_at]).toEqual([status, first.created_at]);
+      expect(labour.updated_at).toMatch(seconds);
+      expect(labour.updated_at > previous, `${labour.updated_at} after ${previous}`).toBe(true);
+      previous = labour.updated_at;
+    }
+    // the labour keeps its uuid (and so its work orders) through every correction
+    expect((await list(owner, { yeargroup: 2026 })).body.data.map((l: any) => [l.uuid, l.status])).toEqual([[uuid, 2]]);
     // an executed labour may be recorded as such from the start
     expect((await one(owner, await created(owner, application(fieldId, { status: 2 })))).body.data.status).toBe(2);
   });

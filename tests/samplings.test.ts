@@ -71,7 +71,8 @@ describe('samplings', () => {
       field_id: fieldId,
       field_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       yeargroup: 2026,
-      created_at: expect.any(String),
+      // the project's own form of a timestamp (docs/decisions.md, General): whole seconds, no milliseconds
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       closed_at: null,
       group_assigned_id: 0,
       zoning: { info: { map_id: '12' }, type: 'map' },
@@ -92,9 +93,10 @@ describe('samplings', () => {
         sampling: { analysis: 'Suelo 0-20' },
       },
     });
-    expect(sampling.points.map((p: any) => [p.geometry, p.checked, p.group_uuid])).toEqual([
-      ['POINT(-60.495 -33.895)', 0, low],
-      ['POINT(-60.491 -33.891)', 1, expect.any(String)],
+    const seconds = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(sampling.points.map((p: any) => [p.geometry, p.checked, p.group_uuid, p.created_at])).toEqual([
+      ['POINT(-60.495 -33.895)', 0, low, seconds],
+      ['POINT(-60.491 -33.891)', 1, expect.any(String), seconds],
     ]);
     // the same by uuid; the sample spot is a sample, not a plain spot in spot lists
     expect((await get(owner, '/api/sampling', { sampling_uuid: samplingUuid })).body.data).toEqual(response.body.data);

@@ -2443,7 +2443,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;
@@ -2725,7 +2727,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;
@@ -3059,7 +3063,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;
@@ -3341,7 +3347,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;

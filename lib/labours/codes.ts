@@ -6,7 +6,7 @@ import { Conflict, Forbidden } from '../errors';
 export const LABOUR_CODES = {
   NOT_FOUND: 1,
   NOT_ALLOWED: 2,
-  STATUS_TRANSITION: 3,
+  // 3 (status transition) is no longer answered: any status may change to any other
   INVALID_ROTATION: 4,
   INVALID_INPUTS: 5,
   SURFACE_EXCEEDS_FIELD: 6,

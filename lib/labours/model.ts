@@ -1,5 +1,5 @@
 // Labours (spec 3): field activities of four types in a campaign. The pure rules live here (types,
-// status transitions, which fields each type takes, totals of inputs); lib/labours/service.ts
+// which fields each type takes, totals of inputs; any status may change to any other); lib/labours/service.ts
 // reads and writes them. docs/decisions.md, "Labours".
 import { as, type EntityOf, entity, nullable, num, str } from '../db/entity';
 
@@ -15,18 +15,6 @@ export const LABOUR_TYPE_NAMES: Record<number, string> = {
 export const STATUS = { PLANNED: 1, EXECUTED: 2, CANCELLED: 3 } as const;
 export type Status = (typeof STATUS)[keyof typeof STATUS];
 export const STATUS_NAMES: Record<number, string> = { 1: 'Planificada', 2: 'Ejecutada', 3: 'Cancelada' };
-
-/**
- * Allowed status changes (docs/decisions.md): a planned labour is executed or cancelled; a
- * cancelled one may be planned again; an executed one stays executed (what was done is a record).
- * Keeping the same status is always allowed.
- */
-const TRANSITIONS: Record<Status, readonly Status[]> = {
-  [STATUS.PLANNED]: [STATUS.EXECUTED, STATUS.CANCELLED],
-  [STATUS.EXECUTED]: [],
-  [STATUS.CANCELLED]: [STATUS.PLANNED],
-};
-export const canMove = (from: Status, to: Status): boolean => from === to || TRANSITIONS[from].includes(to);
 
 /** application_type_id and seeding_type_id (values not shown by the spec; docs/decisions.md). */
 export const APPLICATION_TYPES: Record<number, string> = {

@@ -28,7 +28,6 @@ import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
   type Costs,
-  canMove,
   foreignTypeFields,
   LABOUR_INPUTS_MAX,
   LABOUR_TYPE,
@@ -516,12 +515,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id cannot change: a labour belongs to one field');
         }
         checkTypeFields(current.typeId, write);
-        if (write.status !== undefined && !canMove(current.status, write.status)) {
-          throw invalid(
-            LABOUR_CODES.STATUS_TRANSITION,
-            `a labour in status ${current.status} cannot move to ${write.status} (docs/decisions.md, Labours)`,
-          );
-        }
+        // any status may change to any other: a mis-marked labour is corrected, keeping its uuid (docs/decisions.md)
         if (write.rotationUuid !== undefined) await checkRotation(field, current.yeargroup, write.rotationUuid);
         if (write.surface !== undefined) await checkSurface(field, current.yeargroup, write.surface);
         if (write.mapId !== undefined) await checkMap(field, write.mapId);

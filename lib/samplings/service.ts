@@ -10,6 +10,7 @@ import type { FieldGate } from '../authz/gate';
 import { Forbidden, Invalid, NotFound } from '../errors';
 import type { Field } from '../platform/model';
 import type { Spot } from '../spots/model';
+import { isoSeconds } from '../util/time';
 import { newUuid } from '../util/uuid';
 import { SAMPLING_CODES } from './codes';
 import type { AnalysisVariable, Sampling, SamplingGroup, SamplingPoint, SamplingZoning } from './model';
@@ -159,7 +160,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
             field_id: s.fieldId,
             field_uuid: field?.uuid ?? null,
             yeargroup: s.yeargroup,
-            created_at: s.createdAt,
+            created_at: isoSeconds(s.createdAt),
             closed_at: s.closedAt,
             group_assigned_id: s.groupAssignedId,
             zoning: s.zoning,
@@ -168,7 +169,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
               ...g,
               samples: spots.filter((spot) => spot.groupUuid === g.group_uuid).map((spot) => sample(spot, s.analysis)),
             })),
-            points: s.points,
+            points: s.points.map((p) => ({ ...p, created_at: isoSeconds(p.created_at) })),
           };
         }),
       );

@@ -12,15 +12,7 @@ import {
   type PersonalInput,
   planLabourInputs,
 } from '../../lib/inputs/service';
-import {
-  canMove,
-  foreignTypeFields,
-  inputTotal,
-  LABOUR_TYPE,
-  paginate,
-  STATUS,
-  totalUnit,
-} from '../../lib/labours/model';
+import { foreignTypeFields, inputTotal, LABOUR_TYPE, paginate, totalUnit } from '../../lib/labours/model';
 import type { LabourView } from '../../lib/labours/service';
 import { recommendationProblems, type WorkOrder } from '../../lib/work-orders/model';
 import { type LabourReader, type WorkOrderRepository, workOrdersService } from '../../lib/work-orders/service';
@@ -183,21 +175,6 @@ describe('inputs inside a labour', () => {
 });
 
 describe('labour rules', () => {
-  it('allows planned -> executed or cancelled, cancelled -> planned, and nothing out of executed', () => {
-    const { PLANNED, EXECUTED, CANCELLED } = STATUS;
-    expect([
-      canMove(PLANNED, EXECUTED),
-      canMove(PLANNED, CANCELLED),
-      canMove(CANCELLED, PLANNED),
-      canMove(EXECUTED, EXECUTED),
-    ]).toEqual([true, true, true, true]);
-    expect([canMove(EXECUTED, PLANNED), canMove(EXECUTED, CANCELLED), canMove(CANCELLED, EXECUTED)]).toEqual([
-      false,
-      false,
-      false,
-    ]);
-  });
-
   it("takes each type's own fields only", () => {
     expect(foreignTypeFields(LABOUR_TYPE.APPLICATION, ['inputs', 'map_id', 'end_cycle'])).toEqual([]);
     expect(foreignTypeFields(LABOUR_TYPE.HARVEST, ['inputs', 'humidity', 'seed_rate'])).toEqual([

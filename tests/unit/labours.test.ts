@@ -88,14 +88,17 @@ const crops = async (_userId: number, cropId: number) =>
 
 function setup() {
   const store = memory();
+  const emitted: Array<{ name: string; data: unknown }> = [];
+  let clock = Date.parse('2026-11-23T12:00:00Z');
   const service = laboursService({
     repository: store.repository,
     inputs: store.inputs,
     fields: memoryGate({ fields: new Map([[1, memoryField(1)]]) }),
     crops,
-    now: () => new Date('2026-11-23T12:00:00Z'),
+    emit: async (name, event) => void emitted.push({ name, data: event.data }),
+    now: () => new Date(clock),
   });
-  return { ...store, service };
+  return { ...store, service, emitted, tick: (ms = 1000) => void (clock += ms) };
 }
 
 const sowing = (overrides: Partial<LabourCreate> = {}): LabourCreate => ({
@@ -182,15 +185,24 @@ describe('labour rules (repositories in memory)', () => {
     expect([...inputs.rows.values()].map((i) => i.name)).toEqual(['Mi mezcla']);
   });
 
-  it('changes what is sent, retrying a lost race; status moves only as allowed; field and campaign stay', async () => {
-    const { service, loseNext } = setup();
-    const { uuid } = await service.createLabour(caller, sowing());
+  it('changes what is sent, retrying a lost race; any status to any other, recorded; field and campaign stay', async () => {
+    const { service, loseNext, emitted, tick } = setup();
+    const { uuid, createdAt } = await service.createLabour(caller, sowing());
     loseNext();
+    tick();
     const executed = await service.patchLabour(caller, uuid, { status: STATUS.EXECUTED, observations: 'done' });
     expect(executed).toMatchObject({ status: STATUS.EXECUTED, observations: 'done', version: 2, date: '2026-11-01' });
-    expect(await codeOf(service.patchLabour(caller, uuid, { status: STATUS.PLANNED }))).toBe(
-      LABOUR_CODES.STATUS_TRANSITION,
-    );
+    expect(executed.updatedAt > createdAt).toBe(true);
+    // an executed labour corrected back to planned, then cancelled, then executed again
+    for (const status of [STATUS.PLANNED, STATUS.CANCELLED, STATUS.EXECUTED, STATUS.CANCELLED, STATUS.PLANNED]) {
+      tick();
+      const before = emitted.length;
+      const changed = await service.patchLabour(caller, uuid, { status });
+      expect(changed.status).toBe(status);
+      expect(emitted.slice(before)).toEqual([
+        { name: 'LABOUR_CHANGED.V1', data: { labour_uuid: uuid, field_id: 1, yeargroup: 2026, change: 'changed' } },
+      ]);
+    }
     expect(await codeOf(service.patchLabour(caller, uuid, { fieldId: 2 }))).toBe(LABOUR_CODES.INVALID_FIELD);
     expect(await codeOf(service.patchLabour(caller, uuid, { yeargroup: 2027 }))).toBe(LABOUR_CODES.INVALID_ROTATION);
     expect(await codeOf(service.patchLabour(caller, uuid, { typeId: LABOUR_TYPE.HARVEST }))).toBe(

@@ -310,6 +310,78 @@ describe('labours', () => {
     expect([tooLarge.status, tooLarge.body.code]).toEqual([400, 6]);
   });
 
+  it("takes back the list it answers from whoever edits the labour: a collaborator's input stays, by uuid or id; lines keep their labour_input_uuid; a dropped input drops its cost", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    const editor = await newUser();
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
+    const editorsOwn = randomUUID();
+    // the editor records the labour with a new personal input of its own, and costs for it
+    const uuid = await created(
+      editor,
+      application(fieldId, {
+        inputs: [
+          { id: 20, dose: 2, unit: 'L/ha' },
+          { uuid: editorsOwn, name: 'Coadyuvante del contratista', dose: 0.1, unit: 'L/ha' },
+        ],
+        costs: {
+          labour: { unit: 'USD/ha', value: 10 },
+          inputs: { [editorsOwn]: { unit: 'USD/L', value: 7 } },
+        },
+      }),
+    );
+    const first = (await one(owner, uuid)).body.data;
+    const [glyphosate, adjuvant] = first.inputs;
+    expect(adjuvant).toMatchObject({ input_uuid: editorsOwn, input_name: 'Coadyuvante del contratista' });
+    // the field's owner sends back the same list with other doses: by uuid, then by id
+    for (const byUuid of [true, false]) {
+      const dose = byUuid ? 0.2 : 0.3;
+      const response = await patch(owner, uuid, {
+        inputs: [
+          { id: 20, dose: 2.5, unit: 'L/ha' },
+          byUuid
+            ? { uuid: editorsOwn, dose, unit: 'L/ha' }
+            : { id: adjuvant.input_id, name: 'Coadyuvante del contratista', dose, unit: 'L/ha' },
+        ],
+      });
+      expect(response.status, response.text).toBe(200);
+      const lines = (await one(owner, uuid)).body.data.inputs;
+      expect(lines.map((l: any) => [l.input_uuid, l.input_id, l.input_name, l.dose, l.labour_input_uuid])).toEqual([
+        [glyphosate.input_uuid, 20, glyphosate.input_name, 2.5, glyphosate.labour_input_uuid],
+        [editorsOwn, adjuvant.input_id, 'Coadyuvante del contratista', dose, adjuvant.labour_input_uuid],
+      ]);
+    }
+    // the owner's list holds none of the editor's inputs: nothing was created for it
+    expect((await inputs(owner)).body).toEqual([]);
+    // a line that stays keeps its labour_input_uuid; a new one gets its own
+    const reordered = await patch(owner, uuid, {
+      inputs: [
+        { uuid: editorsOwn, dose: 0.3, unit: 'L/ha' },
+        { id: 21, dose: 1, unit: 'L/ha' },
+      ],
+    });
+    expect(reordered.status, reordered.text).toBe(200);
+    const after = (await one(owner, uuid)).body.data;
+    expect(after.inputs.map((l: any) => l.labour_input_uuid)).toEqual([
+      adjuvant.labour_input_uuid,
+      expect.not.stringMatching(new RegExp(`${glyphosate.labour_input_uuid}|${adjuvant.labour_input_uuid}`)),
+    ]);
+    // dropping the editor's input drops its cost with it (the labour's own cost stays)
+    const dropped = await patch(owner, uuid, { inputs: [{ id: 21, dose: 1, unit: 'L/ha' }] });
+    expect(dropped.status, dropped.text).toBe(200);
+    const last = (await one(owner, uuid)).body.data;
+    expect(last.inputs.map((l: any) => [l.input_id, l.labour_input_uuid])).toEqual([
+      [21, after.inputs[1].labour_input_uuid],
+    ]);
+    expect(last.costs).toEqual({ labour: { unit: 'USD/ha', value: 10 }, inputs: {} });
+    // costs sent in the same request must still name listed inputs
+    const stray = await patch(owner, uuid, {
+      inputs: [{ id: 21, dose: 1, unit: 'L/ha' }],
+      costs: { inputs: { [editorsOwn]: { unit: 'USD/L', value: 1 } } },
+    });
+    expect([stray.status, stray.body.code]).toEqual([400, 5]);
+  });
+
   it('answers a repeated client uuid with the labour it made; deletes', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);

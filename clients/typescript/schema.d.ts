@@ -6372,11 +6372,15 @@ export interface operations {
                         uuid: string;
                         name: string;
                         user_input: boolean;
-                        code: string | null;
+                        /** @description '' when the input has none */
+                        code: string;
                         country: string | null;
-                        company: string | null;
-                        type: string | null;
-                        state: string | null;
+                        /** @description '' when the input has none */
+                        company: string;
+                        /** @description '' when the input has none */
+                        type: string;
+                        /** @description '' when the input has none */
+                        state: string;
                         density: number | null;
                         composition: unknown;
                         components: {
@@ -11346,11 +11350,15 @@ export interface operations {
                         uuid: string;
                         name: string;
                         user_input: boolean;
-                        code: string | null;
+                        /** @description '' when the input has none */
+                        code: string;
                         country: string | null;
-                        company: string | null;
-                        type: string | null;
-                        state: string | null;
+                        /** @description '' when the input has none */
+                        company: string;
+                        /** @description '' when the input has none */
+                        type: string;
+                        /** @description '' when the input has none */
+                        state: string;
                         density: number | null;
                         composition: unknown;
                         components: {

@@ -173,10 +173,9 @@ export const keys = {
   rotationRefs: (rotationUuid: string) => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
 
   // --- inputs, labours and work orders (spec 3) --------------------------------------------------
-  /** A user's personal input (master inputs are in code); inputRef keeps a uuid to one owner. */
+  /** A user's personal input (master inputs are in code): a uuid names an input within its owner's list. */
   userInput: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `INPUT#${uuid.toLowerCase()}` }),
   userInputsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'INPUT#' }),
-  inputRef: (uuid: string): Key => ({ pk: `INPUTREF#${uuid.toLowerCase()}`, sk: 'REF' }),
   /** A labour lives in its field's partition, under its campaign (yeargroup); labourRef finds it by uuid. */
   labour: (fieldId: number, yeargroup: number, uuid: string): Key => ({
     pk: `FIELD#${fieldId}`,

@@ -91,15 +91,6 @@ export const dynamoLabourRepository: LabourRepository = {
     }
     return inputs;
   },
-  async inputHolders(uuids) {
-    const found = await batchGet(uuids.map((uuid) => keys.inputRef(uuid)));
-    return new Map(
-      uuids.flatMap((uuid) => {
-        const ref = found.get(itemKey(keys.inputRef(uuid)));
-        return ref ? [[uuid, Number(ref.owner_id)] as const] : [];
-      }),
-    );
-  },
   save: (change) => transact(labourSaveOps(change)),
   async remove(labour, gone) {
     await transact([

@@ -130,8 +130,6 @@ export interface LabourRepository {
   mapField(mapId: number): Promise<number | undefined>;
   /** Personal inputs by `ownerId|uuid`. */
   personalInputs(refs: Array<{ ownerId: number; uuid: string }>): Promise<Map<string, PersonalInput>>;
-  /** The owners of personal inputs of these uuids, by uuid. */
-  inputHolders(uuids: string[]): Promise<Map<string, number>>;
   /** Writes a labour save (labourTaken for a new labour's uuid in use, labourStale for a change that lost its race). */
   save(change: LabourSave): Promise<void>;
   remove(labour: Labour, gone: () => DomainError): Promise<void>;
@@ -179,6 +177,12 @@ function checkInputCosts(costs: Costs, lines: LabourInput[]): void {
       `costs.inputs names inputs the labour does not list: ${stray.join(', ')}`,
     );
 }
+
+/** Costs without the entries of inputs no longer listed. */
+const withoutStrayCosts = (costs: Costs, lines: LabourInput[]): Costs => {
+  const uuids = new Set(lines.map((l) => l.inputUuid));
+  return { ...costs, inputs: Object.fromEntries(Object.entries(costs.inputs).filter(([uuid]) => uuids.has(uuid))) };
+};
 
 const normalizeCosts = (
   costs: Partial<Costs> | undefined,
@@ -329,32 +333,35 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       throw invalid(LABOUR_CODES.INVALID_MAP, `map ${mapId} is not a map of field ${field.id}`);
   }
 
-  /** The complete list of a labour's inputs, resolved by the spec's rules, and the input writes it needs. */
+  /**
+   * The complete list of a labour's inputs, resolved by the spec's rules, and the input writes it
+   * needs. `current` are the lines of the labour being changed: an input it lists may be sent back
+   * by whoever edits it, and a line whose input stays keeps its labour_input_uuid.
+   */
   async function resolveInputs(
     userId: number,
     items: LabourInputItem[],
+    current: LabourInput[] = [],
   ): Promise<{ lines: LabourInput[]; writes: InputWrite[] }> {
     if (items.length > LABOUR_INPUTS_MAX)
       throw invalid(LABOUR_CODES.INVALID_INPUTS, `at most ${LABOUR_INPUTS_MAX} inputs in a labour`);
     const personal = await inputs.personalInputs(userId);
-    const ownUuids = new Set(personal.map((p) => p.uuid));
-    const others = [
-      ...new Set(
-        items
-          .map((i) => i.uuid?.toLowerCase())
-          .filter((u): u is string => Boolean(u) && !ownUuids.has(u!) && !masterInputByUuid(u!)),
-      ),
-    ];
-    const holders = await repository.inputHolders(others);
+    const listed = current.map((line) => ({
+      uuid: line.inputUuid,
+      id: line.inputId,
+      ownerId: line.ownerId,
+      name: line.name,
+    }));
     try {
-      const plan = await planLabourInputs(userId, items, personal, holders, () => inputs.newId(), now());
-      const lines = plan.resolved.map(({ input, personal: own }, index): LabourInput => {
+      const plan = await planLabourInputs(userId, items, personal, listed, () => inputs.newId(), now());
+      const lines = plan.resolved.map((input, index): LabourInput => {
         const item = items[index]!;
+        const kept = current.find((line) => line.inputUuid === input.uuid && line.ownerId === input.ownerId);
         return {
-          labourInputUuid: newUuid(),
+          labourInputUuid: kept?.labourInputUuid ?? newUuid(),
           inputUuid: input.uuid,
           inputId: input.id,
-          ownerId: own ? userId : null,
+          ownerId: input.ownerId,
           name: input.name,
           dose: item.dose,
           unit: item.unit,
@@ -521,9 +528,10 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
         if (write.mapId !== undefined) await checkMap(field, write.mapId);
         const resolved =
           write.inputs !== undefined
-            ? await resolveInputs(principal.user.id, write.inputs)
+            ? await resolveInputs(principal.user.id, write.inputs, current.inputs)
             : { lines: current.inputs, writes: [] };
-        const costs = normalizeCosts(write.costs, current.costs);
+        // an input left out of the list takes its cost with it; costs sent must name listed inputs
+        const costs = normalizeCosts(write.costs, withoutStrayCosts(current.costs, resolved.lines));
         checkInputCosts(costs, resolved.lines);
         const campaign =
           write.biennial !== undefined ? await repository.campaignOf(field.id, current.yeargroup) : undefined;

@@ -6,11 +6,12 @@ import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import type { Campaign } from '../../lib/fields/campaigns';
 import { MASTER_INPUTS } from '../../lib/inputs/catalogue';
+import { blank } from '../../lib/inputs/service';
 import { LABOUR_CODES, labourStale, labourTaken } from '../../lib/labours/codes';
 import { LABOUR_TYPE, type Labour, STATUS } from '../../lib/labours/model';
 import { type LabourCreate, type LabourRepository, type LabourSave, laboursService } from '../../lib/labours/service';
 import { memoryField, memoryGate } from './helpers/memory-gate';
-import { memoryRepository } from './helpers/memory-inputs';
+import { inputKey, memoryRepository } from './helpers/memory-inputs';
 
 const ROTATION = '7a000000-0000-4000-8000-000000000001';
 
@@ -54,10 +55,11 @@ function memory() {
     mapField: async (mapId) => (mapId === 5 ? 1 : undefined),
     personalInputs: async (refs) =>
       new Map(
-        refs.flatMap((r) => (inputs.rows.has(r.uuid) ? [[`${r.ownerId}|${r.uuid}`, inputs.rows.get(r.uuid)!]] : [])),
+        refs.flatMap((r) => {
+          const row = inputs.rows.get(inputKey(r.ownerId, r.uuid));
+          return row ? [[`${r.ownerId}|${r.uuid}`, row] as const] : [];
+        }),
       ),
-    inputHolders: async (uuids) =>
-      new Map(uuids.flatMap((u) => (inputs.rows.has(u) ? [[u, inputs.rows.get(u)!.ownerId]] : []))),
     async save(change: LabourSave) {
       if (loseNextSave) {
         loseNextSave = false;
@@ -183,6 +185,20 @@ describe('labour rules (repositories in memory)', () => {
       ['Mi mezcla', 9],
     ]);
     expect([...inputs.rows.values()].map((i) => i.name)).toEqual(['Mi mezcla']);
+  });
+
+  it("creates the caller's own input for an input uuid another user holds: uuids are per owner", async () => {
+    const { service, inputs } = setup();
+    const catalogue = '0a000000-0000-4000-8000-000000000077';
+    await inputs.save([
+      { create: { ...blank(3, catalogue, 100_500, new Date('2026-01-01T00:00:00Z')), name: "Someone else's" } },
+    ]);
+    await service.createLabour(
+      caller,
+      application({ inputs: [{ uuid: catalogue, name: 'Mine', dose: 1, unit: 'L/ha' }] }),
+    );
+    expect(inputs.rows.get(inputKey(caller.user.id, catalogue))).toMatchObject({ ownerId: 9, name: 'Mine' });
+    expect(inputs.rows.get(inputKey(3, catalogue))).toMatchObject({ ownerId: 3, name: "Someone else's" });
   });
 
   it('changes what is sent, retrying a lost race; any status to any other, recorded; field and campaign stay', async () => {

@@ -382,7 +382,7 @@ describe('labours', () => {
     expect([stray.status, stray.body.code]).toEqual([400, 5]);
   });
 
-  it('answers a repeated client uuid with the labour it made; deletes', async () => {
+  it('answers a repeated client uuid and body with the labour it made, another body with 409; deletes', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
     const uuid = randomUUID();
@@ -392,13 +392,62 @@ describe('labours', () => {
     ]);
     expect([a.status, b.status, a.body.data.uuid, b.body.data.uuid]).toEqual([200, 200, uuid, uuid]);
     expect((await list(owner, { yeargroup: 2026 })).body.data).toHaveLength(1);
-    const stranger = await newUser();
-    const { fieldId: strangerField } = await createField(stranger);
-    expect((await post(stranger, application(strangerField, { uuid }))).status).toBe(409);
+    // changed since: the first request sent again is still a replay
+    expect((await patch(owner, uuid, { observations: 'cambiada' })).status).toBe(200);
+    const replay = await post(owner, application(fieldId, { uuid }));
+    expect([replay.status, replay.body]).toEqual([200, { data: { uuid } }]);
+    // the same uuid with another body is a conflict, and changes nothing
+    for (const other of [application(fieldId, { uuid, surface: 49 }), application(fieldId, { uuid, status: 2 })]) {
+      const conflict = await post(owner, other);
+      expect([conflict.status, conflict.body.res, conflict.body.code]).toEqual([409, 'error', 10]);
+    }
+    // a uuid of a labour the caller sees in another field too
+    const { fieldId: second } = await createField(owner, { shape: square(-60.3, -33.9) });
+    const elsewhere = await post(owner, application(second, { uuid }));
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([409, 10]);
+    const only = (await list(owner, { yeargroup: 2026 })).body.data;
+    expect(only.map((l: any) => [l.uuid, l.field_id, l.surface, l.status, l.observations])).toEqual([
+      [uuid, fieldId, 50, 1, 'cambiada'],
+    ]);
     const removed = await call('DELETE', `${BASE}/${uuid}`, { token: owner.token });
     expect(removed.status).toBe(200);
     expect((await one(owner, uuid)).status).toBe(404);
     expect((await list(owner, { yeargroup: 2026 })).body.data).toEqual([]);
+  });
+
+  it("names a labour by its uuid within its field: another tenant's labour of that uuid is answered as one nobody made, and blocks nothing", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    const uuid = randomUUID();
+    await created(owner, application(fieldId, { uuid, observations: 'del dueño' }));
+    const stranger = await newUser();
+    const { fieldId: strangerField } = await createField(stranger);
+    const unknown = randomUUID();
+    // every operation on the owner's uuid answers as on a uuid nobody uses (modulo the uuid itself)
+    const same = (response: { status: number; body: any }, id: string) => [
+      response.status,
+      JSON.stringify(response.body).replaceAll(id, '<uuid>'),
+    ];
+    for (const [method, json] of [
+      ['GET', undefined],
+      ['PATCH', { observations: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const foreign = await call(method, `${BASE}/${uuid}`, { token: stranger.token, json });
+      const nobody = await call(method, `${BASE}/${unknown}`, { token: stranger.token, json });
+      expect(same(foreign, uuid), method).toEqual(same(nobody, unknown));
+      expect(foreign.status).toBe(404);
+    }
+    // creating with that uuid makes the stranger's own labour, as with a uuid nobody used
+    const foreign = await post(stranger, application(strangerField, { uuid, observations: 'del otro' }));
+    const nobody = await post(stranger, application(strangerField, { uuid: unknown, observations: 'del otro' }));
+    expect(same(foreign, uuid)).toEqual(same(nobody, unknown));
+    expect(foreign.status).toBe(200);
+    expect((await one(stranger, uuid)).body.data).toMatchObject({ field_id: strangerField, observations: 'del otro' });
+    expect((await one(owner, uuid)).body.data).toMatchObject({ field_id: fieldId, observations: 'del dueño' });
+    // each changes and deletes its own
+    expect((await call('DELETE', `${BASE}/${uuid}`, { token: stranger.token })).status).toBe(200);
+    expect((await one(owner, uuid)).body.data.observations).toBe('del dueño');
   });
 
   it('filters with every parameter of the spec (AND) and pages by date', async () => {

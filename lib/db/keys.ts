@@ -176,7 +176,7 @@ export const keys = {
   /** A user's personal input (master inputs are in code): a uuid names an input within its owner's list. */
   userInput: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `INPUT#${uuid.toLowerCase()}` }),
   userInputsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'INPUT#' }),
-  /** A labour lives in its field's partition, under its campaign (yeargroup); labourRef finds it by uuid. */
+  /** A labour lives in its field's partition, under its campaign (yeargroup); labourRefs find it by uuid. */
   labour: (fieldId: number, yeargroup: number, uuid: string): Key => ({
     pk: `FIELD#${fieldId}`,
     sk: `LABOUR#${yeargroup}#${uuid.toLowerCase()}`,
@@ -186,7 +186,12 @@ export const keys = {
     skPrefix: `LABOUR#${yeargroup}#`,
   }),
   laboursOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'LABOUR#' }),
-  labourRef: (uuid: string): Key => ({ pk: `LABOURREF#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** The labour of a uuid in one field (a uuid names a labour within its field); labourRefs lists every field whose labour carries it. */
+  labourRef: (uuid: string, fieldId: number): Key => ({
+    pk: `LABOURREF#${uuid.toLowerCase()}`,
+    sk: `FIELD#${pad(fieldId)}`,
+  }),
+  labourRefs: (uuid: string) => ({ pk: `LABOURREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
   /** A user's work order; workOrderRef keeps a uuid to one owner. */
   workOrder: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `WORKORDER#${uuid.toLowerCase()}` }),
   workOrdersPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'WORKORDER#' }),

@@ -1,7 +1,7 @@
 // Labours (spec 3): field activities of four types in a campaign. The pure rules live here (types,
 // which fields each type takes, totals of inputs; any status may change to any other); lib/labours/service.ts
 // reads and writes them. docs/decisions.md, "Labours".
-import { as, type EntityOf, entity, nullable, num, str } from '../db/entity';
+import { as, type EntityOf, entity, nullable, num, str, strOr } from '../db/entity';
 
 export const LABOUR_TYPE = { APPLICATION: 1, HARVEST: 2, SOWING: 3, OTHER: 4 } as const;
 export type LabourTypeId = (typeof LABOUR_TYPE)[keyof typeof LABOUR_TYPE];
@@ -119,6 +119,8 @@ export const Labour = entity('labour', {
   /** The type fields other than inputs and map_id, under the spec's names. */
   details: as<Record<string, unknown>>('details', {}),
   createdBy: num('created_by'),
+  /** What the create sent (lib/util/fingerprint.ts): its uuid sent again with another body conflicts. '' when not known. */
+  createdWith: strOr('created_with', ''),
   createdAt: str('created_at'),
   updatedAt: str('updated_at'),
   version: num('version'),

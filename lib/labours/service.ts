@@ -21,6 +21,7 @@ import {
   planLabourInputs,
 } from '../inputs/service';
 import type { Farm, Field } from '../platform/model';
+import { fingerprint } from '../util/fingerprint';
 import { mapLimit } from '../util/map-limit';
 import { newUuid } from '../util/uuid';
 import type { WebhookEmitter } from '../webhooks/emit';
@@ -114,8 +115,8 @@ export const refKey = (...parts: Array<string | number>) => parts.join('|');
 
 /** Where labours (and what their rules read around them) are kept. */
 export interface LabourRepository {
-  /** The field and campaign of the labour of a uuid. */
-  home(uuid: string): Promise<{ fieldId: number; yeargroup: number } | undefined>;
+  /** The field and campaign of each labour of a uuid (a uuid names a labour within its field). */
+  homes(uuid: string): Promise<Array<{ fieldId: number; yeargroup: number }>>;
   labour(fieldId: number, yeargroup: number, uuid: string): Promise<Labour | undefined>;
   laboursOf(fieldId: number, yeargroup: number): Promise<Labour[]>;
   /** Rotations by `fieldId|uuid`: their crop and campaign. */
@@ -214,16 +215,26 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
   };
   // --- reading -------------------------------------------------------------------------------
 
-  /** The labour of a uuid, in a field the caller reaches for `action` (404 when it cannot read it). */
+  /**
+   * The labour of a uuid, in a field the caller reaches for `action`: 404 when it reads none of the
+   * fields holding a labour of that uuid (exactly as a uuid nobody uses), 403 when it only reads it.
+   * Two tenants may each have a labour of one uuid; the caller's reach decides (the lower field id first).
+   */
   async function locate(
     principal: Principal,
     uuid: string,
     action: 'read' | 'write',
   ): Promise<FieldInScope & { labour: Labour }> {
     const refuse = labourNotFound(uuid);
-    const home = await repository.home(uuid);
-    if (!home) throw refuse();
-    const scope = await fields.field(principal, home.fieldId, action, { notFound: refuse, forbidden: notAllowed });
+    const homes = await repository.homes(uuid);
+    if (!homes.length) throw refuse();
+    const scope = await fields.among(
+      principal,
+      homes.map((h) => h.fieldId),
+      action,
+      { notFound: refuse, forbidden: notAllowed },
+    );
+    const home = homes.find((h) => h.fieldId === scope.field.id)!;
     const labour = await repository.labour(scope.field.id, home.yeargroup, uuid);
     if (!labour) throw refuse();
     return { ...scope, labour };
@@ -435,6 +446,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       inputs: lines,
       details: write.details ?? {},
       createdBy: userId,
+      createdWith: '',
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -481,19 +493,35 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       return { views: await views(principal.user.id, items, cropOf), page, totalPages };
     },
 
-    /** POST /activities/labour: one labour; a repeated client uuid answers the labour it made. */
+    /**
+     * POST /activities/labour: one labour. A client uuid names a labour within its field: sent again
+     * to that field with the same body it answers the labour it made (idempotent), with another body
+     * it conflicts (409 code 10), as does the uuid of a labour the caller can see in another field;
+     * a labour of that uuid the caller cannot see does not exist for it (it creates its own).
+     */
     async createLabour(principal: Principal, write: LabourCreate): Promise<Labour> {
       const { field } = await fieldOf(principal, write);
+      const sent = fingerprint(write);
       const again = async (): Promise<Labour | undefined> => {
-        if (!write.uuid || !(await repository.home(write.uuid))) return undefined;
-        const existing = await locate(principal, write.uuid, 'read').catch(() => undefined);
-        if (!existing) throw labourTaken(write.uuid);
-        return existing.labour;
+        if (!write.uuid) return undefined;
+        const homes = await repository.homes(write.uuid);
+        const here = homes.find((h) => h.fieldId === field.id);
+        if (here) {
+          const existing = await repository.labour(field.id, here.yeargroup, write.uuid);
+          if (existing && existing.createdWith && existing.createdWith !== sent)
+            throw labourTaken(write.uuid, 'it was created with another body; send that body, or a new uuid');
+          if (existing) return existing;
+        }
+        const elsewhere = homes.filter((h) => h.fieldId !== field.id).map((h) => h.fieldId);
+        if (elsewhere.length && (await fields.readsAny(principal, elsewhere)))
+          throw labourTaken(write.uuid, 'a labour of this uuid is in another field');
+        return undefined;
       };
       const repeated = await again();
       if (repeated) return repeated;
       return retryLostRace(async () => {
         const change = await newLabour(principal.user.id, field, write);
+        change.labour.createdWith = sent;
         try {
           await repository.save(change);
           return changed(principal, change.labour, 'created');

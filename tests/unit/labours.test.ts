@@ -22,11 +22,11 @@ function memory() {
   let loseNextSave = false;
   const reads = { rotations: 0 };
   const repository: LabourRepository = {
-    home: async (uuid) => {
-      const labour = labours.get(uuid.toLowerCase());
-      return labour && { fieldId: labour.fieldId, yeargroup: labour.yeargroup };
-    },
-    labour: async (_fieldId, _yeargroup, uuid) => labours.get(uuid.toLowerCase()),
+    homes: async (uuid) =>
+      [...labours.values()]
+        .filter((l) => l.uuid === uuid.toLowerCase())
+        .map((l) => ({ fieldId: l.fieldId, yeargroup: l.yeargroup })),
+    labour: async (fieldId, _yeargroup, uuid) => labours.get(`${fieldId}|${uuid.toLowerCase()}`),
     laboursOf: async (fieldId, yeargroup) =>
       [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup),
     // field 1 has a soybean rotation (crop 1) in 2026
@@ -65,11 +65,11 @@ function memory() {
         loseNextSave = false;
         throw new LostRace('changed');
       }
-      const stored = labours.get(change.labour.uuid);
+      const stored = labours.get(`${change.labour.fieldId}|${change.labour.uuid}`);
       if (change.previousVersion === undefined && stored) throw labourTaken(change.labour.uuid);
       if (change.previousVersion !== undefined && stored?.version !== change.previousVersion) throw labourStale();
       await inputs.save(change.inputs);
-      labours.set(change.labour.uuid, change.labour);
+      labours.set(`${change.labour.fieldId}|${change.labour.uuid}`, change.labour);
       const { biennial } = change;
       if (biennial && biennial.value !== undefined)
         campaigns.set(`${biennial.campaign.fieldId}|${biennial.campaign.yeargroup}`, {
@@ -78,7 +78,7 @@ function memory() {
         });
     },
     async remove(labour) {
-      labours.delete(labour.uuid);
+      labours.delete(`${labour.fieldId}|${labour.uuid}`);
     },
   };
   return { repository, inputs, labours, campaigns, reads, loseNext: () => (loseNextSave = true) };
@@ -132,10 +132,40 @@ describe('labour rules (repositories in memory)', () => {
       createdAt: '2026-11-23T12:00:00.000Z',
     });
     expect(campaigns.get('1|2026')?.biennial).toBe(true);
-    expect((await service.createLabour(caller, sowing({ uuid, status: STATUS.EXECUTED }))).status).toBe(STATUS.PLANNED);
+    // the same body again is a replay; another body under that uuid a conflict
+    expect(await service.createLabour(caller, sowing({ uuid, biennial: true, rotationUuid: ROTATION }))).toEqual(made);
+    expect(await codeOf(service.createLabour(caller, sowing({ uuid, status: STATUS.EXECUTED })))).toBe(
+      LABOUR_CODES.UUID_IN_USE,
+    );
     expect(labours.size).toBe(1);
     const view = await service.getLabour(caller, uuid);
     expect(view).toMatchObject({ biennial: true, rotation: { uuid: ROTATION, cropId: 1, cropName: 'Soja' } });
+  });
+
+  it("treats a uuid as the field's: another tenant's labour of that uuid neither blocks nor shows; one the caller sees elsewhere conflicts", async () => {
+    const { service, labours, repository } = setup();
+    const uuid = 'ab000000-0000-4000-8000-0000000000cc';
+    // field 7 is another tenant's (the caller cannot read it), field 3 one the caller only reads
+    await repository.save({
+      labour: { ...(await service.createLabour(caller, sowing())), uuid, fieldId: 7 },
+      inputs: [],
+    });
+    const mine = await service.createLabour(caller, sowing({ uuid }));
+    expect([mine.fieldId, labours.size]).toEqual([1, 3]);
+    expect((await service.getLabour(caller, uuid)).labour.fieldId).toBe(1);
+    const shared = 'ab000000-0000-4000-8000-0000000000dd';
+    await repository.save({ labour: { ...mine, uuid: shared, fieldId: 3 }, inputs: [] });
+    expect(await codeOf(service.createLabour(caller, sowing({ uuid: shared })))).toBe(LABOUR_CODES.UUID_IN_USE);
+    // reading a uuid only another tenant uses is answered as a uuid nobody uses
+    await repository.save({
+      labour: { ...mine, uuid: 'ab000000-0000-4000-8000-0000000000ee', fieldId: 7 },
+      inputs: [],
+    });
+    for (const id of ['ab000000-0000-4000-8000-0000000000ee', 'ab000000-0000-4000-8000-0000000000ff']) {
+      expect(await codeOf(service.getLabour(caller, id))).toBe(LABOUR_CODES.NOT_FOUND);
+      expect(await codeOf(service.patchLabour(caller, id, { observations: 'x' }))).toBe(LABOUR_CODES.NOT_FOUND);
+      expect(await codeOf(service.deleteLabour(caller, id))).toBe(LABOUR_CODES.NOT_FOUND);
+    }
   });
 
   it('refuses what breaks a rule, with its code, and writes nothing', async () => {

@@ -92,6 +92,9 @@ describe('work orders', () => {
     const created = await send(owner, 'POST', PATH, body);
     expect([created.status, created.body]).toEqual([200, { data: { uuid: body.uuid } }]);
     expect((await send(owner, 'POST', PATH, body)).body).toEqual({ data: { uuid: body.uuid } });
+    // the same uuid with another body is a conflict, and changes nothing
+    const conflict = await send(owner, 'POST', PATH, { ...body, name: 'Otro nombre' });
+    expect([conflict.status, conflict.body.res, conflict.body.code]).toEqual([409, 'error', 4]);
     const listed = await send(owner, 'GET', `${PATH}?yeargroup=2026`);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
@@ -120,7 +123,28 @@ describe('work orders', () => {
       ],
     });
     expect((await send(owner, 'GET', `${PATH}?yeargroup=2025`)).body).toEqual({ data: [] });
-    // PUT: optional members not sent are stored as null
+    // PUT takes back the date as the list gives it
+    const listedOrder = listed.body.data[0];
+    const sentBack = await send(owner, 'PUT', `${PATH}/${body.uuid}`, {
+      labours: listedOrder.labours.map((l: any) => l.uuid),
+      date: listedOrder.date,
+      yeargroup: listedOrder.yeargroup,
+      name: listedOrder.name,
+      notes: listedOrder.notes,
+      recomendations: listedOrder.recomendations.map((r: any) => ({ type_id: String(r.type.id), value: r.value })),
+    });
+    expect(sentBack.status, sentBack.text).toBe(200);
+    expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual(listed.body);
+    for (const date of [
+      '2026-11-25T00:00:00Z',
+      '2026-11-25T10:00:00+00:00',
+      '2026-11-25T00:00:00-03:00',
+      '2026-02-30T00:00:00+00:00',
+    ]) {
+      const response = await send(owner, 'PUT', `${PATH}/${body.uuid}`, { labours: [sowing], date, yeargroup: 2026 });
+      expect([response.status, response.body.code], date).toEqual(date.endsWith('Z') ? [200, undefined] : [400, -4]);
+    }
+    // PUT: optional members not sent are stored as null, and listed as null
     const replaced = await send(owner, 'PUT', `${PATH}/${body.uuid}`, {
       labours: [sowing],
       date: '2026-11-26',
@@ -134,7 +158,7 @@ describe('work orders', () => {
       date: '2026-11-26T00:00:00+00:00',
       yeargroup: 2026,
       labours: [expect.objectContaining({ uuid: sowing })],
-      recomendations: [],
+      recomendations: null,
     });
     expect((await send(owner, 'DELETE', `${PATH}/${body.uuid}`)).status).toBe(200);
     expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual({ data: [] });
@@ -183,27 +207,106 @@ describe('work orders', () => {
     expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body.data).toEqual([]);
   });
 
-  it("keeps another user's work orders invisible, and needs the View season feature", async () => {
+  it("keeps a work order invisible to others than its creator and its labours' field owner; another user's uuid is answered as one nobody used; needs the View season feature", async () => {
     const { owner, fieldId, application } = await setup();
     const body = order([application]);
     await send(owner, 'POST', PATH, body);
     const other = await newUser();
     await internal('/internal/shares', { user_id: other.id, field_id: fieldId, permission: 'edit' });
     expect((await send(other, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual({ data: [] });
-    for (const response of [
-      await send(other, 'PUT', `${PATH}/${body.uuid}`, { labours: [application], date: '2026-11-25', yeargroup: 2026 }),
-      await send(other, 'DELETE', `${PATH}/${body.uuid}`),
-      await send(other, 'GET', `${PATH}/${body.uuid}/download?type=pdf`),
-    ]) {
-      expect([response.status, response.body.code]).toEqual([404, 1]);
+    const unknown = randomUUID();
+    const same = (response: { status: number; text: string }, id: string) => [
+      response.status,
+      response.text.replaceAll(id, '<uuid>').replace(/"request_id":"[^"]*"/, ''),
+    ];
+    for (const [method, suffix, json] of [
+      ['PUT', '', { labours: [application], date: '2026-11-25', yeargroup: 2026 }],
+      ['DELETE', '', undefined],
+      ['GET', '/download?type=pdf', undefined],
+      ['GET', '/download?type=excel', undefined],
+    ] as const) {
+      const foreign = await send(other, method, `${PATH}/${body.uuid}${suffix}`, json);
+      const nobody = await send(other, method, `${PATH}/${unknown}${suffix}`, json);
+      expect(same(foreign, body.uuid), `${method} ${suffix}`).toEqual(same(nobody, unknown));
+      expect([foreign.status, foreign.body.code]).toEqual([404, 1]);
     }
-    // its uuid is the owner's: another user cannot take it
-    expect((await send(other, 'POST', PATH, { ...order([application]), uuid: body.uuid })).status).toBe(409);
+    // its uuid is its creator's: another user's create with it makes its own, as with a uuid nobody used
+    const foreign = await send(other, 'POST', PATH, { ...order([application]), uuid: body.uuid, name: 'Del otro' });
+    const nobody = await send(other, 'POST', PATH, { ...order([application]), uuid: unknown, name: 'Del otro' });
+    expect(same(foreign, body.uuid)).toEqual(same(nobody, unknown));
+    expect([foreign.status, foreign.body]).toEqual([200, { data: { uuid: body.uuid } }]);
+    const names = async (user: TestUser) =>
+      (await send(user, 'GET', `${PATH}?yeargroup=2026`)).body.data.map((o: any) => [o.uuid, o.name]).sort();
+    // (the field's owner reads what the editor wrote for its field's labour: its own first by uuid)
+    expect(await names(owner)).toEqual(
+      [
+        [body.uuid, 'Aplicación de presiembra'],
+        [body.uuid, 'Del otro'],
+        [unknown, 'Del otro'],
+      ].sort(),
+    );
+    expect((await send(other, 'DELETE', `${PATH}/${body.uuid}`)).status).toBe(200);
+    expect(await names(owner)).toEqual(
+      [
+        [body.uuid, 'Aplicación de presiembra'],
+        [unknown, 'Del otro'],
+      ].sort(),
+    );
+    expect(await names(other)).toEqual([[unknown, 'Del otro']]);
     const noClaim = await newUser({ claims: ['FIELDS_CREATE'] });
     expect((await send(noClaim, 'GET', `${PATH}?yeargroup=2026`)).status).toBe(403);
     expect((await send(noClaim, 'GET', `${PATH}/recomendations/types`)).status).toBe(200);
     expect((await call('GET', `${PATH}?yeargroup=2026`)).status).toBe(401);
-    expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body.data).toHaveLength(1);
+  });
+
+  it("lets the field's owner read (not change) the work orders a collaborator writes for labours on its fields", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner, { name: 'Lote del dueño' });
+    const contractor = await newUser();
+    await internal('/internal/shares', { user_id: contractor.id, field_id: fieldId, permission: 'edit' });
+    const planned = await labour(contractor, fieldId, { labour_type_id: 1, surface: 10 });
+    const { fieldId: ownField } = await createField(contractor, { name: 'Lote del contratista' });
+    const elsewhere = await labour(contractor, ownField, { labour_type_id: 1, surface: 10 });
+    const body = order([planned, elsewhere], { name: 'Pulverización contratada' });
+    expect((await send(contractor, 'POST', PATH, body)).status).toBe(200);
+    const theirs = order([elsewhere], { name: 'Solo del contratista' });
+    expect((await send(contractor, 'POST', PATH, theirs)).status).toBe(200);
+    // the owner lists it (with the labours it reads), and downloads it
+    const listed = await send(owner, 'GET', `${PATH}?yeargroup=2026`);
+    expect(listed.body.data.map((o: any) => [o.uuid, o.name, o.labours.map((l: any) => l.uuid)])).toEqual([
+      [body.uuid, 'Pulverización contratada', [planned]],
+    ]);
+    for (const type of ['pdf', 'excel']) {
+      const file = await call('GET', `${PATH}/${body.uuid}/download`, { token: owner.token, query: { type } });
+      expect(file.status, type).toBe(200);
+    }
+    // it cannot change it, nor take its uuid; the contractor's other orders stay unseen
+    const put = await send(owner, 'PUT', `${PATH}/${body.uuid}`, {
+      labours: [planned],
+      date: '2026-11-26',
+      yeargroup: 2026,
+    });
+    expect([put.status, put.body.res, put.body.code]).toEqual([403, 'error', 5]);
+    const del = await send(owner, 'DELETE', `${PATH}/${body.uuid}`);
+    expect([del.status, del.body.code]).toEqual([403, 5]);
+    expect((await send(owner, 'POST', PATH, { ...order([planned]), uuid: body.uuid })).status).toBe(409);
+    expect((await send(owner, 'GET', `${PATH}/${theirs.uuid}/download?type=pdf`)).status).toBe(404);
+    // a reader of the field (not its owner) does not see it
+    const reader = await newUser();
+    await internal('/internal/shares', { user_id: reader.id, field_id: fieldId, permission: 'read' });
+    expect((await send(reader, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual({ data: [] });
+    // once the order no longer lists a labour of the owner's fields, the owner no longer reads it
+    expect(
+      (
+        await send(contractor, 'PUT', `${PATH}/${body.uuid}`, {
+          labours: [elsewhere],
+          date: '2026-11-26',
+          yeargroup: 2026,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await send(owner, 'GET', `${PATH}?yeargroup=2026`)).body).toEqual({ data: [] });
+    expect((await send(owner, 'GET', `${PATH}/${body.uuid}/download?type=pdf`)).status).toBe(404);
   });
 
   it('downloads a PDF an operator takes to the field, read back by pdfjs-dist, accents and ñ included', async () => {

@@ -1194,10 +1194,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's work orders of a campaign */
+        /** The caller's work orders of a campaign, and those others wrote for labours on the caller's fields */
         get: operations["listWorkOrders"];
         put?: never;
-        /** Create a work order (a repeated uuid answers the one it made) */
+        /** Create a work order (its uuid sent again with the same body answers the one it made; with another body, 409 code 4) */
         post: operations["createWorkOrder"];
         delete?: never;
         options?: never;
@@ -1213,10 +1213,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a work order of the caller; optional members not sent are stored as null */
+        /**
+         * Replace a work order of the caller; optional members not sent are stored as null
+         * @description A work order the caller reads as its labours' field owner but did not write: 403 code 5.
+         */
         put: operations["replaceWorkOrder"];
         post?: never;
-        /** Delete a work order of the caller */
+        /**
+         * Delete a work order of the caller
+         * @description A work order the caller reads as its labours' field owner but did not write: 403 code 5.
+         */
         delete: operations["deleteWorkOrder"];
         options?: never;
         head?: never;
@@ -9162,13 +9168,14 @@ export interface operations {
                                 fieldName: string;
                                 farmName: string;
                             }[];
+                            /** @description null when none were sent (an optional parameter not sent is stored as null) */
                             recomendations: {
                                 type: {
                                     id: number;
                                     name: string;
                                 };
                                 value: string;
-                            }[];
+                            }[] | null;
                         }[];
                     };
                 };
@@ -9203,6 +9210,7 @@ export interface operations {
                     uuid: string;
                     /** @description labour uuids the caller reads, of the campaign `yeargroup` */
                     labours: string[];
+                    /** @description YYYY-MM-DD, or the date-time the list gives (YYYY-MM-DDT00:00:00+00:00) */
                     date: string;
                     yeargroup: number | string;
                     /** @description each accepted only when a selected labour has one of its labourTypeIds */
@@ -9265,6 +9273,7 @@ export interface operations {
                     uuid?: string;
                     /** @description labour uuids the caller reads, of the campaign `yeargroup` */
                     labours: string[];
+                    /** @description YYYY-MM-DD, or the date-time the list gives (YYYY-MM-DDT00:00:00+00:00) */
                     date: string;
                     yeargroup: number | string;
                     /** @description each accepted only when a selected labour has one of its labourTypeIds */

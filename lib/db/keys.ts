@@ -192,10 +192,15 @@ export const keys = {
     sk: `FIELD#${pad(fieldId)}`,
   }),
   labourRefs: (uuid: string) => ({ pk: `LABOURREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
-  /** A user's work order; workOrderRef keeps a uuid to one owner. */
+  /** A user's work order (a uuid names a work order within its creator's). */
   workOrder: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `WORKORDER#${uuid.toLowerCase()}` }),
   workOrdersPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'WORKORDER#' }),
-  workOrderRef: (uuid: string): Key => ({ pk: `WORKORDERREF#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** Points a field's owner at a work order another user wrote for labours on its fields (it reads it). */
+  workOrderPointer: (fieldOwnerId: number, creatorId: number, uuid: string): Key => ({
+    pk: `USER#${fieldOwnerId}`,
+    sk: `WORKORDERFOR#${pad(creatorId)}#${uuid.toLowerCase()}`,
+  }),
+  workOrderPointers: (fieldOwnerId: number) => ({ pk: `USER#${fieldOwnerId}`, skPrefix: 'WORKORDERFOR#' }),
 
   // --- livestock (spec 1): paddocks and herds live in their field's partition ------------------
   paddock: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCK#${uuid.toLowerCase()}` }),

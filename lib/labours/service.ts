@@ -508,7 +508,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
         const here = homes.find((h) => h.fieldId === field.id);
         if (here) {
           const existing = await repository.labour(field.id, here.yeargroup, write.uuid);
-          if (existing && existing.createdWith && existing.createdWith !== sent)
+          if (existing?.createdWith && existing.createdWith !== sent)
             throw labourTaken(write.uuid, 'it was created with another body; send that body, or a new uuid');
           if (existing) return existing;
         }

@@ -17,6 +17,7 @@ import {
 } from '../../lib/inputs/service';
 import { foreignTypeFields, inputTotal, LABOUR_TYPE, paginate, totalUnit } from '../../lib/labours/model';
 import type { LabourView } from '../../lib/labours/service';
+import { WORK_ORDER_CODES } from '../../lib/work-orders/codes';
 import { recommendationProblems, type WorkOrder } from '../../lib/work-orders/model';
 import { type LabourReader, type WorkOrderRepository, workOrdersService } from '../../lib/work-orders/service';
 import { inputKey, memoryRepository } from './helpers/memory-inputs';
@@ -271,35 +272,50 @@ describe('work-order recommendations', () => {
 
 describe('work orders service (repository in memory)', () => {
   const orders = new Map<string, WorkOrder>();
+  const at = (ownerId: number, uuid: string) => `${ownerId}|${uuid.toLowerCase()}`;
   const repository: WorkOrderRepository = {
     async get(ownerId, uuid) {
-      const order = orders.get(uuid.toLowerCase());
-      return order?.ownerId === ownerId ? { ...order } : undefined;
+      const order = orders.get(at(ownerId, uuid));
+      return order ? { ...order } : undefined;
     },
     async listOf(ownerId) {
       return [...orders.values()].filter((o) => o.ownerId === ownerId);
     },
-    async create(order, taken) {
-      if (orders.has(order.uuid)) throw taken();
-      orders.set(order.uuid, order);
+    async pointedAt(fieldOwnerId) {
+      return [...orders.values()]
+        .filter((o) => o.fieldOwnerIds.includes(fieldOwnerId))
+        .map((o) => ({ ownerId: o.ownerId, uuid: o.uuid }));
     },
-    async replace(order, gone) {
-      if (!orders.has(order.uuid)) throw gone();
-      orders.set(order.uuid, order);
+    async create(order, taken) {
+      if (orders.has(at(order.ownerId, order.uuid))) throw taken();
+      orders.set(at(order.ownerId, order.uuid), order);
+    },
+    async replace(order, _previous, gone) {
+      if (!orders.has(at(order.ownerId, order.uuid))) throw gone();
+      orders.set(at(order.ownerId, order.uuid), order);
     },
     async remove(order, gone) {
-      if (!orders.delete(order.uuid)) throw gone();
+      if (!orders.delete(at(order.ownerId, order.uuid))) throw gone();
     },
   };
-  // user 1 reads an application (a1, 2026) and a sowing (s1, 2026); user 2 reads neither
-  const labours: Record<string, { typeId: number; yeargroup: number }> = {
-    a1: { typeId: 1, yeargroup: 2026 },
-    s1: { typeId: 3, yeargroup: 2026 },
-    old: { typeId: 1, yeargroup: 2025 },
+  // users 1 and 3 read an application (a1, 2026, on a field user 3 owns) and a sowing (s1, 2026, on
+  // user 1's field); user 2 reads neither
+  const labours: Record<string, { typeId: number; yeargroup: number; fieldOwner: number }> = {
+    a1: { typeId: 1, yeargroup: 2026, fieldOwner: 3 },
+    s1: { typeId: 3, yeargroup: 2026, fieldOwner: 1 },
+    old: { typeId: 1, yeargroup: 2025, fieldOwner: 1 },
   };
   const reader: LabourReader = async (principal, uuids) =>
-    principal.user.id === 1
-      ? uuids.filter((u) => labours[u]).map((uuid) => ({ labour: { uuid, ...labours[uuid] } }) as unknown as LabourView)
+    principal.user.id === 1 || principal.user.id === 3
+      ? uuids
+          .filter((u) => labours[u])
+          .map(
+            (uuid) =>
+              ({
+                labour: { uuid, typeId: labours[uuid]!.typeId, yeargroup: labours[uuid]!.yeargroup },
+                field: { ownerId: labours[uuid]!.fieldOwner },
+              }) as unknown as LabourView,
+          )
       : [];
   const service = workOrdersService({ repository, labours: reader, now: () => new Date('2026-11-23T10:00:00Z') });
   const input = (labourUuids: string[], extra: Partial<Parameters<typeof service.create>[2]> = {}) => ({
@@ -311,18 +327,52 @@ describe('work orders service (repository in memory)', () => {
     recommendations: [{ typeId: 1, value: '20 °C' }],
     ...extra,
   });
-
-  it('creates once per uuid, refuses a uuid another user holds, and lists by yeargroup', async () => {
-    const first = await service.create(principal(1), 'W1', input(['a1']));
-    expect(await service.create(principal(1), 'W1', input(['s1'], { name: 'otro' }))).toEqual(first);
-    await expect(service.create(principal(2), 'W1', input([], { recommendations: [] }))).rejects.toBeInstanceOf(
-      Conflict,
+  const codeOf = (run: Promise<unknown>) =>
+    run.then(
+      () => 'ok',
+      (e) => [e.constructor.name, e.code],
     );
+
+  it("creates once per uuid and body (another body conflicts); a uuid is its creator's; lists by yeargroup", async () => {
+    const first = await service.create(principal(1), 'W1', input(['a1']));
+    expect(await service.create(principal(1), 'W1', input(['a1']))).toEqual(first);
+    expect(
+      await codeOf(service.create(principal(1), 'W1', input(['s1'], { name: 'otro', recommendations: [] }))),
+    ).toEqual(['Conflict', WORK_ORDER_CODES.UUID_IN_USE]);
+    // user 2 cannot see user 1's W1: the uuid is free for it (its labours are checked as for any uuid)
+    expect(await codeOf(service.create(principal(2), 'W1', input(['zz'], { recommendations: [] })))).toEqual([
+      'Invalid',
+      WORK_ORDER_CODES.INVALID_LABOURS,
+    ]);
     expect(
       (await service.list(principal(1), 2026)).map((v) => [v.order.uuid, v.labours.map((l) => l.labour.uuid)]),
     ).toEqual([['w1', ['a1']]]);
     expect(await service.list(principal(1), 2025)).toEqual([]);
     expect(await service.list(principal(2), 2026)).toEqual([]);
+  });
+
+  it("lets the owner of a labour's field read (not change) the work order; its creator changes it", async () => {
+    await service.create(principal(1), 'W3', input(['a1', 's1']));
+    expect((await service.list(principal(3), 2026)).map((v) => [v.order.uuid, v.order.ownerId])).toEqual([
+      ['w1', 1],
+      ['w3', 1],
+    ]);
+    expect((await service.get(principal(3), 'W3')).order.ownerId).toBe(1);
+    expect(await codeOf(service.replace(principal(3), 'W3', input(['a1'])))).toEqual([
+      'Forbidden',
+      WORK_ORDER_CODES.NOT_ALLOWED,
+    ]);
+    expect(await codeOf(service.remove(principal(3), 'W3'))).toEqual(['Forbidden', WORK_ORDER_CODES.NOT_ALLOWED]);
+    // the field's owner cannot take a uuid it reads
+    expect(await codeOf(service.create(principal(3), 'W3', input(['a1'])))).toEqual([
+      'Conflict',
+      WORK_ORDER_CODES.UUID_IN_USE,
+    ]);
+    // once the order no longer lists a labour of its fields, it reads it no more
+    await service.replace(principal(1), 'W3', input(['s1'], { recommendations: null }));
+    expect((await service.list(principal(3), 2026)).map((v) => v.order.uuid)).toEqual(['w1']);
+    expect(await codeOf(service.get(principal(3), 'W3'))).toEqual(['NotFound', WORK_ORDER_CODES.NOT_FOUND]);
+    await service.remove(principal(1), 'W3');
   });
 
   it('checks labours and recommendations on create and replace; replace stores what is not sent as null', async () => {

@@ -140,14 +140,12 @@ describe('samplings', () => {
   });
 
   it('answers -11 insufficient permissions for a field or farm the caller cannot read; a read share reads', async () => {
-    const { fieldId, farmId, samplingUuid } = await setup();
+    const { fieldId, farmId } = await setup();
     const stranger = await newUser();
     for (const [path, query] of [
       ['/api/sampling', { field_id: fieldId }],
-      ['/api/sampling', { sampling_uuid: samplingUuid }],
       ['/api/sampling/analysis', { field_id: fieldId }],
       ['/api/sampling/analysis', { farm_id: farmId }],
-      ['/api/sampling/analysis', { sampling_uuid: samplingUuid }],
     ] as const) {
       const response = await get(stranger, path, query);
       expect([response.status, response.body], `${path} ${JSON.stringify(query)}`).toEqual([
@@ -161,6 +159,18 @@ describe('samplings', () => {
     const missing = await get(reader, '/api/sampling');
     expect([missing.status, missing.body.code]).toEqual([400, -4]);
     expect((await get(reader, '/api/sampling', { sampling_uuid: randomUUID() })).body).toEqual({ code: 0, data: [] });
+  });
+
+  it("answers another user's sampling_uuid exactly as a uuid nobody used: an empty list", async () => {
+    const { samplingUuid } = await setup();
+    const stranger = await newUser();
+    const unknown = randomUUID();
+    for (const path of ['/api/sampling', '/api/sampling/analysis']) {
+      const foreign = await get(stranger, path, { sampling_uuid: samplingUuid });
+      const nobody = await get(stranger, path, { sampling_uuid: unknown });
+      expect([foreign.status, foreign.body], path).toEqual([nobody.status, nobody.body]);
+      expect([foreign.status, foreign.body], path).toEqual([200, { code: 0, data: [] }]);
+    }
   });
 
   it('creates samplings only through the internal key, idempotently by uuid', async () => {

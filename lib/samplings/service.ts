@@ -85,11 +85,18 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
     const readable = (fieldId: number) =>
       fields.field(principal, fieldId, 'read', { notFound: insufficient, forbidden: insufficient });
     if (filter.samplingUuid !== undefined) {
+      // a sampling of a field the caller cannot read is answered as a uuid nobody used: an empty list
       const uuid = filter.samplingUuid.toLowerCase();
       const fieldId = await repository.fieldOf(uuid);
-      if (fieldId === undefined) return { samplings: [] };
-      const { field } = await readable(fieldId);
-      return { field, samplings: [await located(uuid, field.id)] };
+      const hidden = () => new NotFound('hidden');
+      const scope =
+        fieldId === undefined
+          ? undefined
+          : await fields
+              .field(principal, fieldId, 'read', { notFound: hidden, forbidden: hidden })
+              .catch((error) => (error instanceof NotFound ? undefined : Promise.reject(error)));
+      if (!scope) return { samplings: [] };
+      return { field: scope.field, samplings: [await located(uuid, scope.field.id)] };
     }
     if (filter.fieldId === undefined)
       throw new Invalid('send field_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });

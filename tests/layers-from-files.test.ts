@@ -223,7 +223,8 @@ describe('POST /files', () => {
         layer_name: 'fertilizante',
         operation: 'fertilizante',
         date: '2026-10-01T12:00:00Z',
-        interpolation: 'idw',
+        // a zone shapefile is painted zone by zone, as the layer's dates later say
+        interpolation: 'polygons',
       },
     ]);
     const entry = await layerDate(user, target.fieldId, 'fertilizante', '2026-10-01T12:00:00Z');

@@ -7,6 +7,7 @@ import { DomainError, Invalid } from '../errors';
 import { type GeometryKit, geoJsonToWkt, geometryKit } from '../geo/geometry';
 import type { KmlFeature } from '../geo/kml';
 import { kmlReader, shapefileReader } from '../geo/readers';
+import { decodeXml } from '../util/decoding';
 import { isZip, unzipper } from '../util/zip';
 import { checkFieldArea } from './rules';
 import { fieldShapeFrom } from './shape';
@@ -74,7 +75,7 @@ export async function readBoundaries(
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {
       format = 'kmz';
-      features = (await kmlReader()).readKml(Buffer.from(entries[kmlEntry]!).toString('utf8'), refuse);
+      features = (await kmlReader()).readKml(decodeXml(entries[kmlEntry]!), refuse);
       names = kmlName;
     } else {
       format = 'shapefile';
@@ -90,7 +91,7 @@ export async function readBoundaries(
     )
   ) {
     format = 'kml';
-    features = (await kmlReader()).readKml(file.content.toString('utf8'), refuse);
+    features = (await kmlReader()).readKml(decodeXml(file.content), refuse);
     names = kmlName;
   } else {
     throw refuse('the file is not a KML, a KMZ or a zipped shapefile');

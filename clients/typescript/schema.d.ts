@@ -8516,11 +8516,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters, unique among the caller's maps */
+                    /** @description 1 to 200 characters, unique among the field's maps */
                     nombre?: string;
                     id_lote?: number | string;
-                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription */
-                    id_tipo?: number;
+                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription (a number or its text) */
+                    id_tipo?: number | string;
                     geojson?: {
                         /** @constant */
                         type: "FeatureCollection";
@@ -8538,7 +8538,6 @@ export interface operations {
                             } | null;
                         }[];
                     } | string;
-                    /** @description capas: the zones, keyed by zone index (the features' properties.id) */
                     metadata?: {
                         capas?: {
                             [key: string]: {
@@ -8552,7 +8551,7 @@ export interface operations {
                                 nombre: string;
                             };
                         };
-                    };
+                    } | string;
                     /** @description asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps) */
                     create_application?: boolean | string;
                     /** @description PUT and PATCH: the map */
@@ -8606,11 +8605,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters, unique among the caller's maps */
+                    /** @description 1 to 200 characters, unique among the field's maps */
                     nombre?: string;
                     id_lote?: number | string;
-                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription */
-                    id_tipo?: number;
+                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription (a number or its text) */
+                    id_tipo?: number | string;
                     geojson?: {
                         /** @constant */
                         type: "FeatureCollection";
@@ -8628,7 +8627,6 @@ export interface operations {
                             } | null;
                         }[];
                     } | string;
-                    /** @description capas: the zones, keyed by zone index (the features' properties.id) */
                     metadata?: {
                         capas?: {
                             [key: string]: {
@@ -8642,7 +8640,7 @@ export interface operations {
                                 nombre: string;
                             };
                         };
-                    };
+                    } | string;
                     /** @description asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps) */
                     create_application?: boolean | string;
                     /** @description PUT and PATCH: the map */
@@ -8740,11 +8738,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters, unique among the caller's maps */
+                    /** @description 1 to 200 characters, unique among the field's maps */
                     nombre?: string;
                     id_lote?: number | string;
-                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription */
-                    id_tipo?: number;
+                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription (a number or its text) */
+                    id_tipo?: number | string;
                     geojson?: {
                         /** @constant */
                         type: "FeatureCollection";
@@ -8762,7 +8760,6 @@ export interface operations {
                             } | null;
                         }[];
                     } | string;
-                    /** @description capas: the zones, keyed by zone index (the features' properties.id) */
                     metadata?: {
                         capas?: {
                             [key: string]: {
@@ -8776,7 +8773,7 @@ export interface operations {
                                 nombre: string;
                             };
                         };
-                    };
+                    } | string;
                     /** @description asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps) */
                     create_application?: boolean | string;
                     /** @description PUT and PATCH: the map */

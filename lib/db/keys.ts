@@ -217,8 +217,11 @@ export const keys = {
   /** A user's maps, by id (`map_id`, `field_id`). */
   userMap: (userId: number, mapId: number): Key => ({ pk: `USER#${userId}`, sk: `MAP#${pad(mapId)}` }),
   userMapsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'MAP#' }),
-  /** Map names are unique per user. */
-  userMapName: (userId: number, name: string): Key => ({ pk: `USER#${userId}`, sk: `MAPNAME#${normalizeName(name)}` }),
+  /** Map names are unique per field, whoever created the maps (kept in the field's partition: deleted with it). */
+  fieldMapName: (fieldId: number, name: string): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `MAPNAME#${normalizeName(name)}`,
+  }),
   paddockName: (fieldId: number, name: string): Key => ({
     pk: `FIELD#${fieldId}`,
     sk: `PADDOCKNAME#${normalizeName(name)}`,

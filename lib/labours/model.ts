@@ -5,16 +5,8 @@ import { as, type EntityOf, entity, nullable, num, str, strOr } from '../db/enti
 
 export const LABOUR_TYPE = { APPLICATION: 1, HARVEST: 2, SOWING: 3, OTHER: 4 } as const;
 export type LabourTypeId = (typeof LABOUR_TYPE)[keyof typeof LABOUR_TYPE];
-export const LABOUR_TYPE_NAMES: Record<number, string> = {
-  1: 'Aplicación',
-  2: 'Cosecha',
-  3: 'Siembra',
-  4: 'Otra labor',
-};
-
 export const STATUS = { PLANNED: 1, EXECUTED: 2, CANCELLED: 3 } as const;
 export type Status = (typeof STATUS)[keyof typeof STATUS];
-export const STATUS_NAMES: Record<number, string> = { 1: 'Planificada', 2: 'Ejecutada', 3: 'Cancelada' };
 
 /** application_type_id and seeding_type_id (values not shown by the spec; docs/decisions.md). */
 export const APPLICATION_TYPES: Record<number, string> = {

@@ -133,7 +133,7 @@ describe('webhooks', () => {
     sqs.destroy();
   }, 90_000);
 
-  it("never delivers another user's events, and refuses another user's subscription", async () => {
+  it("never delivers another user's events; another user's subscription uuid is answered as one nobody used", async () => {
     const owner = await newUser();
     const stranger = await newUser();
     const hook = await receiver();
@@ -149,15 +149,26 @@ describe('webhooks', () => {
     expect(
       (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: own } })).status,
     ).toBe(404);
-    const taken = await call('POST', '/api/webhooks', {
+    // the owner's uuid makes the stranger's own subscription (a uuid names one within its user and
+    // extension); the owner's keeps its events, the stranger's gets none of them
+    const same = await call('POST', '/api/webhooks', {
       token: stranger.token,
       json: { subscription_uuid: own, url: hook.url, events: ['FIELD_CREATED.V1'] },
     });
-    expect(taken.status).toBe(409);
-    expect(
-      (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: theirs } })).status,
-    ).toBe(200);
+    expect([same.status, same.body.data.subscription_uuid, same.body.data.url]).toEqual([200, own, hook.url]);
+    const before = mine.received.length;
+    await createField(owner, { shape: square(-62.3, -35.4) });
+    await eventually(async () => (mine.received.length > before ? true : undefined), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(hook.received).toEqual([]);
+    await eventually(async () => ((await deliveries(owner, own)).body.data.length === 2 ? true : undefined), 20_000);
+    expect((await deliveries(stranger, own)).body.data).toEqual([]);
+    for (const uuid of [theirs, own])
+      expect(
+        (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: uuid } })).status,
+      ).toBe(200);
     expect((await call('GET', '/api/webhooks', { token: stranger.token })).body.data).toEqual([]);
+    expect((await call('GET', '/api/webhooks', { token: owner.token })).body.data).toHaveLength(1);
     const refused = await subscribe(owner, 'ftp://example.com/x', ['FIELD_CREATED.V1']);
     expect([refused.status, refused.body.error_code]).toEqual([400, 'PARAMETER_ERROR']);
   });

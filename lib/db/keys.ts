@@ -103,17 +103,18 @@ export const keys = {
     pk: `USER#${userId}`,
     skPrefix: extensionId === undefined ? 'WEBHOOK#' : `WEBHOOK#${extensionId}#`,
   }),
-  /** Holds a subscription's uuid for the whole platform (a client uuid names one subscription). */
-  webhookRef: (uuid: string): Key => ({ pk: `WEBHOOK#${uuid}`, sk: 'REF' }),
-  /** A delivery of a subscription (ids sort by time). */
-  webhookDelivery: (subscriptionUuid: string, deliveryId: string): Key => ({
-    pk: `WEBHOOK#${subscriptionUuid}`,
+  /**
+   * A delivery of a subscription, in the partition of the subscription's scope (its user, extension
+   * and uuid: a uuid names a subscription within its user and extension); ids sort by time.
+   */
+  webhookDelivery: (scope: string, deliveryId: string): Key => ({
+    pk: `WEBHOOK#${scope}`,
     sk: `DELIVERY#${deliveryId}`,
   }),
-  webhookDeliveries: (subscriptionUuid: string) => ({ pk: `WEBHOOK#${subscriptionUuid}`, skPrefix: 'DELIVERY#' }),
+  webhookDeliveries: (scope: string) => ({ pk: `WEBHOOK#${scope}`, skPrefix: 'DELIVERY#' }),
   /** One of a subscription's delivery slots: a lease held while a delivery is in flight (docs/webhooks.md). */
-  webhookSlot: (subscriptionUuid: string, slot: number): Key => ({
-    pk: `WEBHOOK#${subscriptionUuid}`,
+  webhookSlot: (scope: string, slot: number): Key => ({
+    pk: `WEBHOOK#${scope}`,
     sk: `SLOT#${slot}`,
   }),
   /** A user's layer file kept for POST /raster (docs/imagery.md, "Layers from files"). */

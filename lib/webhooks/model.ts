@@ -63,6 +63,13 @@ export interface DeliveryAttempt {
   duration_ms: number;
 }
 
+/**
+ * Where a subscription's deliveries and delivery slots are kept: its user, extension and uuid (a
+ * client uuid names a subscription within its user and extension, as sensor groups).
+ */
+export const subscriptionScope = (s: { userId: number; extensionId: string; uuid: string }): string =>
+  `${s.userId}#${encodeURIComponent(s.extensionId)}#${s.uuid.toLowerCase()}`;
+
 export const Delivery = entity('webhook_delivery', {
   deliveryId: str('delivery_id'),
   subscriptionUuid: str('subscription_uuid'),

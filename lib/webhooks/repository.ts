@@ -1,5 +1,6 @@
 // Webhooks in DynamoDB and SQS (docs/webhooks.md, docs/data-model.md): subscriptions in their
-// user's partition, deliveries in their subscription's (kept a week, by TTL), delivery jobs on the
+// user's partition (a uuid names a subscription within its user and extension), deliveries in
+// their subscription's (its scope: user, extension and uuid; kept a week, by TTL), delivery jobs on the
 // webhooks queue; and the emission of events by the operations that cause them.
 import { expandClaims } from '../auth/claims';
 import { readableAmong } from '../authz/guard';
@@ -34,11 +35,6 @@ export const dynamoWebhookRepository: WebhookRepository = {
           NOT_EXISTS,
           taken,
         ),
-        tx.put(
-          { ...keys.webhookRef(subscription.uuid), kind: 'webhook_ref', user_id: subscription.userId },
-          NOT_EXISTS,
-          taken,
-        ),
       ]);
       return true;
     } catch (error) {
@@ -51,16 +47,14 @@ export const dynamoWebhookRepository: WebhookRepository = {
       expression: 'kind = :kind',
       values: { ':kind': 'webhook_subscription' },
     });
-    await deleteItem(keys.webhookRef(s.uuid));
     return removed;
   },
-  delivery: (subscriptionUuid, deliveryId) =>
-    readItem(keys.webhookDelivery(subscriptionUuid, deliveryId), Delivery.fromItem),
-  saveDelivery: (d) => putItem({ ...keys.webhookDelivery(d.subscriptionUuid, d.deliveryId), ...Delivery.toItem(d) }),
-  deliveries: async (subscriptionUuid, limit) =>
-    (await queryAll({ ...keys.webhookDeliveries(subscriptionUuid), descending: true, limit })).map(Delivery.fromItem),
+  delivery: (scope, deliveryId) => readItem(keys.webhookDelivery(scope, deliveryId), Delivery.fromItem),
+  saveDelivery: (scope, d) => putItem({ ...keys.webhookDelivery(scope, d.deliveryId), ...Delivery.toItem(d) }),
+  deliveries: async (scope, limit) =>
+    (await queryAll({ ...keys.webhookDeliveries(scope), descending: true, limit })).map(Delivery.fromItem),
   queueDeliveries: (jobs) => publishEvents(WEBHOOK_DELIVERY_JOB, jobs, { queue: 'webhooks' }),
-  async acquireSlot(subscriptionUuid, holder, slots, leaseUntil, now) {
+  async acquireSlot(scope, holder, slots, leaseUntil, now) {
     // start at a slot of the holder's own, so concurrent deliveries rarely race for the same item
     const first = [...holder].reduce((sum, c) => sum + c.charCodeAt(0), 0) % slots;
     for (let i = 0; i < slots; i++) {
@@ -68,7 +62,7 @@ export const dynamoWebhookRepository: WebhookRepository = {
       try {
         await putItem(
           {
-            ...keys.webhookSlot(subscriptionUuid, slot),
+            ...keys.webhookSlot(scope, slot),
             kind: 'webhook_slot',
             holder,
             lease_until: leaseUntil,
@@ -87,8 +81,8 @@ export const dynamoWebhookRepository: WebhookRepository = {
     }
     return undefined;
   },
-  async releaseSlot(subscriptionUuid, slot, holder) {
-    await deleteItem(keys.webhookSlot(subscriptionUuid, slot), {
+  async releaseSlot(scope, slot, holder) {
+    await deleteItem(keys.webhookSlot(scope, slot), {
       expression: 'holder = :holder',
       values: { ':holder': holder },
     });

@@ -10,6 +10,7 @@ import {
   type DeliveryJob,
   isWebhookEvent,
   type Subscription,
+  subscriptionScope,
   WEBHOOK_EVENTS,
   WEBHOOK_LIMITS,
   type WebhookEvent,
@@ -23,13 +24,14 @@ export interface WebhookRepository {
   /** Every subscription of a user, whatever the extension (the fan-out). */
   subscriptionsOfUser(userId: number): Promise<Subscription[]>;
   subscription(userId: number, extensionId: string, uuid: string): Promise<Subscription | undefined>;
-  /** Stores a new subscription; false when its uuid is taken. */
+  /** Stores a new subscription; false when its uuid is taken in its user and extension. */
   create(subscription: Subscription): Promise<boolean>;
   remove(subscription: Subscription): Promise<boolean>;
-  delivery(subscriptionUuid: string, deliveryId: string): Promise<Delivery | undefined>;
-  saveDelivery(delivery: Delivery): Promise<void>;
+  /** A delivery of the subscription of `scope` (subscriptionScope). */
+  delivery(scope: string, deliveryId: string): Promise<Delivery | undefined>;
+  saveDelivery(scope: string, delivery: Delivery): Promise<void>;
   /** A subscription's deliveries, newest first. */
-  deliveries(subscriptionUuid: string, limit: number): Promise<Delivery[]>;
+  deliveries(scope: string, limit: number): Promise<Delivery[]>;
   queueDeliveries(jobs: DeliveryJob[]): Promise<void>;
   /**
    * Takes one of the subscription's `slots` delivery slots for `holder` until `leaseUntil` (epoch
@@ -37,14 +39,14 @@ export interface WebhookRepository {
    * undefined when every slot is held.
    */
   acquireSlot(
-    subscriptionUuid: string,
+    scope: string,
     holder: string,
     slots: number,
     leaseUntil: number,
     now: number,
   ): Promise<number | undefined>;
   /** Gives the slot back, if `holder` still holds it. */
-  releaseSlot(subscriptionUuid: string, slot: number, holder: string): Promise<void>;
+  releaseSlot(scope: string, slot: number, holder: string): Promise<void>;
 }
 
 export interface WebhookSettings {
@@ -204,7 +206,7 @@ export function webhooksService({
     /** GET /api/webhooks/deliveries: the subscription's recent deliveries, each attempt with its outcome. */
     async deliveries(principal: Principal, uuid: string, limit: number) {
       const subscription = await owned(principal, uuid);
-      return (await repository.deliveries(subscription.uuid, limit)).map(wireDelivery);
+      return (await repository.deliveries(subscriptionScope(subscription), limit)).map(wireDelivery);
     },
 
     /** The events worker: one delivery job per subscription of the event's users that takes its name. */
@@ -241,7 +243,12 @@ export function webhooksService({
      */
     async deliver(job: DeliveryJob, attempt: number): Promise<Delivery> {
       const started = now();
-      const record: Delivery = (await repository.delivery(job.subscription_uuid, job.delivery_id)) ?? {
+      const scope = subscriptionScope({
+        userId: job.user_id,
+        extensionId: job.extension_id,
+        uuid: job.subscription_uuid,
+      });
+      const record: Delivery = (await repository.delivery(scope, job.delivery_id)) ?? {
         deliveryId: job.delivery_id,
         subscriptionUuid: job.subscription_uuid,
         event: job.event.name,
@@ -255,7 +262,7 @@ export function webhooksService({
       if (!subscription) return record; // unsubscribed meanwhile: nothing to record under it
       if (!(await mayRead(subscription, job.event))) {
         const dropped = { ...record, state: 'dropped' as const };
-        await repository.saveDelivery(dropped);
+        await repository.saveDelivery(scope, dropped);
         return dropped;
       }
       const body = deliveryBody(job);
@@ -271,7 +278,7 @@ export function webhooksService({
         // at most subscriptionConcurrency deliveries in flight to one subscription
         const { timeoutMs, subscriptionConcurrency } = settings();
         const slot = await repository.acquireSlot(
-          subscription.uuid,
+          scope,
           job.delivery_id,
           subscriptionConcurrency,
           started.getTime() + timeoutMs + SLOT_LEASE_MARGIN_MS,
@@ -305,7 +312,7 @@ export function webhooksService({
               : (failure as Error).message;
         } finally {
           // a slot that cannot be given back now frees itself when its lease runs out
-          await repository.releaseSlot(subscription.uuid, slot, job.delivery_id).catch(() => undefined);
+          await repository.releaseSlot(scope, slot, job.delivery_id).catch(() => undefined);
         }
       }
       const delivered = status !== null && status >= 200 && status < 300;
@@ -323,7 +330,7 @@ export function webhooksService({
           },
         ],
       };
-      await repository.saveDelivery(next);
+      await repository.saveDelivery(scope, next);
       if (!delivered)
         throw new DeliveryFailed(
           `delivery ${job.delivery_id} attempt ${attempt}: ${error ?? `HTTP ${status}`}`,

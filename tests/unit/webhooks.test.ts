@@ -3,7 +3,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
-import type { Delivery, DeliveryJob, Subscription, WebhookEvent } from '../../lib/webhooks/model';
+import {
+  type Delivery,
+  type DeliveryJob,
+  type Subscription,
+  subscriptionScope,
+  type WebhookEvent,
+} from '../../lib/webhooks/model';
 import { isPrivateAddress, urlProblem } from '../../lib/webhooks/safety';
 import { DeliveryFailed, SubscriptionBusy, type WebhookRepository, webhooksService } from '../../lib/webhooks/service';
 import { signatureHeader, verifySignature } from '../../lib/webhooks/signature';
@@ -73,19 +79,22 @@ function memory() {
     subscriptions: async (userId, extensionId) =>
       [...subscriptions.values()].filter((s) => s.userId === userId && s.extensionId === extensionId),
     subscriptionsOfUser: async (userId) => [...subscriptions.values()].filter((s) => s.userId === userId),
-    subscription: async (userId, extensionId, uuid) => {
-      const s = subscriptions.get(uuid);
-      return s && s.userId === userId && s.extensionId === extensionId ? s : undefined;
-    },
+    // a uuid names a subscription within its user and extension (subscriptionScope)
+    subscription: async (userId, extensionId, uuid) =>
+      subscriptions.get(subscriptionScope({ userId, extensionId, uuid })),
     create: async (s) => {
-      if (subscriptions.has(s.uuid)) return false;
-      subscriptions.set(s.uuid, s);
+      if (subscriptions.has(subscriptionScope(s))) return false;
+      subscriptions.set(subscriptionScope(s), s);
       return true;
     },
-    remove: async (s) => subscriptions.delete(s.uuid),
-    delivery: async (uuid, id) => deliveries.get(`${uuid}|${id}`),
-    saveDelivery: async (d) => void deliveries.set(`${d.subscriptionUuid}|${d.deliveryId}`, d),
-    deliveries: async (uuid) => [...deliveries.values()].filter((d) => d.subscriptionUuid === uuid).reverse(),
+    remove: async (s) => subscriptions.delete(subscriptionScope(s)),
+    delivery: async (scope, id) => deliveries.get(`${scope}|${id}`),
+    saveDelivery: async (scope, d) => void deliveries.set(`${scope}|${d.deliveryId}`, d),
+    deliveries: async (scope) =>
+      [...deliveries.entries()]
+        .filter(([key]) => key.startsWith(`${scope}|`))
+        .map(([, d]) => d)
+        .reverse(),
     queueDeliveries: async (jobs) => void queued.push(...jobs),
     acquireSlot: async (uuid, holder, count, leaseUntil, now) => {
       for (let slot = 0; slot < count; slot++) {
@@ -115,7 +124,7 @@ const event = (userId: number, name: WebhookEvent['name'] = 'SPOT_CREATED.V1'): 
 describe('subscriptions and deliveries', () => {
   const settings = () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
 
-  it('a subscription belongs to its user and extension; its uuid is refused to anyone else', async () => {
+  it("a subscription belongs to its user and extension; its uuid names it there only (another's is another subscription)", async () => {
     const m = memory();
     const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true });
     const made = await service.subscribe(principal(), {
@@ -131,13 +140,7 @@ describe('subscriptions and deliveries', () => {
         events: ['SPOT_CREATED.V1'],
       }),
     ).toEqual(made);
-    await expect(
-      service.subscribe(principal(10), {
-        subscription_uuid: made.subscription_uuid,
-        url: 'http://127.0.0.1:4000/x',
-        events: ['SPOT_CREATED.V1'],
-      }),
-    ).rejects.toMatchObject({ kind: 'conflict' });
+    // another user, or another extension, knows nothing of it: reading, deleting are as for a uuid nobody used
     expect(await service.list(principal(9, 'other'))).toEqual([]);
     await expect(service.remove(principal(9, 'other'), made.subscription_uuid)).rejects.toMatchObject({
       kind: 'not_found',
@@ -145,6 +148,14 @@ describe('subscriptions and deliveries', () => {
     await expect(service.deliveries(principal(10), made.subscription_uuid, 10)).rejects.toMatchObject({
       kind: 'not_found',
     });
+    // and subscribing with its uuid makes their own subscription, as with any uuid nobody used
+    const theirs = await service.subscribe(principal(10), {
+      subscription_uuid: made.subscription_uuid,
+      url: 'http://127.0.0.1:4000/theirs',
+      events: ['FIELD_CREATED.V1'],
+    });
+    expect([theirs.subscription_uuid, theirs.url]).toEqual([made.subscription_uuid, 'http://127.0.0.1:4000/theirs']);
+    expect((await service.list(principal()))[0]).toMatchObject({ url: 'http://127.0.0.1:4000/x' });
     expect((await service.list(principal()))[0]).not.toHaveProperty('secret');
     await expect(
       service.subscribe(principal(), { url: 'http://127.0.0.1:4000/x', events: ['NO_SUCH.V1'] }),
@@ -262,7 +273,12 @@ describe('subscriptions and deliveries', () => {
     expect(busy).toBeInstanceOf(SubscriptionBusy);
     expect((busy as SubscriptionBusy).retryInSeconds).toBeGreaterThanOrEqual(1);
     expect((busy as SubscriptionBusy).retryInSeconds).toBeLessThanOrEqual(5);
-    expect(await m.repository.delivery(sub.subscription_uuid, jobs[2]!.delivery_id)).toBeUndefined();
+    expect(
+      await m.repository.delivery(
+        subscriptionScope({ userId: 9, extensionId: jobs[2]!.extension_id, uuid: sub.subscription_uuid }),
+        jobs[2]!.delivery_id,
+      ),
+    ).toBeUndefined();
     // another subscription is not held up
     const elsewhere = service.deliver(m.queued.find((job) => job.subscription_uuid === other.subscription_uuid)!, 1);
     await vi.waitFor(() => expect(pending).toHaveLength(3));
@@ -276,8 +292,9 @@ describe('subscriptions and deliveries', () => {
     await expect(third).resolves.toMatchObject({ state: 'delivered' });
 
     // a holder that died: its slots free themselves when their leases (timeout + 30 s) run out
-    m.slots.set(`${sub.subscription_uuid}|0`, { holder: 'dead', leaseUntil: clock + 31_000 });
-    m.slots.set(`${sub.subscription_uuid}|1`, { holder: 'dead', leaseUntil: clock + 31_000 });
+    const scope = subscriptionScope({ userId: 9, extensionId: 'ext', uuid: sub.subscription_uuid });
+    m.slots.set(`${scope}|0`, { holder: 'dead', leaseUntil: clock + 31_000 });
+    m.slots.set(`${scope}|1`, { holder: 'dead', leaseUntil: clock + 31_000 });
     await service.fanOut({ ...event(9), id: 'e4' });
     const late = m.queued.filter((job) => job.subscription_uuid === sub.subscription_uuid).at(-1)!;
     await expect(service.deliver(late, 1)).rejects.toBeInstanceOf(SubscriptionBusy);

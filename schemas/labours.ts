@@ -18,6 +18,7 @@ import {
   totalUnit,
 } from '../lib/labours/model';
 import type { LabourView, LabourWrite } from '../lib/labours/service';
+import { isoSeconds } from '../lib/util/time';
 import { booleanLike, calendarDate, commaList, integer, jsonObject, positiveInteger, text } from './common';
 
 const laboursRoute = {
@@ -228,8 +229,8 @@ export const WireLabour = z
       }),
       inputs: z.optional(z.array(WireLabourInput)).check(z.describe('applications and sowings')),
       map_id: z.optional(z.nullable(z.number().check(z.int()))).check(z.describe('applications')),
-      created_at: z.string(),
-      updated_at: z.string(),
+      created_at: z.string().check(z.describe('YYYY-MM-DDTHH:MM:SSZ')),
+      updated_at: z.string().check(z.describe('YYYY-MM-DDTHH:MM:SSZ')),
     }),
     z.unknown(),
   )
@@ -322,8 +323,8 @@ export function wireLabour({
           })),
         }
       : {}),
-    created_at: labour.createdAt,
-    updated_at: labour.updatedAt,
+    created_at: isoSeconds(labour.createdAt),
+    updated_at: isoSeconds(labour.updatedAt),
   };
 }
 

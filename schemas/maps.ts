@@ -5,7 +5,7 @@ import { mapsDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
 import { fechaIni, MAP_LIMITS } from '../lib/maps/limits';
 import type { MapRecord } from '../lib/maps/model';
-import { booleanLike, positiveInteger } from './common';
+import { booleanLike, integer, positiveInteger } from './common';
 
 const mapsRoute = { tags: ['maps'], auth: 'bearer', dialect: mapsDialect } as const;
 const PATH = '/api/users/me/maps';
@@ -34,35 +34,37 @@ const GeoJson = z
     features: z.array(Feature).check(z.minLength(1), z.maxLength(MAP_LIMITS.FEATURES)),
   })
   .check(z.describe(`EPSG 4326; every feature intersects the field; at most ${MAP_LIMITS.VERTICES} vertices in all`));
-/** The GeoJSON as an object, or as JSON text (form-minded clients send it so). */
-const geojson = z.union([
-  GeoJson,
-  z.pipe(
+/** An object, or the same as JSON text (form-minded clients, and form-encoded bodies, send it so). */
+const objectOrJsonText = <T extends z.ZodMiniType>(schema: T, name: string) =>
+  z.union([
+    schema,
     z.pipe(
-      z.string(),
-      z.transform((text, ctx) => {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          ctx.issues.push({ code: 'custom', message: 'geojson is not JSON', input: text });
-          return z.NEVER;
-        }
-      }),
+      z.pipe(
+        z.string(),
+        z.transform((text, ctx) => {
+          try {
+            return JSON.parse(text) as unknown;
+          } catch {
+            ctx.issues.push({ code: 'custom', message: `${name} is not JSON`, input: text });
+            return z.NEVER;
+          }
+        }),
+      ),
+      schema,
     ),
-    GeoJson,
-  ),
-]);
+  ]);
+const geojson = objectOrJsonText(GeoJson, 'geojson');
 
 export const MapBody = z.object({
-  nombre: z
-    .optional(z.string())
-    .check(z.describe(`1 to ${MAP_LIMITS.NAME} characters, unique among the caller's maps`)),
+  nombre: z.optional(z.string()).check(z.describe(`1 to ${MAP_LIMITS.NAME} characters, unique among the field's maps`)),
   id_lote: z.optional(positiveInteger()),
   id_tipo: z
-    .optional(z.number().check(z.int(), z.gte(1), z.lte(6)))
-    .check(z.describe('1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription')),
+    .optional(z.pipe(integer(), z.number().check(z.int(), z.gte(1), z.lte(6))))
+    .check(
+      z.describe('1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription (a number or its text)'),
+    ),
   geojson: z.optional(geojson),
-  metadata: z.optional(Metadata),
+  metadata: z.optional(objectOrJsonText(Metadata, 'metadata')),
   create_application: z
     .optional(booleanLike())
     .check(

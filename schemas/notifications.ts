@@ -175,8 +175,20 @@ export const internalEventRoute = defineRoute({
   method: 'post',
   paths: paths('/nc-internal/events'),
   summary: 'Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited',
-  request: { body: InternalEventBody },
-  responses: { 200: { description: 'queued', schema: accepted } },
+  description:
+    'Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.',
+  request: { body: InternalEventBody, validateBody: false },
+  responses: {
+    200: {
+      description: 'queued, or dropped',
+      schema: z.object({
+        res: z.literal('ok'),
+        info: z.enum(['event queued', 'event dropped']),
+        detail: z.optional(z.string()).check(z.describe('why the event was dropped')),
+        data: z.object({ event_id: z.nullable(z.string()), event_name: z.nullable(z.string()) }),
+      }),
+    },
+  },
 });
 
 export const notificationRoutes = [

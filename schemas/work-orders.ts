@@ -6,9 +6,10 @@ import * as z from 'zod/mini';
 import { generalDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
 import { seasonViewRequired } from '../lib/labours/codes';
+import { isDate } from '../lib/util/time';
 import { RECOMMENDATION_TYPES, recommendationType, WORK_ORDER_LIMITS } from '../lib/work-orders/model';
 import type { WorkOrderInput, WorkOrderView } from '../lib/work-orders/service';
-import { calendarDate, integer, text } from './common';
+import { integer, text } from './common';
 
 const workOrdersRoute = {
   tags: ['work orders'],
@@ -29,6 +30,21 @@ const Recommendation = z.object({
   value: text(WORK_ORDER_LIMITS.VALUE, 1, { trim: true }),
 });
 
+/**
+ * A work order's day: YYYY-MM-DD (the spec's input form), or the date-time the list answers
+ * (`YYYY-MM-DDT00:00:00+00:00`, also with `Z`), so that a client can send back what it read.
+ */
+const workOrderDate = z.pipe(
+  z.string().check(
+    z.refine(
+      (v) => /^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?(Z|\+00:00))?$/.test(v) && isDate(v.slice(0, 10), 'YYYY-MM-DD'),
+      'expected a real date YYYY-MM-DD (or YYYY-MM-DDT00:00:00+00:00, as the list gives it)',
+    ),
+    z.describe('YYYY-MM-DD, or the date-time the list gives (YYYY-MM-DDT00:00:00+00:00)'),
+  ),
+  z.transform((v) => v.slice(0, 10)),
+);
+
 const bodyMembers = {
   labours: z
     .array(z.uuid())
@@ -37,7 +53,7 @@ const bodyMembers = {
       z.maxLength(WORK_ORDER_LIMITS.LABOURS),
       z.describe('labour uuids the caller reads, of the campaign `yeargroup`'),
     ),
-  date: calendarDate(),
+  date: workOrderDate,
   yeargroup: z.pipe(integer(), z.number().check(z.int(), z.gte(1900), z.lte(2200))),
   recomendations: z
     .optional(z.nullable(z.array(Recommendation).check(z.maxLength(WORK_ORDER_LIMITS.RECOMMENDATIONS))))
@@ -80,9 +96,11 @@ export const WireWorkOrder = z.object({
       farmName: z.string(),
     }),
   ),
-  recomendations: z.array(
-    z.object({ type: z.object({ id: z.number().check(z.int()), name: z.string() }), value: z.string() }),
-  ),
+  recomendations: z
+    .nullable(
+      z.array(z.object({ type: z.object({ id: z.number().check(z.int()), name: z.string() }), value: z.string() })),
+    )
+    .check(z.describe('null when none were sent (an optional parameter not sent is stored as null)')),
 });
 
 export const wireWorkOrder = ({ order, labours }: WorkOrderView): z.infer<typeof WireWorkOrder> => ({
@@ -98,10 +116,11 @@ export const wireWorkOrder = ({ order, labours }: WorkOrderView): z.infer<typeof
     fieldName: field.name,
     farmName: farm.name,
   })),
-  recomendations: (order.recommendations ?? []).map((r) => ({
-    type: { id: r.typeId, name: recommendationType(r.typeId)?.name ?? String(r.typeId) },
-    value: r.value,
-  })),
+  recomendations:
+    order.recommendations?.map((r) => ({
+      type: { id: r.typeId, name: recommendationType(r.typeId)?.name ?? String(r.typeId) },
+      value: r.value,
+    })) ?? null,
 });
 
 export const wireTypes = () =>
@@ -116,7 +135,7 @@ export const listWorkOrdersRoute = defineRoute({
   handler: 'functions/work-orders/work-orders.list',
   method: 'get',
   paths: [PATH],
-  summary: "The caller's work orders of a campaign",
+  summary: "The caller's work orders of a campaign, and those others wrote for labours on the caller's fields",
   request: { query: z.object({ yeargroup: z.pipe(integer(), z.number().check(z.int(), z.gte(1900), z.lte(2200))) }) },
   responses: { 200: { description: 'work orders, by date', schema: z.object({ data: z.array(WireWorkOrder) }) } },
 });
@@ -139,7 +158,8 @@ export const createWorkOrderRoute = defineRoute({
   touches: { table: 'write', sends: ['events'] },
   method: 'post',
   paths: [PATH],
-  summary: 'Create a work order (a repeated uuid answers the one it made)',
+  summary:
+    'Create a work order (its uuid sent again with the same body answers the one it made; with another body, 409 code 4)',
   request: { body: CreateWorkOrderBody },
   responses: { 200: { description: 'created', schema: saved } },
 });
@@ -152,6 +172,7 @@ export const replaceWorkOrderRoute = defineRoute({
   method: 'put',
   paths: [`${PATH}/{work_order_uuid}`],
   summary: 'Replace a work order of the caller; optional members not sent are stored as null',
+  description: "A work order the caller reads as its labours' field owner but did not write: 403 code 5.",
   request: { path: byUuid, body: ReplaceWorkOrderBody },
   responses: { 200: { description: 'replaced', schema: saved } },
 });
@@ -164,6 +185,7 @@ export const deleteWorkOrderRoute = defineRoute({
   method: 'delete',
   paths: [`${PATH}/{work_order_uuid}`],
   summary: 'Delete a work order of the caller',
+  description: "A work order the caller reads as its labours' field owner but did not write: 403 code 5.",
   request: { path: byUuid },
   responses: { 200: { description: 'deleted', schema: saved } },
 });

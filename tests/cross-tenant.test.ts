@@ -8,6 +8,9 @@
 // secret marker), and A's data read back afterwards must equal the snapshot taken before.
 // The operations come from the OpenAPI document: an operation with an id or uuid in its path,
 // query or body that has no probe here fails the run, so a new endpoint is covered the day it lands.
+// Existence is answered as absence: for every attempt of B that names A's records, the same attempt
+// with ids that exist nowhere (A's world as a ghost: the same ids, changed) must be answered the
+// same, status and body, modulo the ids themselves and request ids (docs/security.md).
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import JSZip from 'jszip';
@@ -959,9 +962,10 @@ const PROBES: Record<string, Probe> = {
   ],
   deleteLabour: (a) => [write('field', { path: { labour_uuid: a.labourUuid } })],
   createWorkOrder: (a) => [
-    // a work order over labours the caller reads is its own record: readers of A's field may
+    // a work order over labours the caller reads is its own record: readers of A's field may, even
+    // under the uuid of A's work order (a uuid names a work order within its creator's)
     read('field', { json: { uuid: uuidV1(), labours: [a.labourUuid], date: `${YEAR}-11-21`, yeargroup: YEAR } }),
-    write('user', {
+    read('field', {
       json: {
         uuid: a.workOrderUuid,
         labours: [a.labourUuid],
@@ -1168,6 +1172,98 @@ async function snapshot(a: Owner): Promise<Record<string, unknown>> {
   };
 }
 
+// --- existence answered as absence ------------------------------------------------------------
+
+/** The same hex digits' shape (version and variant of a uuid kept), other digits: an id that exists nowhere. */
+const reshuffled = (id: string) =>
+  id.replace(/[0-9a-f]/gi, (digit, at: number) =>
+    /^[0-9a-f]{8}-/i.test(id) && (at === 14 || at === 19) ? digit : randomBytes(1)[0]!.toString(16).slice(-1),
+  );
+
+/** A's world with every id replaced by one that exists nowhere (names, secrets and tokens kept). */
+function ghostOf(a: Owner): Owner {
+  const ghost = { ...a } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(a)) {
+    if (key === 'sheet' || key === 'user') continue;
+    if (typeof value === 'number') ghost[key] = value + 1_000_000;
+    else if (typeof value === 'string') ghost[key] = reshuffled(value);
+  }
+  ghost.user = { ...a.user, id: a.user.id + 1_000_000, uid: reshuffled(a.user.uid) };
+  const owner = ghost as unknown as Owner;
+  // the sheet names A's spots by uuid: the ghost's names the ghost's
+  owner.sheet = a.sheet.replaceAll(a.spotUuid, owner.spotUuid);
+  return owner;
+}
+
+/** Each of A's ids (as text, lower case) and the ghost's id in its place. */
+function idPairs(a: Owner, ghost: Owner): Map<string, string> {
+  const pairs = new Map<string, string>();
+  const add = (mine: unknown, theirs: unknown) => {
+    if (String(mine) !== String(theirs)) pairs.set(String(mine).toLowerCase(), String(theirs).toLowerCase());
+  };
+  for (const [key, value] of Object.entries(a)) if (key !== 'sheet' && key !== 'user') add(value, (ghost as any)[key]);
+  add(a.user.id, ghost.user.id);
+  add(a.user.uid, ghost.user.uid);
+  return pairs;
+}
+
+/** Request ids and the like: they differ between any two answers. */
+const VOLATILE_KEY = /^(request_id|requestId|x-request-id)$/i;
+/** What a successful create answers of the record it just made: its own id, uuid, times and secret. */
+const NEW_RECORD_KEY = /(^|_)(id|ids|uuid|uuids)$|(^|_)(at|ts)$|^fecha|timestamp|date|secret/i;
+
+/** Whether two texts say the same, token by token, when each of A's ids in one is the ghost's id in the other. */
+function sameText(x: string, y: string, pairs: Map<string, string>): boolean {
+  const tokens = (text: string) => text.split(/([0-9A-Za-z][0-9A-Za-z-]*)/);
+  const [tx, ty] = [tokens(x), tokens(y)];
+  return (
+    tx.length === ty.length &&
+    tx.every((token, i) => token === ty[i] || pairs.get(token.toLowerCase()) === ty[i]!.toLowerCase())
+  );
+}
+
+/** Whether two JSON values say the same (see sameText); `fresh`: in a 2xx answer, a new record's own ids may differ. */
+function sameValue(x: unknown, y: unknown, pairs: Map<string, string>, fresh: boolean, key = ''): boolean {
+  if (fresh && NEW_RECORD_KEY.test(key) && typeof x === typeof y && (typeof x === 'string' || typeof x === 'number'))
+    return true;
+  // a new spot's code (three groups of letters), not a numeric answer code
+  if (fresh && key === 'code' && typeof x === 'string' && typeof y === 'string') return true;
+  if (typeof x === 'string' && typeof y === 'string') return sameText(x, y, pairs);
+  if (typeof x === 'number' && typeof y === 'number') return x === y || pairs.get(String(x)) === String(y);
+  if (Array.isArray(x) && Array.isArray(y))
+    return x.length === y.length && x.every((item, i) => sameValue(item, y[i], pairs, fresh, key));
+  if (x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
+    const [kx, ky] = [
+      Object.keys(x).filter((k) => !VOLATILE_KEY.test(k)),
+      Object.keys(y).filter((k) => !VOLATILE_KEY.test(k)),
+    ];
+    if (kx.length !== ky.length) return false;
+    return kx.every((k, i) => {
+      const other = ky.find((candidate) => candidate === k || pairs.get(k.toLowerCase()) === candidate.toLowerCase());
+      void i;
+      return other !== undefined && sameValue((x as any)[k], (y as any)[other], pairs, fresh, k);
+    });
+  }
+  return x === y;
+}
+
+/** Whether an answer to A's id and one to an id that exists nowhere are the same, status and body. */
+function sameAnswer(foreign: Outcome, unknown: Outcome, pairs: Map<string, string>): boolean {
+  if (foreign.status !== unknown.status) return false;
+  const parse = (text: string) => {
+    try {
+      return { json: JSON.parse(text) as unknown };
+    } catch {
+      return undefined;
+    }
+  };
+  const [fx, ux] = [parse(foreign.text), parse(unknown.text)];
+  if (fx && ux) return sameValue(fx.json, ux.json, pairs, foreign.status < 300);
+  // files (PDF, zip, images) of a 2xx answer name nothing of A's: the status says it all
+  if (foreign.status < 300 && !fx && !ux) return true;
+  return sameText(foreign.text, unknown.text, pairs);
+}
+
 // --- the matrix --------------------------------------------------------------------------------
 
 const covered = operations.filter((op) => PROBES[op.probe]);
@@ -1182,6 +1278,34 @@ describe('cross-tenant matrix: coverage', () => {
     expect(Object.keys(PROBES).filter((name) => !known.has(name))).toEqual([]);
     // the document is the running API's: the matrix covers most of it
     expect(covered.length).toBeGreaterThan(100);
+  });
+
+  it("compares answers strictly but for the ids themselves (and a new record's own ids and times)", () => {
+    const pairs = new Map([
+      ['12', '1000012'],
+      ['6f1c2b1e-0a4d-4c3b-9e2f-1a2b3c4d5e6f', '0b9d8c7a-1e2f-4a3b-8c4d-5e6f7a8b9c0d'],
+    ]);
+    const outcome = (status: number, body: unknown) => ({ status, text: JSON.stringify(body), ms: 0 });
+    // the same answer naming each world's id
+    expect(
+      sameAnswer(
+        outcome(404, { code: 1, info: 'labour 6F1C2B1E-0a4d-4c3b-9e2f-1a2b3c4d5e6f of field 12 not found' }),
+        outcome(404, { code: 1, info: 'labour 0b9d8c7a-1e2f-4a3b-8c4d-5e6f7a8b9c0d of field 1000012 not found' }),
+        pairs,
+      ),
+    ).toBe(true);
+    expect(sameAnswer(outcome(200, { objects: { 12: {} } }), outcome(200, { objects: { 1000012: {} } }), pairs)).toBe(
+      true,
+    );
+    // what tells existence apart: another status, another code, another text, another shape
+    for (const [x, y] of [
+      [outcome(403, { info: { code: 3 } }), outcome(400, { info: { code: 3 } })],
+      [outcome(403, { info: { code: 3 } }), outcome(403, { info: { code: 5 } })],
+      [outcome(404, { info: 'no permission on 12' }), outcome(404, { info: 'no such field 1000012' })],
+      [outcome(200, { data: [] }), outcome(200, { data: [{ uuid: 'x' }] })],
+      [outcome(409, { id: 12 }), outcome(409, { id: 13 })],
+    ])
+      expect(sameAnswer(x!, y!, pairs), `${x!.text} ${y!.text}`).toBe(false);
   });
 });
 
@@ -1205,6 +1329,56 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
       own: { ...ownB, token: e, userId: a.user.id, fieldId: a.fieldId, farmId: a.farmId },
     });
     before = await snapshot(a);
+  }, 240_000);
+
+  it("answers B's attempts on A's ids exactly as the same attempts on ids that exist nowhere", async () => {
+    const ghost = ghostOf(a);
+    const pairs = idPairs(a, ghost);
+    const { token, own } = attackers.get('B')!;
+    const mismatches: string[] = [];
+    const compared = new Set<string>();
+    let attempts = 0;
+    // one pair at a time, A's id then the ghost's: what one attempt leaves behind (B's own records
+    // made with such a uuid) is there for the later attempts of both worlds alike
+    // Personal input ids are numbered per owner (docs/security.md, "Numbered ids"): the number of
+    // A's input names, from B, B's own input of that number if B holds one (the attempts above make
+    // some), not A's. So an input id is no id of A's here: both worlds send one that no list holds,
+    // and what is compared is A's input uuid against one nobody used.
+    const unheldInput = { inputId: 999_999_999 };
+    for (const operation of covered) {
+      const foreigns = PROBES[operation.probe]!({ ...a, ...unheldInput }, own);
+      const unknowns = PROBES[operation.probe]!({ ...ghost, ...unheldInput }, own);
+      for (const [index, foreign] of foreigns.entries()) {
+        const unknown = unknowns[index]!;
+        // only attempts that name something of A's (others are the same request twice)
+        const namesA = async (attempt: Attempt) =>
+          JSON.stringify({
+            ...attempt,
+            body: attempt.body
+              ? await Promise.all(
+                  [...attempt.body().entries()].map(async ([name, value]) => [
+                    name,
+                    typeof value === 'string' ? value : await value.text(),
+                  ]),
+                )
+              : undefined,
+          });
+        if (foreign.stream || (await namesA(foreign)) === (await namesA(unknown))) continue;
+        attempts++;
+        compared.add(operation.id);
+        const [x, y] = [await attempt(operation, token, foreign), await attempt(operation, token, unknown)];
+        if (!sameAnswer(x, y, pairs))
+          mismatches.push(
+            `${operation.id} #${index} (${operation.method} ${operation.path}): A's id ${x.status} ${x.text.slice(0, 1500)} | nowhere ${y.status} ${y.text.slice(0, 1500)}`,
+          );
+      }
+    }
+    const uncompared = covered.filter((op) => !compared.has(op.id)).map((op) => op.id);
+    console.log(
+      `cross-tenant, existence as absence: ${attempts} attempts on ${compared.size} of ${covered.length} operations compared (the others name nothing of A's: ${uncompared.join(', ')})`,
+    );
+    expect(mismatches).toEqual([]);
+    expect(compared.size).toBeGreaterThan(100);
   }, 240_000);
 
   it('refuses every attempt on A’s records, answers nothing of A’s, and leaves A’s data as it was', async () => {

@@ -108,6 +108,41 @@ describe('POST /api/fields/convert', () => {
     expectKmlPolygons(response.body);
   });
 
+  it('reads a KML saved with a UTF-8 byte-order mark, and one in ISO-8859-1 or Windows-1252 as its declaration says', async () => {
+    const user = await newUser();
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(KML, 'utf8')]);
+    for (const [content, filename] of [
+      [withBom, 'lotes.kml'],
+      [await zip({ 'doc.kml': withBom }), 'lotes.kmz'],
+    ] as const) {
+      const response = await convert(user, content, filename);
+      expect(response.status, `${filename}: ${response.text}`).toBe(200);
+      expectKmlPolygons(response.body);
+    }
+    // names with accents, ñ and (Windows-1252 only) the euro sign and curly quotes, one byte each
+    const named = (encoding: string, name: string) =>
+      `<?xml version="1.0" encoding="${encoding}"?>
+<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>${name}</name><Polygon><outerBoundaryIs><LinearRing><coordinates>${kmlRing(SECOND)}</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></kml>`;
+    const latin1 = 'Lote Ñandú, cañada Pérez';
+    const cp1252 = 'Potrero “Añejo” €';
+    for (const [encoding, name, bytes] of [
+      ['ISO-8859-1', latin1, Buffer.from(named('ISO-8859-1', latin1), 'latin1')],
+      [
+        'windows-1252',
+        cp1252,
+        Buffer.from(
+          named('windows-1252', cp1252).replace('“', '\x93').replace('”', '\x94').replace('€', '\x80'),
+          'latin1',
+        ),
+      ],
+    ] as const) {
+      expect(bytes.includes(Buffer.from('ñ', 'utf8')), encoding).toBe(false);
+      const response = await convert(user, bytes, 'lote.kml');
+      expect(response.status, `${encoding}: ${response.text}`).toBe(200);
+      expect(response.body.data.polygons.map((p: any) => p.name)).toEqual([name]);
+    }
+  });
+
   it('reads a zipped shapefile in UTM 20S: reprojected from its .prj, names decoded with its .cpg', async () => {
     const utm20s = '+proj=utm +zone=20 +south +datum=WGS84 +units=m +no_defs';
     const prj =

@@ -356,7 +356,10 @@ describe('file storage: listing, scopes and access', () => {
       ids: ['00000000-0000-4000-8000-000000000000'],
       keys: ['avatar'],
     });
-    expect([absent.status, absent.body.code]).toEqual([400, 5]);
+    // a user nobody is, answered as one the caller may not read (3); an id that is no id at all, 5
+    expect([absent.status, absent.body.code]).toEqual([403, 3]);
+    const malformed = await files(user.token, 'users', 'GET', { ids: ['not-an-id'], keys: ['avatar'] });
+    expect([malformed.status, malformed.body.code]).toEqual([400, 5]);
     const noKeys = await files(user.token, 'users', 'GET', {});
     expect([noKeys.status, noKeys.body.code]).toEqual([400, 1]);
   });

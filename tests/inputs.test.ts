@@ -61,15 +61,27 @@ describe('inputs', () => {
     expect(master.some((i: any) => i.country === null)).toBe(true);
     const own = response.body.filter((i: any) => i.user_input);
     expect(own).toEqual([
-      expect.objectContaining({
+      {
         id: created.body.created[0].id,
         uuid: created.body.created[0].uuid,
         name: 'Caldo bordelés casero',
-        type: 'Fungicida',
+        user_input: true,
+        // strings where the Input table says string; only country, density and composition may be null
+        code: '',
         country: 'ES',
+        company: '',
+        type: 'Fungicida',
+        state: '',
+        density: null,
+        composition: null,
         components: [],
-      }),
+      },
     ]);
+    // every input of the list, master or personal, follows the table's types
+    for (const input of response.body) {
+      for (const key of ['code', 'company', 'type', 'state', 'name', 'uuid'])
+        expect(typeof input[key], key).toBe('string');
+    }
     // another user does not see it
     const other = await newUser();
     expect((await list(other)).body.filter((i: any) => i.user_input)).toEqual([]);
@@ -118,15 +130,84 @@ describe('inputs', () => {
       { name: 'copia maestra', uuid: masterUuid, reason: 'the uuid is a master input' },
       { item: 'no es un objeto', reason: expect.any(String) },
     ]);
-    // the same uuid again answers the same input, and makes no second one
+    // the same uuid with the same members answers the same input, and makes no second one
     const again = await send(user, 'POST', [{ name: 'Urea propia', uuid }], '/api/registro_campo/insumo');
-    expect(again.body.created).toEqual([response.body.created[0]]);
+    expect([again.status, again.body.created]).toEqual([200, [response.body.created[0]]]);
     expect((await list(user, { user_input: 'true' })).body).toHaveLength(2);
-    // a uuid another user holds is denied
-    const other = await newUser();
-    const taken = await send(other, 'POST', [{ name: 'robado', uuid }]);
-    expect(taken.body.created).toEqual([]);
-    expect(taken.body.denied).toEqual([{ name: 'robado', uuid, reason: 'the uuid is already used by another input' }]);
+  });
+
+  it("lets two users each hold an input of the same uuid, and shows neither to the other (uuids are the owner's)", async () => {
+    const [first, second] = [await newUser(), await newUser()];
+    // an extension shipping a catalogue with fixed uuids
+    const uuid = randomUUID();
+    const mine = await send(first, 'POST', [{ name: 'Catálogo: Urea', uuid, company: 'Primera' }]);
+    expect(mine.body.created).toEqual([{ nombre: 'Catálogo: Urea', id: expect.any(Number), uuid }]);
+    const theirs = await send(second, 'POST', [{ name: 'Catálogo: Urea granulada', uuid }]);
+    // answered as a uuid nobody holds: created, nothing denied, nothing of the first user's
+    expect([theirs.status, theirs.body.denied, theirs.body.created]).toEqual([
+      200,
+      [],
+      [{ nombre: 'Catálogo: Urea granulada', id: expect.any(Number), uuid }],
+    ]);
+    // ids are numbered per owner: each is the first of its own list
+    expect([mine.body.created[0].id, theirs.body.created[0].id]).toEqual([100_001, 100_001]);
+    expect(theirs.text).not.toContain('Primera');
+    const own = async (user: TestUser) =>
+      (await list(user, { user_input: 'true' })).body.map((i: any) => [i.uuid, i.name, i.company]);
+    expect(await own(first)).toEqual([[uuid, 'Catálogo: Urea', 'Primera']]);
+    expect(await own(second)).toEqual([[uuid, 'Catálogo: Urea granulada', '']]);
+    // each changes and deletes only its own
+    await send(second, 'PATCH', [{ uuid, name: 'Urea (segunda)' }]);
+    await send(second, 'DELETE', [{ uuid }]);
+    expect(await own(first)).toEqual([[uuid, 'Catálogo: Urea', 'Primera']]);
+    expect(await own(second)).toEqual([]);
+    // and each uses its own in a labour
+    const { fieldId } = await createField(first);
+    const labour = await call('POST', '/activities/labour', {
+      token: first.token,
+      json: {
+        labour_type_id: 1,
+        yeargroup: 2026,
+        date: '2026-11-20',
+        field_id: fieldId,
+        inputs: [{ uuid, dose: 1, unit: 'kg/ha' }],
+      },
+    });
+    expect(labour.status, labour.text).toBe(200);
+    const read = await call('GET', `/activities/labour/${labour.body.data.uuid}`, { token: first.token });
+    expect(read.body.data.inputs.map((i: any) => [i.input_uuid, i.input_id, i.input_name])).toEqual([
+      [uuid, mine.body.created[0].id, 'Catálogo: Urea'],
+    ]);
+  });
+
+  it('answers 409 for a repeated uuid sent with other members, and writes nothing of that request', async () => {
+    const user = await newUser();
+    const uuid = randomUUID();
+    const created = await send(user, 'POST', [{ name: 'Sulfato de amonio', uuid, code: '21' }]);
+    expect(created.status).toBe(200);
+    // renamed since: the first request sent again is still a replay
+    await send(user, 'PATCH', [{ uuid, name: 'Sulfato (renombrado)' }]);
+    const replay = await send(user, 'POST', [{ name: 'Sulfato de amonio', uuid, code: '21' }]);
+    expect([replay.status, replay.body.created]).toEqual([
+      200,
+      [{ nombre: 'Sulfato (renombrado)', id: created.body.created[0].id, uuid }],
+    ]);
+    const other = randomUUID();
+    for (const body of [
+      [{ name: 'Otro nombre', uuid, code: '21' }],
+      [{ name: 'Sulfato de amonio', uuid, code: '22' }],
+      [
+        { name: 'Nuevo', uuid: other },
+        { name: 'Sulfato de amonio', uuid },
+      ],
+    ]) {
+      const conflict = await send(user, 'POST', body);
+      expect([conflict.status, conflict.body.res, conflict.body.code], JSON.stringify(body)).toEqual([409, 'error', 1]);
+    }
+    // nothing of the refused requests was written
+    expect((await list(user, { user_input: 'true' })).body.map((i: any) => [i.uuid, i.name, i.code])).toEqual([
+      [uuid, 'Sulfato (renombrado)', '21'],
+    ]);
   });
 
   it("PATCH and DELETE change only the caller's own inputs: master and others' inputs are denied", async () => {

@@ -4,7 +4,7 @@
 // shared with rotations, status transitions, who reads and who writes.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, createField, eventually, internal, newUser, square, type TestUser } from './helpers/api';
+import { call, createField, eventually, internal, newUser, nextSecond, square, type TestUser } from './helpers/api';
 
 const BASE = '/activities/labour';
 const post = (user: TestUser, json: unknown) => call('POST', BASE, { token: user.token, json });
@@ -234,20 +234,27 @@ describe('labours', () => {
     expect((await patch(owner, first, { labour_type_id: 2 })).status).toBe(400);
   });
 
-  it('moves status 1 -> 2 and 1 -> 3 -> 1; refuses leaving Executed', async () => {
+  it('corrects any status to any other (Executed included), recorded in updated_at; timestamps in whole seconds', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
-    const executed = await created(owner, application(fieldId));
-    expect((await patch(owner, executed, { status: 2 })).status).toBe(200);
-    const back = await patch(owner, executed, { status: 1 });
-    expect([back.status, back.body.res, back.body.code]).toEqual([400, 'error', 3]);
-    expect((await patch(owner, executed, { status: 3 })).body.code).toBe(3);
-    expect((await one(owner, executed)).body.data.status).toBe(2);
-    const cancelled = await created(owner, application(fieldId));
-    expect((await patch(owner, cancelled, { status: 3 })).status).toBe(200);
-    expect((await patch(owner, cancelled, { status: 2 })).body.code).toBe(3);
-    expect((await patch(owner, cancelled, { status: 1 })).status).toBe(200);
-    expect((await one(owner, cancelled)).body.data.status).toBe(1);
+    const uuid = await created(owner, application(fieldId));
+    const seconds = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+    const first = (await one(owner, uuid)).body.data;
+    expect([first.created_at, first.updated_at]).toEqual([expect.stringMatching(seconds), first.created_at]);
+    let previous = first.updated_at as string;
+    // every move among 1 Planned, 2 Executed and 3 Cancelled (an agronomist who mis-marked a labour corrects it)
+    for (const status of [2, 1, 3, 2, 3, 1, 2]) {
+      await nextSecond();
+      const changed = await patch(owner, uuid, { status });
+      expect([changed.status, changed.body], `-> ${status}`).toEqual([200, { data: { uuid } }]);
+      const labour = (await one(owner, uuid)).body.data;
+      expect([labour.status, labour.created_at]).toEqual([status, first.created_at]);
+      expect(labour.updated_at).toMatch(seconds);
+      expect(labour.updated_at > previous, `${labour.updated_at} after ${previous}`).toBe(true);
+      previous = labour.updated_at;
+    }
+    // the labour keeps its uuid (and so its work orders) through every correction
+    expect((await list(owner, { yeargroup: 2026 })).body.data.map((l: any) => [l.uuid, l.status])).toEqual([[uuid, 2]]);
     // an executed labour may be recorded as such from the start
     expect((await one(owner, await created(owner, application(fieldId, { status: 2 })))).body.data.status).toBe(2);
   });
@@ -303,7 +310,79 @@ describe('labours', () => {
     expect([tooLarge.status, tooLarge.body.code]).toEqual([400, 6]);
   });
 
-  it('answers a repeated client uuid with the labour it made; deletes', async () => {
+  it("takes back the list it answers from whoever edits the labour: a collaborator's input stays, by uuid or id; lines keep their labour_input_uuid; a dropped input drops its cost", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    const editor = await newUser();
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
+    const editorsOwn = randomUUID();
+    // the editor records the labour with a new personal input of its own, and costs for it
+    const uuid = await created(
+      editor,
+      application(fieldId, {
+        inputs: [
+          { id: 20, dose: 2, unit: 'L/ha' },
+          { uuid: editorsOwn, name: 'Coadyuvante del contratista', dose: 0.1, unit: 'L/ha' },
+        ],
+        costs: {
+          labour: { unit: 'USD/ha', value: 10 },
+          inputs: { [editorsOwn]: { unit: 'USD/L', value: 7 } },
+        },
+      }),
+    );
+    const first = (await one(owner, uuid)).body.data;
+    const [glyphosate, adjuvant] = first.inputs;
+    expect(adjuvant).toMatchObject({ input_uuid: editorsOwn, input_name: 'Coadyuvante del contratista' });
+    // the field's owner sends back the same list with other doses: by uuid, then by id
+    for (const byUuid of [true, false]) {
+      const dose = byUuid ? 0.2 : 0.3;
+      const response = await patch(owner, uuid, {
+        inputs: [
+          { id: 20, dose: 2.5, unit: 'L/ha' },
+          byUuid
+            ? { uuid: editorsOwn, dose, unit: 'L/ha' }
+            : { id: adjuvant.input_id, name: 'Coadyuvante del contratista', dose, unit: 'L/ha' },
+        ],
+      });
+      expect(response.status, response.text).toBe(200);
+      const lines = (await one(owner, uuid)).body.data.inputs;
+      expect(lines.map((l: any) => [l.input_uuid, l.input_id, l.input_name, l.dose, l.labour_input_uuid])).toEqual([
+        [glyphosate.input_uuid, 20, glyphosate.input_name, 2.5, glyphosate.labour_input_uuid],
+        [editorsOwn, adjuvant.input_id, 'Coadyuvante del contratista', dose, adjuvant.labour_input_uuid],
+      ]);
+    }
+    // the owner's list holds none of the editor's inputs: nothing was created for it
+    expect((await inputs(owner)).body).toEqual([]);
+    // a line that stays keeps its labour_input_uuid; a new one gets its own
+    const reordered = await patch(owner, uuid, {
+      inputs: [
+        { uuid: editorsOwn, dose: 0.3, unit: 'L/ha' },
+        { id: 21, dose: 1, unit: 'L/ha' },
+      ],
+    });
+    expect(reordered.status, reordered.text).toBe(200);
+    const after = (await one(owner, uuid)).body.data;
+    expect(after.inputs.map((l: any) => l.labour_input_uuid)).toEqual([
+      adjuvant.labour_input_uuid,
+      expect.not.stringMatching(new RegExp(`${glyphosate.labour_input_uuid}|${adjuvant.labour_input_uuid}`)),
+    ]);
+    // dropping the editor's input drops its cost with it (the labour's own cost stays)
+    const dropped = await patch(owner, uuid, { inputs: [{ id: 21, dose: 1, unit: 'L/ha' }] });
+    expect(dropped.status, dropped.text).toBe(200);
+    const last = (await one(owner, uuid)).body.data;
+    expect(last.inputs.map((l: any) => [l.input_id, l.labour_input_uuid])).toEqual([
+      [21, after.inputs[1].labour_input_uuid],
+    ]);
+    expect(last.costs).toEqual({ labour: { unit: 'USD/ha', value: 10 }, inputs: {} });
+    // costs sent in the same request must still name listed inputs
+    const stray = await patch(owner, uuid, {
+      inputs: [{ id: 21, dose: 1, unit: 'L/ha' }],
+      costs: { inputs: { [editorsOwn]: { unit: 'USD/L', value: 1 } } },
+    });
+    expect([stray.status, stray.body.code]).toEqual([400, 5]);
+  });
+
+  it('answers a repeated client uuid and body with the labour it made, another body with 409; deletes', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);
     const uuid = randomUUID();
@@ -313,13 +392,62 @@ describe('labours', () => {
     ]);
     expect([a.status, b.status, a.body.data.uuid, b.body.data.uuid]).toEqual([200, 200, uuid, uuid]);
     expect((await list(owner, { yeargroup: 2026 })).body.data).toHaveLength(1);
-    const stranger = await newUser();
-    const { fieldId: strangerField } = await createField(stranger);
-    expect((await post(stranger, application(strangerField, { uuid }))).status).toBe(409);
+    // changed since: the first request sent again is still a replay
+    expect((await patch(owner, uuid, { observations: 'cambiada' })).status).toBe(200);
+    const replay = await post(owner, application(fieldId, { uuid }));
+    expect([replay.status, replay.body]).toEqual([200, { data: { uuid } }]);
+    // the same uuid with another body is a conflict, and changes nothing
+    for (const other of [application(fieldId, { uuid, surface: 49 }), application(fieldId, { uuid, status: 2 })]) {
+      const conflict = await post(owner, other);
+      expect([conflict.status, conflict.body.res, conflict.body.code]).toEqual([409, 'error', 10]);
+    }
+    // a uuid of a labour the caller sees in another field too
+    const { fieldId: second } = await createField(owner, { shape: square(-60.3, -33.9) });
+    const elsewhere = await post(owner, application(second, { uuid }));
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([409, 10]);
+    const only = (await list(owner, { yeargroup: 2026 })).body.data;
+    expect(only.map((l: any) => [l.uuid, l.field_id, l.surface, l.status, l.observations])).toEqual([
+      [uuid, fieldId, 50, 1, 'cambiada'],
+    ]);
     const removed = await call('DELETE', `${BASE}/${uuid}`, { token: owner.token });
     expect(removed.status).toBe(200);
     expect((await one(owner, uuid)).status).toBe(404);
     expect((await list(owner, { yeargroup: 2026 })).body.data).toEqual([]);
+  });
+
+  it("names a labour by its uuid within its field: another tenant's labour of that uuid is answered as one nobody made, and blocks nothing", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    const uuid = randomUUID();
+    await created(owner, application(fieldId, { uuid, observations: 'del dueño' }));
+    const stranger = await newUser();
+    const { fieldId: strangerField } = await createField(stranger);
+    const unknown = randomUUID();
+    // every operation on the owner's uuid answers as on a uuid nobody uses (modulo the uuid itself)
+    const same = (response: { status: number; body: any }, id: string) => [
+      response.status,
+      JSON.stringify(response.body).replaceAll(id, '<uuid>'),
+    ];
+    for (const [method, json] of [
+      ['GET', undefined],
+      ['PATCH', { observations: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const foreign = await call(method, `${BASE}/${uuid}`, { token: stranger.token, json });
+      const nobody = await call(method, `${BASE}/${unknown}`, { token: stranger.token, json });
+      expect(same(foreign, uuid), method).toEqual(same(nobody, unknown));
+      expect(foreign.status).toBe(404);
+    }
+    // creating with that uuid makes the stranger's own labour, as with a uuid nobody used
+    const foreign = await post(stranger, application(strangerField, { uuid, observations: 'del otro' }));
+    const nobody = await post(stranger, application(strangerField, { uuid: unknown, observations: 'del otro' }));
+    expect(same(foreign, uuid)).toEqual(same(nobody, unknown));
+    expect(foreign.status).toBe(200);
+    expect((await one(stranger, uuid)).body.data).toMatchObject({ field_id: strangerField, observations: 'del otro' });
+    expect((await one(owner, uuid)).body.data).toMatchObject({ field_id: fieldId, observations: 'del dueño' });
+    // each changes and deletes its own
+    expect((await call('DELETE', `${BASE}/${uuid}`, { token: stranger.token })).status).toBe(200);
+    expect((await one(owner, uuid)).body.data.observations).toBe('del dueño');
   });
 
   it('filters with every parameter of the spec (AND) and pages by date', async () => {

@@ -246,7 +246,8 @@ describe('POST /files', () => {
         layer_name: 'fertilizante',
         operation: 'fertilizante',
         date: '2026-10-01T12:00:00Z',
-        interpolation: 'idw',
+        // a zone shapefile is painted zone by zone, as the layer's dates later say
+        interpolation: 'polygons',
       },
     ]);
     const entry = await layerDate(user, target.fieldId, 'fertilizante', '2026-10-01T12:00:00Z');
@@ -576,7 +577,7 @@ describe('samplings: layers', () => {
     expect(tiffValues(tiff.bytes).sort()).toEqual([3, 6]);
   });
 
-  it('rasterizes samples by kriging and over the field, one layer per item; -11 for a caller who cannot change the sampling', async () => {
+  it('rasterizes samples by kriging and over the field, one layer per item; -11 for a reader who cannot change the sampling, 404 for a stranger', async () => {
     const { owner, fieldId, samplingUuid } = await sampling();
     const path = `/api/sampling/${samplingUuid}/rasterize`;
     const kriged = await call('POST', path, {
@@ -623,16 +624,28 @@ describe('samplings: layers', () => {
     });
     expect(tiffValues(tiff.bytes)).toEqual([3.5]);
 
+    // a stranger is answered exactly as for a sampling nobody made; a reader of the field gets -11
+    const rasterizeBody = {
+      layers: [
+        { analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' },
+      ],
+      interpolation_polygon: true,
+    };
     const stranger = await newUser();
-    const refused = await call('POST', path, {
+    const unknown = randomUUID();
+    const foreign = await call('POST', path, { token: stranger.token, json: rasterizeBody });
+    const nobody = await call('POST', `/api/sampling/${unknown}/rasterize`, {
       token: stranger.token,
-      json: {
-        layers: [
-          { analysis: 'Suelo 0-20', variable_name: 'MO', layer_date: '2026-05-03T00:00:00Z', layer_name: 'MO_20' },
-        ],
-        interpolation_polygon: true,
-      },
+      json: rasterizeBody,
     });
+    expect([foreign.status, foreign.text.replaceAll(samplingUuid, '<uuid>')]).toEqual([
+      nobody.status,
+      nobody.text.replaceAll(unknown, '<uuid>'),
+    ]);
+    expect([foreign.status, foreign.body.code]).toEqual([404, -1]);
+    const reader = await newUser();
+    await internal('/internal/shares', { user_id: reader.id, field_id: fieldId, permission: 'read' });
+    const refused = await call('POST', path, { token: reader.token, json: rasterizeBody });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(-11);
     const unknownLayer = await call('POST', path, {

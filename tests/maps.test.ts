@@ -77,11 +77,17 @@ describe('/api/users/me/maps', () => {
     expect((await list(owner)).body.data.map((m: any) => m.id)).toEqual([mapId]);
     const one = await list(owner, { id: mapId });
     expect(one.body.data).toMatchObject({ ...summary, geojson: { type: 'FeatureCollection' } });
+    // Polygon features, as the Map table shows: the MultiPolygon sent is one feature per part, of the same zone
     expect(one.body.data.geojson.features.map((f: any) => [f.geometry.type, f.properties])).toEqual([
       ['Polygon', { nombre: 'Zona baja', _featid: 0, id: 0 }],
-      ['MultiPolygon', { nombre: 'Zona alta ñandú', _featid: 1, id: 1 }],
+      ['Polygon', { nombre: 'Zona alta ñandú', _featid: 1, id: 1 }],
+      ['Polygon', { nombre: 'Zona alta ñandú', _featid: 2, id: 1 }],
     ]);
-    expect(one.body.data.geojson.features[0].geometry.coordinates).toEqual([ring(-60.5, -33.9, 0.005)]);
+    const [low, high] = zoning().features;
+    expect(one.body.data.geojson.features.map((f: any) => f.geometry.coordinates)).toEqual([
+      low!.geometry.coordinates,
+      ...(high!.geometry.coordinates as unknown[]),
+    ]);
   });
 
   it('refuses a name the caller already uses (409), bad parameters (400) and a field it cannot use (Invalid field / permissions)', async () => {
@@ -318,18 +324,19 @@ describe('/api/users/me/maps', () => {
       parseShp(await file('shp'), new TextDecoder().decode(await file('prj'))),
       parseDbf(await file('dbf'), cpg),
     ]);
+    expect(cpg).toBe('UTF-8');
     expect(read.features.map((f: any) => [f.properties.nombre, f.properties.id, f.geometry.type])).toEqual([
       ['Zona baja', 0, 'Polygon'],
-      ['Zona alta ñandú', 1, 'MultiPolygon'],
+      ['Zona alta ñandú', 1, 'Polygon'],
+      ['Zona alta ñandú', 1, 'Polygon'],
     ]);
     const sorted = (r: number[][]) =>
       r
         .slice(0, -1)
         .map(([x, y]) => [Number(x!.toFixed(9)), Number(y!.toFixed(9))])
         .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-    const [first, second] = read.features as any[];
-    expect(sorted(first.geometry.coordinates[0])).toEqual(sorted(ring(-60.5, -33.9, 0.005)));
-    expect(second.geometry.coordinates.map((p: number[][][]) => sorted(p[0]!))).toEqual([
+    expect(read.features.map((f: any) => sorted(f.geometry.coordinates[0]))).toEqual([
+      sorted(ring(-60.5, -33.9, 0.005)),
       sorted(ring(-60.495, -33.9, 0.005)),
       sorted(ring(-60.5, -33.895, 0.005)),
     ]);
@@ -341,6 +348,97 @@ describe('/api/users/me/maps', () => {
       404,
       'Map not found',
     );
+  });
+
+  it('keeps every name exactly in the shapefile: the .dbf in UTF-8 with a UTF-8 .cpg, whatever the script', async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
+    const names = ['Zona “Norte” €', 'Ζώνη βόρεια', 'Северная зона', 'Lote Ñandú — 50 % (çà)', '北区'];
+    const geojson = {
+      type: 'FeatureCollection',
+      features: names.map((nombre, i) => ({
+        type: 'Feature',
+        geometry: { type: 'Polygon', coordinates: [ring(-60.5 + i * 0.001, -33.9, 0.001)] },
+        properties: { nombre, id: i },
+      })),
+    };
+    const created = await send(owner, 'POST', { nombre: 'Zonas', id_lote: fieldId, id_tipo: 1, geojson });
+    expect(created.status, created.text).toBe(200);
+    const form = new FormData();
+    form.set('id_mapa', String(created.body.id));
+    form.set('nombre', 'zonas');
+    const response = await fetch(new URL(`${PATH}/download`, stack().baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}` },
+      body: form,
+    });
+    expect(response.status).toBe(200);
+    const bytes = await response.arrayBuffer();
+    const zip = await JSZip.loadAsync(Buffer.from(bytes));
+    const dbf = Buffer.from(await zip.file('zonas.dbf')!.async('uint8array'));
+    expect(await zip.file('zonas.cpg')!.async('string')).toBe('UTF-8');
+    // the bytes are each name's UTF-8, whole (not cut to a low byte)
+    for (const name of names) expect(dbf.includes(Buffer.from(name, 'utf8')), name).toBe(true);
+    const read = parseDbf(new Uint8Array(dbf), 'UTF-8') as Array<{ nombre: string }>;
+    expect(read.map((row) => row.nombre)).toEqual(names);
+  });
+
+  it("takes id_tipo and create_application as id_lote (JSON text, form bodies); names are unique per field, whoever made the maps; a client's _featid is kept", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
+    const { fieldId: otherField } = await createField(owner, { shape: square(-60.4, -33.9, 0.01) });
+    // JSON with texts for the numbers and the boolean
+    const texts = await send(owner, 'POST', {
+      nombre: 'Como texto',
+      id_lote: String(fieldId),
+      id_tipo: '6',
+      create_application: 'true',
+      geojson: zoning(),
+    });
+    expect(texts.status, texts.text).toBe(200);
+    const read = (await list(owner, { id: texts.body.id })).body.data;
+    expect([read.id_tipo, read.id_lote]).toEqual([6, fieldId]);
+    // a form-encoded body (geojson and metadata as JSON text)
+    const form = await call('POST', PATH, {
+      token: owner.token,
+      form: {
+        nombre: 'Como formulario',
+        id_lote: fieldId,
+        id_tipo: '2',
+        create_application: 'false',
+        geojson: JSON.stringify(zoning()),
+        metadata: JSON.stringify(metadata),
+      },
+    });
+    expect(form.status, form.text).toBe(200);
+    const fromForm = (await list(owner, { id: form.body.id })).body.data;
+    expect([fromForm.id_tipo, fromForm.metadata]).toEqual([2, metadata]);
+    const labours = await call('GET', '/activities/labour', {
+      token: owner.token,
+      query: { yeargroup: new Date().getUTCFullYear() },
+    });
+    expect(labours.body.data.map((l: any) => l.map_id)).toEqual([texts.body.id]);
+    // names: unique on a field whoever made them; the same name on another field is fine
+    const editor = await newUser();
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
+    expectError(
+      await send(editor, 'POST', { nombre: 'como  TEXTO', id_lote: fieldId, id_tipo: 1, geojson: zoning() }),
+      409,
+      'The map name is already used',
+    );
+    expect(
+      (await send(owner, 'POST', { nombre: 'Como texto', id_lote: otherField, id_tipo: 1, geojson: zoning(-60.4) }))
+        .status,
+    ).toBe(200);
+    // a client's _featid is kept (numbers and texts); features without one take their position
+    const featids = zoning();
+    (featids.features[0]!.properties as Record<string, unknown>)._featid = 'zona-a';
+    (featids.features[1]!.properties as Record<string, unknown>)._featid = 41;
+    const kept = await send(owner, 'POST', { nombre: 'Con ids', id_lote: fieldId, id_tipo: 1, geojson: featids });
+    expect(kept.status, kept.text).toBe(200);
+    expect(
+      (await list(owner, { id: kept.body.id })).body.data.geojson.features.map((f: any) => f.properties._featid),
+    ).toEqual(['zona-a', 41, 41]);
   });
 
   it('answers 401 without a token, in the maps dialect', async () => {

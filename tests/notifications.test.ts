@@ -96,9 +96,26 @@ describe('POST /nc-internal/events', () => {
     await accepted('TEST.V1', { user_ids: [user.id] });
     const items = await inboxWith(user, 1);
     expect(items.map((i: any) => i.event_name)).toEqual(['TEST.V1']);
-    // what is not an event at all is refused, and the internal key is needed
-    const noData = await internal('/nc-internal/events', { event_name: 'TEST.V1' });
-    expect([noData.status, noData.body.code]).toEqual([400, -4]);
+    // what is not an event at all is answered 200 too (spec: always HTTP 200), dropped and never delivered
+    for (const body of [
+      { event_name: 'TEST.V1' },
+      { data: { user_ids: [user.id] } },
+      { event_name: 'TEST.V1', data: [user.id] },
+      { event_name: '', data: { user_ids: [user.id] } },
+      { event_name: 'TEST.V1', data: { user_ids: [user.id], payload: { big: 'x'.repeat(210 * 1024) } } },
+      [],
+      {},
+    ]) {
+      const dropped = await internal('/nc-internal/events', body);
+      expect([dropped.status, dropped.body.res, dropped.body.info], JSON.stringify(body).slice(0, 80)).toEqual([
+        200,
+        'ok',
+        'event dropped',
+      ]);
+      expect(dropped.body.data.event_id).toBeNull();
+      expect(dropped.body.detail).toEqual(expect.any(String));
+    }
+    // the internal key is needed
     const noKey = await internal('/nc-internal/events', { event_name: 'TEST.V1', data: { user_ids: [user.id] } }, '');
     expect([noKey.status, noKey.body.code]).toEqual([401, -3]);
     const wrongKey = await internal(

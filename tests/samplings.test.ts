@@ -71,7 +71,8 @@ describe('samplings', () => {
       field_id: fieldId,
       field_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       yeargroup: 2026,
-      created_at: expect.any(String),
+      // the project's own form of a timestamp (docs/decisions.md, General): whole seconds, no milliseconds
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       closed_at: null,
       group_assigned_id: 0,
       zoning: { info: { map_id: '12' }, type: 'map' },
@@ -92,9 +93,10 @@ describe('samplings', () => {
         sampling: { analysis: 'Suelo 0-20' },
       },
     });
-    expect(sampling.points.map((p: any) => [p.geometry, p.checked, p.group_uuid])).toEqual([
-      ['POINT(-60.495 -33.895)', 0, low],
-      ['POINT(-60.491 -33.891)', 1, expect.any(String)],
+    const seconds = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(sampling.points.map((p: any) => [p.geometry, p.checked, p.group_uuid, p.created_at])).toEqual([
+      ['POINT(-60.495 -33.895)', 0, low, seconds],
+      ['POINT(-60.491 -33.891)', 1, expect.any(String), seconds],
     ]);
     // the same by uuid; the sample spot is a sample, not a plain spot in spot lists
     expect((await get(owner, '/api/sampling', { sampling_uuid: samplingUuid })).body.data).toEqual(response.body.data);
@@ -138,14 +140,12 @@ describe('samplings', () => {
   });
 
   it('answers -11 insufficient permissions for a field or farm the caller cannot read; a read share reads', async () => {
-    const { fieldId, farmId, samplingUuid } = await setup();
+    const { fieldId, farmId } = await setup();
     const stranger = await newUser();
     for (const [path, query] of [
       ['/api/sampling', { field_id: fieldId }],
-      ['/api/sampling', { sampling_uuid: samplingUuid }],
       ['/api/sampling/analysis', { field_id: fieldId }],
       ['/api/sampling/analysis', { farm_id: farmId }],
-      ['/api/sampling/analysis', { sampling_uuid: samplingUuid }],
     ] as const) {
       const response = await get(stranger, path, query);
       expect([response.status, response.body], `${path} ${JSON.stringify(query)}`).toEqual([
@@ -159,6 +159,18 @@ describe('samplings', () => {
     const missing = await get(reader, '/api/sampling');
     expect([missing.status, missing.body.code]).toEqual([400, -4]);
     expect((await get(reader, '/api/sampling', { sampling_uuid: randomUUID() })).body).toEqual({ code: 0, data: [] });
+  });
+
+  it("answers another user's sampling_uuid exactly as a uuid nobody used: an empty list", async () => {
+    const { samplingUuid } = await setup();
+    const stranger = await newUser();
+    const unknown = randomUUID();
+    for (const path of ['/api/sampling', '/api/sampling/analysis']) {
+      const foreign = await get(stranger, path, { sampling_uuid: samplingUuid });
+      const nobody = await get(stranger, path, { sampling_uuid: unknown });
+      expect([foreign.status, foreign.body], path).toEqual([nobody.status, nobody.body]);
+      expect([foreign.status, foreign.body], path).toEqual([200, { code: 0, data: [] }]);
+    }
   });
 
   it('creates samplings only through the internal key, idempotently by uuid', async () => {

@@ -212,14 +212,21 @@ describe('key-value storage: operations', () => {
     expect((await get(user, 'fields', undefined, ['a'])).body.info.objects).toEqual(all.body.info.objects);
   });
 
-  it('answers the codes of GET: 1 keys missing, 2 a key invalid, 3 a resource not readable, 5 an id invalid', async () => {
+  it('answers the codes of GET: 1 keys missing, 2 a key invalid, 3 a resource not readable (existing or not), 5 a ref that is no id', async () => {
     const { user, fieldId } = await owner();
     const stranger = await owner();
     const code = async (json: unknown) => (await kv(user.token, 'fields', 'GET', json)).body.info.code;
     expect(await code({ ids: [fieldId] })).toBe(1);
     expect(await code({ ids: [fieldId], keys: ['ok', 'not ok'] })).toBe(2);
     expect(await code({ ids: [fieldId, stranger.fieldId], keys: ['a'] })).toBe(3);
-    expect(await code({ ids: [fieldId, 999_999_999], keys: ['a'] })).toBe(5);
+    // a field nobody has is answered exactly as another tenant's: nothing tells them apart
+    expect(await code({ ids: [fieldId, 999_999_999], keys: ['a'] })).toBe(3);
+    const nowhere = await kv(user.token, 'fields', 'GET', { ids: [999_999_999], keys: ['a'] });
+    const foreign = await kv(user.token, 'fields', 'GET', { ids: [stranger.fieldId], keys: ['a'] });
+    expect([nowhere.status, nowhere.text.replace('999999999', '<id>')]).toEqual([
+      foreign.status,
+      foreign.text.replace(String(stranger.fieldId), '<id>'),
+    ]);
     expect(await code({ ids: [fieldId, { id: 1 }], keys: ['a'] })).toBe(5);
     expect(await code({ ids: [fieldId, 'not-an-id'], keys: ['a'] })).toBe(5);
     const refused = await kv(user.token, 'fields', 'GET', { ids: [stranger.fieldId], keys: ['a'] });

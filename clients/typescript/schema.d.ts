@@ -596,7 +596,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited */
+        /**
+         * Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited
+         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
+         */
         post: operations["postInternalEvent2"];
         delete?: never;
         options?: never;
@@ -1194,10 +1197,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's work orders of a campaign */
+        /** The caller's work orders of a campaign, and those others wrote for labours on the caller's fields */
         get: operations["listWorkOrders"];
         put?: never;
-        /** Create a work order (a repeated uuid answers the one it made) */
+        /** Create a work order (its uuid sent again with the same body answers the one it made; with another body, 409 code 4) */
         post: operations["createWorkOrder"];
         delete?: never;
         options?: never;
@@ -1213,10 +1216,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a work order of the caller; optional members not sent are stored as null */
+        /**
+         * Replace a work order of the caller; optional members not sent are stored as null
+         * @description A work order the caller reads as its labours' field owner but did not write: 403 code 5.
+         */
         put: operations["replaceWorkOrder"];
         post?: never;
-        /** Delete a work order of the caller */
+        /**
+         * Delete a work order of the caller
+         * @description A work order the caller reads as its labours' field owner but did not write: 403 code 5.
+         */
         delete: operations["deleteWorkOrder"];
         options?: never;
         head?: never;
@@ -1580,7 +1589,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited */
+        /**
+         * Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited
+         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
+         */
         post: operations["postInternalEvent"];
         delete?: never;
         options?: never;
@@ -2440,7 +2452,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;
@@ -2722,7 +2736,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;
@@ -3056,7 +3072,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;
@@ -3338,7 +3356,9 @@ export interface operations {
                             }[];
                             /** @description applications */
                             map_id?: number | null;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             created_at: string;
+                            /** @description YYYY-MM-DDTHH:MM:SSZ */
                             updated_at: string;
                         } & {
                             [key: string]: unknown;
@@ -5911,7 +5931,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description queued */
+            /** @description queued, or dropped */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,10 +5940,13 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         res: "ok";
-                        info: string;
+                        /** @enum {string} */
+                        info: "event queued" | "event dropped";
+                        /** @description why the event was dropped */
+                        detail?: string;
                         data: {
-                            event_id: string;
-                            event_name: string;
+                            event_id: string | null;
+                            event_name: string | null;
                         };
                     };
                 };
@@ -6358,11 +6381,15 @@ export interface operations {
                         uuid: string;
                         name: string;
                         user_input: boolean;
-                        code: string | null;
+                        /** @description '' when the input has none */
+                        code: string;
                         country: string | null;
-                        company: string | null;
-                        type: string | null;
-                        state: string | null;
+                        /** @description '' when the input has none */
+                        company: string;
+                        /** @description '' when the input has none */
+                        type: string;
+                        /** @description '' when the input has none */
+                        state: string;
                         density: number | null;
                         composition: unknown;
                         components: {
@@ -8501,11 +8528,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters, unique among the caller's maps */
+                    /** @description 1 to 200 characters, unique among the field's maps */
                     nombre?: string;
                     id_lote?: number | string;
-                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription */
-                    id_tipo?: number;
+                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription (a number or its text) */
+                    id_tipo?: number | string;
                     geojson?: {
                         /** @constant */
                         type: "FeatureCollection";
@@ -8523,7 +8550,6 @@ export interface operations {
                             } | null;
                         }[];
                     } | string;
-                    /** @description capas: the zones, keyed by zone index (the features' properties.id) */
                     metadata?: {
                         capas?: {
                             [key: string]: {
@@ -8537,7 +8563,7 @@ export interface operations {
                                 nombre: string;
                             };
                         };
-                    };
+                    } | string;
                     /** @description asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps) */
                     create_application?: boolean | string;
                     /** @description PUT and PATCH: the map */
@@ -8591,11 +8617,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters, unique among the caller's maps */
+                    /** @description 1 to 200 characters, unique among the field's maps */
                     nombre?: string;
                     id_lote?: number | string;
-                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription */
-                    id_tipo?: number;
+                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription (a number or its text) */
+                    id_tipo?: number | string;
                     geojson?: {
                         /** @constant */
                         type: "FeatureCollection";
@@ -8613,7 +8639,6 @@ export interface operations {
                             } | null;
                         }[];
                     } | string;
-                    /** @description capas: the zones, keyed by zone index (the features' properties.id) */
                     metadata?: {
                         capas?: {
                             [key: string]: {
@@ -8627,7 +8652,7 @@ export interface operations {
                                 nombre: string;
                             };
                         };
-                    };
+                    } | string;
                     /** @description asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps) */
                     create_application?: boolean | string;
                     /** @description PUT and PATCH: the map */
@@ -8725,11 +8750,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters, unique among the caller's maps */
+                    /** @description 1 to 200 characters, unique among the field's maps */
                     nombre?: string;
                     id_lote?: number | string;
-                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription */
-                    id_tipo?: number;
+                    /** @description 1 zonings, 2 yield, 3 altimetry, 4 nutrients, 5 anomalies, 6 prescription (a number or its text) */
+                    id_tipo?: number | string;
                     geojson?: {
                         /** @constant */
                         type: "FeatureCollection";
@@ -8747,7 +8772,6 @@ export interface operations {
                             } | null;
                         }[];
                     } | string;
-                    /** @description capas: the zones, keyed by zone index (the features' properties.id) */
                     metadata?: {
                         capas?: {
                             [key: string]: {
@@ -8761,7 +8785,7 @@ export interface operations {
                                 nombre: string;
                             };
                         };
-                    };
+                    } | string;
                     /** @description asks for a planned application labour of the field referencing the map (docs/decisions.md, Maps) */
                     create_application?: boolean | string;
                     /** @description PUT and PATCH: the map */
@@ -9153,13 +9177,14 @@ export interface operations {
                                 fieldName: string;
                                 farmName: string;
                             }[];
+                            /** @description null when none were sent (an optional parameter not sent is stored as null) */
                             recomendations: {
                                 type: {
                                     id: number;
                                     name: string;
                                 };
                                 value: string;
-                            }[];
+                            }[] | null;
                         }[];
                     };
                 };
@@ -9194,6 +9219,7 @@ export interface operations {
                     uuid: string;
                     /** @description labour uuids the caller reads, of the campaign `yeargroup` */
                     labours: string[];
+                    /** @description YYYY-MM-DD, or the date-time the list gives (YYYY-MM-DDT00:00:00+00:00) */
                     date: string;
                     yeargroup: number | string;
                     /** @description each accepted only when a selected labour has one of its labourTypeIds */
@@ -9256,6 +9282,7 @@ export interface operations {
                     uuid?: string;
                     /** @description labour uuids the caller reads, of the campaign `yeargroup` */
                     labours: string[];
+                    /** @description YYYY-MM-DD, or the date-time the list gives (YYYY-MM-DDT00:00:00+00:00) */
                     date: string;
                     yeargroup: number | string;
                     /** @description each accepted only when a selected labour has one of its labourTypeIds */
@@ -10788,7 +10815,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description queued */
+            /** @description queued, or dropped */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10797,10 +10824,13 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         res: "ok";
-                        info: string;
+                        /** @enum {string} */
+                        info: "event queued" | "event dropped";
+                        /** @description why the event was dropped */
+                        detail?: string;
                         data: {
-                            event_id: string;
-                            event_name: string;
+                            event_id: string | null;
+                            event_name: string | null;
                         };
                     };
                 };
@@ -11350,11 +11380,15 @@ export interface operations {
                         uuid: string;
                         name: string;
                         user_input: boolean;
-                        code: string | null;
+                        /** @description '' when the input has none */
+                        code: string;
                         country: string | null;
-                        company: string | null;
-                        type: string | null;
-                        state: string | null;
+                        /** @description '' when the input has none */
+                        company: string;
+                        /** @description '' when the input has none */
+                        type: string;
+                        /** @description '' when the input has none */
+                        state: string;
                         density: number | null;
                         composition: unknown;
                         components: {

@@ -2,11 +2,12 @@
 // to the queue worker and answer at once.
 import { endpoint } from '../../lib/http/endpoint';
 import { notificationEvents } from '../../lib/notifications/repository';
-import { internalEventRoute, testEventRoute } from '../../schemas/notifications';
+import { describeIssues } from '../../lib/util/issues';
+import { InternalEventBody, internalEventRoute, testEventRoute } from '../../schemas/notifications';
 
 const accepted = (envelope: { id: string; event_name: string }) => ({
   res: 'ok' as const,
-  info: 'event queued',
+  info: 'event queued' as const,
   data: { event_id: envelope.id, event_name: envelope.event_name },
 });
 
@@ -15,6 +16,23 @@ export const test = endpoint(testEventRoute, {
     accepted(await notificationEvents.sendTestEvent(principal, body.user_ids, body.stackable ?? false)),
 });
 
+// Spec 3: "always HTTP 200". The body is read here rather than refused: what is not an event is
+// dropped, logged, and answered 200 all the same (docs/decisions.md, Notifications).
 export const internal = endpoint(internalEventRoute, {
-  handler: async ({ body }) => accepted(await notificationEvents.postEvent(body.event_name, body.data, body.event_id)),
+  handler: async ({ body, log }) => {
+    const parsed = InternalEventBody.safeParse(body);
+    const outcome = await notificationEvents.postEvent(
+      parsed.success
+        ? { eventName: parsed.data.event_name, data: parsed.data.data, eventId: parsed.data.event_id }
+        : { malformed: describeIssues(parsed.error.issues) },
+    );
+    if ('queued' in outcome) return accepted(outcome.queued);
+    log.warn('internal event dropped', { reason: outcome.dropped });
+    return {
+      res: 'ok',
+      info: 'event dropped',
+      detail: outcome.dropped,
+      data: { event_id: null, event_name: outcome.eventName },
+    };
+  },
 });

@@ -186,11 +186,10 @@ export const keys = {
   rotationRefs: (rotationUuid: string) => ({ pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
 
   // --- inputs, labours and work orders (spec 3) --------------------------------------------------
-  /** A user's personal input (master inputs are in code); inputRef keeps a uuid to one owner. */
+  /** A user's personal input (master inputs are in code): a uuid names an input within its owner's list. */
   userInput: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `INPUT#${uuid.toLowerCase()}` }),
   userInputsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'INPUT#' }),
-  inputRef: (uuid: string): Key => ({ pk: `INPUTREF#${uuid.toLowerCase()}`, sk: 'REF' }),
-  /** A labour lives in its field's partition, under its campaign (yeargroup); labourRef finds it by uuid. */
+  /** A labour lives in its field's partition, under its campaign (yeargroup); labourRefs find it by uuid. */
   labour: (fieldId: number, yeargroup: number, uuid: string): Key => ({
     pk: `FIELD#${fieldId}`,
     sk: `LABOUR#${yeargroup}#${uuid.toLowerCase()}`,
@@ -200,11 +199,21 @@ export const keys = {
     skPrefix: `LABOUR#${yeargroup}#`,
   }),
   laboursOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'LABOUR#' }),
-  labourRef: (uuid: string): Key => ({ pk: `LABOURREF#${uuid.toLowerCase()}`, sk: 'REF' }),
-  /** A user's work order; workOrderRef keeps a uuid to one owner. */
+  /** The labour of a uuid in one field (a uuid names a labour within its field); labourRefs lists every field whose labour carries it. */
+  labourRef: (uuid: string, fieldId: number): Key => ({
+    pk: `LABOURREF#${uuid.toLowerCase()}`,
+    sk: `FIELD#${pad(fieldId)}`,
+  }),
+  labourRefs: (uuid: string) => ({ pk: `LABOURREF#${uuid.toLowerCase()}`, skPrefix: 'FIELD#' }),
+  /** A user's work order (a uuid names a work order within its creator's). */
   workOrder: (userId: number, uuid: string): Key => ({ pk: `USER#${userId}`, sk: `WORKORDER#${uuid.toLowerCase()}` }),
   workOrdersPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'WORKORDER#' }),
-  workOrderRef: (uuid: string): Key => ({ pk: `WORKORDERREF#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** Points a field's owner at a work order another user wrote for labours on its fields (it reads it). */
+  workOrderPointer: (fieldOwnerId: number, creatorId: number, uuid: string): Key => ({
+    pk: `USER#${fieldOwnerId}`,
+    sk: `WORKORDERFOR#${pad(creatorId)}#${uuid.toLowerCase()}`,
+  }),
+  workOrderPointers: (fieldOwnerId: number) => ({ pk: `USER#${fieldOwnerId}`, skPrefix: 'WORKORDERFOR#' }),
 
   // --- livestock (spec 1): paddocks and herds live in their field's partition ------------------
   paddock: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `PADDOCK#${uuid.toLowerCase()}` }),
@@ -221,8 +230,11 @@ export const keys = {
   /** A user's maps, by id (`map_id`, `field_id`). */
   userMap: (userId: number, mapId: number): Key => ({ pk: `USER#${userId}`, sk: `MAP#${pad(mapId)}` }),
   userMapsPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'MAP#' }),
-  /** Map names are unique per user. */
-  userMapName: (userId: number, name: string): Key => ({ pk: `USER#${userId}`, sk: `MAPNAME#${normalizeName(name)}` }),
+  /** Map names are unique per field, whoever created the maps (kept in the field's partition: deleted with it). */
+  fieldMapName: (fieldId: number, name: string): Key => ({
+    pk: `FIELD#${fieldId}`,
+    sk: `MAPNAME#${normalizeName(name)}`,
+  }),
   paddockName: (fieldId: number, name: string): Key => ({
     pk: `FIELD#${fieldId}`,
     sk: `PADDOCKNAME#${normalizeName(name)}`,

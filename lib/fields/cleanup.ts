@@ -32,7 +32,7 @@ function pointersTo(item: Item, fieldId: number): Key[] {
       return samplingPointers(item);
     case 'labour':
       // its uuid is free again once the labour is gone (work orders list only labours that exist)
-      return [keys.labourRef(String(item.labour_uuid))];
+      return [keys.labourRef(String(item.labour_uuid), fieldId)];
     default:
       return [];
   }

@@ -10,6 +10,7 @@
 import { kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { type DomainError, Invalid } from '../errors';
+import { decodeXml } from '../util/decoding';
 
 export interface KmlFeature {
   geometry: { type: string; coordinates?: unknown; geometries?: KmlFeature['geometry'][] } | null;
@@ -26,7 +27,7 @@ export interface KmlBounds {
   vertices: number;
 }
 
-/** The features of a KML document (UTF-8 bytes); `refuse` when it passes the bounds, is not well-formed or declares a document type. */
+/** The features of a KML document (its bytes, in the encoding it declares); `refuse` when it passes the bounds, is not well-formed or declares a document type. */
 export function readKml(
   content: Uint8Array,
   bounds: KmlBounds,
@@ -35,7 +36,8 @@ export function readKml(
   if (content.byteLength > bounds.bytes) throw refuse(`the KML is larger than ${bounds.bytes / 1024 / 1024} MiB`);
   if (markupOf(content, bounds.markup) > bounds.markup)
     throw refuse(`the KML holds more than ${bounds.markup} tags and attributes`);
-  const text = Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8');
+  // its declared encoding (ISO-8859-1, Windows-1252) or byte-order mark honoured, UTF-8 otherwise
+  const text = decodeXml(content);
   // KML needs no document type: refusing any DTD rules out entity expansion and external entities.
   if (/<!DOCTYPE|<!ENTITY/i.test(text))
     throw refuse('the KML declares a document type or entities, which KML does not use');

@@ -185,6 +185,20 @@ export function userLayers({
     return { redis_id: id, lote_id: best.fieldId, columns: kept.columns, stats, histograms };
   }
 
+  /** Whether a point of the table holds a value of the spec's column within its bounds. */
+  const hasPointValues = (table: LayerTable, spec: LayerSpec): boolean => {
+    const column = table.columns.indexOf(spec.column);
+    return table.features.some((f) => {
+      const v = f.values[column];
+      return (
+        f.point !== undefined &&
+        typeof v === 'number' &&
+        (spec.min === null || v >= spec.min) &&
+        (spec.max === null || v <= spec.max)
+      );
+    });
+  };
+
   /** Each layer's column has numbers within its bounds; the bounds are ordered; one layer per layer type. */
   function checkSpecs(table: LayerTable, specs: readonly LayerSpec[]): void {
     const names = new Set<string>();
@@ -255,7 +269,13 @@ export function userLayers({
     if (!table) throw new NotFound(`no upload ${request.redis_id}`);
     const specs = request.layers.map((layer) => ({ ...layer, layer_name: layerNameOf(layer.id_layer) }));
     checkSpecs(table, specs);
-    return queue(kept.fieldId, 'file', kept.id, kept.objectKey, request.datetime, specs);
+    // what the worker will do (lib/imagery/layer-build.ts): points are interpolated as asked; a
+    // column whose values lie only on polygons (a zone shapefile) is painted zone by zone
+    const interpolated = specs.map((spec) => ({
+      ...spec,
+      interpolation: hasPointValues(table, spec) ? spec.interpolation : ('polygons' as const),
+    }));
+    return queue(kept.fieldId, 'file', kept.id, kept.objectKey, request.datetime, interpolated);
   }
 
   /** A sampling's layers: its table saved as a source, then queued like an upload's. */

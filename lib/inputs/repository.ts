@@ -1,10 +1,10 @@
-// Personal inputs in DynamoDB: one item per input in its owner's partition, and a ref per uuid
-// that keeps a uuid to one owner (created in the same transaction).
+// Personal inputs in DynamoDB: one item per input in its owner's partition, keyed by its uuid (a
+// uuid names an input within its owner's list: docs/decisions.md, "Inputs").
 
-import { as, bool, type EntityOf, entity, nullable, num, str } from '../db/entity';
+import { as, bool, type EntityOf, entity, nullable, num, str, strOr } from '../db/entity';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { getItem, NOT_EXISTS, nextId, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
+import { getItem, NOT_EXISTS, nextId, queryAll, type TxOp, transact, tx } from '../db/table';
 import { type Component, PERSONAL_INPUT_ID_OFFSET } from './catalogue';
 import type { InputRepository, InputWrite, PersonalInput } from './service';
 
@@ -23,6 +23,7 @@ const PersonalInputItem = entity('input', {
   components: as<Component[]>('components', []),
   deleted: bool('deleted'),
   createdAt: str('created_at'),
+  createdWith: strOr('created_with', ''),
   version: num('version'),
 });
 type Check = EntityOf<typeof PersonalInputItem> extends PersonalInput ? true : never;
@@ -41,11 +42,6 @@ export function inputWriteOps(writes: InputWrite[]): TxOp[] {
           { ...keys.userInput(input.ownerId, input.uuid), ...PersonalInputItem.toItem(input) },
           NOT_EXISTS,
           () => new LostRace('input created meanwhile'),
-        ),
-        tx.put(
-          { ...keys.inputRef(input.uuid), kind: 'input_ref', owner_id: input.ownerId, input_id: input.id },
-          NOT_EXISTS,
-          () => new LostRace('uuid taken meanwhile'),
         ),
       ];
     }
@@ -66,9 +62,6 @@ export function inputWriteOps(writes: InputWrite[]): TxOp[] {
 export const dynamoInputRepository: InputRepository = {
   async personalInputs(userId) {
     return (await queryAll(keys.userInputsPrefix(userId))).map(personalInputFromItem);
-  },
-  async holderOf(uuid) {
-    return readItem(keys.inputRef(uuid), (item) => Number(item.owner_id));
   },
   async newId(ownerId) {
     // one sequence per owner (issue 46): a global one showed everyone the platform's volume. An

@@ -2,19 +2,25 @@
 // inputs. POST, PATCH and DELETE take arrays and process each item on its own: an item that
 // cannot be processed is listed under `denied` with its reason and the others still apply. Only
 // the owner changes or deletes a personal input; a deleted input leaves the list but stays
-// readable inside the labours that use it (docs/decisions.md, "Inputs").
+// readable inside the labours that use it. A uuid names a personal input within its owner's list:
+// two users may each hold an input of the same uuid (docs/decisions.md, "Inputs").
 //
 // The rules take their repository as a parameter (tests/unit/inputs.test.ts runs them in memory);
 // lib/inputs/repository.ts keeps them in DynamoDB.
 import type { Principal } from '../auth/principal';
 import { retryLostRace } from '../db/retry';
+import { Conflict } from '../errors';
+import { fingerprint } from '../util/fingerprint';
 import { newUuid } from '../util/uuid';
 import { type InputRecord, MASTER_INPUTS, masterInputById, masterInputByUuid } from './catalogue';
+import { INPUT_CODES } from './codes';
 
 export interface PersonalInput extends InputRecord {
   ownerId: number;
   deleted: boolean;
   createdAt: string;
+  /** What created it (`fingerprint` of its name and attributes): a POST of its uuid with other members conflicts. '' when not known. */
+  createdWith: string;
   version: number;
 }
 
@@ -23,20 +29,18 @@ export type InputAttributes = Partial<
   Pick<InputRecord, 'code' | 'country' | 'company' | 'type' | 'state' | 'density' | 'composition'>
 >;
 
-/** A write of personal inputs: made new (the uuid must still be free) or changed from `version`. */
+/** A write of personal inputs: made new (the uuid must still be free in its owner's list) or changed from `version`. */
 export type InputWrite = { create: PersonalInput } | { change: PersonalInput; version: number };
 
 export interface InputRepository {
   /** The user's personal inputs, deleted ones included. */
   personalInputs(userId: number): Promise<PersonalInput[]>;
-  /** The user holding a personal input of this uuid, if any. */
-  holderOf(uuid: string): Promise<number | undefined>;
   /**
    * A new personal input id of the owner (PERSONAL_INPUT_ID_OFFSET and above): ids count each owner's
    * inputs, so they tell nothing of other users' (docs/security.md, numbered ids).
    */
   newId(ownerId: number): Promise<number>;
-  /** Writes all at once; a uuid taken or a version moved meanwhile throws LostRace. */
+  /** Writes all at once; a uuid taken in the owner's list or a version moved meanwhile throws LostRace. */
   save(writes: InputWrite[]): Promise<void>;
 }
 
@@ -147,9 +151,9 @@ export function inputsService({
     userId: number,
     requests: Array<InputRequest<T>>,
     work: (item: T, own: PersonalInputs) => Promise<InputRef | string>,
+    own: PersonalInputs = personalInputsOf(userId),
   ): Promise<BatchResult<T | unknown>> {
     const result: BatchResult<T | unknown> = { done: [], denied: [] };
-    const own = personalInputsOf(userId);
     for (const request of requests) {
       if ('malformed' in request) {
         result.denied.push({ item: request.raw, reason: request.malformed });
@@ -186,29 +190,50 @@ export function inputsService({
       return filterInputs([...MASTER_INPUTS, ...personal], filters);
     },
 
-    /** POST: each item creates a personal input; a repeated uuid answers the input it made. */
-    create(principal: Principal, requests: Array<InputRequest<NewInput>>) {
+    /**
+     * POST: each item creates a personal input; a repeated uuid with the same members answers the
+     * input it made. A uuid of one of the caller's inputs sent with other members than it was made
+     * with is a conflict: the whole request answers 409 and nothing is written (checked first).
+     */
+    async create(principal: Principal, requests: Array<InputRequest<NewInput>>) {
       const userId = principal.user.id;
-      return each(userId, requests, async (item, mine) => {
-        const uuid = (item.uuid ?? newUuid()).toLowerCase();
-        if (masterInputByUuid(uuid)) return 'the uuid is a master input';
-        const own = findOwn(await mine.all(), { uuid });
-        if (own && own !== 'mismatch') {
-          if (!own.deleted) return ref(own);
-          // a deleted input created again comes back, with what this item says
-          const revived = { ...own, ...attributes(item), name: item.name, deleted: false, version: own.version + 1 };
-          await mine.save([{ change: revived, version: own.version }]);
-          return ref(revived);
-        }
-        if ((await repository.holderOf(uuid)) !== undefined) return 'the uuid is already used by another input';
-        const input: PersonalInput = {
-          ...blank(userId, uuid, await repository.newId(userId), now()),
-          ...attributes(item),
-          name: item.name,
-        };
-        await mine.save([{ create: input }]);
-        return ref(input);
-      });
+      const batch = personalInputsOf(userId);
+      checkReplays(
+        await batch.all(),
+        requests.flatMap((r) => ('input' in r ? [r.input] : [])),
+      );
+      return each(
+        userId,
+        requests,
+        async (item, mine) => {
+          const uuid = (item.uuid ?? newUuid()).toLowerCase();
+          if (masterInputByUuid(uuid)) return 'the uuid is a master input';
+          const own = findOwn(await mine.all(), { uuid });
+          if (own && own !== 'mismatch') {
+            if (!own.deleted) return ref(own);
+            // a deleted input created again comes back, with what this item says
+            const revived = {
+              ...own,
+              ...attributes(item),
+              name: item.name,
+              createdWith: creation(item),
+              deleted: false,
+              version: own.version + 1,
+            };
+            await mine.save([{ change: revived, version: own.version }]);
+            return ref(revived);
+          }
+          const input: PersonalInput = {
+            ...blank(userId, uuid, await repository.newId(userId), now()),
+            ...attributes(item),
+            name: item.name,
+            createdWith: creation(item),
+          };
+          await mine.save([{ create: input }]);
+          return ref(input);
+        },
+        batch,
+      );
     },
 
     /** PATCH: each item changes the caller's own input it names (uuid or id). */
@@ -241,6 +266,30 @@ export function inputsService({
   };
 }
 
+/** What an item creating an input says: its name and the attributes it sends. */
+export const creation = (item: NewInput): string =>
+  fingerprint({
+    ...Object.fromEntries(Object.entries(attributes(item)).filter(([, v]) => v !== null)),
+    name: item.name.trim(),
+  });
+
+/** 409 when an item sends the uuid of a live input of the caller (or of an earlier item) with other members. */
+function checkReplays(personal: PersonalInput[], items: NewInput[]): void {
+  const seen = new Map<string, string>();
+  for (const item of items) {
+    if (!item.uuid) continue;
+    const uuid = item.uuid.toLowerCase();
+    const said = creation(item);
+    const own = personal.find((p) => p.uuid === uuid && !p.deleted);
+    const before = seen.get(uuid) ?? (own?.createdWith || (own && fingerprint({ name: own.name })));
+    if (before !== undefined && before !== said)
+      throw new Conflict(`the input ${uuid} was created with other members; send them as they were, or a new uuid`, {
+        code: INPUT_CODES.UUID_IN_USE,
+      });
+    seen.set(uuid, said);
+  }
+}
+
 export function blank(ownerId: number, uuid: string, id: number, at: Date): PersonalInput {
   return {
     id,
@@ -257,6 +306,7 @@ export function blank(ownerId: number, uuid: string, id: number, at: Date): Pers
     components: [],
     deleted: false,
     createdAt: at.toISOString(),
+    createdWith: '',
     version: 1,
   };
 }
@@ -279,15 +329,20 @@ export interface LabourInputRequest {
   name?: string;
 }
 
-export interface ResolvedInput {
-  input: InputRecord;
-  /** Whether it is one of the caller's personal inputs (created or changed here included). */
-  personal: boolean;
+/** An input a labour line uses: master (ownerId null) or a personal input of its owner. */
+export interface ChosenInput {
+  uuid: string;
+  id: number;
+  ownerId: number | null;
+  name: string;
 }
+
+/** An input already in the labour being changed (its line), by which an item may name it again. */
+export type ListedInput = ChosenInput;
 
 export interface InputPlan {
   /** One per item, in order. */
-  resolved: ResolvedInput[];
+  resolved: ChosenInput[];
   writes: InputWrite[];
 }
 
@@ -295,64 +350,83 @@ export interface InputPlan {
 export class InputRuleBroken extends Error {}
 
 /**
- * The spec's rules for a labour's complete list of inputs: an item naming an existing input (own or
- * master, by id or uuid) uses it, and renames an own input whose name differs (master inputs are
- * not changed); an item without id or uuid, or with a uuid absent from the caller's list, creates a
- * personal input (with that uuid). A deleted own input named again comes back. `holders` tells who
- * holds the uuids that are neither master nor the caller's; `newIds` gives ids for creations.
+ * The spec's rules for a labour's complete list of inputs, for the caller `userId`: an item naming
+ * a master input (by id or uuid) uses it as it is; one naming an input the labour already lists
+ * (by id or uuid, whoever's personal input it is) keeps it, so that whoever may edit the labour
+ * can send its list back; one naming an input of the caller's own list uses it, and renames it
+ * when its name differs (a deleted one comes back); an item without id or uuid, or with a uuid
+ * absent from the caller's list, creates a personal input of the caller with that uuid (uuids are
+ * per owner: another user's input of the same uuid is another input). `listed` are the inputs of
+ * the labour before the change (none for a create); `newId` gives ids for creations.
  */
 export async function planLabourInputs(
   userId: number,
   items: LabourInputRequest[],
   personal: PersonalInput[],
-  holders: Map<string, number>,
+  listed: ListedInput[],
   newId: () => Promise<number>,
   at: Date,
 ): Promise<InputPlan> {
-  const resolved: ResolvedInput[] = [];
+  const resolved: ChosenInput[] = [];
   const writes = new Map<string, InputWrite>();
   const seen = new Set<string>();
+  const chosenOf = (input: PersonalInput): ChosenInput => ({
+    uuid: input.uuid,
+    id: input.id,
+    ownerId: input.ownerId,
+    name: input.name,
+  });
   for (const [index, item] of items.entries()) {
     const where = `inputs[${index}]`;
+    const uuid = item.uuid?.toLowerCase();
     const master =
-      (item.id !== undefined ? masterInputById(item.id) : undefined) ??
-      (item.uuid ? masterInputByUuid(item.uuid) : undefined);
+      (item.id !== undefined ? masterInputById(item.id) : undefined) ?? (uuid ? masterInputByUuid(uuid) : undefined);
+    const inList = (() => {
+      const byUuid = uuid ? listed.find((l) => l.uuid === uuid) : undefined;
+      const byId = item.id !== undefined ? listed.find((l) => l.id === item.id) : undefined;
+      return uuid && item.id !== undefined && byUuid !== byId
+        ? byUuid || byId
+          ? 'mismatch'
+          : undefined
+        : (byUuid ?? byId);
+    })();
     const own = findOwn(personal, item);
-    if (
+    const mismatch =
       own === 'mismatch' ||
-      (master && own) ||
-      (master && item.id !== undefined && item.uuid && master.uuid !== item.uuid.toLowerCase())
-    ) {
-      throw new InputRuleBroken(`${where}: id and uuid name different inputs`);
-    }
-    let chosen: ResolvedInput;
+      inList === 'mismatch' ||
+      (master && (own || (inList && inList.ownerId !== null))) ||
+      (master && item.id !== undefined && uuid && master.uuid !== uuid);
+    if (mismatch) throw new InputRuleBroken(`${where}: id and uuid name different inputs`);
+    let chosen: ChosenInput;
     if (master) {
-      chosen = { input: master, personal: false };
-    } else if (own) {
+      chosen = { uuid: master.uuid, id: master.id, ownerId: null, name: master.name };
+    } else if (own && (!inList || inList.ownerId === userId)) {
       const name = item.name?.trim() || own.name;
       const current = (writes.get(own.uuid) as { change: PersonalInput } | undefined)?.change ?? own;
       if (name !== current.name || own.deleted) {
         const changed = { ...current, name, deleted: false, version: own.version + 1 };
         writes.set(own.uuid, { change: changed, version: own.version });
-        chosen = { input: changed, personal: true };
-      } else chosen = { input: current, personal: true };
+        chosen = chosenOf(changed);
+      } else chosen = chosenOf(current);
+    } else if (inList) {
+      // another user's input the labour lists (an editor recorded it): it stays, as it is
+      chosen = { ...inList };
     } else {
-      if (item.id !== undefined && !item.uuid) throw new InputRuleBroken(`${where}: no input has id ${item.id}`);
+      if (item.id !== undefined && !uuid) throw new InputRuleBroken(`${where}: no input has id ${item.id}`);
       if (item.id !== undefined)
         throw new InputRuleBroken(`${where}: no input has id ${item.id}; send only the uuid to create one`);
-      const uuid = (item.uuid ?? newUuid()).toLowerCase();
-      const holder = holders.get(uuid);
-      if (holder !== undefined && holder !== userId)
-        throw new InputRuleBroken(`${where}: the uuid ${uuid} is already used by another input`);
       const name = item.name?.trim();
       if (!name) throw new InputRuleBroken(`${where}: name is required to create an input`);
-      const created = { ...blank(userId, uuid, await newId(), at), name };
-      writes.set(uuid, { create: created });
-      chosen = { input: created, personal: true };
+      const input = {
+        ...blank(userId, uuid ?? newUuid(), await newId(), at),
+        name,
+        createdWith: fingerprint({ name }),
+      };
+      writes.set(input.uuid, { create: input });
+      chosen = chosenOf(input);
     }
-    if (seen.has(chosen.input.uuid))
-      throw new InputRuleBroken(`${where}: the input ${chosen.input.uuid} is listed twice`);
-    seen.add(chosen.input.uuid);
+    if (seen.has(chosen.uuid)) throw new InputRuleBroken(`${where}: the input ${chosen.uuid} is listed twice`);
+    seen.add(chosen.uuid);
     resolved.push(chosen);
   }
   return { resolved, writes: [...writes.values()] };

@@ -6,7 +6,7 @@ import { Conflict, Forbidden } from '../errors';
 export const LABOUR_CODES = {
   NOT_FOUND: 1,
   NOT_ALLOWED: 2,
-  STATUS_TRANSITION: 3,
+  // 3 (status transition) is no longer answered: any status may change to any other
   INVALID_ROTATION: 4,
   INVALID_INPUTS: 5,
   SURFACE_EXCEEDS_FIELD: 6,
@@ -21,8 +21,8 @@ export const LABOUR_CODES = {
 export const seasonViewRequired = () =>
   new Forbidden('the View season feature is required', { code: LABOUR_CODES.SEASON_VIEW_REQUIRED });
 
-/** A labour uuid already taken (by this caller's labour or another's). */
-export const labourTaken = (uuid: string) =>
-  new Conflict(`labour ${uuid} already exists`, { code: LABOUR_CODES.UUID_IN_USE });
+/** A labour uuid the caller already uses in another way (another body, another field it sees). */
+export const labourTaken = (uuid: string, why?: string) =>
+  new Conflict(`labour ${uuid} already exists${why ? `: ${why}` : ''}`, { code: LABOUR_CODES.UUID_IN_USE });
 /** The labour changed between its read and its write: the change is retried from a new read. */
 export const labourStale = () => new LostRace('labour changed meanwhile');

@@ -1,32 +1,12 @@
 // Labours (spec 3): field activities of four types in a campaign. The pure rules live here (types,
-// status transitions, which fields each type takes, totals of inputs); lib/labours/service.ts
+// which fields each type takes, totals of inputs; any status may change to any other); lib/labours/service.ts
 // reads and writes them. docs/decisions.md, "Labours".
-import { as, type EntityOf, entity, nullable, num, str } from '../db/entity';
+import { as, type EntityOf, entity, nullable, num, str, strOr } from '../db/entity';
 
 export const LABOUR_TYPE = { APPLICATION: 1, HARVEST: 2, SOWING: 3, OTHER: 4 } as const;
 export type LabourTypeId = (typeof LABOUR_TYPE)[keyof typeof LABOUR_TYPE];
-export const LABOUR_TYPE_NAMES: Record<number, string> = {
-  1: 'Aplicación',
-  2: 'Cosecha',
-  3: 'Siembra',
-  4: 'Otra labor',
-};
-
 export const STATUS = { PLANNED: 1, EXECUTED: 2, CANCELLED: 3 } as const;
 export type Status = (typeof STATUS)[keyof typeof STATUS];
-export const STATUS_NAMES: Record<number, string> = { 1: 'Planificada', 2: 'Ejecutada', 3: 'Cancelada' };
-
-/**
- * Allowed status changes (docs/decisions.md): a planned labour is executed or cancelled; a
- * cancelled one may be planned again; an executed one stays executed (what was done is a record).
- * Keeping the same status is always allowed.
- */
-const TRANSITIONS: Record<Status, readonly Status[]> = {
-  [STATUS.PLANNED]: [STATUS.EXECUTED, STATUS.CANCELLED],
-  [STATUS.EXECUTED]: [],
-  [STATUS.CANCELLED]: [STATUS.PLANNED],
-};
-export const canMove = (from: Status, to: Status): boolean => from === to || TRANSITIONS[from].includes(to);
 
 /** application_type_id and seeding_type_id (values not shown by the spec; docs/decisions.md). */
 export const APPLICATION_TYPES: Record<number, string> = {
@@ -131,6 +111,8 @@ export const Labour = entity('labour', {
   /** The type fields other than inputs and map_id, under the spec's names. */
   details: as<Record<string, unknown>>('details', {}),
   createdBy: num('created_by'),
+  /** What the create sent (lib/util/fingerprint.ts): its uuid sent again with another body conflicts. '' when not known. */
+  createdWith: strOr('created_with', ''),
   createdAt: str('created_at'),
   updatedAt: str('updated_at'),
   version: num('version'),

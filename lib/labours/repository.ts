@@ -1,6 +1,7 @@
 // Labours in DynamoDB (docs/data-model.md): each in its field's partition under its campaign, with
-// a ref by uuid (LABOURREF#); written in one transaction with the personal inputs its list creates
-// or renames and its campaign's `biennial`.
+// a ref by uuid and field (LABOURREF#<uuid> / FIELD#<field>: a uuid names a labour within its
+// field); written in one transaction with the personal inputs its list creates or renames and its
+// campaign's `biennial`.
 
 import { platformFieldGate } from '../authz/gate';
 import { crops } from '../crops/repository';
@@ -19,7 +20,7 @@ const labourItem = (labour: Labour) => ({
   ...Labour.toItem(labour),
 });
 const refItem = (labour: Labour) => ({
-  ...keys.labourRef(labour.uuid),
+  ...keys.labourRef(labour.uuid, labour.fieldId),
   kind: 'labour_ref',
   field_id: labour.fieldId,
   yeargroup: labour.yeargroup,
@@ -41,8 +42,8 @@ export function labourSaveOps(change: LabourSave): TxOp[] {
 }
 
 export const dynamoLabourRepository: LabourRepository = {
-  async home(uuid) {
-    return readItem(keys.labourRef(uuid), (ref) => ({
+  async homes(uuid) {
+    return (await queryAll(keys.labourRefs(uuid))).map((ref) => ({
       fieldId: Number(ref.field_id),
       yeargroup: Number(ref.yeargroup),
     }));
@@ -91,20 +92,11 @@ export const dynamoLabourRepository: LabourRepository = {
     }
     return inputs;
   },
-  async inputHolders(uuids) {
-    const found = await batchGet(uuids.map((uuid) => keys.inputRef(uuid)));
-    return new Map(
-      uuids.flatMap((uuid) => {
-        const ref = found.get(itemKey(keys.inputRef(uuid)));
-        return ref ? [[uuid, Number(ref.owner_id)] as const] : [];
-      }),
-    );
-  },
   save: (change) => transact(labourSaveOps(change)),
   async remove(labour, gone) {
     await transact([
       tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone),
-      tx.delete(keys.labourRef(labour.uuid)),
+      tx.delete(keys.labourRef(labour.uuid, labour.fieldId)),
     ]);
   },
 };

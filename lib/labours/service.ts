@@ -21,6 +21,7 @@ import {
   planLabourInputs,
 } from '../inputs/service';
 import type { Farm, Field } from '../platform/model';
+import { fingerprint } from '../util/fingerprint';
 import { mapLimit } from '../util/map-limit';
 import { newUuid } from '../util/uuid';
 import type { WebhookEmitter } from '../webhooks/emit';
@@ -28,7 +29,6 @@ import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
   type Costs,
-  canMove,
   foreignTypeFields,
   LABOUR_INPUTS_MAX,
   LABOUR_TYPE,
@@ -115,8 +115,8 @@ export const refKey = (...parts: Array<string | number>) => parts.join('|');
 
 /** Where labours (and what their rules read around them) are kept. */
 export interface LabourRepository {
-  /** The field and campaign of the labour of a uuid. */
-  home(uuid: string): Promise<{ fieldId: number; yeargroup: number } | undefined>;
+  /** The field and campaign of each labour of a uuid (a uuid names a labour within its field). */
+  homes(uuid: string): Promise<Array<{ fieldId: number; yeargroup: number }>>;
   labour(fieldId: number, yeargroup: number, uuid: string): Promise<Labour | undefined>;
   laboursOf(fieldId: number, yeargroup: number): Promise<Labour[]>;
   /** Rotations by `fieldId|uuid`: their crop and campaign. */
@@ -131,8 +131,6 @@ export interface LabourRepository {
   mapField(mapId: number): Promise<number | undefined>;
   /** Personal inputs by `ownerId|uuid`. */
   personalInputs(refs: Array<{ ownerId: number; uuid: string }>): Promise<Map<string, PersonalInput>>;
-  /** The owners of personal inputs of these uuids, by uuid. */
-  inputHolders(uuids: string[]): Promise<Map<string, number>>;
   /** Writes a labour save (labourTaken for a new labour's uuid in use, labourStale for a change that lost its race). */
   save(change: LabourSave): Promise<void>;
   remove(labour: Labour, gone: () => DomainError): Promise<void>;
@@ -181,6 +179,12 @@ function checkInputCosts(costs: Costs, lines: LabourInput[]): void {
     );
 }
 
+/** Costs without the entries of inputs no longer listed. */
+const withoutStrayCosts = (costs: Costs, lines: LabourInput[]): Costs => {
+  const uuids = new Set(lines.map((l) => l.inputUuid));
+  return { ...costs, inputs: Object.fromEntries(Object.entries(costs.inputs).filter(([uuid]) => uuids.has(uuid))) };
+};
+
 const normalizeCosts = (
   costs: Partial<Costs> | undefined,
   base: Costs = { labour: null, inputs: {}, seed: null },
@@ -211,16 +215,26 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
   };
   // --- reading -------------------------------------------------------------------------------
 
-  /** The labour of a uuid, in a field the caller reaches for `action` (404 when it cannot read it). */
+  /**
+   * The labour of a uuid, in a field the caller reaches for `action`: 404 when it reads none of the
+   * fields holding a labour of that uuid (exactly as a uuid nobody uses), 403 when it only reads it.
+   * Two tenants may each have a labour of one uuid; the caller's reach decides (the lower field id first).
+   */
   async function locate(
     principal: Principal,
     uuid: string,
     action: 'read' | 'write',
   ): Promise<FieldInScope & { labour: Labour }> {
     const refuse = labourNotFound(uuid);
-    const home = await repository.home(uuid);
-    if (!home) throw refuse();
-    const scope = await fields.field(principal, home.fieldId, action, { notFound: refuse, forbidden: notAllowed });
+    const homes = await repository.homes(uuid);
+    if (!homes.length) throw refuse();
+    const scope = await fields.among(
+      principal,
+      homes.map((h) => h.fieldId),
+      action,
+      { notFound: refuse, forbidden: notAllowed },
+    );
+    const home = homes.find((h) => h.fieldId === scope.field.id)!;
     const labour = await repository.labour(scope.field.id, home.yeargroup, uuid);
     if (!labour) throw refuse();
     return { ...scope, labour };
@@ -330,32 +344,35 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       throw invalid(LABOUR_CODES.INVALID_MAP, `map ${mapId} is not a map of field ${field.id}`);
   }
 
-  /** The complete list of a labour's inputs, resolved by the spec's rules, and the input writes it needs. */
+  /**
+   * The complete list of a labour's inputs, resolved by the spec's rules, and the input writes it
+   * needs. `current` are the lines of the labour being changed: an input it lists may be sent back
+   * by whoever edits it, and a line whose input stays keeps its labour_input_uuid.
+   */
   async function resolveInputs(
     userId: number,
     items: LabourInputItem[],
+    current: LabourInput[] = [],
   ): Promise<{ lines: LabourInput[]; writes: InputWrite[] }> {
     if (items.length > LABOUR_INPUTS_MAX)
       throw invalid(LABOUR_CODES.INVALID_INPUTS, `at most ${LABOUR_INPUTS_MAX} inputs in a labour`);
     const personal = await inputs.personalInputs(userId);
-    const ownUuids = new Set(personal.map((p) => p.uuid));
-    const others = [
-      ...new Set(
-        items
-          .map((i) => i.uuid?.toLowerCase())
-          .filter((u): u is string => Boolean(u) && !ownUuids.has(u!) && !masterInputByUuid(u!)),
-      ),
-    ];
-    const holders = await repository.inputHolders(others);
+    const listed = current.map((line) => ({
+      uuid: line.inputUuid,
+      id: line.inputId,
+      ownerId: line.ownerId,
+      name: line.name,
+    }));
     try {
-      const plan = await planLabourInputs(userId, items, personal, holders, () => inputs.newId(userId), now());
-      const lines = plan.resolved.map(({ input, personal: own }, index): LabourInput => {
+      const plan = await planLabourInputs(userId, items, personal, listed, () => inputs.newId(userId), now());
+      const lines = plan.resolved.map((input, index): LabourInput => {
         const item = items[index]!;
+        const kept = current.find((line) => line.inputUuid === input.uuid && line.ownerId === input.ownerId);
         return {
-          labourInputUuid: newUuid(),
+          labourInputUuid: kept?.labourInputUuid ?? newUuid(),
           inputUuid: input.uuid,
           inputId: input.id,
-          ownerId: own ? userId : null,
+          ownerId: input.ownerId,
           name: input.name,
           dose: item.dose,
           unit: item.unit,
@@ -429,6 +446,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       inputs: lines,
       details: write.details ?? {},
       createdBy: userId,
+      createdWith: '',
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -475,19 +493,35 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       return { views: await views(principal.user.id, items, cropOf), page, totalPages };
     },
 
-    /** POST /activities/labour: one labour; a repeated client uuid answers the labour it made. */
+    /**
+     * POST /activities/labour: one labour. A client uuid names a labour within its field: sent again
+     * to that field with the same body it answers the labour it made (idempotent), with another body
+     * it conflicts (409 code 10), as does the uuid of a labour the caller can see in another field;
+     * a labour of that uuid the caller cannot see does not exist for it (it creates its own).
+     */
     async createLabour(principal: Principal, write: LabourCreate): Promise<Labour> {
       const { field } = await fieldOf(principal, write);
+      const sent = fingerprint(write);
       const again = async (): Promise<Labour | undefined> => {
-        if (!write.uuid || !(await repository.home(write.uuid))) return undefined;
-        const existing = await locate(principal, write.uuid, 'read').catch(() => undefined);
-        if (!existing) throw labourTaken(write.uuid);
-        return existing.labour;
+        if (!write.uuid) return undefined;
+        const homes = await repository.homes(write.uuid);
+        const here = homes.find((h) => h.fieldId === field.id);
+        if (here) {
+          const existing = await repository.labour(field.id, here.yeargroup, write.uuid);
+          if (existing?.createdWith && existing.createdWith !== sent)
+            throw labourTaken(write.uuid, 'it was created with another body; send that body, or a new uuid');
+          if (existing) return existing;
+        }
+        const elsewhere = homes.filter((h) => h.fieldId !== field.id).map((h) => h.fieldId);
+        if (elsewhere.length && (await fields.readsAny(principal, elsewhere)))
+          throw labourTaken(write.uuid, 'a labour of this uuid is in another field');
+        return undefined;
       };
       const repeated = await again();
       if (repeated) return repeated;
       return retryLostRace(async () => {
         const change = await newLabour(principal.user.id, field, write);
+        change.labour.createdWith = sent;
         try {
           await repository.save(change);
           return changed(principal, change.labour, 'created');
@@ -516,20 +550,16 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           throw invalid(LABOUR_CODES.INVALID_FIELD, 'field_id cannot change: a labour belongs to one field');
         }
         checkTypeFields(current.typeId, write);
-        if (write.status !== undefined && !canMove(current.status, write.status)) {
-          throw invalid(
-            LABOUR_CODES.STATUS_TRANSITION,
-            `a labour in status ${current.status} cannot move to ${write.status} (docs/decisions.md, Labours)`,
-          );
-        }
+        // any status may change to any other: a mis-marked labour is corrected, keeping its uuid (docs/decisions.md)
         if (write.rotationUuid !== undefined) await checkRotation(field, current.yeargroup, write.rotationUuid);
         if (write.surface !== undefined) await checkSurface(field, current.yeargroup, write.surface);
         if (write.mapId !== undefined) await checkMap(field, write.mapId);
         const resolved =
           write.inputs !== undefined
-            ? await resolveInputs(principal.user.id, write.inputs)
+            ? await resolveInputs(principal.user.id, write.inputs, current.inputs)
             : { lines: current.inputs, writes: [] };
-        const costs = normalizeCosts(write.costs, current.costs);
+        // an input left out of the list takes its cost with it; costs sent must name listed inputs
+        const costs = normalizeCosts(write.costs, withoutStrayCosts(current.costs, resolved.lines));
         checkInputCosts(costs, resolved.lines);
         const campaign =
           write.biennial !== undefined ? await repository.campaignOf(field.id, current.yeargroup) : undefined;

@@ -19,8 +19,9 @@ export interface MapMetadata {
 
 export interface MapFeature {
   type: 'Feature';
+  /** Polygon, as the spec's Map table shows (a MultiPolygon sent is kept as one Polygon feature per part). */
   geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: number[][][] | number[][][][] };
-  properties: { nombre: string | null; _featid: number; id: number } & Record<string, unknown>;
+  properties: { nombre: string | null; _featid: number | string; id: number } & Record<string, unknown>;
 }
 export interface MapGeoJson {
   type: 'FeatureCollection';
@@ -79,7 +80,9 @@ export function checkMetadata(metadata: unknown): MapMetadata {
 
 /**
  * The GeoJSON as the map keeps it: a FeatureCollection of valid Polygons or MultiPolygons in EPSG
- * 4326 that each intersect the field; every feature's properties carry nombre, _featid and id.
+ * 4326 that each intersect the field, kept as Polygon features (the spec's Map table: a MultiPolygon
+ * becomes one feature per part, with its properties); every feature's properties carry nombre,
+ * _featid (the client's when sent, else the feature's position in the map) and id (the zone index).
  */
 export function checkGeoJson(
   { parseGeometry, readWkt }: GeometryKit,
@@ -97,7 +100,7 @@ export function checkGeoJson(
     throw invalid(`geojson has 1 to ${MAP_LIMITS.FEATURES} features`);
   const field = readWkt(fieldPolygon);
   let vertices = 0;
-  const features = collection.features.map((raw, position): MapFeature => {
+  const sent = collection.features.map((raw, position) => {
     const feature = raw as {
       type?: unknown;
       geometry?: { type?: unknown; coordinates?: unknown };
@@ -132,13 +135,45 @@ export function checkGeoJson(
     const id = Number.isInteger(properties.id) ? Number(properties.id) : position;
     const nombre =
       typeof properties.nombre === 'string' ? properties.nombre : (metadata.capas?.[String(id)]?.nombre ?? null);
-    return {
-      type: 'Feature',
-      geometry: { type, coordinates } as MapFeature['geometry'],
-      properties: { ...properties, nombre, _featid: position, id },
-    };
+    const featid = properties._featid;
+    if (featid !== undefined && !Number.isInteger(featid) && (typeof featid !== 'string' || featid.length > 100))
+      throw invalid(`feature ${position}: _featid is an integer or a text of at most 100 characters`);
+    const polygons = (type === 'Polygon' ? [coordinates] : coordinates) as number[][][][];
+    return { polygons, properties: { ...properties, nombre, id }, featid: featid as number | string | undefined };
   });
-  return { type: 'FeatureCollection', features };
+  if (sent.reduce((n, f) => n + f.polygons.length, 0) > MAP_LIMITS.FEATURES)
+    throw invalid(`a map has at most ${MAP_LIMITS.FEATURES} polygons`);
+  const features = sent.flatMap(({ polygons, properties, featid }) =>
+    polygons.map(
+      (coordinates): Omit<MapFeature, 'properties'> & { properties: Omit<MapFeature['properties'], '_featid'> } => ({
+        type: 'Feature',
+        geometry: { type: 'Polygon', coordinates },
+        properties: featid === undefined ? properties : { ...properties, _featid: featid },
+      }),
+    ),
+  );
+  return {
+    type: 'FeatureCollection',
+    features: features.map((feature, position) => ({
+      ...feature,
+      properties: { _featid: position, ...feature.properties } as MapFeature['properties'],
+    })),
+  };
+}
+
+/**
+ * A map's zones, one MultiPolygon (its polygons' coordinates) per zone index, in the order they
+ * first appear: a zone sent as a MultiPolygon is kept as one Polygon feature per part.
+ */
+export function zonesOf(geojson: MapGeoJson): number[][][][][] {
+  const zones = new Map<number, number[][][][]>();
+  for (const feature of geojson.features) {
+    const parts = (
+      feature.geometry.type === 'Polygon' ? [feature.geometry.coordinates] : feature.geometry.coordinates
+    ) as number[][][][];
+    zones.set(feature.properties.id, [...(zones.get(feature.properties.id) ?? []), ...parts]);
+  }
+  return [...zones.values()];
 }
 
 export function checkName(name: unknown): string {

@@ -1,6 +1,6 @@
 // Maps in DynamoDB (docs/data-model.md): a map in its field's partition (so it goes with the
-// field); a ref finds it by id, the owner's list and name items make "the caller's maps" and
-// "names unique per user". Every change writes them together in one transaction, with the planned
+// field), with its name item ("names unique per field"); a ref finds it by id, the owner's list
+// makes "the caller's maps". Every change writes them together in one transaction, with the planned
 // application labour when one is requested (lib/maps/application.ts, loaded on first use).
 
 import { platformFieldGate } from '../authz/gate';
@@ -13,7 +13,11 @@ import { MapRecord } from './model';
 import { type MapRepository, mapsService } from './service';
 
 const mapItem = (map: MapRecord) => ({ ...keys.map(map.fieldId, map.id), ...MapRecord.toItem(map) });
-const nameItem = (map: MapRecord) => ({ ...keys.userMapName(map.ownerId, map.name), kind: 'map_name', map_id: map.id });
+const nameItem = (map: MapRecord) => ({
+  ...keys.fieldMapName(map.fieldId, map.name),
+  kind: 'map_name',
+  map_id: map.id,
+});
 
 /** The labours' side of a map's planned application, loaded at the first request that asks for one. */
 const applicationKit = /* @__PURE__ */ onFirstUse(() => import('./application'));
@@ -66,7 +70,7 @@ export const dynamoMapRepository: MapRepository = {
     ];
     if (next.name !== previous.name)
       ops.push(
-        tx.delete(keys.userMapName(previous.ownerId, previous.name)),
+        tx.delete(keys.fieldMapName(previous.fieldId, previous.name)),
         tx.put(nameItem(next), NOT_EXISTS, nameTaken),
       );
     await transact(ops);
@@ -76,7 +80,7 @@ export const dynamoMapRepository: MapRepository = {
       tx.delete(keys.map(map.fieldId, map.id)),
       tx.delete(keys.mapRef(map.id)),
       tx.delete(keys.userMap(map.ownerId, map.id)),
-      tx.delete(keys.userMapName(map.ownerId, map.name)),
+      tx.delete(keys.fieldMapName(map.fieldId, map.name)),
     ]);
   },
 };
@@ -84,7 +88,7 @@ export const dynamoMapRepository: MapRepository = {
 /** What points to a map from outside its field's partition (lib/fields/cleanup.ts deletes them with it). */
 export const mapPointers = (item: Record<string, unknown>) => {
   const map = MapRecord.fromItem(item);
-  return [keys.mapRef(map.id), keys.userMap(map.ownerId, map.id), keys.userMapName(map.ownerId, map.name)];
+  return [keys.mapRef(map.id), keys.userMap(map.ownerId, map.id)];
 };
 
 /** The maps service of the functions: DynamoDB, the platform's gate and the labours service. */

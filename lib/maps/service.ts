@@ -1,5 +1,5 @@
 // User maps (spec 2, Maps; docs/decisions.md "Maps"). A map belongs to its field (it goes with the
-// field) and to its creator (names unique per creator); every change is one atomic write, with the
+// field) and to its creator (names unique per field); every change is one atomic write, with the
 // planned application labour when one is requested.
 //
 // The service is built from its repository, gate and the labours' planned applications (services
@@ -42,7 +42,7 @@ function mayRecordApplication(principal: Principal, input: MapInput): void {
   });
 }
 
-/** Where maps are kept. Writes are atomic; a map's name is unique per owner (`nameTaken`). */
+/** Where maps are kept. Writes are atomic; a map's name is unique per field, whoever made the maps (`nameTaken`). */
 export interface MapRepository {
   nextId(): Promise<number>;
   /** The field of a map. */

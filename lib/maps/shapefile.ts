@@ -2,7 +2,9 @@
 // and a .cpg naming the encoding of the .dbf's texts. Written with @mapbox/shp-write, whose known
 // pitfalls (../shared/LIBRARIES.md) are handled here: every feature goes as a MultiPolygon (a
 // collection mixing Polygons and MultiPolygons loses the Polygons), rings are wound as shapefiles
-// expect (outer rings clockwise, holes counter-clockwise), texts are Latin-1, said by the .cpg.
+// expect (outer rings clockwise, holes counter-clockwise), and texts are written in UTF-8, said by
+// the .cpg: its dbf writer stores each character's low byte (Latin-1 at best: “ ” € and any Greek
+// or Cyrillic letter came out corrupted), so it is handed each text's UTF-8 bytes, one per character.
 // Its writer of the three files, not its `zip` (which zips with JSZip, 125 KB and ~15 ms at a
 // cold start, and leaves no room for the .cpg but to unzip and zip again): yazl zips them with the
 // .prj and the .cpg in one pass, deflating with Node's own zlib (fflate, which zipped them before,
@@ -32,6 +34,23 @@ export const shapefileBaseName = (name: string) =>
     .trim()
     .slice(0, 100) || 'mapa';
 
+/** A dBase character field holds at most this many bytes. */
+const DBF_TEXT_BYTES = 254;
+
+/**
+ * A text's UTF-8 bytes as a string of one character per byte (what the dbf writer stores), cut to
+ * a character field's 254 bytes at a character boundary (never half a character).
+ */
+export function utf8Bytes(text: string): string {
+  let bytes = Buffer.from(text, 'utf8');
+  if (bytes.length > DBF_TEXT_BYTES) {
+    let end = DBF_TEXT_BYTES;
+    while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+    bytes = bytes.subarray(0, end);
+  }
+  return bytes.toString('latin1');
+}
+
 export async function mapShapefile(map: MapRecord, name: string): Promise<Buffer> {
   const base = shapefileBaseName(name);
   const features = map.geojson.features;
@@ -41,10 +60,12 @@ export async function mapShapefile(map: MapRecord, name: string): Promise<Buffer
     ) as Ring[][];
     return parts.map((rings) => rings.map((ring, i) => wound(ring, i === 0)));
   });
+  // _featid is kept as the client sent it: a text column when any is a text
+  const textFeatids = features.some((f) => typeof f.properties._featid === 'string');
   const rows = features.map((feature) => ({
-    nombre: feature.properties.nombre ?? '',
+    nombre: utf8Bytes(feature.properties.nombre ?? ''),
     id: feature.properties.id,
-    _featid: feature.properties._featid,
+    _featid: textFeatids ? utf8Bytes(String(feature.properties._featid)) : feature.properties._featid,
     id_tipo: map.typeId,
   }));
   let files: ShapefileParts | undefined;
@@ -59,7 +80,7 @@ export async function mapShapefile(map: MapRecord, name: string): Promise<Buffer
     ['shx', bytes(files!.shx)],
     ['dbf', bytes(files!.dbf)],
     ['prj', Buffer.from(WGS84_PRJ, 'utf8')],
-    ['cpg', Buffer.from('ISO-8859-1', 'utf8')],
+    ['cpg', Buffer.from('UTF-8', 'utf8')],
   ];
   for (const [extension, content] of entries) zip.addBuffer(content, `${base}.${extension}`);
   zip.end();

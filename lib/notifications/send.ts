@@ -3,7 +3,7 @@
 // answered at once; the worker delivers them (lib/notifications/deliver.ts). Built from the
 // publisher and the platform's users (lib/notifications/repository.ts wires the functions' own).
 import type { Principal } from '../auth/principal';
-import { Forbidden, Invalid, TooLarge } from '../errors';
+import { Forbidden, Invalid } from '../errors';
 import type { EventEnvelope } from '../events/publish';
 import type { User } from '../platform/model';
 import { describeIssues } from '../util/issues';
@@ -39,13 +39,20 @@ export function sendRules({ publish, users, supervised }: SendDeps) {
     /**
      * POST /nc-internal/events: any event name and data are handed to the worker (spec 3: "always
      * HTTP 200; the endpoint only hands the event to a worker"), which delivers what it knows and
-     * drops the rest, logged (lib/notifications/deliver.ts).
+     * drops the rest, logged (lib/notifications/deliver.ts). What cannot be an event at all (no
+     * name, no data object, more than a queue message holds) is dropped here, and still answered 200.
      */
-    async postEvent(eventName: string, data: Record<string, unknown>, eventId?: string): Promise<EventEnvelope> {
+    async postEvent(
+      event: { eventName: string; data: Record<string, unknown>; eventId?: string } | { malformed: string },
+    ): Promise<{ queued: EventEnvelope } | { dropped: string; eventName: string | null }> {
+      if ('malformed' in event) return { dropped: event.malformed, eventName: null };
       // a queue message holds 256 KB: an event must fit in it with its envelope
-      if (Buffer.byteLength(JSON.stringify(data)) > EVENT_DATA_MAX_BYTES)
-        throw new TooLarge(`an event's data is at most ${EVENT_DATA_MAX_BYTES} bytes of JSON`);
-      return publish(eventName, data, { id: eventId });
+      if (Buffer.byteLength(JSON.stringify(event.data)) > EVENT_DATA_MAX_BYTES)
+        return {
+          dropped: `an event's data is at most ${EVENT_DATA_MAX_BYTES} bytes of JSON`,
+          eventName: event.eventName,
+        };
+      return { queued: await publish(event.eventName, event.data, { id: event.eventId }) };
     },
 
     /**

@@ -62,9 +62,11 @@ export function samplingRasterizer({ repository, fields, samplesOf, mapPolygons,
     const id = uuid.toLowerCase();
     const fieldId = await repository.fieldOf(id);
     const sampling = fieldId === undefined ? undefined : await repository.sampling(fieldId, id);
-    if (!sampling) throw new NotFound(`sampling ${uuid} not found`);
+    const unknown = () => new NotFound(`sampling ${uuid} not found`);
+    if (!sampling) throw unknown();
+    // a sampling of a field the caller cannot read is one nobody made (404); one it reads but cannot add data to, -11
     const { field } = await fields.field(principal, sampling.fieldId, 'write', {
-      notFound: insufficient,
+      notFound: unknown,
       forbidden: insufficient,
     });
     const names = Object.keys(sampling.analysis);

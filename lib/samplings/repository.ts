@@ -8,6 +8,7 @@ import { NOT_EXISTS, queryAll, readItem, transact, tx, updateItem } from '../db/
 import { Conflict } from '../errors';
 import { getField } from '../fields/repository';
 import { layers } from '../imagery/layers-repository';
+import { zonesOf } from '../maps/model';
 import { dynamoMapRepository } from '../maps/repository';
 import { spotLists } from '../spots/repository';
 import { Sampling } from './model';
@@ -72,11 +73,9 @@ export const samplingLayers = /* @__PURE__ */ samplingRasterizer({
   repository: dynamoSamplingRepository,
   fields: platformFieldGate,
   samplesOf,
-  mapPolygons: async (fieldId, mapId) =>
-    (await dynamoMapRepository.map(fieldId, mapId))?.geojson.features.map((feature) =>
-      feature.geometry.type === 'Polygon'
-        ? [feature.geometry.coordinates as Position[][]]
-        : (feature.geometry.coordinates as Position[][][]),
-    ),
+  mapPolygons: async (fieldId, mapId) => {
+    const map = await dynamoMapRepository.map(fieldId, mapId);
+    return map ? (zonesOf(map.geojson) as Position[][][][]) : undefined;
+  },
   layers,
 });

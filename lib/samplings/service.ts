@@ -10,6 +10,7 @@ import type { FieldGate } from '../authz/gate';
 import { Forbidden, Invalid, NotFound } from '../errors';
 import type { Field } from '../platform/model';
 import type { Spot } from '../spots/model';
+import { isoSeconds } from '../util/time';
 import { newUuid } from '../util/uuid';
 import { SAMPLING_CODES } from './codes';
 import type { AnalysisVariable, Sampling, SamplingGroup, SamplingPoint, SamplingZoning } from './model';
@@ -84,11 +85,18 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
     const readable = (fieldId: number) =>
       fields.field(principal, fieldId, 'read', { notFound: insufficient, forbidden: insufficient });
     if (filter.samplingUuid !== undefined) {
+      // a sampling of a field the caller cannot read is answered as a uuid nobody used: an empty list
       const uuid = filter.samplingUuid.toLowerCase();
       const fieldId = await repository.fieldOf(uuid);
-      if (fieldId === undefined) return { samplings: [] };
-      const { field } = await readable(fieldId);
-      return { field, samplings: [await located(uuid, field.id)] };
+      const hidden = () => new NotFound('hidden');
+      const scope =
+        fieldId === undefined
+          ? undefined
+          : await fields
+              .field(principal, fieldId, 'read', { notFound: hidden, forbidden: hidden })
+              .catch((error) => (error instanceof NotFound ? undefined : Promise.reject(error)));
+      if (!scope) return { samplings: [] };
+      return { field: scope.field, samplings: [await located(uuid, scope.field.id)] };
     }
     if (filter.fieldId === undefined)
       throw new Invalid('send field_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });
@@ -159,7 +167,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
             field_id: s.fieldId,
             field_uuid: field?.uuid ?? null,
             yeargroup: s.yeargroup,
-            created_at: s.createdAt,
+            created_at: isoSeconds(s.createdAt),
             closed_at: s.closedAt,
             group_assigned_id: s.groupAssignedId,
             zoning: s.zoning,
@@ -168,7 +176,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
               ...g,
               samples: spots.filter((spot) => spot.groupUuid === g.group_uuid).map((spot) => sample(spot, s.analysis)),
             })),
-            points: s.points,
+            points: s.points.map((p) => ({ ...p, created_at: isoSeconds(p.created_at) })),
           };
         }),
       );

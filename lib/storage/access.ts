@@ -122,10 +122,16 @@ export async function authorisedResource(
   return id;
 }
 
+/** Whether a ref has the form of a resource id: a positive integer (or its digits) or a uuid. */
+const idShaped = (ref: unknown): boolean =>
+  (typeof ref === 'number' && Number.isSafeInteger(ref) && ref > 0) ||
+  (typeof ref === 'string' && (/^\d{1,15}$/.test(ref.trim()) ? Number(ref.trim()) > 0 : UUID.test(ref.trim())));
+
 /**
  * The resources a GET reads: every readable one when `refs` is empty or absent, else each named
- * one (code 5 when one does not exist, 3 when one cannot be read). Keys of the answer: the refs as
- * sent, or the integer ids.
+ * one: code 5 for a ref that is no id at all, 3 for one the caller cannot read, whether it exists
+ * or not (a resource of another tenant is answered exactly as one that exists nowhere). Keys of
+ * the answer: the refs as sent, or the integer ids.
  */
 export async function readableResources(
   principal: Principal,
@@ -138,12 +144,12 @@ export async function readableResources(
     const id = await resolveResourceRef(scope, ref);
     return { label, ref, id, verdict: id === undefined ? 'missing' : await verdict(principal, scope, id, 'read') };
   });
-  const unknown = resolved.find((entry) => entry.verdict === 'missing');
-  if (unknown)
-    throw new Invalid(`invalid id ${JSON.stringify(unknown.ref)}: no such ${scope.slice(0, -1)}`, {
+  const malformed = resolved.find((entry) => !idShaped(entry.ref));
+  if (malformed)
+    throw new Invalid(`invalid id ${JSON.stringify(malformed.ref)}: not an id of a ${scope.slice(0, -1)}`, {
       code: STORAGE_CODES.ID_INVALID,
     });
-  const refused = resolved.find((entry) => entry.verdict === 'denied');
+  const refused = resolved.find((entry) => entry.verdict !== 'allowed');
   if (refused) throw noPermission(scope, refused.ref);
   return resolved.map((entry) => ({ label: entry.label, id: entry.id! }));
 }

@@ -6,45 +6,15 @@
 // Workbooks (.xlsx, .xls) are read and written by lib/util/spreadsheet.ts (SheetJS), which a csv
 // therefore never loads.
 import Papa from 'papaparse';
+import { decodeText } from './decoding';
 import type { Cell } from './spreadsheet';
+
+export { decodeText };
 
 export type DelimitedReader = typeof import('./delimited');
 
 /** The delimiters guessed, in this order of preference when two split the rows equally well. */
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Windows-1252's bytes 0x80-0x9F (the WHATWG index; the five it leaves undefined stay C1 controls).
- * Node's TextDecoder('windows-1252') decodes them as Latin-1 before Node 23 (nodejs/node#56542),
- * so the text is decoded as Latin-1 and these are mapped here.
- */
-const WINDOWS_1252_HIGH = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
-const windows1252 = (content: Buffer): string =>
-  content.toString('latin1').replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
-
-/**
- * Text of an uploaded file: UTF-8 (with or without its byte-order mark), UTF-16 with its mark,
- * and otherwise Windows-1252, which is what a spreadsheet saved "as CSV" on a Spanish or
- * Portuguese Windows writes (ó as the one byte 0xF3). Bytes that are valid UTF-8 are read as
- * UTF-8: a text in Windows-1252 with accents is practically never valid UTF-8.
- */
-export function decodeText(bytes: Uint8Array): string {
-  const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf)
-    return new TextDecoder('utf-8').decode(content.subarray(3));
-  if (content[0] === 0xff && content[1] === 0xfe) return new TextDecoder('utf-16le').decode(content.subarray(2));
-  if (content[0] === 0xfe && content[1] === 0xff) {
-    const swapped = Buffer.from(content.subarray(2, 2 + ((content.length - 2) & ~1)));
-    return new TextDecoder('utf-16le').decode(swapped.swap16());
-  }
-  try {
-    return UTF8.decode(content);
-  } catch {
-    return windows1252(content);
-  }
-}
 
 export interface DelimitedRows {
   /** Rows as text cells, blank rows (only spaces and delimiters) left out; rows may differ in length. */

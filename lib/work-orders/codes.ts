@@ -5,4 +5,6 @@ export const WORK_ORDER_CODES = {
   INVALID_LABOURS: 2,
   RECOMMENDATION_NOT_ACCEPTED: 3,
   UUID_IN_USE: 4,
+  /** A work order the caller reads (its field's owner) but did not write: only its creator changes it. */
+  NOT_ALLOWED: 5,
 } as const;

@@ -1,6 +1,6 @@
 // Work orders (spec 3): a date, notes and recommendations on environmental conditions over labours
 // the caller reads. The recommendation catalogue and its labour-type rule are the spec's table.
-import { as, type EntityOf, entity, nullable, num, str } from '../db/entity';
+import { as, type EntityOf, entity, nullable, num, str, strOr } from '../db/entity';
 
 export interface RecommendationType {
   id: number;
@@ -33,6 +33,10 @@ export const WorkOrder = entity('work_order', {
   yeargroup: num('yeargroup'),
   labourUuids: as<string[]>('labour_uuids', []),
   recommendations: as<Recommendation[] | null>('recommendations', null),
+  /** Owners of its labours' fields other than its creator: they read it (pointers written with it). */
+  fieldOwnerIds: as<number[]>('field_owner_ids', []),
+  /** What the create sent (lib/util/fingerprint.ts): its uuid sent again with another body conflicts. '' when not known. */
+  createdWith: strOr('created_with', ''),
   createdAt: str('created_at'),
   updatedAt: str('updated_at'),
 });

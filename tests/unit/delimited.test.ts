@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { decodeXml } from '../../lib/util/decoding';
 import { csvOf, decodeText, delimitedRows, unescapedCell } from '../../lib/util/delimited';
 import { seededRandom } from '../helpers/random';
 
@@ -41,6 +42,22 @@ describe('decoding uploaded text', () => {
 
   it('reads text that is not UTF-8 as Windows-1252 (a csv saved by a Spanish Excel)', () => {
     expect(decodeText(windows1252)).toBe(text);
+  });
+
+  it('reads XML by its byte-order mark, else by the encoding its declaration names, else as UTF-8', () => {
+    const xml = (encoding: string) => `<?xml version="1.0" encoding='${encoding}'?>\n<name>`;
+    const tail = '</name>';
+    const asBytes = (encoding: string, body: Buffer) =>
+      Buffer.concat([Buffer.from(xml(encoding), 'latin1'), body, Buffer.from(tail, 'latin1')]);
+    for (const label of ['ISO-8859-1', 'windows-1252', 'latin1', 'CP1252']) {
+      expect(decodeXml(asBytes(label, windows1252)), label).toBe(`${xml(label)}${text}${tail}`);
+    }
+    expect(decodeXml(asBytes('UTF-8', Buffer.from(text, 'utf8')))).toBe(`${xml('UTF-8')}${text}${tail}`);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`<kml>${text}</kml>`, 'utf8')]);
+    expect(decodeXml(bom)).toBe(`<kml>${text}</kml>`);
+    expect(decodeXml(Buffer.from(`<kml>${text}</kml>`, 'utf8'))).toBe(`<kml>${text}</kml>`);
+    // a label nobody knows is read as the default
+    expect(decodeXml(asBytes('x-unknown', Buffer.from(text, 'utf8')))).toBe(`${xml('x-unknown')}${text}${tail}`);
   });
 
   it('decodes a view into a larger buffer by its own bytes only', () => {

@@ -6,11 +6,12 @@ import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import type { Campaign } from '../../lib/fields/campaigns';
 import { MASTER_INPUTS } from '../../lib/inputs/catalogue';
+import { blank } from '../../lib/inputs/service';
 import { LABOUR_CODES, labourStale, labourTaken } from '../../lib/labours/codes';
 import { LABOUR_TYPE, type Labour, STATUS } from '../../lib/labours/model';
 import { type LabourCreate, type LabourRepository, type LabourSave, laboursService } from '../../lib/labours/service';
 import { memoryField, memoryGate } from './helpers/memory-gate';
-import { memoryRepository } from './helpers/memory-inputs';
+import { inputKey, memoryRepository } from './helpers/memory-inputs';
 
 const ROTATION = '7a000000-0000-4000-8000-000000000001';
 
@@ -21,11 +22,11 @@ function memory() {
   let loseNextSave = false;
   const reads = { rotations: 0 };
   const repository: LabourRepository = {
-    home: async (uuid) => {
-      const labour = labours.get(uuid.toLowerCase());
-      return labour && { fieldId: labour.fieldId, yeargroup: labour.yeargroup };
-    },
-    labour: async (_fieldId, _yeargroup, uuid) => labours.get(uuid.toLowerCase()),
+    homes: async (uuid) =>
+      [...labours.values()]
+        .filter((l) => l.uuid === uuid.toLowerCase())
+        .map((l) => ({ fieldId: l.fieldId, yeargroup: l.yeargroup })),
+    labour: async (fieldId, _yeargroup, uuid) => labours.get(`${fieldId}|${uuid.toLowerCase()}`),
     laboursOf: async (fieldId, yeargroup) =>
       [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup),
     // field 1 has a soybean rotation (crop 1) in 2026
@@ -54,20 +55,21 @@ function memory() {
     mapField: async (mapId) => (mapId === 5 ? 1 : undefined),
     personalInputs: async (refs) =>
       new Map(
-        refs.flatMap((r) => (inputs.rows.has(r.uuid) ? [[`${r.ownerId}|${r.uuid}`, inputs.rows.get(r.uuid)!]] : [])),
+        refs.flatMap((r) => {
+          const row = inputs.rows.get(inputKey(r.ownerId, r.uuid));
+          return row ? [[`${r.ownerId}|${r.uuid}`, row] as const] : [];
+        }),
       ),
-    inputHolders: async (uuids) =>
-      new Map(uuids.flatMap((u) => (inputs.rows.has(u) ? [[u, inputs.rows.get(u)!.ownerId]] : []))),
     async save(change: LabourSave) {
       if (loseNextSave) {
         loseNextSave = false;
         throw new LostRace('changed');
       }
-      const stored = labours.get(change.labour.uuid);
+      const stored = labours.get(`${change.labour.fieldId}|${change.labour.uuid}`);
       if (change.previousVersion === undefined && stored) throw labourTaken(change.labour.uuid);
       if (change.previousVersion !== undefined && stored?.version !== change.previousVersion) throw labourStale();
       await inputs.save(change.inputs);
-      labours.set(change.labour.uuid, change.labour);
+      labours.set(`${change.labour.fieldId}|${change.labour.uuid}`, change.labour);
       const { biennial } = change;
       if (biennial && biennial.value !== undefined)
         campaigns.set(`${biennial.campaign.fieldId}|${biennial.campaign.yeargroup}`, {
@@ -76,7 +78,7 @@ function memory() {
         });
     },
     async remove(labour) {
-      labours.delete(labour.uuid);
+      labours.delete(`${labour.fieldId}|${labour.uuid}`);
     },
   };
   return { repository, inputs, labours, campaigns, reads, loseNext: () => (loseNextSave = true) };
@@ -88,14 +90,17 @@ const crops = async (_userId: number, cropId: number) =>
 
 function setup() {
   const store = memory();
+  const emitted: Array<{ name: string; data: unknown }> = [];
+  let clock = Date.parse('2026-11-23T12:00:00Z');
   const service = laboursService({
     repository: store.repository,
     inputs: store.inputs,
     fields: memoryGate({ fields: new Map([[1, memoryField(1)]]) }),
     crops,
-    now: () => new Date('2026-11-23T12:00:00Z'),
+    emit: async (name, event) => void emitted.push({ name, data: event.data }),
+    now: () => new Date(clock),
   });
-  return { ...store, service };
+  return { ...store, service, emitted, tick: (ms = 1000) => void (clock += ms) };
 }
 
 const sowing = (overrides: Partial<LabourCreate> = {}): LabourCreate => ({
@@ -127,10 +132,40 @@ describe('labour rules (repositories in memory)', () => {
       createdAt: '2026-11-23T12:00:00.000Z',
     });
     expect(campaigns.get('1|2026')?.biennial).toBe(true);
-    expect((await service.createLabour(caller, sowing({ uuid, status: STATUS.EXECUTED }))).status).toBe(STATUS.PLANNED);
+    // the same body again is a replay; another body under that uuid a conflict
+    expect(await service.createLabour(caller, sowing({ uuid, biennial: true, rotationUuid: ROTATION }))).toEqual(made);
+    expect(await codeOf(service.createLabour(caller, sowing({ uuid, status: STATUS.EXECUTED })))).toBe(
+      LABOUR_CODES.UUID_IN_USE,
+    );
     expect(labours.size).toBe(1);
     const view = await service.getLabour(caller, uuid);
     expect(view).toMatchObject({ biennial: true, rotation: { uuid: ROTATION, cropId: 1, cropName: 'Soja' } });
+  });
+
+  it("treats a uuid as the field's: another tenant's labour of that uuid neither blocks nor shows; one the caller sees elsewhere conflicts", async () => {
+    const { service, labours, repository } = setup();
+    const uuid = 'ab000000-0000-4000-8000-0000000000cc';
+    // field 7 is another tenant's (the caller cannot read it), field 3 one the caller only reads
+    await repository.save({
+      labour: { ...(await service.createLabour(caller, sowing())), uuid, fieldId: 7 },
+      inputs: [],
+    });
+    const mine = await service.createLabour(caller, sowing({ uuid }));
+    expect([mine.fieldId, labours.size]).toEqual([1, 3]);
+    expect((await service.getLabour(caller, uuid)).labour.fieldId).toBe(1);
+    const shared = 'ab000000-0000-4000-8000-0000000000dd';
+    await repository.save({ labour: { ...mine, uuid: shared, fieldId: 3 }, inputs: [] });
+    expect(await codeOf(service.createLabour(caller, sowing({ uuid: shared })))).toBe(LABOUR_CODES.UUID_IN_USE);
+    // reading a uuid only another tenant uses is answered as a uuid nobody uses
+    await repository.save({
+      labour: { ...mine, uuid: 'ab000000-0000-4000-8000-0000000000ee', fieldId: 7 },
+      inputs: [],
+    });
+    for (const id of ['ab000000-0000-4000-8000-0000000000ee', 'ab000000-0000-4000-8000-0000000000ff']) {
+      expect(await codeOf(service.getLabour(caller, id))).toBe(LABOUR_CODES.NOT_FOUND);
+      expect(await codeOf(service.patchLabour(caller, id, { observations: 'x' }))).toBe(LABOUR_CODES.NOT_FOUND);
+      expect(await codeOf(service.deleteLabour(caller, id))).toBe(LABOUR_CODES.NOT_FOUND);
+    }
   });
 
   it('refuses what breaks a rule, with its code, and writes nothing', async () => {
@@ -182,15 +217,38 @@ describe('labour rules (repositories in memory)', () => {
     expect([...inputs.rows.values()].map((i) => i.name)).toEqual(['Mi mezcla']);
   });
 
-  it('changes what is sent, retrying a lost race; status moves only as allowed; field and campaign stay', async () => {
-    const { service, loseNext } = setup();
-    const { uuid } = await service.createLabour(caller, sowing());
+  it("creates the caller's own input for an input uuid another user holds: uuids are per owner", async () => {
+    const { service, inputs } = setup();
+    const catalogue = '0a000000-0000-4000-8000-000000000077';
+    await inputs.save([
+      { create: { ...blank(3, catalogue, 100_500, new Date('2026-01-01T00:00:00Z')), name: "Someone else's" } },
+    ]);
+    await service.createLabour(
+      caller,
+      application({ inputs: [{ uuid: catalogue, name: 'Mine', dose: 1, unit: 'L/ha' }] }),
+    );
+    expect(inputs.rows.get(inputKey(caller.user.id, catalogue))).toMatchObject({ ownerId: 9, name: 'Mine' });
+    expect(inputs.rows.get(inputKey(3, catalogue))).toMatchObject({ ownerId: 3, name: "Someone else's" });
+  });
+
+  it('changes what is sent, retrying a lost race; any status to any other, recorded; field and campaign stay', async () => {
+    const { service, loseNext, emitted, tick } = setup();
+    const { uuid, createdAt } = await service.createLabour(caller, sowing());
     loseNext();
+    tick();
     const executed = await service.patchLabour(caller, uuid, { status: STATUS.EXECUTED, observations: 'done' });
     expect(executed).toMatchObject({ status: STATUS.EXECUTED, observations: 'done', version: 2, date: '2026-11-01' });
-    expect(await codeOf(service.patchLabour(caller, uuid, { status: STATUS.PLANNED }))).toBe(
-      LABOUR_CODES.STATUS_TRANSITION,
-    );
+    expect(executed.updatedAt > createdAt).toBe(true);
+    // an executed labour corrected back to planned, then cancelled, then executed again
+    for (const status of [STATUS.PLANNED, STATUS.CANCELLED, STATUS.EXECUTED, STATUS.CANCELLED, STATUS.PLANNED]) {
+      tick();
+      const before = emitted.length;
+      const changed = await service.patchLabour(caller, uuid, { status });
+      expect(changed.status).toBe(status);
+      expect(emitted.slice(before)).toEqual([
+        { name: 'LABOUR_CHANGED.V1', data: { labour_uuid: uuid, field_id: 1, yeargroup: 2026, change: 'changed' } },
+      ]);
+    }
     expect(await codeOf(service.patchLabour(caller, uuid, { fieldId: 2 }))).toBe(LABOUR_CODES.INVALID_FIELD);
     expect(await codeOf(service.patchLabour(caller, uuid, { yeargroup: 2027 }))).toBe(LABOUR_CODES.INVALID_ROTATION);
     expect(await codeOf(service.patchLabour(caller, uuid, { typeId: LABOUR_TYPE.HARVEST }))).toBe(

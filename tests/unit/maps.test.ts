@@ -6,7 +6,7 @@ import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import type { LabourSave } from '../../lib/labours/service';
 import { MAP_INFOS } from '../../lib/maps/codes';
-import type { MapRecord } from '../../lib/maps/model';
+import { type MapRecord, zonesOf } from '../../lib/maps/model';
 import { type MapRepository, mapsService } from '../../lib/maps/service';
 import { memoryGate } from './helpers/memory-gate';
 
@@ -16,7 +16,7 @@ function memory() {
   let ids = 0;
   let loseNext = false;
   const nameUsed = (m: MapRecord) =>
-    [...maps.values()].some((o) => o.ownerId === m.ownerId && o.id !== m.id && o.name === m.name);
+    [...maps.values()].some((o) => o.fieldId === m.fieldId && o.id !== m.id && o.name === m.name);
   const repository: MapRepository = {
     nextId: async () => ++ids,
     fieldOf: async (id) => maps.get(id)?.fieldId,
@@ -125,13 +125,61 @@ describe('map rules (repository in memory)', () => {
       MAP_INFOS.NO_PERMISSION,
     );
     const map = await service.createMap(owner, { name: 'x', fieldId: 1, typeId: 1, geojson: zone });
-    expect(await infoOf(service.createMap(owner, { name: 'x', fieldId: 2, typeId: 1, geojson: zone }))).toBe(
+    // names are unique per field, whoever made the maps: taken on field 1 (by anyone), free on field 2
+    expect(await infoOf(service.createMap(other, { name: 'x', fieldId: 1, typeId: 1, geojson: zone }))).toBe(
       MAP_INFOS.NAME_TAKEN,
     );
+    const elsewhere = await service.createMap(owner, { name: 'x', fieldId: 2, typeId: 1, geojson: zone });
+    maps.delete(elsewhere.id);
     expect(await infoOf(service.changeMap(other, map.id, { name: 'mine' }, 'patch'))).toBe(MAP_INFOS.DENIED);
     expect(await infoOf(service.deleteMap(other, map.id))).toBe(MAP_INFOS.DENIED);
     expect(await infoOf(service.changeMap(owner, map.id, { fieldId: 2 }, 'patch'))).toBe(MAP_INFOS.INVALID_PARAMETERS);
     expect(maps.size).toBe(1);
+  });
+
+  it("keeps Polygon features (a MultiPolygon as one per part), a client's _featid, and its zones by zone index", async () => {
+    const { service } = setup();
+    const square = (x: number) => [
+      [
+        [x, 0.001],
+        [x + 0.0005, 0.001],
+        [x + 0.0005, 0.0015],
+        [x, 0.0015],
+        [x, 0.001],
+      ],
+    ];
+    const map = await service.createMap(owner, {
+      name: 'zonas',
+      fieldId: 1,
+      typeId: 1,
+      geojson: {
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', geometry: { type: 'Polygon', coordinates: square(0.001) }, properties: { id: 5 } },
+          {
+            type: 'Feature',
+            geometry: { type: 'MultiPolygon', coordinates: [square(0.0016), square(0.0022)] },
+            properties: { id: 7, nombre: 'Alta', _featid: 'z7' },
+          },
+        ],
+      },
+    });
+    expect(map.geojson.features.map((f) => [f.geometry.type, f.properties])).toEqual([
+      ['Polygon', { id: 5, nombre: null, _featid: 0 }],
+      ['Polygon', { id: 7, nombre: 'Alta', _featid: 'z7' }],
+      ['Polygon', { id: 7, nombre: 'Alta', _featid: 'z7' }],
+    ]);
+    expect(zonesOf(map.geojson)).toEqual([[square(0.001)], [square(0.0016), square(0.0022)]]);
+    expect(
+      await infoOf(
+        service.createMap(owner, {
+          name: 'malo',
+          fieldId: 1,
+          typeId: 1,
+          geojson: { ...zone, features: [{ ...zone.features[0], properties: { _featid: { a: 1 } } }] },
+        }),
+      ),
+    ).toBe(MAP_INFOS.INVALID_PARAMETERS);
   });
 
   it('changes what is sent (PATCH) or everything (PUT), retrying a lost race; lists by field or owner', async () => {

@@ -4,6 +4,9 @@ import { LostRace } from '../../../lib/db/retry';
 import { PERSONAL_INPUT_ID_OFFSET } from '../../../lib/inputs/catalogue';
 import type { InputRepository, InputWrite, PersonalInput } from '../../../lib/inputs/service';
 
+/** Rows are keyed `<owner>|<uuid>`: a uuid names an input within its owner's list. */
+export const inputKey = (ownerId: number, uuid: string) => `${ownerId}|${uuid.toLowerCase()}`;
+
 export function memoryRepository(): InputRepository & {
   rows: Map<string, PersonalInput>;
   conflicts: number;
@@ -20,9 +23,6 @@ export function memoryRepository(): InputRepository & {
       repository.reads++;
       return [...rows.values()].filter((r) => r.ownerId === userId).map((r) => ({ ...r }));
     },
-    async holderOf(uuid: string) {
-      return rows.get(uuid)?.ownerId;
-    },
     /** One sequence per owner, as lib/inputs/repository.ts keeps them. */
     async newId(ownerId: number) {
       next.set(ownerId, (next.get(ownerId) ?? PERSONAL_INPUT_ID_OFFSET) + 1);
@@ -30,12 +30,13 @@ export function memoryRepository(): InputRepository & {
     },
     async save(writes: InputWrite[]) {
       for (const write of writes) {
-        if ('create' in write && rows.has(write.create.uuid)) throw new LostRace();
-        if ('change' in write && rows.get(write.change.uuid)?.version !== write.version) throw new LostRace();
+        if ('create' in write && rows.has(inputKey(write.create.ownerId, write.create.uuid))) throw new LostRace();
+        if ('change' in write && rows.get(inputKey(write.change.ownerId, write.change.uuid))?.version !== write.version)
+          throw new LostRace();
       }
       for (const write of writes) {
         const input = 'create' in write ? write.create : write.change;
-        rows.set(input.uuid, input);
+        rows.set(inputKey(input.ownerId, input.uuid), input);
       }
     },
   };

@@ -114,7 +114,7 @@ async function writeBurst(stack: BenchStack, name: string, inject: () => void, r
     )
   ).data;
   // warm as many instances of each function as the burst runs at once: a cold start is not the
-  // fault under test (and serverless-offline, unlike Lambda, counts it in the invocation's time)
+  // fault under test (and the local runtime, unlike Lambda, counts a module's first load in the invocation's time)
   await Promise.all(
     Array.from({ length: BURST }, (_, i) =>
       Promise.all([

@@ -41,10 +41,10 @@ export async function run() {
     }
     const firstScenesMs = Date.now() - start;
 
-    // What each job took inside the worker function, from serverless-offline's log lines
-    // ("(λ: imageryWorker) RequestId: … Duration: 123.45 ms"): the field job, then one per scene.
+    // What each job took inside the worker function, from the local runtime's REPORT lines
+    // ("REPORT imageryWorker RequestId: … Duration: 123.45 ms"): the field job, then one per scene.
     const log = readFileSync(logFile, 'utf8').slice(logStart);
-    const durations = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) =>
+    const durations = [...log.matchAll(/REPORT imageryWorker RequestId: \S+ Duration: ([\d.]+) ms/g)].map((m) =>
       Number(m[1]),
     );
     const [fieldJobMs, ...sceneJobMs] = durations;

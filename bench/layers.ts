@@ -2,7 +2,7 @@
 // Layers from files (docs/imagery.md, "Layers from files"): ordinary kriging of 1,000 points onto a
 // 200 x 200 grid in this process (variogram fit and estimates), and a 20,000-point yield file end to
 // end through the local stack: POST /files, POST /raster (kriging), the layer listed by dates v3,
-// then rendered as a PNG. The worker's own time comes from serverless-offline's log.
+// then rendered as a PNG. The worker's own time comes from the local runtime's REPORT lines.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
@@ -104,7 +104,7 @@ async function endToEnd() {
       return (await response.arrayBuffer()).byteLength;
     });
     const log = readFileSync(logFile, 'utf8').slice(logStart);
-    const workerMs = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) =>
+    const workerMs = [...log.matchAll(/REPORT imageryWorker RequestId: \S+ Duration: ([\d.]+) ms/g)].map((m) =>
       Number(m[1]),
     );
     return {

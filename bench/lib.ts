@@ -24,6 +24,7 @@ export async function benchStack(
     logDir: join(root, '.surco', 'bench-logs'),
     functionsLogLevel: 'warn',
     workers: options.workers,
+    reports: true,
   });
   return { ...stack, signingSeed };
 }

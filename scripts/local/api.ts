@@ -36,6 +36,8 @@ export interface LocalApiManifest {
   /** Worker threads of the runtime. */
   runtimeWorkers: number;
   watch: boolean;
+  /** A REPORT line per invocation (the benchmarks read the functions' times from it). */
+  reports?: boolean;
 }
 
 const say = (message: string) => console.log(`local api: ${message}`);
@@ -86,6 +88,12 @@ async function main() {
     env: manifest.env,
     workers: manifest.runtimeWorkers,
     say,
+    report: manifest.reports
+      ? ({ fn, requestId, durationMs, errorType }) =>
+          console.log(
+            `REPORT ${fn} RequestId: ${requestId} Duration: ${durationMs.toFixed(2)} ms${errorType ? ` Error: ${errorType}` : ''}`,
+          )
+      : undefined,
   });
   await runtime.ready();
   const routes = services.flatMap((service) => service.routes);

@@ -96,6 +96,8 @@ export interface RuntimeOptions {
   /** Worker threads (default 2). */
   workers?: number;
   say?: (message: string) => void;
+  /** Called when an invocation ends, as Lambda's REPORT line: its function, request id, duration and error type. */
+  report?: (report: { fn: string; requestId: string; durationMs: number; errorType?: string }) => void;
 }
 
 let nextId = 1;
@@ -179,9 +181,16 @@ export class LambdaRuntime {
     onId?.(id);
     return new Promise((resolve, reject) => {
       const timeoutMs = fn.timeoutSeconds * 1000;
+      const started = performance.now();
       const settle = (error?: InvocationError, result?: unknown) => {
         const entry = this.pending.get(id);
         if (!entry) return;
+        this.options.report?.({
+          fn: name,
+          requestId,
+          durationMs: performance.now() - started,
+          errorType: error?.errorType,
+        });
         clearTimeout(entry.timer);
         this.pending.delete(id);
         slot.inFlight -= 1;

@@ -91,7 +91,7 @@ export interface StackOptions {
   signingSeed: string;
   /** DynamoDB Local keeps no files (tests). */
   inMemory?: boolean;
-  /** Folder for the logs of DynamoDB Local and serverless-offline (api.log); when absent the
+  /** Folder for the logs of DynamoDB Local and the local API (api.log); when absent the
    *  API's output is inherited and DynamoDB Local's is dropped. */
   logDir?: string;
   functionsLogLevel?: string;
@@ -101,6 +101,12 @@ export interface StackOptions {
   catalogueCoverage?: CatalogueOptions['coverage'];
   /** Worker threads of the local Lambda runtime (default SURCO_LOCAL_WORKERS, else 2). */
   runtimeWorkers?: number;
+  /**
+   * The API's output gets a line per invocation, as Lambda writes to CloudWatch
+   * (`REPORT <function> RequestId: <id> Duration: <ms> ms`): the benchmarks read the functions' own
+   * times from it. Off by default (npm start's output would get one per request).
+   */
+  reports?: boolean;
   /**
    * Where the functions are built: .surco/build (`npm start`) by default. The stacks of tests and
    * benchmarks build into a directory of their own, so that they never rewrite (or prune) the
@@ -703,6 +709,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       schedules: allWorkers.filter((w) => w.schedule).map((w) => ({ name: w.name, rate: w.schedule! })),
       runtimeWorkers: options.runtimeWorkers ?? Number(process.env.SURCO_LOCAL_WORKERS || 2),
       watch: Boolean(options.watch),
+      reports: Boolean(options.reports),
     };
     mkdirSync(buildDir, { recursive: true });
     const manifestFile = join(buildDir, 'local-api.json');

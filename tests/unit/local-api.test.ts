@@ -79,6 +79,7 @@ const TIMEOUTS: Record<string, number> = { slow: 1, spin: 1, hang: 60 };
 
 let dir: string;
 let runtime: LambdaRuntime;
+const reports: Array<{ fn: string; requestId: string; durationMs: number; errorType?: string }> = [];
 let server: Server;
 let base: string;
 /** The same functions behind a gateway whose integration timeout is 1 s (instead of 29). */
@@ -104,7 +105,13 @@ beforeAll(async () => {
     memoryMb: 128,
     stream: r.stream,
   }));
-  runtime = new LambdaRuntime({ workerScript: join(dir, 'runtime-worker.mjs'), functions, env: {}, workers: 2 });
+  runtime = new LambdaRuntime({
+    workerScript: join(dir, 'runtime-worker.mjs'),
+    functions,
+    env: {},
+    workers: 2,
+    report: (report) => reports.push(report),
+  });
   await runtime.ready();
   const listen = async (gateway: Server) => {
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
@@ -186,6 +193,18 @@ describe('the local stack fails where AWS fails', () => {
       expect(answer.status, path).toBe(502);
       expect(answer.json(), path).toEqual(DEFAULT_5XX);
     }
+  });
+
+  it("reports each invocation's function, request id, duration and error, as Lambda's REPORT line", async () => {
+    const from = reports.length;
+    expect((await get('/binary')).status).toBe(200);
+    expect((await get('/throws')).status).toBe(502);
+    const [ok, failed] = reports.slice(from);
+    const binary = ROUTES.find((r) => r.paths[0] === '/binary')!.operationId;
+    const throws = ROUTES.find((r) => r.paths[0] === '/throws')!.operationId;
+    expect(ok).toMatchObject({ fn: binary, requestId: expect.any(String), errorType: undefined });
+    expect(failed).toMatchObject({ fn: throws, errorType: expect.any(String) });
+    for (const report of [ok!, failed!]) expect(report.durationMs).toBeGreaterThanOrEqual(0);
   });
 
   it("answers 502 at a function's own timeout, waiting or stuck on the CPU, and keeps serving", async () => {

@@ -23,12 +23,14 @@ const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LO
 
 /** Files that load the stack heavily (docs/security.md; concurrent writers, tests/contention.test.ts). */
 const HEAVY = ['tests/cross-tenant.test.ts', 'tests/fuzz.test.ts', 'tests/contention.test.ts'];
+/** The pages in a real headless Chromium (docs/console.md): npx vitest run --project browser. */
+const BROWSER = ['tests/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    // Three projects: `unit` runs in seconds without anything else (npx vitest run --project unit);
-    // `stack` and then `stack-heavy` talk to one local stack (DynamoDB Local, S3, SQS,
-    // serverless-offline) started once for the run.
+    // Four projects: `unit` runs in seconds without anything else (npx vitest run --project unit);
+    // `stack`, then `stack-heavy`, then `browser` talk to one local stack (DynamoDB Local, S3, SQS,
+    // the local API) started once for the run.
     projects: [
       {
         plugins: [jsonText],
@@ -46,7 +48,7 @@ export default defineConfig({
           name: 'stack',
           sequence: { groupOrder: 1 },
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/unit/**', ...HEAVY],
+          exclude: ['tests/unit/**', ...HEAVY, ...BROWSER],
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
@@ -64,6 +66,20 @@ export default defineConfig({
           name: 'stack-heavy',
           sequence: { groupOrder: 2 },
           include: HEAVY,
+          globalSetup: ['tests/setup/stack.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+          env,
+        },
+      },
+      {
+        // A browser (and WebGL on the CPU) beside the stack: after the other files, one at a time.
+        plugins: [jsonText],
+        test: {
+          name: 'browser',
+          sequence: { groupOrder: 3 },
+          include: BROWSER,
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 180_000,
           hookTimeout: 240_000,

@@ -19,6 +19,19 @@ const jsonText: Plugin = {
     id.startsWith('\0') && id.endsWith('.json.text.js') ? jsonTextModule(id.slice(1, -'.text.js'.length)) : null,
 };
 
+const { writtenPageModule } = createRequire(import.meta.url)('./deploy/pages.cjs') as {
+  writtenPageModule: (root: string, page: string) => Promise<string>;
+};
+
+/** `import files from 'surco-pages:<page>'` (the web pages' handlers) as the functions' build has it (deploy/pages.cjs). */
+const pages: Plugin = {
+  name: 'surco-pages',
+  enforce: 'pre',
+  resolveId: (source) => (source.startsWith('surco-pages:') ? `\0${source}` : null),
+  load: (id) =>
+    id.startsWith('\0surco-pages:') ? writtenPageModule(import.meta.dirname, id.slice('\0surco-pages:'.length)) : null,
+};
+
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LOG_LEVEL: 'silent' };
 
 /** Files that load the stack heavily (docs/security.md; concurrent writers, tests/contention.test.ts). */
@@ -33,7 +46,7 @@ export default defineConfig({
     // the local API) started once for the run.
     projects: [
       {
-        plugins: [jsonText],
+        plugins: [jsonText, pages],
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
@@ -43,7 +56,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [jsonText],
+        plugins: [jsonText, pages],
         test: {
           name: 'stack',
           sequence: { groupOrder: 1 },
@@ -61,7 +74,7 @@ export default defineConfig({
       {
         // The matrix and the fuzz send thousands of requests each: they run after the other files,
         // one at a time, against the same stack, so that their load does not time out the others.
-        plugins: [jsonText],
+        plugins: [jsonText, pages],
         test: {
           name: 'stack-heavy',
           sequence: { groupOrder: 2 },
@@ -75,7 +88,7 @@ export default defineConfig({
       },
       {
         // A browser (and WebGL on the CPU) beside the stack: after the other files, one at a time.
-        plugins: [jsonText],
+        plugins: [jsonText, pages],
         test: {
           name: 'browser',
           sequence: { groupOrder: 3 },

@@ -344,6 +344,19 @@ const pages = {
     }));
     build.onLoad({ filter: /.*/, namespace: 'pages' }, async (args) => {
       const { files, sources } = await pageFiles(root, args.path);
+      // beside the function's code, a page's file must not pass for it (.mjs: the bundle budgets,
+      // the chunk checks) nor lack an extension (serverless-esbuild's zips then take other
+      // functions' files): deploy/pages.cjs names them so
+      const misnamed = files.filter((file) => !/\.[a-z0-9]+$/i.test(file.name) || /\.mjs$|\.map$/.test(file.name));
+      if (misnamed.length) {
+        return {
+          errors: [
+            {
+              text: `pages: ${args.path} has files named like code or without an extension: ${misnamed.map((f) => f.name).join(', ')}`,
+            },
+          ],
+        };
+      }
       const imports = files.map(
         (file, i) => `import f${i} from ${JSON.stringify(`${PAGE_FILE}${args.path}/${file.name}`)};`,
       );

@@ -7,8 +7,9 @@
 // worker, images). The function's bundle holds only their names: the files are written beside it
 // (esbuild's `file` loader) and its zip takes them, and it reads a file when first asked for it.
 
-const { readFile, stat } = require('node:fs/promises');
-const { basename, join, relative, resolve } = require('node:path');
+const { mkdir, readFile, stat, writeFile } = require('node:fs/promises');
+const { pathToFileURL } = require('node:url');
+const { basename, extname, join, relative, resolve } = require('node:path');
 
 /** Each page: its script (which imports its styles) and its HTML, with {{script}} and {{style}}. */
 const PAGES = {
@@ -25,13 +26,20 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.woff2': 'font/woff2',
   '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
 };
-const typeOf = (name) => TYPES[name.slice(name.lastIndexOf('.'))] || 'application/octet-stream';
+const typeOf = (name) => TYPES[extname(name)] || 'application/octet-stream';
 
 // A file imported from a package that the page loads by URL rather than bundles (MapLibre's worker:
-// `import url from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'` is its URL relative to the script).
+// `import url from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'` is its URL relative to the script;
+// Swagger UI's licence). Every file of a page has an extension, and none is `.mjs`, which names the
+// function's own code beside it: a `.mjs` file is served as `.js` (MapLibre loads any worker not
+// named `.cjs` as a module), a file without one as `.txt`. (serverless-esbuild drops its exclusion
+// of other functions' files from a zip once it meets a file without an extension.)
 const URL_IMPORT = /\?url$/;
-const urlImports = {
+const SERVED_EXTENSION = { '': '.txt', '.mjs': '.js' };
+/** The plugin; the files it loads are added to `loaded` (a page's sources). */
+const urlImports = (loaded) => ({
   name: 'url-imports',
   setup(build) {
     build.onResolve({ filter: URL_IMPORT }, async (args) => {
@@ -40,14 +48,21 @@ const urlImports = {
         resolveDir: args.resolveDir,
       });
       if (resolved.errors.length) return { errors: resolved.errors };
-      return { path: resolved.path, namespace: 'page-url' };
+      const extension = extname(resolved.path);
+      const served = SERVED_EXTENSION[extension];
+      loaded.add(resolved.path);
+      return {
+        path: served ? `${resolved.path.slice(0, resolved.path.length - extension.length)}${served}` : resolved.path,
+        namespace: 'page-url',
+        pluginData: resolved.path,
+      };
     });
     build.onLoad({ filter: /.*/, namespace: 'page-url' }, async (args) => ({
-      contents: await readFile(args.path),
+      contents: await readFile(args.pluginData),
       loader: 'file',
     }));
   },
-};
+});
 
 /** The files of a page: [{name, type, contents}], the HTML as `index.html`; and the sources it was built from. */
 async function buildPage(root, page) {
@@ -55,6 +70,7 @@ async function buildPage(root, page) {
   if (!spec) throw new Error(`pages: no page named ${page}`);
   const esbuild = require('esbuild');
   const outdir = join(root, '.surco', 'pages', page);
+  const loadedByUrl = new Set();
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { [page]: join(root, spec.entry) },
@@ -72,7 +88,7 @@ async function buildPage(root, page) {
     legalComments: 'linked',
     metafile: true,
     logLevel: 'silent',
-    plugins: [urlImports],
+    plugins: [urlImports(loadedByUrl)],
   });
   const files = result.outputFiles.map((file) => ({
     name: relative(outdir, file.path).split('\\').join('/'),
@@ -90,7 +106,10 @@ async function buildPage(root, page) {
     .replaceAll('{{style}}', style ? `${page}/${basename(style)}` : '');
   files.push({ name: 'index.html', type: typeOf('index.html'), contents: Buffer.from(html) });
   const sources = [
-    ...Object.keys(result.metafile.inputs).map((input) => resolve(root, input.replace(/^[\w-]+:/, ''))),
+    ...Object.keys(result.metafile.inputs)
+      .filter((input) => !input.startsWith('page-url:'))
+      .map((input) => resolve(root, input)),
+    ...loadedByUrl,
     join(root, spec.html),
   ];
   return { files, sources };
@@ -125,4 +144,21 @@ async function pageFiles(root, page) {
   return building;
 }
 
-module.exports = { PAGES, buildPage, pageFiles, typeOf };
+/**
+ * The module `surco-pages:<page>` is outside esbuild (vitest, which imports handler modules to read
+ * their routes): the page's files written to .surco/pages/<page>/ and listed with their file: URLs.
+ */
+async function writtenPageModule(root, page) {
+  const { files } = await pageFiles(root, page);
+  const dir = join(root, '.surco', 'pages', page);
+  await mkdir(dir, { recursive: true });
+  const list = [];
+  for (const file of files) {
+    const path = join(dir, file.name);
+    await writeFile(path, file.contents);
+    list.push({ name: file.name, type: file.type, url: pathToFileURL(path).href });
+  }
+  return `export default ${JSON.stringify(list)};\n`;
+}
+
+module.exports = { PAGES, buildPage, pageFiles, typeOf, writtenPageModule };

@@ -4,7 +4,11 @@
 // above it, in the URL's fragment or in the console of the same tab.
 import 'swagger-ui-dist/swagger-ui.css';
 import './style.css';
+// Swagger UI's licence, notice and the licences of what its bundle holds, served beside it
+import licence from 'swagger-ui-dist/LICENSE?url';
+import notice from 'swagger-ui-dist/NOTICE?url';
 import SwaggerUIBundle from 'swagger-ui-dist/swagger-ui-bundle.js';
+import bundled from 'swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt?url';
 import { apiBase, initialToken, saveToken } from '../token';
 
 /** The document's security scheme of bearer tokens (lib/http/openapi.ts). */
@@ -28,6 +32,18 @@ async function main(): Promise<void> {
     tryItOutEnabled: false,
     validatorUrl: null,
   });
+
+  const licences = document.querySelector<HTMLElement>('#licences')!;
+  for (const [text, url] of [
+    ['licence', licence],
+    ['notice', notice],
+    ['bundled licences', bundled],
+  ] as const) {
+    const link = document.createElement('a');
+    link.href = new URL(url, import.meta.url).href;
+    link.textContent = text;
+    licences.append(link, ' ');
+  }
 
   const form = document.querySelector<HTMLFormElement>('#token-form')!;
   const input = document.querySelector<HTMLInputElement>('#token')!;

@@ -46,6 +46,15 @@ describe('GET /docs: the API reference', () => {
     expect(
       await operation.locator('.live-responses-table tr.response .response-col_description').textContent(),
     ).toContain(name);
+    // Swagger UI's licence and notice, served beside it
+    const licences = await page
+      .locator('#licences a')
+      .evaluateAll((links) => links.map((a) => (a as { href: string }).href));
+    expect(licences).toHaveLength(3);
+    for (const href of licences) {
+      const answer = await page.request.get(href);
+      expect([answer.status(), answer.headers()['content-type']], href).toEqual([200, 'text/plain; charset=utf-8']);
+    }
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,8 +1,8 @@
 // A real headless Chromium for the browser tests, driven by Playwright (playwright-core): the
-// Chromium that npm install brings inside @sparticuz/chromium (a headless shell that needs only the
-// C library; Playwright's own browser download cannot reach its servers here). Its brotli-packed
-// binary, fonts and SwiftShader (WebGL without a GPU, for MapLibre) are unpacked once into
-// .surco/chromium/<version>/. Playwright starts every browser with a fresh profile directory of its
+// Chromium that npm install brings inside @sparticuz/chromium, a headless shell that needs only the
+// C library, NSS and expat of the system (Playwright's own browser download cannot reach its
+// servers here). Its brotli-packed binary, fonts and SwiftShader (WebGL without a GPU, for
+// MapLibre) are unpacked once into .surco/chromium/<version>/. Playwright starts every browser with a fresh profile directory of its
 // own (a new --user-data-dir), removed when it closes.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -113,7 +113,10 @@ export async function launchBrowser(): Promise<Browser> {
       timeout: 60_000,
     });
   } catch (error) {
-    throw new Error(`headless Chromium (${executable}) did not start: ${(error as Error).message}`);
+    // the shell needs the C library, NSS and expat of the system (Debian and Ubuntu have them)
+    throw new Error(
+      `headless Chromium (${executable}) did not start: ${(error as Error).message}. It needs the system's NSS and expat libraries: on Debian/Ubuntu, sudo apt-get install libnss3 libexpat1`,
+    );
   }
 }
 

@@ -31,6 +31,7 @@ import {
   json,
   median,
   root,
+  STREAMING_RUNTIME,
   square,
 } from './lib';
 
@@ -59,6 +60,7 @@ interface Sample {
  */
 async function coldCall(file: string, event: unknown, env: NodeJS.ProcessEnv): Promise<Sample> {
   const script = [
+    STREAMING_RUNTIME,
     'const t0 = performance.now();',
     `const m = await import(${JSON.stringify(`file://${file}`)});`,
     'const t1 = performance.now();',

@@ -1,8 +1,19 @@
 // npm run bench -- foundation
-// Latency of GET /api/getfields and POST /api/agregarlote through serverless-offline, and of the
+// Latency of GET /api/getfields and POST /api/agregarlote through the local API, and of the
 // same getfields handler called in process, in one run (their ratio is what to compare). Bundle
 // sizes and cold-start imports of every function: npm run bench -- cold-start.
-import { benchStack, benchUser, functionEnv, gatewayEvent, json, round, square, stats, timed } from './lib';
+import {
+  benchStack,
+  benchUser,
+  functionEnv,
+  gatewayEvent,
+  installStreamingRuntime,
+  json,
+  round,
+  square,
+  stats,
+  timed,
+} from './lib';
 
 async function latency() {
   // The requests alone: the queue workers are left out (their messages stay queued). In AWS they
@@ -32,8 +43,9 @@ async function latency() {
     const lists: number[] = [];
     for (let i = 0; i < 100; i++) lists.push((await timed(list))[0]);
 
-    // The same handler, in this process (no HTTP, no serverless-offline).
+    // The same handler, in this process (no HTTP, no local gateway); it streams its answer.
     Object.assign(process.env, functionEnv(stack));
+    installStreamingRuntime();
     const { get } = await import('../functions/fields/getfields');
     const event = gatewayEvent('GET', '/api/getfields', headers);
     const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 };
@@ -49,7 +61,7 @@ async function latency() {
       'GET /api/getfields, 101 fields in 5 farms (first call, ms)': round(coldList),
       'GET /api/getfields, 101 fields in 5 farms (ms)': listStats,
       'same handler in process (ms)': directStats,
-      'HTTP + serverless-offline overhead, p50 (ms)': round(listStats.p50 - directStats.p50),
+      'HTTP + local API overhead, p50 (ms)': round(listStats.p50 - directStats.p50),
     };
   } finally {
     await stack.dispose();

@@ -132,3 +132,29 @@ export const functionEnv = (stack: BenchStack): Record<string, string> => ({
   SURCO_SIGNING_SEED: stack.signingSeed,
   SURCO_LOG_LEVEL: 'silent',
 });
+
+/**
+ * Lambda's response streaming for handlers called in a benchmark's process (or a fresh one: the
+ * source is evaluated as it is): a streamed handler is then called as a buffered one is,
+ * `handler(event, context)`, and resolves to `{statusCode, headers, body}` once its stream ends.
+ * Install it before the handler's module is imported (lib/http/endpoint.ts looks for it then).
+ */
+export const STREAMING_RUNTIME = `
+globalThis.awslambda = {
+  streamifyResponse: (handler) => async (event, context) => {
+    const { Writable } = await import('node:stream');
+    const chunks = [];
+    const stream = new Writable({ write(chunk, _encoding, done) { chunks.push(Buffer.from(chunk)); done(); } });
+    stream.setContentType = () => {};
+    stream.head = { statusCode: 200, headers: {} };
+    await handler(event, stream, context);
+    if (!stream.writableFinished) await new Promise((resolve) => stream.once('finish', resolve));
+    return { statusCode: stream.head.statusCode, headers: stream.head.headers, body: Buffer.concat(chunks).toString() };
+  },
+  HttpResponseStream: { from(stream, metadata) { stream.head = { statusCode: 200, headers: {}, ...metadata }; return stream; } },
+};
+`;
+
+export const installStreamingRuntime = (): void => {
+  new Function(STREAMING_RUNTIME)();
+};

@@ -13,7 +13,15 @@ import { stats } from './lib';
 
 const RUNS = 9;
 const ROWS = 10_000;
-const bounds = { entries: 1000, bytes: 64 * 1024 * 1024, rows: ROWS + 1 };
+const bounds = {
+  entries: 1000,
+  bytes: 64 * 1024 * 1024,
+  partBytes: 32 * 1024 * 1024,
+  rows: ROWS + 1,
+  columns: 1000,
+  cells: 4_000_000,
+  strings: 100_000,
+};
 const refuse = { zip: (detail: string) => new Invalid(detail), sheet: (detail: string) => new Invalid(detail) };
 
 function sheetRows(): Cell[][] {

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { Access } from '../lib/authz/access';
 import { Forbidden } from '../lib/errors';
 import { FIELD_CODES } from '../lib/fields/codes';
-import type { FieldListing, ListedFarm } from '../lib/fields/list';
+import type { FarmPages, ListedFarm, ListedField, PagedListing } from '../lib/fields/list';
 import { boundsToWkt, GEOMETRY_ROUTE_MAX_BYTES, unionBounds } from '../lib/geo/bounds';
 import { generalDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
@@ -107,63 +107,83 @@ export const getFieldsRoute = defineRoute({
   method: 'get',
   paths: ['/api/getfields'],
   summary: 'The farms and fields the user reaches, grouped by farm, and those of the users it supervises',
+  description:
+    'The whole structure, however large the account (no paging in the contract): streamed as it is read, gzip-compressed when the client accepts it (Accept-Encoding: gzip).',
   responses: { 200: { description: 'the fields', schema: GetFieldsResponse } },
+  // streamed (API Gateway transfer mode STREAM): an account's fields in any number, never all in memory
+  stream: true,
 });
-
-type WireFarmT = z.infer<typeof WireFarm>;
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-function wireFarm(entry: ListedFarm): WireFarmT {
-  const access = (a: Access) => ({ role: a.role, permissions: a.permissions });
-  const bounds = unionBounds(entry.fields.map((f) => f.shape.bounds));
-  return {
-    id: entry.farm.id,
-    uuid: entry.farm.uuid,
-    name: entry.farm.name,
-    tags: entry.tags.length ? entry.tags.map((t) => t.id) : null,
-    tags_names: entry.tags.map((t) => t.tag),
-    ...access(entry.access),
-    bbox: bounds ? boundsToWkt(bounds) : null,
-    fields: Object.fromEntries(
-      entry.fields.map(({ field, access: fieldAccess, shape }) => [
-        String(field.id),
-        {
-          id: field.id,
-          uuid: field.uuid,
-          name: field.name,
-          ...access(fieldAccess),
-          farm: entry.farm.name,
-          farm_id: entry.farm.id,
-          country: field.country,
-          shapes: {
-            current: {
-              polygon: shape.polygon,
-              centroid: shape.centroid,
-              area: round(shape.areaHa, 4),
-              start_date: shape.startDate,
-              end_date: 'current' as const,
-              bbox: shape.bbox,
-            },
-          },
-        },
-      ]),
-    ),
-  };
-}
+const access = (a: Access) => ({ role: a.role, permissions: a.permissions });
 
-const wireUser = (user: User, farms: ListedFarm[]) => ({
-  uid: user.uid,
-  user_name: user.userName,
-  farms: Object.fromEntries(farms.map((farm) => [String(farm.farm.id), wireFarm(farm)])),
+/** A farm's members but its fields and bbox (which come from its fields). */
+const wireFarmHead = (entry: Pick<ListedFarm, 'farm' | 'access' | 'tags'>) => ({
+  id: entry.farm.id,
+  uuid: entry.farm.uuid,
+  name: entry.farm.name,
+  tags: entry.tags.length ? entry.tags.map((t) => t.id) : null,
+  tags_names: entry.tags.map((t) => t.tag),
+  ...access(entry.access),
 });
 
-export function toGetFieldsResponse(listing: FieldListing): z.infer<typeof GetFieldsResponse> {
-  return {
-    code: 0,
-    user: wireUser(listing.user, listing.farms),
-    supervised: Object.fromEntries(listing.supervised.map((s) => [String(s.user.id), wireUser(s.user, s.farms)])),
+const wireField = (farm: ListedFarm['farm'], { field, access: fieldAccess, shape }: ListedField) => ({
+  id: field.id,
+  uuid: field.uuid,
+  name: field.name,
+  ...access(fieldAccess),
+  farm: farm.name,
+  farm_id: farm.id,
+  country: field.country,
+  shapes: {
+    current: {
+      polygon: shape.polygon,
+      centroid: shape.centroid,
+      area: round(shape.areaHa, 4),
+      start_date: shape.startDate,
+      end_date: 'current' as const,
+      bbox: shape.bbox,
+    },
+  },
+});
+
+/**
+ * GET /api/getfields written as it is read (a streamed answer: an account's fields never all in
+ * memory, and no size limit but the stream's): the document GetFieldsResponse describes, each
+ * farm's `bbox` after its fields (they give it).
+ */
+export async function writeGetFields(listing: PagedListing, write: (text: string) => Promise<void>): Promise<void> {
+  const json = JSON.stringify;
+  const writeUser = async (user: User, farms: FarmPages[]) => {
+    await write(`{"uid":${json(user.uid)},"user_name":${json(user.userName)},"farms":{`);
+    for (const [i, entry] of farms.entries()) {
+      const head = json(wireFarmHead(entry));
+      await write(`${i ? ',' : ''}${json(String(entry.farm.id))}:${head.slice(0, -1)},"fields":{`);
+      const bounds: Array<[number, number, number, number]> = [];
+      let first = true;
+      for await (const page of entry.pages()) {
+        let text = '';
+        for (const listed of page) {
+          text += `${first ? '' : ','}${json(String(listed.field.id))}:${json(wireField(entry.farm, listed))}`;
+          first = false;
+          bounds.push(listed.shape.bounds);
+        }
+        await write(text);
+      }
+      const union = unionBounds(bounds);
+      await write(`},"bbox":${json(union ? boundsToWkt(union) : null)}}`);
+    }
+    await write('}}');
   };
+  await write('{"code":0,"user":');
+  await writeUser(listing.user, listing.farms);
+  await write(',"supervised":{');
+  for (const [i, s] of listing.supervised.entries()) {
+    await write(`${i ? ',' : ''}${json(String(s.user.id))}:`);
+    await writeUser(s.user, s.farms);
+  }
+  await write('}}');
 }
 
 // --- GET /api/borrarlotes -------------------------------------------------------------------

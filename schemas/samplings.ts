@@ -16,6 +16,19 @@ const Zoning = z.object({
     .check(z.describe('map_id, or date, layer, operation, hour, provider of a layer')),
   type: z.string(),
 });
+/** A group of a sampling's points, as the platform created it. */
+const WireGroup = z.object({
+  group_uuid: z.string(),
+  group_data: z.object({ sampling: z.object({ color: z.string(), name: z.string() }) }),
+});
+/** A point to sample, of a group. */
+const WirePoint = z.object({
+  point_uuid: z.string(),
+  geometry: z.string().check(z.describe('WKT POINT')),
+  checked: z.number(),
+  created_at: z.string(),
+  group_uuid: z.string(),
+});
 const Analysis = z
   .record(z.string(), z.array(z.object({ name: z.string(), unit_id: z.number().check(z.int()) })))
   .check(z.describe('analysis name -> its variables'));
@@ -234,7 +247,8 @@ export const createSamplingRoute = defineRoute({
         z.object({
           sampling_uuid: z.string(),
           sample_set_uuid: z.string(),
-          groups: z.array(z.looseObject({ group_uuid: z.string() })),
+          groups: z.array(WireGroup),
+          points: z.array(WirePoint),
         }),
       ),
     },

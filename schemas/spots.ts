@@ -218,12 +218,17 @@ const filterFields = {
 export const SpotFiltersQuery = z.object(filterFields);
 export const SpotFiltersBody = z.optional(z.object(filterFields));
 
-const SpotList = z.object({
+const pageFields = {
   continues: z.boolean(),
-  data: z.array(WireSpot),
   page: z.number().check(z.int()),
   page_size: z.number().check(z.int()),
   cursor: z.optional(z.string()),
+};
+const SpotList = z.object({ ...pageFields, data: z.array(WireSpot) });
+/** POST /api/spots/all: each spot with its messages and their images. */
+const SpotWithMessagesList = z.object({
+  ...pageFields,
+  data: z.array(z.extend(WireSpot, { msgs: z.array(WireMessage) })),
 });
 
 // --- routes ------------------------------------------------------------------------------------
@@ -304,7 +309,7 @@ export const allSpotsRoute = defineRoute({
   paths: both('/spots/all'),
   summary: 'As getspot, each spot with its messages and images (pagination counts spots)',
   request: { body: SpotFiltersBody },
-  responses: { 200: { description: 'a page of spots with messages', schema: SpotList } },
+  responses: { 200: { description: 'a page of spots with messages', schema: SpotWithMessagesList } },
 });
 
 const MessagesBody = z.object({ uuid, texts: z.array(TextItem).check(z.minLength(1), z.maxLength(100)) });

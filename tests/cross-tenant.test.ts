@@ -1270,3 +1270,127 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     expect(JSON.stringify(before.values)).toContain('4242.125');
   }, 240_000);
 });
+
+// --- add shares (issue 46, point 12; docs/security.md, "Add shares") ---------------------------
+// D holds an `add` share of A's farm. An add share views the farm and adds fields to it, and (the
+// spec's storage table) creates and changes extension storage of its fields and farm; nothing
+// else of A's is written through it. Every write attempt of the matrix at A's field or farm that
+// names only A's records (attempts that mix in D's own ids make D's own records, the main matrix
+// runs them) is run by D: each must be refused (4xx, or a batch's per-item refusal) unless it is
+// one of the table's (run apart, below) or one any reader may make because it writes only D's own
+// records (READER_OWN_WRITES); A's data, maps included, must read back unchanged.
+
+/** Writes any reader of A's farm may make, since they write only the reader's own records. */
+const READER_OWN_WRITES: Record<string, string> = {
+  linkFieldTag: "D's own label on a field it reads (labels are their user's)",
+  linkFarmTag: "D's own label on a farm it reads",
+  createFarmTag: "D's own tag, labelling a farm it reads",
+  unlinkFieldTag: "removes D's label (D has none: nothing of A's)",
+  unlinkFarmTag: "removes D's label (D has none: nothing of A's)",
+  createWorkOrder: "D's own work order of labours it reads (docs/decisions.md, Work orders)",
+};
+
+/** Stand-ins for an attacker's own ids: an attempt whose text holds one mixes in the attacker's records. */
+const OWN_SENTINEL: Own = {
+  token: '',
+  userId: 987_654_301,
+  fieldId: 987_654_302,
+  farmId: 987_654_303,
+  farmTagId: 987_654_304,
+  paddockUuid: 'f0e1d2c3-0000-4000-8000-00000000a001',
+  herdUuid: 'f0e1d2c3-0000-4000-8000-00000000a002',
+  spotUuid: 'f0e1d2c3-0000-4000-8000-00000000a003',
+};
+const mixesOwnIds = (item: Attempt) => {
+  const text = JSON.stringify({ ...item, body: undefined });
+  return Object.values(OWN_SENTINEL).some((value) => value !== '' && text.includes(String(value)));
+};
+
+/** A refusal: a 4xx, or a batch that created nothing and says why for each item (rotations). */
+const refused = (outcome: Outcome) => {
+  if (outcome.status >= 400) return true;
+  try {
+    const body = JSON.parse(outcome.text);
+    return body?.data?.created_ones?.length === 0 && body.data.unabled_to_be_created?.length > 0;
+  } catch {
+    return false;
+  }
+};
+
+/** What the table lets an add share write: adding a field to the farm, storage PUT and PATCH on it. */
+const addShareMayWrite = (operation: Operation, item: Attempt): boolean =>
+  operation.probe === 'createField' ||
+  (item.level === 'shared-extension' && ['PUT', 'PATCH'].includes(String(item.query?.operation).toUpperCase()));
+
+describe('cross-tenant matrix: an add share (issue 46, #12)', () => {
+  let a: Owner;
+  let d: { token: string; own: Own; userId: number };
+  let before: Record<string, unknown>;
+  const maps = (owner: Owner) =>
+    call('GET', '/api/users/me/maps', { token: owner.user.token, query: { id_lote: owner.fieldId } });
+
+  beforeAll(async () => {
+    a = await setUpOwner();
+    const user = await newUser();
+    await ok(internal('/internal/shares', { user_id: user.id, farm_id: a.farmId, permission: 'add' }), 'add share');
+    d = { token: user.token, own: await setUpAttacker(user), userId: user.id };
+    before = { ...(await snapshot(a)), maps: (await maps(a)).body };
+  }, 240_000);
+
+  it("refuses every write at A's farm beyond the table's, and leaves A's data (maps included) as it was", async () => {
+    const tasks: Array<{ operation: Operation; item: Attempt; index: number }> = [];
+    for (const operation of covered) {
+      const mixed = PROBES[operation.probe]!(a, OWN_SENTINEL).map(mixesOwnIds);
+      PROBES[operation.probe]!(a, d.own).forEach((item, index) => {
+        if (
+          item.kind === 'write' &&
+          ['field', 'shared-extension'].includes(item.level) &&
+          !mixed[index] &&
+          !addShareMayWrite(operation, item)
+        )
+          tasks.push({ operation, item, index });
+      });
+    }
+    const failures: string[] = [];
+    const queue = [...tasks];
+    const worker = async () => {
+      for (let task = queue.shift(); task; task = queue.shift()) {
+        const { operation, item, index } = task;
+        const outcome = await attempt(operation, d.token, item);
+        const where = `D ${operation.id} #${index} (${operation.method} ${operation.path})`;
+        if (outcome.status >= 500 || outcome.status === 0)
+          failures.push(`${where}: ${outcome.status} ${outcome.text.slice(0, 200)}`);
+        else if (!refused(outcome) && !READER_OWN_WRITES[operation.probe])
+          failures.push(`${where}: not refused (${outcome.status}) ${outcome.text.slice(0, 200)}`);
+        else if (outcome.text.includes(item.secret ?? SECRET))
+          failures.push(`${where}: answered A's data (${outcome.status}) ${outcome.text.slice(0, 300)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+    console.log(`cross-tenant (add share): ${tasks.length} write attempts refused or D's own`);
+    expect(failures).toEqual([]);
+    expect(tasks.length).toBeGreaterThan(60);
+    const after: Record<string, unknown> = { ...(await snapshot(a)), maps: (await maps(a)).body };
+    for (const key of Object.keys(before)) expect({ [key]: after[key] }).toEqual({ [key]: before[key] });
+    expect(JSON.stringify(before.maps)).toContain(SECRET);
+  }, 240_000);
+
+  it('lets it do what the table says: add a field to the farm (the owner’s), create and change storage, not delete it', async () => {
+    const added = await call('POST', '/api/agregarlote', {
+      token: d.token,
+      form: { nombre: 'added by D', shape: FIELD, idcampo: a.farmId },
+    });
+    expect(added.status).toBe(200);
+    const listing = await ok(call('GET', '/api/getfields', { token: a.user.token }), 'getfields');
+    expect(listing.user.farms[a.farmId].fields[added.body.id_lote]).toMatchObject({ role: 1 });
+    const store = (operation: string, json: unknown) =>
+      call('POST', '/api/mktplace/storage/fields', { token: d.token, query: { operation }, json });
+    expect((await store('PUT', { id: a.fieldId, key: 'from_d', data: { n: 1 } })).status).toBe(200);
+    expect((await store('PATCH', { id: a.fieldId, key: 'from_d', data: { n: 2 } })).status).toBe(200);
+    const removed = await store('DELETE', { id: a.fieldId, keys: ['from_d'] });
+    expect([removed.status, removed.body.info?.code]).toEqual([403, 3]);
+    // its permissions as getfields reports them: view and add fields
+    const seen = await ok(call('GET', '/api/getfields', { token: d.token }), 'getfields of D');
+    expect(seen.user.farms[a.farmId]).toMatchObject({ permissions: [100, 120], role: 4 });
+  });
+});

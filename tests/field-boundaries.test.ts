@@ -8,6 +8,7 @@ import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import { call, newUser, type TestUser, unique } from './helpers/api';
 import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
+import * as hostile from './helpers/hostile-files';
 
 const convert = (
   user: TestUser | undefined,
@@ -191,6 +192,21 @@ describe('POST /api/fields/convert', () => {
     expect(response.body.data.skipped).toEqual([{ name: 'Dos partes', type: 'LineString', reason: 'not a polygon' }]);
   });
 
+  it('answers code 11 for a sliver small in area and huge in extent, as agregarlote would', async () => {
+    const sliver = [
+      [-61, -34],
+      [-60.25, -33.25],
+      [-60.25, -33.24999],
+      [-61, -33.99999],
+      [-61, -34],
+    ];
+    const kml = `<kml><Placemark><name>Franja</name><Polygon><outerBoundaryIs><LinearRing><coordinates>${kmlRing(sliver)}</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></kml>`;
+    const response = await convert(await newUser(), kml, 'franja.kml');
+    expect(response.status).toBe(200);
+    expect(response.body.data.polygons).toMatchObject([{ name: 'Franja', valid: false, code: 11 }]);
+    expect(response.body.data.polygons[0].info).toMatch(/imagery grid would pass/);
+  });
+
   describe('hostile and broken files: a clear 400 in the general dialect, never a 500 or a hang', () => {
     const refused = async (content: Buffer | string, filename: string, message: RegExp) => {
       const response = await convert(await newUser(), content, filename);
@@ -201,6 +217,26 @@ describe('POST /api/fields/convert', () => {
       ]);
       expect(response.body.info).toMatch(message);
     };
+
+    it('small hostile files (issue 46: a .dbf of 4 billion records, a KMZ of a 64 MiB KML, a 4 MiB KML of tiny elements, ...) within 2 s each', async () => {
+      const user = await newUser();
+      await convert(user, KML, 'warm.kml'); // a cold function is not what is timed
+      const files: Array<[hostile.HostileFile, RegExp]> = [
+        [hostile.dbfRecordsBomb(), /\.dbf declares 4294967280 records/],
+        [hostile.shpVerticesBomb(), /lote\.shp" is larger than 8 MiB/],
+        [hostile.kmzBomb(), /larger than 16 MiB/],
+        [hostile.kmlTinyElements(), /more than 60000 tags and attributes/],
+        [hostile.kmlAttributes(), /more than 60000 tags and attributes/],
+        [hostile.kmlVertices(), /more than 200000 vertices/],
+      ];
+      for (const [file, message] of files) {
+        const started = Date.now();
+        const response = await convert(user, file.content, file.filename);
+        expect([file.label, response.status, response.body.code]).toEqual([file.label, 400, -4]);
+        expect(response.body.info).toMatch(message);
+        expect(Date.now() - started, file.label).toBeLessThan(2000);
+      }
+    });
 
     it('a zip bomb (an entry of 80 MiB)', async () => {
       const bomb = await zip({ 'doc.kml': Buffer.alloc(80 * 1024 * 1024, 0x20) });

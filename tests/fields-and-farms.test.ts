@@ -190,6 +190,16 @@ describe('POST /api/agregarlote', () => {
     expect(response.body.code).toBe(11);
   });
 
+  it('code 11: a sliver of 7.5 ha whose bounding box is 0.75 degrees a side (its imagery grid would pass the bound); nothing is created', async () => {
+    const user = await newUser();
+    const sliver = 'POLYGON((-61 -34,-60.25 -33.25,-60.25 -33.24999,-61 -33.99999,-61 -34))';
+    const response = await agregar(user, { nombre: 'Franja', shape: sliver, nombrecampo: 'Franjas' });
+    expect([response.status, response.body.code]).toEqual([403, 11]);
+    expect(response.body.info).toMatch(/imagery grid would pass 4000000 pixels/);
+    const fields = await call('GET', '/api/getfields', { token: user.token });
+    expect(JSON.stringify(fields.body)).not.toContain('Franja');
+  });
+
   it("code 12: idcampo is unknown or a farm the user cannot add fields to (another user's, or shared read-only)", async () => {
     const owner = await newUser();
     const { farmId } = await createField(owner);

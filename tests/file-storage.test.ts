@@ -2,8 +2,11 @@
 // presigned uploads (a real multipart POST to the local S3), download URLs, codes 1-7, access
 // rules, extension isolation and the replaced files being deleted at once.
 import { createHash, randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { keys } from '../lib/db/keys';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
 import {
   call,
@@ -387,5 +390,46 @@ describe('file storage: listing, scopes and access', () => {
     expect([peek.status, peek.body.code]).toEqual([403, 3]);
     const otherExtension = { token: await tokenFor(user.id, { extension_id: unique('ext') }) };
     expect(await listed(otherExtension, 'farms', { ids: [farmId], keys: [] })).toEqual({ [farmId]: {} });
+  });
+});
+
+describe('file storage: names that are not well-formed Unicode (issue 46, point 8)', () => {
+  it('refuses a file name with a lone surrogate (400 -4, nothing stored)', async () => {
+    const { user, fieldId } = await owner();
+    const content = randomBytes(10);
+    const put = await files(user.token, 'fields', 'PUT', {
+      ...declare(content, 'lone', { field: fieldId }),
+      original_file_name: 'x\ud800.pdf',
+    });
+    expect([put.status, put.body.code]).toEqual([400, -4]);
+    expect(await listed(user, 'fields', { ids: [fieldId], keys: ['lone'] })).toEqual({ [fieldId]: {} });
+  });
+
+  it('lists with get_url a file whose stored name holds a lone surrogate (stored before the check): 200, never 500', async () => {
+    const { user, fieldId } = await owner();
+    const content = randomBytes(10);
+    const put = await files(user.token, 'fields', 'PUT', declare(content, 'legacy', { field: fieldId }));
+    expect((await upload(put.body.data, content)).status).toBeLessThan(300);
+    await eventually(async () =>
+      (await listed(user, 'fields', { ids: [fieldId], keys: ['legacy'] }))[fieldId].legacy.uploaded ? true : undefined,
+    );
+    // the name as an edit share could store it before texts were checked
+    const { endpoints, table } = stack();
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region: stack().region, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }),
+    );
+    const extension = JSON.parse(Buffer.from(user.token.split('.')[1]!, 'base64url').toString()).ext as string;
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: keys.storageFile(keys.storageResource('fields', fieldId), extension, 'legacy'),
+        UpdateExpression: 'SET file_name = :name',
+        ExpressionAttributeValues: { ':name': 'x\ud800.pdf' },
+      }),
+    );
+    const response = await files(user.token, 'fields', 'GET', { ids: [fieldId], keys: ['legacy'], get_url: true });
+    expect(response.status).toBe(200);
+    const url = new URL(response.body.objects[fieldId].legacy.url);
+    expect(url.searchParams.get('response-content-disposition')).toBe("attachment; filename*=UTF-8''x%EF%BF%BD.pdf");
   });
 });

@@ -2,8 +2,12 @@
 // array changes POST, PATCH, DELETE /registro_campo/insumo (with and without /api): each item is
 // processed on its own; only the owner's personal inputs change.
 import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { call, newUser, type TestUser } from './helpers/api';
+import { keys } from '../lib/db/keys';
+import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
+import { call, createField, newUser, stack, type TestUser } from './helpers/api';
 
 const LIST = '/api/registro_campo/insumos';
 const send = (user: TestUser, method: string, json: unknown, path = '/registro_campo/insumo') =>
@@ -161,9 +165,11 @@ describe('inputs', () => {
     expect(deleted.body.deleted).toEqual([
       { id: created[0].id, name: 'Fungicida A (renombrado)', uuid: created[0].uuid },
     ]);
+    // ids count per owner (issue 46): the other user's first input has the id of the owner's first
+    expect(foreign.id).toBe(created[0].id);
     expect(deleted.body.denied.map((d: any) => d.reason)).toEqual([
       'master inputs cannot be deleted',
-      'no input of yours has this uuid or id',
+      'uuid and id name different inputs',
     ]);
     expect((await list(owner, { user_input: 'true' })).body.map((i: any) => i.name)).toEqual(['Fungicida B2']);
     expect((await list(other, { user_input: 'true' })).body).toHaveLength(1);
@@ -175,5 +181,71 @@ describe('inputs', () => {
     expect([notArray.status, notArray.body.res, notArray.body.code]).toEqual([400, 'error', -4]);
     expect((await call('GET', LIST)).status).toBe(401);
     expect((await call('POST', '/registro_campo/insumo', { json: [{ name: 'x' }] })).status).toBe(401);
+  });
+
+  it("numbers each user's personal inputs on its own (issue 46, #13): ids say nothing of other users' inputs", async () => {
+    const [a, b] = [await newUser(), await newUser()];
+    const first = (await send(a, 'POST', [{ name: 'A1' }, { name: 'A2' }])).body.created.map((i: any) => i.id);
+    // b's inputs, whatever a made before, start where a's started
+    const theirs = (await send(b, 'POST', [{ name: 'B1' }])).body.created.map((i: any) => i.id);
+    expect(theirs).toEqual([first[0]]);
+    expect(first[1]).toBe(first[0] + 1);
+    expect(first[0]).toBe(100_001);
+    // a labour that creates a personal input takes the next id of its owner
+    const { fieldId } = await createField(b);
+    const labour = await call('POST', '/activities/labour', {
+      token: b.token,
+      json: {
+        labour_type_id: 1,
+        yeargroup: 2026,
+        date: '2026-05-10',
+        field_id: fieldId,
+        inputs: [{ name: 'B2 en labor', dose: 1, unit: 'L/ha' }],
+      },
+    });
+    expect(labour.status).toBe(200);
+    const mine = (await list(b, { user_input: 'true' })).body.map((i: any) => [i.nombre ?? i.name, i.id]);
+    expect(mine).toEqual(
+      expect.arrayContaining([
+        ['B1', 100_001],
+        ['B2 en labor', 100_002],
+      ]),
+    );
+  });
+
+  it('continues after the ids a user holds from when ids were global, so that its ids stay unique', async () => {
+    const user = await newUser();
+    const { endpoints, table, region } = stack();
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }),
+    );
+    const legacy = randomUUID();
+    // an input numbered by the old global sequence
+    await db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          ...keys.userInput(user.id, legacy),
+          kind: 'input',
+          input_id: 100_057,
+          input_uuid: legacy,
+          name: 'Antiguo',
+          owner_id: user.id,
+          code: null,
+          country: null,
+          company: null,
+          type: null,
+          state: null,
+          density: null,
+          composition: null,
+          components: [],
+          deleted: false,
+          created_at: '2026-01-01T00:00:00Z',
+          version: 1,
+        },
+      }),
+    );
+    const made = (await send(user, 'POST', [{ name: 'Nuevo' }])).body.created;
+    expect(made.map((i: any) => i.id)).toEqual([100_058]);
   });
 });

@@ -10,6 +10,7 @@ import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
 import { gdalinfo, gdalTranslate } from './helpers/gdal';
+import * as hostile from './helpers/hostile-files';
 import { seededRandom as random } from './helpers/random';
 
 async function zip(entries: Record<string, string | Buffer>): Promise<Buffer> {
@@ -161,6 +162,28 @@ describe('POST /files', () => {
     expect(none.body.error_code).toBe('ERROR_ARCHIVO');
     const anonymous = await call('POST', '/files', { body: new FormData() });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('answers ERROR_ARCHIVO within 2 s for small hostile files (issue 46: 17 tables of 200,000 rows, a million columns, workbook bombs, a .dbf of 4 billion records)', async () => {
+    const user = await newUser();
+    await createField(user, { shape: square(LON, LAT) });
+    await upload(user, await zip({ 'rinde.csv': 'lat,lon,rinde\n' })); // a cold function is not what is timed
+    const files: Array<[hostile.HostileFile, RegExp]> = [
+      [hostile.manyTables(), /more than 200000 rows/],
+      [hostile.manyColumns(), /more than 1000 columns/],
+      [hostile.zipped(hostile.sharedStringsBomb()), /sharedStrings\.xml" is larger than 16 MiB/],
+      [hostile.zipped(hostile.cellsBomb()), /more than 2000000 cells/],
+      [hostile.zipped(hostile.wideSheet()), /more than 1000 columns/],
+      [hostile.dbfRecordsBomb(), /\.dbf declares 4294967280 records/],
+      [hostile.shpVerticesBomb(), /lote\.shp" is larger than 32 MiB/],
+    ];
+    for (const [file, message] of files) {
+      const started = Date.now();
+      const response = await upload(user, file.content, file.filename);
+      expect([file.label, response.status, response.body.error_code]).toEqual([file.label, 400, 'ERROR_ARCHIVO']);
+      expect(response.body.info).toMatch(message);
+      expect(Date.now() - started, file.label).toBeLessThan(2000);
+    }
   });
 
   it('lands a zipped shapefile of polygons in UTM (with its .prj) on the right field, and makes a layer of them', async () => {

@@ -3,7 +3,7 @@
 import JSZip from 'jszip';
 import { combine, parseDbf, parseShp } from 'shpjs';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, square, stack, type TestUser } from './helpers/api';
+import { call, createField, internal, newUser, square, stack, type TestUser, tokenFor } from './helpers/api';
 
 const PATH = '/api/users/me/maps';
 const ring = (lon: number, lat: number, size: number) => [
@@ -346,5 +346,77 @@ describe('/api/users/me/maps', () => {
   it('answers 401 without a token, in the maps dialect', async () => {
     const response = await call('GET', PATH);
     expect([response.status, response.body.res]).toEqual([401, 'Error']);
+  });
+});
+
+describe('maps: the rights a change needs (issue 46)', () => {
+  it('create_application needs the View season feature, as POST /activities/labour does (#10): 403, no map, no labour', async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
+    const noSeason = { ...owner, token: await tokenFor(owner.id, { claims: ['FIELDS_CREATE', 'MANAGEMENT_ZONES'] }) };
+    const campaign = new Date().getUTCFullYear();
+    // the same token is refused a labour with code 11
+    const labour = await call('POST', '/activities/labour', {
+      token: noSeason.token,
+      json: { labour_type_id: 1, yeargroup: campaign, date: `${campaign}-05-10`, field_id: fieldId },
+    });
+    expect([labour.status, labour.body.code]).toEqual([403, 11]);
+    const refused = await send(noSeason, 'POST', {
+      nombre: 'Prescripción',
+      id_lote: fieldId,
+      id_tipo: 6,
+      geojson: zoning(),
+      create_application: true,
+    });
+    expectError(refused, 403, 'User does not have enough permissions');
+    expect(refused.body.detail).toMatch(/View season/);
+    expect((await list(owner, { id_lote: fieldId })).body.data).toEqual([]);
+    const labours = await call('GET', '/activities/labour', {
+      token: owner.token,
+      query: { yeargroup: campaign, fields_id: fieldId },
+    });
+    expect(labours.body.data).toEqual([]);
+    // the map alone is drawn with that token; asking for the labour on a change is refused too
+    const plain = await send(noSeason, 'POST', {
+      nombre: 'Ambientes',
+      id_lote: fieldId,
+      id_tipo: 1,
+      geojson: zoning(),
+    });
+    expect(plain.status).toBe(200);
+    expectError(
+      await send(noSeason, 'PATCH', { id: plain.body.id, create_application: true }),
+      403,
+      'User does not have enough permissions',
+    );
+    const after = await call('GET', '/activities/labour', {
+      token: owner.token,
+      query: { yeargroup: campaign, fields_id: fieldId },
+    });
+    expect(after.body.data).toEqual([]);
+  });
+
+  it("DELETE checks the creator's current rights (#11): a share downgraded to read answers 403 to PATCH and to DELETE", async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
+    const editor = await newUser();
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
+    const made = await send(editor, 'POST', { nombre: 'Del editor', id_lote: fieldId, id_tipo: 1, geojson: zoning() });
+    expect(made.status).toBe(200);
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'read' });
+    expectError(
+      await send(editor, 'PATCH', { id: made.body.id, nombre: 'Otro' }),
+      403,
+      'User does not have enough permissions',
+    );
+    expectError(
+      await call('DELETE', PATH, { token: editor.token, query: { id: made.body.id } }),
+      403,
+      'User does not have enough permissions',
+    );
+    expect((await list(owner, { id: made.body.id })).body.data).toMatchObject({ nombre: 'Del editor' });
+    // edit again: the creator deletes it
+    await internal('/internal/shares', { user_id: editor.id, field_id: fieldId, permission: 'edit' });
+    expect((await call('DELETE', PATH, { token: editor.token, query: { id: made.body.id } })).status).toBe(200);
   });
 });

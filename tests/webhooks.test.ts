@@ -144,7 +144,7 @@ describe('webhooks', () => {
     sqs.destroy();
   }, 90_000);
 
-  it("never delivers another user's events, and refuses another user's subscription", async () => {
+  it("never delivers another user's events, and never reaches another user's subscription (its uuid makes one's own)", async () => {
     const owner = await newUser();
     const stranger = await newUser();
     const hook = await receiver();
@@ -160,17 +160,41 @@ describe('webhooks', () => {
     expect(
       (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: own } })).status,
     ).toBe(404);
-    const taken = await call('POST', '/api/webhooks', {
+    // the owner's uuid, chosen by the stranger: a subscription of the stranger's own (issue 46, #13),
+    // answered as any new uuid; the owner's is untouched and its deliveries stay its own
+    const ownersBefore = (await deliveries(owner, own)).body.data;
+    expect(ownersBefore.length).toBeGreaterThan(0);
+    const same = await call('POST', '/api/webhooks', {
       token: stranger.token,
       json: { subscription_uuid: own, url: hook.url, events: ['FIELD_CREATED.V1'] },
     });
-    expect(taken.status).toBe(409);
+    expect(same.status).toBe(200);
+    expect(same.body.data).toMatchObject({ subscription_uuid: own, url: hook.url, secret: expect.any(String) });
+    expect((await deliveries(stranger, own)).body.data).toEqual([]);
+    expect((await deliveries(owner, own)).body.data).toEqual(ownersBefore);
+    expect((await call('GET', '/api/webhooks', { token: owner.token })).body.data).toMatchObject([
+      { subscription_uuid: own, url: mine.url },
+    ]);
+    expect(
+      (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: own } })).status,
+    ).toBe(200);
+    expect((await call('GET', '/api/webhooks', { token: owner.token })).body.data).toHaveLength(1);
     expect(
       (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: theirs } })).status,
     ).toBe(200);
     expect((await call('GET', '/api/webhooks', { token: stranger.token })).body.data).toEqual([]);
     const refused = await subscribe(owner, 'ftp://example.com/x', ['FIELD_CREATED.V1']);
     expect([refused.status, refused.body.error_code]).toEqual([400, 'PARAMETER_ERROR']);
+  });
+
+  it("lists only the calling extension's subscriptions, even when another extension's id starts with its own and a #", async () => {
+    const user = await newUser();
+    const hook = await receiver();
+    const plain = { ...user, token: await tokenFor(user.id, { extension_id: 'pfx' }) };
+    const longer = { ...user, token: await tokenFor(user.id, { extension_id: 'pfx#b' }) };
+    expect((await subscribe(longer, hook.url, ['FIELD_CREATED.V1'])).status).toBe(200);
+    expect((await call('GET', '/api/webhooks', { token: plain.token })).body.data).toEqual([]);
+    expect((await call('GET', '/api/webhooks', { token: longer.token })).body.data).toHaveLength(1);
   });
 
   it('delivers spot, labour and imagery events; a subscription made without the spots claim gets no spot event', async () => {

@@ -302,7 +302,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The farms and fields the user reaches, grouped by farm, and those of the users it supervises */
+        /**
+         * The farms and fields the user reaches, grouped by farm, and those of the users it supervises
+         * @description The whole structure, however large the account (no paging in the contract): streamed as it is read, gzip-compressed when the client accepts it (Accept-Encoding: gzip).
+         */
         get: operations["getFields"];
         put?: never;
         post?: never;
@@ -7080,6 +7083,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -7109,10 +7115,16 @@ export interface operations {
                                 uuid: string;
                                 translatable: boolean;
                             }[] | null;
+                            msgs: {
+                                uuid: string;
+                                text: string;
+                                timestamp_usr: string;
+                                imgs: {
+                                    coordinate: string;
+                                    uuid: string;
+                                }[];
+                            }[];
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -7172,6 +7184,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -7202,9 +7217,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -7654,6 +7666,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -7684,9 +7699,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -9637,11 +9649,23 @@ export interface operations {
                         data: {
                             sampling_uuid: string;
                             sample_set_uuid: string;
-                            groups: ({
+                            groups: {
                                 group_uuid: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                                group_data: {
+                                    sampling: {
+                                        color: string;
+                                        name: string;
+                                    };
+                                };
+                            }[];
+                            points: {
+                                point_uuid: string;
+                                /** @description WKT POINT */
+                                geometry: string;
+                                checked: number;
+                                created_at: string;
+                                group_uuid: string;
+                            }[];
                         };
                     };
                 };
@@ -12515,6 +12539,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -12544,10 +12571,16 @@ export interface operations {
                                 uuid: string;
                                 translatable: boolean;
                             }[] | null;
+                            msgs: {
+                                uuid: string;
+                                text: string;
+                                timestamp_usr: string;
+                                imgs: {
+                                    coordinate: string;
+                                    uuid: string;
+                                }[];
+                            }[];
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -12607,6 +12640,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -12637,9 +12673,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };
@@ -13089,6 +13122,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         continues: boolean;
+                        page: number;
+                        page_size: number;
+                        cursor?: string;
                         data: {
                             code: string;
                             uuid: string;
@@ -13119,9 +13155,6 @@ export interface operations {
                                 translatable: boolean;
                             }[] | null;
                         }[];
-                        page: number;
-                        page_size: number;
-                        cursor?: string;
                     };
                 };
             };

@@ -5,7 +5,7 @@ import { notificationEvents } from '../../lib/notifications/repository';
 import { internalEventRoute, testEventRoute } from '../../schemas/notifications';
 
 const accepted = (envelope: { id: string; event_name: string }) => ({
-  res: 'ok',
+  res: 'ok' as const,
   info: 'event queued',
   data: { event_id: envelope.id, event_name: envelope.event_name },
 });

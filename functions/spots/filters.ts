@@ -44,15 +44,15 @@ export const toPaging = (w: WireFilters): Paging => ({
  * One page of spots in the lists' wire shape (GET /spots/spot, POST /spots/getspot and, each
  * spot with what `extra` adds, POST /spots/all).
  */
-export async function spotsPage(
+export async function spotsPage<Extra extends object = Record<never, never>>(
   principal: Principal,
   wire: WireFilters,
-  extra?: (spot: Spot) => Promise<Record<string, unknown>>,
+  extra?: (spot: Spot) => Promise<Extra>,
 ) {
   const paging = toPaging(wire);
   const page = await spots.listSpots(principal, toFilters(wire), paging);
   const data = await Promise.all(
-    page.spots.map(async (s) => ({ ...wireSpot(s, page), ...(extra ? await extra(s) : {}) })),
+    page.spots.map(async (s) => ({ ...wireSpot(s, page), ...((extra ? await extra(s) : {}) as Extra) })),
   );
   return {
     continues: page.continues,

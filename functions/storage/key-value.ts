@@ -17,7 +17,7 @@ import {
   type Operation,
 } from '../../schemas/storage';
 
-const done = { info: { code: 0 } };
+const done = { info: { code: 0 as const } };
 
 /** Each operation: its body's schema (checked after the caller, so that code 4 comes first) and what it does. */
 async function run(principal: Principal, scope: Scope, operation: Operation, body: unknown) {
@@ -47,7 +47,10 @@ async function run(principal: Principal, scope: Scope, operation: Operation, bod
     case 'GET': {
       const input = parseStorageBody(KvGetBody, body);
       return {
-        info: { code: 0, objects: await keyValues.getValues(caller, scope, { ids: input.ids, keys: input.keys }) },
+        info: {
+          code: 0 as const,
+          objects: await keyValues.getValues(caller, scope, { ids: input.ids, keys: input.keys }),
+        },
       };
     }
     case 'DELETE': {

@@ -1,13 +1,15 @@
 // Access tokens: JWTs for one user and (optionally) one extension version. Tokens minted here are
 // signed with an Ed25519 key derived from a secret seed; its public key is published in the table
 // so that every function can verify without reading the secret. Tokens issued by the platform
-// itself verify against its JWKS (SURCO_JWKS_URL) when configured.
+// itself verify against its JWKS (SURCO_JWKS_URL) when configured. Verification trusts nothing in
+// a token's header: the `kid` is bounded and checked before any lookup, and each key verifies
+// only the algorithm it is for (docs/adr/0004-tokens.md).
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import {
   calculateJwkThumbprint,
   createRemoteJWKSet,
+  decodeProtectedHeader,
   exportJWK,
-  type FlattenedJWSInput,
   importJWK,
   type JWK,
   type JWSHeaderParameters,
@@ -126,18 +128,63 @@ function ownPublicKey(kid: string) {
   return pending;
 }
 
-async function resolveKey(header: JWSHeaderParameters, token: FlattenedJWSInput) {
-  if (header.kid) {
-    const own = await ownPublicKey(header.kid);
-    if (own) return own;
-    publicKeys.delete(header.kid); // allow a key published later to be found
+/** The longest `kid` looked up (ours are 43 characters; a remote issuer's are short too). */
+export const KID_MAX_CHARS = 128;
+/** A key id as RFC 7638 makes ours: the base64url SHA-256 thumbprint of the public key. */
+const OWN_KID = /^[A-Za-z0-9_-]{43}$/;
+/** A key id worth asking a remote key set for: printable ASCII, bounded. */
+const REMOTE_KID = new RegExp(`^[\\x21-\\x7e]{1,${KID_MAX_CHARS}}$`);
+/**
+ * What the platform's own issuer (SURCO_JWKS_URL) may sign with: asymmetric algorithms only, each
+ * verified against a key of its type (never a symmetric HS*, never `none`).
+ */
+export const REMOTE_ALGORITHMS = [
+  'EdDSA',
+  'Ed25519',
+  'ES256',
+  'ES384',
+  'ES512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+];
+
+const invalid = (why: string) => new InvalidToken(`Invalid authentication token: ${why}`);
+
+/** The token's protected header, read without trusting it: its `alg` and `kid`, checked for shape. */
+function headerOf(token: string): { alg: string; kid?: string } {
+  let header: JWSHeaderParameters;
+  try {
+    header = decodeProtectedHeader(token) as JWSHeaderParameters;
+  } catch {
+    throw invalid('unreadable header');
   }
+  const { alg, kid } = header;
+  if (typeof alg !== 'string' || !alg) throw invalid('no algorithm');
+  if (kid === undefined) return { alg }; // only a remote key set may pick a key without one
+  if (typeof kid !== 'string' || !REMOTE_KID.test(kid)) throw invalid('no usable key id');
+  return { alg, kid };
+}
+
+/** Verifies with the platform's own key of `kid` (EdDSA only); undefined when the key is not ours. */
+async function verifyOwn(token: string, kid: string) {
+  const key = await ownPublicKey(kid);
+  if (!key) {
+    publicKeys.delete(kid); // allow a key published later to be found
+    return undefined;
+  }
+  return jwtVerify(token, key, { algorithms: [ALGORITHM] });
+}
+
+/** Verifies against the issuer's key set, when one is configured. */
+function verifyRemote(token: string) {
   const url = config().jwksUrl;
-  if (url) {
-    remoteJwks ??= createRemoteJWKSet(new URL(url));
-    return remoteJwks(header, token);
-  }
-  throw new InvalidToken('Invalid authentication token: unknown signing key');
+  if (!url) throw invalid('unknown signing key');
+  remoteJwks ??= createRemoteJWKSet(new URL(url));
+  return jwtVerify(token, remoteJwks, { algorithms: REMOTE_ALGORITHMS });
 }
 
 /**
@@ -149,8 +196,10 @@ async function resolveKey(header: JWSHeaderParameters, token: FlattenedJWSInput)
 export async function verifyToken(token: string): Promise<TokenClaims & JWTPayload> {
   let payload: JWTPayload;
   try {
-    const result = await jwtVerify(token, resolveKey);
-    payload = result.payload;
+    const { alg, kid } = headerOf(token);
+    // the table is read only for a kid of our form on a token of our algorithm
+    const own = alg === ALGORITHM && kid && OWN_KID.test(kid) ? await verifyOwn(token, kid) : undefined;
+    payload = (own ?? (await verifyRemote(token))).payload;
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw new ExpiredToken();
     if (error instanceof InvalidToken) throw error;

@@ -61,7 +61,9 @@ export const PERMISSIONS_BY_GRANT: Record<Grant, readonly PermissionCode[]> = {
     P.MANAGE_SHARES,
   ],
   edit: [P.VIEW, P.EDIT_DATA, P.EDIT_FIELD, P.MODIFY_SHAPE],
-  add: [P.VIEW, P.EDIT_DATA, P.ADD_FIELDS],
+  // an add share adds fields to the farm and nothing else of the areas' data (docs/security.md, "Add
+  // shares"); extension storage, whose table lets it create, says so itself (lib/storage/access.ts)
+  add: [P.VIEW, P.ADD_FIELDS],
   supervisor_edit: [P.VIEW, P.EDIT_DATA, P.EDIT_FIELD, P.MODIFY_SHAPE],
   read: [P.VIEW],
   supervisor_read: [P.VIEW],

@@ -11,6 +11,14 @@ export const pad = (id: number): string => String(id).padStart(10, '0');
 /** Case- and space-insensitive form of a name, for uniqueness items. */
 export const normalizeName = (name: string): string => name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('es');
 
+/** Who owns a webhook subscription: a user, through an extension ('' for the user's own session). */
+export interface WebhookOwner {
+  userId: number;
+  extensionId: string;
+}
+const webhookPk = (owner: WebhookOwner, subscriptionUuid: string) =>
+  `WEBHOOK#${owner.userId}#${encodeURIComponent(owner.extensionId)}#${subscriptionUuid.toLowerCase()}`;
+
 export const keys = {
   counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
   signingKey: (kid: string): Key => ({ pk: 'SYSTEM', sk: `JWK#${kid}` }),
@@ -103,17 +111,22 @@ export const keys = {
     pk: `USER#${userId}`,
     skPrefix: extensionId === undefined ? 'WEBHOOK#' : `WEBHOOK#${extensionId}#`,
   }),
-  /** Holds a subscription's uuid for the whole platform (a client uuid names one subscription). */
-  webhookRef: (uuid: string): Key => ({ pk: `WEBHOOK#${uuid}`, sk: 'REF' }),
-  /** A delivery of a subscription (ids sort by time). */
-  webhookDelivery: (subscriptionUuid: string, deliveryId: string): Key => ({
-    pk: `WEBHOOK#${subscriptionUuid}`,
+  /**
+   * A subscription's deliveries and delivery slots live in its own partition, named by its owner
+   * (user and extension) and uuid: a subscription uuid names a subscription within its owner, so
+   * two owners' subscriptions of one uuid never share deliveries (issue 46).
+   */
+  webhookDelivery: (owner: WebhookOwner, subscriptionUuid: string, deliveryId: string): Key => ({
+    pk: webhookPk(owner, subscriptionUuid),
     sk: `DELIVERY#${deliveryId}`,
   }),
-  webhookDeliveries: (subscriptionUuid: string) => ({ pk: `WEBHOOK#${subscriptionUuid}`, skPrefix: 'DELIVERY#' }),
+  webhookDeliveries: (owner: WebhookOwner, subscriptionUuid: string) => ({
+    pk: webhookPk(owner, subscriptionUuid),
+    skPrefix: 'DELIVERY#',
+  }),
   /** One of a subscription's delivery slots: a lease held while a delivery is in flight (docs/webhooks.md). */
-  webhookSlot: (subscriptionUuid: string, slot: number): Key => ({
-    pk: `WEBHOOK#${subscriptionUuid}`,
+  webhookSlot: (owner: WebhookOwner, subscriptionUuid: string, slot: number): Key => ({
+    pk: webhookPk(owner, subscriptionUuid),
     sk: `SLOT#${slot}`,
   }),
   /** A user's layer file kept for POST /raster (docs/imagery.md, "Layers from files"). */

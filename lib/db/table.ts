@@ -412,15 +412,22 @@ export async function transact(ops: TxOp[], clientRequestToken?: string): Promis
   }
 }
 
-/** Atomically allocates the next integer of a named sequence (ids start at 1). */
-export async function nextId(sequence: string): Promise<number> {
+/**
+ * Atomically allocates the next integer of a named sequence (ids start at 1, or after `after` when
+ * the sequence does not exist yet: a new sequence that continues numbers given before it).
+ */
+export async function nextId(sequence: string, after = 0): Promise<number> {
   const out = await send<UpdateCommandOutput>(
     new UpdateCommand({
       TableName: table(),
       Key: keys.counter(sequence),
-      UpdateExpression: 'ADD #v :one',
+      ...(after
+        ? {
+            UpdateExpression: 'SET #v = if_not_exists(#v, :after) + :one',
+            ExpressionAttributeValues: { ':one': 1, ':after': after },
+          }
+        : { UpdateExpression: 'ADD #v :one', ExpressionAttributeValues: { ':one': 1 } }),
       ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
       ReturnValues: 'UPDATED_NEW',
     }),
   );

@@ -8,7 +8,7 @@ import { type GeometryKit, geoJsonToWkt, geometryKit } from '../geo/geometry';
 import type { KmlFeature } from '../geo/kml';
 import { kmlReader, shapefileReader } from '../geo/readers';
 import { isZip, unzipper } from '../util/zip';
-import { checkFieldArea } from './rules';
+import { checkFieldArea, checkFieldExtent } from './rules';
 import { fieldShapeFrom } from './shape';
 
 export const BOUNDARY_LIMITS = {
@@ -22,7 +22,33 @@ export const BOUNDARY_LIMITS = {
   VERTICES: 200_000,
   /** Polygons answered. */
   POLYGONS: 1_000,
+  /** A KML (a .kml as sent, or the KML inside a .kmz) in bytes. */
+  KML_BYTES: 16 * 1024 * 1024,
+  /** Tags and attributes of a KML (the nodes of its DOM, about 1 KB of heap each). */
+  KML_MARKUP: 60_000,
+  /** A .shp: the vertices at 16 bytes and 10,000 shapes' headers fit in it twice over. */
+  SHP_BYTES: 8 * 1024 * 1024,
+  /** Shapes in a shapefile's .shp (polygons, and the points and lines listed as skipped). */
+  SHAPES: 10_000,
+  /** Rings of one shape of a shapefile. */
+  RINGS_PER_SHAPE: 1_000,
+  /** Attribute values of a shapefile's .dbf (records x fields). */
+  DBF_VALUES: 500_000,
 } as const;
+
+const KML_BOUNDS = {
+  bytes: BOUNDARY_LIMITS.KML_BYTES,
+  markup: BOUNDARY_LIMITS.KML_MARKUP,
+  vertices: BOUNDARY_LIMITS.VERTICES,
+};
+const SHAPEFILE_BOUNDS = {
+  records: BOUNDARY_LIMITS.SHAPES,
+  vertices: BOUNDARY_LIMITS.VERTICES,
+  partsPerShape: BOUNDARY_LIMITS.RINGS_PER_SHAPE,
+  cells: BOUNDARY_LIMITS.DBF_VALUES,
+};
+/** The entries of a zip that are read: a KMZ's KML, a shapefile's parts (images and the rest are never inflated). */
+const BOUNDARY_ENTRY = /\.(kml|shp|shx|dbf|prj|cpg)$/i;
 
 export interface BoundaryPolygon {
   name: string | null;
@@ -70,15 +96,18 @@ export async function readBoundaries(
     const entries = (await unzipper()).unzipBounded(file.content, {
       entries: BOUNDARY_LIMITS.ZIP_ENTRIES,
       bytes: BOUNDARY_LIMITS.UNZIPPED_BYTES,
+      wanted: (name) => BOUNDARY_ENTRY.test(name),
+      entryBytes: (name) =>
+        /\.kml$/i.test(name) ? BOUNDARY_LIMITS.KML_BYTES : /\.shp$/i.test(name) ? BOUNDARY_LIMITS.SHP_BYTES : undefined,
     });
     const kmlEntry = Object.keys(entries).find((name) => name.toLowerCase().endsWith('.kml'));
     if (kmlEntry) {
       format = 'kmz';
-      features = (await kmlReader()).readKml(Buffer.from(entries[kmlEntry]!).toString('utf8'), refuse);
+      features = (await kmlReader()).readKml(entries[kmlEntry]!, KML_BOUNDS, refuse);
       names = kmlName;
     } else {
       format = 'shapefile';
-      features = (await shapefileReader()).readShapefiles(entries, refuse) as Feature[];
+      features = (await shapefileReader()).readShapefiles(entries, SHAPEFILE_BOUNDS, refuse) as Feature[];
       names = shapefileName(options.nameField);
     }
   } else if (
@@ -90,7 +119,7 @@ export async function readBoundaries(
     )
   ) {
     format = 'kml';
-    features = (await kmlReader()).readKml(file.content.toString('utf8'), refuse);
+    features = (await kmlReader()).readKml(file.content, KML_BOUNDS, refuse);
     names = kmlName;
   } else {
     throw refuse('the file is not a KML, a KMZ or a zipped shapefile');
@@ -197,6 +226,7 @@ function checked(
   const area = Number(shape.areaHa.toFixed(4));
   try {
     checkFieldArea(shape.areaHa, maxHectares);
+    checkFieldExtent(shape.bounds);
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind === 'internal') throw error;
     return { name, part, wkt: shape.polygon, area, code: Number(error.code ?? 11), valid: false, info: error.message };

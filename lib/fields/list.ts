@@ -33,39 +33,79 @@ export interface FieldListing {
   supervised: Array<{ user: User; farms: ListedFarm[] }>;
 }
 
+/** Fields read and answered at a time: a listing holds one page of fields in memory, whatever the account's size. */
+export const FIELD_PAGE = 100;
+
+/** A farm the user reaches, with its fields read page by page when asked (`pages`). */
+export interface FarmPages {
+  farm: Farm;
+  access: Access;
+  /** The caller's tags on the farm. */
+  tags: Tag[];
+  /** The fields of the farm the user reaches, by id, FIELD_PAGE at a time. */
+  pages(): AsyncIterable<ListedField[]>;
+}
+
+export interface PagedListing {
+  user: User;
+  farms: FarmPages[];
+  supervised: Array<{ user: User; farms: FarmPages[] }>;
+}
+
 /**
- * The farms a user reaches by ownership or shares, each with the fields it reaches in it; with
- * `supervision`, the farms of a user the caller supervises, as the caller reaches them.
+ * The farms a user reaches by ownership or shares, each with the fields it reaches in it, by id;
+ * with `supervision`, the farms of a user the caller supervises, as the caller reaches them. Only
+ * ids and farms are read here; each farm's fields are read when its pages are.
  */
-async function reachableFarms(userId: number, supervision?: SupervisionLevel): Promise<ListedFarm[]> {
+async function reachableFarms(userId: number, supervision?: SupervisionLevel): Promise<FarmPages[]> {
   const grants = await readUserGrants(userId);
   // A supervisor sees the supervised user's own farms only.
   const facts = (record: { farmId: number; fieldId?: number }): GrantFacts =>
     supervision ? { owner: false, supervision } : factsFrom(grants, record);
-  const wholeFarms = [...grants.farms]
-    .filter(([, grant]) => !supervision || grant === 'owner')
-    .map(([farmId]) => farmId);
-  const sharedFields = supervision ? new Map() : grants.fields;
-  const farmIds = [...new Set([...wholeFarms, ...[...sharedFields.values()].map((share) => share.farmId)])];
-  const farmFieldIds = await mapLimit(wholeFarms, 8, async (farmId) => fieldIdsOfFarm(farmId));
-  const fieldIds = new Set<number>([...sharedFields.keys(), ...farmFieldIds.flat()]);
-  const [farms, fields] = await Promise.all([getFarms(farmIds), getFields([...fieldIds])]);
-  const shapes = await currentShapes([...fields.values()]);
-
-  const listed = new Map<number, ListedFarm>();
-  for (const farmId of farmIds.sort((a, b) => a - b)) {
+  const wholeFarms = new Set(
+    [...grants.farms].filter(([, grant]) => !supervision || grant === 'owner').map(([farmId]) => farmId),
+  );
+  const sharedFields = supervision ? new Map<number, { farmId: number }>() : grants.fields;
+  const sharedIn = new Map<number, number[]>();
+  for (const [fieldId, share] of sharedFields)
+    (sharedIn.get(share.farmId) ?? sharedIn.set(share.farmId, []).get(share.farmId)!).push(fieldId);
+  const farmIds = [...new Set([...wholeFarms, ...sharedIn.keys()])].sort((a, b) => a - b);
+  const farms = await getFarms(farmIds);
+  return farmIds.flatMap((farmId) => {
     const farm = farms.get(farmId);
-    if (farm) listed.set(farmId, { farm, access: accessFrom(farmGrants(facts({ farmId }))), fields: [], tags: [] });
-  }
-  for (const field of [...fields.values()].sort((a, b) => a.id - b.id)) {
-    const entry = listed.get(field.farmId);
-    const access = accessFrom(fieldGrants(facts({ farmId: field.farmId, fieldId: field.id })));
-    if (entry && access.grants.length) entry.fields.push({ field, access, shape: shapes.get(field.id) ?? field.shape });
-  }
-  return [...listed.values()];
+    if (!farm) return [];
+    return [
+      {
+        farm,
+        access: accessFrom(farmGrants(facts({ farmId }))),
+        tags: [],
+        async *pages() {
+          const ids = new Set(sharedIn.get(farmId) ?? []);
+          if (wholeFarms.has(farmId)) for (const id of await fieldIdsOfFarm(farmId)) ids.add(id);
+          const sorted = [...ids].sort((a, b) => a - b);
+          for (let start = 0; start < sorted.length; start += FIELD_PAGE) {
+            const fields = await getFields(sorted.slice(start, start + FIELD_PAGE));
+            const shapes = await currentShapes([...fields.values()]);
+            const page: ListedField[] = [];
+            for (const field of fields.values()) {
+              if (field.farmId !== farmId) continue;
+              const access = accessFrom(fieldGrants(facts({ farmId, fieldId: field.id })));
+              if (access.grants.length) page.push({ field, access, shape: shapes.get(field.id) ?? field.shape });
+            }
+            if (page.length) yield page;
+          }
+        },
+      },
+    ];
+  });
 }
 
-export async function listFields(principal: Principal, options: { tags?: boolean } = {}): Promise<FieldListing> {
+/**
+ * GET /api/getfields, page by page: the farms the caller reaches and those of the users it
+ * supervises (with the caller's tags on each, unless `tags: false`), each farm's fields read when
+ * its pages are: what a streamed answer writes as it reads (schemas/fields.ts).
+ */
+export async function pagedFields(principal: Principal, options: { tags?: boolean } = {}): Promise<PagedListing> {
   const [farms, supervisions] = await Promise.all([
     reachableFarms(principal.user.id),
     supervisionsOf(principal.user.id),
@@ -82,6 +122,26 @@ export async function listFields(principal: Principal, options: { tags?: boolean
     for (const entry of everyFarm) entry.tags = tags.get(entry.farm.id) ?? [];
   }
   return { user: principal.user, farms, supervised };
+}
+
+/** A farm's pages read whole (a listing of modest size: the gate, tests). */
+async function wholeFarm(entry: FarmPages): Promise<ListedFarm> {
+  const fields: ListedField[] = [];
+  for await (const page of entry.pages()) fields.push(...page);
+  return { farm: entry.farm, access: entry.access, tags: entry.tags, fields };
+}
+
+/** The listing read whole, in memory. */
+export async function listFields(principal: Principal, options: { tags?: boolean } = {}): Promise<FieldListing> {
+  const paged = await pagedFields(principal, options);
+  return {
+    user: paged.user,
+    farms: await mapLimit(paged.farms, 8, wholeFarm),
+    supervised: await mapLimit(paged.supervised, 4, async (s) => ({
+      user: s.user,
+      farms: await mapLimit(s.farms, 8, wholeFarm),
+    })),
+  };
 }
 
 /**

@@ -3,6 +3,8 @@
 
 import { LostRace } from '../db/retry';
 import { Forbidden, Invalid } from '../errors';
+import type { Bounds } from '../geo/bounds';
+import { extentRefusal } from '../imagery/grid-bound';
 import { characters } from '../util/text';
 import { FIELD_CODES } from './codes';
 
@@ -28,6 +30,12 @@ export function checkFieldName(name: string): string {
     throw new Invalid(`the field name must have at most ${FIELD_NAME_MAX} characters`, { code: -4 });
   }
   return trimmed;
+}
+
+/** Code 11 for a polygon whose extent would pass the bound of its imagery grid (lib/imagery/grid-bound.ts), whatever its area. */
+export function checkFieldExtent(bounds: Bounds): void {
+  const refusal = extentRefusal(bounds);
+  if (refusal) throw new Forbidden(refusal, { code: FIELD_CODES.FIELD_TOO_LARGE });
 }
 
 export function checkFieldArea(areaHa: number, maxHectares: number): void {

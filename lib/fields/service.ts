@@ -24,6 +24,7 @@ import type { HectareCharge } from './quota';
 import {
   checkFarmName,
   checkFieldArea,
+  checkFieldExtent,
   checkFieldName,
   quotaCeiling,
   spaceQuotaExceeded,
@@ -106,6 +107,7 @@ export function fieldCreationService({
       const name = checkFieldName(input.name);
       const shape = fieldShapeFrom(await geometryKit(), input.shape, now().toISOString().slice(0, 10));
       checkFieldArea(shape.areaHa, maxFieldHectares());
+      checkFieldExtent(shape.bounds);
 
       const created = await retryLostRace(async () => {
         const { farm, newFarmName } = await targetFarm(principal, input);

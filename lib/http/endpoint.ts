@@ -19,9 +19,10 @@ import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported
 import { createLogger, type Logger } from '../log';
 import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
+import { illFormedText } from '../util/text';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
-import { baseHeaders, Reply, StreamReply, toResult } from './reply';
-import type { RouteDef } from './route';
+import { acceptsGzip, baseHeaders, Reply, StreamReply, toResult } from './reply';
+import type { RouteDef, SuccessBody } from './route';
 
 type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
@@ -42,10 +43,11 @@ export interface HandlerContext<Q, B, P> {
   event: APIGatewayProxyEvent;
 }
 
-export interface EndpointSpec<Q, B, P> {
+export interface EndpointSpec<Q, B, P, Out = unknown> {
   /** Maps validation issues to the area's error (the dialect's wrong-format code otherwise). */
   invalid?: (issues: readonly z.core.$ZodIssue[], message: string) => DomainError;
-  handler: (ctx: HandlerContext<Q, B, P>) => Promise<unknown>;
+  /** Answers the route's documented success body (its 200 response's schema), or a Reply or StreamReply. */
+  handler: (ctx: HandlerContext<Q, B, P>) => Promise<Out | Reply | StreamReply>;
   /**
    * Kits loaded on first use (lib/util/first-use.ts) that every answered request of the route needs:
    * each authenticated, valid request starts loading them before its handler runs, so that their
@@ -99,11 +101,19 @@ export function asDomainError(error: unknown): DomainError {
   return new DomainError('internal', message);
 }
 
-export function endpoint<
-  QS extends z.ZodMiniType | undefined,
-  BS extends z.ZodMiniType | undefined,
-  PS extends z.ZodMiniType | undefined,
->(route: RouteDef<QS, BS, PS>, spec: EndpointSpec<Infer<QS>, Infer<BS>, Infer<PS>>) {
+/**
+ * The spec of a route's handler: its validated inputs, and its answer typed by the route's documented
+ * success body. (A conditional type over the whole route, so that TypeScript fixes the route before
+ * it types the handler: a literal such as `res: 'ok'` then keeps its literal type.)
+ */
+export type SpecFor<T> =
+  T extends RouteDef<infer Q, infer B, infer P, infer R>
+    ? EndpointSpec<Infer<Q>, Infer<B>, Infer<P>, SuccessBody<R>>
+    : never;
+
+export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
+  // the types above are the handler's contract; the chain below handles any route alike
+  const spec = typed as unknown as EndpointSpec<unknown, unknown, unknown>;
   const maxBodyBytes = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const context = {
@@ -177,6 +187,14 @@ export function endpoint<
         body: bodyObject,
         path: event.pathParameters ?? {},
       };
+      // every text a request carries is well-formed Unicode before any schema or service sees it:
+      // one check for every route, so that nothing stores a lone surrogate (docs/decisions.md, General)
+      const illFormed = illFormedText(rawInput);
+      if (illFormed) {
+        const message = `${illFormed.join('.')}: not well-formed Unicode (a lone surrogate)`;
+        const issue = { code: 'custom', path: illFormed, message, input: undefined } as z.core.$ZodIssue;
+        throw spec.invalid?.([issue], message) ?? new Invalid(message);
+      }
       const parsed: { query: unknown; body: unknown; path: unknown } = { ...rawInput };
       const issues: z.core.$ZodIssue[] = [];
       for (const part of ['path', 'query', 'body'] as const) {
@@ -224,9 +242,9 @@ export function endpoint<
     const state = stateOf(event);
     const input = state.input!;
     const out = await spec.handler({
-      query: input.query as Infer<QS>,
-      body: input.body as Infer<BS>,
-      path: input.path as Infer<PS>,
+      query: input.query,
+      body: input.body,
+      path: input.path,
       get principal(): Principal {
         if (!state.principal) throw new Error(`route ${route.operationId} is not authenticated by bearer`);
         return state.principal;
@@ -243,16 +261,19 @@ export function endpoint<
   };
 
   /** Starts a streamed answer: middy pipes `body` to the response while `reply.write` fills it. */
-  const stream = (event: Event, state: State, reply: StreamReply): APIGatewayProxyResult => {
+  const stream = async (event: Event, state: State, reply: StreamReply): Promise<APIGatewayProxyResult> => {
     if (!route.stream)
       throw new Error(`route ${route.operationId} returned a stream but is not declared with stream: true`);
-    const body = new PassThrough();
+    const out = new PassThrough();
+    const gzip = reply.options.compress && acceptsGzip(event.headers?.['accept-encoding']);
+    // node:zlib only for the answers that compress
+    const body = gzip ? out.pipe((await import('node:zlib')).createGzip()) : out;
     logRequest(event, state, 200);
     void reply
-      .write(body)
+      .write(out)
       .catch((error: unknown) => state.log.error('stream failed', { error }))
       .finally(() => {
-        if (!body.writableEnded && !body.destroyed) body.end();
+        if (!out.writableEnded && !out.destroyed) out.end();
         state.log.info('stream closed', { duration_ms: Date.now() - state.started });
       });
     const headers = {
@@ -260,6 +281,8 @@ export function endpoint<
       'content-type': reply.contentType,
       'cache-control': 'no-cache, no-transform',
       'x-accel-buffering': 'no',
+      ...(gzip ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {}),
+      ...reply.options.headers,
     };
     return { statusCode: 200, headers, body } as unknown as APIGatewayProxyResult;
   };

@@ -3,6 +3,7 @@
 
 import type { Writable } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { encodeRfc5987 } from '../util/text';
 import { responseCorsHeaders } from './cors';
 
 export class Reply {
@@ -42,7 +43,22 @@ export class StreamReply {
   constructor(
     readonly contentType: string,
     readonly write: (out: Writable) => Promise<void>,
+    readonly options: {
+      /** Headers over the stream's defaults (an event stream's no-cache, no-transform). */
+      headers?: Record<string, string>;
+      /** Compressed with gzip when the client accepts it (API Gateway compresses no stream itself). */
+      compress?: boolean;
+    } = {},
   ) {}
+}
+
+/** Whether an Accept-Encoding header accepts gzip (listed, and not with q=0). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return (acceptEncoding ?? '').split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
+  });
 }
 
 /** Headers of every answer, buffered or streamed. */
@@ -87,5 +103,5 @@ export function contentDisposition(fileName: string): string {
       .replace(/[^\x20-\x7e]/g, '')
       .replace(/["\\]/g, '')
       .trim() || 'download';
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
 }

@@ -51,10 +51,25 @@ export interface ResponseDoc {
   contentType?: string;
 }
 
+/** A route's documented responses, by status. */
+export type Responses = Record<number, ResponseDoc>;
+
+/**
+ * What a route's handler answers when it succeeds: the value its 200 response's schema describes
+ * (the handler factory types the handler's return with it: a compile error where the two differ).
+ * A route whose 200 has no schema (a file, a stream) answers what its Reply says.
+ */
+export type SuccessBody<R> = R extends { 200: { schema: infer S } }
+  ? S extends z.ZodMiniType
+    ? z.output<S>
+    : unknown
+  : unknown;
+
 export interface RouteDef<
   Q extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
   B extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
   P extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  R extends Responses = Responses,
 > {
   operationId: string;
   method: Method | 'any';
@@ -79,7 +94,7 @@ export interface RouteDef<
     /** false: the body schema documents the contract but the service validates it (large bodies). */
     validateBody?: boolean;
   };
-  responses: Record<number, ResponseDoc>;
+  responses: R;
   /** Largest accepted request body, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /** The Lambda handler that serves every path of the route. */
@@ -99,9 +114,10 @@ export const defineRoute = <
   Q extends z.ZodMiniType | undefined = undefined,
   B extends z.ZodMiniType | undefined = undefined,
   P extends z.ZodMiniType | undefined = undefined,
+  const R extends Responses = Responses,
 >(
-  route: RouteDef<Q, B, P>,
-): RouteDef<Q, B, P> => route;
+  route: RouteDef<Q, B, P, R>,
+): RouteDef<Q, B, P, R> => route;
 
 /** A queue consumer (a function fed by an SQS event source mapping) or a scheduled function. */
 export interface WorkerDef {

@@ -3,8 +3,10 @@
 // band, computes the indices and the date's figures and stores them. Rules only: the repository and
 // the scene source are parameters.
 import { geometryKit } from '../geo/geometry';
+import { log } from '../log';
 import { dateFigures, sceneProducts } from './bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
+import { gridFits, gridSize } from './grid-bound';
 import { SENTINEL2 } from './layers';
 import { encodeScene } from './raster';
 import { type FieldJob, type ImageryDate, type ImageryDeps, rasterKey, type SceneJob, shapeVersion } from './service';
@@ -30,6 +32,12 @@ export function imageryIngestion({
     }
     const version = shapeVersion(shape.polygon);
     const grid = await fieldGrid(await geometryKit(), shape.polygon);
+    if (!gridFits(grid)) {
+      // a field stored before the bound (docs/decisions.md, Bounds): no scene of it is ever read
+      log.warn('imagery grid over its bound: field not ingested', { fieldId: job.field_id, ...gridSize(grid) });
+      await releaseIfAny(job.field_id, job.lock_id);
+      return { queued: 0 };
+    }
     const stored = new Map((await repository.dates(job.field_id, SENTINEL2)).map((entry) => [entry.day, entry]));
     // the daily schedule looks a few days back, unless the field has no date of its shape yet
     const current = [...stored.values()].some((entry) => entry.shapeVersion === version);
@@ -66,6 +74,12 @@ export function imageryIngestion({
     if (shape && shapeVersion(shape.polygon) === job.shape_version && !done) {
       const geometry = await geometryKit();
       const grid = await fieldGrid(geometry, shape.polygon);
+      if (!gridFits(grid)) {
+        // as a job of an older shape: it only closes its day (the field job queues none of these)
+        log.warn('imagery grid over its bound: scene not read', { fieldId: job.field_id, ...gridSize(grid) });
+        await closeDay(job);
+        return undefined;
+      }
       const rings = ringsOfWkt(geometry, shape.polygon);
       const [red, green, blue, nir, rededge1, scl] = await Promise.all(
         BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)),
@@ -116,9 +130,14 @@ export function imageryIngestion({
         });
       }
     }
-    const run = await repository.finishDay(job.field_id, scene.day);
-    if (run.empty) for (const lockId of run.lockIds ?? []) await repository.releaseLock(job.field_id, lockId);
+    await closeDay(job);
     return entry;
+  }
+
+  /** Closes a scene job's day of its run; the last day closed releases the run's locks. */
+  async function closeDay(job: SceneJob): Promise<void> {
+    const run = await repository.finishDay(job.field_id, job.scene.day);
+    if (run.empty) for (const lockId of run.lockIds ?? []) await repository.releaseLock(job.field_id, lockId);
   }
 
   return { ingestField, ingestScene };

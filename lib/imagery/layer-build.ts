@@ -3,10 +3,12 @@
 // layer, which dates v3 lists and /api/geoserver/v2 renders like a satellite date. The imagery
 // worker's part only: the API functions do not bundle the interpolation.
 import { geometryKit } from '../geo/geometry';
+import { log } from '../log';
 import type { WebhookEmitter } from '../webhooks/emit';
 import { transformer } from './crs';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
 import { type Grid, projectRings, rasterize } from './grid';
+import { gridFits, gridSize } from './grid-bound';
 import { averageByCell, estimatorFor, interpolateGrid, type Variogram } from './kriging';
 import type { LayerTable } from './layer-table';
 import { encodeLayer } from './raster';
@@ -28,6 +30,11 @@ export function layerBuilder({
     const version = shapeVersion(shape.polygon);
     const geometry = await geometryKit();
     const grid = await fieldGrid(geometry, shape.polygon);
+    if (!gridFits(grid)) {
+      // a field stored before the bound (docs/decisions.md, Bounds): no layer is made on it
+      log.warn('imagery grid over its bound: layer not made', { fieldId: job.field_id, ...gridSize(grid) });
+      return [];
+    }
     const rings = ringsOfWkt(geometry, shape.polygon);
     const mask = await fieldMask(rings, grid);
     const day = job.datetime.slice(0, 10);

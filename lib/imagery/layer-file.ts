@@ -35,7 +35,16 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
   if (!isZip(content)) throw fileError('the file is not a zip');
   const entries = (await unzipper()).unzipBounded(
     content,
-    { entries: LAYER_FILE_LIMITS.ZIP_ENTRIES, bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES },
+    {
+      entries: LAYER_FILE_LIMITS.ZIP_ENTRIES,
+      bytes: LAYER_FILE_LIMITS.UNZIPPED_BYTES,
+      entryBytes: (name) =>
+        /\.(csv|txt|xls)$/i.test(name)
+          ? LAYER_FILE_LIMITS.TABLE_BYTES
+          : /\.shp$/i.test(name)
+            ? LAYER_FILE_LIMITS.SHP_BYTES
+            : undefined,
+    },
     fileError,
   );
   const names = Object.keys(entries);
@@ -43,7 +52,16 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
   if (names.some((name) => name.toLowerCase().endsWith('.shp'))) {
     table = fromRecords(
       (await shapefileReader())
-        .readShapefiles(entries, fileError)
+        .readShapefiles(
+          entries,
+          {
+            records: LAYER_FILE_LIMITS.FEATURES,
+            vertices: LAYER_FILE_LIMITS.VERTICES,
+            partsPerShape: LAYER_FILE_LIMITS.RINGS_PER_SHAPE,
+            cells: LAYER_FILE_LIMITS.CELLS,
+          },
+          fileError,
+        )
         .map((f) => ({ geometry: f.geometry, properties: f.properties })),
     );
   } else {
@@ -51,7 +69,18 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
     if (!tables.length) throw fileError('the zip holds no shapefile, csv, txt or xlsx');
     const geometry = await geometryKit();
     const read: LayerTable[] = [];
-    for (const name of tables) read.push(fromRows(geometry, await rowsOf(name, entries[name]!))); // in order: the first bad entry is the one refused
+    // rows and cells of every table together, spent as they are read: 17 tables of 200,000 rows
+    // are refused in the second, not after all are read (issue 46)
+    const budget: TableBudget = { rows: LAYER_FILE_LIMITS.FEATURES, cells: LAYER_FILE_LIMITS.CELLS };
+    // the lines of every text table counted on the bytes first (a row is a line in a layer's table)
+    let lines = 0;
+    for (const name of tables.filter((name) => !isSheet(name))) {
+      lines += Math.max(0, linesOf(entries[name]!, LAYER_FILE_LIMITS.FEATURES + tables.length + 1) - 1); // less its header
+      if (lines > LAYER_FILE_LIMITS.FEATURES) throw tooManyRows();
+    }
+    const rows: unknown[][][] = [];
+    for (const name of tables) rows.push(await rowsOf(name, entries[name]!, budget)); // every table read before any is interpreted
+    for (const tableRows of rows) read.push(fromRows(geometry, tableRows)); // in order: the first bad entry is the one refused
     table = mergeTables(read);
   }
   if (!table.features.length) throw fileError('the file holds no point or polygon with valid coordinates');
@@ -64,25 +93,76 @@ const isSheet = (name: string) => /\.xlsx?$/i.test(name);
 const sheetReader = /* @__PURE__ */ onFirstUse(() => import('./layer-sheet'));
 const textReader = /* @__PURE__ */ onFirstUse(() => import('../util/delimited'));
 
+/** What the tables of one file may still hold: rows (a header each table) and cells, all tables together. */
+export interface TableBudget {
+  rows: number;
+  cells: number;
+}
+
+const tooManyRows = () => fileError(`the tables hold more than ${LAYER_FILE_LIMITS.FEATURES} rows`);
+const tooManyColumns = () => fileError(`a table holds more than ${LAYER_FILE_LIMITS.TABLE_COLUMNS} columns`);
+const tooManyCells = () => fileError(`the tables hold more than ${LAYER_FILE_LIMITS.CELLS} cells`);
+
+/** The lines of a text (\n, \r\n or \r ending them; a last one without), counted on its bytes up to `limit`. */
+function linesOf(content: Uint8Array, limit: number): number {
+  const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  let feeds = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0 && feeds <= limit; at = bytes.indexOf(0x0a, at + 1)) feeds += 1;
+  let returns = 0;
+  if (feeds === 0)
+    for (let at = bytes.indexOf(0x0d); at >= 0 && returns <= limit; at = bytes.indexOf(0x0d, at + 1)) returns += 1;
+  const breaks = Math.max(feeds, returns);
+  const last = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a && bytes[bytes.length - 1] !== 0x0d ? 1 : 0;
+  return breaks + last;
+}
+
+/** Spends a table's rows and cells from the budget; refused when it has not enough. */
+function spend(budget: TableBudget, rows: unknown[][]): void {
+  budget.rows -= rows.length;
+  budget.cells -= rows.reduce((sum, row) => sum + row.length, 0);
+  if (budget.rows < -1) throw tooManyRows(); // one header row may pass: the budget counts features
+  if (budget.cells < 0) throw tooManyCells();
+}
+
 /** The rows of a table entry: a sheet's through SheetJS, a text's delimited (each reader loaded on first use). */
-async function rowsOf(name: string, bytes: Uint8Array): Promise<unknown[][]> {
-  if (isSheet(name)) return (await sheetReader()).sheetRows(name, bytes, fileError);
-  return textRows(await textReader(), bytes);
+async function rowsOf(name: string, bytes: Uint8Array, budget: TableBudget): Promise<unknown[][]> {
+  const rows = isSheet(name)
+    ? await (await sheetReader()).sheetRows(name, bytes, budget, fileError)
+    : textRows(await textReader(), bytes, budget);
+  spend(budget, rows);
+  return rows;
 }
 
 /**
  * Rows of a table's text, cells trimmed: delimited (lib/util/delimited.ts: the delimiter of , ; tab |
- * that splits the rows consistently, quotes honoured), else split at runs of spaces.
+ * that splits the rows consistently, quotes honoured), else split at runs of spaces. Reading stops
+ * at the first row or cell past the budget (or a row of more than TABLE_COLUMNS cells).
  */
-export function textRows({ decodeText, delimitedRows }: DelimitedReader, bytes: Uint8Array): string[][] {
+export function textRows(
+  { decodeText, delimitedRows }: DelimitedReader,
+  bytes: Uint8Array,
+  budget: TableBudget = { rows: LAYER_FILE_LIMITS.FEATURES, cells: LAYER_FILE_LIMITS.CELLS },
+): string[][] {
   const text = decodeText(bytes);
-  const read = delimitedRows(text, LAYER_FILE_LIMITS.FEATURES + 1);
-  if (read.truncated) throw fileError(`a table holds more than ${LAYER_FILE_LIMITS.FEATURES} rows`);
-  if (read.delimiter === undefined)
-    return text
-      .split(/\r\n|\n|\r/)
-      .filter((line) => line.trim() !== '')
-      .map((line) => line.trim().split(/\s+/));
+  const read = delimitedRows(text, budget.rows + 1, {
+    columns: LAYER_FILE_LIMITS.TABLE_COLUMNS,
+    cells: budget.cells,
+  });
+  if (read.overflow === 'columns') throw tooManyColumns();
+  if (read.overflow === 'cells') throw tooManyCells();
+  if (read.truncated) throw tooManyRows();
+  if (read.delimiter === undefined) {
+    const rows: string[][] = [];
+    let cells = 0;
+    for (const line of text.split(/\r\n|\n|\r/)) {
+      if (line.trim() === '') continue;
+      const row = line.trim().split(/\s+/, LAYER_FILE_LIMITS.TABLE_COLUMNS + 1);
+      if (row.length > LAYER_FILE_LIMITS.TABLE_COLUMNS) throw tooManyColumns();
+      if ((cells += row.length) > budget.cells) throw tooManyCells();
+      if (rows.push(row) > budget.rows + 1) throw tooManyRows();
+    }
+    return rows;
+  }
   return read.rows.map((row) => row.map((cell) => cell.trim()));
 }
 

@@ -12,6 +12,18 @@ export const LAYER_FILE_LIMITS = {
   VERTICES: 1_000_000,
   /** Numeric columns kept. */
   COLUMNS: 100,
+  /** A table's text (.csv, .txt), an .xls, or one XML part of an .xlsx, uncompressed. */
+  TABLE_BYTES: 16 * 1024 * 1024,
+  /** A .shp: 1,000,000 vertices at 16 bytes and 200,000 shapes' headers fit in it. */
+  SHP_BYTES: 32 * 1024 * 1024,
+  /** Columns of a table (a row with more is refused as it is read). */
+  TABLE_COLUMNS: 1_000,
+  /** Cells of every table together (rows x columns, or a shapefile's records x fields), counted as they are read. */
+  CELLS: 2_000_000,
+  /** Shared strings (and rich-text runs) of an .xlsx: a WKT a row at most. */
+  SHARED_STRINGS: 200_000,
+  /** Rings of one shape of a shapefile. */
+  RINGS_PER_SHAPE: 1_000,
 } as const;
 
 /** The percentiles of a column's statistics. */

@@ -166,7 +166,7 @@ export function imageryReaders({
       string,
       {
         operations: Array<{ operation: string; name: string }>;
-        dates: Array<Record<string, unknown> & { date: string }>;
+        dates: Array<{ date: string; min: number; max: number; cloudy: boolean; metadata?: Record<string, unknown> }>;
       }
     > = {
       [SENTINEL2]: { operations: operationsOf(SENTINEL2), dates: [] },

@@ -102,15 +102,16 @@ export function checkLayerName(name: string): string {
   return name;
 }
 
-export interface UploadAnswer {
-  not_found?: true;
-  lote?: string;
-  redis_id?: string;
-  lote_id?: number;
-  columns?: string[];
-  stats?: Record<string, ColumnStats | null>;
-  histograms?: Record<string, Histogram | null>;
-}
+/** POST /files: the field the file lies on, with its columns and their figures; or where it lies when on none. */
+export type UploadAnswer =
+  | { not_found: true; lote: string }
+  | {
+      redis_id: string;
+      lote_id: number;
+      columns: string[];
+      stats: Record<string, ColumnStats | null>;
+      histograms: Record<string, Histogram | null>;
+    };
 
 /** The WKT of the features' extent: their bounding rectangle, or a point. */
 function extentWkt(features: readonly LayerFeature[]): string {

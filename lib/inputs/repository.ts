@@ -4,7 +4,7 @@
 import { as, bool, type EntityOf, entity, nullable, num, str } from '../db/entity';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { NOT_EXISTS, nextId, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
+import { getItem, NOT_EXISTS, nextId, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
 import { type Component, PERSONAL_INPUT_ID_OFFSET } from './catalogue';
 import type { InputRepository, InputWrite, PersonalInput } from './service';
 
@@ -70,8 +70,19 @@ export const dynamoInputRepository: InputRepository = {
   async holderOf(uuid) {
     return readItem(keys.inputRef(uuid), (item) => Number(item.owner_id));
   },
-  async newId() {
-    return PERSONAL_INPUT_ID_OFFSET + (await nextId('input'));
+  async newId(ownerId) {
+    // one sequence per owner (issue 46): a global one showed everyone the platform's volume. An
+    // owner's sequence starts after the inputs it holds from when ids were global (read once, when
+    // the sequence does not exist yet), so that its ids stay unique in its list.
+    const sequence = `input#${ownerId}`;
+    const started = await getItem(keys.counter(sequence));
+    const after = started
+      ? 0
+      : Math.max(
+          0,
+          ...(await dynamoInputRepository.personalInputs(ownerId)).map((input) => input.id - PERSONAL_INPUT_ID_OFFSET),
+        );
+    return PERSONAL_INPUT_ID_OFFSET + (await nextId(sequence, after));
   },
   async save(writes) {
     if (writes.length) await transact(inputWriteOps(writes));

@@ -31,8 +31,11 @@ export interface InputRepository {
   personalInputs(userId: number): Promise<PersonalInput[]>;
   /** The user holding a personal input of this uuid, if any. */
   holderOf(uuid: string): Promise<number | undefined>;
-  /** A new personal input id (PERSONAL_INPUT_ID_OFFSET and above). */
-  newId(): Promise<number>;
+  /**
+   * A new personal input id of the owner (PERSONAL_INPUT_ID_OFFSET and above): ids count each owner's
+   * inputs, so they tell nothing of other users' (docs/security.md, numbered ids).
+   */
+  newId(ownerId: number): Promise<number>;
   /** Writes all at once; a uuid taken or a version moved meanwhile throws LostRace. */
   save(writes: InputWrite[]): Promise<void>;
 }
@@ -199,7 +202,7 @@ export function inputsService({
         }
         if ((await repository.holderOf(uuid)) !== undefined) return 'the uuid is already used by another input';
         const input: PersonalInput = {
-          ...blank(userId, uuid, await repository.newId(), now()),
+          ...blank(userId, uuid, await repository.newId(userId), now()),
           ...attributes(item),
           name: item.name,
         };

@@ -348,7 +348,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     ];
     const holders = await repository.inputHolders(others);
     try {
-      const plan = await planLabourInputs(userId, items, personal, holders, () => inputs.newId(), now());
+      const plan = await planLabourInputs(userId, items, personal, holders, () => inputs.newId(userId), now());
       const lines = plan.resolved.map(({ input, personal: own }, index): LabourInput => {
         const item = items[index]!;
         return {

@@ -30,6 +30,18 @@ const noPermission = () => new Forbidden(MAP_INFOS.NO_PERMISSION);
 const denied = () => new Forbidden(MAP_INFOS.DENIED);
 const nameTaken = () => new Conflict(MAP_INFOS.NAME_TAKEN);
 
+/**
+ * create_application records a labour: it needs what a labour write needs, the View season feature
+ * (SEASON_VIEW in the claimset and the plan; POST /activities/labour answers 403 code 11 without
+ * it), whether or not the map already has its application.
+ */
+function mayRecordApplication(principal: Principal, input: MapInput): void {
+  if (input.createApplication !== true || principal.claims.has('SEASON_VIEW')) return;
+  throw new Forbidden(MAP_INFOS.NO_PERMISSION, {
+    extra: { detail: 'create_application records a labour: it needs the View season feature (SEASON_VIEW)' },
+  });
+}
+
 /** Where maps are kept. Writes are atomic; a map's name is unique per owner (`nameTaken`). */
 export interface MapRepository {
   nextId(): Promise<number>;
@@ -107,6 +119,7 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
     },
 
     async createMap(principal: Principal, input: MapInput): Promise<MapRecord> {
+      mayRecordApplication(principal, input);
       const name = checkName(input.name);
       const typeId = checkType(input.typeId);
       const metadata = checkMetadata(input.metadata);
@@ -145,6 +158,7 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
       input: MapInput,
       mode: 'replace' | 'patch',
     ): Promise<MapRecord> {
+      mayRecordApplication(principal, input);
       return retryLostRace(async () => {
         const { map, field, canWrite } = await locate(principal, mapId);
         if (map.ownerId !== principal.user.id) throw denied();
@@ -184,10 +198,15 @@ export function mapsService({ repository, fields, plannedApplication, now = () =
       });
     },
 
-    /** DELETE (not shown in the contract): the creator removes the map, with its ref, list and name items. */
+    /**
+     * DELETE (not shown in the contract): the creator removes the map, with its ref, list and name
+     * items, while it can still change the field (as PUT and PATCH: a share downgraded to read no
+     * longer deletes).
+     */
     async deleteMap(principal: Principal, mapId: number): Promise<void> {
-      const { map } = await locate(principal, mapId);
+      const { map, canWrite } = await locate(principal, mapId);
       if (map.ownerId !== principal.user.id) throw denied();
+      if (!canWrite) throw noPermission();
       await repository.remove(map);
     },
   };

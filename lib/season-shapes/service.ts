@@ -14,6 +14,7 @@ import type { HectareCharge } from '../fields/quota';
 import { quotaCeiling } from '../fields/rules';
 import { fieldShapeFrom } from '../fields/shape';
 import { GeometryError, type GeometryKit, geometryKit } from '../geo/geometry';
+import { extentRefusal } from '../imagery/grid-bound';
 import type { Field, FieldShape, Space, User } from '../platform/model';
 import { onFirstUse, preload } from '../util/first-use';
 import { newUuid } from '../util/uuid';
@@ -178,6 +179,8 @@ export function shapesService({
             code: SEASON_SHAPE_CODES.MAX_SHAPE_AREA_EXCEEDED,
           });
         }
+        const extent = extentRefusal(shape.bounds);
+        if (extent) throw new Invalid(extent, { code: SEASON_SHAPE_CODES.MAX_SHAPE_AREA_EXCEEDED });
         if (!expansionLimits(kit, field).geometry.covers(geometry)) {
           throw new Invalid('the shape goes beyond the expansion limits of the field', {
             code: SEASON_SHAPE_CODES.SHAPE_EXPANSION_LIMIT,

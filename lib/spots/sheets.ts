@@ -80,8 +80,24 @@ function matchesFormat(content: Buffer, extension: string): boolean {
   return content.length > 0 && (utf16 || !content.includes(0));
 }
 
-/** Bounds of an upload: an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes inside SheetJS), and rows. */
-const SHEET_BOUNDS = { entries: 1000, bytes: 64 * 1024 * 1024, rows: SHEET_MAX_ROWS + 1 } as const;
+/** Columns of a sheet read (the identifier, the informative columns and the variables fit many times over). */
+export const SHEET_MAX_COLUMNS = 1_000;
+/**
+ * Bounds of an upload: an xlsx's parts (an xlsx is a zip: a small file may inflate to gigabytes
+ * inside SheetJS), the rows kept, and the columns and cells read, checked as the file is read
+ * (lib/util/spreadsheet.ts, lib/util/delimited.ts): a full sheet of the identifier, the
+ * informative columns and SHEET_MAX_VARIABLES variables.
+ */
+const SHEET_BOUNDS = {
+  entries: 1000,
+  bytes: 64 * 1024 * 1024,
+  partBytes: 16 * 1024 * 1024,
+  rows: SHEET_MAX_ROWS + 1,
+  columns: SHEET_MAX_COLUMNS,
+  cells: (SHEET_MAX_ROWS + 1) * (1 + INFO_COLUMNS.length + SHEET_MAX_VARIABLES),
+  /** Distinct texts of an xlsx (ids, names, farms, fields, tags: a few a row). */
+  strings: 100_000,
+} as const;
 const notLoaded = (detail: string) => sheetError(SPOT_CODES.SHEET_NOT_LOADED, 'error loading sheet', detail);
 /**
  * Loaded at the first file of their format (ADR 0008): SheetJS's reader for an imported workbook,
@@ -96,8 +112,13 @@ export const textKit = /* @__PURE__ */ onFirstUse(() => import('../util/delimite
  */
 async function readRows(content: Buffer, extension: string): Promise<unknown[][]> {
   if (extension === '.csv') {
-    const { decodeText, delimitedRows } = await textKit();
-    return delimitedRows(decodeText(content), SHEET_BOUNDS.rows).rows;
+    const { decodeText, delimitedRows, unescapedCell } = await textKit();
+    const read = delimitedRows(decodeText(content), SHEET_BOUNDS.rows, SHEET_BOUNDS);
+    if (read.overflow === 'columns') throw notLoaded(`a row holds more than ${SHEET_BOUNDS.columns} cells`);
+    if (read.overflow === 'cells') throw notLoaded(`the sheet holds more than ${SHEET_BOUNDS.cells} cells`);
+    // the header of an exported csv names variables as written, before the export made them inert
+    if (read.rows[0]) read.rows[0] = read.rows[0].map(unescapedCell);
+    return read.rows;
   }
   const rows = await (await workbookReader()).workbookRows(content, SHEET_BOUNDS, notLoaded);
   if (!rows) throw notLoaded('the file has no sheet');
@@ -109,10 +130,12 @@ export interface UploadedSheet {
   content: Buffer;
 }
 
-export async function importSheet(
-  principal: Principal,
-  file: UploadedSheet,
-): Promise<Record<string, ImportedVariable>> {
+/**
+ * The rows of an uploaded sheet, format and bounds checked: 400 with the sheet codes for a format
+ * other than .csv, .xls, .xlsx, a file over SHEET_MAX_BYTES, content that is not its format, or
+ * a file that cannot be read within the bounds.
+ */
+export async function readSheetRows(file: UploadedSheet): Promise<unknown[][]> {
   const extension = (/\.[^.]+$/.exec(file.filename.toLowerCase()) ?? [''])[0];
   if (!FORMATS.includes(extension)) {
     throw sheetError(SPOT_CODES.FORMAT_NOT_SUPPORTED, 'file format not supported. It must be one of .csv, .xls, .xlsx');
@@ -126,7 +149,14 @@ export async function importSheet(
       `the content of the file is not ${extension.slice(1)}`,
     );
   }
-  const rows = await readRows(file.content, extension);
+  return readRows(file.content, extension);
+}
+
+export async function importSheet(
+  principal: Principal,
+  file: UploadedSheet,
+): Promise<Record<string, ImportedVariable>> {
+  const rows = await readSheetRows(file);
   const header = (rows[0] ?? []).map((cell) => (cell === null || cell === undefined ? '' : String(cell).trim()));
   const idColumn = header.findIndex((h) => h.toLowerCase() === SPOT_ID_COLUMN.toLowerCase());
   if (idColumn < 0) throw sheetError(SPOT_CODES.MISSING_COLUMN, `missing column: ${SPOT_ID_COLUMN}`);

@@ -3,7 +3,7 @@
 // Storage, is an invalid extension version (code 4).
 
 import type { Principal } from '../auth/principal';
-import { type Action, can, canOnUser } from '../authz/access';
+import { type Access, type Action, can, canOnUser } from '../authz/access';
 import { farmAccess, fieldAccess, relationsTo } from '../authz/resolve';
 import { keys } from '../db/keys';
 import { Forbidden, Invalid } from '../errors';
@@ -53,6 +53,15 @@ export type Verdict = 'allowed' | 'denied' | 'missing';
 export const resourceAction = (action: StorageAction): Action =>
   action === 'read' ? 'read' : action === 'write' ? 'write' : 'deleteData';
 
+/**
+ * Whether `access` allows a storage action on a field or farm: the permission it needs, and (the
+ * spec's table: "owners and users with edit, add or administration permission create and
+ * retrieve") an add share creates and changes too, though it writes nothing else of the farm's
+ * data (docs/security.md, "Add shares").
+ */
+export const mayOnResource = (access: Access, action: StorageAction): boolean =>
+  can(access, resourceAction(action)) || (action === 'write' && access.grants.includes('add'));
+
 /** Whether the caller may do `action` on the resource `id` of `scope`, or it does not exist. */
 export async function verdict(principal: Principal, scope: Scope, id: number, action: StorageAction): Promise<Verdict> {
   const decide = (found: boolean, ok: () => Promise<boolean>) =>
@@ -61,13 +70,12 @@ export async function verdict(principal: Principal, scope: Scope, id: number, ac
     const target = id === principal.user.id ? principal.user : await getUser(id);
     return decide(Boolean(target), async () => canOnUser(await relationsTo(principal.user, target!), action));
   }
-  const wanted = resourceAction(action);
   if (scope === 'fields') {
     const field = await getField(id);
-    return decide(Boolean(field), async () => can(await fieldAccess(principal.user.id, field!), wanted));
+    return decide(Boolean(field), async () => mayOnResource(await fieldAccess(principal.user.id, field!), action));
   }
   const farm = await getFarm(id);
-  return decide(Boolean(farm), async () => can(await farmAccess(principal.user.id, farm!), wanted));
+  return decide(Boolean(farm), async () => mayOnResource(await farmAccess(principal.user.id, farm!), action));
 }
 
 /** Every resource of the scope the caller can read (fields and farms: empty ids; users: itself). */

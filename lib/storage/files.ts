@@ -271,7 +271,7 @@ export function fileStorageService({
       caller: StorageCaller,
       scope: Scope,
       input: { keys: readonly string[]; ids?: readonly unknown[]; getUrl: boolean },
-    ): Promise<Record<string, unknown>> {
+    ): Promise<Record<string, StoredFile | Record<string, StoredFile>>> {
       const { principal, extension } = caller;
       const flat = scope === 'users' && input.ids === undefined;
       const explicit = Boolean(input.ids?.length);

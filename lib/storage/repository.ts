@@ -18,6 +18,7 @@ import {
 } from '../db/table';
 import { Conflict } from '../errors';
 import { publishEvent } from '../events/publish';
+import { encodeRfc5987 } from '../util/text';
 import { authorisedResource, readableResources, resourcePk, type Scope } from './access';
 import {
   type FileRecord,
@@ -205,7 +206,8 @@ export const s3ObjectStore: ObjectStore = {
       new GetObjectCommand({
         Bucket: config().bucket,
         Key: objectKey,
-        ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+        // a name stored before texts were checked may hold a lone surrogate: encoded, never a URIError
+        ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeRfc5987(fileName)}`,
       }),
       {
         expiresIn: seconds,

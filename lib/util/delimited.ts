@@ -53,6 +53,31 @@ export interface DelimitedRows {
   delimiter: string | undefined;
   /** Whether the text holds more rows than `maxRows` (only the first `maxRows` are read). */
   truncated: boolean;
+  /** Set when reading stopped at a row of more than `bounds.columns` cells, or past `bounds.cells` cells in all. */
+  overflow?: 'columns' | 'cells';
+}
+
+/** Bounds of the cells read, checked row by row as they are read (the rows kept never pass them). */
+export interface CellBounds {
+  /** Cells of one row. */
+  columns: number;
+  /** Cells of every row read. */
+  cells: number;
+}
+
+/**
+ * Whether a physical line of the text holds more than `limit` characters that may separate cells
+ * (, ; tab |): a cheap scan before Papa Parse, which builds a row whole (and, guessing the
+ * delimiter, the first rows once per delimiter) before any callback could refuse it.
+ */
+function hasLongRow(text: string, limit: number): boolean {
+  let separators = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) separators = 0;
+    else if ((c === 0x2c || c === 0x3b || c === 0x09 || c === 0x7c) && ++separators > limit) return true;
+  }
+  return false;
 }
 
 /**
@@ -62,13 +87,16 @@ export interface DelimitedRows {
  * (Excel's hint, left out of the rows). Cells are kept as text, untrimmed: numbers, decimal commas
  * included, are the caller's to read.
  */
-export function delimitedRows(text: string, maxRows: number): DelimitedRows {
+export function delimitedRows(text: string, maxRows: number, bounds?: CellBounds): DelimitedRows {
   const hint = /^sep=([^\r\n])[ \t]*(?:\r\n|\n|\r|$)/.exec(text);
   const body = hint ? text.slice(hint[0].length) : text;
   const rows: string[][] = [];
   let delimiter: string | undefined;
   let guessed = true;
   let truncated = false;
+  let overflow: DelimitedRows['overflow'];
+  let cells = 0;
+  if (bounds && hasLongRow(body, bounds.columns)) return { rows, delimiter, truncated, overflow: 'columns' };
   Papa.parse<string[]>(body, {
     ...(hint ? { delimiter: hint[1] } : { delimitersToGuess: [...DELIMITERS] }),
     skipEmptyLines: 'greedy',
@@ -82,14 +110,36 @@ export function delimitedRows(text: string, maxRows: number): DelimitedRows {
         parser.abort();
         return;
       }
+      if (bounds) {
+        cells += result.data.length;
+        overflow = result.data.length > bounds.columns ? 'columns' : cells > bounds.cells ? 'cells' : undefined;
+        if (overflow) {
+          parser.abort();
+          return;
+        }
+      }
       rows.push(result.data);
     },
   });
-  return { rows, delimiter: guessed ? delimiter : undefined, truncated };
+  return { rows, delimiter: guessed ? delimiter : undefined, truncated, ...(overflow ? { overflow } : {}) };
 }
 
 /**
- * Rows as csv text in UTF-8, lines ending in \n: a cell is quoted when it holds a comma, a quote
- * (doubled), a line break or spaces at either end; null is an empty cell; numbers as String gives them.
+ * Cells a spreadsheet would run as a formula when it opens a csv (OWASP, "CSV Injection"): those
+ * starting with = + - @ tab or carriage return, except a plain number (a negative longitude, written
+ * as text with all its digits, is a number there, not a formula).
  */
-export const csvOf = (rows: Cell[][]): Buffer => Buffer.from(Papa.unparse(rows, { newline: '\n' }), 'utf8');
+export const FORMULA_LEADING = /^(?![-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$)[=+\-@\t\r]/;
+
+/**
+ * Rows as csv text in UTF-8, lines ending in \n: a cell is quoted when it holds a comma, a quote
+ * (doubled), a line break or spaces at either end; null is an empty cell; numbers as String gives
+ * them. A cell a spreadsheet would run as a formula (FORMULA_LEADING) is written inert, quoted with
+ * a leading apostrophe, as OWASP recommends (Papa Parse's `escapeFormulae`): a collaborator's spot
+ * named `=HYPERLINK(...)` is text in the owner's spreadsheet.
+ */
+export const csvOf = (rows: Cell[][]): Buffer =>
+  Buffer.from(Papa.unparse(rows, { newline: '\n', escapeFormulae: FORMULA_LEADING }), 'utf8');
+
+/** A cell as it was before csvOf made it inert: the apostrophe before a formula's first character dropped. */
+export const unescapedCell = (cell: string): string => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);

@@ -6,13 +6,24 @@
 // UTF-8 csv without its byte-order mark as Latin-1 (Fósforo came back FÃ³sforo).
 import * as XLSX from '@e965/xlsx';
 import type { DomainError } from '../errors';
+import { countStartTags } from './xml-tags';
 import { isZip, unzipper } from './zip';
 
-/** How much of an upload is read: an xlsx's zip parts (count, inflated bytes) and the rows of its sheet. */
+/**
+ * How much of an upload is read: an xlsx's zip parts (count, inflated bytes, the bytes of one XML
+ * part) and of its first sheet the rows kept (more are left out), the columns and the cells.
+ */
 export interface SheetBounds {
   entries: number;
   bytes: number;
+  /** One XML part of an xlsx (a sheet, the shared strings), inflated. */
+  partBytes: number;
   rows: number;
+  columns: number;
+  /** Cells of a sheet (and its rows, each counted on its own). */
+  cells: number;
+  /** Shared strings of the workbook (and their rich-text runs, each counted on its own): SheetJS keeps an object of each. */
+  strings: number;
 }
 
 /** The area's errors: for an xlsx whose zip exceeds the bounds or cannot be opened, and for a file SheetJS cannot read. */
@@ -23,10 +34,17 @@ export interface SheetRefusals {
 
 export type Cell = string | number | null;
 
+const WORKSHEET = /(^|\/)worksheets\/[^/]+\.xml$/i;
+const SHARED_STRINGS = /(^|\/)sharedStrings\d*\.xml$/i;
+
 /**
  * The rows of a workbook's first sheet (undefined when the file has none): at most `bounds.rows`,
- * each an array of cells (null where empty), blank rows left out. An xlsx is a zip: its parts are
- * bounded before SheetJS inflates them (a small file may inflate to gigabytes).
+ * each an array of cells (null where empty), blank rows left out. An xlsx is a zip whose small
+ * file may inflate to gigabytes, and SheetJS reads every row and shared string of a part before
+ * `sheetRows` applies (issue 46): so its parts are bounded on the sizes the zip declares, then
+ * the cells, rows, shared strings and runs of their XML counted on the bytes, all before SheetJS
+ * reads them; the first sheet's columns and cells are checked again on what SheetJS read before
+ * it is spread into rows (a cell in the last column would make every row 16,384 cells wide).
  */
 export async function firstSheetRows(
   bytes: Uint8Array,
@@ -34,23 +52,56 @@ export async function firstSheetRows(
   refuse: SheetRefusals,
 ): Promise<unknown[][] | undefined> {
   const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isZip(content))
-    (await unzipper()).unzipBounded(content, { entries: bounds.entries, bytes: bounds.bytes }, refuse.zip);
+  if (isZip(content)) {
+    const parts = (await unzipper()).unzipBounded(
+      content,
+      {
+        entries: bounds.entries,
+        bytes: bounds.bytes,
+        entryBytes: (name) => (/\.xml$/i.test(name) ? bounds.partBytes : undefined),
+      },
+      refuse.zip,
+    );
+    for (const [name, part] of Object.entries(parts)) {
+      const counts = WORKSHEET.test(name)
+        ? countStartTags(part, { c: bounds.cells, row: bounds.cells })
+        : SHARED_STRINGS.test(name)
+          ? countStartTags(part, { si: bounds.strings, r: bounds.strings })
+          : {};
+      if ((counts.c ?? 0) > bounds.cells || (counts.row ?? 0) > bounds.cells)
+        throw refuse.sheet(`a sheet holds more than ${bounds.cells} cells`);
+      if ((counts.si ?? 0) > bounds.strings || (counts.r ?? 0) > bounds.strings)
+        throw refuse.sheet(`the shared strings hold more than ${bounds.strings} strings or runs`);
+    }
+  }
+  let sheet: XLSX.WorkSheet | undefined;
   try {
     const book = XLSX.read(content, {
       type: 'buffer',
       dense: true,
+      sheets: 0,
       sheetRows: bounds.rows,
+      nodim: true,
       cellFormula: false,
       cellHTML: false,
       cellStyles: false,
       bookVBA: false,
     });
     const first = book.SheetNames[0];
-    const sheet = first ? book.Sheets[first] : undefined;
-    return sheet
-      ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false })
-      : undefined;
+    sheet = first ? book.Sheets[first] : undefined;
+  } catch (error) {
+    throw refuse.sheet(error instanceof Error ? error.message : String(error));
+  }
+  if (!sheet) return undefined;
+  if (sheet['!ref']) {
+    const range = XLSX.utils.decode_range(sheet['!ref']);
+    const columns = range.e.c - range.s.c + 1;
+    const rows = Math.min(range.e.r - range.s.r + 1, bounds.rows);
+    if (columns > bounds.columns) throw refuse.sheet(`the sheet spans more than ${bounds.columns} columns`);
+    if (columns * rows > bounds.cells) throw refuse.sheet(`the sheet spans more than ${bounds.cells} cells`);
+  }
+  try {
+    return XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false });
   } catch (error) {
     throw refuse.sheet(error instanceof Error ? error.message : String(error));
   }

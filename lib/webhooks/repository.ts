@@ -5,7 +5,7 @@ import { expandClaims } from '../auth/claims';
 import { readableAmong } from '../authz/guard';
 import { config } from '../config';
 import { keys } from '../db/keys';
-import { deleteItem, NOT_EXISTS, putItem, queryAll, readItem, transact, tx } from '../db/table';
+import { deleteItem, NOT_EXISTS, putItem, queryAll, readItem } from '../db/table';
 import { Conflict } from '../errors';
 import { publishEvents } from '../events/publish-batch';
 import { getField } from '../fields/repository';
@@ -17,29 +17,24 @@ export { WEBHOOK_EVENT_JOB } from './emit';
 export const WEBHOOK_DELIVERY_JOB = 'WEBHOOK_DELIVERY.V1';
 
 export const dynamoWebhookRepository: WebhookRepository = {
+  // the prefix of extension "a" also covers an extension "a#b": only the exact extension's are kept
   subscriptions: async (userId, extensionId) =>
-    (await queryAll(keys.webhookSubscriptions(userId, extensionId))).map(Subscription.fromItem),
+    (await queryAll(keys.webhookSubscriptions(userId, extensionId)))
+      .map(Subscription.fromItem)
+      .filter((s) => s.extensionId === extensionId),
   subscriptionsOfUser: async (userId) => (await queryAll(keys.webhookSubscriptions(userId))).map(Subscription.fromItem),
   subscription: (userId, extensionId, uuid) =>
     readItem(keys.webhookSubscription(userId, extensionId, uuid), Subscription.fromItem),
   async create(subscription) {
-    const taken = () => new Conflict('taken');
+    // a uuid names a subscription within its user and extension: nothing holds it platform-wide
     try {
-      await transact([
-        tx.put(
-          {
-            ...keys.webhookSubscription(subscription.userId, subscription.extensionId, subscription.uuid),
-            ...Subscription.toItem(subscription),
-          },
-          NOT_EXISTS,
-          taken,
-        ),
-        tx.put(
-          { ...keys.webhookRef(subscription.uuid), kind: 'webhook_ref', user_id: subscription.userId },
-          NOT_EXISTS,
-          taken,
-        ),
-      ]);
+      await putItem(
+        {
+          ...keys.webhookSubscription(subscription.userId, subscription.extensionId, subscription.uuid),
+          ...Subscription.toItem(subscription),
+        },
+        { expression: NOT_EXISTS, failure: () => new Conflict('taken') },
+      );
       return true;
     } catch (error) {
       if (error instanceof Conflict) return false;
@@ -47,20 +42,17 @@ export const dynamoWebhookRepository: WebhookRepository = {
     }
   },
   async remove(s) {
-    const removed = await deleteItem(keys.webhookSubscription(s.userId, s.extensionId, s.uuid), {
+    return deleteItem(keys.webhookSubscription(s.userId, s.extensionId, s.uuid), {
       expression: 'kind = :kind',
       values: { ':kind': 'webhook_subscription' },
     });
-    await deleteItem(keys.webhookRef(s.uuid));
-    return removed;
   },
-  delivery: (subscriptionUuid, deliveryId) =>
-    readItem(keys.webhookDelivery(subscriptionUuid, deliveryId), Delivery.fromItem),
-  saveDelivery: (d) => putItem({ ...keys.webhookDelivery(d.subscriptionUuid, d.deliveryId), ...Delivery.toItem(d) }),
-  deliveries: async (subscriptionUuid, limit) =>
-    (await queryAll({ ...keys.webhookDeliveries(subscriptionUuid), descending: true, limit })).map(Delivery.fromItem),
+  delivery: (ref, deliveryId) => readItem(keys.webhookDelivery(ref, ref.uuid, deliveryId), Delivery.fromItem),
+  saveDelivery: (ref, d) => putItem({ ...keys.webhookDelivery(ref, ref.uuid, d.deliveryId), ...Delivery.toItem(d) }),
+  deliveries: async (ref, limit) =>
+    (await queryAll({ ...keys.webhookDeliveries(ref, ref.uuid), descending: true, limit })).map(Delivery.fromItem),
   queueDeliveries: (jobs) => publishEvents(WEBHOOK_DELIVERY_JOB, jobs, { queue: 'webhooks' }),
-  async acquireSlot(subscriptionUuid, holder, slots, leaseUntil, now) {
+  async acquireSlot(ref, holder, slots, leaseUntil, now) {
     // start at a slot of the holder's own, so concurrent deliveries rarely race for the same item
     const first = [...holder].reduce((sum, c) => sum + c.charCodeAt(0), 0) % slots;
     for (let i = 0; i < slots; i++) {
@@ -68,7 +60,7 @@ export const dynamoWebhookRepository: WebhookRepository = {
       try {
         await putItem(
           {
-            ...keys.webhookSlot(subscriptionUuid, slot),
+            ...keys.webhookSlot(ref, ref.uuid, slot),
             kind: 'webhook_slot',
             holder,
             lease_until: leaseUntil,
@@ -87,8 +79,8 @@ export const dynamoWebhookRepository: WebhookRepository = {
     }
     return undefined;
   },
-  async releaseSlot(subscriptionUuid, slot, holder) {
-    await deleteItem(keys.webhookSlot(subscriptionUuid, slot), {
+  async releaseSlot(ref, slot, holder) {
+    await deleteItem(keys.webhookSlot(ref, ref.uuid, slot), {
       expression: 'holder = :holder',
       values: { ':holder': holder },
     });

@@ -15,21 +15,28 @@ import {
   type WebhookEvent,
   type WebhookEventName,
 } from './model';
-import { type Resolver, urlProblem } from './safety';
+import { checkTarget, type Poster, postToTarget, type Resolver, urlProblem } from './safety';
 import { DELIVERY_HEADER, EVENT_HEADER, newSecret, SIGNATURE_HEADER, signatureHeader } from './signature';
+
+/** A subscription as its deliveries and slots are kept: its owner (user and extension) and uuid. */
+export interface SubscriptionRef {
+  userId: number;
+  extensionId: string;
+  uuid: string;
+}
 
 export interface WebhookRepository {
   subscriptions(userId: number, extensionId: string): Promise<Subscription[]>;
   /** Every subscription of a user, whatever the extension (the fan-out). */
   subscriptionsOfUser(userId: number): Promise<Subscription[]>;
   subscription(userId: number, extensionId: string, uuid: string): Promise<Subscription | undefined>;
-  /** Stores a new subscription; false when its uuid is taken. */
+  /** Stores a new subscription; false when its owner already holds its uuid. */
   create(subscription: Subscription): Promise<boolean>;
   remove(subscription: Subscription): Promise<boolean>;
-  delivery(subscriptionUuid: string, deliveryId: string): Promise<Delivery | undefined>;
-  saveDelivery(delivery: Delivery): Promise<void>;
+  delivery(subscription: SubscriptionRef, deliveryId: string): Promise<Delivery | undefined>;
+  saveDelivery(subscription: SubscriptionRef, delivery: Delivery): Promise<void>;
   /** A subscription's deliveries, newest first. */
-  deliveries(subscriptionUuid: string, limit: number): Promise<Delivery[]>;
+  deliveries(subscription: SubscriptionRef, limit: number): Promise<Delivery[]>;
   queueDeliveries(jobs: DeliveryJob[]): Promise<void>;
   /**
    * Takes one of the subscription's `slots` delivery slots for `holder` until `leaseUntil` (epoch
@@ -37,14 +44,14 @@ export interface WebhookRepository {
    * undefined when every slot is held.
    */
   acquireSlot(
-    subscriptionUuid: string,
+    subscription: SubscriptionRef,
     holder: string,
     slots: number,
     leaseUntil: number,
     now: number,
   ): Promise<number | undefined>;
   /** Gives the slot back, if `holder` still holds it. */
-  releaseSlot(subscriptionUuid: string, slot: number, holder: string): Promise<void>;
+  releaseSlot(subscription: SubscriptionRef, slot: number, holder: string): Promise<void>;
 }
 
 export interface WebhookSettings {
@@ -63,7 +70,8 @@ export interface WebhookDeps {
   /** The owner of a field: an event about a field concerns its owner too (imagery jobs know no other user). */
   fieldOwner?: (fieldId: number) => Promise<number | undefined>;
   resolve?: Resolver;
-  send?: typeof fetch;
+  /** Sends a delivery to the checked address (lib/webhooks/safety.ts; a fake receiver in tests). */
+  post?: Poster;
   now?: () => Date;
 }
 
@@ -106,15 +114,17 @@ export interface SubscribeInput {
 
 const owner = (principal: Principal) => ({ userId: principal.user.id, extensionId: principal.extensionId ?? '' });
 
-/** The wire form of a subscription (the secret only at creation). */
-export const wireSubscription = (s: Subscription, withSecret = false) => ({
+/** The wire form of a subscription. */
+export const wireSubscription = (s: Subscription) => ({
   subscription_uuid: s.uuid,
   url: s.url,
   events: s.events,
   description: s.description,
   created_at: s.createdAt,
-  ...(withSecret ? { secret: s.secret } : {}),
 });
+
+/** A subscription as its creation answers it: with its secret, answered this once. */
+const wireNewSubscription = (s: Subscription) => ({ ...wireSubscription(s), secret: s.secret });
 
 export const wireDelivery = (d: Delivery) => ({
   delivery_id: d.deliveryId,
@@ -147,7 +157,7 @@ export function webhooksService({
   mayRead,
   fieldOwner,
   resolve,
-  send = fetch,
+  post = postToTarget,
   now = () => new Date(),
 }: WebhookDeps) {
   async function owned(principal: Principal, uuid: string): Promise<Subscription> {
@@ -171,7 +181,7 @@ export function webhooksService({
       const events = [...new Set(input.events)] as WebhookEventName[];
       const uuid = (input.subscription_uuid ?? newUuid()).toLowerCase();
       const existing = await repository.subscription(userId, extensionId, uuid);
-      if (existing) return wireSubscription(existing, true); // the same request again
+      if (existing) return wireNewSubscription(existing); // the same request again
       await checkUrl(input.url);
       if ((await repository.subscriptions(userId, extensionId)).length >= WEBHOOK_LIMITS.SUBSCRIPTIONS) {
         throw new Invalid(`at most ${WEBHOOK_LIMITS.SUBSCRIPTIONS} subscriptions per user and extension`);
@@ -187,8 +197,13 @@ export function webhooksService({
         claims: [...principal.claims],
         createdAt: now().toISOString(),
       };
-      if (!(await repository.create(subscription))) throw new Conflict(`subscription ${uuid} exists`);
-      return wireSubscription(subscription, true);
+      if (!(await repository.create(subscription))) {
+        // the same request, racing: the subscription it made (a uuid is the caller's own, never another's)
+        const made = await repository.subscription(userId, extensionId, uuid);
+        if (!made) throw new Conflict(`subscription ${uuid} was created and removed meanwhile; send it again`);
+        return wireNewSubscription(made);
+      }
+      return wireNewSubscription(subscription);
     },
 
     list: async (principal: Principal) => {
@@ -204,7 +219,7 @@ export function webhooksService({
     /** GET /api/webhooks/deliveries: the subscription's recent deliveries, each attempt with its outcome. */
     async deliveries(principal: Principal, uuid: string, limit: number) {
       const subscription = await owned(principal, uuid);
-      return (await repository.deliveries(subscription.uuid, limit)).map(wireDelivery);
+      return (await repository.deliveries(subscription, limit)).map(wireDelivery);
     },
 
     /** The events worker: one delivery job per subscription of the event's users that takes its name. */
@@ -241,7 +256,8 @@ export function webhooksService({
      */
     async deliver(job: DeliveryJob, attempt: number): Promise<Delivery> {
       const started = now();
-      const record: Delivery = (await repository.delivery(job.subscription_uuid, job.delivery_id)) ?? {
+      const ref: SubscriptionRef = { userId: job.user_id, extensionId: job.extension_id, uuid: job.subscription_uuid };
+      const record: Delivery = (await repository.delivery(ref, job.delivery_id)) ?? {
         deliveryId: job.delivery_id,
         subscriptionUuid: job.subscription_uuid,
         event: job.event.name,
@@ -255,23 +271,24 @@ export function webhooksService({
       if (!subscription) return record; // unsubscribed meanwhile: nothing to record under it
       if (!(await mayRead(subscription, job.event))) {
         const dropped = { ...record, state: 'dropped' as const };
-        await repository.saveDelivery(dropped);
+        await repository.saveDelivery(ref, dropped);
         return dropped;
       }
       const body = deliveryBody(job);
       const timestamp = Math.floor(started.getTime() / 1000);
       let status: number | null = null;
       let error: string | undefined;
-      const problem = await urlProblem(subscription.url, {
+      // the host resolved once and checked; the POST goes to that very address (no rebinding)
+      const checked = await checkTarget(subscription.url, {
         allowPrivate: settings().allowPrivate,
         ...(resolve ? { resolve } : {}),
       });
-      if (problem) error = `url refused: ${problem}`;
+      if ('problem' in checked) error = `url refused: ${checked.problem}`;
       else {
         // at most subscriptionConcurrency deliveries in flight to one subscription
         const { timeoutMs, subscriptionConcurrency } = settings();
         const slot = await repository.acquireSlot(
-          subscription.uuid,
+          ref,
           job.delivery_id,
           subscriptionConcurrency,
           started.getTime() + timeoutMs + SLOT_LEASE_MARGIN_MS,
@@ -283,8 +300,7 @@ export function webhooksService({
             busyDelaySeconds(),
           );
         try {
-          const response = await send(subscription.url, {
-            method: 'POST',
+          const response = await post(checked.target, {
             headers: {
               'content-type': 'application/json',
               'user-agent': 'Surco-Webhooks/1',
@@ -293,11 +309,9 @@ export function webhooksService({
               [EVENT_HEADER]: job.event.name,
             },
             body,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(timeoutMs),
+            timeoutMs,
           });
           status = response.status;
-          await response.body?.cancel().catch(() => undefined);
         } catch (failure) {
           error =
             (failure as Error).name === 'TimeoutError'
@@ -305,7 +319,7 @@ export function webhooksService({
               : (failure as Error).message;
         } finally {
           // a slot that cannot be given back now frees itself when its lease runs out
-          await repository.releaseSlot(subscription.uuid, slot, job.delivery_id).catch(() => undefined);
+          await repository.releaseSlot(ref, slot, job.delivery_id).catch(() => undefined);
         }
       }
       const delivered = status !== null && status >= 200 && status < 300;
@@ -323,7 +337,7 @@ export function webhooksService({
           },
         ],
       };
-      await repository.saveDelivery(next);
+      await repository.saveDelivery(ref, next);
       if (!delivered)
         throw new DeliveryFailed(
           `delivery ${job.delivery_id} attempt ${attempt}: ${error ?? `HTTP ${status}`}`,

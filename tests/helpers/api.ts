@@ -1,5 +1,6 @@
 // Black-box helpers: call the running local API as a client would.
 import { inject } from 'vitest';
+import { checkAnswer } from './contract';
 import { square } from './shapes';
 
 export const stack = () => inject('stack');
@@ -41,6 +42,11 @@ export async function call<T = any>(method: string, path: string, options: CallO
   }
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
+  checkAnswer(method, url.pathname, {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text,
+  });
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freeStackPorts, type PrivateStack, type RunningStack, startPrivateStack } from '../../scripts/local/stack';
+import { contractChecks } from '../helpers/contract-log';
 import { IMAGERY_AREA } from '../helpers/shapes';
 
 declare module 'vitest' {
@@ -50,6 +51,7 @@ async function start(): Promise<PrivateStack> {
 }
 
 export async function setup(project: TestProject) {
+  if (shared.users === 0) contractChecks.reset();
   shared.users += 1;
   shared.stack ??= start();
   const { stop: _stop, faults: _faults, dispose: _dispose, ...provided } = await shared.stack;
@@ -62,4 +64,6 @@ export async function teardown() {
   const running = shared.stack;
   shared.stack = undefined;
   await (await running).dispose();
+  const summary = contractChecks.summary();
+  if (summary) console.log(summary);
 }

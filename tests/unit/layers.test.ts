@@ -10,7 +10,13 @@ import { LAYER_FILE_LIMITS, numberOf, readLayerFile, textRows as rowsOf } from '
 import { columnStats, histogramOf, type LayerTable } from '../../lib/imagery/layer-table';
 import { decodeRaster } from '../../lib/imagery/raster';
 import type { ImageryDate } from '../../lib/imagery/service';
-import { type LayerJob, type LayerUpload, type UserLayerRepository, userLayers } from '../../lib/imagery/user-layers';
+import {
+  type LayerJob,
+  type LayerUpload,
+  type UploadAnswer,
+  type UserLayerRepository,
+  userLayers,
+} from '../../lib/imagery/user-layers';
 import type { Field, FieldShape } from '../../lib/platform/model';
 import * as delimited from '../../lib/util/delimited';
 import { memoryField, memoryGate } from './helpers/memory-gate';
@@ -24,6 +30,12 @@ async function zip(entries: Record<string, string | Buffer | Uint8Array>): Promi
 }
 
 const textRows = (text: string) => rowsOf(delimited, Buffer.from(text, 'utf8'));
+
+/** An upload that landed on a field (the answer names it). */
+function landed(answer: UploadAnswer): Exclude<UploadAnswer, { not_found: true }> {
+  if ('not_found' in answer) throw new Error(`the file landed on no field: ${answer.lote}`);
+  return answer;
+}
 
 describe('tables', () => {
   it('finds the delimiter, honours quotes and reads decimal commas', () => {
@@ -195,7 +207,7 @@ describe('layers from files', () => {
       columns: ['rinde'],
       features: [...pointsIn(-60.5, -33.9, 5, () => 1), ...pointsIn(-60.48, -33.9, 30, (i) => 100 + i)],
     };
-    const answer = await layers.upload(principal, table);
+    const answer = landed(await layers.upload(principal, table));
     expect(answer.lote_id).toBe(2);
     expect(answer.stats!.rinde).toMatchObject({ count: 30, min: 100, max: 129 });
     const missed = await layers.upload(principal, { columns: ['rinde'], features: pointsIn(10, 10, 2, () => 1) });
@@ -204,14 +216,15 @@ describe('layers from files', () => {
       lote: 'POLYGON((10.001 10.001,10.0018 10.001,10.0018 10.001,10.001 10.001,10.001 10.001))',
     });
     const one = await layers.upload(principal, { columns: ['rinde'], features: [{ point: [10, 10], values: [1] }] });
-    expect(one.lote).toBe('POINT(10 10)');
+    expect(one).toEqual({ not_found: true, lote: 'POINT(10 10)' });
   });
 
   it('a field the caller only reads is never matched', async () => {
     const m = memory();
     const layers = userLayers({ repository: m.repository, gate: memoryGate({ writes: [], reads: [2, 3] }) });
     expect(
-      (await layers.upload(principal, { columns: ['v'], features: pointsIn(-60.48, -33.9, 5, () => 1) })).not_found,
+      'not_found' in
+        (await layers.upload(principal, { columns: ['v'], features: pointsIn(-60.48, -33.9, 5, () => 1) })),
     ).toBe(true);
   });
 
@@ -219,10 +232,9 @@ describe('layers from files', () => {
     const m = memory();
     let now = new Date('2026-11-01T00:00:00Z');
     const layers = userLayers({ repository: m.repository, gate: m.gate, now: () => now });
-    const { redis_id } = await layers.upload(principal, {
-      columns: ['rinde'],
-      features: pointsIn(-60.5, -33.9, 20, (i) => i),
-    });
+    const { redis_id } = landed(
+      await layers.upload(principal, { columns: ['rinde'], features: pointsIn(-60.5, -33.9, 20, (i) => i) }),
+    );
     const request = {
       redis_id: redis_id!,
       lote_id: 1,
@@ -244,7 +256,7 @@ describe('layers from files', () => {
     const m = memory();
     const layers = userLayers({ repository: m.repository, gate: m.gate });
     const features = pointsIn(-60.5, -33.9, 60, (i) => (i % 20 === 0 ? 1e6 : 5000 + i * 10));
-    const { redis_id } = await layers.upload(principal, { columns: ['rinde'], features });
+    const { redis_id } = landed(await layers.upload(principal, { columns: ['rinde'], features }));
     const spec = {
       column: 'rinde',
       id_layer: 5,
@@ -278,10 +290,9 @@ describe('layers from files', () => {
   it('refuses a satellite layer type, an unknown column, crossed bounds and a column without values in its bounds', async () => {
     const m = memory();
     const layers = userLayers({ repository: m.repository, gate: m.gate });
-    const { redis_id } = await layers.upload(principal, {
-      columns: ['rinde'],
-      features: pointsIn(-60.5, -33.9, 5, (i) => i),
-    });
+    const { redis_id } = landed(
+      await layers.upload(principal, { columns: ['rinde'], features: pointsIn(-60.5, -33.9, 5, (i) => i) }),
+    );
     const base = {
       column: 'rinde',
       id_layer: 5,

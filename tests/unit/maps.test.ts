@@ -42,8 +42,10 @@ function memory() {
   return { repository, maps, applications, loseNext: () => (loseNext = true) };
 }
 
-const owner = { user: { id: 9 } } as Principal;
-const other = { user: { id: 10 } } as Principal;
+const owner = { user: { id: 9 }, claims: new Set(['SEASON_VIEW']) } as unknown as Principal;
+const other = { user: { id: 10 }, claims: new Set(['SEASON_VIEW']) } as unknown as Principal;
+/** The owner through a token without the View season feature. */
+const ownerWithoutSeason = { user: { id: 9 }, claims: new Set() } as unknown as Principal;
 const zone = {
   type: 'FeatureCollection',
   features: [
@@ -70,7 +72,7 @@ const infoOf = (run: Promise<unknown>) =>
     (error) => (error instanceof DomainError ? error.message : error),
   );
 
-function setup() {
+function setup(writes = [1, 2], reads = [3]) {
   const store = memory();
   const plannedApplication = async (
     userId: number,
@@ -84,7 +86,7 @@ function setup() {
     }) as unknown as LabourSave;
   const service = mapsService({
     repository: store.repository,
-    fields: memoryGate(),
+    fields: memoryGate({ writes, reads }),
     plannedApplication,
     now: () => new Date('2026-11-23T10:00:00Z'),
   });
@@ -146,5 +148,53 @@ describe('map rules (repository in memory)', () => {
     expect((await service.listMaps(owner, { fieldId: 1 })).map((m) => m.name)).toEqual(['b']);
     await service.deleteMap(owner, map.id);
     expect(await infoOf(service.getMap(owner, map.id))).toBe(MAP_INFOS.NOT_FOUND);
+  });
+
+  it('create_application needs the View season feature, as a labour write does (issue 46, #10): 403, nothing recorded', async () => {
+    const { service, maps, applications } = setup();
+    const refused = service.createMap(ownerWithoutSeason, {
+      name: 'Ambientes',
+      fieldId: 1,
+      typeId: 1,
+      geojson: zone,
+      createApplication: true,
+    });
+    await expect(refused).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: MAP_INFOS.NO_PERMISSION,
+      extra: { detail: expect.stringMatching(/View season/) },
+    });
+    expect([maps.size, applications.length]).toEqual([0, 0]);
+    // without the flag the same token draws maps; a change that asks for the labour is refused too
+    const map = await service.createMap(ownerWithoutSeason, { name: 'a', fieldId: 1, typeId: 1, geojson: zone });
+    for (const mode of ['patch', 'replace'] as const)
+      expect(
+        await infoOf(
+          service.changeMap(
+            ownerWithoutSeason,
+            map.id,
+            { name: 'b', fieldId: 1, typeId: 1, geojson: zone, createApplication: true },
+            mode,
+          ),
+        ),
+      ).toBe(MAP_INFOS.NO_PERMISSION);
+    expect([maps.get(map.id)?.name, maps.get(map.id)?.applicationRequested, applications.length]).toEqual([
+      'a',
+      false,
+      0,
+    ]);
+  });
+
+  it("DELETE needs the creator's current right to change the field, as PATCH does (issue 46, #11)", async () => {
+    const writes = [1, 2];
+    const { service, maps } = setup(writes, [2, 3]);
+    const map = await service.createMap(owner, { name: 'a', fieldId: 2, typeId: 1, geojson: zone });
+    writes.splice(writes.indexOf(2), 1); // the share of field 2 is downgraded to read
+    expect(await infoOf(service.changeMap(owner, map.id, { name: 'b' }, 'patch'))).toBe(MAP_INFOS.NO_PERMISSION);
+    expect(await infoOf(service.deleteMap(owner, map.id))).toBe(MAP_INFOS.NO_PERMISSION);
+    expect(maps.has(map.id)).toBe(true);
+    writes.push(2);
+    await service.deleteMap(owner, map.id);
+    expect(maps.has(map.id)).toBe(false);
   });
 });

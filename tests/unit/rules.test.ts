@@ -1,11 +1,11 @@
 // Pure domain rules, without the stack: rotation order in a campaign, what storage actions need on
 // a field or farm, how an event lands in an inbox and its message for a stack.
 import { describe, expect, it } from 'vitest';
-import { accessFrom, can, type Grant } from '../../lib/authz/access';
+import { accessFrom, type Grant } from '../../lib/authz/access';
 import { resolveEvent, STACKABLE_TEST_EVENT } from '../../lib/notifications/catalogue';
 import { landing, pinnedAt } from '../../lib/notifications/rules';
 import { cropOrders, type Rotation } from '../../lib/rotations/service';
-import { resourceAction } from '../../lib/storage/access';
+import { mayOnResource } from '../../lib/storage/access';
 
 const rotation = (uuid: string, yeargroup: number, startDate: string, createdAt = '2026-01-01T00:00:00.000Z') =>
   ({ uuid, yeargroup, startDate, createdAt }) as Rotation;
@@ -26,7 +26,7 @@ describe('rotation order (crop_order)', () => {
 describe('storage on fields and farms', () => {
   it('retrieving needs view, creating needs write data, deleting needs delete data', () => {
     const allowed = (grant: Grant) =>
-      (['read', 'write', 'delete'] as const).filter((action) => can(accessFrom([grant]), resourceAction(action)));
+      (['read', 'write', 'delete'] as const).filter((action) => mayOnResource(accessFrom([grant]), action));
     expect(allowed('owner')).toEqual(['read', 'write', 'delete']);
     expect(allowed('admin')).toEqual(['read', 'write', 'delete']);
     expect(allowed('edit')).toEqual(['read', 'write']);

@@ -12,7 +12,15 @@ const refuse = {
   zip: (detail: string) => new Invalid(`zip: ${detail}`),
   sheet: (detail: string) => new Invalid(`sheet: ${detail}`),
 };
-const bounds = { entries: 100, bytes: 10 * 1024 * 1024, rows: 1000 };
+const bounds = {
+  entries: 100,
+  bytes: 10 * 1024 * 1024,
+  partBytes: 10 * 1024 * 1024,
+  rows: 1000,
+  columns: 100,
+  cells: 10_000,
+  strings: 1000,
+};
 
 async function workbook(rows: unknown[][], name = 'Hoja'): Promise<Buffer> {
   const book = new ExcelJS.Workbook();

@@ -1,6 +1,7 @@
 // Token verification when the table cannot be read (issue 11): a DynamoDB outage is a 500 with a
 // request id, not a 401 that would tell a client its good token is bad. Runs the real handler of
-// GET /api/getfields in this process against a DynamoDB endpoint that refuses connections.
+// GET /api/getcultivos (a bearer route answered buffered) in this process against a DynamoDB
+// endpoint that refuses connections.
 import { createServer } from 'node:net';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { SignJWT } from 'jose';
@@ -17,8 +18,8 @@ const closedPort = () =>
 const event = (authorization: string): APIGatewayProxyEvent =>
   ({
     httpMethod: 'GET',
-    path: '/api/getfields',
-    resource: '/api/getfields',
+    path: '/api/getcultivos',
+    resource: '/api/getcultivos',
     headers: { Authorization: authorization },
     multiValueHeaders: {},
     queryStringParameters: null,
@@ -55,7 +56,7 @@ beforeAll(async () => {
     .setIssuedAt()
     .setExpirationTime('1h')
     .sign(key.privateKey);
-  handler = (await import('../../functions/fields/getfields')).get as unknown as typeof handler;
+  handler = (await import('../../functions/crops/getcultivos')).get as unknown as typeof handler;
 });
 
 describe('token verification during a DynamoDB outage', () => {

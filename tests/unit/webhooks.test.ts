@@ -1,11 +1,30 @@
 // Webhooks (lib/webhooks) against memory: where a webhook may go (SSRF), the signature, the
 // subscriptions of a (user, extension) pair, the fan-out and a delivery's attempts and backoff.
 import { createHmac } from 'node:crypto';
-import { describe, expect, it, vi } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import type { Delivery, DeliveryJob, Subscription, WebhookEvent } from '../../lib/webhooks/model';
-import { isPrivateAddress, urlProblem } from '../../lib/webhooks/safety';
-import { DeliveryFailed, SubscriptionBusy, type WebhookRepository, webhooksService } from '../../lib/webhooks/service';
+import {
+  type CheckedTarget,
+  checkTarget,
+  isPrivateAddress,
+  type Poster,
+  postToTarget,
+  type Resolver,
+  type TargetRequest,
+  targetRequestOptions,
+  urlProblem,
+} from '../../lib/webhooks/safety';
+import {
+  DeliveryFailed,
+  SubscriptionBusy,
+  type SubscriptionRef,
+  type WebhookRepository,
+  webhooksService,
+} from '../../lib/webhooks/service';
 import { signatureHeader, verifySignature } from '../../lib/webhooks/signature';
 
 const principal = (userId = 9, extensionId = 'ext') =>
@@ -51,6 +70,233 @@ describe('where a webhook may go', () => {
   });
 });
 
+describe('webhook targets in AWS mode (issue 46, #6): resolved once, checked with ipaddr.js, connected to as checked', () => {
+  const aws = (resolve: Resolver = async () => []) => ({ allowPrivate: false, resolve });
+
+  it('refuses every mapped, compatible, embedded and special IPv6 form and every spelling of a private IPv4', async () => {
+    for (const url of [
+      'https://[::ffff:169.254.169.254]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:10.0.0.1]/',
+      'https://[::127.0.0.1]/',
+      'https://[::ffff:7f00:1]/',
+      'https://[0:0:0:0:0:ffff:a9fe:a9fe]/latest/meta-data',
+      'https://[::ffff:0:127.0.0.1]/',
+      'https://[64:ff9b::127.0.0.1]/',
+      'https://[64:ff9b:1::a00:1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[2001::1]/',
+      'https://[2001:db8::1]/',
+      'https://[fe80::1]/',
+      'https://[fc00::1]/',
+      'https://[ff02::1]/',
+      'https://[::]/',
+      'https://[::1]/',
+      'https://127.0.0.1/',
+      'https://127.1/',
+      'https://0x7f.0.0.1/',
+      'https://0177.0.0.1/',
+      'https://2130706433/',
+      'https://0/',
+      'https://169.254.169.254/',
+      'https://100.64.0.1/',
+      'https://192.0.0.1/',
+      'https://198.18.0.1/',
+      'https://224.0.0.1/',
+      'https://255.255.255.255/',
+    ]) {
+      const checked = await checkTarget(url, aws());
+      expect(checked, url).toEqual({ problem: expect.stringMatching(/private|not a URL/) });
+      expect(await urlProblem(url, aws()), url).toBeDefined();
+    }
+    // the forms getaddrinfo itself may answer
+    for (const address of ['::ffff:127.0.0.1', '::ffff:169.254.169.254', '::127.0.0.1', '::ffff:0177.0.0.1', '127.1'])
+      expect(isPrivateAddress(address), address).toBe(true);
+  });
+
+  it('refuses a host name that resolves to a private address (or to any among public ones), and accepts public ones', async () => {
+    const names: Record<string, string[]> = {
+      'internal.example.com': ['10.0.0.7'],
+      'mixed.example.com': ['93.184.215.14', '127.0.0.1'],
+      'mapped.example.com': ['::ffff:169.254.169.254'],
+      'v6.example.com': ['2606:4700::1111'],
+      'hooks.example.com': ['93.184.215.14'],
+    };
+    const resolve: Resolver = async (host) => names[host] ?? [];
+    for (const host of ['internal.example.com', 'mixed.example.com', 'mapped.example.com'])
+      expect(await checkTarget(`https://${host}/x`, aws(resolve)), host).toEqual({
+        problem: expect.stringMatching(/private/),
+      });
+    expect(await checkTarget('https://nowhere.example.com/x', aws(resolve))).toEqual({
+      problem: expect.stringMatching(/does not resolve/),
+    });
+    expect(await checkTarget('https://hooks.example.com:8443/x?y=1', aws(resolve))).toEqual({
+      target: {
+        url: new URL('https://hooks.example.com:8443/x?y=1'),
+        host: 'hooks.example.com',
+        address: '93.184.215.14',
+        family: 4,
+      },
+    });
+    expect(await checkTarget('https://v6.example.com/', aws(resolve))).toMatchObject({
+      target: { host: 'v6.example.com', address: '2606:4700::1111', family: 6 },
+    });
+    for (const url of ['https://8.8.8.8/', 'https://[2606:4700::1111]/', 'https://[::ffff:8.8.8.8]/'])
+      expect(await checkTarget(url, aws()), url).toMatchObject({ target: expect.any(Object) });
+  });
+
+  it('at delivery: asks the resolver once and sends to the very address it checked, named as subscribed', async () => {
+    const settings = () => ({ allowPrivate: false, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
+    const m = memory();
+    // a rebinding name: public to the first question of each delivery, loopback to any later one
+    let asked = 0;
+    const resolve: Resolver = async () => (asked++ === 0 ? ['93.184.215.14'] : ['127.0.0.1']);
+    const targets: CheckedTarget[] = [];
+    const post: Poster = async (target) => {
+      targets.push(target);
+      return { status: 200 };
+    };
+    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, resolve, post });
+    await service.subscribe(principal(), { url: 'https://rebind.example.com/hook', events: ['SPOT_CREATED.V1'] });
+    await service.fanOut(event(9));
+    asked = 0;
+    await expect(service.deliver(m.queued[0]!, 1)).resolves.toMatchObject({ state: 'delivered' });
+    expect(asked).toBe(1);
+    expect(targets).toEqual([
+      {
+        url: new URL('https://rebind.example.com/hook'),
+        host: 'rebind.example.com',
+        address: '93.184.215.14',
+        family: 4,
+      },
+    ]);
+  });
+
+  it('at delivery: a name that now resolves to a private address is not sent to; the attempt is recorded as refused', async () => {
+    const settings = () => ({ allowPrivate: false, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
+    const m = memory();
+    let answer = ['93.184.215.14'];
+    let sent = 0;
+    const service = webhooksService({
+      repository: m.repository,
+      settings,
+      mayRead: async () => true,
+      resolve: async () => answer,
+      post: async () => {
+        sent++;
+        return { status: 200 };
+      },
+    });
+    const sub = await service.subscribe(principal(), {
+      url: 'https://later.example.com/hook',
+      events: ['SPOT_CREATED.V1'],
+    });
+    answer = ['::ffff:169.254.169.254'];
+    await service.fanOut(event(9));
+    await expect(service.deliver(m.queued[0]!, 1)).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(sent).toBe(0);
+    expect((await service.deliveries(principal(), sub.subscription_uuid, 10))[0]).toMatchObject({
+      state: 'pending',
+      attempts: [{ status: null, error: expect.stringMatching(/url refused: .*private/) }],
+    });
+  });
+});
+
+describe('the delivery connection (issue 46, #6)', () => {
+  const servers: Array<{ close: (done: () => void) => void }> = [];
+  afterAll(() => Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done())))));
+
+  async function receiver(answer: (request: IncomingMessage, response: ServerResponse) => void) {
+    const received: Array<{ method?: string; url?: string; host?: string; body: string }> = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push({ method: request.method, url: request.url, host: request.headers.host, body });
+        answer(request, response);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    return { port: (server.address() as AddressInfo).port, received };
+  }
+  const pinned = (url: string, address = '127.0.0.1'): CheckedTarget => ({
+    url: new URL(url),
+    host: new URL(url).hostname.replace(/^\[|\]$/g, ''),
+    address,
+    family: address.includes(':') ? 6 : 4,
+  });
+  const request = { headers: { 'content-type': 'application/json' }, body: '{"a":1}', timeoutMs: 1000 };
+
+  it('connects to the checked address, keeping the host name in the Host header (the name itself resolves nowhere)', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(204).end());
+    const answer = await postToTarget(pinned(`http://hooks.surco.invalid:${hook.port}/in?x=1`), request);
+    expect(answer).toEqual({ status: 204 });
+    expect(hook.received).toEqual([
+      { method: 'POST', url: '/in?x=1', host: `hooks.surco.invalid:${hook.port}`, body: '{"a":1}' },
+    ]);
+  });
+
+  it('names the host in TLS (SNI) while connecting to the checked address', async () => {
+    let serverName: string | undefined;
+    const server = createTlsServer({
+      SNICallback: (name, done) => {
+        serverName = name;
+        done(new Error('no certificate in this test'), undefined);
+      },
+    });
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = (server.address() as AddressInfo).port;
+    await expect(postToTarget(pinned(`https://hooks.surco.invalid:${port}/in`), request)).rejects.toThrow();
+    expect(serverName).toBe('hooks.surco.invalid');
+    const options = targetRequestOptions(pinned(`https://[2606:4700::1111]/in`, '2606:4700::1111'), request);
+    expect(options).not.toHaveProperty('servername'); // an address is never sent as SNI
+  });
+
+  it('does not follow a redirect (3xx is the answer), and a receiver that never answers is a TimeoutError', async () => {
+    const elsewhere = await receiver((_req, res) => res.writeHead(200).end());
+    const redirecting = await receiver((_req, res) =>
+      res.writeHead(302, { location: `http://127.0.0.1:${elsewhere.port}/metadata` }).end(),
+    );
+    expect(await postToTarget(pinned(`http://hooks.surco.invalid:${redirecting.port}/in`), request)).toEqual({
+      status: 302,
+    });
+    expect(elsewhere.received).toEqual([]);
+    const silent = await receiver(() => undefined);
+    const started = Date.now();
+    await expect(
+      postToTarget(pinned(`http://hooks.surco.invalid:${silent.port}/in`), { ...request, timeoutMs: 300 }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('through the service: the injected resolver is asked once and the POST reaches the address it gave, named as subscribed', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(200).end());
+    const m = memory();
+    const asked: string[] = [];
+    const service = webhooksService({
+      repository: m.repository,
+      settings: () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 }),
+      mayRead: async () => true,
+      resolve: async (host) => {
+        asked.push(host);
+        return ['127.0.0.1'];
+      },
+    });
+    await service.subscribe(principal(), {
+      url: `http://receiver.surco.invalid:${hook.port}/hook`,
+      events: ['SPOT_CREATED.V1'],
+    });
+    await service.fanOut(event(9));
+    await expect(service.deliver(m.queued[0]!, 1)).resolves.toMatchObject({ state: 'delivered' });
+    expect(asked).toEqual(['receiver.surco.invalid']);
+    expect(hook.received).toMatchObject([
+      { method: 'POST', url: '/hook', host: `receiver.surco.invalid:${hook.port}` },
+    ]);
+  });
+});
+
 describe('signature', () => {
   it('is HMAC-SHA256 of timestamp and body, checked in constant time and refused when old', () => {
     const body = '{"event_name":"FIELD_CREATED.V1"}';
@@ -64,6 +310,9 @@ describe('signature', () => {
   });
 });
 
+/** Where a subscription's records live, as lib/db/keys.ts scopes them: its owner and uuid. */
+const scoped = (ref: SubscriptionRef) => `${ref.userId}|${ref.extensionId}|${ref.uuid}`;
+
 function memory() {
   const subscriptions = new Map<string, Subscription>();
   const deliveries = new Map<string, Delivery>();
@@ -73,31 +322,32 @@ function memory() {
     subscriptions: async (userId, extensionId) =>
       [...subscriptions.values()].filter((s) => s.userId === userId && s.extensionId === extensionId),
     subscriptionsOfUser: async (userId) => [...subscriptions.values()].filter((s) => s.userId === userId),
-    subscription: async (userId, extensionId, uuid) => {
-      const s = subscriptions.get(uuid);
-      return s && s.userId === userId && s.extensionId === extensionId ? s : undefined;
-    },
+    subscription: async (userId, extensionId, uuid) => subscriptions.get(scoped({ userId, extensionId, uuid })),
     create: async (s) => {
-      if (subscriptions.has(s.uuid)) return false;
-      subscriptions.set(s.uuid, s);
+      if (subscriptions.has(scoped(s))) return false;
+      subscriptions.set(scoped(s), s);
       return true;
     },
-    remove: async (s) => subscriptions.delete(s.uuid),
-    delivery: async (uuid, id) => deliveries.get(`${uuid}|${id}`),
-    saveDelivery: async (d) => void deliveries.set(`${d.subscriptionUuid}|${d.deliveryId}`, d),
-    deliveries: async (uuid) => [...deliveries.values()].filter((d) => d.subscriptionUuid === uuid).reverse(),
+    remove: async (s) => subscriptions.delete(scoped(s)),
+    delivery: async (ref, id) => deliveries.get(`${scoped(ref)}|${id}`),
+    saveDelivery: async (ref, d) => void deliveries.set(`${scoped(ref)}|${d.deliveryId}`, d),
+    deliveries: async (ref) =>
+      [...deliveries.entries()]
+        .filter(([key]) => key.startsWith(`${scoped(ref)}|`))
+        .map(([, d]) => d)
+        .reverse(),
     queueDeliveries: async (jobs) => void queued.push(...jobs),
-    acquireSlot: async (uuid, holder, count, leaseUntil, now) => {
+    acquireSlot: async (ref, holder, count, leaseUntil, now) => {
       for (let slot = 0; slot < count; slot++) {
-        const held = slots.get(`${uuid}|${slot}`);
+        const held = slots.get(`${ref.uuid}|${slot}`);
         if (held && held.leaseUntil >= now) continue;
-        slots.set(`${uuid}|${slot}`, { holder, leaseUntil });
+        slots.set(`${ref.uuid}|${slot}`, { holder, leaseUntil });
         return slot;
       }
       return undefined;
     },
-    releaseSlot: async (uuid, slot, holder) => {
-      if (slots.get(`${uuid}|${slot}`)?.holder === holder) slots.delete(`${uuid}|${slot}`);
+    releaseSlot: async (ref, slot, holder) => {
+      if (slots.get(`${ref.uuid}|${slot}`)?.holder === holder) slots.delete(`${ref.uuid}|${slot}`);
     },
   };
   return { repository, subscriptions, deliveries, queued, slots };
@@ -115,7 +365,7 @@ const event = (userId: number, name: WebhookEvent['name'] = 'SPOT_CREATED.V1'): 
 describe('subscriptions and deliveries', () => {
   const settings = () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
 
-  it('a subscription belongs to its user and extension; its uuid is refused to anyone else', async () => {
+  it("a subscription belongs to its user and extension; its uuid is the owner's own: another owner choosing it makes its own (issue 46, #13)", async () => {
     const m = memory();
     const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true });
     const made = await service.subscribe(principal(), {
@@ -131,18 +381,28 @@ describe('subscriptions and deliveries', () => {
         events: ['SPOT_CREATED.V1'],
       }),
     ).toEqual(made);
-    await expect(
-      service.subscribe(principal(10), {
+    // another user, and another extension of the same user, choosing the uuid: a subscription of their own
+    for (const [who, url] of [
+      [principal(10), 'http://127.0.0.1:4000/theirs'],
+      [principal(9, 'other'), 'http://127.0.0.1:4000/other-extension'],
+    ] as const) {
+      const theirs = await service.subscribe(who, {
         subscription_uuid: made.subscription_uuid,
-        url: 'http://127.0.0.1:4000/x',
-        events: ['SPOT_CREATED.V1'],
-      }),
-    ).rejects.toMatchObject({ kind: 'conflict' });
+        url,
+        events: ['FIELD_CREATED.V1'],
+      });
+      expect(theirs).toMatchObject({ subscription_uuid: made.subscription_uuid, url, events: ['FIELD_CREATED.V1'] });
+      expect(theirs.secret).not.toBe(made.secret);
+      expect((await service.list(who)).map((s) => s.url)).toEqual([url]);
+    }
+    expect((await service.list(principal())).map((s) => s.url)).toEqual(['http://127.0.0.1:4000/x']);
+    await service.remove(principal(9, 'other'), made.subscription_uuid);
     expect(await service.list(principal(9, 'other'))).toEqual([]);
+    expect(await service.list(principal())).toHaveLength(1);
     await expect(service.remove(principal(9, 'other'), made.subscription_uuid)).rejects.toMatchObject({
       kind: 'not_found',
     });
-    await expect(service.deliveries(principal(10), made.subscription_uuid, 10)).rejects.toMatchObject({
+    await expect(service.deliveries(principal(11), made.subscription_uuid, 10)).rejects.toMatchObject({
       kind: 'not_found',
     });
     expect((await service.list(principal()))[0]).not.toHaveProperty('secret');
@@ -160,6 +420,32 @@ describe('subscriptions and deliveries', () => {
     ).rejects.toMatchObject({ kind: 'invalid' });
   });
 
+  it('two owners of one subscription uuid each get their own deliveries (issue 46, #13)', async () => {
+    const m = memory();
+    const service = webhooksService({
+      repository: m.repository,
+      settings,
+      mayRead: async () => true,
+      post: async () => ({ status: 200 }),
+    });
+    const uuid = '0b8a2b9e-7c2d-4f7a-9a51-3f1f3f0c2a12';
+    await service.subscribe(principal(9), {
+      subscription_uuid: uuid,
+      url: 'http://127.0.0.1:4000/a',
+      events: ['SPOT_CREATED.V1'],
+    });
+    await service.subscribe(principal(10), {
+      subscription_uuid: uuid,
+      url: 'http://127.0.0.1:4000/b',
+      events: ['SPOT_CREATED.V1'],
+    });
+    await service.fanOut({ ...event(9), id: 'e9' });
+    expect(m.queued).toHaveLength(1);
+    await service.deliver(m.queued[0]!, 1);
+    expect((await service.deliveries(principal(9), uuid, 10)).map((d) => d.delivery_id)).toEqual([`e9:${uuid}`]);
+    expect(await service.deliveries(principal(10), uuid, 10)).toEqual([]);
+  });
+
   it('fans an event out only to the subscriptions of its users that take its name', async () => {
     const m = memory();
     const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true });
@@ -174,12 +460,12 @@ describe('subscriptions and deliveries', () => {
   it('a failed attempt is recorded and backed off exponentially; the last fails the delivery; a 2xx delivers it once', async () => {
     const m = memory();
     const answers = [500, 502, 200];
-    const sent: Array<{ headers: Record<string, string>; body: string }> = [];
-    const send = (async (_url: string, init: { headers: Record<string, string>; body: string }) => {
-      sent.push(init);
-      return new Response('', { status: answers.shift() ?? 200 });
-    }) as unknown as typeof fetch;
-    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, send });
+    const sent: TargetRequest[] = [];
+    const post: Poster = async (_target, request) => {
+      sent.push(request);
+      return { status: answers.shift() ?? 200 };
+    };
+    const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true, post });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await service.fanOut(event(9));
     const job = m.queued[0]!;
@@ -197,7 +483,7 @@ describe('subscriptions and deliveries', () => {
       repository: never.repository,
       settings,
       mayRead: async () => true,
-      send: (async () => new Response('', { status: 503 })) as unknown as typeof fetch,
+      post: async () => ({ status: 503 }),
     });
     const sub2 = await failing.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await failing.fanOut(event(9));
@@ -218,10 +504,10 @@ describe('subscriptions and deliveries', () => {
       repository: m.repository,
       settings,
       mayRead: async () => false,
-      send: (async () => {
+      post: async () => {
         sent++;
-        return new Response('');
-      }) as unknown as typeof fetch,
+        return { status: 200 };
+      },
     });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     await service.fanOut(event(9));
@@ -235,19 +521,19 @@ describe('subscriptions and deliveries', () => {
     const pending: Array<() => void> = [];
     let inFlight = 0;
     let most = 0;
-    const send = (async () => {
+    const post: Poster = async () => {
       inFlight++;
       most = Math.max(most, inFlight);
       await new Promise<void>((resolve) => pending.push(resolve));
       inFlight--;
-      return new Response('');
-    }) as unknown as typeof fetch;
+      return { status: 200 };
+    };
     let clock = Date.parse('2026-11-24T10:00:00Z');
     const service = webhooksService({
       repository: m.repository,
       settings,
       mayRead: async () => true,
-      send,
+      post,
       now: () => new Date(clock),
     });
     const sub = await service.subscribe(principal(), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
@@ -262,7 +548,9 @@ describe('subscriptions and deliveries', () => {
     expect(busy).toBeInstanceOf(SubscriptionBusy);
     expect((busy as SubscriptionBusy).retryInSeconds).toBeGreaterThanOrEqual(1);
     expect((busy as SubscriptionBusy).retryInSeconds).toBeLessThanOrEqual(5);
-    expect(await m.repository.delivery(sub.subscription_uuid, jobs[2]!.delivery_id)).toBeUndefined();
+    expect(
+      await m.repository.delivery({ userId: 9, extensionId: 'ext', uuid: sub.subscription_uuid }, jobs[2]!.delivery_id),
+    ).toBeUndefined();
     // another subscription is not held up
     const elsewhere = service.deliver(m.queued.find((job) => job.subscription_uuid === other.subscription_uuid)!, 1);
     await vi.waitFor(() => expect(pending).toHaveLength(3));

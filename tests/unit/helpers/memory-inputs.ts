@@ -10,7 +10,7 @@ export function memoryRepository(): InputRepository & {
   reads: number;
 } {
   const rows = new Map<string, PersonalInput>();
-  let next = PERSONAL_INPUT_ID_OFFSET;
+  const next = new Map<number, number>();
   const repository = {
     rows,
     conflicts: 0,
@@ -23,8 +23,10 @@ export function memoryRepository(): InputRepository & {
     async holderOf(uuid: string) {
       return rows.get(uuid)?.ownerId;
     },
-    async newId() {
-      return ++next;
+    /** One sequence per owner, as lib/inputs/repository.ts keeps them. */
+    async newId(ownerId: number) {
+      next.set(ownerId, (next.get(ownerId) ?? PERSONAL_INPUT_ID_OFFSET) + 1);
+      return next.get(ownerId)!;
     },
     async save(writes: InputWrite[]) {
       for (const write of writes) {

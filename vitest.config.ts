@@ -19,19 +19,34 @@ const jsonText: Plugin = {
     id.startsWith('\0') && id.endsWith('.json.text.js') ? jsonTextModule(id.slice(1, -'.text.js'.length)) : null,
 };
 
+const { writtenPageModule } = createRequire(import.meta.url)('./deploy/pages.cjs') as {
+  writtenPageModule: (root: string, page: string) => Promise<string>;
+};
+
+/** `import files from 'surco-pages:<page>'` (the web pages' handlers) as the functions' build has it (deploy/pages.cjs). */
+const pages: Plugin = {
+  name: 'surco-pages',
+  enforce: 'pre',
+  resolveId: (source) => (source.startsWith('surco-pages:') ? `\0${source}` : null),
+  load: (id) =>
+    id.startsWith('\0surco-pages:') ? writtenPageModule(import.meta.dirname, id.slice('\0surco-pages:'.length)) : null,
+};
+
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LOG_LEVEL: 'silent' };
 
 /** Files that load the stack heavily (docs/security.md; concurrent writers, tests/contention.test.ts). */
 const HEAVY = ['tests/cross-tenant.test.ts', 'tests/fuzz.test.ts', 'tests/contention.test.ts'];
+/** The pages in a real headless Chromium (docs/console.md): npx vitest run --project browser. */
+const BROWSER = ['tests/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    // Three projects: `unit` runs in seconds without anything else (npx vitest run --project unit);
-    // `stack` and then `stack-heavy` talk to one local stack (DynamoDB Local, S3, SQS, the local
-    // API) started once for the run.
+    // Four projects: `unit` runs in seconds without anything else (npx vitest run --project unit);
+    // `stack`, then `stack-heavy`, then `browser` talk to one local stack (DynamoDB Local, S3, SQS,
+    // the local API) started once for the run.
     projects: [
       {
-        plugins: [jsonText],
+        plugins: [jsonText, pages],
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
@@ -41,12 +56,12 @@ export default defineConfig({
         },
       },
       {
-        plugins: [jsonText],
+        plugins: [jsonText, pages],
         test: {
           name: 'stack',
           sequence: { groupOrder: 1 },
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/unit/**', ...HEAVY],
+          exclude: ['tests/unit/**', ...HEAVY, ...BROWSER],
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
@@ -61,11 +76,25 @@ export default defineConfig({
       {
         // The matrix and the fuzz send thousands of requests each: they run after the other files,
         // one at a time, against the same stack, so that their load does not time out the others.
-        plugins: [jsonText],
+        plugins: [jsonText, pages],
         test: {
           name: 'stack-heavy',
           sequence: { groupOrder: 2 },
           include: HEAVY,
+          globalSetup: ['tests/setup/stack.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+          env,
+        },
+      },
+      {
+        // A browser (and WebGL on the CPU) beside the stack: after the other files, one at a time.
+        plugins: [jsonText, pages],
+        test: {
+          name: 'browser',
+          sequence: { groupOrder: 3 },
+          include: BROWSER,
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 180_000,
           hookTimeout: 240_000,

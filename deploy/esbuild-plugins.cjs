@@ -348,9 +348,65 @@ function pruneChunksPlugin(rebuild) {
   return plugin;
 }
 
+// pages: `import files from 'surco-pages:<page>'` (functions/system/docs.ts, console.ts) is the list
+// of a web page's files, built by esbuild from console/ (deploy/pages.cjs): each file is emitted
+// beside the function's bundle by esbuild's `file` loader (its zip takes the function's directory,
+// deploy/build.cjs), and the list gives its name, type and file: URL. The bundle
+// holds no page content. The page's sources are watched (SURCO_WATCH=1 npm start rebuilds them).
+const PAGE = 'surco-pages:';
+const PAGE_FILE = 'surco-page-file:';
+const pages = {
+  name: 'pages',
+  setup(build) {
+    const { pageFiles } = require('./pages.cjs');
+    const root = build.initialOptions.absWorkingDir || process.cwd();
+    build.onResolve({ filter: /^surco-pages:/ }, (args) => ({
+      path: args.path.slice(PAGE.length),
+      namespace: 'pages',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'pages' }, async (args) => {
+      const { files, sources } = await pageFiles(root, args.path);
+      // beside the function's code, a page's file must not pass for it (.mjs: the bundle budgets,
+      // the chunk checks) nor lack an extension (served as what?): deploy/pages.cjs names them so
+      const misnamed = files.filter((file) => !/\.[a-z0-9]+$/i.test(file.name) || /\.mjs$|\.map$/.test(file.name));
+      if (misnamed.length) {
+        return {
+          errors: [
+            {
+              text: `pages: ${args.path} has files named like code or without an extension: ${misnamed.map((f) => f.name).join(', ')}`,
+            },
+          ],
+        };
+      }
+      const imports = files.map(
+        (file, i) => `import f${i} from ${JSON.stringify(`${PAGE_FILE}${args.path}/${file.name}`)};`,
+      );
+      const list = files.map(
+        (file, i) =>
+          `{ name: ${JSON.stringify(file.name)}, type: ${JSON.stringify(file.type)}, url: new URL(f${i}, import.meta.url).href }`,
+      );
+      return {
+        contents: `${imports.join('\n')}\nexport default [${list.join(', ')}];\n`,
+        loader: 'js',
+        watchFiles: sources,
+      };
+    });
+    build.onResolve({ filter: /^surco-page-file:/ }, (args) => ({
+      path: args.path.slice(PAGE_FILE.length),
+      namespace: 'page-file',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'page-file' }, async (args) => {
+      const [page, ...name] = args.path.split('/');
+      const file = (await pageFiles(root, page)).files.find((f) => f.name === name.join('/'));
+      if (!file) return { errors: [{ text: `pages: ${args.path} was not built` }] };
+      return { contents: file.contents, loader: 'file' };
+    });
+  },
+};
+
 const pruneChunks = pruneChunksPlugin(true);
 
-module.exports = [pureSchemas, jsonParse, lazyWebStreams, pngZlib, pruneChunks];
+module.exports = [pureSchemas, jsonParse, lazyWebStreams, pngZlib, pages, pruneChunks];
 module.exports.LAZY_WEB_STREAMS = LAZY_WEB_STREAMS;
 module.exports.PNG_ZLIB = PNG_ZLIB;
 module.exports.unreachableOutputs = unreachableOutputs;

@@ -69,6 +69,17 @@ class EnvironmentReader {
     return ok ? value : this.refuse(name, fallback);
   }
 
+  /** An http(s) URL template of map tiles (`{z}`, `{x}`, `{y}` in it); undefined when absent or empty. */
+  tileUrl(name: string): string | undefined {
+    const raw = this.env[name]?.trim();
+    if (!raw) return undefined;
+    const ok =
+      /^https?:\/\//.test(raw) &&
+      URL.canParse(raw.replace(/\{[^}]*\}/g, '0')) &&
+      ['{z}', '{x}', '{y}'].every((p) => raw.includes(p));
+    return ok ? raw : this.refuse(name, undefined);
+  }
+
   /** An absolute URL; `fallback` when absent. */
   url(name: string, fallback: string): string {
     const raw = this.env[name];
@@ -101,6 +112,8 @@ export type Config = {
   streamPollMs: number;
   streamPingSeconds: number;
   streamMaxSeconds: number;
+  /** The web console's raster basemap (none offline): its tile URL template and attribution. */
+  console: { basemap?: string; basemapAttribution: string };
 };
 
 /** The configuration of an environment; throws with every missing or invalid variable named. */
@@ -156,6 +169,12 @@ export function readConfig(environment: Environment): Config {
     streamPollMs: integer('SURCO_STREAM_POLL_MS', 500, 50, 10_000),
     streamPingSeconds: integer('SURCO_STREAM_PING_S', 15, 1, 300),
     streamMaxSeconds: integer('SURCO_STREAM_MAX_S', 840, 5, 870),
+    // The web console (GET /console, docs/console.md) draws fields over no basemap unless the
+    // deployment has a raster tile service it may use: its URL template and the attribution it asks for.
+    console: {
+      basemap: env.tileUrl('SURCO_CONSOLE_BASEMAP'),
+      basemapAttribution: env.text('SURCO_CONSOLE_BASEMAP_ATTRIBUTION', ''),
+    },
   };
   if (env.invalid.length > 0) throw new Error(`invalid configuration: ${env.invalid.join(', ')}`);
   return read;

@@ -1,4 +1,5 @@
-// System routes: the OpenAPI document and the answer to unknown routes.
+// System routes: the OpenAPI document, the web pages the platform serves (docs/console.md) and the
+// answer to unknown routes.
 import * as z from 'zod/mini';
 import { generalDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
@@ -15,6 +16,45 @@ export const openApiRoute = defineRoute({
   responses: { 200: { description: 'the document', schema: z.record(z.string(), z.unknown()) } },
 });
 
+/** A page's file names: `<name>-<hash>.<ext>` as the build writes them (deploy/pages.cjs). */
+const pageAsset = z.object({ asset: z.optional(z.string().check(z.maxLength(200))) });
+
+/**
+ * GET /docs: the API reference, Swagger UI over GET /openapi.json, whose "try it" calls this API
+ * with the token given in it; /docs/<file>: what the page loads. Pages, not part of the document.
+ */
+export const apiReferenceRoute = defineRoute({
+  operationId: 'apiReference',
+  handler: 'functions/system/docs.get',
+  method: 'get',
+  paths: ['/docs', '/docs/{asset}'],
+  summary: 'The API reference (an HTML page; no token needed)',
+  tags: ['system'],
+  auth: 'none',
+  dialect: generalDialect,
+  request: { path: pageAsset },
+  responses: {},
+  undocumented: true,
+});
+
+/**
+ * GET /console: the web console (fields on a map, their imagery, NDVI series, spots, samplings and
+ * labours), which calls this API with the token pasted in it; /console/<file>: what the page loads.
+ */
+export const webConsoleRoute = defineRoute({
+  operationId: 'webConsole',
+  handler: 'functions/system/console.get',
+  method: 'get',
+  paths: ['/console', '/console/{asset}'],
+  summary: 'The web console (an HTML page; no token needed to load it)',
+  tags: ['system'],
+  auth: 'none',
+  dialect: generalDialect,
+  request: { path: pageAsset },
+  responses: {},
+  undocumented: true,
+});
+
 /** Catch-all: any method of a path no route declares; not part of the document. */
 export const notFoundRoute = defineRoute({
   operationId: 'notFound',
@@ -29,4 +69,4 @@ export const notFoundRoute = defineRoute({
   undocumented: true,
 });
 
-export const systemRoutes = [openApiRoute, notFoundRoute];
+export const systemRoutes = [openApiRoute, apiReferenceRoute, webConsoleRoute, notFoundRoute];

@@ -90,11 +90,17 @@ Surco is running (stage local), ready in ${((Date.now() - started) / 1000).toFix
 
   API           ${stack.baseUrl}
   OpenAPI       ${stack.baseUrl}/openapi.json
+  reference     ${stack.baseUrl}/docs   (the API reference: "try it" with a token)
+  console       ${stack.baseUrl}/console   (fields, imagery, NDVI, spots, labours: with a token)
   internal key  ${internalKey}   (header x-internal-key)
   demo user     ${demo.admin.user_name} (user ${demo.admin.id}, farm ${demo.farmId}, fields ${demo.fieldIds.join(', ')})
   token         valid until ${expires_at}, all claims, extension demo-extension 1.0.0:
 
 ${access_token}
+
+The console as the demo user (the token rides in the URL's fragment, which a browser never sends; the
+console's link to the reference takes it along in the same tab):
+  ${stack.baseUrl}/console#token=${access_token}
 
 Try it:
   source .surco/demo.env

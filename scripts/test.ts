@@ -1,8 +1,8 @@
-// npm test [-- <vitest filters and options>]: Biome (format and lint), the type check and every test
-// (vitest), the three at once. Arguments go to vitest: `npm test -- spots` runs the test files whose
+// npm test [-- <vitest filters and options>]: Biome (format and lint), the type checks and every test
+// (vitest), all at once. Arguments go to vitest: `npm test -- spots` runs the test files whose
 // path contains "spots" (with the type check and lint beside them); `npm test -- --project unit`
 // the unit tests only. The output of Biome and tsc is printed when they end, vitest's as it runs;
-// the command fails if any of the three does.
+// the command fails if any of them does.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -20,6 +20,8 @@ interface Step {
 const steps: Step[] = [
   { name: 'biome', command: bin('biome'), args: ['ci', '--error-on-warnings', '.'], live: false },
   { name: 'tsc', command: bin('tsc'), args: ['-p', '.'], live: false },
+  // the web pages' browser code, with the DOM's types (console/tsconfig.json)
+  { name: 'tsc console', command: bin('tsc'), args: ['-p', 'console'], live: false },
   { name: 'vitest', command: bin('vitest'), args: ['run', ...process.argv.slice(2)], live: true },
 ];
 

@@ -1,15 +1,12 @@
 // The production scene source (docs/imagery.md): the STAC search as Earth Search answers it (POST,
 // pages through `next` links) and the window read of a real Cloud-Optimized GeoTIFF (tiled, DEFLATE,
-// written by GDAL's COG driver) over HTTP range requests, against a loopback server. No stack.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// written by GDAL's COG driver, compiled to WebAssembly: tests/helpers/gdal.ts) over HTTP range requests, against a loopback server. No stack.
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { writeArrayBuffer } from 'geotiff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBand } from '../lib/imagery/cog';
 import { searchScenes } from '../lib/imagery/stac';
-import { gdal } from './helpers/gdal';
+import { gdalTranslate } from './helpers/gdal';
 
 const SIDE = 2048; // 20.48 km at 10 m: a fifth of a Sentinel-2 tile
 const X0 = 600_000;
@@ -18,36 +15,28 @@ const value = (col: number, row: number) => 1 + ((col * 7 + row * 13) % 5000);
 
 let server: Server;
 let base = '';
-let cog = Buffer.alloc(0);
+let cog: Buffer = Buffer.alloc(0);
 const searches: any[] = [];
 const ranges: string[] = [];
 let bytesServed = 0;
 
-const dir = mkdtempSync(join(tmpdir(), 'surco-cog-'));
-
 beforeAll(async () => {
   const data = new Uint16Array(SIDE * SIDE);
   for (let row = 0; row < SIDE; row++) for (let col = 0; col < SIDE; col++) data[row * SIDE + col] = value(col, row);
-  const plain = join(dir, 'plain.tif');
-  writeFileSync(
-    plain,
-    Buffer.from(
-      writeArrayBuffer(data, {
-        width: SIDE,
-        height: SIDE,
-        ModelPixelScale: [10, 10, 0],
-        ModelTiepoint: [0, 0, 0, X0, Y1, 0],
-        GTModelTypeGeoKey: 1,
-        GTRasterTypeGeoKey: 1,
-        ProjectedCSTypeGeoKey: 32720,
-        BitsPerSample: [16],
-        SampleFormat: [1],
-      }),
-    ),
+  const plain = Buffer.from(
+    writeArrayBuffer(data, {
+      width: SIDE,
+      height: SIDE,
+      ModelPixelScale: [10, 10, 0],
+      ModelTiepoint: [0, 0, 0, X0, Y1, 0],
+      GTModelTypeGeoKey: 1,
+      GTRasterTypeGeoKey: 1,
+      ProjectedCSTypeGeoKey: 32720,
+      BitsPerSample: [16],
+      SampleFormat: [1],
+    }),
   );
-  const cogPath = join(dir, 'cog.tif');
-  gdal('gdal_translate', ['-q', '-of', 'COG', '-co', 'COMPRESS=DEFLATE', '-co', 'BLOCKSIZE=256', plain, cogPath]);
-  cog = readFileSync(cogPath);
+  cog = await gdalTranslate(plain, 'tif', ['-q', '-of', 'COG', '-co', 'COMPRESS=DEFLATE', '-co', 'BLOCKSIZE=256']);
   server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.startsWith('/v1/search')) {
       const chunks: Buffer[] = [];
@@ -115,9 +104,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // the server is not there when the set-up failed (GDAL missing): the failure to see is the set-up's
+  // the server is not there when the set-up failed: the failure to see is the set-up's
   if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the production scene source', () => {

@@ -1,7 +1,7 @@
 // Spec 2, "Imagery layers", "Layer type catalogue" and GET /api/fields/ndvi, against the local
 // stack: a new field's scenes come from the local STAC catalogue (scripts/local/catalogue.ts) through
-// the production search-and-read path; images are read back by GDAL (gdalinfo) and pngjs,
-// independent of the encoders we use.
+// the production search-and-read path; images are read back by GDAL (gdalinfo, compiled to
+// WebAssembly: tests/helpers/gdal.ts) and pngjs, independent of the encoders we use.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PNG } from 'pngjs';
@@ -9,7 +9,7 @@ import proj4 from 'proj4';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquisitions } from '../scripts/local/scenes';
 import { call, createField, eventually, IMAGERY_AREA, newUser, square, stack, type TestUser } from './helpers/api';
-import { gdalOnBytes } from './helpers/gdal';
+import { gdalinfo as gdalInfo } from './helpers/gdal';
 
 const PERIOD_DAYS = 15;
 // where the test stack's catalogue has scenes (tests/helpers/shapes.ts)
@@ -41,8 +41,8 @@ async function image(user: TestUser, query: Record<string, string | number | boo
   };
 }
 
-function gdalinfo(bytes: Buffer, extension: string): any {
-  const info = JSON.parse(gdalOnBytes(bytes, extension, 'gdalinfo', (path) => ['-json', '-stats', path]));
+async function gdalinfo(bytes: Buffer, extension: string): Promise<any> {
+  const info = await gdalInfo(bytes, extension, ['-stats']);
   // the statistics at full precision (the JSON's minimum and maximum are rounded to 3 decimals)
   for (const band of info.bands) {
     band.min = Number(band.metadata?.['']?.STATISTICS_MINIMUM);
@@ -255,7 +255,7 @@ describe('GET /api/geoserver/v2', () => {
     const response = await image(user, { ...base(), format: 'image/tiff', transparent: true });
     expect(response.status).toBe(200);
     expect(response.type).toBe('image/tiff');
-    const info = gdalinfo(response.bytes, 'tif');
+    const info = await gdalinfo(response.bytes, 'tif');
     expect(info.size).toEqual([grid.width, grid.height]);
     expect(info.coordinateSystem.wkt).toContain('ID["EPSG",32720]');
     expect(info.geoTransform).toEqual([grid.x0, 10, 0, grid.y0, 0, -10]);
@@ -270,7 +270,7 @@ describe('GET /api/geoserver/v2', () => {
   it('GeoTIFF of rgb1: three uint8 bands with NODATA 0', async () => {
     const response = await image(user, { ...base(), operation: 'rgb1', format: 'image/tiff' });
     expect(response.status).toBe(200);
-    const info = gdalinfo(response.bytes, 'tif');
+    const info = await gdalinfo(response.bytes, 'tif');
     expect(info.bands).toHaveLength(3);
     for (const band of info.bands) {
       expect(band.type).toBe('Byte');
@@ -293,7 +293,7 @@ describe('GET /api/geoserver/v2', () => {
   });
 
   it('encoded PNG decodes back to the GeoTIFF values within half a step (1/65534)', async () => {
-    const tiff = gdalinfo((await image(user, { ...base(), format: 'image/tiff' })).bytes, 'tif');
+    const tiff = await gdalinfo((await image(user, { ...base(), format: 'image/tiff' })).bytes, 'tif');
     const encoded = await decodePng((await image(user, { ...base(), format: 'image/encoded' })).bytes);
     const values: number[] = [];
     for (let i = 0; i < encoded.width * encoded.height; i++) {
@@ -311,7 +311,7 @@ describe('GET /api/geoserver/v2', () => {
     const [x0, y0] = proj4('EPSG:4326', 'EPSG:3857', [LON - 0.001, LAT - 0.001]);
     const [x1, y1] = proj4('EPSG:4326', 'EPSG:3857', [LON + 0.011, LAT + 0.011]);
     const query = { ...base(), epsg: 3857, bbox: `${x0},${y0},${x1},${y1}`, width: 300, height: 200 };
-    const tiff = gdalinfo((await image(user, { ...query, format: 'image/tiff' })).bytes, 'tif');
+    const tiff = await gdalinfo((await image(user, { ...query, format: 'image/tiff' })).bytes, 'tif');
     expect(tiff.size).toEqual([300, 200]);
     expect(tiff.coordinateSystem.wkt).toContain('ID["EPSG",3857]');
     expect(tiff.geoTransform[0]).toBeCloseTo(x0!, 3);
@@ -541,17 +541,19 @@ describe('season shape change', () => {
     expect(posted.body).toEqual({ info: 'shape was created', data: { images_reprocessing: true } });
     const latest = (await dates(owner, id)).body.layers.sentinel2.dates[0].date as string;
     const sizeOf = async () =>
-      gdalinfo(
-        (
-          await image(owner, {
-            field_id: id,
-            layer_name: 'sentinel2',
-            operation: 'ndvi1',
-            date: latest,
-            format: 'image/tiff',
-          })
-        ).bytes,
-        'tif',
+      (
+        await gdalinfo(
+          (
+            await image(owner, {
+              field_id: id,
+              layer_name: 'sentinel2',
+              operation: 'ndvi1',
+              date: latest,
+              format: 'image/tiff',
+            })
+          ).bytes,
+          'tif',
+        )
       ).size;
     // while locked, a reader still finds images (of the old shape); once released, every date is of the new shape
     await eventually(
@@ -565,7 +567,7 @@ describe('season shape change', () => {
     const grid = expectedGrid(grown);
     expect(await sizeOf()).toEqual([grid.width, grid.height]);
     for (const entry of (await dates(owner, id)).body.layers.sentinel2.dates as DateEntry[]) {
-      const info = gdalinfo(
+      const info = await gdalinfo(
         (
           await image(owner, {
             field_id: id,

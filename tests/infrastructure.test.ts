@@ -55,6 +55,8 @@ const roleStatements = (template: Template, fn: Resource): any[] =>
 const functionId = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}LambdaFunction`;
 /** Routes declared as a copy of another route of their module (schemas/storage.ts: `...kvStorageRoute`) hold it. */
 const BUILT_FROM: Record<string, string> = { keyValueStorageScopes: 'keyValueStorage' };
+/** The functions that serve a web page, their files beside their code (docs/console.md). */
+const PAGE_FUNCTIONS = ['apiReference', 'webConsole'];
 const functionName = (id: string) => id.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase());
 
 /** `method /path` of every API method of a template; parents imported from the platform resolve to their path. */
@@ -434,10 +436,12 @@ describe('what the templates keep safe', () => {
         const own = `.surco/handlers/${name}/`;
         expect(fn.Properties.Handler, id).toBe(`${own}index.handler`);
         // its directory: its module, the chunks it imports on first use, their source maps; nothing else
+        // but, for a function that serves a web page, the page's files (docs/console.md; never .mjs)
         const files = unzipSync(readFileSync(join(p.dir, `${name}.zip`)));
         const names = Object.keys(files);
+        const pageFile = (file: string) => PAGE_FUNCTIONS.includes(name) && /\.(html|js|css|txt)$/.test(file);
         expect(
-          names.filter((file) => !file.startsWith(own) || !/\.mjs(\.map)?$/.test(file)),
+          names.filter((file) => !file.startsWith(own) || (!/\.mjs(\.map)?$/.test(file) && !pageFile(file))),
           id,
         ).toEqual([]);
         expect(names, id).toContain(`${own}index.mjs`);
@@ -503,6 +507,35 @@ describe('what the templates keep safe', () => {
         if (allRoutes.some((r) => r.operationId === name)) expect(operationId, name).toBe(name);
       }
     }
+  });
+
+  it('ships each web page in the zip of the function that serves it, beside its bundle (docs/console.md)', () => {
+    for (const [name, expected] of [
+      ['apiReference', [/^index-\w+\.html$/, /^docs-\w+-\w+\.js$/, /^docs-\w+-\w+\.css$/]],
+      [
+        'webConsole',
+        [/^index-\w+\.html$/, /^console-\w+-\w+\.js$/, /^console-\w+-\w+\.css$/, /^maplibre-gl-worker-\w+-\w+\.js$/],
+      ],
+    ] as const) {
+      const service = packaged.find((p) => p.template.Resources[functionId(name)]);
+      expect(service?.service, name).toBe('platform');
+      const files: string[] = [];
+      unzipSync(readFileSync(join(service!.dir, `${name}.zip`)), {
+        filter: (entry) => {
+          files.push(entry.name);
+          return false;
+        },
+      });
+      const index = files.find((file) => file.endsWith('/index.mjs'))!;
+      const dir = index.slice(0, index.lastIndexOf('/') + 1);
+      for (const pattern of expected) {
+        expect(
+          files.some((file) => file.startsWith(dir) && pattern.test(file.slice(dir.length))),
+          `${name}: ${pattern}`,
+        ).toBe(true);
+      }
+    }
+    // (no other function carries them: 'runs every function from an entry of its own ...')
   });
 
   it('keeps every bundle within its budget (bench/bundle-budgets.json; npm run bench -- cold-start measures their import)', () => {

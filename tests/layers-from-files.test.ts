@@ -9,7 +9,7 @@ import { PNG } from 'pngjs';
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
-import { gdalOnBytes } from './helpers/gdal';
+import { gdalinfo, gdalTranslate } from './helpers/gdal';
 import * as hostile from './helpers/hostile-files';
 import { seededRandom as random } from './helpers/random';
 
@@ -37,8 +37,10 @@ async function image(user: TestUser, query: Record<string, string | number | boo
 }
 
 /** Band statistics of a GeoTIFF by GDAL. */
-function tiffStats(bytes: Buffer): { min: number; max: number; mean: number; width: number; height: number } {
-  const info = JSON.parse(gdalOnBytes(bytes, 'tif', 'gdalinfo', (path) => ['-json', '-stats', path]));
+async function tiffStats(
+  bytes: Buffer,
+): Promise<{ min: number; max: number; mean: number; width: number; height: number }> {
+  const info = await gdalinfo(bytes, 'tif', ['-stats']);
   const stats = info.bands[0].metadata[''];
   return {
     min: Number(stats.STATISTICS_MINIMUM),
@@ -50,10 +52,8 @@ function tiffStats(bytes: Buffer): { min: number; max: number; mean: number; wid
 }
 
 /** Distinct values of a float32 GeoTIFF's pixels (by GDAL, as XYZ text). */
-function tiffValues(bytes: Buffer): number[] {
-  const xyz = gdalOnBytes(bytes, 'tif', 'gdal_translate', (path) => ['-q', '-of', 'XYZ', path, '/vsistdout/'], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
+async function tiffValues(bytes: Buffer): Promise<number[]> {
+  const xyz = (await gdalTranslate(bytes, 'tif', ['-q', '-of', 'XYZ'])).toString();
   return [
     ...new Set(
       xyz
@@ -271,7 +271,7 @@ describe('POST /files', () => {
       format: 'image/tiff',
     });
     expect(tiff.status).toBe(200);
-    expect(tiffValues(tiff.bytes).sort()).toEqual([120, 80]);
+    expect((await tiffValues(tiff.bytes)).sort()).toEqual([120, 80]);
   });
 });
 
@@ -321,7 +321,7 @@ describe('POST /raster', () => {
     const query = { field_id: fieldId, layer_name: 'rinde', operation: 'rinde', date: '2026-04-20T00:00:00Z' };
     const tiff = await image(user, { ...query, format: 'image/tiff' });
     expect(tiff.status).toBe(200);
-    const stats = tiffStats(tiff.bytes);
+    const stats = await tiffStats(tiff.bytes);
     expect(stats.min).toBeGreaterThanOrEqual(5000);
     expect(stats.max).toBeLessThanOrEqual(12000);
     expect(stats.min).toBeCloseTo(rinde.min, 0);
@@ -332,7 +332,7 @@ describe('POST /raster', () => {
     expect(decoded.data[3]).toBe(0); // the corner is outside the field
     const humedad = await layerDate(user, fieldId, 'rinde_hum', '2026-04-20T00:00:00Z');
     expect(humedad.metadata).toMatchObject({ interpolation: 'idw', mean_rescaled_to: 15.5 });
-    const wet = tiffStats(
+    const wet = await tiffStats(
       (await image(user, { ...query, layer_name: 'rinde_hum', operation: 'rinde_hum', format: 'image/tiff' })).bytes,
     );
     expect(wet.mean).toBeCloseTo(15.5, 3);
@@ -574,7 +574,7 @@ describe('samplings: layers', () => {
       date: '2026-05-04T00:00:00Z',
       format: 'image/tiff',
     });
-    expect(tiffValues(tiff.bytes).sort()).toEqual([3, 6]);
+    expect((await tiffValues(tiff.bytes)).sort()).toEqual([3, 6]);
   });
 
   it('rasterizes samples by kriging and over the field, one layer per item; -11 for a reader who cannot change the sampling, 404 for a stranger', async () => {
@@ -622,7 +622,7 @@ describe('samplings: layers', () => {
       date: '2026-05-02T00:00:00Z',
       format: 'image/tiff',
     });
-    expect(tiffValues(tiff.bytes)).toEqual([3.5]);
+    expect(await tiffValues(tiff.bytes)).toEqual([3.5]);
 
     // a stranger is answered exactly as for a sampling nobody made; a reader of the field gets -11
     const rasterizeBody = {

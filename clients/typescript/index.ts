@@ -66,7 +66,11 @@ export function multipart(fields: Record<string, Scalar | FilePart>) {
     if (typeof value === 'object') {
       const bytes =
         value.bytes instanceof Blob || value.bytes instanceof Uint8Array ? value.bytes : new Uint8Array(value.bytes);
-      const blob = bytes instanceof Blob ? bytes : new Blob([bytes], value.type ? { type: value.type } : {});
+      // (a cast: the DOM types take only Uint8Array<ArrayBuffer> as a Blob part, Node's any Uint8Array)
+      const blob =
+        bytes instanceof Blob
+          ? bytes
+          : new Blob([bytes as Uint8Array<ArrayBuffer>], value.type ? { type: value.type } : {});
       data.set(name, blob, value.filename);
     } else data.set(name, String(value));
   }

@@ -3,7 +3,7 @@
 // geotiff.js (which reads the scenes) also writes GeoTIFFs, but uncompressed only and at about
 // 500 ms per million float32 pixels (it builds a DataView per value): a 1000 x 1000 image took most
 // of a second and 4 MB, near Lambda's 6 MB response limit once base64-encoded (docs/imagery.md).
-// The tests read every image back with GDAL (gdalinfo).
+// The tests read every image back with GDAL (gdalinfo, compiled to WebAssembly: tests/helpers/gdal.ts).
 import { deflateSync } from 'node:zlib';
 import { type Grid, pixelHeight } from './grid';
 

@@ -3,11 +3,12 @@
 // warping, then to PNG (RGBA through the operation's colour scale), GeoTIFF (float32 with NODATA
 // nan, or 3 x uint8 with NODATA 0) or encoded PNG (16 bits in R and G).
 import { encode as encodePng } from 'fast-png';
+import { COLOUR_SCALES, colourIn, INDEX_RANGE, type ValueRange } from './colours';
 import { type Point, transformer } from './crs';
 import { writeGeoTiff } from './geotiff-writer';
 import type { Rings } from './grid';
 import { type Grid, gridBounds, pixelHeight, projectRings, rasterize, ringBounds } from './grid';
-import type { IndexOperation, Operation } from './layers';
+import type { Operation } from './layers';
 import type { StoredScene } from './raster';
 import { classBoundaries, classOf, type ScaleTemplate } from './scales';
 
@@ -112,42 +113,7 @@ export async function sourceIndices(source: Grid, target: Grid): Promise<Int32Ar
   return out;
 }
 
-/** A value range: of the colour scale, or of the 16 bits of an encoded PNG. */
-export interface ValueRange {
-  min: number;
-  max: number;
-}
-
-/** Colour scale of each index: value range and colour stops (red to green). */
-export const COLOUR_SCALES: Record<IndexOperation, ValueRange> = {
-  ndvi1: { min: 0, max: 1 },
-  gndvi1: { min: 0, max: 1 },
-  msavi2: { min: 0, max: 1 },
-  ndre: { min: 0, max: 0.6 },
-};
-/** The range the encoded PNG of an index carries. */
-export const INDEX_RANGE: ValueRange = { min: -1, max: 1 };
-const STOPS: ReadonlyArray<readonly [number, number, number]> = [
-  [165, 0, 38],
-  [244, 109, 67],
-  [254, 224, 139],
-  [217, 239, 139],
-  [102, 189, 99],
-  [0, 104, 55],
-];
-
-/** The colour of `value` on the red-to-green scale stretched over `range`. */
-export function colourIn(range: ValueRange, value: number): [number, number, number] {
-  const span = range.max - range.min || 1;
-  const t = Math.max(0, Math.min(1, (value - range.min) / span)) * (STOPS.length - 1);
-  const i = Math.min(STOPS.length - 2, Math.floor(t));
-  const f = t - i;
-  const [a, b] = [STOPS[i]!, STOPS[i + 1]!];
-  return [0, 1, 2].map((k) => Math.round(a[k]! + (b[k]! - a[k]!) * f)) as [number, number, number];
-}
-
-export const colourOf = (operation: IndexOperation, value: number): [number, number, number] =>
-  colourIn(COLOUR_SCALES[operation], value);
+export { COLOUR_SCALES, COLOUR_STOPS, colourIn, colourOf, INDEX_RANGE, type ValueRange } from './colours';
 
 /** The colour scale in 1024 steps from its first stop to its last (a lookup per pixel instead of the interpolation). */
 const RAMP_STEPS = 1024;

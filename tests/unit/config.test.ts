@@ -41,6 +41,7 @@ describe('configuration', () => {
       streamPollMs: 500,
       streamPingSeconds: 15,
       streamMaxSeconds: 840,
+      console: { basemap: undefined, basemapAttribution: '' },
     });
   });
 
@@ -72,6 +73,8 @@ describe('configuration', () => {
       SURCO_STREAM_POLL_MS: '50',
       SURCO_STREAM_PING_S: '2',
       SURCO_STREAM_MAX_S: '870',
+      SURCO_CONSOLE_BASEMAP: ' https://tiles.example.org/{z}/{x}/{y}.png ',
+      SURCO_CONSOLE_BASEMAP_ATTRIBUTION: '© Example',
     });
     expect(config.stage).toBe('prod');
     expect(config.region).toBe('sa-east-1');
@@ -105,6 +108,10 @@ describe('configuration', () => {
       config.storageReleaseDelaySeconds,
     ]).toEqual([0, 60, 2]);
     expect([config.streamPollMs, config.streamPingSeconds, config.streamMaxSeconds]).toEqual([50, 2, 870]);
+    expect(config.console).toEqual({
+      basemap: 'https://tiles.example.org/{z}/{x}/{y}.png',
+      basemapAttribution: '© Example',
+    });
   });
 
   it('prefers SURCO_REGION to AWS_REGION', () => {
@@ -152,6 +159,22 @@ describe('configuration', () => {
     expect(refusal({ ...REQUIRED, SURCO_LOG_LEVEL: 'verbose' })).toBe('invalid configuration: SURCO_LOG_LEVEL');
     expect(refusal({ ...REQUIRED, SURCO_STAC_URL: 'earth-search' })).toBe('invalid configuration: SURCO_STAC_URL');
     expect(refusal({ ...REQUIRED, SURCO_STAC_URL: '' })).toBe('invalid configuration: SURCO_STAC_URL');
+  });
+
+  it("takes the console's basemap as an http(s) tile URL with {z}, {x} and {y}; empty is none", () => {
+    const basemap = (value: string) => readConfig({ ...REQUIRED, SURCO_CONSOLE_BASEMAP: value }).console.basemap;
+    expect(basemap('')).toBeUndefined();
+    expect(basemap('http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png')).toBe('http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png');
+    for (const value of [
+      'tiles.example.org/{z}/{x}/{y}.png',
+      'ftp://tiles.example.org/{z}/{x}/{y}.png',
+      'https://tiles.example.org/{z}/{x}.png',
+      'https://tiles example/{z}/{x}/{y}.png',
+    ]) {
+      expect(refusal({ ...REQUIRED, SURCO_CONSOLE_BASEMAP: value }), value).toBe(
+        'invalid configuration: SURCO_CONSOLE_BASEMAP',
+      );
+    }
   });
 
   it('names every broken variable at once, in the order of the table', () => {

@@ -104,6 +104,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       'json-parse',
       'lazy-web-streams',
       'png-zlib',
+      'pages',
       'prune-chunks',
     ]);
   });

@@ -4,7 +4,8 @@
 // - a function's timeout: past it the caller gets Lambda's timeout error, and a worker that no
 //   longer answers (a function stuck on the CPU) is replaced, as Lambda discards the environment;
 // - the 6 MB limit of a buffered (synchronous) invocation's response: a larger result is Lambda's
-//   error, not an answer (docs/configuration.md, "Limits the local stack enforces");
+//   error, not an answer (docs/configuration.md, "Limits the local stack enforces"); a streamed
+//   response is cut at 200 MB;
 // - memory: every worker's heap is capped at the largest memory size any function declares; a
 //   worker out of memory fails the invocations it runs and is replaced.
 // Workers run several invocations at once and share the modules they have loaded (one build of
@@ -13,6 +14,9 @@ import { Worker } from 'node:worker_threads';
 
 /** Lambda's payload limit of a synchronous invocation's response (6 MB). */
 export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+/** Lambda's payload limit of a streamed response (200 MB; docs/deploy.md, "Large answers"). */
+export const MAX_STREAMED_BYTES = 200 * 1024 * 1024;
 
 export interface LocalFunction {
   name: string;
@@ -96,6 +100,8 @@ export interface RuntimeOptions {
   /** Worker threads (default 2). */
   workers?: number;
   say?: (message: string) => void;
+  /** The cut of a streamed response (default MAX_STREAMED_BYTES, Lambda's). */
+  maxStreamedBytes?: number;
   /** Called when an invocation ends, as Lambda's REPORT line: its function, request id, duration and error type. */
   report?: (report: { fn: string; requestId: string; durationMs: number; errorType?: string }) => void;
 }
@@ -277,6 +283,17 @@ export class LambdaRuntime {
         return;
       case 'chunk':
         pending.bytes += message.data.byteLength;
+        if (pending.bytes > (this.options.maxStreamedBytes ?? MAX_STREAMED_BYTES)) {
+          // as Lambda ends a stream past its limit: the client gets what was sent, then the end
+          pending.worker.worker.postMessage({ kind: 'cancel', id: message.id } satisfies ToRuntime);
+          pending.settle(
+            new InvocationError(
+              'Function.ResponseSizeTooLarge',
+              `Response payload size exceeded maximum allowed payload size (${this.options.maxStreamedBytes ?? MAX_STREAMED_BYTES} bytes).`,
+            ),
+          );
+          return;
+        }
         pending.sink?.chunk(message.data);
         return;
       case 'end':

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mintToken, seedDemo } from './local/seed';
-import { PORT_VARIABLES, StackError, type StackPorts, startStack } from './local/stack';
+import { PORT_VARIABLES, StackError, type StackPorts, startStack, stopOnSignals } from './local/stack';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -67,16 +67,12 @@ async function main() {
     watch: process.env.SURCO_WATCH === '1',
     say: (message) => console.log(message),
   });
-  let stopping = false;
-  const shutdown = async () => {
-    if (stopping) return;
-    stopping = true;
+  // Ctrl-C, SIGTERM and SIGHUP stop everything; if this process is killed outright, its children
+  // end by themselves (scripts/local/stack.ts, startChild)
+  stopOnSignals(async () => {
     console.log('\nStopping...');
     await stack.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  });
 
   const demo = await seedDemo(stack);
   const { access_token, expires_at } = await mintToken(stack, demo.admin.id);

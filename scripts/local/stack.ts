@@ -18,7 +18,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type AttributeDefinition,
   CreateTableCommand,
@@ -258,25 +259,34 @@ function printServiceConfig(root: string): Promise<ServiceConfig> {
 
 // --- child processes ------------------------------------------------------------------------
 
-interface Child {
+export interface Child {
   process: ChildProcess;
   stop(): Promise<void>;
 }
 
-function startChild(
+/** The guard that ends a command when the process that started it is gone (scripts/local/guard.cjs). */
+const GUARD = join(dirname(fileURLToPath(import.meta.url)), 'guard.cjs');
+
+/**
+ * Starts a child process of the stack in a process group of its own. Every child ends when this
+ * process does, however it ends: a Node child through its IPC channel (`ipc`: it stops on
+ * 'disconnect'), any other command (a JVM) under the guard (`guard`), which ends it.
+ */
+export function startChild(
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; log?: WriteStream | 'ignore'; ipc?: boolean },
+  options: { cwd: string; env: NodeJS.ProcessEnv; log?: WriteStream | 'ignore'; ipc?: boolean; guard?: boolean },
 ): Child {
   const output = options.log === 'ignore' ? 'ignore' : options.log ? 'pipe' : 'inherit';
-  const child = spawn(command, args, {
+  const ipc = options.ipc || options.guard;
+  const child = spawn(options.guard ? process.execPath : command, options.guard ? [GUARD, command, ...args] : args, {
     cwd: options.cwd,
     env: options.env,
     detached: true, // own process group, so that stopping reaches its children too
     // an IPC channel tells the child when this process is gone, however it ended
-    stdio: options.ipc ? ['ignore', output, output, 'ipc'] : ['ignore', output, output],
+    stdio: ipc ? ['ignore', output, output, 'ipc'] : ['ignore', output, output],
   });
-  if (options.ipc) child.unref();
+  if (ipc) child.unref();
   if (options.log && options.log !== 'ignore') {
     child.stdout?.pipe(options.log, { end: false });
     child.stderr?.pipe(options.log, { end: false });
@@ -292,6 +302,22 @@ function startChild(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Runs `stop` once, then exits, on Ctrl-C (SIGINT), SIGTERM (a process manager, a CI timeout,
+ * `kill`) or SIGHUP (the terminal closed): every child stops with the stack.
+ */
+export function stopOnSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop()
+      .catch((error: Error) => console.error(error.message))
+      .finally(() => process.exit(0));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 }
 
 /** Sends a signal to a child's process group; false when it is already gone. */
@@ -479,7 +505,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ];
     // its working directory receives a metadata file: keep it with the data
     const startJava = () =>
-      startChild('java', javaArgs, { cwd: dynamoDir, env: process.env, log: openLog('dynamodb.log') ?? 'ignore' });
+      startChild('java', javaArgs, {
+        cwd: dynamoDir,
+        env: process.env,
+        log: openLog('dynamodb.log') ?? 'ignore',
+        guard: true,
+      });
     let java = startJava();
     // a paused process group must be resumed to be stopped
     stops.push(() => java.stop());

@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   imagery: () => import('./imagery'),
   layers: () => import('./layers'),
   sheets: () => import('./sheets'),
+  'work-orders': () => import('./work-orders'),
 };
 
 // cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name

@@ -361,6 +361,55 @@ describe('work orders', () => {
     }
   });
 
+  it('renders a work order at its documented maximum (50 labours of 40 inputs, longest texts) as a PDF within its function’s timeout, every labour and input in it', async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner, { name: 'Lote Ñandú', farmName: 'Estancia San José' });
+    const long = (length: number, words: string) =>
+      `${words} `
+        .repeat(Math.ceil(length / (words.length + 1)))
+        .slice(0, length)
+        .trim();
+    // 40 personal inputs of 200-character names, made by the first labour and listed again by uuid
+    const inputs = Array.from({ length: 40 }, (_, i) => ({
+      uuid: randomUUID(),
+      name: `${String(i).padStart(2, '0')} ${long(196, 'Glifosato 66,2% sal potásica con coadyuvante')}`,
+    }));
+    const labourBody = (first: boolean) => ({
+      labour_type_id: 1,
+      surface: 98.76,
+      observations: long(1000, 'Aplicar con viento calmo, revisar picos y caudal antes de empezar'),
+      inputs: inputs.map((input, i) => ({ ...(first ? input : { uuid: input.uuid }), dose: 1.25 + i, unit: 'L/ha' })),
+    });
+    const labours = [await labour(owner, fieldId, labourBody(true))];
+    for (let batch = 0; batch < 7; batch++) {
+      labours.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(7, 50 - labours.length) }, () => labour(owner, fieldId, labourBody(false))),
+        )),
+      );
+    }
+    expect(labours).toHaveLength(50);
+    const body = order(labours, {
+      name: long(200, 'Aplicación de presiembra en todos los lotes'),
+      notes: long(5000, 'Notas para el operario: ñandú, acentos, 25 °C, 15 km/h'),
+      recomendations: Array.from({ length: 20 }, (_, i) => ({
+        type_id: String([1, 3, 4, 5][i % 4]),
+        value: long(500, `Recomendación ${i} para el aplicador`),
+      })),
+    });
+    expect((await send(owner, 'POST', PATH, body)).status).toBe(200);
+    const started = Date.now();
+    const response = await fetchFile(owner, `${PATH}/${body.uuid}/download?type=pdf`);
+    const elapsed = Date.now() - started;
+    // the function's timeout is 20 s (the local runtime answers 502 past it); a figure, not a bound
+    console.log(`work order at its maximum: PDF of ${response.content.length} bytes in ${elapsed} ms`);
+    expect(response.status).toBe(200);
+    const text = (await pdfText(response.content)).replace(/\s+/g, ' ');
+    expect(text).toContain('50. Aplicación: Lote Ñandú (Estancia San José)');
+    for (const input of inputs) expect(text).toContain(input.name.slice(0, 40));
+    expect(text).toContain('Firma del responsable');
+  }, 120_000);
+
   it('downloads an Excel workbook, read back by exceljs', async () => {
     const { owner, application, sowing } = await setup();
     const body = order([application, sowing]);

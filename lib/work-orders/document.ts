@@ -75,7 +75,8 @@ export interface WorkOrderDocument {
   notes: string | null;
 }
 
-const TEXTS: Record<Locale, DocumentTexts> = {
+/** Every fixed text of the document, by language. */
+export const DOCUMENT_TEXTS: Record<Locale, DocumentTexts> = {
   es: {
     workOrder: 'Orden de trabajo',
     date: 'Fecha',
@@ -269,9 +270,17 @@ const NAMES: Record<
 
 const NUMBER_LOCALE: Record<Locale, string> = { es: 'es-AR', en: 'en-US', pt: 'pt-BR' };
 
-/** A number as the document's language writes it (decimal comma in es and pt). */
-export const formatNumber = (locale: Locale, value: number) =>
-  value.toLocaleString(NUMBER_LOCALE[locale], { maximumFractionDigits: 3 });
+const NUMBER_FORMATS = new Map<Locale, Intl.NumberFormat>();
+
+/** A number as the document's language writes it (decimal comma in es and pt); one formatter per language. */
+export const formatNumber = (locale: Locale, value: number) => {
+  let format = NUMBER_FORMATS.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(NUMBER_LOCALE[locale], { maximumFractionDigits: 3 });
+    NUMBER_FORMATS.set(locale, format);
+  }
+  return format.format(value);
+};
 
 /** DD/MM/YYYY, as an operator reads a date. */
 const dayMonthYear = (date: string) => date.split('-').reverse().join('/');
@@ -322,7 +331,7 @@ function detailsOf(labour: Labour, locale: Locale): DocumentLine[] {
 }
 
 export function documentOf({ order, labours }: WorkOrderView, locale: Locale): WorkOrderDocument {
-  const texts = TEXTS[locale];
+  const texts = DOCUMENT_TEXTS[locale];
   const names = NAMES[locale];
   const biennial = labours.some((l) => l.biennial);
   return {

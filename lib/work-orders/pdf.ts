@@ -16,6 +16,7 @@ import vietnameseFont from '@fontsource/noto-sans/files/noto-sans-vietnamese-400
 import { create as openFont } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { type DocumentLine, formatNumber, type WorkOrderDocument } from './document';
+import { sfntOfWoff } from './woff';
 
 type Face = 'regular' | 'bold';
 
@@ -30,7 +31,8 @@ const FONTS = (() => {
     ['cyrillic', cyrillicFont],
   ];
   return entries.map(([name, bytes]) => {
-    const buffer = Buffer.from(bytes);
+    // unwrapped from WOFF once: fontkit would inflate its tables again at every glyph (./woff.ts)
+    const buffer = sfntOfWoff(bytes);
     // read when a character first asks (most documents never need a fallback font)
     let font: ReturnType<typeof openFont> | undefined;
     return { name, buffer, has: (codePoint: number) => (font ??= openFont(buffer)).hasGlyphForCodePoint(codePoint) };

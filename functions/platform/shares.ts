@@ -2,7 +2,7 @@
 
 import type { ShareLevel } from '../../lib/authz/access';
 import { endpoint } from '../../lib/http/endpoint';
-import { share } from '../../lib/platform/shares';
+import { share } from '../../lib/shares/repository';
 import { createShareRoute } from '../../schemas/platform';
 
 export const post = endpoint(createShareRoute, {

@@ -5,8 +5,9 @@
 // permission codes; a user's permissions over a record are the union over every way that
 // reaches it, and its role is the strongest of them.
 
-export type ShareLevel = 'read' | 'edit' | 'add' | 'admin';
-export type SupervisionLevel = 'read' | 'edit';
+import type { ShareLevel, SupervisionLevel } from '../platform/model';
+
+export type { ShareLevel, SupervisionLevel };
 export type Grant = 'owner' | ShareLevel | `supervisor_${SupervisionLevel}`;
 
 export const SHARE_LEVELS: readonly ShareLevel[] = ['read', 'edit', 'add', 'admin'];

@@ -2,10 +2,9 @@
 // so that services take it as a parameter (their rules then run against memory in unit tests).
 // Each area passes its own dialect's refusals.
 import type { Principal } from '../auth/principal';
-import { shapeFor } from '../fields/current-shape';
-import { readableFields } from '../fields/list';
-import { getFieldByUuid } from '../fields/repository';
 import type { Field, FieldShape } from '../platform/model';
+import { getFieldByUuid } from '../platform/records';
+import { shapeFor } from '../platform/shapes';
 import type { Action } from './access';
 import {
   type FarmInScope,
@@ -16,6 +15,7 @@ import {
   type Refusals,
   readableAmong,
 } from './guard';
+import { readableFields } from './reach';
 
 export type { FarmInScope, FieldInScope, Refusals };
 

@@ -4,8 +4,8 @@
 // area passes its own dialect's errors.
 import type { Principal } from '../auth/principal';
 import type { DomainError } from '../errors';
-import { getFarm, getField } from '../fields/repository';
 import type { Farm, Field } from '../platform/model';
+import { getFarm, getField } from '../platform/records';
 import { type Access, type Action, can } from './access';
 import { farmAccess, fieldAccess } from './resolve';
 

@@ -2,10 +2,10 @@
 // the functions, with the platform's farm access.
 
 import { farmFor } from '../authz/guard';
+import { accessibleFarms } from '../authz/reach';
 import { keys } from '../db/keys';
 import { batchGet, itemKey, putVersioned } from '../db/table';
 import { Forbidden } from '../errors';
-import { accessibleFarms } from '../fields/list';
 import { type FarmGate, farmMetadataService, type Metadata, type MetadataRepository } from './service';
 
 export const dynamoMetadataRepository: MetadataRepository = {

@@ -1,64 +1,23 @@
 // Farms and fields in the main table (docs/data-model.md, "Farms and fields").
-import { keys, parseIdFromSk } from '../db/keys';
-import {
-  batchGet,
-  EXISTS,
-  itemKey,
-  NOT_EXISTS,
-  nextId,
-  queryAll,
-  readItem,
-  type TxOp,
-  transact,
-  tx,
-} from '../db/table';
+import { keys } from '../db/keys';
+import { EXISTS, NOT_EXISTS, nextId, readItem, type TxOp, transact, tx } from '../db/table';
 import { Farm, Field } from '../platform/model';
+import { getFarm } from '../platform/records';
 import { chargeOps } from './quota';
 import { farmMadeMeanwhile, spaceQuotaExceeded, userQuotaExceeded } from './rules';
 import type { FieldRepository } from './service';
 
-export async function getField(fieldId: number): Promise<Field | undefined> {
-  return readItem(keys.field(fieldId), Field.fromItem);
-}
-
-export async function getFieldByUuid(uuid: string): Promise<Field | undefined> {
-  const fieldId = await readItem(keys.fieldByUuid(uuid), (ref) => Number(ref.field_id));
-  return fieldId === undefined ? undefined : getField(fieldId);
-}
-
-export async function getFields(fieldIds: number[]): Promise<Map<number, Field>> {
-  const found = await batchGet(fieldIds.map((id) => keys.field(id)));
-  const fields = new Map<number, Field>();
-  for (const id of fieldIds) {
-    const item = found.get(itemKey(keys.field(id)));
-    if (item) fields.set(id, Field.fromItem(item));
-  }
-  return fields;
-}
-
-export async function getFarm(farmId: number): Promise<Farm | undefined> {
-  return readItem(keys.farm(farmId), Farm.fromItem);
-}
-
-export async function getFarmByUuid(uuid: string): Promise<Farm | undefined> {
-  const farmId = await readItem(keys.farmByUuid(uuid), (ref) => Number(ref.farm_id));
-  return farmId === undefined ? undefined : getFarm(farmId);
-}
-
-export async function getFarms(farmIds: number[]): Promise<Map<number, Farm>> {
-  const found = await batchGet(farmIds.map((id) => keys.farm(id)));
-  const farms = new Map<number, Farm>();
-  for (const id of farmIds) {
-    const item = found.get(itemKey(keys.farm(id)));
-    if (item) farms.set(id, Farm.fromItem(item));
-  }
-  return farms;
-}
-
-export async function fieldIdsOfFarm(farmId: number): Promise<number[]> {
-  const { pk, skPrefix } = keys.farmFieldsPrefix(farmId);
-  return (await queryAll({ pk, skPrefix })).map((item) => parseIdFromSk(String(item.sk)));
-}
+// The readers of farms and fields live with the platform's records, below every area that reads
+// them (authorisation included); the fields area writes them.
+export {
+  fieldIdsOfFarm,
+  getFarm,
+  getFarmByUuid,
+  getFarms,
+  getField,
+  getFieldByUuid,
+  getFields,
+} from '../platform/records';
 
 /** The id of the caller's own farm with this name (case-insensitive), if any. */
 export async function farmIdByName(ownerId: number, farmName: string): Promise<number | undefined> {

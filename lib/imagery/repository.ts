@@ -21,9 +21,9 @@ import {
 } from '../db/table';
 import { Conflict, NotFound } from '../errors';
 import { publishEvents } from '../events/publish-batch';
-import { shapeFor } from '../fields/current-shape';
-import { getField } from '../fields/repository';
 import { log } from '../log';
+import { getField } from '../platform/records';
+import { shapeFor } from '../platform/shapes';
 import { emitWebhookEvent } from '../webhooks/emit';
 import { readBand } from './cog';
 import { imageryIngestion } from './ingest';

@@ -199,7 +199,7 @@ export const dynamoLivestockRepository: LivestockRepository = {
   },
 };
 
-/** Deletes a herd's history (also when its field is deleted, lib/fields/cleanup.ts). */
+/** Deletes a herd's history (also when its field is deleted, lib/livestock/field-deleted.ts). */
 export async function deleteHistory(herdId: number): Promise<void> {
   await batchDelete((await queryAll<Item & Key>(keys.herdLogPrefix(herdId))).map(({ pk, sk }) => ({ pk, sk })));
 }

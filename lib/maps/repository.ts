@@ -85,7 +85,7 @@ export const dynamoMapRepository: MapRepository = {
   },
 };
 
-/** What points to a map from outside its field's partition (lib/fields/cleanup.ts deletes them with it). */
+/** What points to a map from outside its field's partition (lib/maps/field-deleted.ts). */
 export const mapPointers = (item: Record<string, unknown>) => {
   const map = MapRecord.fromItem(item);
   return [keys.mapRef(map.id), keys.userMap(map.ownerId, map.id)];

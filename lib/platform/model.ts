@@ -1,9 +1,13 @@
 // The platform core the spec assumes but does not show: users, workspaces (spaces),
 // supervisions, farms, fields and shares. Stored items use these names; the wire names of each
 // area are mapped in its schemas.
-import type { ShareLevel, SupervisionLevel } from '../authz/access';
 import { as, type EntityOf, embedded, entity, mapped, nullable, num, numOr, str } from '../db/entity';
 import { packWkt, unpackWkt } from '../geo/packed';
+
+/** How a farm or field is shared with a user (what each grants: lib/authz/access.ts). */
+export type ShareLevel = 'read' | 'edit' | 'add' | 'admin';
+/** How a supervisor reaches the users it supervises. */
+export type SupervisionLevel = 'read' | 'edit';
 
 export const LOCALES = ['es', 'en', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];

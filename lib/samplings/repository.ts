@@ -6,10 +6,10 @@ import { platformFieldGate } from '../authz/gate';
 import { keys } from '../db/keys';
 import { NOT_EXISTS, queryAll, readItem, transact, tx, updateItem } from '../db/table';
 import { Conflict } from '../errors';
-import { getField } from '../fields/repository';
 import { layers } from '../imagery/layers-repository';
 import { zonesOf } from '../maps/model';
 import { dynamoMapRepository } from '../maps/repository';
+import { getField } from '../platform/records';
 import { spotLists } from '../spots/repository';
 import { Sampling } from './model';
 import { samplingRasterizer } from './rasterize';
@@ -51,7 +51,7 @@ export const dynamoSamplingRepository: SamplingRepository = {
   },
 };
 
-/** What points to a sampling from outside its field's partition (lib/fields/cleanup.ts deletes it with the field). */
+/** What points to a sampling from outside its field's partition (lib/samplings/field-deleted.ts). */
 export const samplingPointers = (item: Record<string, unknown>) => [keys.samplingRef(String(item.sampling_uuid))];
 
 /** The samples of a sample set: its spots, as the caller reads them. */

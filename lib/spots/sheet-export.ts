@@ -6,7 +6,7 @@
 // are the import's, so that an export imports back. A module of its own: in the import's module,
 // its static import of SheetJS put SheetJS in what the import function loads at its cold start.
 import type { Principal } from '../auth/principal';
-import { readableFields } from '../fields/list';
+import { readableFields } from '../authz/reach';
 import { geometryKit } from '../geo/geometry';
 import { onFirstUse, preload } from '../util/first-use';
 import type { Cell } from '../util/spreadsheet';

@@ -4,11 +4,11 @@
 
 import type { Principal } from '../auth/principal';
 import { type Access, type Action, can, canOnUser } from '../authz/access';
+import { accessibleFarms, readableFields } from '../authz/reach';
 import { farmAccess, fieldAccess, relationsTo } from '../authz/resolve';
 import { keys } from '../db/keys';
 import { Forbidden, Invalid } from '../errors';
-import { accessibleFarms, readableFields } from '../fields/list';
-import { getFarm, getFarmByUuid, getField, getFieldByUuid } from '../fields/repository';
+import { getFarm, getFarmByUuid, getField, getFieldByUuid } from '../platform/records';
 import { getUser, getUserByUid } from '../platform/users';
 import { mapLimit } from '../util/map-limit';
 import { STORAGE_CODES } from './codes';

@@ -8,7 +8,7 @@ import { keys } from '../db/keys';
 import { deleteItem, NOT_EXISTS, putItem, queryAll, readItem } from '../db/table';
 import { Conflict } from '../errors';
 import { publishEvents } from '../events/publish-batch';
-import { getField } from '../fields/repository';
+import { getField } from '../platform/records';
 import { getUser } from '../platform/users';
 import { Delivery, Subscription, WEBHOOK_EVENTS, type WebhookEvent } from './model';
 import { type WebhookRepository, webhooksService } from './service';

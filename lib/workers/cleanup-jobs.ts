@@ -4,6 +4,6 @@
 // fan-out) never use: functions/workers/events.ts loads this module on first use.
 
 export { deleteObjects } from '../aws/s3';
-export { cleanUpDeletedField } from '../fields/cleanup';
 export { reprocessShape } from '../season-shapes/reprocess';
 export { purgeSpotContents } from '../spots/repository';
+export { cleanUpDeletedField } from './field-deleted';

@@ -10,6 +10,8 @@ const lib = join(__dirname, '..', '..', 'lib');
 const ADAPTERS = new Set([
   'repository.ts',
   'instance.ts',
+  // an area's part of a field's deletion, run by the events worker (lib/workers/field-deleted.ts)
+  'field-deleted.ts',
   'spots/files.ts',
   'spots/sheets.ts',
   'spots/sheet-export.ts',

@@ -2,16 +2,15 @@
 // user's side (to list what it can reach) and on the record's side (to find every grant when the
 // record is deleted), in one transaction. The user is told through FIELD_SHARE.V1.
 
-import type { ShareLevel } from '../authz/access';
 import { keys } from '../db/keys';
 import { EXISTS, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
 import { publishEvent } from '../events/publish';
-import { fieldIdsOfFarm, getFarm, getField, getFields } from '../fields/repository';
 import { FIELD_SHARE_EVENT } from '../notifications/catalogue';
-import { INTERNAL_CODES } from './codes';
-import type { Farm, Field } from './model';
-import { requireUser } from './users';
+import { INTERNAL_CODES } from '../platform/codes';
+import type { Farm, Field, ShareLevel } from '../platform/model';
+import { fieldIdsOfFarm, getFarm, getField, getFields } from '../platform/records';
+import { requireUser } from '../platform/users';
 
 export type ShareInput = { userId: number; level: ShareLevel } & ({ farmId: number } | { fieldId: number });
 

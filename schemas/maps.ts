@@ -1,8 +1,8 @@
 // User maps (spec 2, Maps): /api/users/me/maps (GET, POST, PUT, PATCH, DELETE) and the shapefile
 // download. Wire names are the spec's; lib/maps uses English names. docs/decisions.md, "Maps".
 import * as z from 'zod/mini';
-import { mapsDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
+import { mapsDialect } from '../lib/maps/dialect';
 import { fechaIni, MAP_LIMITS } from '../lib/maps/limits';
 import type { MapRecord } from '../lib/maps/model';
 import { booleanLike, integer, positiveInteger } from './common';

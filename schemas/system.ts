@@ -1,8 +1,9 @@
 // System routes: the OpenAPI document, the web pages the platform serves (docs/console.md) and the
 // answer to unknown routes.
 import * as z from 'zod/mini';
-import { generalDialect } from '../lib/http/dialects';
+import { type Dialect, generalDialect, livestockDialect, sensorsDialect, spotsDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
+import { mapsDialect } from '../lib/maps/dialect';
 
 export const openApiRoute = defineRoute({
   operationId: 'getOpenApi',
@@ -68,5 +69,19 @@ export const notFoundRoute = defineRoute({
   responses: {},
   undocumented: true,
 });
+
+/**
+ * The dialect of a path no route declares, by the area its prefix belongs to (docs/decisions.md,
+ * "Unknown routes"); general otherwise.
+ */
+export const UNKNOWN_ROUTE_DIALECTS: ReadonlyArray<readonly [RegExp, Dialect]> = [
+  [/^\/sensors\//, sensorsDialect],
+  [/^(\/api)?\/livestock\//, livestockDialect],
+  [/^(\/api)?\/spots\//, spotsDialect],
+  [/^\/api\/users\/me\/maps/, mapsDialect],
+];
+
+export const unknownRouteDialect = (path: string): Dialect =>
+  UNKNOWN_ROUTE_DIALECTS.find(([prefix]) => prefix.test(path))?.[1] ?? generalDialect;
 
 export const systemRoutes = [openApiRoute, apiReferenceRoute, webConsoleRoute, notFoundRoute];

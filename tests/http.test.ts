@@ -14,6 +14,26 @@ describe('errors never reach the client as 500s or stack traces', () => {
     expect(response.body).toEqual({ res: 'error', code: -1, info: expect.stringContaining('route not found') });
   });
 
+  it('answers a path no route declares in the dialect of the area its prefix belongs to (maps, sensors, livestock, spots)', async () => {
+    const user = await newUser();
+    const cases: Array<[string, (body: any) => void]> = [
+      [
+        '/api/users/me/maps/1/nothing/here',
+        (body) => expect(body).toMatchObject({ res: 'Error', info: 'Map not found' }),
+      ],
+      ['/sensors/nothing/here/at/all', (body) => expect(body).toMatchObject({ code: 'NOT_FOUND' })],
+      ['/api/livestock/nothing/here/at/all', (body) => expect(body).toMatchObject({ res: 'error', code: 'NOT_FOUND' })],
+      ['/api/spots/nothing/here/at/all', (body) => expect(body).toMatchObject({ code: 404 })],
+    ];
+    for (const [path, check] of cases) {
+      const response = await call('GET', path, { token: user.token });
+      expect(response.status, path).toBe(404);
+      check(response.body);
+      // not the general dialect's body
+      expect(response.body, path).not.toMatchObject({ res: 'error', code: -1 });
+    }
+  });
+
   it('answers malformed JSON with 400 -4', async () => {
     const response = await call('POST', '/internal/users', {
       body: '{"user_name": "x",',

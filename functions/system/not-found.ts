@@ -2,16 +2,9 @@
 // to (general otherwise), not in API Gateway's or serverless-offline's own shape.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { NotFound } from '../../lib/errors';
-import {
-  type Dialect,
-  generalDialect,
-  livestockDialect,
-  sensorsDialect,
-  spotsDialect,
-  unknownRouteDialect,
-} from '../../lib/http/dialects';
+import { type Dialect, generalDialect } from '../../lib/http/dialects';
 import { endpoint } from '../../lib/http/endpoint';
-import { notFoundRoute } from '../../schemas/system';
+import { notFoundRoute, UNKNOWN_ROUTE_DIALECTS, unknownRouteDialect } from '../../schemas/system';
 
 const answerIn = (dialect: Dialect) =>
   endpoint(
@@ -23,8 +16,13 @@ const answerIn = (dialect: Dialect) =>
     },
   );
 
+// one handler per dialect an unknown path can get (the maps' was missing: /api/users/me/maps/x/y
+// found no handler and failed)
 const handlers = new Map(
-  [generalDialect, sensorsDialect, livestockDialect, spotsDialect].map((dialect) => [dialect, answerIn(dialect)]),
+  [generalDialect, ...UNKNOWN_ROUTE_DIALECTS.map(([, dialect]) => dialect)].map((dialect) => [
+    dialect,
+    answerIn(dialect),
+  ]),
 );
 
 export const any = Object.assign(

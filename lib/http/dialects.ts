@@ -2,7 +2,6 @@
 // named dialect; the handler factory renders every DomainError through the route's dialect.
 import * as z from 'zod/mini';
 import { type DomainError, type ErrorCode, type ErrorKind, GENERAL_CODES, STATUS_BY_KIND } from '../errors';
-import { MAP_INFOS } from '../maps/codes';
 
 export { GENERAL_CODES };
 
@@ -23,14 +22,15 @@ export interface Dialect {
 
 export const GENERIC_FAILURE = 'The requested action failed to execute';
 
-interface DialectSpec {
+export interface DialectSpec {
   name: string;
   errorSchema: () => z.ZodMiniType;
   defaults: Record<ErrorKind, ErrorCode>;
   body(code: ErrorCode, info: string, error: DomainError, requestId: string): unknown;
 }
 
-function defineDialect(spec: DialectSpec): Dialect {
+/** A dialect from its body and the codes of each kind of error (an area's own: lib/maps/dialect.ts). */
+export function defineDialect(spec: DialectSpec): Dialect {
   return {
     name: spec.name,
     errorSchema: spec.errorSchema,
@@ -44,7 +44,7 @@ function defineDialect(spec: DialectSpec): Dialect {
   };
 }
 
-const generalDefaults: Record<ErrorKind, ErrorCode> = {
+export const generalDefaults: Record<ErrorKind, ErrorCode> = {
   invalid: GENERAL_CODES.WRONG_FORMAT,
   unauthenticated: GENERAL_CODES.INVALID_TOKEN,
   invalid_token: GENERAL_CODES.INVALID_TOKEN,
@@ -57,7 +57,8 @@ const generalDefaults: Record<ErrorKind, ErrorCode> = {
   internal: GENERAL_CODES.GENERAL,
 };
 
-const withRequestId = (error: DomainError, requestId: string) =>
+/** The request id, in the body of an internal error only. */
+export const withRequestId = (error: DomainError, requestId: string) =>
   error.kind === 'internal' ? { request_id: requestId } : {};
 
 /** General API (fields and farms, ...): `{res:'error', code, info}`. */
@@ -232,35 +233,6 @@ export const samplingDialect = defineDialect({
   body: (code, info, error, requestId) => ({ code, msg: info, ...withRequestId(error, requestId) }),
 });
 
-/** User maps: `{res:'Error', info}` with the spec's infos; `detail` says more when the info is a category. */
-export const mapsDialect = defineDialect({
-  name: 'maps',
-  errorSchema: () =>
-    z.object({
-      res: z.literal('Error'),
-      info: z.string(),
-      detail: z.optional(z.string()),
-      request_id: z.optional(z.string()),
-    }),
-  defaults: generalDefaults,
-  body: (_code, info, error, requestId) => {
-    const spec = (Object.values(MAP_INFOS) as string[]).includes(info);
-    const byKind: Partial<Record<ErrorKind, string>> = {
-      invalid: MAP_INFOS.INVALID_PARAMETERS,
-      too_large: MAP_INFOS.INVALID_PARAMETERS,
-      unsupported: MAP_INFOS.INVALID_PARAMETERS,
-      not_found: MAP_INFOS.NOT_FOUND,
-      forbidden: MAP_INFOS.NO_PERMISSION,
-      conflict: MAP_INFOS.NAME_TAKEN,
-      unauthenticated: 'Unauthorized',
-      invalid_token: 'Unauthorized',
-      expired_token: 'Unauthorized',
-    };
-    const text = spec ? info : (byKind[error.kind] ?? info);
-    return { res: 'Error', info: text, ...(text !== info ? { detail: info } : {}), ...withRequestId(error, requestId) };
-  },
-});
-
 export const shapesDialect = defineDialect({
   name: 'season shapes',
   errorSchema: () => z.object({ code: z.string(), msg: z.string(), detail: z.optional(z.string()) }),
@@ -324,15 +296,6 @@ export const fileStorageDialect = defineDialect({
   defaults: storageDefaults,
   body: (code, info, error, requestId) => ({ code, info: storageInfo(code, info, error, requestId) }),
 });
-
-/** The dialect of a path no route declares: the area its prefix belongs to, general otherwise. */
-export function unknownRouteDialect(path: string): Dialect {
-  if (/^\/sensors\//.test(path)) return sensorsDialect;
-  if (/^(\/api)?\/livestock\//.test(path)) return livestockDialect;
-  if (/^(\/api)?\/spots\//.test(path)) return spotsDialect;
-  if (/^\/api\/users\/me\/maps/.test(path)) return mapsDialect;
-  return generalDialect;
-}
 
 /** Imagery layers (spec 2, Layers: `{error_code}`): `{error_code, info}` with the string codes of the sensors table. */
 export const imageryDialect = defineDialect({

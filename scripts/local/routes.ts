@@ -3,8 +3,8 @@
 // parameters, the methods declared on it and the function of each, and the dialect its errors
 // are answered in.
 import type { Dialect } from '../../lib/http/dialects';
-import { unknownRouteDialect } from '../../lib/http/dialects';
 import type { RouteDef } from '../../lib/http/route';
+import { unknownRouteDialect } from '../../schemas/system';
 
 export interface PathMatch {
   /** The declared path (`/api/rotations/{rotation_uuid}`). */

@@ -12,6 +12,8 @@ const ADAPTERS = new Set([
   'instance.ts',
   // an area's part of a field's deletion, run by the events worker (lib/workers/field-deleted.ts)
   'field-deleted.ts',
+  // an area's error dialect: its codes as the HTTP layer renders them (lib/http/dialects.ts)
+  'dialect.ts',
   'spots/files.ts',
   'spots/sheets.ts',
   'spots/sheet-export.ts',

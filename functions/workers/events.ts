@@ -9,7 +9,14 @@ import { OBJECT_RELEASED_JOB } from '../../lib/storage/files';
 import { onFirstUse } from '../../lib/util/first-use';
 import type { WebhookEvent } from '../../lib/webhooks/model';
 import { WEBHOOK_EVENT_JOB, webhooks } from '../../lib/webhooks/repository';
-import { type EventHandler, PoisonMessage, processBatch } from '../../lib/workers/process';
+import { type EventHandler, jobOf, processBatch } from '../../lib/workers/process';
+import {
+  FieldDeletedJob,
+  FieldShareEvent,
+  ObjectReleasedJob,
+  ShapeReprocessJob,
+  SpotDeletedJob,
+} from '../../schemas/jobs';
 import { QueuedWebhookEvent } from '../../schemas/webhooks';
 
 /** The jobs on files and rasters (S3, proj4), loaded when the first of them arrives. */
@@ -18,42 +25,33 @@ const cleanupJobs = /* @__PURE__ */ onFirstUse(() => import('../../lib/workers/c
 const handlers: Record<string, EventHandler> = {
   // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)
   ...Object.fromEntries(INBOX_EVENTS.map((name) => [name, notifications.deliverEnvelope])),
-  [FIELD_DELETED_JOB]: async (envelope) => {
-    await (await cleanupJobs()).cleanUpDeletedField(Number(envelope.data.field_id));
-  },
-  [SPOT_DELETED_JOB]: async (envelope) => {
-    await (await cleanupJobs()).purgeSpotContents(Number(envelope.data.spot_id));
-  },
-  [OBJECT_RELEASED_JOB]: async (envelope) => {
-    await (await cleanupJobs()).deleteObjects(
-      (envelope.data.object_keys as string[]).filter((key) => key.startsWith('storage/')),
-    );
-  },
+  [FIELD_DELETED_JOB]: jobOf(FieldDeletedJob, async (job) => {
+    await (await cleanupJobs()).cleanUpDeletedField(job.field_id);
+  }),
+  [SPOT_DELETED_JOB]: jobOf(SpotDeletedJob, async (job) => {
+    await (await cleanupJobs()).purgeSpotContents(job.spot_id);
+  }),
+  [OBJECT_RELEASED_JOB]: jobOf(ObjectReleasedJob, async (job) => {
+    await (await cleanupJobs()).deleteObjects(job.object_keys.filter((key) => key.startsWith('storage/')));
+  }),
   // An operation's event for webhooks: one delivery job per subscription that takes it
-  [WEBHOOK_EVENT_JOB]: async (envelope) => {
-    const event = QueuedWebhookEvent.safeParse(envelope.data);
-    if (!event.success) throw new PoisonMessage(`malformed webhook event ${envelope.id}`);
-    await webhooks.fanOut(event.data as WebhookEvent);
-  },
+  [WEBHOOK_EVENT_JOB]: jobOf(QueuedWebhookEvent, async (event) => {
+    await webhooks.fanOut(event as WebhookEvent);
+  }),
   // A share is an inbox notice and, for webhooks, SHARE_RECEIVED.V1 to the users it was shared with
-  'FIELD_SHARE.V1': async (envelope) => {
+  'FIELD_SHARE.V1': jobOf(FieldShareEvent, async (share, envelope) => {
     await notifications.deliverEnvelope(envelope);
-    const userIds = (Array.isArray(envelope.data.user_ids) ? envelope.data.user_ids : [])
-      .map(Number)
-      .filter(Number.isInteger);
     await webhooks.fanOut({
       id: envelope.id,
       name: 'SHARE_RECEIVED.V1',
-      user_ids: userIds,
+      user_ids: (share.user_ids ?? []).map(Number).filter(Number.isInteger),
       occurred_at: envelope.created_at,
-      data: (envelope.data.payload ?? {}) as Record<string, unknown>,
+      data: share.payload ?? {},
     });
-  },
-  [SHAPE_REPROCESS_JOB]: async (envelope) => {
-    await (await cleanupJobs()).reprocessShape(
-      envelope.data as { field_id: number; campaign: number; lock_id: string },
-    );
-  },
+  }),
+  [SHAPE_REPROCESS_JOB]: jobOf(ShapeReprocessJob, async (job) => {
+    await (await cleanupJobs()).reprocessShape(job);
+  }),
 };
 
 // Any other name was posted to /nc-internal/events: delivery decides (unknown names are dropped and logged).

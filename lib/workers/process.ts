@@ -23,6 +23,24 @@ const PROCESSED_TTL_SECONDS = 14 * 24 * 3600;
 /** A record that can never succeed (malformed); it is retried until it reaches the DLQ. */
 export class PoisonMessage extends Error {}
 
+/**
+ * A job's handler that takes its payload parsed by `schema` (schemas/jobs.ts), as an HTTP handler
+ * takes its body: a payload that does not match is a poison message, and the handler never runs.
+ */
+export function jobOf<T>(
+  schema: z.ZodMiniType<T>,
+  handle: (data: T, envelope: EventEnvelope) => Promise<void>,
+): EventHandler {
+  return async (envelope) => {
+    const parsed = schema.safeParse(envelope.data);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`);
+      throw new PoisonMessage(`malformed ${envelope.event_name} payload (${envelope.id}): ${issues.join('; ')}`);
+    }
+    await handle(parsed.data, envelope);
+  };
+}
+
 async function processRecord(
   record: SQSRecord,
   handlers: Record<string, EventHandler>,

@@ -13,11 +13,15 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   layers: () => import('./layers'),
   sheets: () => import('./sheets'),
   'work-orders': () => import('./work-orders'),
+  reads: () => import('./reads'),
 };
 
 // cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
-const wanted = process.argv.slice(2).length
-  ? process.argv.slice(2)
+// suite names come first; what follows the first option (`--sizes 10,100`) is the suites' own
+const firstOption = process.argv.slice(2).findIndex((arg) => arg.startsWith('--'));
+const names = firstOption < 0 ? process.argv.slice(2) : process.argv.slice(2, 2 + firstOption);
+const wanted = names.length
+  ? names
   : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults'].includes(name));
 for (const name of wanted) {
   const load = suites[name];

@@ -2,6 +2,7 @@
 // so that services take it as a parameter (their rules then run against memory in unit tests).
 // Each area passes its own dialect's refusals.
 import type { Principal } from '../auth/principal';
+import { NotFound } from '../errors';
 import type { Field, FieldShape } from '../platform/model';
 import { getFieldByUuid } from '../platform/records';
 import { shapeFor } from '../platform/shapes';
@@ -32,6 +33,11 @@ export interface FieldGate {
   farm(principal: Principal, farmId: number, action: Action, refuse: Refusals): Promise<FarmInScope>;
   /** Every field the caller reads, with its farm and access. */
   readable(principal: Principal): Promise<FieldInScope[]>;
+  /**
+   * Those of these fields the caller reads (the others left out, as `readable` would), by id:
+   * reads these fields only, where `readable` reads every field the caller reaches.
+   */
+  readableOf(principal: Principal, fieldIds: readonly number[]): Promise<FieldInScope[]>;
   /** The field's shape in a campaign (the current one when absent). */
   shape(field: Field, campaign?: number): Promise<FieldShape>;
 }
@@ -44,6 +50,20 @@ export const platformFieldGate: FieldGate = {
   among: fieldAmong,
   readsAny: readableAmong,
   farm: (principal, farmId, action, refuse) => farmFor(principal, farmId, action, refuse),
+  readableOf: async (principal, fieldIds) => {
+    // a field the caller does not read is left out; any other failure (the table) is one
+    const unreadable = new NotFound('unreadable');
+    const refuse = { notFound: () => unreadable, forbidden: () => unreadable };
+    const found = await Promise.all(
+      [...new Set(fieldIds)].map((fieldId) =>
+        fieldFor(principal, fieldId, 'read', refuse).catch((error: unknown) => {
+          if (error === unreadable) return undefined;
+          throw error;
+        }),
+      ),
+    );
+    return found.filter((entry): entry is FieldInScope => entry !== undefined).sort((a, b) => a.field.id - b.field.id);
+  },
   readable: async (principal) =>
     (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
   shape: async (field, campaign) => (await shapeFor(field, campaign)).shape,

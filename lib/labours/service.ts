@@ -472,7 +472,11 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     ): Promise<LabourPage> {
       const lower = (values?: string[]) => values && new Set(values.map((v) => v.toLowerCase()));
       const [fieldUuids, farmUuids] = [lower(filters.fieldUuids), lower(filters.farmUuids)];
-      const selected = (await fields.readable(principal)).filter(
+      // a client naming its fields reads those only, not every field it reaches
+      const candidates = filters.fieldIds
+        ? await fields.readableOf(principal, filters.fieldIds)
+        : await fields.readable(principal);
+      const selected = candidates.filter(
         ({ field, farm }) =>
           (!filters.farmIds || filters.farmIds.includes(farm.id)) &&
           (!filters.fieldIds || filters.fieldIds.includes(field.id)) &&

@@ -293,7 +293,11 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     varietiesOf,
 
     async listRotations(principal: Principal, filters: RotationFilters): Promise<RotationView[]> {
-      const selected = selectFields(await fields.readable(principal), filters);
+      // a client naming its fields by id reads those only, not every field it reaches
+      const candidates = filters.fieldsId
+        ? await fields.readableOf(principal, filters.fieldsId)
+        : await fields.readable(principal);
+      const selected = selectFields(candidates, filters);
       const result: RotationView[] = [];
       for (const entry of selected) {
         const all = await repository.rotationsOf(entry.field.id);

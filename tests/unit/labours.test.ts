@@ -92,15 +92,22 @@ function setup() {
   const store = memory();
   const emitted: Array<{ name: string; data: unknown }> = [];
   let clock = Date.parse('2026-11-23T12:00:00Z');
+  const gate = memoryGate({ fields: new Map([[1, memoryField(1)]]) });
+  const fieldReads = { every: 0 };
+  const readable = gate.readable;
+  gate.readable = (principal) => {
+    fieldReads.every += 1;
+    return readable(principal);
+  };
   const service = laboursService({
     repository: store.repository,
     inputs: store.inputs,
-    fields: memoryGate({ fields: new Map([[1, memoryField(1)]]) }),
+    fields: gate,
     crops,
     emit: async (name, event) => void emitted.push({ name, data: event.data }),
     now: () => new Date(clock),
   });
-  return { ...store, service, emitted, tick: (ms = 1000) => void (clock += ms) };
+  return { ...store, service, emitted, fieldReads, tick: (ms = 1000) => void (clock += ms) };
 }
 
 const sowing = (overrides: Partial<LabourCreate> = {}): LabourCreate => ({
@@ -257,7 +264,7 @@ describe('labour rules (repositories in memory)', () => {
   });
 
   it('lists the labours of readable fields with filters, by date, by pages; deletes', async () => {
-    const { service, reads } = setup();
+    const { service, reads, fieldReads } = setup();
     await service.createLabour(caller, sowing({ date: '2026-11-05', rotationUuid: ROTATION }));
     await service.createLabour(caller, sowing({ date: '2026-10-01', fieldId: 2 }));
     const other = await service.createLabour(caller, application({ date: '2026-12-01' }));
@@ -267,7 +274,10 @@ describe('labour rules (repositories in memory)', () => {
     const soy = await service.listLabours(caller, { yeargroup: 2026, cropIds: [1] }, 1, 50);
     expect(soy.views.map((v) => [v.labour.date, v.rotation?.cropName])).toEqual([['2026-11-05', 'Soja']]);
     expect(reads.rotations).toBe(1); // the crop filter's read serves the page's views too
-    expect((await service.listLabours(caller, { yeargroup: 2026, fieldIds: [2] }, 1, 50)).views).toHaveLength(1);
+    // naming its fields, a client reads those only (not every field it reaches); one it cannot read is left out
+    fieldReads.every = 0;
+    expect((await service.listLabours(caller, { yeargroup: 2026, fieldIds: [2, 999] }, 1, 50)).views).toHaveLength(1);
+    expect(fieldReads.every).toBe(0);
     await service.deleteLabour(caller, other.uuid);
     expect(await codeOf(service.getLabour(caller, other.uuid))).toBe(LABOUR_CODES.NOT_FOUND);
   });

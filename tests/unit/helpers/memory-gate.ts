@@ -73,6 +73,11 @@ export function memoryGate({
     },
     readsAny: async (_principal, fieldIds) => fieldIds.some(visible),
     readable: async () => [...writes, ...reads].sort((a, b) => a - b).map(scope),
+    readableOf: async (_principal, fieldIds) =>
+      [...new Set(fieldIds)]
+        .filter(visible)
+        .sort((a, b) => a - b)
+        .map(scope),
     shape: async (field) => field.shape,
   };
   return gate;

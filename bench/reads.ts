@@ -1,0 +1,226 @@
+// npm run bench -- reads [-- --sizes 10,100,1000]
+// What the main reads cost in DynamoDB as an account grows: for each read, the read units it
+// consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed), the
+// records and bytes it answered, and its latency, at each account size. A read that costs in
+// proportion to what it returns keeps its read units per returned record flat as the account grows
+// (no reads of records it does not return, no lookup per record); its ratio to the minimum (the
+// answer's bytes read once, eventually consistent: 0.5 read unit per 4 KB) says how much more than
+// its bytes it reads. The reads run in this process (the handlers as Lambda calls them) against the
+// bench stack's DynamoDB Local; the records are made through the stack's API.
+import { parseArgs } from 'node:util';
+import { ddb } from '../lib/aws/dynamodb';
+import {
+  type BenchStack,
+  benchStack,
+  benchUser,
+  functionEnv,
+  gatewayEvent,
+  installStreamingRuntime,
+  json,
+  round,
+  square,
+  timed,
+} from './lib';
+
+interface Consumed {
+  units: number;
+  calls: number;
+}
+const consumed: Consumed = { units: 0, calls: 0 };
+
+/** Every DynamoDB call of this process asks for its consumed capacity, which is added up. */
+function countReadUnits(): void {
+  ddb().middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as { ConsumedCapacity?: unknown };
+      const list = Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : [output.ConsumedCapacity];
+      for (const c of list as Array<{ CapacityUnits?: number; ReadCapacityUnits?: number } | undefined>) {
+        consumed.units += c?.ReadCapacityUnits ?? c?.CapacityUnits ?? 0;
+      }
+      consumed.calls += 1;
+      return result;
+    },
+    { step: 'initialize', name: 'surcoReadUnits' },
+  );
+}
+
+interface Read {
+  name: string;
+  /** Makes the account `size` records big (it is called with growing sizes). */
+  grow(size: number): Promise<void>;
+  /** The read: the handler's module and export, path and query. */
+  call(): { load: () => Promise<any>; path: string; query?: Record<string, string | number> };
+  /** The records the answer holds. */
+  records(body: any): number;
+}
+
+const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 };
+
+async function measure(read: Read, headers: Record<string, string>, runs: number) {
+  const { load, path, query } = read.call();
+  const handler = await load();
+  const event = gatewayEvent('GET', path, headers, query);
+  await handler(event, context); // warm
+  const times: number[] = [];
+  let units = 0;
+  let calls = 0;
+  let bytes = 0;
+  let records = 0;
+  for (let i = 0; i < runs; i++) {
+    const before = { ...consumed };
+    const [ms, answer] = await timed<{ body: string }>(() => handler(event, context));
+    times.push(ms);
+    units += consumed.units - before.units;
+    calls += consumed.calls - before.calls;
+    bytes = Buffer.byteLength(answer.body);
+    records = read.records(JSON.parse(answer.body));
+  }
+  const perRun = units / runs;
+  const minimum = Math.max(0.5, Math.ceil(bytes / 4096) * 0.5);
+  return {
+    records,
+    bytes,
+    readUnits: round(perRun, 1),
+    calls: round(calls / runs, 1),
+    unitsPerRecord: records ? round(perRun / records, 3) : null,
+    toMinimum: round(perRun / minimum, 2),
+    p50Ms: round([...times].sort((a, b) => a - b)[Math.floor(runs / 2)]!, 1),
+  };
+}
+
+function reads(stack: BenchStack, headers: Record<string, string>): Read[] {
+  const post = (path: string, body: unknown, form = false) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+      body: form ? new URLSearchParams(body as Record<string, string>) : JSON.stringify(body),
+    }).then(json);
+  const fieldIds: number[] = [];
+  let labours = 0;
+  let inputs = 0;
+  let rotations = 0;
+  const inParallel = async (count: number, make: (i: number) => Promise<unknown>) => {
+    for (let start = 0; start < count; start += 8)
+      await Promise.all(Array.from({ length: Math.min(8, count - start) }, (_, j) => make(start + j)));
+  };
+  return [
+    {
+      name: 'GET /api/getfields (fields)',
+      async grow(size) {
+        const from = fieldIds.length;
+        const made = new Array<number>(size - from);
+        await inParallel(size - from, async (j) => {
+          const i = from + j;
+          const created = await post(
+            '/api/agregarlote',
+            {
+              nombre: `f${i}`,
+              shape: square(-60 + (i % 100) * 0.02, -34 + Math.floor(i / 100) * 0.02, 0.005),
+              nombrecampo: `Farm ${i % 10}`,
+            },
+            true,
+          );
+          made[j] = Number(created.id_lote);
+        });
+        fieldIds.push(...made);
+      },
+      call: () => ({ load: async () => (await import('../functions/fields/getfields')).get, path: '/api/getfields' }),
+      records: (body) =>
+        Object.values(body.user.farms as Record<string, { fields: object }>).reduce(
+          (n, farm) => n + Object.keys(farm.fields).length,
+          0,
+        ),
+    },
+    {
+      name: 'GET /rotations?yeargroup (rotations)',
+      async grow(size) {
+        const wanted = fieldIds.slice(rotations, size);
+        for (let start = 0; start < wanted.length; start += 100) {
+          await post(
+            '/rotations',
+            wanted.slice(start, start + 100).map((fieldId) => ({
+              field_id: fieldId,
+              crop_id: 1,
+              yeargroup: 2026,
+              start_date: '2026-01-10T00:00:00Z',
+              end_date: '2026-06-10T00:00:00Z',
+            })),
+          );
+        }
+        rotations = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/rotations/rotations')).list,
+        path: '/rotations',
+        query: { yeargroup: 2026 },
+      }),
+      records: (body) => (Array.isArray(body) ? body.length : (body.data?.length ?? 0)),
+    },
+    {
+      name: 'GET /api/registro_campo/insumos?user_input=true (inputs)',
+      async grow(size) {
+        for (let start = inputs; start < size; start += 100) {
+          const count = Math.min(100, size - start);
+          await post(
+            '/api/registro_campo/insumo',
+            Array.from({ length: count }, (_, i) => ({ name: `Insumo ${start + i}`, company: 'Bench' })),
+          );
+        }
+        inputs = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/inputs/inputs')).list,
+        path: '/api/registro_campo/insumos',
+        query: { user_input: 'true' },
+      }),
+      records: (body) => (Array.isArray(body) ? body.length : (body.data?.length ?? 0)),
+    },
+    {
+      name: 'GET /activities/labour, one field, first page of 50 (labours)',
+      async grow(size) {
+        await inParallel(size - labours, (j) =>
+          post('/activities/labour', {
+            field_id: fieldIds[0],
+            yeargroup: 2026,
+            date: `2026-${String(1 + ((labours + j) % 12)).padStart(2, '0')}-10`,
+            labour_type_id: 4,
+            surface: 1,
+          }),
+        );
+        labours = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/labours/labours')).list,
+        path: '/activities/labour',
+        query: { yeargroup: 2026, fields_id: String(fieldIds[0]), page_size: 50 },
+      }),
+      records: (body) => body.data?.length ?? 0,
+    },
+  ];
+}
+
+export async function run(): Promise<void> {
+  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10,100,1000' } }, strict: false });
+  const sizes = String(values.sizes).split(',').map(Number);
+  const stack = await benchStack({ workers: () => false });
+  try {
+    const { headers } = await benchUser(stack);
+    Object.assign(process.env, functionEnv(stack));
+    installStreamingRuntime();
+    countReadUnits();
+    const all = reads(stack, headers);
+    const results: Record<string, Record<number, unknown>> = {};
+    for (const size of sizes) {
+      for (const read of all) {
+        await read.grow(size);
+        (results[read.name] ??= {})[size] = await measure(read, headers, 5);
+      }
+    }
+    console.log(JSON.stringify({ suite: 'reads', sizes, results }, null, 2));
+  } finally {
+    await stack.dispose();
+  }
+}

@@ -1,4 +1,4 @@
-// npm run bench -- cold-start: the module-init part of every function's cold start (issue 19).
+// npm run bench -- cold-start: the module-init part of every function's cold start.
 // Packages every service for production (npm run package), takes each function's bundle out of its
 // zip, and imports it in fresh Node processes: the median of RUNS imports as deployed (without
 // --enable-source-maps: the logger maps stacks itself, lib/util/stack.ts) and, for comparison, with
@@ -214,7 +214,7 @@ async function measureAll(work: string): Promise<void> {
   console.error('packaging every service for production ...');
   const packaged = await packageServices(join(root, '.surco', 'bench', 'package'));
   const rows: Row[] = [];
-  // the floor of issue 19: the document client as the SDK bundles it (its whole credential chain)
+  // the floor of the document client as the SDK bundles it (its whole credential chain)
   const floor = await reference(work, 'dynamodb-document-client', DOCUMENT_CLIENT_ONLY);
   const measure = (name: string, file: string, bytes: number, before?: { file: string; bytes: number }) => {
     const files = before ? [file, before.file] : [file];

@@ -1,4 +1,4 @@
-// Hot keys (issue 23): the records every request of a tenant touches take concurrent writers: one
+// Hot keys: the records every request of a tenant touches take concurrent writers: one
 // farm's field list and the id counter, one busy herd, one farm's metadata. Each writer is either
 // applied (200) or told to try again (409 after the retry budget of lib/db/retry.ts: 10 attempts
 // or 4 s); none is lost, none applied twice. Figures at higher counts: docs/benchmarks.md.

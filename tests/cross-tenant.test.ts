@@ -1445,7 +1445,7 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
   }, 240_000);
 });
 
-// --- add shares (issue 46, point 12; docs/security.md, "Add shares") ---------------------------
+// --- add shares (docs/security.md, "Add shares") ---------------------------
 // D holds an `add` share of A's farm. An add share views the farm and adds fields to it, and (the
 // spec's storage table) creates and changes extension storage of its fields and farm; nothing
 // else of A's is written through it. Every write attempt of the matrix at A's field or farm that
@@ -1496,7 +1496,7 @@ const addShareMayWrite = (operation: Operation, item: Attempt): boolean =>
   operation.probe === 'createField' ||
   (item.level === 'shared-extension' && ['PUT', 'PATCH'].includes(String(item.query?.operation).toUpperCase()));
 
-describe('cross-tenant matrix: an add share (issue 46, #12)', () => {
+describe('cross-tenant matrix: an add share', () => {
   let a: Owner;
   let d: { token: string; own: Own; userId: number };
   let before: Record<string, unknown>;

@@ -22,7 +22,7 @@ describe('POST /api/tags_campos/tag', () => {
       ].color,
     ).toBe('ff0000');
     expect(response.status).toBe(200);
-    // the color comes back exactly as sent (issue 14: it was upper-cased)
+    // the color comes back exactly as sent (it was upper-cased)
     expect(response.body).toEqual({
       color: 'ff0000',
       res: 'creado',

@@ -253,7 +253,7 @@ describe('POST /api/fields/convert', () => {
       expect(response.body.info).toMatch(message);
     };
 
-    it('small hostile files (issue 46: a .dbf of 4 billion records, a KMZ of a 64 MiB KML, a 4 MiB KML of tiny elements, ...) within 2 s each', async () => {
+    it('small hostile files (a .dbf of 4 billion records, a KMZ of a 64 MiB KML, a 4 MiB KML of tiny elements, ...) within 2 s each', async () => {
       const user = await newUser();
       await convert(user, KML, 'warm.kml'); // a cold function is not what is timed
       const files: Array<[hostile.HostileFile, RegExp]> = [

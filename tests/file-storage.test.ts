@@ -396,7 +396,7 @@ describe('file storage: listing, scopes and access', () => {
   });
 });
 
-describe('file storage: names that are not well-formed Unicode (issue 46, point 8)', () => {
+describe('file storage: names that are not well-formed Unicode', () => {
   it('refuses a file name with a lone surrogate (400 -4, nothing stored)', async () => {
     const { user, fieldId } = await owner();
     const content = randomBytes(10);

@@ -421,7 +421,7 @@ describe(`fuzz (seed ${SEED})`, () => {
   }, 180_000);
 });
 
-// --- issue 46: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6 webhook targets ----
+// --- forged-algorithm tokens, long kids, lone surrogates, mapped IPv6 webhook targets ----
 // Each class, sent to every operation it concerns (docs/security.md): forged tokens and long kids
 // to every bearer operation (401, never 5xx), lone surrogates in every string member and as a key
 // of every JSON body (the area's 400) and in path and query values, and the mapped, compatible and
@@ -580,7 +580,7 @@ function hostileRequests(forged: Record<string, string>): Hostile[] {
   return work;
 }
 
-describe('fuzz: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6 webhook targets (issue 46)', () => {
+describe('fuzz: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6 webhook targets', () => {
   let user: TestUser;
 
   beforeAll(async () => {
@@ -636,7 +636,7 @@ describe('fuzz: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6
     };
     await Promise.all(Array.from({ length: 4 }, worker));
     console.log(
-      `fuzz (issue 46): ${work.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, slowest ${slowest} ms, ` +
+      `fuzz: ${work.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, slowest ${slowest} ms, ` +
         `classes ${JSON.stringify(Object.fromEntries(classes))}, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, ` +
         `${retimed.length} timed again`,
     );
@@ -657,7 +657,7 @@ describe('fuzz: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6
   }, 480_000);
 });
 
-// --- issue 46 (resource exhaustion): hostile files and slivers ------------------------------------
+// --- resource exhaustion: hostile files and slivers ------------------------------------
 // Kept apart from the schema-driven requests above: every upload route receives each small hostile
 // file (tests/helpers/hostile-files.ts), and every place a field polygon enters receives a sliver
 // (7.5 ha, a bounding box 0.75 degrees a side). Each must answer a 4xx, never 500 or more, within
@@ -665,7 +665,7 @@ describe('fuzz: forged-algorithm tokens, long kids, lone surrogates, mapped IPv6
 
 const SLIVER = 'POLYGON((-61 -34,-60.25 -33.25,-60.25 -33.24999,-61 -33.99999,-61 -34))';
 
-describe('fuzz: hostile files and slivers (issue 46)', () => {
+describe('fuzz: hostile files and slivers', () => {
   it('answers every hostile upload and every sliver with a 4xx within 2 s', async () => {
     const user = await newUser();
     const { fieldId } = await createField(user);
@@ -762,7 +762,7 @@ describe('fuzz: hostile files and slivers (issue 46)', () => {
     }
     // the conversion answers 200 with the polygon marked invalid (code 11); the others refuse it
     for (const [label, send] of slivers) await timed(`${label} [sliver]`, send, label.includes('convert') ? [2] : [4]);
-    console.log(`fuzz (issue 46): ${requests} requests, slowest ${slowest} ms`);
+    console.log(`fuzz: ${requests} requests, slowest ${slowest} ms`);
     expect(failures).toEqual([]);
     expect(requests).toBe(22);
   }, 120_000);

@@ -573,7 +573,7 @@ describe('what the templates keep safe', () => {
     expect(over).toEqual([]);
     // a budget names a handler module that exists
     expect(Object.keys(budgets.modules).filter((module) => !used.has(module))).toEqual([]);
-    // issue 19: no bundle over 600 KB but those listed with the heavy library they need
+    // no bundle over 600 KB but those listed with the heavy library they need
     expect(budgets.defaultKb).toBeLessThanOrEqual(600);
     for (const [module, { kb, why }] of Object.entries(budgets.modules)) {
       if (kb > 600) expect(why.length, module).toBeGreaterThan(20);

@@ -246,7 +246,7 @@ describe('inputs', () => {
     expect(deleted.body.deleted).toEqual([
       { id: created[0].id, name: 'Fungicida A (renombrado)', uuid: created[0].uuid },
     ]);
-    // ids count per owner (issue 46): the other user's first input has the id of the owner's first
+    // ids count per owner: the other user's first input has the id of the owner's first
     expect(foreign.id).toBe(created[0].id);
     expect(deleted.body.denied.map((d: any) => d.reason)).toEqual([
       'master inputs cannot be deleted',
@@ -264,7 +264,7 @@ describe('inputs', () => {
     expect((await call('POST', '/registro_campo/insumo', { json: [{ name: 'x' }] })).status).toBe(401);
   });
 
-  it("numbers each user's personal inputs on its own (issue 46, #13): ids say nothing of other users' inputs", async () => {
+  it("numbers each user's personal inputs on its own: ids say nothing of other users' inputs", async () => {
     const [a, b] = [await newUser(), await newUser()];
     const first = (await send(a, 'POST', [{ name: 'A1' }, { name: 'A2' }])).body.created.map((i: any) => i.id);
     // b's inputs, whatever a made before, start where a's started

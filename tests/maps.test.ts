@@ -447,8 +447,8 @@ describe('/api/users/me/maps', () => {
   });
 });
 
-describe('maps: the rights a change needs (issue 46)', () => {
-  it('create_application needs the View season feature, as POST /activities/labour does (#10): 403, no map, no labour', async () => {
+describe('maps: the rights a change needs', () => {
+  it('create_application needs the View season feature, as POST /activities/labour does: 403, no map, no labour', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
     const noSeason = { ...owner, token: await tokenFor(owner.id, { claims: ['FIELDS_CREATE', 'MANAGEMENT_ZONES'] }) };
@@ -494,7 +494,7 @@ describe('maps: the rights a change needs (issue 46)', () => {
     expect(after.body.data).toEqual([]);
   });
 
-  it("DELETE checks the creator's current rights (#11): a share downgraded to read answers 403 to PATCH and to DELETE", async () => {
+  it("DELETE checks the creator's current rights: a share downgraded to read answers 403 to PATCH and to DELETE", async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner, { shape: square(-60.5, -33.9, 0.01) });
     const editor = await newUser();

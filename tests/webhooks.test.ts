@@ -1,4 +1,4 @@
-// Webhooks (issue 20, docs/webhooks.md) against the local stack, with receivers on loopback (the
+// Webhooks (docs/webhooks.md) against the local stack, with receivers on loopback (the
 // local stack allows them; tests/setup/stack.ts sets retries 1, 2, 4, 8 s apart and a 1 s timeout):
 // a signed delivery, a retry after a 500, a receiver that never answers ending in the dead-letter
 // queue and the delivery record, and another user's events never reaching a subscription.
@@ -160,7 +160,7 @@ describe('webhooks', () => {
     expect(
       (await call('DELETE', '/api/webhooks', { token: stranger.token, query: { subscription_uuid: own } })).status,
     ).toBe(404);
-    // the owner's uuid, chosen by the stranger: a subscription of the stranger's own (issue 46, #13),
+    // the owner's uuid, chosen by the stranger: a subscription of the stranger's own,
     // answered as any new uuid; the owner's is untouched and its deliveries stay its own
     const ownersBefore = (await deliveries(owner, own)).body.data;
     expect(ownersBefore.length).toBeGreaterThan(0);

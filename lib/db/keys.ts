@@ -114,7 +114,7 @@ export const keys = {
   /**
    * A subscription's deliveries and delivery slots live in its own partition, named by its owner
    * (user and extension) and uuid: a subscription uuid names a subscription within its owner, so
-   * two owners' subscriptions of one uuid never share deliveries (issue 46).
+   * two owners' subscriptions of one uuid never share deliveries.
    */
   webhookDelivery: (owner: WebhookOwner, subscriptionUuid: string, deliveryId: string): Key => ({
     pk: webhookPk(owner, subscriptionUuid),

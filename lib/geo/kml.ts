@@ -3,7 +3,7 @@
 // that converts a shapefile never loads the XML parser.
 //
 // xmldom builds a full DOM, about 1 KB of heap a node (a 4 MiB KML of tiny elements took 880 MB
-// and 40 s; issue 46), and togeojson then builds every vertex. So the document is bounded before
+// and 40 s), and togeojson then builds every vertex. So the document is bounded before
 // each of them: its bytes and its markup (tags and attributes, counted on the bytes, CDATA left
 // out) before the DOM is built, its vertices (the tuples of every <coordinates>) before togeojson
 // reads them.

@@ -1,7 +1,7 @@
 // Shapefiles inside a zip's entries (boundary files, layer files): every .shp with its .dbf, .prj
 // (reprojected to EPSG 4326 by shpjs) and .cpg (the .dbf's encoding). A shapefile's headers are
 // untrusted: shpjs loops over the record count a .dbf declares, reading past its bytes as empty
-// records (issue 46: a 385-byte zip claiming 4 billion records ran out of memory), and builds
+// records (a 385-byte zip claiming 4 billion records ran out of memory), and builds
 // every vertex a .shp holds. So both files are walked first, without building anything: every
 // size they declare is checked against their real bytes, and records, vertices, rings and cells
 // against the caller's bounds, before shpjs reads them.

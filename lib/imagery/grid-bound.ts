@@ -1,4 +1,4 @@
-// The bound of a field's imagery grid (docs/decisions.md, Bounds; issue 46): a polygon small in
+// The bound of a field's imagery grid (docs/decisions.md, Bounds): a polygon small in
 // area may be huge in extent (a 7.5 ha sliver 0.75 degrees a side made a 56-megapixel grid, ~3.4 GB
 // a scene), so a field's grid (lib/imagery/field-grid.ts: its UTM zone at 10 m, 2 pixels of margin)
 // is bounded in pixels. Field and season-shape creation check a polygon's extent against it

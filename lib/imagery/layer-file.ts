@@ -70,7 +70,7 @@ export async function readLayerFile(content: Buffer): Promise<LayerTable> {
     const geometry = await geometryKit();
     const read: LayerTable[] = [];
     // rows and cells of every table together, spent as they are read: 17 tables of 200,000 rows
-    // are refused in the second, not after all are read (issue 46)
+    // are refused in the second, not after all are read
     const budget: TableBudget = { rows: LAYER_FILE_LIMITS.FEATURES, cells: LAYER_FILE_LIMITS.CELLS };
     // the lines of every text table counted on the bytes first (a row is a line in a layer's table)
     let lines = 0;

@@ -64,7 +64,7 @@ export const dynamoInputRepository: InputRepository = {
     return (await queryAll(keys.userInputsPrefix(userId))).map(personalInputFromItem);
   },
   async newId(ownerId) {
-    // one sequence per owner (issue 46): a global one showed everyone the platform's volume. An
+    // one sequence per owner: a global one showed everyone the platform's volume. An
     // owner's sequence starts after the inputs it holds from when ids were global (read once, when
     // the sequence does not exist yet), so that its ids stay unique in its list.
     const sequence = `input#${ownerId}`;

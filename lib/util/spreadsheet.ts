@@ -41,7 +41,7 @@ const SHARED_STRINGS = /(^|\/)sharedStrings\d*\.xml$/i;
  * The rows of a workbook's first sheet (undefined when the file has none): at most `bounds.rows`,
  * each an array of cells (null where empty), blank rows left out. An xlsx is a zip whose small
  * file may inflate to gigabytes, and SheetJS reads every row and shared string of a part before
- * `sheetRows` applies (issue 46): so its parts are bounded on the sizes the zip declares, then
+ * `sheetRows` applies: so its parts are bounded on the sizes the zip declares, then
  * the cells, rows, shared strings and runs of their XML counted on the bytes, all before SheetJS
  * reads them; the first sheet's columns and cells are checked again on what SheetJS read before
  * it is spread into rows (a cell in the last column would make every row 16,384 cells wide).

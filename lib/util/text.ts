@@ -8,7 +8,7 @@ export const characters = (text: string): number => {
   return count;
 };
 
-// --- well-formed Unicode (issue 46): every string the platform stores is well-formed -------------
+// --- well-formed Unicode: every string the platform stores is well-formed -------------
 
 /** A UTF-16 surrogate without its other half (JSON's `"\ud800"` decodes to one). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -1,6 +1,6 @@
 // Start tags of an XML part counted on its bytes, before any parser sees it: what bounds the
 // parts of an uploaded workbook (cells, rows, shared strings) before SheetJS splits and reads them
-// (issue 46). Namespace prefixes are ignored (`<x:c>` is a `c`); end tags, comments and
+//. Namespace prefixes are ignored (`<x:c>` is a `c`); end tags, comments and
 // declarations are not counted.
 
 const LT = 0x3c;

@@ -1,4 +1,4 @@
-// Small hostile files (issue 46, "Resource exhaustion from small files"), built here, a few KB each:
+// Small hostile files ("Resource exhaustion from small files"), built here, a few KB each:
 // each declares or expands to far more than its bytes. Used by the readers' unit tests
 // (tests/unit/hostile-files.test.ts, with heap and time bounded), the upload routes' stack tests
 // and the fuzz. Zips are written with fflate at its highest level; the large entries are deflated
@@ -103,7 +103,7 @@ function dbf(records: number, held = 1): Uint8Array {
   return new Uint8Array(view.buffer);
 }
 
-/** A zipped shapefile of one polygon whose .dbf header claims ~4 billion records (issue 46: 385 bytes, 10 s, 504). */
+/** A zipped shapefile of one polygon whose .dbf header claims ~4 billion records (385 bytes, 10 s, 504). */
 export function dbfRecordsBomb(): HostileFile {
   const { shp, shx } = shapefile();
   return {
@@ -125,7 +125,7 @@ export function shpVerticesBomb(): HostileFile {
 
 // --- KML -----------------------------------------------------------------------------------
 
-/** A KMZ of ~61 KB holding a KML of 64 MiB of tiny elements (issue 46: out of memory at 14-18 s). */
+/** A KMZ of ~61 KB holding a KML of 64 MiB of tiny elements (out of memory at 14-18 s). */
 export function kmzBomb(): HostileFile {
   const element = '<a/>';
   const count = (64 * 1024 * 1024 - 64) / element.length;
@@ -142,7 +142,7 @@ export function kmzBomb(): HostileFile {
   };
 }
 
-/** A plain KML of 4 MiB of tiny elements (issue 46: a full DOM before any bound). */
+/** A plain KML of 4 MiB of tiny elements (a full DOM before any bound). */
 export function kmlTinyElements(): HostileFile {
   return {
     label: 'a 4 MiB KML of tiny elements',
@@ -180,14 +180,14 @@ const tableRows = (rows: number) =>
     yield* repeated('-33.88,-60.56,9\n', rows);
   };
 
-/** A zip of 17 csv tables of 200,000 rows each (issue 46: POST /files answered 504). */
+/** A zip of 17 csv tables of 200,000 rows each (POST /files answered 504). */
 export function manyTables(): HostileFile {
   const entries: Record<string, () => Iterable<string>> = {};
   for (let i = 1; i <= 17; i++) entries[`rinde-${i}.csv`] = tableRows(200_000);
   return { label: 'a zip of 17 csv tables of 200,000 rows', filename: 'rinde.zip', content: zipOf(entries) };
 }
 
-/** A zip of one csv whose rows have a million columns (issue 46: POST /files answered 504). */
+/** A zip of one csv whose rows have a million columns (POST /files answered 504). */
 export function manyColumns(): HostileFile {
   return {
     label: 'a zip of a csv of a million columns',

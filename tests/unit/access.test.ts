@@ -35,7 +35,7 @@ describe('access from grants', () => {
     expect(can(accessFrom(['edit']), 'deleteField')).toBe(false);
   });
 
-  it('lets an add share view and add fields, and write nothing else of the farm (issue 46, #12; docs/security.md)', () => {
+  it('lets an add share view and add fields, and write nothing else of the farm (docs/security.md)', () => {
     const access = accessFrom(['add']);
     expect(access.permissions).toEqual([PERMISSION.VIEW, PERMISSION.ADD_FIELDS]);
     expect(access.role).toBe(ROLE.add);

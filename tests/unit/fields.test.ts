@@ -21,7 +21,7 @@ import { memoryField, memoryGate } from './helpers/memory-gate';
 const SQUARE = 'POLYGON((0 0, 0 0.01, 0.01 0.01, 0.01 0, 0 0))';
 const BIGGER = 'POLYGON((0 0, 0 0.0105, 0.0105 0.0105, 0.0105 0, 0 0))';
 const SMALLER = 'POLYGON((0.001 0.001, 0.001 0.009, 0.009 0.009, 0.009 0.001, 0.001 0.001))';
-/** Issue 46: a 7.5 ha sliver whose bounding box is 0.75 degrees a side (a 56-megapixel imagery grid). */
+/** A 7.5 ha sliver whose bounding box is 0.75 degrees a side (a 56-megapixel imagery grid). */
 const SLIVER = 'POLYGON((-61 -34, -60.25 -33.25, -60.25 -33.24999, -61 -33.99999, -61 -34))';
 
 /** Hectares used by users and spaces, refusing past a quota as the conditional updates do. */

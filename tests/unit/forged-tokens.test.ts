@@ -1,4 +1,4 @@
-// Forged and malformed token headers (issue 46, point 5): a token whose header names another
+// Forged and malformed token headers: a token whose header names another
 // algorithm with the platform's real key id (HS256 keyed with the public key, RS256, PS256), a key
 // id of 1,100 characters, a key id that is not text. Each is 401 -3, decided from the header alone:
 // the real handler of GET /api/getcultivos (a bearer route answered buffered) runs here against a DynamoDB endpoint that refuses
@@ -78,7 +78,7 @@ const answer = async (token: string) => {
   return { status: response.statusCode, body: JSON.parse(response.body) };
 };
 
-describe('forged algorithms and key ids (issue 46, point 5)', () => {
+describe('forged algorithms and key ids', () => {
   it('answers 401 -3 to HS256 (keyed with the public key), RS256 and PS256 tokens naming the real kid, without reading the table', async () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const tokens = [

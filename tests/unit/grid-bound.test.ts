@@ -1,5 +1,5 @@
-// The bound of a field's imagery grid (lib/imagery/grid-bound.ts, docs/decisions.md Bounds; issue 46
-// #7): creation checks a polygon's extent without projecting, and must never accept a polygon whose
+// The bound of a field's imagery grid (lib/imagery/grid-bound.ts, docs/decisions.md, Bounds):
+// creation checks a polygon's extent without projecting, and must never accept a polygon whose
 // grid (lib/imagery/field-grid.ts, projected with proj4) the imagery jobs then refuse.
 import { describe, expect, it } from 'vitest';
 import { geometryKit } from '../../lib/geo/geometry';

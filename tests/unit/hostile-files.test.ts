@@ -1,4 +1,4 @@
-// Issue 46, "Resource exhaustion from small files": every upload route's reader refuses a hostile
+// Resource exhaustion from small files: every upload route's reader refuses a hostile
 // file with the route's documented 400 within 2 s and under 128 MB of heap, however the file is
 // built. Each file is generated here (tests/helpers/hostile-files.ts, a few KB each) and read by the
 // reader the route's function calls, bundled as the functions are and run in a worker thread whose

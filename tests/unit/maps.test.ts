@@ -198,7 +198,7 @@ describe('map rules (repository in memory)', () => {
     expect(await infoOf(service.getMap(owner, map.id))).toBe(MAP_INFOS.NOT_FOUND);
   });
 
-  it('create_application needs the View season feature, as a labour write does (issue 46, #10): 403, nothing recorded', async () => {
+  it('create_application needs the View season feature, as a labour write does: 403, nothing recorded', async () => {
     const { service, maps, applications } = setup();
     const refused = service.createMap(ownerWithoutSeason, {
       name: 'Ambientes',
@@ -233,7 +233,7 @@ describe('map rules (repository in memory)', () => {
     ]);
   });
 
-  it("DELETE needs the creator's current right to change the field, as PATCH does (issue 46, #11)", async () => {
+  it("DELETE needs the creator's current right to change the field, as PATCH does", async () => {
     const writes = [1, 2];
     const { service, maps } = setup(writes, [2, 3]);
     const map = await service.createMap(owner, { name: 'a', fieldId: 2, typeId: 1, geojson: zone });

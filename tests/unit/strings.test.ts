@@ -1,4 +1,4 @@
-// Well-formed Unicode (issue 46, point 8): every text a request carries is checked once, in the
+// Well-formed Unicode: every text a request carries is checked once, in the
 // handler factory, for every route: a lone surrogate (JSON's "x\ud800.pdf") is the area's 400 and
 // the handler never runs; texts stored before the check are encoded without a URIError.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';

@@ -1,4 +1,4 @@
-// Token verification when the table cannot be read (issue 11): a DynamoDB outage is a 500 with a
+// Token verification when the table cannot be read: a DynamoDB outage is a 500 with a
 // request id, not a 401 that would tell a client its good token is bad. Runs the real handler of
 // GET /api/getcultivos (a bearer route answered buffered) in this process against a DynamoDB
 // endpoint that refuses connections.

@@ -70,7 +70,7 @@ describe('where a webhook may go', () => {
   });
 });
 
-describe('webhook targets in AWS mode (issue 46, #6): resolved once, checked with ipaddr.js, connected to as checked', () => {
+describe('webhook targets in AWS mode: resolved once, checked with ipaddr.js, connected to as checked', () => {
   const aws = (resolve: Resolver = async () => []) => ({ allowPrivate: false, resolve });
 
   it('refuses every mapped, compatible, embedded and special IPv6 form and every spelling of a private IPv4', async () => {
@@ -202,7 +202,7 @@ describe('webhook targets in AWS mode (issue 46, #6): resolved once, checked wit
   });
 });
 
-describe('the delivery connection (issue 46, #6)', () => {
+describe('the delivery connection', () => {
   const servers: Array<{ close: (done: () => void) => void }> = [];
   afterAll(() => Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done())))));
 
@@ -365,7 +365,7 @@ const event = (userId: number, name: WebhookEvent['name'] = 'SPOT_CREATED.V1'): 
 describe('subscriptions and deliveries', () => {
   const settings = () => ({ allowPrivate: true, timeoutMs: 1000, backoffSeconds: 60, subscriptionConcurrency: 2 });
 
-  it("a subscription belongs to its user and extension; its uuid is the owner's own: another owner choosing it makes its own (issue 46, #13)", async () => {
+  it("a subscription belongs to its user and extension; its uuid is the owner's own: another owner choosing it makes its own", async () => {
     const m = memory();
     const service = webhooksService({ repository: m.repository, settings, mayRead: async () => true });
     const made = await service.subscribe(principal(), {
@@ -420,7 +420,7 @@ describe('subscriptions and deliveries', () => {
     ).rejects.toMatchObject({ kind: 'invalid' });
   });
 
-  it('two owners of one subscription uuid each get their own deliveries (issue 46, #13)', async () => {
+  it('two owners of one subscription uuid each get their own deliveries', async () => {
     const m = memory();
     const service = webhooksService({
       repository: m.repository,

@@ -1,6 +1,6 @@
 // A reader of uploaded files run on one file in a worker thread whose V8 heap is capped (old and
 // young generations together), timed after a benign file has loaded it: how the hostile-file tests
-// assert "refused within 2 s and under 128 MB of heap" (issue 46). The readers are bundled first
+// assert "refused within 2 s and under 128 MB of heap". The readers are bundled first
 // with the functions' own esbuild options (scripts/esbuild-options.ts), so the code measured is
 // the code deployed. A reader that passes the cap ends the worker with ERR_WORKER_OUT_OF_MEMORY.
 import { mkdtempSync } from 'node:fs';

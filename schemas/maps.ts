@@ -103,6 +103,7 @@ const valid = z.object({
 export const listMapsRoute = defineRoute({
   ...mapsRoute,
   operationId: 'listMaps',
+  record: 'map',
   handler: 'functions/maps/maps.get',
   method: 'get',
   paths: [PATH],
@@ -124,6 +125,7 @@ export const listMapsRoute = defineRoute({
 export const createMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'createMap',
+  record: 'map',
   handler: 'functions/maps/maps.post',
   touches: { table: 'write' },
   method: 'post',
@@ -136,6 +138,7 @@ export const createMapRoute = defineRoute({
 export const replaceMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'replaceMap',
+  record: 'map',
   handler: 'functions/maps/maps.put',
   touches: { table: 'write' },
   method: 'put',
@@ -148,6 +151,7 @@ export const replaceMapRoute = defineRoute({
 export const patchMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'patchMap',
+  record: 'map',
   handler: 'functions/maps/maps.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -160,6 +164,7 @@ export const patchMapRoute = defineRoute({
 export const deleteMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'deleteMap',
+  record: 'map',
   handler: 'functions/maps/maps.del',
   touches: { table: 'write' },
   method: 'delete',

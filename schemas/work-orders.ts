@@ -113,6 +113,7 @@ const byUuid = z.object({ work_order_uuid: z.uuid() });
 export const listWorkOrdersRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'listWorkOrders',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.list',
   method: 'get',
   paths: [PATH],
@@ -135,6 +136,7 @@ export const recommendationTypesRoute = defineRoute({
 export const createWorkOrderRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'createWorkOrder',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.post',
   touches: { table: 'write', sends: ['events'] },
   method: 'post',
@@ -147,6 +149,7 @@ export const createWorkOrderRoute = defineRoute({
 export const replaceWorkOrderRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'replaceWorkOrder',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.put',
   touches: { table: 'write', sends: ['events'] },
   method: 'put',
@@ -159,6 +162,7 @@ export const replaceWorkOrderRoute = defineRoute({
 export const deleteWorkOrderRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'deleteWorkOrder',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.del',
   touches: { table: 'write', sends: ['events'] },
   method: 'delete',

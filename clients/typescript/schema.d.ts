@@ -2370,6 +2370,8 @@ export interface operations {
             /** @description one page of labours */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2471,7 +2473,10 @@ export interface operations {
     createLabour2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2611,6 +2616,8 @@ export interface operations {
             /** @description created (or made before under this uuid) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,6 +2625,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -2651,6 +2672,8 @@ export interface operations {
             /** @description the labour */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2749,7 +2772,10 @@ export interface operations {
     deleteLabour2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -2760,6 +2786,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2767,6 +2795,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -2789,7 +2831,10 @@ export interface operations {
     patchLabour2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -2928,6 +2973,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +2982,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -2986,6 +3047,8 @@ export interface operations {
             /** @description one page of labours */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3087,7 +3150,10 @@ export interface operations {
     createLabour: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3227,6 +3293,8 @@ export interface operations {
             /** @description created (or made before under this uuid) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3234,6 +3302,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -3267,6 +3349,8 @@ export interface operations {
             /** @description the labour */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,7 +3449,10 @@ export interface operations {
     deleteLabour: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -3376,6 +3463,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +3472,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -3405,7 +3508,10 @@ export interface operations {
     patchLabour: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -3544,6 +3650,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,6 +3659,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -3635,6 +3757,8 @@ export interface operations {
             /** @description the field was deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +3857,8 @@ export interface operations {
             /** @description metadata by farm id */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3764,7 +3890,10 @@ export interface operations {
     patchFarmMetadata: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3783,6 +3912,8 @@ export interface operations {
             /** @description the updated metadata */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3792,6 +3923,18 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm metadata dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -4427,6 +4570,8 @@ export interface operations {
             /** @description by id */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,7 +4627,10 @@ export interface operations {
     createScaleTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -4523,6 +4671,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,6 +4710,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the imagery dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
+                    };
+                };
+            };
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -4580,7 +4743,10 @@ export interface operations {
             query: {
                 scale_template_id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4589,12 +4755,27 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @constant */
                         code: "DELETED_SCALE_TEMPLATE";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the imagery dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -4616,7 +4797,10 @@ export interface operations {
     patchScaleTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4656,6 +4840,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4690,6 +4876,19 @@ export interface operations {
                         };
                         /** @constant */
                         code: "UPDATED_SCALE_TEMPLATE";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the imagery dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -4760,6 +4959,8 @@ export interface operations {
             /** @description herds */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4803,7 +5004,10 @@ export interface operations {
     createHerd2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -4831,6 +5035,8 @@ export interface operations {
             /** @description the herd, with its herd_uuid */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +5061,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -4874,7 +5094,10 @@ export interface operations {
     deleteHerd2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -4885,6 +5108,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4894,6 +5119,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -4916,7 +5155,10 @@ export interface operations {
     updateHerd2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -4940,6 +5182,8 @@ export interface operations {
             /** @description the herd */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4961,6 +5205,20 @@ export interface operations {
                             farm_uuid: string;
                             date_of_last_transaction: string | null;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5087,6 +5345,8 @@ export interface operations {
             /** @description paddocks */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5123,7 +5383,10 @@ export interface operations {
     createPaddock2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5151,6 +5414,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5165,6 +5430,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5200,6 +5479,8 @@ export interface operations {
             /** @description the paddock, in a list */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,7 +5517,10 @@ export interface operations {
     deletePaddock2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -5247,6 +5531,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5256,6 +5542,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5278,7 +5578,10 @@ export interface operations {
     updatePaddock2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -5296,6 +5599,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,6 +5615,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5574,7 +5893,10 @@ export interface operations {
                 /** @description PUT, PATCH, GET or DELETE (case-insensitive) */
                 operation: string;
             };
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 /** @description users, fields or farms */
                 scope: "users" | "fields" | "farms";
@@ -5638,6 +5960,8 @@ export interface operations {
             /** @description PUT/PATCH: a presigned POST; GET: {objects}; DELETE: {data:{deleted: keys}} */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5676,6 +6000,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the file storage dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description error, in the file storage dialect */
             default: {
                 headers: {
@@ -5701,7 +6040,10 @@ export interface operations {
                 /** @description users, fields or farms (query or body) */
                 scope: "users" | "fields" | "farms";
             };
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5755,6 +6097,8 @@ export interface operations {
             /** @description done; GET also answers info.objects {<id>: {<key>: object}} */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5769,6 +6113,20 @@ export interface operations {
                                     };
                                 };
                             };
+                        };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the storage dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: {
+                            code: number;
+                            message: string;
                         };
                     };
                 };
@@ -5795,7 +6153,10 @@ export interface operations {
                 /** @description PUT, PATCH, GET or DELETE (case-insensitive) */
                 operation: string;
             };
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 /** @description users, fields or farms */
                 scope: "users" | "fields" | "farms";
@@ -5852,6 +6213,8 @@ export interface operations {
             /** @description done; GET also answers info.objects {<id>: {<key>: object}} */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5866,6 +6229,20 @@ export interface operations {
                                     };
                                 };
                             };
+                        };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the storage dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: {
+                            code: number;
+                            message: string;
                         };
                     };
                 };
@@ -6182,7 +6559,10 @@ export interface operations {
     createInputs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6195,6 +6575,8 @@ export interface operations {
             /** @description created and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6211,6 +6593,20 @@ export interface operations {
                             id: number;
                             uuid: string;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6233,7 +6629,10 @@ export interface operations {
     deleteInputs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6246,6 +6645,8 @@ export interface operations {
             /** @description deleted and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6262,6 +6663,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6284,7 +6699,10 @@ export interface operations {
     modifyInputs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6297,6 +6715,8 @@ export interface operations {
             /** @description changed and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,6 +6733,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6350,6 +6784,8 @@ export interface operations {
             /** @description inputs */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6467,7 +6903,10 @@ export interface operations {
     createRotations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6480,6 +6919,8 @@ export interface operations {
             /** @description created and refused items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6519,6 +6960,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6549,6 +7004,8 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6602,7 +7059,10 @@ export interface operations {
     patchRotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -6622,11 +7082,27 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6660,6 +7136,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6691,7 +7169,10 @@ export interface operations {
     addRotationVarieties: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -6708,6 +7189,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6717,6 +7200,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6741,7 +7238,10 @@ export interface operations {
             query: {
                 variety_id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -6752,6 +7252,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6761,6 +7263,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -7661,6 +8177,8 @@ export interface operations {
             /** @description a page of spots */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7720,7 +8238,10 @@ export interface operations {
     createSpot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7771,12 +8292,27 @@ export interface operations {
             /** @description the spot */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         code: string;
                         spot_uuid: string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -7800,7 +8336,10 @@ export interface operations {
             query: {
                 uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7809,6 +8348,8 @@ export interface operations {
             /** @description the deleted record */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7816,6 +8357,19 @@ export interface operations {
                         spot_uuid: {
                             [key: string]: unknown;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -7837,7 +8391,10 @@ export interface operations {
     patchSpot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7887,11 +8444,26 @@ export interface operations {
             /** @description the spot uuid (the key carries a trailing colon) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         "spot_uuid:": string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -8091,7 +8663,10 @@ export interface operations {
     replaceSpotVariables: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8112,6 +8687,8 @@ export interface operations {
             /** @description the variables */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8122,6 +8699,19 @@ export interface operations {
                             unit_id: number;
                             value: number;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -8239,6 +8829,8 @@ export interface operations {
             /** @description the tags */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8278,7 +8870,10 @@ export interface operations {
                 color?: string;
                 id_campo?: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -8287,6 +8882,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8297,6 +8894,20 @@ export interface operations {
                         tag: string;
                         id_tag: number;
                         id_campo: number | null;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm tags dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        /** @constant */
+                        res: "err";
+                        code: number;
                     };
                 };
             };
@@ -8321,7 +8932,10 @@ export interface operations {
             query?: {
                 id_tag?: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8330,6 +8944,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8337,6 +8953,20 @@ export interface operations {
                         /** @constant */
                         res: "eliminado";
                         id_tag: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm tags dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        /** @constant */
+                        res: "err";
+                        code: number;
                     };
                 };
             };
@@ -8364,7 +8994,10 @@ export interface operations {
                 /** @description 6 hexadecimal characters, no #; random when absent */
                 color?: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8373,6 +9006,8 @@ export interface operations {
             /** @description modified */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8383,6 +9018,20 @@ export interface operations {
                         id_tag: number;
                         /** @constant */
                         res: "modificado";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm tags dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        /** @constant */
+                        res: "err";
+                        code: number;
                     };
                 };
             };
@@ -8418,6 +9067,8 @@ export interface operations {
             /** @description a list without geojson, or one map with it */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8494,7 +9145,10 @@ export interface operations {
     replaceMap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8549,6 +9203,8 @@ export interface operations {
             /** @description overwritten */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8561,6 +9217,21 @@ export interface operations {
                         code: 0;
                         /** @description the map (ours: the contract shows no id) */
                         id: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -8584,7 +9255,10 @@ export interface operations {
     createMap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -8639,6 +9313,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8651,6 +9327,21 @@ export interface operations {
                         code: 0;
                         /** @description the map (ours: the contract shows no id) */
                         id: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -8676,7 +9367,10 @@ export interface operations {
             query: {
                 id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8685,6 +9379,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8695,6 +9391,21 @@ export interface operations {
                         res: "OK";
                         /** @constant */
                         code: 0;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -8718,7 +9429,10 @@ export interface operations {
     patchMap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8773,6 +9487,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,6 +9501,21 @@ export interface operations {
                         code: 0;
                         /** @description the map (ours: the contract shows no id) */
                         id: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -9135,6 +9866,8 @@ export interface operations {
             /** @description work orders, by date */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9183,7 +9916,10 @@ export interface operations {
     createWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9211,6 +9947,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9218,6 +9956,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -9240,7 +9992,10 @@ export interface operations {
     replaceWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 work_order_uuid: string;
             };
@@ -9273,6 +10028,8 @@ export interface operations {
             /** @description replaced */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9280,6 +10037,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -9302,7 +10073,10 @@ export interface operations {
     deleteWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 work_order_uuid: string;
             };
@@ -9313,6 +10087,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9320,6 +10096,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -9955,6 +10745,8 @@ export interface operations {
             /** @description herds */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9998,7 +10790,10 @@ export interface operations {
     createHerd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -10026,6 +10821,8 @@ export interface operations {
             /** @description the herd, with its herd_uuid */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,6 +10847,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -10069,7 +10880,10 @@ export interface operations {
     deleteHerd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -10080,6 +10894,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10089,6 +10905,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10111,7 +10941,10 @@ export interface operations {
     updateHerd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -10135,6 +10968,8 @@ export interface operations {
             /** @description the herd */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10156,6 +10991,20 @@ export interface operations {
                             farm_uuid: string;
                             date_of_last_transaction: string | null;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10282,6 +11131,8 @@ export interface operations {
             /** @description paddocks */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10318,7 +11169,10 @@ export interface operations {
     createPaddock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -10346,6 +11200,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10360,6 +11216,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10395,6 +11265,8 @@ export interface operations {
             /** @description the paddock, in a list */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10431,7 +11303,10 @@ export interface operations {
     deletePaddock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -10442,6 +11317,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10451,6 +11328,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10473,7 +11364,10 @@ export interface operations {
     updatePaddock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -10491,6 +11385,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10505,6 +11401,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -11174,7 +12084,10 @@ export interface operations {
     createInputs2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -11187,6 +12100,8 @@ export interface operations {
             /** @description created and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11203,6 +12118,20 @@ export interface operations {
                             id: number;
                             uuid: string;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11225,7 +12154,10 @@ export interface operations {
     deleteInputs2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11238,6 +12170,8 @@ export interface operations {
             /** @description deleted and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11254,6 +12188,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11276,7 +12224,10 @@ export interface operations {
     modifyInputs2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11289,6 +12240,8 @@ export interface operations {
             /** @description changed and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,6 +12258,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11342,6 +12309,8 @@ export interface operations {
             /** @description inputs */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11459,7 +12428,10 @@ export interface operations {
     createRotations2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -11472,6 +12444,8 @@ export interface operations {
             /** @description created and refused items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11511,6 +12485,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -11541,6 +12529,8 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11594,7 +12584,10 @@ export interface operations {
     patchRotation2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -11614,11 +12607,27 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11652,6 +12661,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11683,7 +12694,10 @@ export interface operations {
     addRotationVarieties2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -11700,6 +12714,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11709,6 +12725,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11733,7 +12763,10 @@ export interface operations {
             query: {
                 variety_id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -11744,6 +12777,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11753,6 +12788,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -12017,6 +13066,8 @@ export interface operations {
             /** @description groups */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12074,7 +13125,10 @@ export interface operations {
     createVariableGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -12117,6 +13171,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12156,6 +13212,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
+                    };
+                };
+            };
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -12178,7 +13249,10 @@ export interface operations {
             query: {
                 group_uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12187,6 +13261,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12195,6 +13271,21 @@ export interface operations {
                         res: "ok";
                         /** @constant */
                         info: "variable group deleted successfully";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -12218,7 +13309,10 @@ export interface operations {
     updateVariableGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12260,6 +13354,8 @@ export interface operations {
             /** @description updated */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12299,6 +13395,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
+                    };
+                };
+            };
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -12319,7 +13430,10 @@ export interface operations {
     createVariable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -12346,6 +13460,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12371,6 +13487,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
+                    };
+                };
+            };
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -12393,7 +13524,10 @@ export interface operations {
             query: {
                 variable_uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12402,6 +13536,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12410,6 +13546,21 @@ export interface operations {
                         res: "ok";
                         /** @constant */
                         info: "variable deleted successfully";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -12433,7 +13584,10 @@ export interface operations {
     updateVariable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12456,6 +13610,8 @@ export interface operations {
             /** @description updated */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12478,6 +13634,21 @@ export interface operations {
                         };
                         /** @constant */
                         info: "variable updated successfully";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13117,6 +14288,8 @@ export interface operations {
             /** @description a page of spots */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13176,7 +14349,10 @@ export interface operations {
     createSpot2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -13227,12 +14403,27 @@ export interface operations {
             /** @description the spot */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         code: string;
                         spot_uuid: string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13256,7 +14447,10 @@ export interface operations {
             query: {
                 uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13265,6 +14459,8 @@ export interface operations {
             /** @description the deleted record */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13272,6 +14468,19 @@ export interface operations {
                         spot_uuid: {
                             [key: string]: unknown;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13293,7 +14502,10 @@ export interface operations {
     patchSpot2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13343,11 +14555,26 @@ export interface operations {
             /** @description the spot uuid (the key carries a trailing colon) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         "spot_uuid:": string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13547,7 +14774,10 @@ export interface operations {
     replaceSpotVariables2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13568,6 +14798,8 @@ export interface operations {
             /** @description the variables */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13578,6 +14810,19 @@ export interface operations {
                             unit_id: number;
                             value: number;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };

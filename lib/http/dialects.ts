@@ -52,6 +52,8 @@ const generalDefaults: Record<ErrorKind, ErrorCode> = {
   forbidden: GENERAL_CODES.GENERAL,
   not_found: GENERAL_CODES.GENERAL,
   conflict: GENERAL_CODES.GENERAL,
+  precondition_failed: GENERAL_CODES.GENERAL,
+  rate_limited: GENERAL_CODES.GENERAL,
   too_large: GENERAL_CODES.WRONG_FORMAT,
   unsupported: GENERAL_CODES.WRONG_FORMAT,
   internal: GENERAL_CODES.GENERAL,
@@ -85,6 +87,8 @@ const stringCodeDefaults: Record<ErrorKind, ErrorCode> = {
   forbidden: 'PERMISSION_ERROR',
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
+  precondition_failed: 'PRECONDITION_FAILED',
+  rate_limited: 'TOO_MANY_REQUESTS',
   too_large: 'PARAMETER_ERROR',
   unsupported: 'PARAMETER_ERROR',
   internal: 'GENERAL_ERROR',
@@ -168,6 +172,10 @@ function spanish(kind: ErrorKind, info: string): string {
       return 'Token de autenticación vencido';
     case 'too_large':
       return 'La solicitud es demasiado grande';
+    case 'precondition_failed':
+      return 'El registro cambió desde la versión indicada (If-Match)';
+    case 'rate_limited':
+      return 'Demasiadas solicitudes: reintente más tarde';
     default:
       return info;
   }
@@ -185,6 +193,8 @@ export const fieldTagsDialect = defineDialect({
     forbidden: 'FORBIDDEN',
     not_found: 'FORBIDDEN',
     conflict: 'BAD_REQUEST',
+    precondition_failed: 'PRECONDITION_FAILED',
+    rate_limited: 'TOO_MANY_REQUESTS',
     too_large: 'BAD_REQUEST',
     unsupported: 'BAD_REQUEST',
     internal: 'ERROR',
@@ -272,6 +282,8 @@ export const shapesDialect = defineDialect({
     forbidden: 'PERMISSION_DENIED',
     not_found: 'FIELD_NOT_FOUND',
     conflict: 'REPROCESSING',
+    precondition_failed: 'PRECONDITION_FAILED',
+    rate_limited: 'TOO_MANY_REQUESTS',
     too_large: 'INVALID_PARAMETERS',
     unsupported: 'INVALID_PARAMETERS',
     internal: 'GENERAL_ERROR',

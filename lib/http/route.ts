@@ -6,6 +6,7 @@
 // least-privilege role from them. Nothing about a route is written anywhere else.
 import type * as z from 'zod/mini';
 import type { Claim } from '../auth/claims';
+import type { RecordKind } from '../db/revision';
 import type { DomainError } from '../errors';
 import type { Dialect } from './dialects';
 
@@ -106,6 +107,12 @@ export interface RouteDef<
   stream?: boolean;
   /** Also accept the bearer token as `?access_token=` (browsers' EventSource cannot send headers). */
   tokenInQuery?: boolean;
+  /**
+   * The kind of record the route reads or writes (issue 49, lib/http/conditional.ts): a GET that
+   * answers one such record carries its `ETag`; PATCH, PUT and DELETE honour `If-Match`, creates by
+   * client uuid `If-None-Match: *` (412 in the route's dialect).
+   */
+  record?: RecordKind;
   /** Left out of the OpenAPI document (the catch-all of unknown routes). */
   undocumented?: boolean;
 }

@@ -2098,7 +2098,7 @@ export interface webhooks {
         put?: never;
         /**
          * a field of the user was created
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_CREATED_V1"];
         delete?: never;
@@ -2118,7 +2118,7 @@ export interface webhooks {
         put?: never;
         /**
          * a field of the user was deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_DELETED_V1"];
         delete?: never;
@@ -2138,7 +2138,7 @@ export interface webhooks {
         put?: never;
         /**
          * a season shape was set for a field
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_RESHAPED_V1"];
         delete?: never;
@@ -2158,7 +2158,7 @@ export interface webhooks {
         put?: never;
         /**
          * new imagery dates (satellite or layers) for a field
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_IMAGERY_DATES_V1"];
         delete?: never;
@@ -2178,7 +2178,7 @@ export interface webhooks {
         put?: never;
         /**
          * a spot was created
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SPOT_CREATED_V1"];
         delete?: never;
@@ -2198,7 +2198,7 @@ export interface webhooks {
         put?: never;
         /**
          * a spot was changed
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SPOT_CHANGED_V1"];
         delete?: never;
@@ -2218,7 +2218,7 @@ export interface webhooks {
         put?: never;
         /**
          * a spot was deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SPOT_DELETED_V1"];
         delete?: never;
@@ -2238,7 +2238,7 @@ export interface webhooks {
         put?: never;
         /**
          * a herd moved to another paddock
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_HERD_MOVED_V1"];
         delete?: never;
@@ -2258,7 +2258,7 @@ export interface webhooks {
         put?: never;
         /**
          * animals left a herd
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_HERD_EXITED_V1"];
         delete?: never;
@@ -2278,7 +2278,7 @@ export interface webhooks {
         put?: never;
         /**
          * a labour was created, changed or deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_LABOUR_CHANGED_V1"];
         delete?: never;
@@ -2298,7 +2298,7 @@ export interface webhooks {
         put?: never;
         /**
          * a work order was created, changed or deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_WORK_ORDER_CHANGED_V1"];
         delete?: never;
@@ -2318,7 +2318,7 @@ export interface webhooks {
         put?: never;
         /**
          * a farm or field was shared with the user
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SHARE_RECEIVED_V1"];
         delete?: never;

@@ -33,7 +33,7 @@ const must = <T>(result: { data?: T; error?: unknown; response: Response }, what
 
 /**
  * The extension's webhook receiver: checks each request's signature (HMAC-SHA256 of "<t>.<body>"
- * with the subscription's secret, docs/webhooks.md) and keeps the events. Locally on loopback; in
+ * with the subscription's secret, docs/integrations.md) and keeps the events. Locally on loopback; in
  * production an https URL of the extension's own.
  */
 async function webhookReceiver() {

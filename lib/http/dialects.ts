@@ -354,7 +354,7 @@ export const imageryDialect = defineDialect({
   body: (code, info, error, requestId) => ({ error_code: String(code), info, ...withRequestId(error, requestId) }),
 });
 
-/** Webhooks (ours, docs/webhooks.md): the string codes of the imagery and sensors areas. */
+/** Webhooks (ours, docs/integrations.md): the string codes of the imagery and sensors areas. */
 export const webhooksDialect = defineDialect({
   name: 'webhooks',
   errorSchema: () => z.object({ error_code: z.string(), info: z.string(), request_id: z.optional(z.string()) }),

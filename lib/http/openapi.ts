@@ -160,7 +160,7 @@ export function buildOpenApi(
                   operationId: `webhook_${name.replace(/\W/g, '_')}`,
                   summary: doc.summary,
                   description:
-                    'Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.',
+                    'Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.',
                   tags: ['webhooks'],
                   requestBody: {
                     required: true,

@@ -147,8 +147,22 @@ export interface WorkerDef {
 
 export const defineWorker = (worker: WorkerDef): WorkerDef => worker;
 
+/**
+ * The API's Lambda authorizer (issue 49): called by API Gateway before every bearer route, it names
+ * the caller's usage-plan key (fair use per extension, lib/platform/fair-use.ts).
+ */
+export interface AuthorizerDef {
+  name: string;
+  summary: string;
+  handler: HandlerRef;
+  touches: Touches;
+  lambda?: LambdaSettings;
+}
+
 /** A deployable service (one CloudFormation stack): its routes and workers. */
 export interface ServiceDef {
+  /** The API's authorizer (the platform service holds it; every service's bearer routes use it). */
+  authorizer?: AuthorizerDef;
   /** `serverless.<name>.yml` deploys it (the platform service: serverless.yml). */
   name: string;
   summary: string;

@@ -12,12 +12,13 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   imagery: () => import('./imagery'),
   layers: () => import('./layers'),
   sheets: () => import('./sheets'),
+  authorizer: () => import('./authorizer'),
 };
 
 // cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
 const wanted = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults'].includes(name));
+  : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults', 'authorizer'].includes(name));
 for (const name of wanted) {
   const load = suites[name];
   if (!load) {

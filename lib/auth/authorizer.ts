@@ -34,6 +34,9 @@ const cacheSeconds = () => Number(process.env.SURCO_AUTHORIZER_CACHE_S ?? 300);
 const cache = new Map<string, { verdict: Verdict; until: number }>();
 let config: FairUseConfig | undefined;
 
+/** Forgets every cached verdict (benchmarks, tests). */
+export const forgetVerdicts = (): void => cache.clear();
+
 /** The bearer token of a request: the Authorization header, or `?access_token=` (the notification stream). */
 export function tokenOf(event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'queryStringParameters'>) {
   const headers = event.headers ?? {};

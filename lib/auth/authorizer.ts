@@ -6,7 +6,9 @@
 // a request whose token does not verify is let through as `anonymous` (its own usage plan), so
 // that the function answers 401 in its area's dialect exactly as before.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { defaultProvider } from '../aws/credentials';
 import { keys } from '../db/keys';
 import { getItem, putItem } from '../db/table';
 import { DomainError } from '../errors';
@@ -171,10 +173,6 @@ class Sha256 {
 
 /** One call of API Gateway's management API, signed with the function's role. */
 async function apiGateway(method: string, path: string, body: unknown): Promise<unknown> {
-  const [{ SignatureV4 }, { defaultProvider }] = await Promise.all([
-    import('@smithy/signature-v4'),
-    import('../aws/credentials'),
-  ]);
   const region = process.env.AWS_REGION ?? 'us-east-1';
   const hostname = `apigateway.${region}.amazonaws.com`;
   const signer = new SignatureV4({ service: 'apigateway', region, credentials: defaultProvider(), sha256: Sha256 });

@@ -5894,6 +5894,8 @@ export interface operations {
                 operation: string;
             };
             header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
                 /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
                 "If-None-Match"?: "*";
             };
@@ -6041,6 +6043,8 @@ export interface operations {
                 scope: "users" | "fields" | "farms";
             };
             header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
                 /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
                 "If-None-Match"?: "*";
             };
@@ -6154,6 +6158,8 @@ export interface operations {
                 operation: string;
             };
             header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
                 /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
                 "If-None-Match"?: "*";
             };

@@ -37,22 +37,23 @@ const ETAG_HEADER = {
   schema: { type: 'string' },
 };
 
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written',
+  schema: { type: 'string' },
+};
+
 /** If-Match on changes and deletes, If-None-Match on creates, of a route that serves a kind of record (issue 49). */
 function conditionalHeaders(route: RouteDef) {
   if (!route.record) return [];
-  if (route.method === 'patch' || route.method === 'put' || route.method === 'delete')
-    return [
-      {
-        name: 'If-Match',
-        in: 'header',
-        required: false,
-        description:
-          'the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written',
-        schema: { type: 'string' },
-      },
-    ];
+  if (route.method === 'patch' || route.method === 'put' || route.method === 'delete') return [IF_MATCH];
   if (route.method === 'post')
     return [
+      // a POST that also changes and deletes (extension storage: the operation is a parameter)
+      ...(route.record === 'storage_value' || route.record === 'storage_file' ? [IF_MATCH] : []),
       {
         name: 'If-None-Match',
         in: 'header',

@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sheets: () => import('./sheets'),
   'work-orders': () => import('./work-orders'),
   reads: () => import('./reads'),
+  authorizer: () => import('./authorizer'),
 };
 
 // cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
@@ -22,7 +23,7 @@ const firstOption = process.argv.slice(2).findIndex((arg) => arg.startsWith('--'
 const names = firstOption < 0 ? process.argv.slice(2) : process.argv.slice(2, 2 + firstOption);
 const wanted = names.length
   ? names
-  : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults'].includes(name));
+  : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults', 'authorizer'].includes(name));
 for (const name of wanted) {
   const load = suites[name];
   if (!load) {

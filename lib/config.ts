@@ -130,7 +130,7 @@ export function readConfig(environment: Environment): Config {
     imageryQueueUrl: env.text('SURCO_IMAGERY_QUEUE_URL', ''),
     webhookQueueUrl: env.text('SURCO_WEBHOOK_QUEUE_URL', ''),
     webhookDeadLetterQueueUrl: env.text('SURCO_WEBHOOK_DLQ_URL', ''),
-    // Webhooks (docs/webhooks.md): private, loopback and link-local targets and plain http are
+    // Webhooks (docs/integrations.md): private, loopback and link-local targets and plain http are
     // refused unless allowed (the local stack allows them, so tests can receive); a delivery's
     // timeout; the first retry's delay, doubled at each further attempt.
     webhooks: {

@@ -9,6 +9,8 @@ export type ErrorKind =
   | 'forbidden' // 403: authenticated, but not allowed (claim, permission, quota)
   | 'not_found' // 404
   | 'conflict' // 409: duplicate or state conflict
+  | 'precondition_failed' // 412: If-Match / If-None-Match not met
+  | 'rate_limited' // 429: over the extension's rate or quota
   | 'too_large' // 413
   | 'unsupported' // 415
   | 'internal'; // 500
@@ -106,6 +108,8 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
+  rate_limited: 429,
   too_large: 413,
   unsupported: 415,
   internal: 500,

@@ -34,6 +34,7 @@ export const PatchMetadataBody = z.object({
 export const getMetadataRoute = defineRoute({
   ...metadataRoute,
   operationId: 'getFarmMetadata',
+  record: 'farm_metadata',
   handler: 'functions/farm-metadata/metadata.get',
   method: 'get',
   paths: ['/api/farms/metadata'],
@@ -50,6 +51,7 @@ export const getMetadataRoute = defineRoute({
 export const patchMetadataRoute = defineRoute({
   ...metadataRoute,
   operationId: 'patchFarmMetadata',
+  record: 'farm_metadata',
   handler: 'functions/farm-metadata/metadata.patch',
   touches: { table: 'write' },
   method: 'patch',

@@ -204,6 +204,7 @@ export const DeleteFieldResponse = z.object({
 export const deleteFieldRoute = defineRoute({
   ...fieldsRoute,
   operationId: 'deleteField',
+  record: 'field',
   handler: 'functions/fields/borrarlotes.get',
   touches: { table: 'write', sends: ['events'] },
   method: 'get',

@@ -252,6 +252,7 @@ export const scaleInput = (body: Partial<z.infer<typeof CreateScaleBody>>): Part
 export const listScaleTemplatesRoute = defineRoute({
   ...imageryRoute,
   operationId: 'listScaleTemplates',
+  record: 'scale_template',
   handler: 'functions/imagery/scale-templates.get',
   method: 'get',
   paths: [SCALE_PATH],
@@ -267,6 +268,7 @@ export const listScaleTemplatesRoute = defineRoute({
 export const createScaleTemplateRoute = defineRoute({
   ...imageryRoute,
   operationId: 'createScaleTemplate',
+  record: 'scale_template',
   handler: 'functions/imagery/scale-templates.post',
   touches: { table: 'write' },
   method: 'post',
@@ -284,6 +286,7 @@ export const createScaleTemplateRoute = defineRoute({
 export const patchScaleTemplateRoute = defineRoute({
   ...imageryRoute,
   operationId: 'patchScaleTemplate',
+  record: 'scale_template',
   handler: 'functions/imagery/scale-templates.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -301,6 +304,7 @@ export const patchScaleTemplateRoute = defineRoute({
 export const deleteScaleTemplateRoute = defineRoute({
   ...imageryRoute,
   operationId: 'deleteScaleTemplate',
+  record: 'scale_template',
   handler: 'functions/imagery/scale-templates.del',
   touches: { table: 'write' },
   method: 'delete',

@@ -24,7 +24,7 @@ import { systemRoutes } from './system';
 import { tagRoutes } from './tags';
 import { webhookDocs, webhookRoutes } from './webhooks';
 import { workOrderRoutes } from './work-orders';
-import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
+import { apiAuthorizer, eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
 
 export const services: readonly ServiceDef[] = [
   {
@@ -45,6 +45,7 @@ export const services: readonly ServiceDef[] = [
       ...webhookRoutes,
     ],
     workers: [eventsWorker, webhookWorker],
+    authorizer: apiAuthorizer,
   },
   {
     name: 'records',

@@ -116,6 +116,7 @@ export const wireRef = (ref: InputRef) => ({ id: ref.id, name: ref.name, uuid: r
 export const listInputsRoute = defineRoute({
   ...inputsRoute,
   operationId: 'listInputs',
+  record: 'input',
   handler: 'functions/inputs/inputs.list',
   method: 'get',
   paths: both('/registro_campo/insumos'),
@@ -136,6 +137,7 @@ export const listInputsRoute = defineRoute({
 export const createInputsRoute = defineRoute({
   ...inputsRoute,
   operationId: 'createInputs',
+  record: 'input',
   handler: 'functions/inputs/inputs.post',
   touches: { table: 'write' },
   method: 'post',
@@ -158,6 +160,7 @@ export const createInputsRoute = defineRoute({
 export const modifyInputsRoute = defineRoute({
   ...inputsRoute,
   operationId: 'modifyInputs',
+  record: 'input',
   handler: 'functions/inputs/inputs.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -180,6 +183,7 @@ export const modifyInputsRoute = defineRoute({
 export const deleteInputsRoute = defineRoute({
   ...inputsRoute,
   operationId: 'deleteInputs',
+  record: 'input',
   handler: 'functions/inputs/inputs.del',
   touches: { table: 'write' },
   method: 'delete',

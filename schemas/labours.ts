@@ -339,6 +339,7 @@ const ids = commaList(z.pipe(z.string().check(z.regex(/^\d+$/, 'expected ids')),
 export const listLaboursRoute = defineRoute({
   ...laboursRoute,
   operationId: 'listLabours',
+  record: 'labour',
   handler: 'functions/labours/labours.list',
   method: 'get',
   paths: both('/activities/labour'),
@@ -381,6 +382,7 @@ export const listLaboursRoute = defineRoute({
 export const getLabourRoute = defineRoute({
   ...laboursRoute,
   operationId: 'getLabour',
+  record: 'labour',
   handler: 'functions/labours/labours.get',
   method: 'get',
   paths: both('/activities/labour/{labour_uuid}'),
@@ -394,6 +396,7 @@ const created = z.object({ data: z.object({ uuid: z.string() }) });
 export const createLabourRoute = defineRoute({
   ...laboursRoute,
   operationId: 'createLabour',
+  record: 'labour',
   handler: 'functions/labours/labours.post',
   touches: { table: 'write', sends: ['events'] },
   method: 'post',
@@ -407,6 +410,7 @@ export const createLabourRoute = defineRoute({
 export const patchLabourRoute = defineRoute({
   ...laboursRoute,
   operationId: 'patchLabour',
+  record: 'labour',
   handler: 'functions/labours/labours.patch',
   touches: { table: 'write', sends: ['events'] },
   method: 'patch',
@@ -419,6 +423,7 @@ export const patchLabourRoute = defineRoute({
 export const deleteLabourRoute = defineRoute({
   ...laboursRoute,
   operationId: 'deleteLabour',
+  record: 'labour',
   handler: 'functions/labours/labours.del',
   touches: { table: 'write', sends: ['events'] },
   method: 'delete',

@@ -125,6 +125,7 @@ export const UpdatePaddockBody = z.object({ name: z.optional(z.string()), shape:
 export const listPaddocksRoute = defineRoute({
   ...livestockRoute,
   operationId: 'listPaddocks',
+  record: 'paddock',
   handler: 'functions/livestock/paddocks.list',
   method: 'get',
   paths: both('/paddock'),
@@ -136,6 +137,7 @@ export const listPaddocksRoute = defineRoute({
 export const getPaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'getPaddock',
+  record: 'paddock',
   handler: 'functions/livestock/paddocks.get',
   method: 'get',
   paths: both('/paddock/{paddock_uuid}'),
@@ -147,6 +149,7 @@ export const getPaddockRoute = defineRoute({
 export const createPaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'createPaddock',
+  record: 'paddock',
   handler: 'functions/livestock/paddocks.post',
   touches: { table: 'write' },
   method: 'post',
@@ -159,6 +162,7 @@ export const createPaddockRoute = defineRoute({
 export const updatePaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'updatePaddock',
+  record: 'paddock',
   handler: 'functions/livestock/paddocks.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -171,6 +175,7 @@ export const updatePaddockRoute = defineRoute({
 export const deletePaddockRoute = defineRoute({
   ...livestockRoute,
   operationId: 'deletePaddock',
+  record: 'paddock',
   handler: 'functions/livestock/paddocks.del',
   touches: { table: 'write' },
   method: 'delete',
@@ -213,6 +218,7 @@ export const UpdateHerdBody = z.object({
 export const listHerdsRoute = defineRoute({
   ...livestockRoute,
   operationId: 'listHerds',
+  record: 'herd',
   handler: 'functions/livestock/herds.list',
   method: 'get',
   paths: both('/herd'),
@@ -223,6 +229,7 @@ export const listHerdsRoute = defineRoute({
 export const createHerdRoute = defineRoute({
   ...livestockRoute,
   operationId: 'createHerd',
+  record: 'herd',
   handler: 'functions/livestock/herds.post',
   touches: { table: 'write' },
   method: 'post',
@@ -235,6 +242,7 @@ export const createHerdRoute = defineRoute({
 export const updateHerdRoute = defineRoute({
   ...livestockRoute,
   operationId: 'updateHerd',
+  record: 'herd',
   handler: 'functions/livestock/herds.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -247,6 +255,7 @@ export const updateHerdRoute = defineRoute({
 export const deleteHerdRoute = defineRoute({
   ...livestockRoute,
   operationId: 'deleteHerd',
+  record: 'herd',
   handler: 'functions/livestock/herds.del',
   touches: { table: 'write' },
   method: 'delete',

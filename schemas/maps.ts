@@ -105,6 +105,7 @@ const valid = z.object({
 export const listMapsRoute = defineRoute({
   ...mapsRoute,
   operationId: 'listMaps',
+  record: 'map',
   handler: 'functions/maps/maps.get',
   method: 'get',
   paths: [PATH],
@@ -126,6 +127,7 @@ export const listMapsRoute = defineRoute({
 export const createMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'createMap',
+  record: 'map',
   handler: 'functions/maps/maps.post',
   touches: { table: 'write' },
   method: 'post',
@@ -138,6 +140,7 @@ export const createMapRoute = defineRoute({
 export const replaceMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'replaceMap',
+  record: 'map',
   handler: 'functions/maps/maps.put',
   touches: { table: 'write' },
   method: 'put',
@@ -150,6 +153,7 @@ export const replaceMapRoute = defineRoute({
 export const patchMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'patchMap',
+  record: 'map',
   handler: 'functions/maps/maps.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -162,6 +166,7 @@ export const patchMapRoute = defineRoute({
 export const deleteMapRoute = defineRoute({
   ...mapsRoute,
   operationId: 'deleteMap',
+  record: 'map',
   handler: 'functions/maps/maps.del',
   touches: { table: 'write' },
   method: 'delete',

@@ -219,6 +219,7 @@ export const listRotationsRoute = defineRoute({
 export const getRotationRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'getRotation',
+  record: 'rotation',
   handler: 'functions/rotations/rotations.get',
   method: 'get',
   paths: both('/rotations/{rotation_uuid}'),
@@ -230,6 +231,7 @@ export const getRotationRoute = defineRoute({
 export const createRotationsRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'createRotations',
+  record: 'rotation',
   handler: 'functions/rotations/rotations.post',
   touches: { table: 'write' },
   method: 'post',
@@ -262,6 +264,7 @@ export const RotationPatch = z.object({
 export const patchRotationRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'patchRotation',
+  record: 'rotation',
   handler: 'functions/rotations/rotations.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -274,6 +277,7 @@ export const patchRotationRoute = defineRoute({
 export const getVarietiesRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'getRotationVarieties',
+  record: 'rotation',
   handler: 'functions/rotations/varieties.get',
   method: 'get',
   paths: both('/rotations/variety/{rotation_uuid}'),
@@ -285,6 +289,7 @@ export const getVarietiesRoute = defineRoute({
 export const addVarietiesRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'addRotationVarieties',
+  record: 'rotation',
   handler: 'functions/rotations/varieties.post',
   touches: { table: 'write' },
   method: 'post',
@@ -300,6 +305,7 @@ export const addVarietiesRoute = defineRoute({
 export const removeVarietyRoute = defineRoute({
   ...rotationsRoute,
   operationId: 'removeRotationVariety',
+  record: 'rotation',
   handler: 'functions/rotations/varieties.del',
   touches: { table: 'write' },
   method: 'delete',

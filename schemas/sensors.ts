@@ -149,6 +149,7 @@ const ok = <T extends z.core.$ZodLooseShape>(shape: T) => z.object({ res: z.lite
 export const listGroupsRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'listVariableGroups',
+  record: 'sensor_group',
   handler: 'functions/sensors/groups.list',
   claims: ['VARIABLE_GROUPS_READ'],
   method: 'get',
@@ -161,6 +162,7 @@ export const listGroupsRoute = defineRoute({
 export const createGroupRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'createVariableGroup',
+  record: 'sensor_group',
   handler: 'functions/sensors/groups.post',
   claims: ['VARIABLE_GROUPS_CREATE'],
   touches: { table: 'write' },
@@ -179,6 +181,7 @@ export const createGroupRoute = defineRoute({
 export const updateGroupRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'updateVariableGroup',
+  record: 'sensor_group',
   handler: 'functions/sensors/groups.patch',
   claims: ['VARIABLE_GROUPS_UPDATE'],
   touches: { table: 'write' },
@@ -197,6 +200,7 @@ export const updateGroupRoute = defineRoute({
 export const deleteGroupRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'deleteVariableGroup',
+  record: 'sensor_group',
   handler: 'functions/sensors/groups.del',
   claims: ['VARIABLE_GROUPS_DELETE'],
   touches: { table: 'write' },
@@ -212,6 +216,7 @@ export const deleteGroupRoute = defineRoute({
 export const createVariableRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'createVariable',
+  record: 'sensor_variable',
   handler: 'functions/sensors/variables.post',
   claims: ['VARIABLES_CREATE'],
   touches: { table: 'write' },
@@ -230,6 +235,7 @@ export const createVariableRoute = defineRoute({
 export const updateVariableRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'updateVariable',
+  record: 'sensor_variable',
   handler: 'functions/sensors/variables.patch',
   claims: ['VARIABLE_GROUPS_UPDATE'],
   touches: { table: 'write' },
@@ -248,6 +254,7 @@ export const updateVariableRoute = defineRoute({
 export const deleteVariableRoute = defineRoute({
   ...sensorsRoute,
   operationId: 'deleteVariable',
+  record: 'sensor_variable',
   handler: 'functions/sensors/variables.del',
   claims: ['VARIABLES_DELETE'],
   touches: { table: 'write' },

@@ -236,6 +236,7 @@ const SpotWithMessagesList = z.object({
 export const createSpotRoute = defineRoute({
   ...spotsRoute,
   operationId: 'createSpot',
+  record: 'spot',
   handler: 'functions/spots/spot.post',
   ...managementZones,
   touches: { table: 'write', sends: ['events'] },
@@ -249,6 +250,7 @@ export const createSpotRoute = defineRoute({
 export const listSpotsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'listSpots',
+  record: 'spot',
   handler: 'functions/spots/spot.list',
   method: 'get',
   paths: both('/spots/spot'),
@@ -260,6 +262,7 @@ export const listSpotsRoute = defineRoute({
 export const patchSpotRoute = defineRoute({
   ...spotsRoute,
   operationId: 'patchSpot',
+  record: 'spot',
   handler: 'functions/spots/spot.patch',
   ...managementZones,
   touches: { table: 'write', sends: ['events'] },
@@ -278,6 +281,7 @@ export const patchSpotRoute = defineRoute({
 export const deleteSpotRoute = defineRoute({
   ...spotsRoute,
   operationId: 'deleteSpot',
+  record: 'spot',
   handler: 'functions/spots/spot.del',
   ...managementZones,
   touches: { table: 'write', sends: ['events'] },
@@ -512,6 +516,7 @@ export const deleteTagRoute = defineRoute({
 export const variablesRoute = defineRoute({
   ...spotsRoute,
   operationId: 'replaceSpotVariables',
+  record: 'spot',
   handler: 'functions/spots/variables.patch',
   ...managementZones,
   touches: { table: 'write' },

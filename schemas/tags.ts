@@ -36,6 +36,7 @@ export const LinkParams = z.object({ id_tag: z.optional(positiveInteger()), id_c
 export const createFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'createFarmTag',
+  record: 'farm_tag',
   handler: 'functions/tags/farm-tags.post',
   touches: { table: 'write' },
   method: 'post',
@@ -59,6 +60,7 @@ export const createFarmTagRoute = defineRoute({
 export const updateFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'updateFarmTag',
+  record: 'farm_tag',
   handler: 'functions/tags/farm-tags.patch',
   touches: { table: 'write' },
   method: 'patch',
@@ -82,6 +84,7 @@ export const updateFarmTagRoute = defineRoute({
 export const getFarmTagsRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'getFarmTags',
+  record: 'farm_tag',
   handler: 'functions/tags/farm-tags.get',
   method: 'get',
   paths: ['/api/tags_campos/tag'],
@@ -98,6 +101,7 @@ export const getFarmTagsRoute = defineRoute({
 export const deleteFarmTagRoute = defineRoute({
   ...farmTagsRoute,
   operationId: 'deleteFarmTag',
+  record: 'farm_tag',
   handler: 'functions/tags/farm-tags.del',
   touches: { table: 'write' },
   method: 'delete',

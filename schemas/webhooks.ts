@@ -1,4 +1,4 @@
-// Webhooks (ours, docs/webhooks.md): an extension, acting for a user, subscribes a URL to
+// Webhooks (ours, docs/integrations.md): an extension, acting for a user, subscribes a URL to
 // event names and receives each event signed; it reads its subscriptions and their deliveries.
 import * as z from 'zod/mini';
 import { webhooksDialect } from '../lib/http/dialects';

@@ -132,6 +132,7 @@ const byUuid = z.object({ work_order_uuid: z.uuid() });
 export const listWorkOrdersRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'listWorkOrders',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.list',
   method: 'get',
   paths: [PATH],
@@ -154,6 +155,7 @@ export const recommendationTypesRoute = defineRoute({
 export const createWorkOrderRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'createWorkOrder',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.post',
   touches: { table: 'write', sends: ['events'] },
   method: 'post',
@@ -167,6 +169,7 @@ export const createWorkOrderRoute = defineRoute({
 export const replaceWorkOrderRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'replaceWorkOrder',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.put',
   touches: { table: 'write', sends: ['events'] },
   method: 'put',
@@ -180,6 +183,7 @@ export const replaceWorkOrderRoute = defineRoute({
 export const deleteWorkOrderRoute = defineRoute({
   ...workOrdersRoute,
   operationId: 'deleteWorkOrder',
+  record: 'work_order',
   handler: 'functions/work-orders/work-orders.del',
   touches: { table: 'write', sends: ['events'] },
   method: 'delete',

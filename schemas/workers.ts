@@ -1,6 +1,17 @@
 // Queue workers: the functions fed by SQS. Messages are the jobs and events of lib/workers/process
 // (envelopes `{name, id, data}`) and the S3 notifications of bulk sensor uploads.
+import type { AuthorizerDef } from '../lib/http/route';
 import { defineWorker } from '../lib/http/route';
+
+/** The API's Lambda authorizer (docs/integrations.md "Rate limits"): verifies the token and
+ *  names the usage-plan key of the caller's extension; it writes an extension's key item once. */
+export const apiAuthorizer: AuthorizerDef = {
+  name: 'apiAuthorizer',
+  summary: "Verifies the token and names the caller's usage-plan key",
+  handler: 'functions/system/authorizer.handler',
+  touches: { table: 'write' },
+  lambda: { timeout: 6, memorySize: 256 },
+};
 
 /** Internal jobs (field and spot clean-up, shape reprocessing, released files) and the events of
  *  POST /nc-internal/events, /nc/events/test and shares, delivered to inboxes. */
@@ -19,7 +30,7 @@ export const eventsWorker = defineWorker({
   lambda: { timeout: 30 },
 });
 
-/** Webhook deliveries: one event to one subscription per message (docs/webhooks.md). */
+/** Webhook deliveries: one event to one subscription per message (docs/integrations.md). */
 export const webhookWorker = defineWorker({
   name: 'webhookWorker',
   summary: 'Webhook deliveries',

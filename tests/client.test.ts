@@ -99,8 +99,12 @@ describe('typed client', () => {
     expect(result.labourUuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.ndvi.length).toBeGreaterThan(0);
     expect(lines.some((line) => line.startsWith(`spot ${result.spotUuid} with photo`))).toBe(true);
+    // the labour changed by another client in between: one 412, then both changes kept
+    expect(result.labour).toEqual({ surface: 25, observations: 'viento', conflicts: 1 });
     expect(result.webhookEvents.map((e) => e.name).sort()).toEqual([
       'FIELD_CREATED.V1',
+      'LABOUR_CHANGED.V1',
+      'LABOUR_CHANGED.V1',
       'LABOUR_CHANGED.V1',
       'SPOT_CREATED.V1',
     ]);

@@ -23,6 +23,7 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDef, Touches } from '../lib/http/route';
+import { DEFAULT_TIERS } from '../lib/platform/fair-use';
 import { allRoutes, openApiDocument, services } from '../schemas/index';
 import { type PackagedService, packageServices, RESOURCE_BUDGET } from '../scripts/package';
 import { stack } from './helpers/api';
@@ -260,6 +261,15 @@ describe('least privilege: each function gets exactly what its route declares', 
       const functions: Array<[string, string[]]> = [
         ...service.routes.map((r: RouteDef) => [r.operationId, expectedSids(r)] as [string, string[]]),
         ...service.workers.map((w) => [w.name, expectedSids(w, w.queue)] as [string, string[]]),
+        // the API's authorizer: the table (signing keys, its extensions' API keys) and the usage plans' keys
+        ...(service.authorizer
+          ? [
+              [service.authorizer.name, ['FunctionLogs', 'TableRead', 'TableWrite', 'UsagePlanKeys']] as [
+                string,
+                string[],
+              ],
+            ]
+          : []),
       ];
       expect(ofType(p.template, 'AWS::Lambda::Function')).toHaveLength(functions.length);
       for (const [name, sids] of functions) {
@@ -427,6 +437,7 @@ describe('what the templates keep safe', () => {
       ...services.flatMap((s) => [
         ...s.routes.map((r) => [r.operationId, r.handler] as const),
         ...s.workers.map((w) => [w.name, w.handler] as const),
+        ...(s.authorizer ? [[s.authorizer.name, s.authorizer.handler] as const] : []),
       ]),
     ]);
     for (const p of packaged) {
@@ -547,6 +558,7 @@ describe('what the templates keep safe', () => {
       ...services.flatMap((s) => [
         ...s.routes.map((r) => [r.operationId, r.handler] as const),
         ...s.workers.map((w) => [w.name, w.handler] as const),
+        ...(s.authorizer ? [[s.authorizer.name, s.authorizer.handler] as const] : []),
       ]),
     ]);
     const over: string[] = [];
@@ -707,12 +719,22 @@ describe('what an operator expects in production', () => {
       ofType(platform(), 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties.ResponseType, r.Properties]),
     );
     expect(Object.keys(responses).sort()).toEqual([
+      'AUTHORIZER_FAILURE',
       'DEFAULT_4XX',
       'DEFAULT_5XX',
       'MISSING_AUTHENTICATION_TOKEN',
+      'QUOTA_EXCEEDED',
       'REQUEST_TOO_LARGE',
       'THROTTLED',
     ]);
+    // an extension over its usage plan's rate or quota: 429 with Retry-After, readable by browsers
+    for (const type of ['THROTTLED', 'QUOTA_EXCEEDED']) {
+      expect(responses[type].StatusCode).toBe('429');
+      expect(responses[type].ResponseParameters['gatewayresponse.header.Retry-After']).toMatch(/^'\d+'$/);
+      expect(responses[type].ResponseParameters['gatewayresponse.header.Access-Control-Expose-Headers']).toMatch(
+        /Retry-After/,
+      );
+    }
     for (const response of Object.values(responses) as any[]) {
       expect(
         JSON.parse(response.ResponseTemplates['application/json'].replace('$context.error.messageString', '""')),
@@ -739,6 +761,73 @@ describe('what an operator expects in production', () => {
         expect(headers['method.response.header.Access-Control-Allow-Headers']).toContain('Authorization');
       }
     }
+  });
+});
+
+describe('fair use per extension', () => {
+  const tiers = Object.entries(DEFAULT_TIERS).filter(([, t]) => Number.isFinite(t.rate));
+
+  it("makes one usage plan per tier on the stage, with the tier's rate, burst and daily quota", () => {
+    const plans = ofType(platform(), 'AWS::ApiGateway::UsagePlan');
+    expect(plans).toHaveLength(tiers.length);
+    for (const [tier, limits] of tiers) {
+      const plan = plans.find(([, p]) => p.Properties.UsagePlanName === `surco-prod-${tier}`)?.[1];
+      expect(plan, tier).toBeDefined();
+      expect(plan!.Properties.ApiStages).toEqual([{ ApiId: { Ref: 'ApiGatewayRestApi' }, Stage: 'prod' }]);
+      expect(plan!.Properties.Throttle).toEqual({ RateLimit: limits.rate, BurstLimit: limits.burst });
+      expect(plan!.Properties.Quota).toEqual({ Limit: limits.quota, Period: 'DAY' });
+      expect(plan!.DependsOn).toContain('ApiGatewayStage');
+    }
+    // usage-plan keys come from the authorizer
+    expect(platform().Resources.ApiGatewayRestApi!.Properties.ApiKeySourceType).toBe('AUTHORIZER');
+  });
+
+  it('puts the authorizer, uncached by API Gateway, on every bearer method of every service, and requires its key there only', () => {
+    for (const p of packaged) {
+      const service = services.find((s) => s.name === p.service)!;
+      const authorizer = p.template.Resources.ApiAuthorizer!;
+      expect(authorizer.Type).toBe('AWS::ApiGateway::Authorizer');
+      expect(authorizer.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
+      expect(authorizer.Properties.IdentitySource).toBeUndefined();
+      const target = JSON.stringify(authorizer.Properties.AuthorizerUri);
+      if (p.service === 'platform') expect(target).toContain('ApiAuthorizerLambdaFunction');
+      else expect(target).toContain('surco-prod-ApiAuthorizerLambdaFunction-Arn');
+      const permission = p.template.Resources.ApiAuthorizerPermission!;
+      expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
+      expect(JSON.stringify(permission.Properties.SourceArn)).toContain('ApiAuthorizer');
+      const bearer = new Set(service.routes.filter((r) => r.auth === 'bearer').map((r) => functionId(r.operationId)));
+      let guarded = 0;
+      for (const [id, method] of ofType(p.template, 'AWS::ApiGateway::Method')) {
+        const fn = /"(\w+LambdaFunction)"/.exec(JSON.stringify(method.Properties.Integration?.Uri ?? ''))?.[1];
+        const isBearer = method.Properties.HttpMethod !== 'OPTIONS' && fn !== undefined && bearer.has(fn);
+        if (isBearer) guarded++;
+        expect(method.Properties.AuthorizationType === 'CUSTOM', `${p.service} ${id}`).toBe(isBearer);
+        expect(Boolean(method.Properties.ApiKeyRequired), `${p.service} ${id}`).toBe(isBearer);
+        if (isBearer) expect(method.Properties.AuthorizerId).toEqual({ Ref: 'ApiAuthorizer' });
+      }
+      expect(guarded, p.service).toBe(
+        service.routes.filter((r) => r.auth === 'bearer').reduce((n, r) => n + r.paths.length, 0),
+      );
+    }
+  });
+
+  it("gives the authorizer only the usage plans' keys, and the access log its user, extension and tier", () => {
+    const fn = platform().Resources.ApiAuthorizerLambdaFunction!;
+    const statement = roleStatements(platform(), fn).find((s) => s.Sid === 'UsagePlanKeys');
+    expect(statement.Action).toEqual(['apigateway:POST']);
+    const resources = JSON.stringify(statement.Resource);
+    expect(statement.Resource).toHaveLength(1 + tiers.length);
+    expect(resources).toContain('::/apikeys');
+    for (const [tier] of tiers) expect(resources).toContain(`UsagePlan${tier.charAt(0).toUpperCase()}${tier.slice(1)}`);
+    const plans = JSON.stringify(fn.Properties.Environment.Variables.SURCO_USAGE_PLANS);
+    for (const [tier] of tiers) expect(plans).toContain(`\\"${tier}\\":\\"`);
+    expect(fn.Properties.Environment.Variables.SURCO_DEFAULT_TIER).toBe('standard');
+    const format = JSON.parse(platform().Resources.ApiGatewayStage!.Properties.AccessLogSetting.Format);
+    expect(format).toMatchObject({
+      userId: '$context.authorizer.userId',
+      extensionId: '$context.authorizer.extensionId',
+      tier: '$context.authorizer.tier',
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-// Webhooks (docs/webhooks.md) against the local stack, with receivers on loopback (the
+// Webhooks (docs/integrations.md) against the local stack, with receivers on loopback (the
 // local stack allows them; tests/setup/stack.ts sets retries 1, 2, 4, 8 s apart and a 1 s timeout):
 // a signed delivery, a retry after a 500, a receiver that never answers ending in the dead-letter
 // queue and the delivery record, and another user's events never reaching a subscription.

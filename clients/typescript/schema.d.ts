@@ -2110,7 +2110,7 @@ export interface webhooks {
         put?: never;
         /**
          * a field of the user was created
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_CREATED_V1"];
         delete?: never;
@@ -2130,7 +2130,7 @@ export interface webhooks {
         put?: never;
         /**
          * a field of the user was deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_DELETED_V1"];
         delete?: never;
@@ -2150,7 +2150,7 @@ export interface webhooks {
         put?: never;
         /**
          * a season shape was set for a field
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_RESHAPED_V1"];
         delete?: never;
@@ -2170,7 +2170,7 @@ export interface webhooks {
         put?: never;
         /**
          * new imagery dates (satellite or layers) for a field
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_IMAGERY_DATES_V1"];
         delete?: never;
@@ -2190,7 +2190,7 @@ export interface webhooks {
         put?: never;
         /**
          * a spot was created
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SPOT_CREATED_V1"];
         delete?: never;
@@ -2210,7 +2210,7 @@ export interface webhooks {
         put?: never;
         /**
          * a spot was changed
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SPOT_CHANGED_V1"];
         delete?: never;
@@ -2230,7 +2230,7 @@ export interface webhooks {
         put?: never;
         /**
          * a spot was deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SPOT_DELETED_V1"];
         delete?: never;
@@ -2250,7 +2250,7 @@ export interface webhooks {
         put?: never;
         /**
          * a herd moved to another paddock
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_HERD_MOVED_V1"];
         delete?: never;
@@ -2270,7 +2270,7 @@ export interface webhooks {
         put?: never;
         /**
          * animals left a herd
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_HERD_EXITED_V1"];
         delete?: never;
@@ -2290,7 +2290,7 @@ export interface webhooks {
         put?: never;
         /**
          * a labour was created, changed or deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_LABOUR_CHANGED_V1"];
         delete?: never;
@@ -2310,7 +2310,7 @@ export interface webhooks {
         put?: never;
         /**
          * a work order was created, changed or deleted
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_WORK_ORDER_CHANGED_V1"];
         delete?: never;
@@ -2330,7 +2330,7 @@ export interface webhooks {
         put?: never;
         /**
          * a farm or field was shared with the user
-         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.
+         * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_SHARE_RECEIVED_V1"];
         delete?: never;
@@ -2382,6 +2382,8 @@ export interface operations {
             /** @description one page of labours */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,7 +2487,10 @@ export interface operations {
     createLabour2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2625,6 +2630,8 @@ export interface operations {
             /** @description created (or made before under this uuid) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,6 +2639,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -2665,6 +2686,8 @@ export interface operations {
             /** @description the labour */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,7 +2788,10 @@ export interface operations {
     deleteLabour2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -2776,6 +2802,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,6 +2811,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -2805,7 +2847,10 @@ export interface operations {
     patchLabour2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -2944,6 +2989,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2951,6 +2998,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -3002,6 +3063,8 @@ export interface operations {
             /** @description one page of labours */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,7 +3168,10 @@ export interface operations {
     createLabour: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3245,6 +3311,8 @@ export interface operations {
             /** @description created (or made before under this uuid) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3252,6 +3320,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -3285,6 +3367,8 @@ export interface operations {
             /** @description the labour */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3385,7 +3469,10 @@ export interface operations {
     deleteLabour: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -3396,6 +3483,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3403,6 +3492,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -3425,7 +3528,10 @@ export interface operations {
     patchLabour: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 labour_uuid: string;
             };
@@ -3564,6 +3670,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +3679,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -3655,6 +3777,8 @@ export interface operations {
             /** @description the field was deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3753,6 +3877,8 @@ export interface operations {
             /** @description metadata by farm id */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3784,7 +3910,10 @@ export interface operations {
     patchFarmMetadata: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3803,6 +3932,8 @@ export interface operations {
             /** @description the updated metadata */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3812,6 +3943,18 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm metadata dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -4447,6 +4590,8 @@ export interface operations {
             /** @description by id */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4502,7 +4647,10 @@ export interface operations {
     createScaleTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -4543,6 +4691,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +4730,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the imagery dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
+                    };
+                };
+            };
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -4600,7 +4763,10 @@ export interface operations {
             query: {
                 scale_template_id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4609,12 +4775,27 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @constant */
                         code: "DELETED_SCALE_TEMPLATE";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the imagery dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -4636,7 +4817,10 @@ export interface operations {
     patchScaleTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4676,6 +4860,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4710,6 +4896,19 @@ export interface operations {
                         };
                         /** @constant */
                         code: "UPDATED_SCALE_TEMPLATE";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the imagery dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -4780,6 +4979,8 @@ export interface operations {
             /** @description herds */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4823,7 +5024,10 @@ export interface operations {
     createHerd2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -4851,6 +5055,8 @@ export interface operations {
             /** @description the herd, with its herd_uuid */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4875,6 +5081,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -4894,7 +5114,10 @@ export interface operations {
     deleteHerd2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -4905,6 +5128,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +5139,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -4936,7 +5175,10 @@ export interface operations {
     updateHerd2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -4960,6 +5202,8 @@ export interface operations {
             /** @description the herd */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4981,6 +5225,20 @@ export interface operations {
                             farm_uuid: string;
                             date_of_last_transaction: string | null;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5107,6 +5365,8 @@ export interface operations {
             /** @description paddocks */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5143,7 +5403,10 @@ export interface operations {
     createPaddock2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5171,6 +5434,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5185,6 +5450,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5220,6 +5499,8 @@ export interface operations {
             /** @description the paddock, in a list */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5256,7 +5537,10 @@ export interface operations {
     deletePaddock2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -5267,6 +5551,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5276,6 +5562,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5298,7 +5598,10 @@ export interface operations {
     updatePaddock2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -5316,6 +5619,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5330,6 +5635,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -5594,7 +5913,12 @@ export interface operations {
                 /** @description PUT, PATCH, GET or DELETE (case-insensitive) */
                 operation: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 /** @description users, fields or farms */
                 scope: "users" | "fields" | "farms";
@@ -5658,6 +5982,8 @@ export interface operations {
             /** @description PUT/PATCH: a presigned POST; GET: {objects}; DELETE: {data:{deleted: keys}} */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5696,6 +6022,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the file storage dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description error, in the file storage dialect */
             default: {
                 headers: {
@@ -5721,7 +6062,12 @@ export interface operations {
                 /** @description users, fields or farms (query or body) */
                 scope: "users" | "fields" | "farms";
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5775,6 +6121,8 @@ export interface operations {
             /** @description done; GET also answers info.objects {<id>: {<key>: object}} */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5789,6 +6137,20 @@ export interface operations {
                                     };
                                 };
                             };
+                        };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the storage dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: {
+                            code: number;
+                            message: string;
                         };
                     };
                 };
@@ -5815,7 +6177,12 @@ export interface operations {
                 /** @description PUT, PATCH, GET or DELETE (case-insensitive) */
                 operation: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 /** @description users, fields or farms */
                 scope: "users" | "fields" | "farms";
@@ -5872,6 +6239,8 @@ export interface operations {
             /** @description done; GET also answers info.objects {<id>: {<key>: object}} */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5886,6 +6255,20 @@ export interface operations {
                                     };
                                 };
                             };
+                        };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the storage dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: {
+                            code: number;
+                            message: string;
                         };
                     };
                 };
@@ -6205,7 +6588,10 @@ export interface operations {
     createInputs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6218,6 +6604,8 @@ export interface operations {
             /** @description created and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6234,6 +6622,20 @@ export interface operations {
                             id: number;
                             uuid: string;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6256,7 +6658,10 @@ export interface operations {
     deleteInputs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6269,6 +6674,8 @@ export interface operations {
             /** @description deleted and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6285,6 +6692,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6307,7 +6728,10 @@ export interface operations {
     modifyInputs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6320,6 +6744,8 @@ export interface operations {
             /** @description changed and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6336,6 +6762,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6373,6 +6813,8 @@ export interface operations {
             /** @description inputs */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6494,7 +6936,10 @@ export interface operations {
     createRotations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6507,6 +6952,8 @@ export interface operations {
             /** @description created and refused items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6546,6 +6993,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6576,6 +7037,8 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6629,7 +7092,10 @@ export interface operations {
     patchRotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -6649,11 +7115,27 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6687,6 +7169,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6718,7 +7202,10 @@ export interface operations {
     addRotationVarieties: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -6735,6 +7222,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6744,6 +7233,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -6768,7 +7271,10 @@ export interface operations {
             query: {
                 variety_id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -6779,6 +7285,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6788,6 +7296,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -7688,6 +8210,8 @@ export interface operations {
             /** @description a page of spots */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7747,7 +8271,10 @@ export interface operations {
     createSpot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7798,12 +8325,27 @@ export interface operations {
             /** @description the spot */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         code: string;
                         spot_uuid: string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -7827,7 +8369,10 @@ export interface operations {
             query: {
                 uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7836,6 +8381,8 @@ export interface operations {
             /** @description the deleted record */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7843,6 +8390,19 @@ export interface operations {
                         spot_uuid: {
                             [key: string]: unknown;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -7864,7 +8424,10 @@ export interface operations {
     patchSpot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7914,11 +8477,26 @@ export interface operations {
             /** @description the spot uuid (the key carries a trailing colon) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         "spot_uuid:": string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -8118,7 +8696,10 @@ export interface operations {
     replaceSpotVariables: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8139,6 +8720,8 @@ export interface operations {
             /** @description the variables */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8149,6 +8732,19 @@ export interface operations {
                             unit_id: number;
                             value: number;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -8266,6 +8862,8 @@ export interface operations {
             /** @description the tags */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8305,7 +8903,10 @@ export interface operations {
                 color?: string;
                 id_campo?: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -8314,6 +8915,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8324,6 +8927,20 @@ export interface operations {
                         tag: string;
                         id_tag: number;
                         id_campo: number | null;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm tags dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        /** @constant */
+                        res: "err";
+                        code: number;
                     };
                 };
             };
@@ -8348,7 +8965,10 @@ export interface operations {
             query?: {
                 id_tag?: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8357,6 +8977,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8364,6 +8986,20 @@ export interface operations {
                         /** @constant */
                         res: "eliminado";
                         id_tag: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm tags dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        /** @constant */
+                        res: "err";
+                        code: number;
                     };
                 };
             };
@@ -8391,7 +9027,10 @@ export interface operations {
                 /** @description 6 hexadecimal characters, no #; random when absent */
                 color?: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8400,6 +9039,8 @@ export interface operations {
             /** @description modified */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8410,6 +9051,20 @@ export interface operations {
                         id_tag: number;
                         /** @constant */
                         res: "modificado";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the farm tags dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: string;
+                        /** @constant */
+                        res: "err";
+                        code: number;
                     };
                 };
             };
@@ -8445,6 +9100,8 @@ export interface operations {
             /** @description a list without geojson, or one map with it */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8521,7 +9178,10 @@ export interface operations {
     replaceMap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8575,6 +9235,8 @@ export interface operations {
             /** @description overwritten */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8587,6 +9249,21 @@ export interface operations {
                         code: 0;
                         /** @description the map (ours: the contract shows no id) */
                         id: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -8610,7 +9287,10 @@ export interface operations {
     createMap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -8664,6 +9344,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8676,6 +9358,21 @@ export interface operations {
                         code: 0;
                         /** @description the map (ours: the contract shows no id) */
                         id: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -8701,7 +9398,10 @@ export interface operations {
             query: {
                 id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8710,6 +9410,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8720,6 +9422,21 @@ export interface operations {
                         res: "OK";
                         /** @constant */
                         code: 0;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -8743,7 +9460,10 @@ export interface operations {
     patchMap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8797,6 +9517,8 @@ export interface operations {
             /** @description changed */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8809,6 +9531,21 @@ export interface operations {
                         code: 0;
                         /** @description the map (ours: the contract shows no id) */
                         id: number;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the maps dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "Error";
+                        info: string;
+                        detail?: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -9159,6 +9896,8 @@ export interface operations {
             /** @description work orders, by date */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9208,7 +9947,10 @@ export interface operations {
     createWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9237,6 +9979,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9244,6 +9988,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -9266,7 +10024,10 @@ export interface operations {
     replaceWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 work_order_uuid: string;
             };
@@ -9300,6 +10061,8 @@ export interface operations {
             /** @description replaced */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9307,6 +10070,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -9329,7 +10106,10 @@ export interface operations {
     deleteWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 work_order_uuid: string;
             };
@@ -9340,6 +10120,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,6 +10129,20 @@ export interface operations {
                         data: {
                             uuid: string;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -9982,6 +10778,8 @@ export interface operations {
             /** @description herds */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10025,7 +10823,10 @@ export interface operations {
     createHerd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -10053,6 +10854,8 @@ export interface operations {
             /** @description the herd, with its herd_uuid */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10077,6 +10880,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -10096,7 +10913,10 @@ export interface operations {
     deleteHerd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -10107,6 +10927,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10116,6 +10938,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10138,7 +10974,10 @@ export interface operations {
     updateHerd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 herd_uuid: string;
             };
@@ -10162,6 +11001,8 @@ export interface operations {
             /** @description the herd */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10183,6 +11024,20 @@ export interface operations {
                             farm_uuid: string;
                             date_of_last_transaction: string | null;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10309,6 +11164,8 @@ export interface operations {
             /** @description paddocks */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10345,7 +11202,10 @@ export interface operations {
     createPaddock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -10373,6 +11233,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10387,6 +11249,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10422,6 +11298,8 @@ export interface operations {
             /** @description the paddock, in a list */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10458,7 +11336,10 @@ export interface operations {
     deletePaddock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -10469,6 +11350,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10478,6 +11361,20 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -10500,7 +11397,10 @@ export interface operations {
     updatePaddock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 paddock_uuid: string;
             };
@@ -10518,6 +11418,8 @@ export interface operations {
             /** @description the paddock */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10532,6 +11434,20 @@ export interface operations {
                             area: number;
                             field_id: number;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the livestock dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
                     };
                 };
             };
@@ -11204,7 +12120,10 @@ export interface operations {
     createInputs2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -11217,6 +12136,8 @@ export interface operations {
             /** @description created and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11233,6 +12154,20 @@ export interface operations {
                             id: number;
                             uuid: string;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11255,7 +12190,10 @@ export interface operations {
     deleteInputs2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11268,6 +12206,8 @@ export interface operations {
             /** @description deleted and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11284,6 +12224,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11306,7 +12260,10 @@ export interface operations {
     modifyInputs2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11319,6 +12276,8 @@ export interface operations {
             /** @description changed and denied items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11335,6 +12294,20 @@ export interface operations {
                         denied: {
                             [key: string]: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11372,6 +12345,8 @@ export interface operations {
             /** @description inputs */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11493,7 +12468,10 @@ export interface operations {
     createRotations2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -11506,6 +12484,8 @@ export interface operations {
             /** @description created and refused items */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11545,6 +12525,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
+                    };
+                };
+            };
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -11575,6 +12569,8 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11628,7 +12624,10 @@ export interface operations {
     patchRotation2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -11648,11 +12647,27 @@ export interface operations {
             /** @description the rotation */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11686,6 +12701,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11717,7 +12734,10 @@ export interface operations {
     addRotationVarieties2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -11734,6 +12754,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11743,6 +12765,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -11767,7 +12803,10 @@ export interface operations {
             query: {
                 variety_id: number | string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path: {
                 rotation_uuid: string;
             };
@@ -11778,6 +12817,8 @@ export interface operations {
             /** @description varieties */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11787,6 +12828,20 @@ export interface operations {
                             variety_name: string;
                             selected: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the general dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: number;
+                        info: string;
                     };
                 };
             };
@@ -12051,6 +13106,8 @@ export interface operations {
             /** @description groups */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12108,7 +13165,10 @@ export interface operations {
     createVariableGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -12151,6 +13211,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12190,6 +13252,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
+                    };
+                };
+            };
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -12212,7 +13289,10 @@ export interface operations {
             query: {
                 group_uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12221,6 +13301,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12229,6 +13311,21 @@ export interface operations {
                         res: "ok";
                         /** @constant */
                         info: "variable group deleted successfully";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -12252,7 +13349,10 @@ export interface operations {
     updateVariableGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12294,6 +13394,8 @@ export interface operations {
             /** @description updated */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12333,6 +13435,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
+                    };
+                };
+            };
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -12353,7 +13470,10 @@ export interface operations {
     createVariable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -12380,6 +13500,8 @@ export interface operations {
             /** @description created */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12405,6 +13527,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
+                    };
+                };
+            };
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -12427,7 +13564,10 @@ export interface operations {
             query: {
                 variable_uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12436,6 +13576,8 @@ export interface operations {
             /** @description deleted */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12444,6 +13586,21 @@ export interface operations {
                         res: "ok";
                         /** @constant */
                         info: "variable deleted successfully";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -12467,7 +13624,10 @@ export interface operations {
     updateVariable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12490,6 +13650,8 @@ export interface operations {
             /** @description updated */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12512,6 +13674,21 @@ export interface operations {
                         };
                         /** @constant */
                         info: "variable updated successfully";
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the sensors dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        res: "error";
+                        code: string;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13151,6 +14328,8 @@ export interface operations {
             /** @description a page of spots */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13210,7 +14389,10 @@ export interface operations {
     createSpot2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description *: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record) */
+                "If-None-Match"?: "*";
+            };
             path?: never;
             cookie?: never;
         };
@@ -13261,12 +14443,27 @@ export interface operations {
             /** @description the spot */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         code: string;
                         spot_uuid: string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13290,7 +14487,10 @@ export interface operations {
             query: {
                 uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13299,6 +14499,8 @@ export interface operations {
             /** @description the deleted record */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13306,6 +14508,19 @@ export interface operations {
                         spot_uuid: {
                             [key: string]: unknown;
                         };
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13327,7 +14542,10 @@ export interface operations {
     patchSpot2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13377,11 +14595,26 @@ export interface operations {
             /** @description the spot uuid (the key carries a trailing colon) */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         "spot_uuid:": string;
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };
@@ -13581,7 +14814,10 @@ export interface operations {
     replaceSpotVariables2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13602,6 +14838,8 @@ export interface operations {
             /** @description the variables */
             200: {
                 headers: {
+                    /** @description the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13612,6 +14850,19 @@ export interface operations {
                             unit_id: number;
                             value: number;
                         }[];
+                    };
+                };
+            };
+            /** @description the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the spots dialect */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                        detail?: string;
                     };
                 };
             };

@@ -33,7 +33,7 @@ const must = <T>(result: { data?: T; error?: unknown; response: Response }, what
 
 /**
  * The extension's webhook receiver: checks each request's signature (HMAC-SHA256 of "<t>.<body>"
- * with the subscription's secret, docs/webhooks.md) and keeps the events. Locally on loopback; in
+ * with the subscription's secret, docs/integrations.md) and keeps the events. Locally on loopback; in
  * production an https URL of the extension's own.
  */
 async function webhookReceiver() {
@@ -152,6 +152,35 @@ export async function runExample({
   );
   log(`labour ${labour.data.uuid}`);
 
+  // 4b. No lost updates (docs/integrations.md, ETags): change the labour only if nobody changed it
+  // since it was read. Here another client (the user on the web, say) changes it in between: the
+  // PATCH with the old ETag answers 412 and writes nothing; the extension reads it again and redoes
+  // its change on what is there now.
+  const labourPath = { params: { path: { labour_uuid: labour.data.uuid } } };
+  const read = await surco.GET('/activities/labour/{labour_uuid}', labourPath);
+  let etag = read.response.headers.get('etag') ?? '*';
+  const someoneElse = createSurcoClient({ baseUrl, token: token.access_token });
+  must(
+    await someoneElse.PATCH('/activities/labour/{labour_uuid}', { ...labourPath, body: { observations: 'viento' } }),
+    'the other change',
+  );
+  let conflicts = 0;
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const changed = await surco.PATCH('/activities/labour/{labour_uuid}', {
+      params: { ...labourPath.params, header: { 'If-Match': etag } },
+      body: { surface: 25 },
+    });
+    if (changed.response.status !== 412) {
+      must(changed, 'labour change');
+      break;
+    }
+    conflicts++;
+    const again = await surco.GET('/activities/labour/{labour_uuid}', labourPath);
+    etag = again.response.headers.get('etag') ?? '*';
+  }
+  const now = must(await surco.GET('/activities/labour/{labour_uuid}', labourPath), 'labour').data;
+  log(`labour changed after ${conflicts} conflict(s): surface ${now.surface}, observations ${now.observations}`);
+
   // 5. The field's NDVI: its satellite dates come from the scene source, then the series
   const deadline = Date.now() + imageryWaitMs;
   let ndvi: Array<{ date: string; ndvi_mean: number }> = [];
@@ -166,7 +195,7 @@ export async function runExample({
 
   // 6. What the webhook brought (deliveries arrive within seconds)
   const until = Date.now() + 20_000;
-  while (receiver.events.length < 3 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
+  while (receiver.events.length < 5 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
   for (const event of receiver.events)
     log(
       `webhook: ${event.name} ${event.verified ? 'signature verified' : 'BAD SIGNATURE'} ${JSON.stringify(event.data)}`,
@@ -181,6 +210,7 @@ export async function runExample({
     fieldId,
     spotUuid: spot.spot_uuid as string,
     labourUuid: labour.data.uuid as string,
+    labour: { surface: now.surface, observations: now.observations, conflicts },
     ndvi,
     webhookEvents: receiver.events,
   };

@@ -1,4 +1,4 @@
-// Webhook subscriptions and their deliveries (docs/webhooks.md).
+// Webhook subscriptions and their deliveries (docs/integrations.md).
 import { endpoint } from '../../lib/http/endpoint';
 import { webhooks } from '../../lib/webhooks/repository';
 import {

@@ -1,7 +1,7 @@
-// The webhook delivery worker (docs/webhooks.md): one attempt of one delivery per message. A failed
+// The webhook delivery worker (docs/integrations.md): one attempt of one delivery per message. A failed
 // attempt queues the next as a new message delayed by its backoff (1, 2, 4, 8 x
 // SURCO_WEBHOOK_BACKOFF_S, at most SQS's 15 minutes); after the last, the delivery goes to the
-// dead-letter queue. A delivery that finds its subscription's slots all held (docs/webhooks.md,
+// dead-letter queue. A delivery that finds its subscription's slots all held (docs/integrations.md,
 // concurrency) is queued again a few seconds later, as the same attempt. Either way this message is done.
 import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod/mini';

@@ -101,7 +101,7 @@ export const keys = {
   /** A user's scale template (docs/imagery.md). */
   scaleTemplate: (userId: number, id: number): Key => ({ pk: `USER#${userId}`, sk: `SCALE#${pad(id)}` }),
   scaleTemplates: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCALE#' }),
-  /** A webhook subscription of a user and extension (docs/webhooks.md). */
+  /** A webhook subscription of a user and extension (docs/integrations.md). */
   webhookSubscription: (userId: number, extensionId: string, uuid: string): Key => ({
     pk: `USER#${userId}`,
     sk: `WEBHOOK#${extensionId}#${uuid}`,
@@ -124,7 +124,7 @@ export const keys = {
     pk: webhookPk(owner, subscriptionUuid),
     skPrefix: 'DELIVERY#',
   }),
-  /** One of a subscription's delivery slots: a lease held while a delivery is in flight (docs/webhooks.md). */
+  /** One of a subscription's delivery slots: a lease held while a delivery is in flight (docs/integrations.md). */
   webhookSlot: (owner: WebhookOwner, subscriptionUuid: string, slot: number): Key => ({
     pk: webhookPk(owner, subscriptionUuid),
     sk: `SLOT#${slot}`,
@@ -402,6 +402,11 @@ export const keys = {
   inboxDelivery: (userId: number, eventId: string): Key => ({ pk: `INBOX#${userId}`, sk: `EVENT#${eventId}` }),
 
   /** A user by uid (the opaque id getfields shows). */
+  /** The API key of an extension in a tier's usage plan (AWS; lib/auth/authorizer.ts). */
+  extensionApiKey: (tier: string, extensionId: string): Key => ({
+    pk: `APIKEY#${tier}`,
+    sk: `EXT#${encodeURIComponent(extensionId)}`,
+  }),
   userByUid: (uid: string): Key => ({ pk: `USERUID#${uid.toLowerCase()}`, sk: 'USER' }),
 
   /**

@@ -26,6 +26,18 @@ import { config } from '../config';
 import { type DomainError, Invalid, TooLarge } from '../errors';
 import { type Key, keys } from './keys';
 import { backoffMs, LostRace, RETRY_ATTEMPTS, retryLostRace, sleep } from './retry';
+import {
+  breaksPrecondition,
+  guarded,
+  newRev,
+  noteRead,
+  noteWrite,
+  PreconditionFailed,
+  preconditionOf,
+  REV,
+  recordKindOf,
+  stampUpdate,
+} from './revision';
 
 export type Item = Record<string, unknown>;
 
@@ -61,8 +73,78 @@ async function send<T>(command: object): Promise<T> {
 }
 
 export async function getItem<T extends Item = Item>(key: Key): Promise<T | undefined> {
-  const out = await send<GetCommandOutput>(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+  const item = await rawGet<T>(key);
+  noteRead(item, key);
+  return item;
+}
+
+async function rawGet<T extends Item = Item>(key: Key): Promise<T | undefined> {
+  const out = await send<GetCommandOutput>(
+    new GetCommand({ TableName: table(), Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
+  );
   return out.Item as T | undefined;
+}
+
+// --- revisions (lib/db/revision.ts): every write of a record's item stamps a new `rev`; a
+// conditional request's precondition is ANDed to the write's own condition ------------------------
+
+interface Conditioned {
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+const nonEmpty = <T extends object>(value: T | undefined): T | undefined =>
+  value && Object.keys(value).length ? value : undefined;
+
+/** The write's parameters with the request's precondition on `key` added to its condition. */
+function withPrecondition<T extends Conditioned>(key: Key, params: T): T {
+  const pre = preconditionOf(key);
+  if (!pre) return params;
+  return {
+    ...params,
+    ConditionExpression: params.ConditionExpression
+      ? `(${params.ConditionExpression}) AND ${pre.expression}`
+      : pre.expression,
+    ExpressionAttributeNames: nonEmpty({ ...params.ExpressionAttributeNames, ...pre.names }),
+    ExpressionAttributeValues: nonEmpty({ ...params.ExpressionAttributeValues, ...pre.values }),
+  };
+}
+
+/** A record's item with a new revision (other items as they are). */
+function stampItem<T extends Item & Key>(item: T): T {
+  if (!recordKindOf(item)) return item;
+  const rev = newRev();
+  noteWrite(item, rev);
+  return { ...item, [REV]: rev };
+}
+
+/** An update of a record's item that also sets a new revision. */
+function stampUpdateParams<
+  T extends {
+    UpdateExpression?: string;
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  },
+>(key: Key, params: T): T {
+  if (!recordKindOf(key) || !params.UpdateExpression) return params;
+  const rev = newRev();
+  noteWrite(key, rev);
+  return {
+    ...params,
+    UpdateExpression: stampUpdate(params.UpdateExpression),
+    ExpressionAttributeNames: { ...params.ExpressionAttributeNames, '#surco_rev_set': REV },
+    ExpressionAttributeValues: { ...params.ExpressionAttributeValues, ':surco_rev_set': rev },
+  };
+}
+
+/**
+ * A conditional write of `key` failed: a PreconditionFailed when the request's precondition is what
+ * the item now breaks (read again, consistently), else the write's own failure.
+ */
+async function conditionFailure(key: Key, own: () => Error): Promise<Error> {
+  if (guarded(key) && breaksPrecondition(key, await rawGet(key))) return new PreconditionFailed();
+  return own();
 }
 
 /** The item of a key, read into what `read` makes of it; undefined when there is none. */
@@ -75,17 +157,15 @@ export async function putItem(
   item: Item & Key,
   condition?: { expression: string; values?: Record<string, unknown>; failure: () => DomainError },
 ): Promise<void> {
+  const params = withPrecondition(item, {
+    ConditionExpression: condition?.expression,
+    ExpressionAttributeValues: condition?.values,
+  });
   try {
-    await send<PutCommandOutput>(
-      new PutCommand({
-        TableName: table(),
-        Item: item,
-        ConditionExpression: condition?.expression,
-        ExpressionAttributeValues: condition?.values,
-      }),
-    );
+    await send<PutCommandOutput>(new PutCommand({ TableName: table(), Item: stampItem(item), ...params }));
   } catch (error) {
-    if (condition && error instanceof ConditionalCheckFailedException) throw condition.failure();
+    if (params.ConditionExpression && error instanceof ConditionalCheckFailedException)
+      throw await conditionFailure(item, () => condition?.failure() ?? (error as Error));
     throw error;
   }
 }
@@ -106,22 +186,24 @@ export async function updateItem<T extends Item = Item>(
   update: UpdateSpec,
   onConditionFailed?: () => DomainError,
 ): Promise<T | undefined> {
+  const params = withPrecondition(
+    key,
+    stampUpdateParams(key, {
+      UpdateExpression: update.expression,
+      ConditionExpression: update.condition,
+      ExpressionAttributeValues: update.values,
+      ExpressionAttributeNames: update.names,
+    }),
+  );
   try {
     const out = await send<UpdateCommandOutput>(
-      new UpdateCommand({
-        TableName: table(),
-        Key: key,
-        UpdateExpression: update.expression,
-        ConditionExpression: update.condition,
-        ExpressionAttributeValues: update.values,
-        ExpressionAttributeNames: update.names,
-        ReturnValues: 'ALL_NEW',
-      }),
+      new UpdateCommand({ TableName: table(), Key: key, ...params, ReturnValues: 'ALL_NEW' }),
     );
     return out.Attributes as T;
   } catch (error) {
-    if (update.condition && error instanceof ConditionalCheckFailedException) {
-      if (onConditionFailed) throw onConditionFailed();
+    if (params.ConditionExpression && error instanceof ConditionalCheckFailedException) {
+      const failure = await conditionFailure(key, () => onConditionFailed?.() ?? (error as Error));
+      if (failure instanceof PreconditionFailed || onConditionFailed) throw failure;
       return undefined;
     }
     throw error;
@@ -133,18 +215,20 @@ export async function deleteItem(
   key: Key,
   condition?: { expression: string; values: Record<string, unknown> },
 ): Promise<boolean> {
+  const params = withPrecondition(key, {
+    ConditionExpression: condition?.expression,
+    ExpressionAttributeValues: condition?.values,
+  });
   try {
-    await send<DeleteCommandOutput>(
-      new DeleteCommand({
-        TableName: table(),
-        Key: key,
-        ConditionExpression: condition?.expression,
-        ExpressionAttributeValues: condition?.values,
-      }),
-    );
+    await send<DeleteCommandOutput>(new DeleteCommand({ TableName: table(), Key: key, ...params }));
+    noteWrite(key, undefined);
     return true;
   } catch (error) {
-    if (condition && error instanceof ConditionalCheckFailedException) return false;
+    if (params.ConditionExpression && error instanceof ConditionalCheckFailedException) {
+      const failure = await conditionFailure(key, () => error as Error);
+      if (failure instanceof PreconditionFailed) throw failure;
+      return false;
+    }
     throw error;
   }
 }
@@ -173,10 +257,18 @@ export async function putVersioned<T extends Item>(
 
 /** Deletes an item and returns what it held (undefined when there was none). */
 export async function takeItem<T extends Item = Item>(key: Key): Promise<T | undefined> {
-  const out = await send<DeleteCommandOutput>(
-    new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD' }),
-  );
-  return out.Attributes as T | undefined;
+  const params = withPrecondition<Conditioned>(key, {});
+  try {
+    const out = await send<DeleteCommandOutput>(
+      new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD', ...params }),
+    );
+    if (out.Attributes) noteWrite(key, undefined);
+    return out.Attributes as T | undefined;
+  } catch (error) {
+    if (params.ConditionExpression && error instanceof ConditionalCheckFailedException)
+      throw await conditionFailure(key, () => error as Error);
+    throw error;
+  }
 }
 
 export interface QueryOptions {
@@ -242,7 +334,10 @@ export async function* queryItems<T extends Item = Item>(
         Limit: options.pageSize,
       }),
     );
-    for (const item of (out.Items ?? []) as T[]) yield item;
+    for (const item of (out.Items ?? []) as T[]) {
+      noteRead(item, item as unknown as Key);
+      yield item;
+    }
     startKey = out.LastEvaluatedKey;
   } while (startKey);
 }
@@ -275,6 +370,7 @@ export async function batchGet<T extends Item = Item>(keyList: Key[]): Promise<M
         new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
       );
       for (const item of (out.Responses?.[table()] ?? []) as Array<T & Key>) {
+        noteRead(item, item);
         found.set(`${item.pk}|${item.sk}`, item);
       }
       pending = (out.UnprocessedKeys?.[table()]?.Keys ?? []) as Key[];
@@ -288,6 +384,11 @@ export const itemKey = (key: Key): string => `${key.pk}|${key.sk}`;
 
 /** Deletes many items, idempotently (deleting an absent item is not an error). */
 export async function batchDelete(keyList: Key[]): Promise<void> {
+  // a record a conditional request names is deleted on its own, under its precondition
+  const conditional = keyList.filter(guarded);
+  for (const key of conditional) await takeItem(key);
+  if (conditional.length) keyList = keyList.filter((key) => !guarded(key));
+  for (const key of keyList) if (recordKindOf(key)) noteWrite(key, undefined);
   for (const part of chunk(keyList, 25)) {
     let pending = part.map((key) => ({ DeleteRequest: { Key: key } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
@@ -371,11 +472,28 @@ export const tx = {
 export const NOT_EXISTS = 'attribute_not_exists(pk)';
 export const EXISTS = 'attribute_exists(pk)';
 
+/** The key a transaction item writes or checks. */
+const keyOfTx = (op: TxItem): Key | undefined =>
+  (op.Put?.Item as (Item & Key) | undefined) ??
+  (op.Update?.Key as Key | undefined) ??
+  (op.Delete?.Key as Key | undefined) ??
+  (op.ConditionCheck?.Key as Key | undefined);
+
+/** A transaction item as sent: with its table, a record's new revision and the request's precondition. */
 const withTable = (op: TxItem): TransactItem => {
   const TableName = table();
-  if (op.Put) return { Put: { ...op.Put, TableName } };
-  if (op.Update) return { Update: { ...op.Update, TableName } };
-  if (op.Delete) return { Delete: { ...op.Delete, TableName } };
+  if (op.Put) {
+    const Item = stampItem(op.Put.Item as Item & Key);
+    return { Put: { ...withPrecondition(Item, op.Put), Item, TableName } };
+  }
+  if (op.Update) {
+    const key = op.Update.Key as Key;
+    return { Update: { ...withPrecondition(key, stampUpdateParams(key, op.Update)), TableName } };
+  }
+  if (op.Delete) {
+    noteWrite(op.Delete.Key as Key, undefined);
+    return { Delete: { ...withPrecondition(op.Delete.Key as Key, op.Delete), TableName } };
+  }
   if (op.ConditionCheck) return { ConditionCheck: { ...op.ConditionCheck, TableName } };
   throw new Error('empty transaction item');
 };
@@ -387,11 +505,13 @@ const withTable = (op: TxItem): TransactItem => {
  * transaction or throttling are retried here, the same request again.
  */
 export async function transact(ops: TxOp[], clientRequestToken?: string): Promise<void> {
+  // built once: a retry sends the same items (and revisions) under the same request token
+  const items = ops.map((op) => withTable(op.item));
   for (let attempt = 1; ; attempt++) {
     try {
       await send<TransactWriteCommandOutput>(
         new TransactWriteCommand({
-          TransactItems: ops.map((op) => withTable(op.item)),
+          TransactItems: items,
           ClientRequestToken: clientRequestToken,
         }),
       );
@@ -401,9 +521,10 @@ export async function transact(ops: TxOp[], clientRequestToken?: string): Promis
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failedIndex >= 0) {
-        const failure = ops[failedIndex]?.onConditionFailed;
-        if (failure) throw failure();
-        throw error;
+        const op = ops[failedIndex];
+        const key = op && keyOfTx(op.item);
+        const own = () => op?.onConditionFailed?.() ?? error;
+        throw key ? await conditionFailure(key, own) : own();
       }
       const retryable = reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
       if (!retryable || attempt >= RETRY_ATTEMPTS) throw error;

@@ -58,7 +58,7 @@ export interface FieldDeps {
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
   /** Asks for a new field's satellite imagery (the imagery queue; docs/imagery.md). */
   requestImagery?: (fieldId: number) => Promise<unknown>;
-  /** Events for webhooks (docs/webhooks.md). */
+  /** Events for webhooks (docs/integrations.md). */
   emit?: WebhookEmitter;
   maxFieldHectares: () => number;
   now?: () => Date;

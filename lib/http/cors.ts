@@ -7,8 +7,17 @@
 // (which the browser then refuses).
 
 export const CORS = {
-  allowHeaders: ['Content-Type', 'Authorization', 'X-Internal-Key', 'Last-Event-ID', 'Content-MD5', 'X-Requested-With'],
-  exposeHeaders: ['X-Request-Id', 'Content-Disposition', 'Location'],
+  allowHeaders: [
+    'Content-Type',
+    'Authorization',
+    'X-Internal-Key',
+    'Last-Event-ID',
+    'Content-MD5',
+    'X-Requested-With',
+    'If-Match',
+    'If-None-Match',
+  ],
+  exposeHeaders: ['X-Request-Id', 'Content-Disposition', 'Location', 'ETag', 'Retry-After'],
   maxAgeSeconds: 600,
 } as const;
 

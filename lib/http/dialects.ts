@@ -52,6 +52,8 @@ export const generalDefaults: Record<ErrorKind, ErrorCode> = {
   forbidden: GENERAL_CODES.GENERAL,
   not_found: GENERAL_CODES.GENERAL,
   conflict: GENERAL_CODES.GENERAL,
+  precondition_failed: GENERAL_CODES.GENERAL,
+  rate_limited: GENERAL_CODES.GENERAL,
   too_large: GENERAL_CODES.WRONG_FORMAT,
   unsupported: GENERAL_CODES.WRONG_FORMAT,
   internal: GENERAL_CODES.GENERAL,
@@ -86,6 +88,8 @@ const stringCodeDefaults: Record<ErrorKind, ErrorCode> = {
   forbidden: 'PERMISSION_ERROR',
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
+  precondition_failed: 'PRECONDITION_FAILED',
+  rate_limited: 'TOO_MANY_REQUESTS',
   too_large: 'PARAMETER_ERROR',
   unsupported: 'PARAMETER_ERROR',
   internal: 'GENERAL_ERROR',
@@ -169,6 +173,10 @@ function spanish(kind: ErrorKind, info: string): string {
       return 'Token de autenticación vencido';
     case 'too_large':
       return 'La solicitud es demasiado grande';
+    case 'precondition_failed':
+      return 'El registro cambió desde la versión indicada (If-Match)';
+    case 'rate_limited':
+      return 'Demasiadas solicitudes: reintente más tarde';
     default:
       return info;
   }
@@ -186,6 +194,8 @@ export const fieldTagsDialect = defineDialect({
     forbidden: 'FORBIDDEN',
     not_found: 'FORBIDDEN',
     conflict: 'BAD_REQUEST',
+    precondition_failed: 'PRECONDITION_FAILED',
+    rate_limited: 'TOO_MANY_REQUESTS',
     too_large: 'BAD_REQUEST',
     unsupported: 'BAD_REQUEST',
     internal: 'ERROR',
@@ -244,6 +254,8 @@ export const shapesDialect = defineDialect({
     forbidden: 'PERMISSION_DENIED',
     not_found: 'FIELD_NOT_FOUND',
     conflict: 'REPROCESSING',
+    precondition_failed: 'PRECONDITION_FAILED',
+    rate_limited: 'TOO_MANY_REQUESTS',
     too_large: 'INVALID_PARAMETERS',
     unsupported: 'INVALID_PARAMETERS',
     internal: 'GENERAL_ERROR',
@@ -305,7 +317,7 @@ export const imageryDialect = defineDialect({
   body: (code, info, error, requestId) => ({ error_code: String(code), info, ...withRequestId(error, requestId) }),
 });
 
-/** Webhooks (ours, docs/webhooks.md): the string codes of the imagery and sensors areas. */
+/** Webhooks (ours, docs/integrations.md): the string codes of the imagery and sensors areas. */
 export const webhooksDialect = defineDialect({
   name: 'webhooks',
   errorSchema: () => z.object({ error_code: z.string(), info: z.string(), request_id: z.optional(z.string()) }),

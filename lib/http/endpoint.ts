@@ -21,6 +21,7 @@ import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
 import { illFormedText } from '../util/text';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
+import { runConditional, scopeOf } from './conditional';
 import { acceptsGzip, baseHeaders, Reply, StreamReply, toResult } from './reply';
 import type { RouteDef, SuccessBody } from './route';
 
@@ -241,21 +242,32 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
     for (const kit of spec.preload ?? []) preload(kit);
     const state = stateOf(event);
     const input = state.input!;
-    const out = await spec.handler({
-      query: input.query,
-      body: input.body,
-      path: input.path,
-      get principal(): Principal {
-        if (!state.principal) throw new Error(`route ${route.operationId} is not authenticated by bearer`);
-        return state.principal;
-      },
-      headers: event.headers as Record<string, string | undefined>,
-      requestId: state.requestId,
-      log: state.log,
-      event,
-    });
+    const headers = event.headers as Record<string, string | undefined>;
+    const call = () =>
+      spec.handler({
+        query: input.query,
+        body: input.body,
+        path: input.path,
+        get principal(): Principal {
+          if (!state.principal) throw new Error(`route ${route.operationId} is not authenticated by bearer`);
+          return state.principal;
+        },
+        headers,
+        requestId: state.requestId,
+        log: state.log,
+        event,
+      });
+    // a route of a record kind runs in a revision scope: ETag, If-Match, If-None-Match
+    const { out, etag } = route.record
+      ? await runConditional(scopeOf(route.record, event.httpMethod, headers), call)
+      : { out: await call(), etag: undefined };
     if (out instanceof StreamReply) return stream(event, state, out);
-    const result = toResult(out instanceof Reply ? out : new Reply(200, out), state.requestId, originOf(event));
+    const reply = out instanceof Reply ? out : new Reply(200, out);
+    const result = toResult(
+      etag && reply.status < 300 ? new Reply(reply.status, reply.body, { etag, ...reply.headers }) : reply,
+      state.requestId,
+      originOf(event),
+    );
     logRequest(event, state, result.statusCode);
     return result;
   };

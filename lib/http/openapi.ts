@@ -31,6 +31,41 @@ function parameters(schema: z.ZodMiniType | undefined, location: 'query' | 'path
   }));
 }
 
+const ETAG_HEADER = {
+  description:
+    'the revision of the record answered (or written): send it back in If-Match to change the record only if nobody changed it since (docs/integrations.md)',
+  schema: { type: 'string' },
+};
+
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'the ETag of the record as last read ("…", a list, or *): the change is made only if the record still has it, else 412 and nothing is written',
+  schema: { type: 'string' },
+};
+
+/** If-Match on changes and deletes, If-None-Match on creates, of a route that serves a kind of record. */
+function conditionalHeaders(route: RouteDef) {
+  if (!route.record) return [];
+  if (route.method === 'patch' || route.method === 'put' || route.method === 'delete') return [IF_MATCH];
+  if (route.method === 'post')
+    return [
+      // a POST that also changes and deletes (extension storage: the operation is a parameter)
+      ...(route.record === 'storage_value' || route.record === 'storage_file' ? [IF_MATCH] : []),
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description:
+          '*: create only if no record of the caller has the uuid sent (a repeat answers 412 instead of the existing record)',
+        schema: { type: 'string', enum: ['*'] },
+      },
+    ];
+  return [];
+}
+
 export interface OpenApiInfo {
   title: string;
   version: string;
@@ -60,7 +95,11 @@ export function buildOpenApi(
         security:
           route.auth === 'bearer' ? [{ bearerAuth: [] }] : route.auth === 'internal' ? [{ internalKey: [] }] : [],
       };
-      const params = [...parameters(route.request?.path, 'path'), ...parameters(route.request?.query, 'query')];
+      const params = [
+        ...parameters(route.request?.path, 'path'),
+        ...parameters(route.request?.query, 'query'),
+        ...conditionalHeaders(route),
+      ];
       if (params.length) operation.parameters = params;
       if (route.request?.body) {
         operation.requestBody = {
@@ -79,6 +118,7 @@ export function buildOpenApi(
           !doc.contentType.startsWith('text/');
         responses[status] = {
           description: doc.description,
+          ...(route.record && status === '200' ? { headers: { ETag: ETAG_HEADER } } : {}),
           ...(binary
             ? { content: { [doc.contentType!]: { schema: { type: 'string', format: 'binary' } } } }
             : doc.schema || doc.contentType
@@ -90,6 +130,12 @@ export function buildOpenApi(
                   },
                 }
               : {}),
+        };
+      }
+      if (route.record && route.method !== 'get') {
+        responses['412'] = {
+          description: `the record changed since the ETag sent in If-Match (or exists, with If-None-Match: *); nothing was written. In the ${route.dialect.name} dialect`,
+          content: { 'application/json': { schema: toSchema(route.dialect.errorSchema(), 'output') } },
         };
       }
       responses.default = {
@@ -115,7 +161,7 @@ export function buildOpenApi(
                   operationId: `webhook_${name.replace(/\W/g, '_')}`,
                   summary: doc.summary,
                   description:
-                    'Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/webhooks.md.',
+                    'Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.',
                   tags: ['webhooks'],
                   requestBody: {
                     required: true,

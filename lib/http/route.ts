@@ -6,6 +6,7 @@
 // least-privilege role from them. Nothing about a route is written anywhere else.
 import type * as z from 'zod/mini';
 import type { Claim } from '../auth/claims';
+import type { RecordKind } from '../db/revision';
 import type { DomainError } from '../errors';
 import type { Dialect } from './dialects';
 
@@ -106,6 +107,12 @@ export interface RouteDef<
   stream?: boolean;
   /** Also accept the bearer token as `?access_token=` (browsers' EventSource cannot send headers). */
   tokenInQuery?: boolean;
+  /**
+   * The kind of record the route reads or writes (lib/http/conditional.ts): a GET that
+   * answers one such record carries its `ETag`; PATCH, PUT and DELETE honour `If-Match`, creates by
+   * client uuid `If-None-Match: *` (412 in the route's dialect).
+   */
+  record?: RecordKind;
   /** Left out of the OpenAPI document (the catch-all of unknown routes). */
   undocumented?: boolean;
 }
@@ -140,8 +147,22 @@ export interface WorkerDef {
 
 export const defineWorker = (worker: WorkerDef): WorkerDef => worker;
 
+/**
+ * The API's Lambda authorizer: called by API Gateway before every bearer route, it names
+ * the caller's usage-plan key (fair use per extension, lib/platform/fair-use.ts).
+ */
+export interface AuthorizerDef {
+  name: string;
+  summary: string;
+  handler: HandlerRef;
+  touches: Touches;
+  lambda?: LambdaSettings;
+}
+
 /** A deployable service (one CloudFormation stack): its routes and workers. */
 export interface ServiceDef {
+  /** The API's authorizer (the platform service holds it; every service's bearer routes use it). */
+  authorizer?: AuthorizerDef;
   /** `serverless.<name>.yml` deploys it (the platform service: serverless.yml). */
   name: string;
   summary: string;

@@ -100,7 +100,7 @@ export interface ImageryDeps {
   source: SceneSource;
   gate: FieldGate;
   settings: () => ImagerySettings;
-  /** Events for webhooks: a new date of a field (docs/webhooks.md). */
+  /** Events for webhooks: a new date of a field (docs/integrations.md). */
   emit?: WebhookEmitter;
   now?: () => Date;
 }

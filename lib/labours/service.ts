@@ -141,7 +141,7 @@ export interface LabourDeps {
   inputs: InputRepository;
   fields: FieldGate;
   crops: (userId: number, cropId: number) => Promise<Crop | undefined>;
-  /** Events for webhooks (docs/webhooks.md). */
+  /** Events for webhooks (docs/integrations.md). */
   emit?: WebhookEmitter;
   now?: () => Date;
 }

@@ -69,7 +69,7 @@ export interface LivestockRepository {
 export interface LivestockDeps {
   repository: LivestockRepository;
   fields: FieldGate;
-  /** Events for webhooks (docs/webhooks.md). */
+  /** Events for webhooks (docs/integrations.md). */
   emit?: WebhookEmitter;
   now?: () => Date;
   uuid?: () => string;

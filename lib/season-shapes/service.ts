@@ -68,7 +68,7 @@ export interface ShapeDeps {
   spaces: (spaceId: number) => Promise<Space | undefined>;
   /** Hands the reprocessing job to the worker, after a delay. */
   publish: (name: string, data: Record<string, unknown>, options: { delaySeconds: number }) => Promise<unknown>;
-  /** Events for webhooks (docs/webhooks.md). */
+  /** Events for webhooks (docs/integrations.md). */
   emit?: WebhookEmitter;
   settings: () => { maxFieldHectares: number; shapeLockTimeoutSeconds: number; shapeReprocessDelaySeconds: number };
   now?: () => Date;

@@ -128,7 +128,7 @@ export interface SpotDeps {
   images: ImageStore;
   /** Hands a job to the worker (SPOT_DELETED.V1 removes a deleted spot's texts and images). */
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
-  /** Events for webhooks (docs/webhooks.md). */
+  /** Events for webhooks (docs/integrations.md). */
   emit?: WebhookEmitter;
   now?: () => Date;
 }

@@ -1,4 +1,4 @@
-// Emitting an event for webhooks (docs/webhooks.md) from the operation that causes it, after its
+// Emitting an event for webhooks (docs/integrations.md) from the operation that causes it, after its
 // commit: one message on the events queue, which the events worker fans out to the subscriptions
 // of the event's users. A module of its own, so that the operations bundle only this. An emission
 // that fails is logged, not retried and does not fail the operation: webhooks are a notice, the API

@@ -1,4 +1,4 @@
-// Webhooks (docs/webhooks.md): an extension, acting for a user, subscribes a URL to event names;
+// Webhooks (docs/integrations.md): an extension, acting for a user, subscribes a URL to event names;
 // each event of that user reaches the URL as a signed POST, retried with backoff, every attempt
 // recorded. Subscriptions are owned by the (user, extension) pair, like sensors and storage.
 

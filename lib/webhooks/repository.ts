@@ -1,4 +1,4 @@
-// Webhooks in DynamoDB and SQS (docs/webhooks.md, docs/data-model.md): subscriptions in their
+// Webhooks in DynamoDB and SQS (docs/integrations.md, docs/data-model.md): subscriptions in their
 // user's partition, deliveries in their subscription's (kept a week, by TTL), delivery jobs on the
 // webhooks queue; and the emission of events by the operations that cause them.
 import { expandClaims } from '../auth/claims';

@@ -1,4 +1,4 @@
-// Where a webhook may be sent (docs/webhooks.md, "Safety"): https to a public address. A URL's host
+// Where a webhook may be sent (docs/integrations.md, "Safety"): https to a public address. A URL's host
 // is resolved once, every address it resolves to is checked with ipaddr.js (only globally routable
 // unicast: IPv4 outside every special range, IPv6 in 2000::/3 outside them, an IPv4-mapped IPv6
 // address judged as its IPv4), and the delivery connects to the checked address itself, keeping the

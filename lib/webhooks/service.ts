@@ -1,4 +1,4 @@
-// Webhooks (docs/webhooks.md): subscriptions of a (user, extension) pair, the fan-out of an event
+// Webhooks (docs/integrations.md): subscriptions of a (user, extension) pair, the fan-out of an event
 // to the subscriptions of its users, and the signed delivery of one event to one subscription with
 // every attempt recorded. Rules only: the repository, the access check, the clock and fetch are
 // parameters (tests/unit/webhooks.test.ts runs them against memory and a fake receiver).
@@ -351,5 +351,5 @@ export function webhooksService({
 
 export type WebhooksService = ReturnType<typeof webhooksService>;
 
-/** The claim an event needs, if any (docs/webhooks.md). */
+/** The claim an event needs, if any (docs/integrations.md). */
 export const claimOf = (name: WebhookEventName) => WEBHOOK_EVENTS[name].claim;

@@ -1,4 +1,4 @@
-// The signature of a delivery (docs/webhooks.md): HMAC-SHA256 of `<timestamp>.<body>` with the
+// The signature of a delivery (docs/integrations.md): HMAC-SHA256 of `<timestamp>.<body>` with the
 // subscription's secret, hex, in `Surco-Signature: t=<timestamp>,v1=<hex>`. A receiver recomputes
 // it, compares in constant time and refuses old timestamps (replays).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -65,7 +65,9 @@ async function main() {
   for (const service of services) {
     for (const route of service.routes) add(route.operationId, route.handler, route.lambda, Boolean(route.stream));
     for (const worker of service.workers) add(worker.name, worker.handler, worker.lambda);
+    if (service.authorizer) add(service.authorizer.name, service.authorizer.handler, service.authorizer.lambda);
   }
+  const authorizer = services.find((service) => service.authorizer)?.authorizer?.name;
 
   const started = Date.now();
   let runtime: LambdaRuntime | undefined;
@@ -97,7 +99,7 @@ async function main() {
   });
   await runtime.ready();
   const routes = services.flatMap((service) => service.routes);
-  const server = createGateway({ root: manifest.root, routes, runtime, stage: manifest.stage, log: say });
+  const server = createGateway({ root: manifest.root, routes, runtime, stage: manifest.stage, authorizer, log: say });
   server.keepAliveTimeout = 65_000;
 
   const sqs = new SQSClient({
@@ -131,7 +133,11 @@ async function main() {
 
   const names = new Map<string, string>();
   for (const service of services) {
-    for (const { name } of [...service.routes.map((r) => ({ name: r.operationId })), ...service.workers]) {
+    for (const { name } of [
+      ...service.routes.map((r) => ({ name: r.operationId })),
+      ...service.workers,
+      ...(service.authorizer ? [service.authorizer] : []),
+    ]) {
       names.set(`surco-${service.name}-${manifest.stage}-${name}`, name);
     }
   }

@@ -13,16 +13,22 @@
 // - Streaming routes (transfer mode STREAM) written to the client as the function writes them.
 // - CORS preflights (OPTIONS) of every declared path from the policy the deployed preflight is
 //   generated from (lib/http/cors.ts).
+// - The Lambda authorizer before every bearer route, its answer cached per token as API Gateway
+//   caches it, and the usage plans of its tiers (lib/platform/fair-use.ts): an extension (or a user
+//   within it) over its rate or quota is answered 429 in the route's dialect with Retry-After, before
+//   the function; the authorizer's context reaches the function as `requestContext.authorizer`.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { parse } from 'yaml';
-import { type DomainError, TooLarge } from '../../lib/errors';
+import type { Verdict } from '../../lib/auth/authorizer';
+import { DomainError, TooLarge } from '../../lib/errors';
 import { corsOrigins, preflightHeaders, responseCorsHeaders } from '../../lib/http/cors';
 import type { Dialect } from '../../lib/http/dialects';
 import type { RouteDef } from '../../lib/http/route';
+import { FairUse, fairUseConfig } from '../../lib/platform/fair-use';
 import { routeTable } from './routes';
 import type { InvocationError, LambdaRuntime } from './runtime';
 
@@ -60,6 +66,10 @@ export interface GatewayOptions {
   routes: readonly RouteDef[];
   runtime: LambdaRuntime;
   stage: string;
+  /** The API's Lambda authorizer (the function's name), called before every bearer route. */
+  authorizer?: string;
+  /** The fair-use limiter's clock (tests). */
+  now?: () => number;
   /** The REST API's integration timeout (29 s; tests shorten it). */
   integrationTimeoutMs?: number;
   log?: (message: string) => void;
@@ -71,6 +81,39 @@ export function createGateway(options: GatewayOptions): Server {
   const streaming = new Set(options.routes.filter((r) => r.stream).map((r) => r.operationId));
   const log = options.log ?? (() => undefined);
   const integrationTimeoutMs = options.integrationTimeoutMs ?? GATEWAY_LIMITS.integrationTimeoutMs;
+  const bearer = new Set(options.routes.filter((r) => r.auth === 'bearer').map((r) => r.operationId));
+  const fairUse = new FairUse(fairUseConfig(), options.now);
+  // the authorizer's verdicts by token, as API Gateway caches them (SURCO_AUTHORIZER_CACHE_S, 300 s)
+  const verdicts = new Map<string, { verdict: Promise<Verdict>; until: number }>();
+  const cacheMs = Number(process.env.SURCO_AUTHORIZER_CACHE_S ?? 300) * 1000;
+
+  /** The authorizer's verdict on a request (its cached one, or a new invocation). */
+  const authorize = (apiEvent: APIGatewayProxyEvent): Promise<Verdict> => {
+    const headers = apiEvent.headers ?? {};
+    const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    const identity = `${authorization ?? ''}\n${apiEvent.queryStringParameters?.access_token ?? ''}`;
+    const now = Date.now();
+    const hit = verdicts.get(identity);
+    if (hit && hit.until > now) return hit.verdict;
+    const request = {
+      type: 'REQUEST',
+      methodArn: `arn:aws:execute-api:local:000000000000:local/${options.stage}/${apiEvent.httpMethod}${apiEvent.resource}`,
+      resource: apiEvent.resource,
+      path: apiEvent.path,
+      httpMethod: apiEvent.httpMethod,
+      headers,
+      queryStringParameters: apiEvent.queryStringParameters,
+      requestContext: apiEvent.requestContext,
+    };
+    const verdict = options.runtime.invoke(options.authorizer!, request, randomUUID()).then((result) => {
+      const answer = result as { principalId: string; context: Verdict['context']; usageIdentifierKey: string };
+      return { principalId: answer.principalId, context: answer.context, usageKey: answer.usageIdentifierKey };
+    });
+    verdict.catch(() => verdicts.delete(identity));
+    if (verdicts.size > 10_000) verdicts.clear();
+    verdicts.set(identity, { verdict, until: now + cacheMs });
+    return verdict;
+  };
 
   /** A response of API Gateway itself (a gateway response of deploy/api.yml), with the CORS headers it adds. */
   const gatewayAnswer = (
@@ -97,7 +140,13 @@ export function createGateway(options: GatewayOptions): Server {
   };
 
   /** An error of the area, before the function (limits), in the path's dialect. */
-  const answerError = (req: IncomingMessage, res: ServerResponse, dialect: Dialect, error: DomainError) => {
+  const answerError = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    dialect: Dialect,
+    error: DomainError,
+    headers: Record<string, string> = {},
+  ) => {
     const requestId = randomUUID();
     const rendered = dialect.render(error, requestId);
     const send = () => {
@@ -106,6 +155,7 @@ export function createGateway(options: GatewayOptions): Server {
         'content-type': 'application/json; charset=utf-8',
         'x-request-id': requestId,
         ...responseCorsHeaders(req.headers.origin, corsOrigins()),
+        ...headers,
         connection: 'close',
       });
       res.end(JSON.stringify(rendered.body));
@@ -304,7 +354,39 @@ export function createGateway(options: GatewayOptions): Server {
     });
     req.once('end', () => {
       if (refused) return;
-      invoke(req, res, fn, event(req, url, declared.path, declared.params, Buffer.concat(chunks)));
+      const apiEvent = event(req, url, declared.path, declared.params, Buffer.concat(chunks));
+      if (!options.authorizer || !bearer.has(fn)) return invoke(req, res, fn, apiEvent);
+      authorize(apiEvent).then(
+        (verdict) => {
+          const { extensionId, userId } = verdict.context;
+          const allowed = fairUse.take(extensionId, userId || 'anonymous');
+          if (!allowed.ok) {
+            const what =
+              allowed.limit === 'quota'
+                ? "the extension's request quota for the period is used up"
+                : allowed.limit === 'rate'
+                  ? 'too many requests from the extension'
+                  : 'too many requests from this user through the extension';
+            return answerError(
+              req,
+              res,
+              dialect,
+              new DomainError('rate_limited', `${what}; retry after ${allowed.retryAfterS} s`),
+              { 'retry-after': String(allowed.retryAfterS) },
+            );
+          }
+          (apiEvent.requestContext as { authorizer?: unknown }).authorizer = {
+            ...verdict.context,
+            principalId: verdict.principalId,
+          };
+          invoke(req, res, fn, apiEvent);
+        },
+        (error: InvocationError) => {
+          // API Gateway answers an authorizer that fails with a 500 gateway response
+          log(`${options.authorizer}: ${error.errorType}: ${error.message}`);
+          gatewayAnswer(req, res, 'AUTHORIZER_FAILURE', 500, 'AuthorizerConfigurationException');
+        },
+      );
     });
     req.once('error', () => res.destroy());
   });

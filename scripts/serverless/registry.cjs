@@ -37,7 +37,7 @@ function loadRegistry(root) {
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(root);
   mod._compile(outputFiles[0].text, file);
-  const { services, cors } = mod.exports;
+  const { services, cors, fairUseTiers } = mod.exports;
   const pickRoute = (route) => ({
     operationId: route.operationId,
     method: route.method,
@@ -65,7 +65,19 @@ function loadRegistry(root) {
       summary: service.summary,
       routes: service.routes.map(pickRoute),
       workers: service.workers.map(pickWorker),
+      ...(service.authorizer
+        ? {
+            authorizer: {
+              name: service.authorizer.name,
+              handler: service.authorizer.handler,
+              touches: service.authorizer.touches || {},
+              lambda: service.authorizer.lambda || {},
+            },
+          }
+        : {}),
     })),
+    // the documented tiers (lib/platform/fair-use.ts); the unmetered one has no usage plan
+    fairUseTiers: Object.fromEntries(Object.entries(fairUseTiers).filter(([, t]) => Number.isFinite(t.rate))),
     cors: {
       allowHeaders: [...cors.allowHeaders],
       exposeHeaders: [...cors.exposeHeaders],

@@ -91,6 +91,13 @@ function placeholderArtifact() {
 
 const upperFirst = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** The logical id of a fair-use tier's usage plan. */
+const usagePlanId = (tier) => `UsagePlan${upperFirst(tier.replace(/[^0-9A-Za-z]/g, ''))}`;
+/** An ARN of this partition: `arn:<partition>` and the parts given (strings and references). */
+const arnOf = (...parts) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ...parts]] });
+/** Usage plans count quotas by DAY, WEEK or MONTH. */
+const QUOTA_PERIODS = { 86400: 'DAY', 604800: 'WEEK' };
+
 class SurcoPlugin {
   constructor(serverless, options) {
     this.serverless = serverless;
@@ -230,6 +237,51 @@ class SurcoPlugin {
             : [{ schedule: { rate: [worker.schedule] } }],
         };
       }
+    }
+    for (const service of services) {
+      const authorizer = service.authorizer;
+      if (!authorizer) continue;
+      functions[authorizer.name] = {
+        ...this.handlerOf(authorizer.name, authorizer.handler),
+        ...authorizer.lambda,
+        iamRoleStatements: [
+          ...statementsFor({ touches: authorizer.touches }, (id, attr) => this.shared(id, attr)),
+          // an extension's API key, made at its first request, into its tier's usage plan (only these)
+          {
+            Sid: 'UsagePlanKeys',
+            Effect: 'Allow',
+            Action: ['apigateway:POST'],
+            Resource: [
+              arnOf(':apigateway:', { Ref: 'AWS::Region' }, '::/apikeys'),
+              ...Object.keys(this.registry.fairUseTiers).map((tier) =>
+                arnOf(':apigateway:', { Ref: 'AWS::Region' }, '::/usageplans/', { Ref: usagePlanId(tier) }, '/keys'),
+              ),
+            ],
+          },
+        ],
+        environment: {
+          // {"free":"<usage plan id>",...}
+          SURCO_USAGE_PLANS: {
+            'Fn::Join': [
+              '',
+              [
+                '{',
+                ...Object.keys(this.registry.fairUseTiers).flatMap((tier, i) => [
+                  `${i ? ',' : ''}${JSON.stringify(tier)}:"`,
+                  { Ref: usagePlanId(tier) },
+                  '"',
+                ]),
+                '}',
+              ],
+            ],
+          },
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: serverless variables, resolved by osls
+          SURCO_EXTENSION_TIERS: '${self:custom.surco.extensionTiers}',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: serverless variables, resolved by osls
+          SURCO_DEFAULT_TIER: '${self:custom.surco.defaultTier}',
+        },
+        events: [],
+      };
     }
     const existing = this.serverless.configurationInput.functions;
     if (existing && Object.keys(existing).length) {
@@ -415,8 +467,114 @@ class SurcoPlugin {
     if (this.owner) {
       this.addSharedParents(template);
       this.addStage(template);
+      this.addUsagePlans(template);
       this.addExports(template);
       this.addGatewayResponseCors();
+    }
+    this.addAuthorizer(template);
+  }
+
+  // --- fair use per extension (docs/integrations.md "Rate limits") -------------------
+
+  /**
+   * One usage plan per tier (rate, burst and quota of each extension, lib/platform/fair-use.ts) on
+   * the stage; the REST API takes the usage-plan key from the authorizer, which names the key of the
+   * caller's extension (made at its first request, functions/system/authorizer.ts).
+   */
+  addUsagePlans(template) {
+    template.Resources.ApiGatewayRestApi.Properties.ApiKeySourceType = 'AUTHORIZER';
+    for (const [tier, limits] of Object.entries(this.registry.fairUseTiers)) {
+      const period = QUOTA_PERIODS[limits.quotaPeriodS];
+      if (!period)
+        throw new Error(
+          `surco-plugin: tier ${tier}: a usage plan counts a DAY or a WEEK, not ${limits.quotaPeriodS} s`,
+        );
+      template.Resources[usagePlanId(tier)] = {
+        Type: 'AWS::ApiGateway::UsagePlan',
+        DependsOn: ['ApiGatewayStage'],
+        Properties: {
+          UsagePlanName: `surco-${this.stage}-${tier}`,
+          Description: `Fair use of the extensions in tier ${tier} (lib/platform/fair-use.ts)`,
+          ApiStages: [{ ApiId: { Ref: 'ApiGatewayRestApi' }, Stage: this.stage }],
+          Throttle: { RateLimit: limits.rate, BurstLimit: limits.burst },
+          Quota: { Limit: limits.quota, Period: period },
+        },
+      };
+    }
+    const authorizer = this.service.authorizer;
+    if (authorizer) {
+      const id = `${upperFirst(authorizer.name)}LambdaFunction`;
+      template.Outputs[`${id}ArnExport`] = {
+        Value: { 'Fn::GetAtt': [id, 'Arn'] },
+        Export: { Name: this.exportName(id, 'Arn') },
+      };
+    }
+  }
+
+  /**
+   * The REST API's Lambda authorizer in this service's stack (REQUEST type, not cached by API
+   * Gateway: a missing token must still reach the function, which answers 401 in its area's dialect;
+   * the authorizer caches its verdicts itself) on every bearer route, whose methods then require
+   * the usage-plan key it names.
+   */
+  addAuthorizer(template) {
+    const owner = this.registry.services.find((s) => s.authorizer);
+    if (!owner) return;
+    const id = `${upperFirst(owner.authorizer.name)}LambdaFunction`;
+    const functionArn = this.owner ? { 'Fn::GetAtt': [id, 'Arn'] } : { 'Fn::ImportValue': this.exportName(id, 'Arn') };
+    const restApi = this.shared('ApiGatewayRestApi', 'Ref');
+    const resources = template.Resources;
+    resources.ApiAuthorizer = {
+      Type: 'AWS::ApiGateway::Authorizer',
+      Properties: {
+        Name: `surco-${this.stage}-${this.service.name}`,
+        RestApiId: restApi,
+        Type: 'REQUEST',
+        AuthorizerResultTtlInSeconds: 0,
+        AuthorizerUri: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':apigateway:',
+              { Ref: 'AWS::Region' },
+              ':lambda:path/2015-03-31/functions/',
+              functionArn,
+              '/invocations',
+            ],
+          ],
+        },
+      },
+    };
+    resources.ApiAuthorizerPermission = {
+      Type: 'AWS::Lambda::Permission',
+      Properties: {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: functionArn,
+        Principal: 'apigateway.amazonaws.com',
+        SourceArn: arnOf(
+          ':execute-api:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':',
+          restApi,
+          '/authorizers/',
+          { Ref: 'ApiAuthorizer' },
+        ),
+      },
+    };
+    const bearer = new Set(
+      this.service.routes.filter((r) => r.auth === 'bearer').map((r) => `${upperFirst(r.operationId)}LambdaFunction`),
+    );
+    for (const resource of Object.values(resources)) {
+      if (resource.Type !== 'AWS::ApiGateway::Method' || resource.Properties.HttpMethod === 'OPTIONS') continue;
+      const target = /"(\w+LambdaFunction)"/.exec(JSON.stringify(resource.Properties.Integration?.Uri ?? ''))?.[1];
+      if (!target || !bearer.has(target)) continue;
+      resource.Properties.AuthorizationType = 'CUSTOM';
+      resource.Properties.AuthorizerId = { Ref: 'ApiAuthorizer' };
+      resource.Properties.ApiKeyRequired = true;
     }
   }
 
@@ -429,6 +587,8 @@ class SurcoPlugin {
       resource.Properties.ResponseParameters = {
         ...resource.Properties.ResponseParameters,
         'gatewayresponse.header.Access-Control-Allow-Origin': value,
+        // browsers may read Retry-After of a 429 (lib/http/cors.ts exposes the same headers)
+        'gatewayresponse.header.Access-Control-Expose-Headers': `'${this.registry.cors.exposeHeaders.join(',')}'`,
       };
     }
   }
@@ -562,9 +722,9 @@ class SurcoPlugin {
 }
 
 /**
- * One JSON line per request. User and extension are known only inside the function (the bearer
- * token is verified there, ADR 0004): its `request` log line carries them with the same
- * `apiRequestId`, and `lambdaRequestId` is its Lambda request id (docs/deploy.md).
+ * One JSON line per request, with the user and extension the authorizer found (the
+ * function verifies the token again, ADR 0004, and its `request` log line carries them with the same
+ * `apiRequestId`); `lambdaRequestId` is its Lambda request id (docs/deploy.md).
  */
 const ACCESS_LOG_FORMAT = {
   apiRequestId: '$context.requestId',
@@ -582,6 +742,10 @@ const ACCESS_LOG_FORMAT = {
   integrationStatus: '$context.integration.status',
   integrationLatencyMs: '$context.integration.latency',
   error: '$context.error.message',
+  // the authorizer's context: who called, through which extension, in which tier
+  userId: '$context.authorizer.userId',
+  extensionId: '$context.authorizer.extensionId',
+  tier: '$context.authorizer.tier',
 };
 
 module.exports = SurcoPlugin;

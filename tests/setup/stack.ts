@@ -34,6 +34,24 @@ async function start(): Promise<PrivateStack> {
   // (tests/webhooks.test.ts).
   process.env.SURCO_WEBHOOK_BACKOFF_S = '1';
   process.env.SURCO_WEBHOOK_TIMEOUT_MS = '1000';
+  // Fair use (tests/fair-use.test.ts): every caller unmetered but the extensions that test the
+  // limits, in tiers of their own (a quota of 3 requests per 3 s).
+  process.env.SURCO_DEFAULT_TIER = 'unmetered';
+  process.env.SURCO_FAIR_USE_TIERS = JSON.stringify({
+    'test-tight': { rate: 1, burst: 3, userRate: 1, userBurst: 3, quota: 1_000_000, quotaPeriodS: 86_400 },
+    'test-quota': { rate: 100, burst: 100, userRate: 100, userBurst: 100, quota: 3, quotaPeriodS: 3 },
+    'test-users': { rate: 100, burst: 100, userRate: 1, userBurst: 2, quota: 1_000_000, quotaPeriodS: 86_400 },
+    'test-once': { rate: 0.01, burst: 1, userRate: 0.01, userBurst: 1, quota: 1_000_000, quotaPeriodS: 86_400 },
+  });
+  process.env.SURCO_EXTENSION_TIERS = JSON.stringify({
+    '': 'unmetered',
+    '-': 'unmetered',
+    'fair-use-a': 'test-tight',
+    'fair-use-b': 'test-tight',
+    'fair-use-quota': 'test-quota',
+    'fair-use-users': 'test-users',
+    'fair-use-dialects': 'test-once',
+  });
   const root = resolve(import.meta.dirname, '..', '..');
   // data in a temporary directory, functions built apart from .surco/build (which a running
   // `npm start` of this checkout serves from): both removed by dispose, or when the start fails

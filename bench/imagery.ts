@@ -42,11 +42,11 @@ export async function run() {
     const firstScenesMs = Date.now() - start;
 
     // What each job took inside the worker function, from serverless-offline's log lines
-    // ("(λ: imageryWorker) RequestId: … Duration: 123.45 ms"): the field job, then one per scene.
+    // ("(λ: imageryUrgentWorker) RequestId: … Duration: 123.45 ms"): the first look, then one per job.
     const log = readFileSync(logFile, 'utf8').slice(logStart);
-    const durations = [...log.matchAll(/\(λ: imageryWorker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g)].map((m) =>
-      Number(m[1]),
-    );
+    const durations = [
+      ...log.matchAll(/\(λ: imagery(?:Urgent|Bulk)?Worker\) RequestId: \S+\s+Duration: ([\d.]+) ms/g),
+    ].map((m) => Number(m[1]));
     const [fieldJobMs, ...sceneJobMs] = durations;
     // the stored rasters of the field: one object per date (docs/imagery.md, cost)
     const s3 = new S3Client({

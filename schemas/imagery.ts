@@ -451,7 +451,7 @@ export const createLayersRoute = defineRoute({
   ...imageryRoute,
   operationId: 'createLayersFromFile',
   handler: 'functions/imagery/raster.post',
-  touches: { table: 'read', sends: ['imagery'], files: { 'uploads/': ['get'] } },
+  touches: { table: 'read', sends: ['imageryUrgent'], files: { 'uploads/': ['get'] } },
   method: 'post',
   paths: ['/raster'],
   summary:

@@ -24,7 +24,15 @@ import { systemRoutes } from './system';
 import { tagRoutes } from './tags';
 import { webhookDocs, webhookRoutes } from './webhooks';
 import { workOrderRoutes } from './work-orders';
-import { eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
+import {
+  eventsWorker,
+  imageryBulkWorker,
+  imageryDaily,
+  imageryUrgentWorker,
+  imageryWorker,
+  sensorBulkWorker,
+  webhookWorker,
+} from './workers';
 
 export const services: readonly ServiceDef[] = [
   {
@@ -63,7 +71,7 @@ export const services: readonly ServiceDef[] = [
     summary:
       'satellite imagery of fields: dates, NDVI, rendering; the layer types; the imagery worker and its daily schedule',
     routes: imageryRoutes,
-    workers: [imageryWorker, imageryDaily],
+    workers: [imageryUrgentWorker, imageryBulkWorker, imageryWorker, imageryDaily],
   },
 ];
 

@@ -133,6 +133,8 @@ export const keys = {
   layerUpload: (userId: number, id: string): Key => ({ pk: `USER#${userId}`, sk: `LAYERUPLOAD#${id}` }),
   /** The field's imagery run: the days still pending and the shape lock to release after them. */
   imageryRun: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'IMAGERYRUN' }),
+  /** A tenant's first looks of a window, against its urgent share (docs/imagery.md, "Lanes"; TTL). */
+  imageryShare: (userId: number, window: number): Key => ({ pk: `USER#${userId}`, sk: `IMAGERYSHARE#${window}` }),
 
   // --- farm and field tags (spec 2): a user's labels, linked to farms and fields ---------------
   farmTag: (userId: number, tagId: number): Key => ({ pk: `USER#${userId}`, sk: `FARMTAG#${pad(tagId)}` }),

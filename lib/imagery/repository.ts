@@ -95,6 +95,7 @@ export const dynamoImageryRepository: ImageryRepository = {
     return deleteItem(keys.shapeLock(fieldId), { expression: 'lock_id = :id', values: { ':id': lockId } });
   },
   publishScenes: (jobs) => publishEvents(IMAGERY_SCENE_JOB, jobs, { queue: 'imagery' }),
+  publishBackfill: (job) => publishEvents(IMAGERY_FIELD_JOB, [job], { queue: 'imagery' }),
 };
 
 export const earthSearchSource: SceneSource = {

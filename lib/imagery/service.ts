@@ -48,7 +48,19 @@ export interface FieldJob {
   lock_id?: string;
   /** Search only this many days back when the field already has dates (the daily schedule). */
   recent_days?: number;
+  /**
+   * A first look (field creation, a new shape): only the newest scene, cut at once, then a backfill
+   * job for the rest of the period on the backfill lane (docs/imagery.md, "Lanes").
+   */
+  newest?: boolean;
+  /** Days back the job covers (SURCO_IMAGERY_DAYS by default): an operator's deeper backfill. */
+  period_days?: number;
 }
+
+/** Days back a first look searches for the newest scene (Sentinel-2 passes every 5 days or less). */
+export const FIRST_LOOK_DAYS = 20;
+/** The longest period a field job covers. */
+export const MAX_PERIOD_DAYS = 3650;
 
 /** Days back the daily schedule searches for a field that has dates (new scenes, late ones). */
 export const DAILY_RECENT_DAYS = 10;
@@ -83,6 +95,8 @@ export interface ImageryRepository {
   finishDay(fieldId: number, day: string): Promise<{ empty: boolean; lockIds?: string[] }>;
   releaseLock(fieldId: number, lockId: string): Promise<boolean>;
   publishScenes(jobs: SceneJob[]): Promise<void>;
+  /** Queues a field job on the backfill lane (after a first look). */
+  publishBackfill(job: FieldJob): Promise<void>;
 }
 
 export interface SceneSource {

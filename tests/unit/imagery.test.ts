@@ -13,12 +13,20 @@ import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
 import { type Grid, rasterize } from '../../lib/imagery/grid';
 import { imageryIngestion } from '../../lib/imagery/ingest';
+import { firstLookLane, URGENT_SHARE } from '../../lib/imagery/lanes';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
 import { decodeValue, encodeValue, sourceIndices, targetGrid } from '../../lib/imagery/render';
 import { imageryRendering } from '../../lib/imagery/rendering';
 import { type ScaleInput, type ScaleRepository, scaleTemplates } from '../../lib/imagery/scale-templates';
 import { classBoundaries, classOf, type ScaleTemplate } from '../../lib/imagery/scales';
-import { type ImageryDate, type ImageryRepository, imageryReaders, type SceneJob } from '../../lib/imagery/service';
+import {
+  FIRST_LOOK_DAYS,
+  type FieldJob,
+  type ImageryDate,
+  type ImageryRepository,
+  imageryReaders,
+  type SceneJob,
+} from '../../lib/imagery/service';
 import { chooseScenes, type Scene, sceneOf } from '../../lib/imagery/stac';
 import { layerTypes } from '../../lib/imagery/types';
 import type { FieldShape } from '../../lib/platform/model';
@@ -243,6 +251,7 @@ function memory(options: { cloudyDays?: string[] } = {}) {
   const runs = new Map<number, { pending: Set<string>; locks: Set<string> }>();
   const released: string[] = [];
   const published: SceneJob[] = [];
+  const backfills: FieldJob[] = [];
   const reads: string[] = [];
   const repository: ImageryRepository = {
     fieldShape: async (id) => shapes.get(id),
@@ -272,6 +281,7 @@ function memory(options: { cloudyDays?: string[] } = {}) {
       return true;
     },
     publishScenes: async (jobs) => void published.push(...jobs),
+    publishBackfill: async (job) => void backfills.push(job),
   };
   const days = ['2026-11-01', '2026-11-06', '2026-11-11'];
   const source = {
@@ -291,7 +301,7 @@ function memory(options: { cloudyDays?: string[] } = {}) {
     readBand: async (href: string, grid: Grid) =>
       href === 's9' ? new Uint16Array(grid.width * grid.height).fill(9) : source.readBand(href, grid),
   };
-  return { repository, source: sourceWithClouds, entries, released, published, reads, shapes };
+  return { repository, source: sourceWithClouds, entries, released, published, backfills, reads, shapes };
 }
 
 describe('ingestion', () => {
@@ -369,6 +379,49 @@ describe('ingestion', () => {
     for (const job of m.published) await ingestion.ingestScene(job);
     await ingestion.ingestField({ field_id: 1, recent_days: 10 });
     expect(searched).toEqual([365, 10]);
+  });
+
+  it('a first look cuts the newest scene at once and hands the rest of the period (and the lock) to the backfill lane', async () => {
+    const m = memory();
+    const searched: number[] = [];
+    const source = {
+      ...m.source,
+      search: async (_bounds: [number, number, number, number], from: Date, to: Date) => {
+        searched.push(Math.round((to.getTime() - from.getTime()) / 86_400_000));
+        return m.source.search();
+      },
+    };
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source,
+      settings: () => ({ periodDays: 365 }),
+      now,
+    });
+    expect(await ingestion.ingestField({ field_id: 1, newest: true, lock_id: 'lock-1' })).toEqual({
+      queued: 0,
+      cut: 1,
+    });
+    expect(searched).toEqual([FIRST_LOOK_DAYS]);
+    expect([...m.entries.values()].map((e) => e.day)).toEqual(['2026-11-11']);
+    expect(m.published).toEqual([]);
+    expect(m.backfills).toEqual([{ field_id: 1, lock_id: 'lock-1' }]);
+    expect(m.released).toEqual([]);
+    // the backfill job queues the other days, newest first, and the last of them releases the lock
+    expect(await ingestion.ingestField(m.backfills[0]!)).toEqual({ queued: 2 });
+    expect(searched).toEqual([FIRST_LOOK_DAYS, 365]);
+    expect(m.published.map((job) => job.scene.day)).toEqual(['2026-11-06', '2026-11-01']);
+    for (const job of m.published) await ingestion.ingestScene(job);
+    expect(m.released).toEqual(['lock-1']);
+    // a redelivered first look cuts nothing again
+    expect(await ingestion.ingestField({ field_id: 1, newest: true })).toEqual({ queued: 0, cut: 0 });
+  });
+
+  it("a tenant's first looks go to the urgent lane up to its share, then to the bulk lane", () => {
+    expect(Array.from({ length: URGENT_SHARE + 2 }, (_, i) => firstLookLane(i + 1))).toEqual([
+      ...Array(URGENT_SHARE).fill('imageryUrgent'),
+      'imageryBulk',
+      'imageryBulk',
+    ]);
   });
 
   it('a scene job of an older shape stores nothing but closes its day', async () => {

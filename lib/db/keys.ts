@@ -98,6 +98,11 @@ export const keys = {
     pk: `FIELD#${fieldId}`,
     skPrefix: layer === undefined ? 'IMAGERY#' : `IMAGERY#${layer}#`,
   }),
+  /** A field's dates of a layer in the campaigns (calendar years) from `from` to `until` (inclusive). */
+  imageryDatesBetween: (fieldId: number, layer: string, from: number, until?: number) => ({
+    pk: `FIELD#${fieldId}`,
+    skBetween: [`IMAGERY#${layer}#${from}`, `IMAGERY#${layer}#${until ?? 9999}-99`] as [string, string],
+  }),
   /** A user's scale template (docs/imagery.md). */
   scaleTemplate: (userId: number, id: number): Key => ({ pk: `USER#${userId}`, sk: `SCALE#${pad(id)}` }),
   scaleTemplates: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCALE#' }),

@@ -45,9 +45,9 @@ export const readRaster = async (objectKey: string): Promise<Uint8Array | undefi
 };
 
 export const dynamoImageryRepository: ImageryRepository = {
-  async fieldShape(fieldId) {
+  async fieldShape(fieldId, campaign) {
     const field = await getField(fieldId);
-    return field ? (await shapeFor(field)).shape : undefined;
+    return field ? (await shapeFor(field, campaign)).shape : undefined;
   },
   dates: readDates,
   date: (fieldId, layer, day) => readItem(keys.imageryDate(fieldId, layer, day), ImageryDate.fromItem),

@@ -72,8 +72,11 @@ export interface SceneJob {
 }
 
 export interface ImageryRepository {
-  /** The field's current shape, or undefined when the field is gone. */
-  fieldShape(fieldId: number): Promise<FieldShape | undefined>;
+  /**
+   * The field's shape for a campaign (the current one by default: the calendar year), or undefined
+   * when the field is gone.
+   */
+  fieldShape(fieldId: number, campaign?: number): Promise<FieldShape | undefined>;
   /** The dates of a layer of the field, or of every layer when `layer` is undefined. */
   dates(fieldId: number, layer?: string): Promise<ImageryDate[]>;
   /** One day's entry of a layer. */

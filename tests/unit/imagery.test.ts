@@ -12,7 +12,7 @@ import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/band
 import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
 import { type Grid, rasterize } from '../../lib/imagery/grid';
-import { imageryIngestion } from '../../lib/imagery/ingest';
+import { cropProducts, imageryIngestion } from '../../lib/imagery/ingest';
 import { firstLookLane, URGENT_SHARE } from '../../lib/imagery/lanes';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
 import { decodeValue, encodeValue, sourceIndices, targetGrid } from '../../lib/imagery/render';
@@ -242,7 +242,7 @@ describe('stored scenes', () => {
 });
 
 /** A memory repository and a scene source whose bands are uniform: NDVI 0.8, cloudy when asked. */
-function memory(options: { cloudyDays?: string[] } = {}) {
+function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
   const shapes = new Map<number, FieldShape>([
     [1, { polygon: POLYGON, bounds: [-60.5, -33.9, -60.49, -33.89] } as FieldShape],
   ]);
@@ -253,8 +253,13 @@ function memory(options: { cloudyDays?: string[] } = {}) {
   const published: SceneJob[] = [];
   const backfills: FieldJob[] = [];
   const reads: string[] = [];
+  /** Season shapes of field 1 by campaign (the shape above for the others). */
+  const campaignShapes = new Map<number, FieldShape>();
   const repository: ImageryRepository = {
-    fieldShape: async (id) => shapes.get(id),
+    fieldShape: async (id, campaign) =>
+      campaign !== undefined && id === 1 && campaignShapes.has(campaign)
+        ? campaignShapes.get(campaign)
+        : shapes.get(id),
     dates: async (id) => [...entries].filter(([key]) => key.startsWith(`${id}|`)).map(([, entry]) => entry),
     date: async (id, _layer, day) => entries.get(`${id}|${day}`),
     store: async (id, entry, raster) => {
@@ -283,7 +288,7 @@ function memory(options: { cloudyDays?: string[] } = {}) {
     publishScenes: async (jobs) => void published.push(...jobs),
     publishBackfill: async (job) => void backfills.push(job),
   };
-  const days = ['2026-11-01', '2026-11-06', '2026-11-11'];
+  const days = options.days ?? ['2026-11-01', '2026-11-06', '2026-11-11'];
   const source = {
     search: async () => days.map((day) => scene({ id: `S-${day}`, day, datetime: `${day}T14:00:00Z` })),
     readBand: async (href: string, grid: Grid) => {
@@ -301,7 +306,18 @@ function memory(options: { cloudyDays?: string[] } = {}) {
     readBand: async (href: string, grid: Grid) =>
       href === 's9' ? new Uint16Array(grid.width * grid.height).fill(9) : source.readBand(href, grid),
   };
-  return { repository, source: sourceWithClouds, entries, released, published, backfills, reads, shapes };
+  return {
+    repository,
+    source: sourceWithClouds,
+    entries,
+    rasters,
+    released,
+    published,
+    backfills,
+    reads,
+    shapes,
+    campaignShapes,
+  };
 }
 
 describe('ingestion', () => {
@@ -422,6 +438,83 @@ describe('ingestion', () => {
       'imageryBulk',
       'imageryBulk',
     ]);
+  });
+
+  it("a season shape re-cuts only its campaign's dates, re-masking the stored pixels where the stored grid covers it", async () => {
+    const m = memory({ days: ['2025-12-27', '2026-01-01', '2026-11-11'] });
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source: m.source,
+      settings: () => ({ periodDays: 365 }),
+      now,
+    });
+    await ingestion.ingestField({ field_id: 1 });
+    for (const job of m.published) await ingestion.ingestScene(job);
+    const before = new Map([...m.entries.values()].map((e) => [e.day, e]));
+    expect([...before.keys()].sort()).toEqual(['2025-12-27', '2026-01-01', '2026-11-11']);
+    // campaign 2026 shrinks to a square inside the old one
+    const inner = 'POLYGON((-60.498 -33.898, -60.494 -33.898, -60.494 -33.894, -60.498 -33.894, -60.498 -33.898))';
+    m.campaignShapes.set(2026, { polygon: inner, bounds: [-60.498, -33.898, -60.494, -33.894] } as FieldShape);
+    m.published.length = 0;
+    m.reads.length = 0;
+    expect(await ingestion.ingestField({ field_id: 1, lock_id: 'lock-2026' })).toEqual({ queued: 2 });
+    expect(m.published.map((job) => job.scene.day)).toEqual(['2026-11-11', '2026-01-01']);
+    for (const job of m.published) await ingestion.ingestScene(job);
+    // re-masked from the stored pixels: no band read
+    expect(m.reads).toEqual([]);
+    expect(m.released).toEqual(['lock-2026']);
+    const after = new Map([...m.entries.values()].map((e) => [e.day, e]));
+    expect(after.get('2025-12-27')).toEqual(before.get('2025-12-27'));
+    for (const day of ['2026-01-01', '2026-11-11']) {
+      expect(after.get(day)!.shapeVersion).not.toBe(before.get(day)!.shapeVersion);
+      const stored = decodeScene(m.rasters.get(after.get(day)!.objectKey)!);
+      const old = decodeScene(m.rasters.get(before.get(day)!.objectKey)!);
+      expect(stored.rings).toEqual([
+        [
+          [-60.498, -33.898],
+          [-60.494, -33.898],
+          [-60.494, -33.894],
+          [-60.498, -33.894],
+          [-60.498, -33.898],
+        ],
+      ]);
+      expect(stored.grid.width).toBeLessThan(old.grid.width);
+      expect(stored.grid.height).toBeLessThan(old.grid.height);
+      expect(old.grid.x0).toBeLessThan(stored.grid.x0);
+      expect(old.grid.y0).toBeGreaterThan(stored.grid.y0);
+    }
+    // a shape beyond the stored grid reads the scene again
+    const outer = 'POLYGON((-60.502 -33.902, -60.49 -33.902, -60.49 -33.89, -60.502 -33.89, -60.502 -33.902))';
+    m.campaignShapes.set(2026, { polygon: outer, bounds: [-60.502, -33.902, -60.49, -33.89] } as FieldShape);
+    m.published.length = 0;
+    await ingestion.ingestField({ field_id: 1 });
+    for (const job of m.published) await ingestion.ingestScene(job);
+    expect(m.reads.length).toBe(2 * 6);
+    expect(decodeScene(m.rasters.get(m.entries.get('1|2026-11-11')!.objectKey)!).grid.width).toBeGreaterThan(
+      decodeScene(m.rasters.get(before.get('2026-11-11')!.objectKey)!).grid.width,
+    );
+  });
+
+  it('re-masking crops the stored pixels to a grid inside the stored one, and nothing else', () => {
+    const grid: Grid = { epsg: 32720, x0: 0, y0: 30, pixel: 10, width: 3, height: 3 };
+    const values = Float32Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const stored = {
+      grid,
+      rings: [],
+      shapeVersion: 'v',
+      sceneId: 's',
+      datetime: '2026-11-01T14:00:00Z',
+      indices: { ndvi1: values, gndvi1: values, msavi2: values, ndre: values },
+      rgb: Uint8Array.from({ length: 27 }, (_, i) => i),
+      cloud: Uint8Array.from([0, 0, 0, 0, 1, 0, 0, 0, 0]),
+    };
+    const inner = cropProducts(stored, { epsg: 32720, x0: 10, y0: 20, pixel: 10, width: 2, height: 2 })!;
+    expect([...inner.indices.ndvi1]).toEqual([4, 5, 7, 8]);
+    expect([...inner.rgb]).toEqual([12, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25, 26]);
+    expect([...inner.cloud]).toEqual([1, 0, 0, 0]);
+    expect(cropProducts(stored, { epsg: 32720, x0: 10, y0: 20, pixel: 10, width: 3, height: 2 })).toBeUndefined();
+    expect(cropProducts(stored, { epsg: 32721, x0: 10, y0: 20, pixel: 10, width: 1, height: 1 })).toBeUndefined();
+    expect(cropProducts(stored, { epsg: 32720, x0: 0, y0: 40, pixel: 10, width: 1, height: 1 })).toBeUndefined();
   });
 
   it('a scene job of an older shape stores nothing but closes its day', async () => {

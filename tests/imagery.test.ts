@@ -7,7 +7,7 @@ import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PNG } from 'pngjs';
 import proj4 from 'proj4';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { acquisitions } from '../scripts/local/scenes';
+import { acquisitionIndex, acquisitions, skyOf } from '../scripts/local/scenes';
 import { call, createField, eventually, IMAGERY_AREA, newUser, square, stack, type TestUser } from './helpers/api';
 import { gdalOnBytes } from './helpers/gdal';
 
@@ -247,7 +247,9 @@ describe('GET /api/fields/ndvi', () => {
 });
 
 describe('GET /api/geoserver/v2', () => {
-  const clearDate = () => entries.find((d) => !d.cloudy)!;
+  // a date without a cloudy pixel (the local catalogue's clear acquisitions): its min and max are the
+  // extremes of every pixel
+  const clearDate = () => entries.find((d) => skyOf(acquisitionIndex(Date.parse(d.date))) === 'clear')!;
   const base = () => ({ field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: clearDate().date });
 
   it('GeoTIFF of an index: the field bounds at 10 m plus 2 pixels, UTM EPSG, NODATA nan, values of the date', async () => {

@@ -30,6 +30,7 @@ import {
 import { chooseScenes, type Scene, sceneOf } from '../../lib/imagery/stac';
 import { layerTypes } from '../../lib/imagery/types';
 import type { FieldShape } from '../../lib/platform/model';
+import { acquisitionIndex, groundPixel } from '../../scripts/local/scenes';
 import { memoryGate } from './helpers/memory-gate';
 
 const principal = { user: { id: 9 } } as Principal;
@@ -73,9 +74,13 @@ describe('band math', () => {
     const figures = dateFigures(ndvi, cloud, inside);
     expect(CLOUDY_SHARE).toBe(0.05);
     expect(figures.cloudy).toBe(true);
-    expect(figures.min).toBeCloseTo(0.1, 6);
+    // min and max over the clear pixels: the cloud's 0.1 is not the crop's
+    expect(figures.min).toBeCloseTo(0.5, 6);
     expect(figures.max).toBeCloseTo(0.5, 6);
     expect(figures.mean).toBeCloseTo(0.5, 6);
+    // a date clouded over everywhere: the extremes of every pixel with data, no mean
+    const overcast = dateFigures(ndvi, new Uint8Array(n).fill(1), inside);
+    expect([overcast.min, overcast.max, overcast.mean]).toEqual([0.1, 0.5, null]);
     // 1 of 21: under the threshold; a cloudy pixel outside the field does not count
     const more = new Float32Array(21).fill(0.5);
     const cloud21 = new Uint8Array(21);
@@ -84,6 +89,19 @@ describe('band math', () => {
     const outside = new Uint8Array(n).fill(1);
     outside[0] = 0;
     expect(dateFigures(ndvi, cloud, outside).cloudy).toBe(false);
+  });
+});
+
+describe('local scenes', () => {
+  it('give bare soil a soil spectrum (green below red, blue below green) and a green crop green above red', () => {
+    // clear acquisitions (every third) near 2026-07-10, bare soil in the south, and 2026-02-03, the crop's peak
+    const clear = (time: number) => acquisitionIndex(time) - (acquisitionIndex(time) % 3);
+    const soil = groundPixel(500_000, 6_400_000, clear(Date.UTC(2026, 6, 10)), true);
+    expect(soil.green).toBeLessThan(soil.red);
+    expect(soil.blue).toBeLessThan(soil.green);
+    const crop = groundPixel(500_000, 6_400_000, clear(Date.UTC(2026, 1, 3)), true);
+    expect(crop.green).toBeGreaterThan(crop.red);
+    expect((crop.nir - crop.red) / (crop.nir + crop.red)).toBeGreaterThan(0.6);
   });
 });
 

@@ -28,14 +28,13 @@ import { emitWebhookEvent } from '../webhooks/emit';
 import { readBand } from './cog';
 import { imageryIngestion } from './ingest';
 import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
-import { imageryRendering } from './rendering';
 import { type ScaleRepository, scaleTemplates } from './scale-templates';
 import { ScaleTemplate } from './scales';
 import { DAILY_RECENT_DAYS, ImageryDate, type ImageryRepository, imageryReaders, type SceneSource } from './service';
 import { searchScenes } from './stac';
 
 /** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
-const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]> =>
+export const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]> =>
   (await queryAll(keys.imageryDates(fieldId, layer))).map(ImageryDate.fromItem);
 
 export const readRaster = async (objectKey: string): Promise<Uint8Array | undefined> => {
@@ -107,11 +106,6 @@ export const earthSearchSource: SceneSource = {
 export const imageryDates = /* @__PURE__ */ imageryReaders({
   repository: { dates: readDates },
   gate: platformFieldGate,
-});
-export const imageryImages = /* @__PURE__ */ imageryRendering({
-  repository: { dates: readDates, raster: readRaster },
-  gate: platformFieldGate,
-  scales: (principal, id) => scales.owned(principal, id),
 });
 export const ingestion = /* @__PURE__ */ imageryIngestion({
   repository: dynamoImageryRepository,

@@ -9,9 +9,11 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import * as geometry from '../../lib/geo/wkt';
 import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/bands';
+import { transformer } from '../../lib/imagery/crs';
+import { loadEpsg } from '../../lib/imagery/epsg-catalogue';
 import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
-import { type Grid, rasterize } from '../../lib/imagery/grid';
+import { type Grid, projectRings, rasterize, ringBounds } from '../../lib/imagery/grid';
 import { cropProducts, imageryIngestion } from '../../lib/imagery/ingest';
 import { firstLookLane, URGENT_SHARE } from '../../lib/imagery/lanes';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
@@ -158,6 +160,28 @@ describe('grids', () => {
     const scene = { grid } as Parameters<typeof targetGrid>[0];
     const target = await targetGrid(scene, { epsg: 3857, bbox: [0, 0, 300, 200], width: 30, height: 20 });
     expect([target.width, target.height, target.pixel, target.pixelY]).toEqual([30, 20, 10, 10]);
+  });
+
+  it("without bbox, another EPSG's image is the field's bounding box there plus exactly 2 square pixels", async () => {
+    const grid = await fieldGrid(geometry, POLYGON);
+    const rings = ringsOfWkt(geometry, POLYGON);
+    for (const code of [4674, 5346]) expect(await loadEpsg(code)).toBe(true);
+    expect(await loadEpsg(99_999)).toBe(false);
+    for (const epsg of [4326, 3857, 4674, 5346, 32721]) {
+      const target = await targetGrid({ grid, rings }, { epsg });
+      const [minX, minY, maxX, maxY] = ringBounds(projectRings(rings, await transformer(4326, epsg)));
+      const p = target.pixel;
+      expect(target.pixelY ?? p, String(epsg)).toBe(p);
+      expect(Math.abs(target.x0 - (minX - 2 * p))).toBeLessThan(p * 1e-6);
+      expect(Math.abs(target.x0 + target.width * p - (maxX + 2 * p))).toBeLessThan(p * 1e-6);
+      expect(Math.abs(target.y0 - (maxY + 2 * p))).toBeLessThan(p * 1e-6);
+      const bottom = target.y0 - target.height * p;
+      expect(minY - bottom).toBeGreaterThanOrEqual(2 * p * (1 - 1e-6));
+      expect(minY - bottom).toBeLessThan(3 * p);
+      // about the stored 10 m pixel (the field is ~930 m wide)
+      expect(target.width - 4).toBeGreaterThan(80);
+      expect(target.width - 4).toBeLessThan(110);
+    }
   });
 });
 

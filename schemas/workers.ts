@@ -44,7 +44,7 @@ export const sensorBulkWorker = defineWorker({
 
 const imageryTouches = {
   table: 'write',
-  sends: ['imagery', 'events'],
+  sends: ['imagery', 'imageryBulk', 'events'],
   files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] },
 } as const;
 

@@ -173,9 +173,11 @@ export function imageryIngestion({
       todo.map(({ scene }) => scene.day),
       job.lock_id,
     );
-    // newest first: the backfill lane serves them about in this order
+    // newest first: the lane serves them about in this order; a new shape's re-cut (its lock held)
+    // on the bulk lane, not behind every other field's backfill
     await repository.publishScenes(
       todo.map(({ scene, cut }) => ({ field_id: job.field_id, shape_version: cut.version, scene })),
+      job.lock_id ? 'reshape' : 'backfill',
     );
     return { queued: todo.length };
   }

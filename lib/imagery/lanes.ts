@@ -4,7 +4,7 @@
 // - bulk: the first looks of a tenant past its urgent share (a farm importing hundreds of fields):
 //   newest scenes still, but they cannot hold another tenant's new field back;
 // - backfill (the imagery queue): the rest of each field's period, scene by scene, newest first,
-//   and the daily schedule's jobs.
+//   and the daily schedule's jobs; a new season shape's re-cut (its lock held) goes to bulk instead.
 // The rules; lanes-repository.ts counts the share in DynamoDB and sends the job (field creation
 // bundles only these two, not the ingestion code).
 
@@ -17,3 +17,6 @@ export type FirstLookLane = 'imageryUrgent' | 'imageryBulk';
 
 /** The lane of a tenant's `nth` first look of the window (1 for the first). */
 export const firstLookLane = (nth: number): FirstLookLane => (nth <= URGENT_SHARE ? 'imageryUrgent' : 'imageryBulk');
+
+/** The lane of a run's jobs: a new season shape's re-cut (the field's lock held) on bulk, the rest on backfill. */
+export const runLane = (locked: boolean): 'imagery' | 'imageryBulk' => (locked ? 'imageryBulk' : 'imagery');

@@ -28,6 +28,7 @@ import { emitWebhookEvent } from '../webhooks/emit';
 import { readBand } from './cog';
 import { imageryIngestion } from './ingest';
 import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
+import { runLane } from './lanes';
 import { type ScaleRepository, scaleTemplates } from './scale-templates';
 import { ScaleTemplate } from './scales';
 import { DAILY_RECENT_DAYS, ImageryDate, type ImageryRepository, imageryReaders, type SceneSource } from './service';
@@ -93,8 +94,8 @@ export const dynamoImageryRepository: ImageryRepository = {
   async releaseLock(fieldId, lockId) {
     return deleteItem(keys.shapeLock(fieldId), { expression: 'lock_id = :id', values: { ':id': lockId } });
   },
-  publishScenes: (jobs) => publishEvents(IMAGERY_SCENE_JOB, jobs, { queue: 'imagery' }),
-  publishBackfill: (job) => publishEvents(IMAGERY_FIELD_JOB, [job], { queue: 'imagery' }),
+  publishScenes: (jobs, purpose) => publishEvents(IMAGERY_SCENE_JOB, jobs, { queue: runLane(purpose === 'reshape') }),
+  publishBackfill: (job) => publishEvents(IMAGERY_FIELD_JOB, [job], { queue: runLane(Boolean(job.lock_id)) }),
 };
 
 export const earthSearchSource: SceneSource = {

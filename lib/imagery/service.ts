@@ -97,8 +97,12 @@ export interface ImageryRepository {
   /** Takes a day off the pending run; when the run is now empty, the locks to release. */
   finishDay(fieldId: number, day: string): Promise<{ empty: boolean; lockIds?: string[] }>;
   releaseLock(fieldId: number, lockId: string): Promise<boolean>;
-  publishScenes(jobs: SceneJob[]): Promise<void>;
-  /** Queues a field job on the backfill lane (after a first look). */
+  /**
+   * Queues scene jobs: on the backfill lane, or, for a new season shape's re-cut ('reshape': a run
+   * that holds the field's lock), on the bulk lane (docs/imagery.md, "Lanes").
+   */
+  publishScenes(jobs: SceneJob[], purpose: 'backfill' | 'reshape'): Promise<void>;
+  /** Queues the field job that follows a first look: on the backfill lane, the bulk lane when it carries a lock. */
   publishBackfill(job: FieldJob): Promise<void>;
 }
 

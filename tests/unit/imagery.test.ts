@@ -15,7 +15,7 @@ import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
 import { type Grid, projectRings, rasterize, ringBounds } from '../../lib/imagery/grid';
 import { cropProducts, imageryIngestion } from '../../lib/imagery/ingest';
-import { firstLookLane, URGENT_SHARE } from '../../lib/imagery/lanes';
+import { firstLookLane, runLane, URGENT_SHARE } from '../../lib/imagery/lanes';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
 import { decodeValue, encodeValue, sourceIndices, targetGrid } from '../../lib/imagery/render';
 import { imageryRendering } from '../../lib/imagery/rendering';
@@ -294,6 +294,7 @@ function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
   const released: string[] = [];
   const published: SceneJob[] = [];
   const backfills: FieldJob[] = [];
+  const purposes: string[] = [];
   const reads: string[] = [];
   /** Season shapes of field 1 by campaign (the shape above for the others). */
   const campaignShapes = new Map<number, FieldShape>();
@@ -327,7 +328,10 @@ function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
       released.push(lockId);
       return true;
     },
-    publishScenes: async (jobs) => void published.push(...jobs),
+    publishScenes: async (jobs, purpose) => {
+      published.push(...jobs);
+      purposes.push(purpose);
+    },
     publishBackfill: async (job) => void backfills.push(job),
   };
   const days = options.days ?? ['2026-11-01', '2026-11-06', '2026-11-11'];
@@ -356,6 +360,7 @@ function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
     released,
     published,
     backfills,
+    purposes,
     reads,
     shapes,
     campaignShapes,
@@ -480,6 +485,8 @@ describe('ingestion', () => {
       'imageryBulk',
       'imageryBulk',
     ]);
+    // a run that holds a new shape's lock (its re-cut) goes to the bulk lane, other runs to backfill
+    expect([runLane(true), runLane(false)]).toEqual(['imageryBulk', 'imagery']);
   });
 
   it("a season shape re-cuts only its campaign's dates, re-masking the stored pixels where the stored grid covers it", async () => {
@@ -505,6 +512,8 @@ describe('ingestion', () => {
     // re-masked from the stored pixels: no band read
     expect(m.reads).toEqual([]);
     expect(m.released).toEqual(['lock-2026']);
+    // the first run's scenes went to the backfill lane, the new shape's re-cut (its lock held) to the bulk lane
+    expect(m.purposes).toEqual(['backfill', 'reshape']);
     const after = new Map([...m.entries.values()].map((e) => [e.day, e]));
     expect(after.get('2025-12-27')).toEqual(before.get('2025-12-27'));
     for (const day of ['2026-01-01', '2026-11-11']) {

@@ -41,12 +41,12 @@ export async function run() {
     }
     const firstScenesMs = Date.now() - start;
 
-    // What each job took inside the worker function, from the local runtime's REPORT lines
-    // ("REPORT imageryWorker RequestId: … Duration: 123.45 ms"): the field job, then one per scene.
+    // What each job took inside the worker functions, from the local runtime's REPORT lines
+    // ("REPORT imageryUrgentWorker RequestId: … Duration: 123.45 ms"): the first look, then one per job.
     const log = readFileSync(logFile, 'utf8').slice(logStart);
-    const durations = [...log.matchAll(/REPORT imageryWorker RequestId: \S+ Duration: ([\d.]+) ms/g)].map((m) =>
-      Number(m[1]),
-    );
+    const durations = [
+      ...log.matchAll(/REPORT imagery(?:Urgent|Bulk)?Worker RequestId: \S+ Duration: ([\d.]+) ms/g),
+    ].map((m) => Number(m[1]));
     const [fieldJobMs, ...sceneJobMs] = durations;
     // the stored rasters of the field: one object per date (docs/imagery.md, cost)
     const s3 = new S3Client({

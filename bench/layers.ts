@@ -104,9 +104,9 @@ async function endToEnd() {
       return (await response.arrayBuffer()).byteLength;
     });
     const log = readFileSync(logFile, 'utf8').slice(logStart);
-    const workerMs = [...log.matchAll(/REPORT imageryWorker RequestId: \S+ Duration: ([\d.]+) ms/g)].map((m) =>
-      Number(m[1]),
-    );
+    const workerMs = [
+      ...log.matchAll(/REPORT imagery(?:Urgent|Bulk)?Worker RequestId: \S+ Duration: ([\d.]+) ms/g),
+    ].map((m) => Number(m[1]));
     return {
       points: 20_000,
       zipBytes: zip.length,

@@ -95,6 +95,8 @@ export type Config = {
   bucket: string;
   eventsQueueUrl: string;
   imageryQueueUrl: string;
+  imageryUrgentQueueUrl: string;
+  imageryBulkQueueUrl: string;
   webhookQueueUrl: string;
   webhookDeadLetterQueueUrl: string;
   webhooks: { allowPrivate: boolean; timeoutMs: number; backoffSeconds: number; subscriptionConcurrency: number };
@@ -127,7 +129,11 @@ export function readConfig(environment: Environment): Config {
     table: env.required('SURCO_TABLE'),
     bucket: env.required('SURCO_BUCKET'),
     eventsQueueUrl: env.required('SURCO_EVENTS_QUEUE_URL'),
+    // The imagery lanes (docs/imagery.md, "Lanes"): backfill, urgent (what a user waits for) and
+    // bulk (a tenant's new fields past its urgent share).
     imageryQueueUrl: env.text('SURCO_IMAGERY_QUEUE_URL', ''),
+    imageryUrgentQueueUrl: env.text('SURCO_IMAGERY_URGENT_QUEUE_URL', ''),
+    imageryBulkQueueUrl: env.text('SURCO_IMAGERY_BULK_QUEUE_URL', ''),
     webhookQueueUrl: env.text('SURCO_WEBHOOK_QUEUE_URL', ''),
     webhookDeadLetterQueueUrl: env.text('SURCO_WEBHOOK_DLQ_URL', ''),
     // Webhooks (docs/integrations.md): private, loopback and link-local targets and plain http are

@@ -43,7 +43,7 @@ export const createFieldRoute = defineRoute({
   claims: ['FIELDS_CREATE'],
   missingClaim: () =>
     new Forbidden('the extension version lacks the Create Fields feature', { code: FIELD_CODES.NO_PERMISSION }),
-  touches: { table: 'write', sends: ['imagery', 'events'] },
+  touches: { table: 'write', sends: ['imageryUrgent', 'imageryBulk', 'events'] },
   method: 'post',
   paths: ['/api/agregarlote'],
   summary: 'Create a field in an existing farm (idcampo) or in a farm found or created by name (nombrecampo)',

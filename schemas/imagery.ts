@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { generalDialect, imageryDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
-import { isSupportedEpsg } from '../lib/imagery/epsg';
+import { MAX_EPSG } from '../lib/imagery/epsg';
 import { HISTOGRAM_BINS, LAYER_FILE_LIMITS, PERCENTILES } from '../lib/imagery/layer-limits';
 import { SATELLITE_OPERATIONS } from '../lib/imagery/layers';
 import type { ScaleInput } from '../lib/imagery/scale-templates';
@@ -111,7 +111,10 @@ export const GeoserverQuery = z
     format: z._default(z.enum(IMAGE_FORMATS), 'image/png'),
     epsg: z.optional(
       positiveInteger().check(
-        z.refine(isSupportedEpsg, 'epsg must be 4326, 3857 or a WGS84 UTM zone (32601-32660, 32701-32760)'),
+        z.refine((code) => code <= MAX_EPSG, 'epsg must be an EPSG code'),
+        z.describe(
+          'an EPSG code of the EPSG registry (4326, 3857, UTM zones, SIRGAS 2000 4674, POSGAR 2007 5343-5349, ...); an unknown code is a 400',
+        ),
       ),
     ),
     bbox: z
@@ -455,7 +458,7 @@ export const createLayersRoute = defineRoute({
   ...imageryRoute,
   operationId: 'createLayersFromFile',
   handler: 'functions/imagery/raster.post',
-  touches: { table: 'read', sends: ['imagery'], files: { 'uploads/': ['get'] } },
+  touches: { table: 'read', sends: ['imageryUrgent'], files: { 'uploads/': ['get'] } },
   method: 'post',
   paths: ['/raster'],
   summary:

@@ -24,7 +24,16 @@ import { systemRoutes } from './system';
 import { tagRoutes } from './tags';
 import { webhookDocs, webhookRoutes } from './webhooks';
 import { workOrderRoutes } from './work-orders';
-import { apiAuthorizer, eventsWorker, imageryDaily, imageryWorker, sensorBulkWorker, webhookWorker } from './workers';
+import {
+  apiAuthorizer,
+  eventsWorker,
+  imageryBulkWorker,
+  imageryDaily,
+  imageryUrgentWorker,
+  imageryWorker,
+  sensorBulkWorker,
+  webhookWorker,
+} from './workers';
 
 export const services: readonly ServiceDef[] = [
   {
@@ -64,7 +73,7 @@ export const services: readonly ServiceDef[] = [
     summary:
       'satellite imagery of fields: dates, NDVI, rendering; the layer types; the imagery worker and its daily schedule',
     routes: imageryRoutes,
-    workers: [imageryWorker, imageryDaily],
+    workers: [imageryUrgentWorker, imageryBulkWorker, imageryWorker, imageryDaily],
   },
 ];
 

@@ -171,7 +171,7 @@ export const rasterizeSamplingRoute = defineRoute({
   ...samplingRoute,
   operationId: 'rasterizeSampling',
   handler: 'functions/samplings/layers.rasterize',
-  touches: { table: 'read', sends: ['imagery'], files: { 'uploads/': ['put'] } },
+  touches: { table: 'read', sends: ['imageryUrgent'], files: { 'uploads/': ['put'] } },
   method: 'post',
   paths: ['/api/sampling/{sampling_uuid}/rasterize'],
   summary: 'One layer per item from the values of the samples (made by the imagery worker; response designed here)',

@@ -24,7 +24,7 @@ export const eventsWorker = defineWorker({
   maximumBatchingWindow: 0,
   touches: {
     table: 'write',
-    sends: ['events', 'imagery', 'webhooks'],
+    sends: ['events', 'imageryUrgent', 'webhooks'],
     files: { 'spots/': ['delete'], 'storage/': ['delete'], 'imagery/': ['delete'] },
   },
   lambda: { timeout: 30 },
@@ -53,21 +53,53 @@ export const sensorBulkWorker = defineWorker({
   lambda: { timeout: 300, memorySize: 2048 },
 });
 
-/** Satellite imagery: field jobs (find the scenes) and scene jobs (cut and store one; docs/imagery.md). */
+const imageryTouches = {
+  table: 'write',
+  sends: ['imagery', 'imageryBulk', 'events'],
+  files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] },
+} as const;
+
+/**
+ * Satellite imagery, the backfill lane (docs/imagery.md, "Lanes"): field jobs (find the scenes of
+ * the period) and scene jobs (cut and store one), newest first; the daily schedule's jobs.
+ */
 export const imageryWorker = defineWorker({
   name: 'imageryWorker',
-  summary: 'Satellite imagery ingestion',
+  summary: 'Satellite imagery ingestion: the backfill lane',
   handler: 'functions/workers/imagery.handler',
   queue: 'imagery',
   batchSize: 1,
-  // scenes are read over the network: several at once (and a burst of new fields does not make a
-  // season shape's lock wait behind every other field's scenes for long)
+  // scenes are read over the network: several at once
   concurrency: 4,
-  touches: {
-    table: 'write',
-    sends: ['imagery', 'events'],
-    files: { 'imagery/': ['get', 'put', 'delete'], 'uploads/': ['get'] },
-  },
+  touches: imageryTouches,
+  lambda: { timeout: 120, memorySize: 1024 },
+});
+
+/**
+ * The urgent lane: what a user waits for (a new field's newest scene, a new shape's, layers from
+ * files and samplings). Its own event source mapping and concurrency: backfill never holds it.
+ */
+export const imageryUrgentWorker = defineWorker({
+  name: 'imageryUrgentWorker',
+  summary: 'Satellite imagery ingestion: the urgent lane',
+  handler: 'functions/workers/imagery.handler',
+  queue: 'imageryUrgent',
+  batchSize: 1,
+  concurrency: 4,
+  touches: imageryTouches,
+  lambda: { timeout: 120, memorySize: 1024 },
+});
+
+/** The bulk lane: the newest scenes of a tenant's new fields past its urgent share. */
+export const imageryBulkWorker = defineWorker({
+  name: 'imageryBulkWorker',
+  summary: 'Satellite imagery ingestion: the bulk lane',
+  handler: 'functions/workers/imagery.handler',
+  queue: 'imageryBulk',
+  batchSize: 1,
+  // the least an event source mapping allows
+  concurrency: 2,
+  touches: imageryTouches,
   lambda: { timeout: 120, memorySize: 1024 },
 });
 

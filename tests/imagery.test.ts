@@ -7,7 +7,7 @@ import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PNG } from 'pngjs';
 import proj4 from 'proj4';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { acquisitions } from '../scripts/local/scenes';
+import { acquisitionIndex, acquisitions, skyOf } from '../scripts/local/scenes';
 import { call, createField, eventually, IMAGERY_AREA, newUser, square, stack, type TestUser } from './helpers/api';
 import { gdalinfo as gdalInfo } from './helpers/gdal';
 
@@ -247,7 +247,9 @@ describe('GET /api/fields/ndvi', () => {
 });
 
 describe('GET /api/geoserver/v2', () => {
-  const clearDate = () => entries.find((d) => !d.cloudy)!;
+  // a date without a cloudy pixel (the local catalogue's clear acquisitions): its min and max are the
+  // extremes of every pixel
+  const clearDate = () => entries.find((d) => skyOf(acquisitionIndex(Date.parse(d.date))) === 'clear')!;
   const base = () => ({ field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date: clearDate().date });
 
   it('GeoTIFF of an index: the field bounds at 10 m plus 2 pixels, UTM EPSG, NODATA nan, values of the date', async () => {
@@ -320,6 +322,46 @@ describe('GET /api/geoserver/v2', () => {
     expect([png.width, png.height]).toEqual([300, 200]);
   });
 
+  it("any EPSG code of the registry (SIRGAS 2000, POSGAR 2007, UTM, France's Lambert-93): without bbox, the field's bounding box there plus 2 square pixels", async () => {
+    const lons = [...SHAPE.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map(
+      (m) => [Number(m[1]), Number(m[2])] as [number, number],
+    );
+    for (const [epsg, name] of [
+      [4674, 'SIRGAS 2000'],
+      [5343, 'POSGAR 2007 / Argentina 1'],
+      [5346, 'POSGAR 2007 / Argentina 4'],
+      [5349, 'POSGAR 2007 / Argentina 7'],
+      [4326, 'WGS 84'],
+      [32721, 'WGS 84 / UTM zone 21S'],
+      [2154, 'RGF93 v1 / Lambert-93'],
+    ] as const) {
+      const response = await image(user, { ...base(), epsg, format: 'image/tiff', transparent: true });
+      expect(response.status, String(epsg)).toBe(200);
+      const tiff = await gdalinfo(response.bytes, 'tif');
+      expect(tiff.coordinateSystem.wkt, String(epsg)).toContain(`ID["EPSG",${epsg}]`);
+      expect(tiff.coordinateSystem.wkt).toContain(name);
+      const [x0, p, , y0, , py] = tiff.geoTransform as number[];
+      // square pixels
+      expect(-py!, String(epsg)).toBeCloseTo(p!, 12);
+      // the field's corners in that EPSG, by GDAL's own transformer's inputs (proj4 with the registry's definition)
+      const definition = (await import('proj4-list')).default[`EPSG:${epsg}`]![1];
+      const corners = lons.map((c) => proj4('EPSG:4326', definition, c));
+      const minX = Math.min(...corners.map((c) => c[0]!));
+      const maxX = Math.max(...corners.map((c) => c[0]!));
+      const maxY = Math.max(...corners.map((c) => c[1]!));
+      const minY = Math.min(...corners.map((c) => c[1]!));
+      const [width, height] = tiff.size as [number, number];
+      expect(Math.abs(x0! - (minX - 2 * p!)), String(epsg)).toBeLessThan(p! * 1e-3);
+      expect(Math.abs(x0! + width * p! - (maxX + 2 * p!))).toBeLessThan(p! * 1e-3);
+      expect(Math.abs(y0! - (maxY + 2 * p!))).toBeLessThan(p! * 1e-3);
+      const bottomMargin = (minY - (y0! - height * p!)) / p!;
+      expect(bottomMargin).toBeGreaterThanOrEqual(2 - 1e-3);
+      expect(bottomMargin).toBeLessThan(3);
+      // the field's data is there
+      expect(tiff.bands[0].max).toBeGreaterThan(0);
+    }
+  });
+
   it('answers a clear error for each wrong parameter, 404 for an unknown date, operation or layer', async () => {
     const expectError = async (query: Record<string, string | number | boolean>, status: number, code: string) => {
       const response = await image(user, query);
@@ -330,7 +372,10 @@ describe('GET /api/geoserver/v2', () => {
     await expectError({ ...base(), width: 10, height: 10 }, 400, 'PARAMETER_ERROR');
     await expectError({ ...base(), bbox: '3,2,1,4', width: 10, height: 10 }, 400, 'PARAMETER_ERROR');
     await expectError({ ...base(), bbox: 'a,b,c,d', width: 10, height: 10 }, 400, 'PARAMETER_ERROR');
-    await expectError({ ...base(), epsg: 2154 }, 400, 'PARAMETER_ERROR');
+    // a code the EPSG registry does not have
+    await expectError({ ...base(), epsg: 99_999 }, 400, 'PARAMETER_ERROR');
+    await expectError({ ...base(), epsg: 4327 }, 400, 'PARAMETER_ERROR');
+    await expectError({ ...base(), epsg: 12_345_678 }, 400, 'PARAMETER_ERROR');
     await expectError({ ...base(), format: 'image/jpeg' }, 400, 'PARAMETER_ERROR');
     await expectError({ ...base(), date: '2026-01-01' }, 400, 'PARAMETER_ERROR');
     await expectError({ ...base(), bbox: '0,0,1,1', width: 5000, height: 10 }, 400, 'PARAMETER_ERROR');

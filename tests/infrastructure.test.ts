@@ -233,6 +233,8 @@ function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: st
     events: 'Events',
     sensorBulk: 'SensorBulk',
     imagery: 'Imagery',
+    imageryUrgent: 'ImageryUrgent',
+    imageryBulk: 'ImageryBulk',
     webhooks: 'Webhook',
     webhooksDeadLetter: 'WebhookDeadLetter',
   };
@@ -656,7 +658,14 @@ describe('what an operator expects in production', () => {
     const ages = alarms
       .filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage')
       .map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
-    expect(ages.sort()).toEqual(['EventsQueue', 'ImageryQueue', 'SensorBulkQueue', 'WebhookQueue']);
+    expect(ages.sort()).toEqual([
+      'EventsQueue',
+      'ImageryBulkQueue',
+      'ImageryQueue',
+      'ImageryUrgentQueue',
+      'SensorBulkQueue',
+      'WebhookQueue',
+    ]);
     const webhookDlq = alarms
       .filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')
       .map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);

@@ -4318,6 +4318,7 @@ export interface operations {
                 operation: string;
                 date: string;
                 format?: "image/png" | "image/tiff" | "image/encoded";
+                /** @description an EPSG code of the EPSG registry (4326, 3857, UTM zones, SIRGAS 2000 4674, POSGAR 2007 5343-5349, ...); an unknown code is a 400 */
                 epsg?: number | string;
                 /** @description xmin,ymin,xmax,ymax in the EPSG of the image; requires width and height */
                 bbox?: string;

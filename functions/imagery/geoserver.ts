@@ -2,7 +2,7 @@
 import { s3Kit } from '../../lib/aws/s3';
 import { endpoint } from '../../lib/http/endpoint';
 import { Reply } from '../../lib/http/reply';
-import { imageryImages } from '../../lib/imagery/repository';
+import { imageryImages } from '../../lib/imagery/instance';
 import { geoserverRoute } from '../../schemas/imagery';
 
 export const get = endpoint(geoserverRoute, {

@@ -1,4 +1,4 @@
-// The imagery queue worker (docs/imagery.md): field jobs find a field's scenes and queue them;
+// The imagery lanes' worker (docs/imagery.md; the same handler on the urgent, bulk and backfill queues): field jobs find a field's scenes and queue them;
 // scene jobs cut one scene to the field and store it; layer jobs make layers from files and samplings.
 import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
@@ -7,7 +7,7 @@ import { projections } from '../../lib/imagery/crs';
 import { IMAGERY_FIELD_JOB, IMAGERY_LAYER_JOB, IMAGERY_SCENE_JOB } from '../../lib/imagery/jobs';
 import { layerBuild } from '../../lib/imagery/layers-repository';
 import { ingestion } from '../../lib/imagery/repository';
-import type { SceneJob } from '../../lib/imagery/service';
+import { MAX_PERIOD_DAYS, type SceneJob } from '../../lib/imagery/service';
 import type { LayerJob } from '../../lib/imagery/user-layers';
 import { preload } from '../../lib/util/first-use';
 import { type EventHandler, PoisonMessage, processBatch } from '../../lib/workers/process';
@@ -16,6 +16,8 @@ const FieldJob = z.object({
   field_id: z.number().check(z.int(), z.positive()),
   lock_id: z.optional(z.string().check(z.minLength(1))),
   recent_days: z.optional(z.number().check(z.int(), z.positive())),
+  newest: z.optional(z.boolean()),
+  period_days: z.optional(z.number().check(z.int(), z.positive(), z.lte(MAX_PERIOD_DAYS))),
 });
 const SceneJobShape = z.object({
   field_id: z.number().check(z.int(), z.positive()),

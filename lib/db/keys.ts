@@ -98,6 +98,11 @@ export const keys = {
     pk: `FIELD#${fieldId}`,
     skPrefix: layer === undefined ? 'IMAGERY#' : `IMAGERY#${layer}#`,
   }),
+  /** A field's dates of a layer in the campaigns (calendar years) from `from` to `until` (inclusive). */
+  imageryDatesBetween: (fieldId: number, layer: string, from: number, until?: number) => ({
+    pk: `FIELD#${fieldId}`,
+    skBetween: [`IMAGERY#${layer}#${from}`, `IMAGERY#${layer}#${until ?? 9999}-99`] as [string, string],
+  }),
   /** A user's scale template (docs/imagery.md). */
   scaleTemplate: (userId: number, id: number): Key => ({ pk: `USER#${userId}`, sk: `SCALE#${pad(id)}` }),
   scaleTemplates: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SCALE#' }),
@@ -133,6 +138,8 @@ export const keys = {
   layerUpload: (userId: number, id: string): Key => ({ pk: `USER#${userId}`, sk: `LAYERUPLOAD#${id}` }),
   /** The field's imagery run: the days still pending and the shape lock to release after them. */
   imageryRun: (fieldId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: 'IMAGERYRUN' }),
+  /** A tenant's first looks of a window, against its urgent share (docs/imagery.md, "Lanes"; TTL). */
+  imageryShare: (userId: number, window: number): Key => ({ pk: `USER#${userId}`, sk: `IMAGERYSHARE#${window}` }),
 
   // --- farm and field tags (spec 2): a user's labels, linked to farms and fields ---------------
   farmTag: (userId: number, tagId: number): Key => ({ pk: `USER#${userId}`, sk: `FARMTAG#${pad(tagId)}` }),

@@ -1,7 +1,7 @@
 // Puts events and internal jobs on the events queue; the worker (functions/workers/events.ts)
 // consumes them. The envelope carries an id so that redelivered messages are processed once.
 import { sqsKit } from '../aws/sqs';
-import { config } from '../config';
+import { type Config, config } from '../config';
 import { newUuid } from '../util/uuid';
 
 export interface EventEnvelope {
@@ -16,8 +16,8 @@ export interface PublishOptions {
   id?: string;
   /** Seconds before the worker may receive it (SQS DelaySeconds, at most 900). */
   delaySeconds?: number;
-  /** The queue (the events queue by default; imagery jobs go to the imagery queue). */
-  queue?: 'events' | 'imagery' | 'webhooks' | 'webhooksDeadLetter';
+  /** The queue (the events queue by default; imagery jobs go to one of the imagery lanes). */
+  queue?: 'events' | 'imagery' | 'imageryUrgent' | 'imageryBulk' | 'webhooks' | 'webhooksDeadLetter';
 }
 
 export const envelopeOf = (
@@ -31,14 +31,16 @@ export const envelopeOf = (
   created_at: new Date().toISOString(),
 });
 
-export const queueUrl = (queue: PublishOptions['queue']): string =>
-  queue === 'imagery'
-    ? config().imageryQueueUrl
-    : queue === 'webhooks'
-      ? config().webhookQueueUrl
-      : queue === 'webhooksDeadLetter'
-        ? config().webhookDeadLetterQueueUrl
-        : config().eventsQueueUrl;
+const QUEUE_URLS = {
+  events: (c) => c.eventsQueueUrl,
+  imagery: (c) => c.imageryQueueUrl,
+  imageryUrgent: (c) => c.imageryUrgentQueueUrl,
+  imageryBulk: (c) => c.imageryBulkQueueUrl,
+  webhooks: (c) => c.webhookQueueUrl,
+  webhooksDeadLetter: (c) => c.webhookDeadLetterQueueUrl,
+} satisfies Record<NonNullable<PublishOptions['queue']>, (c: Config) => string>;
+
+export const queueUrl = (queue: PublishOptions['queue']): string => QUEUE_URLS[queue ?? 'events'](config());
 
 export async function publishEvent(
   eventName: string,

@@ -4,7 +4,7 @@
 import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { publishEvent } from '../events/publish';
-import { IMAGERY_FIELD_JOB } from '../imagery/jobs';
+import { requestFirstLook } from '../imagery/lanes-repository';
 import { getSpace, getUser } from '../platform/users';
 import { emitWebhookEvent } from '../webhooks/emit';
 import { dynamoFieldRepository } from './repository';
@@ -17,7 +17,7 @@ export const fieldCreation = /* @__PURE__ */ fieldCreationService({
   users: getUser,
   spaces: getSpace,
   maxFieldHectares: () => config().maxFieldHectares,
-  requestImagery: (fieldId) => publishEvent(IMAGERY_FIELD_JOB, { field_id: fieldId }, { queue: 'imagery' }),
+  requestImagery: requestFirstLook,
   emit: emitWebhookEvent,
 });
 export const fieldDeletion = /* @__PURE__ */ fieldDeletionService({

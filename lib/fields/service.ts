@@ -56,8 +56,8 @@ export interface FieldDeps {
   users: (userId: number) => Promise<User | undefined>;
   spaces: (spaceId: number) => Promise<Space | undefined>;
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
-  /** Asks for a new field's satellite imagery (the imagery queue; docs/imagery.md). */
-  requestImagery?: (fieldId: number) => Promise<unknown>;
+  /** Asks for a new field's satellite imagery, its newest scene first (docs/imagery.md, "Lanes"). */
+  requestImagery?: (fieldId: number, ownerId: number) => Promise<unknown>;
   /** Events for webhooks (docs/integrations.md). */
   emit?: WebhookEmitter;
   maxFieldHectares: () => number;
@@ -154,7 +154,7 @@ export function fieldCreationService({
       // exists whatever happens here: a lost imagery request is made good by the daily schedule,
       // and a webhook event that is not emitted is logged (lib/webhooks/emit.ts).
       await Promise.all([
-        requestImagery?.(created.fieldId).catch((error: unknown) =>
+        requestImagery?.(created.fieldId, created.ownerId).catch((error: unknown) =>
           log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error }),
         ),
         emit?.('FIELD_CREATED.V1', {

@@ -17,7 +17,14 @@ export type BodyType = 'json' | 'form' | 'multipart';
 // --- what a function touches (its IAM role is generated from this) -----------------------------
 
 /** Queues of the platform (owned by the platform service, docs/adr/0006-services.md). */
-export type QueueName = 'events' | 'sensorBulk' | 'imagery' | 'webhooks' | 'webhooksDeadLetter';
+export type QueueName =
+  | 'events'
+  | 'sensorBulk'
+  | 'imagery'
+  | 'imageryUrgent'
+  | 'imageryBulk'
+  | 'webhooks'
+  | 'webhooksDeadLetter';
 /** Bucket prefixes, each a kind of file. */
 export type FilePrefix = 'spots/' | 'storage/' | 'sensor-bulk/' | 'imagery/' | 'uploads/';
 export type FileAction = 'get' | 'put' | 'delete';

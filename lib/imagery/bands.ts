@@ -38,7 +38,10 @@ export interface SceneProducts {
 }
 
 export interface DateFigures {
-  /** Least and greatest NDVI inside the perimeter (every pixel with data). */
+  /**
+   * Least and greatest NDVI inside the perimeter over the clear pixels (over every pixel with data
+   * when none is clear): a cloud's NDVI is not the crop's.
+   */
   min: number;
   max: number;
   /** Mean NDVI inside the perimeter over clear pixels; null when none is clear. */
@@ -109,25 +112,29 @@ export function dateFigures(ndvi: Float32Array, cloud: Uint8Array, inside: Uint8
     clear = 0,
     sum = 0;
   let min = Infinity,
-    max = -Infinity;
+    max = -Infinity,
+    minAll = Infinity,
+    maxAll = -Infinity;
   for (let i = 0; i < ndvi.length; i++) {
     if (!inside[i]) continue;
     const value = ndvi[i]!;
     if (Number.isNaN(value)) continue;
     pixels++;
-    if (value < min) min = value;
-    if (value > max) max = value;
+    if (value < minAll) minAll = value;
+    if (value > maxAll) maxAll = value;
     if (cloud[i]) {
       cloudy++;
     } else {
       clear++;
       sum += value;
+      if (value < min) min = value;
+      if (value > max) max = value;
     }
   }
   const cloudShare = pixels ? cloudy / pixels : 0;
   return {
-    min: pixels ? quantize(min) : 0,
-    max: pixels ? quantize(max) : 0,
+    min: clear ? quantize(min) : pixels ? quantize(minAll) : 0,
+    max: clear ? quantize(max) : pixels ? quantize(maxAll) : 0,
     mean: clear ? quantize(sum / clear) : null,
     cloudy: pixels > 0 && cloudShare >= CLOUDY_SHARE,
     cloudShare,

@@ -3,7 +3,7 @@
 // the first transform between two different codes, not with this module (ADR 0008).
 import { onFirstUse } from '../util/first-use';
 
-export { isSupportedEpsg, projDefinition } from './epsg';
+export { projDefinition } from './epsg';
 
 export type Point = [number, number];
 

@@ -1,8 +1,12 @@
 // The EPSG codes imagery supports, as proj4 definitions: WGS84 (4326), Web Mercator (3857) and the
-// WGS84 UTM zones (326xx north, 327xx south). Without proj4 itself, so that the route registry can
-// validate an epsg parameter without bundling it.
+// WGS84 UTM zones (326xx north, 327xx south) built in; any other code of the EPSG definitions of
+// proj4-list (epsg-catalogue.ts: SIRGAS 2000, POSGAR 2007, every national grid) once loaded, which
+// only the rendering of an image asked in such a code does. Without proj4 itself, so that the route
+// registry can validate an epsg parameter without bundling it.
 
-/** proj4 definition of a supported EPSG code; undefined when the code is not supported. */
+const loaded = new Map<number, string>();
+
+/** proj4 definition of a built-in or loaded EPSG code; undefined when the code is neither. */
 export function projDefinition(epsg: number): string | undefined {
   if (epsg === 4326) return '+proj=longlat +datum=WGS84 +no_defs';
   if (epsg === 3857)
@@ -11,7 +15,16 @@ export function projDefinition(epsg: number): string | undefined {
   if ((epsg - zone === 32600 || epsg - zone === 32700) && zone >= 1 && zone <= 60) {
     return `+proj=utm +zone=${zone}${epsg >= 32700 ? ' +south' : ''} +datum=WGS84 +units=m +no_defs`;
   }
-  return undefined;
+  return loaded.get(epsg);
 }
 
-export const isSupportedEpsg = (epsg: number): boolean => projDefinition(epsg) !== undefined;
+/** Keeps the definition of a code loaded from the catalogue (epsg-catalogue.ts). */
+export function registerDefinition(epsg: number, definition: string): void {
+  loaded.set(epsg, definition);
+}
+
+/** Whether a code's coordinates are longitude and latitude (a geographic CRS): WGS84, SIRGAS 2000, ... */
+export const isGeographic = (epsg: number): boolean => /\+proj=longlat\b/.test(projDefinition(epsg) ?? '');
+
+/** The largest EPSG code a request may name (the registry's codes are below 1,000,000). */
+export const MAX_EPSG = 999_999;

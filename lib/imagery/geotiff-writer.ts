@@ -5,6 +5,7 @@
 // of a second and 4 MB, near Lambda's 6 MB response limit once base64-encoded (docs/imagery.md).
 // The tests read every image back with GDAL (gdalinfo, compiled to WebAssembly: tests/helpers/gdal.ts).
 import { deflateSync } from 'node:zlib';
+import { isGeographic } from './epsg';
 import { type Grid, pixelHeight } from './grid';
 
 const SHORT = 3;
@@ -29,11 +30,11 @@ export interface GeoTiffImage {
 }
 
 function geoKeys(epsg: number): number[] {
-  const geographic = epsg === 4326;
+  const geographic = isGeographic(epsg);
   const keys = [
     [1024, 0, 1, geographic ? 2 : 1], // GTModelTypeGeoKey: projected or geographic
     [1025, 0, 1, 1], // GTRasterTypeGeoKey: PixelIsArea
-    geographic ? [2048, 0, 1, 4326] : [3072, 0, 1, epsg], // GeographicTypeGeoKey / ProjectedCSTypeGeoKey
+    geographic ? [2048, 0, 1, epsg] : [3072, 0, 1, epsg], // GeographicTypeGeoKey / ProjectedCSTypeGeoKey
   ];
   return [1, 1, 0, keys.length, ...keys.flat()];
 }

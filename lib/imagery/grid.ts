@@ -44,6 +44,16 @@ export const gridBounds = (grid: Grid): [number, number, number, number] => [
   grid.y0,
 ];
 
+/** The box [minX, minY, maxX, maxY] holding every box given. */
+export const unionBounds = (
+  boxes: ReadonlyArray<readonly [number, number, number, number]>,
+): [number, number, number, number] => [
+  Math.min(...boxes.map((b) => b[0])),
+  Math.min(...boxes.map((b) => b[1])),
+  Math.max(...boxes.map((b) => b[2])),
+  Math.max(...boxes.map((b) => b[3])),
+];
+
 /**
  * Even-odd scanline fill: 1 for each pixel whose centre lies inside the rings (given in the grid's
  * EPSG), 0 elsewhere. Holes and multipolygons follow from the even-odd rule.

@@ -1,16 +1,72 @@
 // Imagery ingestion (docs/imagery.md): the field job finds the scenes of the period and queues
-// those not stored for the field's current shape; the scene job reads the field's window of each
-// band, computes the indices and the date's figures and stores them. Rules only: the repository and
+// those not stored for their campaign's shape; the scene job reads the field's window of each band
+// (or re-masks the stored pixels when only the shape changed), computes the indices and the date's
+// figures and stores them. Rules only: the repository and
 // the scene source are parameters.
 import { geometryKit } from '../geo/geometry';
 import { log } from '../log';
-import { dateFigures, sceneProducts } from './bands';
+import type { FieldShape } from '../platform/model';
+import { dateFigures, type SceneProducts, sceneProducts } from './bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
+import { type Grid, unionBounds } from './grid';
 import { gridFits, gridSize } from './grid-bound';
 import { SENTINEL2 } from './layers';
-import { encodeScene } from './raster';
-import { type FieldJob, type ImageryDate, type ImageryDeps, rasterKey, type SceneJob, shapeVersion } from './service';
-import { BANDS, chooseScenes } from './stac';
+import { decodeScene, encodeScene, type StoredScene } from './raster';
+import {
+  FIRST_LOOK_DAYS,
+  type FieldJob,
+  type ImageryDate,
+  type ImageryDeps,
+  MAX_PERIOD_DAYS,
+  rasterKey,
+  type SceneJob,
+  shapeVersion,
+} from './service';
+import { BANDS, chooseScenes, type Scene } from './stac';
+
+/** The campaign of a day (YYYY-MM-DD): its calendar year, as lib/fields/current-shape.ts counts campaigns. */
+export const campaignOfDay = (day: string): number => Number(day.slice(0, 4));
+
+/** What a date is cut for: the polygon of its campaign, its version and its grid. */
+interface Cut {
+  shape: FieldShape;
+  version: string;
+  grid: Grid;
+}
+
+/**
+ * The products of a stored scene on a grid inside its own (the same CRS and pixel): the pixels
+ * cropped, no scene read; undefined when the stored grid does not cover the grid.
+ */
+export function cropProducts(stored: StoredScene, grid: Grid): SceneProducts | undefined {
+  const from = stored.grid;
+  if (
+    from.epsg !== grid.epsg ||
+    from.pixel !== grid.pixel ||
+    (from.pixelY ?? from.pixel) !== (grid.pixelY ?? grid.pixel)
+  )
+    return undefined;
+  const col = Math.round((grid.x0 - from.x0) / grid.pixel);
+  const row = Math.round((from.y0 - grid.y0) / grid.pixel);
+  if (col < 0 || row < 0 || col + grid.width > from.width || row + grid.height > from.height) return undefined;
+  const n = grid.width * grid.height;
+  const indices = Object.fromEntries(
+    Object.keys(stored.indices).map((operation) => [operation, new Float32Array(n)]),
+  ) as SceneProducts['indices'];
+  const rgb = new Uint8Array(n * 3);
+  const cloud = new Uint8Array(n);
+  for (let r = 0; r < grid.height; r++) {
+    for (let c = 0; c < grid.width; c++) {
+      const i = r * grid.width + c;
+      const j = (row + r) * from.width + (col + c);
+      for (const operation of Object.keys(indices) as Array<keyof SceneProducts['indices']>)
+        indices[operation][i] = stored.indices[operation][j]!;
+      rgb.set(stored.rgb.subarray(j * 3, j * 3 + 3), i * 3);
+      cloud[i] = stored.cloud[j]!;
+    }
+  }
+  return { indices, rgb, cloud };
+}
 
 export function imageryIngestion({
   repository,
@@ -23,68 +79,132 @@ export function imageryIngestion({
     if (lockId) await repository.releaseLock(fieldId, lockId);
   }
 
-  /** The field job: finds the scenes of the period and queues those not stored for the current shape. */
-  async function ingestField(job: FieldJob): Promise<{ queued: number }> {
-    const shape = await repository.fieldShape(job.field_id);
-    if (!shape) {
-      await releaseIfAny(job.field_id, job.lock_id);
-      return { queued: 0 };
-    }
-    const version = shapeVersion(shape.polygon);
+  /** The cut of a shape, or undefined when its grid is over the bound (docs/decisions.md, Bounds). */
+  async function cutOf(fieldId: number, shape: FieldShape): Promise<Cut | undefined> {
     const grid = await fieldGrid(await geometryKit(), shape.polygon);
-    if (!gridFits(grid)) {
-      // a field stored before the bound (docs/decisions.md, Bounds): no scene of it is ever read
-      log.warn('imagery grid over its bound: field not ingested', { fieldId: job.field_id, ...gridSize(grid) });
+    if (gridFits(grid)) return { shape, version: shapeVersion(shape.polygon), grid };
+    log.warn('imagery grid over its bound: not ingested', { fieldId, ...gridSize(grid) });
+    return undefined;
+  }
+
+  /** The cuts of a field's campaigns, read once each. */
+  function campaignCuts(fieldId: number) {
+    const cuts = new Map<number, Promise<Cut | undefined>>();
+    return (campaign: number) => {
+      let cut = cuts.get(campaign);
+      if (!cut) {
+        cut = repository.fieldShape(fieldId, campaign).then((shape) => (shape ? cutOf(fieldId, shape) : undefined));
+        cuts.set(campaign, cut);
+      }
+      return cut;
+    };
+  }
+
+  /**
+   * The field job: finds the scenes of the period and queues those not stored for their campaign's
+   * shape (newest first), and the stored dates of a campaign whose shape changed, however old. A
+   * first look (`newest`, the urgent or bulk lane) searches only the last days, cuts the newest scene
+   * at once and hands the rest of the period to the backfill lane.
+   */
+  async function ingestField(job: FieldJob): Promise<{ queued: number; cut?: number }> {
+    const to = now();
+    const cutFor = campaignCuts(job.field_id);
+    const current = await cutFor(to.getUTCFullYear());
+    if (!current) {
+      // a deleted field, or one stored before the grid's bound: no scene of it is ever read
       await releaseIfAny(job.field_id, job.lock_id);
       return { queued: 0 };
     }
     const stored = new Map((await repository.dates(job.field_id, SENTINEL2)).map((entry) => [entry.day, entry]));
-    // the daily schedule looks a few days back, unless the field has no date of its shape yet
-    const current = [...stored.values()].some((entry) => entry.shapeVersion === version);
-    const days = job.recent_days && current ? Math.min(job.recent_days, settings().periodDays) : settings().periodDays;
-    const to = now();
-    const from = new Date(to.getTime() - days * 86_400_000);
-    const scenes = chooseScenes(await source.search(shape.bounds, from, to), shape.bounds, grid.epsg);
-    const todo = scenes.filter((scene) => {
+    const periodDays = Math.min(job.period_days ?? settings().periodDays, MAX_PERIOD_DAYS);
+    const isStored = (scene: Scene, cut: Cut) => {
       const entry = stored.get(scene.day);
-      return !(entry && entry.sceneId === scene.id && entry.shapeVersion === version);
-    });
+      return Boolean(entry && entry.sceneId === scene.id && entry.shapeVersion === cut.version);
+    };
+    /** Searches a period with the bounds of every campaign it spans; the scenes with their cuts. */
+    const search = async (from: Date) => {
+      const cuts = new Map<number, Cut>();
+      for (let year = from.getUTCFullYear(); year <= to.getUTCFullYear(); year++) {
+        const cut = await cutFor(year);
+        if (cut) cuts.set(year, cut);
+      }
+      const bounds = unionBounds([...cuts.values()].map((cut) => cut.shape.bounds));
+      const scenes = chooseScenes(await source.search(bounds, from, to), bounds, current.grid.epsg);
+      return scenes.flatMap((scene) => {
+        const cut = cuts.get(campaignOfDay(scene.day));
+        return cut ? [{ scene, cut }] : [];
+      });
+    };
+    if (job.newest) {
+      const [newest] = await search(new Date(to.getTime() - Math.min(FIRST_LOOK_DAYS, periodDays) * 86_400_000));
+      let cut = 0;
+      if (newest && !isStored(newest.scene, newest.cut)) {
+        await cutScene(job.field_id, newest.cut, newest.scene, stored.get(newest.scene.day));
+        cut = 1;
+      }
+      // the rest of the period (and the lock, if any) goes to the backfill lane
+      await repository.publishBackfill({
+        field_id: job.field_id,
+        ...(job.lock_id ? { lock_id: job.lock_id } : {}),
+        ...(job.period_days ? { period_days: job.period_days } : {}),
+      });
+      return { queued: 0, cut };
+    }
+    // dates stored for another version of their campaign's shape (a season shape changed)
+    let stale: string | undefined;
+    let fresh = false;
+    for (const entry of stored.values()) {
+      const cut = await cutFor(campaignOfDay(entry.day));
+      if (!cut) continue;
+      if (entry.shapeVersion === cut.version) fresh = true;
+      else if (!stale || entry.day < stale) stale = entry.day;
+    }
+    // the daily schedule looks a few days back, unless the field has no date of its shape yet
+    const days = job.recent_days && fresh ? Math.min(job.recent_days, periodDays) : periodDays;
+    let from = new Date(to.getTime() - days * 86_400_000);
+    if (stale && Date.parse(stale) < from.getTime()) from = new Date(Date.parse(stale));
+    const todo = (await search(from)).filter(({ scene, cut }) => !isStored(scene, cut));
     if (!todo.length) {
       await releaseIfAny(job.field_id, job.lock_id);
       return { queued: 0 };
     }
     await repository.startRun(
       job.field_id,
-      todo.map((scene) => scene.day),
+      todo.map(({ scene }) => scene.day),
       job.lock_id,
     );
-    await repository.publishScenes(todo.map((scene) => ({ field_id: job.field_id, shape_version: version, scene })));
+    // newest first: the lane serves them about in this order; a new shape's re-cut (its lock held)
+    // on the bulk lane, not behind every other field's backfill
+    await repository.publishScenes(
+      todo.map(({ scene, cut }) => ({ field_id: job.field_id, shape_version: cut.version, scene })),
+      job.lock_id ? 'reshape' : 'backfill',
+    );
     return { queued: todo.length };
   }
 
-  /** The scene job: reads the field's window of each band, computes and stores the date. */
-  async function ingestScene(job: SceneJob): Promise<ImageryDate | undefined> {
-    const shape = await repository.fieldShape(job.field_id);
-    const { scene } = job;
-    let entry: ImageryDate | undefined;
-    // A job of an older shape (or of a deleted field) only closes its day: a newer run redoes it.
-    // A redelivered job finds its date stored and only closes its day too.
-    const stored = shape ? await repository.date(job.field_id, SENTINEL2, scene.day) : undefined;
-    const done = stored && stored.sceneId === scene.id && stored.shapeVersion === job.shape_version;
-    if (shape && shapeVersion(shape.polygon) === job.shape_version && !done) {
-      const geometry = await geometryKit();
-      const grid = await fieldGrid(geometry, shape.polygon);
-      if (!gridFits(grid)) {
-        // as a job of an older shape: it only closes its day (the field job queues none of these)
-        log.warn('imagery grid over its bound: scene not read', { fieldId: job.field_id, ...gridSize(grid) });
-        await closeDay(job);
-        return undefined;
-      }
-      const rings = ringsOfWkt(geometry, shape.polygon);
+  /**
+   * Cuts a scene to a date's shape and stores it. A date stored from the same scene on a grid that
+   * covers the new one is re-masked from its stored pixels (a new season shape inside the old one):
+   * no scene read. Otherwise the field's window of each band is read.
+   */
+  async function cutScene(
+    fieldId: number,
+    cut: Cut,
+    scene: Scene,
+    stored: ImageryDate | undefined,
+  ): Promise<ImageryDate | undefined> {
+    const { grid, version } = cut;
+    const rings = ringsOfWkt(await geometryKit(), cut.shape.polygon);
+    let products: SceneProducts | undefined;
+    if (stored && !stored.empty && stored.objectKey && stored.sceneId === scene.id) {
+      const bytes = await repository.raster(stored.objectKey);
+      if (bytes) products = cropProducts(decodeScene(bytes), grid);
+    }
+    if (!products) {
       const [red, green, blue, nir, rededge1, scl] = await Promise.all(
         BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)),
       );
-      const products = sceneProducts({
+      products = sceneProducts({
         red: red!,
         green: green!,
         blue: blue!,
@@ -93,42 +213,51 @@ export function imageryIngestion({
         scl: scl!,
         radiometry: scene.radiometry,
       });
-      const figures = dateFigures(products.indices.ndvi1, products.cloud, await fieldMask(rings, grid));
-      const empty = figures.pixels === 0;
-      entry = {
-        layer: SENTINEL2,
-        day: scene.day,
-        datetime: scene.datetime,
-        min: figures.min,
-        max: figures.max,
-        mean: figures.mean,
-        cloudy: figures.cloudy,
-        cloudShare: figures.cloudShare,
-        sceneId: scene.id,
-        shapeVersion: job.shape_version,
-        objectKey: empty ? '' : rasterKey(job.field_id, SENTINEL2, scene.day, job.shape_version),
-        empty,
-        metadata: {},
-      };
-      const raster = empty
-        ? undefined
-        : encodeScene({
-            grid,
-            rings,
-            shapeVersion: job.shape_version,
-            sceneId: scene.id,
-            datetime: scene.datetime,
-            ...products,
-          });
-      await repository.store(job.field_id, entry, raster, stored);
-      // a new date (not a re-cut of one the field had): to the field's owner's webhooks
-      if (!empty && !stored) {
-        await emit?.('IMAGERY_DATES.V1', {
-          userIds: [],
-          fieldId: job.field_id,
-          data: { field_id: job.field_id, layer: SENTINEL2, date: entry.datetime, cloudy: entry.cloudy },
-        });
-      }
+    }
+    const figures = dateFigures(products.indices.ndvi1, products.cloud, await fieldMask(rings, grid));
+    const empty = figures.pixels === 0;
+    const entry: ImageryDate = {
+      layer: SENTINEL2,
+      day: scene.day,
+      datetime: scene.datetime,
+      min: figures.min,
+      max: figures.max,
+      mean: figures.mean,
+      cloudy: figures.cloudy,
+      cloudShare: figures.cloudShare,
+      sceneId: scene.id,
+      shapeVersion: version,
+      objectKey: empty ? '' : rasterKey(fieldId, SENTINEL2, scene.day, version),
+      empty,
+      metadata: {},
+    };
+    const raster = empty
+      ? undefined
+      : encodeScene({ grid, rings, shapeVersion: version, sceneId: scene.id, datetime: scene.datetime, ...products });
+    await repository.store(fieldId, entry, raster, stored);
+    // a new date (not a re-cut of one the field had): to the field's owner's webhooks
+    if (!empty && !stored) {
+      await emit?.('IMAGERY_DATES.V1', {
+        userIds: [],
+        fieldId,
+        data: { field_id: fieldId, layer: SENTINEL2, date: entry.datetime, cloudy: entry.cloudy },
+      });
+    }
+    return entry;
+  }
+
+  /** The scene job: cuts one scene to its campaign's shape (unless stored or of an older shape), then closes its day. */
+  async function ingestScene(job: SceneJob): Promise<ImageryDate | undefined> {
+    const { scene } = job;
+    const shape = await repository.fieldShape(job.field_id, campaignOfDay(scene.day));
+    let entry: ImageryDate | undefined;
+    // A job of an older shape (or of a deleted field) only closes its day: a newer run redoes it.
+    // A redelivered job finds its date stored and only closes its day too.
+    const stored = shape ? await repository.date(job.field_id, SENTINEL2, scene.day) : undefined;
+    const done = stored && stored.sceneId === scene.id && stored.shapeVersion === job.shape_version;
+    if (shape && shapeVersion(shape.polygon) === job.shape_version && !done) {
+      const cut = await cutOf(job.field_id, shape);
+      if (cut) entry = await cutScene(job.field_id, cut, scene, stored);
     }
     await closeDay(job);
     return entry;

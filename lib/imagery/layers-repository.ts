@@ -37,7 +37,7 @@ export const dynamoUserLayerRepository: UserLayerRepository = {
   },
   saveUpload: (upload) => putItem({ ...keys.layerUpload(upload.ownerId, upload.id), ...LayerUpload.toItem(upload) }),
   upload: (ownerId, id) => readItem(keys.layerUpload(ownerId, id), LayerUpload.fromItem),
-  publishLayers: (job) => publishEvents(IMAGERY_LAYER_JOB, [job], { queue: 'imagery' }),
+  publishLayers: (job) => publishEvents(IMAGERY_LAYER_JOB, [job], { queue: 'imageryUrgent' }),
 };
 
 /** POST /files, POST /raster and the samplings' layers. */

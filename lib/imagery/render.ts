@@ -33,7 +33,7 @@ const LATTICE = 16;
 
 /** The grid of the image a request asks for. */
 export async function targetGrid(
-  scene: { grid: Grid },
+  scene: { grid: Grid; rings?: Rings },
   request: Pick<RenderRequest, 'epsg' | 'bbox' | 'width' | 'height'>,
 ): Promise<Grid> {
   const epsg = request.epsg ?? scene.grid.epsg;
@@ -50,6 +50,7 @@ export async function targetGrid(
     };
   }
   if (epsg === scene.grid.epsg) return scene.grid;
+  if (scene.rings?.length) return fieldGridIn(scene.grid, scene.rings, epsg);
   // The scene's extent, reprojected (its edges sampled), with as many pixels as the scene.
   const [x0, y0, x1, y1] = gridBounds(scene.grid);
   const toTarget = await transformer(scene.grid.epsg, epsg);
@@ -61,6 +62,28 @@ export async function targetGrid(
   const [minX, minY, maxX, maxY] = ringBounds([edges.map(toTarget)]);
   const { width, height } = scene.grid;
   return { epsg, x0: minX, y0: maxY, pixel: (maxX - minX) / width, pixelY: (maxY - minY) / height, width, height };
+}
+
+/**
+ * The field's grid in another EPSG: the bounding box of its polygon there plus 2 pixels on every
+ * side, with square pixels about as large as the stored pixel at the field's centre (the geometric
+ * mean of its sides there). The width holds the box exactly; the last row may reach under one pixel
+ * further down, so that pixels stay square.
+ */
+async function fieldGridIn(source: Grid, rings: Rings, epsg: number): Promise<Grid> {
+  const [minX, minY, maxX, maxY] = ringBounds(projectRings(rings, await transformer(4326, epsg)));
+  const fromSource = await transformer(source.epsg, epsg);
+  const sourcePixelY = pixelHeight(source);
+  const cx = source.x0 + (source.width * source.pixel) / 2;
+  const cy = source.y0 - (source.height * sourcePixelY) / 2;
+  const [ax, ay] = fromSource([cx, cy]);
+  const [bx, by] = fromSource([cx + source.pixel, cy]);
+  const [dx, dy] = fromSource([cx, cy + sourcePixelY]);
+  const estimate = Math.sqrt(Math.hypot(bx - ax, by - ay) * Math.hypot(dx - ax, dy - ay));
+  const columns = Math.max(1, Math.round((maxX - minX) / estimate));
+  const pixel = maxX > minX ? (maxX - minX) / columns : estimate;
+  const rows = Math.max(1, Math.ceil((maxY - minY) / pixel - 1e-9));
+  return { epsg, x0: minX - 2 * pixel, y0: maxY + 2 * pixel, pixel, width: columns + 4, height: rows + 4 };
 }
 
 /**

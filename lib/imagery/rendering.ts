@@ -1,10 +1,12 @@
 // Rendering (spec 2, GET /api/geoserver/v2; docs/imagery.md): the date's stored raster, warped and
 // encoded by render.ts. Rules only: the repository and the gate are parameters.
+
 import type { Principal } from '../auth/principal';
 import type { FieldGate } from '../authz/gate';
 import { Invalid, NotFound } from '../errors';
 import { onFirstUse, preload } from '../util/first-use';
 import { projections } from './crs';
+import { projDefinition } from './epsg';
 import { type Operation, SENTINEL2 } from './layers';
 import { decodeRaster } from './raster';
 import type { RenderedImage } from './render';
@@ -21,8 +23,14 @@ export function imageryRendering({
   repository,
   gate,
   scales,
+  loadEpsg = async (epsg) => projDefinition(epsg) !== undefined,
   maxImageBytes = MAX_IMAGE_BYTES,
 }: {
+  /**
+   * Makes an EPSG code's definition known; false for a code the registry does not have (the
+   * built-in codes only by default; the geoserver function loads the registry: epsg-catalogue.ts).
+   */
+  loadEpsg?: (epsg: number) => Promise<boolean>;
   repository: Pick<ImageryRepository, 'dates' | 'raster'>;
   gate: FieldGate;
   /** The caller's scale template of an id (notFound when not the caller's). */
@@ -39,6 +47,9 @@ export function imageryRendering({
     // scene's needs proj4 too
     preload(renderer);
     if (params.transparent || params.epsg !== undefined) preload(projections);
+    if (params.epsg !== undefined && !(await loadEpsg(params.epsg))) {
+      throw new Invalid(`epsg ${params.epsg} is not a code of the EPSG registry`);
+    }
     await readableField(gate, principal, params.field_id);
     const satellite = params.layer_name === SENTINEL2;
     const operation = operationsOf(params.layer_name).find((entry) => entry.operation === params.operation)?.operation;

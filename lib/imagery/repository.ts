@@ -28,14 +28,14 @@ import { emitWebhookEvent } from '../webhooks/emit';
 import { readBand } from './cog';
 import { imageryIngestion } from './ingest';
 import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
-import { imageryRendering } from './rendering';
+import { runLane } from './lanes';
 import { type ScaleRepository, scaleTemplates } from './scale-templates';
 import { ScaleTemplate } from './scales';
 import { DAILY_RECENT_DAYS, ImageryDate, type ImageryRepository, imageryReaders, type SceneSource } from './service';
 import { searchScenes } from './stac';
 
 /** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
-const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]> =>
+export const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]> =>
   (await queryAll(keys.imageryDates(fieldId, layer))).map(ImageryDate.fromItem);
 
 export const readRaster = async (objectKey: string): Promise<Uint8Array | undefined> => {
@@ -45,9 +45,9 @@ export const readRaster = async (objectKey: string): Promise<Uint8Array | undefi
 };
 
 export const dynamoImageryRepository: ImageryRepository = {
-  async fieldShape(fieldId) {
+  async fieldShape(fieldId, campaign) {
     const field = await getField(fieldId);
-    return field ? (await shapeFor(field)).shape : undefined;
+    return field ? (await shapeFor(field, campaign)).shape : undefined;
   },
   dates: readDates,
   date: (fieldId, layer, day) => readItem(keys.imageryDate(fieldId, layer, day), ImageryDate.fromItem),
@@ -94,7 +94,8 @@ export const dynamoImageryRepository: ImageryRepository = {
   async releaseLock(fieldId, lockId) {
     return deleteItem(keys.shapeLock(fieldId), { expression: 'lock_id = :id', values: { ':id': lockId } });
   },
-  publishScenes: (jobs) => publishEvents(IMAGERY_SCENE_JOB, jobs, { queue: 'imagery' }),
+  publishScenes: (jobs, purpose) => publishEvents(IMAGERY_SCENE_JOB, jobs, { queue: runLane(purpose === 'reshape') }),
+  publishBackfill: (job) => publishEvents(IMAGERY_FIELD_JOB, [job], { queue: runLane(Boolean(job.lock_id)) }),
 };
 
 export const earthSearchSource: SceneSource = {
@@ -106,11 +107,6 @@ export const earthSearchSource: SceneSource = {
 export const imageryDates = /* @__PURE__ */ imageryReaders({
   repository: { dates: readDates },
   gate: platformFieldGate,
-});
-export const imageryImages = /* @__PURE__ */ imageryRendering({
-  repository: { dates: readDates, raster: readRaster },
-  gate: platformFieldGate,
-  scales: (principal, id) => scales.owned(principal, id),
 });
 export const ingestion = /* @__PURE__ */ imageryIngestion({
   repository: dynamoImageryRepository,

@@ -48,7 +48,19 @@ export interface FieldJob {
   lock_id?: string;
   /** Search only this many days back when the field already has dates (the daily schedule). */
   recent_days?: number;
+  /**
+   * A first look (field creation, a new shape): only the newest scene, cut at once, then a backfill
+   * job for the rest of the period on the backfill lane (docs/imagery.md, "Lanes").
+   */
+  newest?: boolean;
+  /** Days back the job covers (SURCO_IMAGERY_DAYS by default): an operator's deeper backfill. */
+  period_days?: number;
 }
+
+/** Days back a first look searches for the newest scene (Sentinel-2 passes every 5 days or less). */
+export const FIRST_LOOK_DAYS = 20;
+/** The longest period a field job covers. */
+export const MAX_PERIOD_DAYS = 3650;
 
 /** Days back the daily schedule searches for a field that has dates (new scenes, late ones). */
 export const DAILY_RECENT_DAYS = 10;
@@ -60,8 +72,11 @@ export interface SceneJob {
 }
 
 export interface ImageryRepository {
-  /** The field's current shape, or undefined when the field is gone. */
-  fieldShape(fieldId: number): Promise<FieldShape | undefined>;
+  /**
+   * The field's shape for a campaign (the current one by default: the calendar year), or undefined
+   * when the field is gone.
+   */
+  fieldShape(fieldId: number, campaign?: number): Promise<FieldShape | undefined>;
   /** The dates of a layer of the field, or of every layer when `layer` is undefined. */
   dates(fieldId: number, layer?: string): Promise<ImageryDate[]>;
   /** One day's entry of a layer. */
@@ -82,7 +97,13 @@ export interface ImageryRepository {
   /** Takes a day off the pending run; when the run is now empty, the locks to release. */
   finishDay(fieldId: number, day: string): Promise<{ empty: boolean; lockIds?: string[] }>;
   releaseLock(fieldId: number, lockId: string): Promise<boolean>;
-  publishScenes(jobs: SceneJob[]): Promise<void>;
+  /**
+   * Queues scene jobs: on the backfill lane, or, for a new season shape's re-cut ('reshape': a run
+   * that holds the field's lock), on the bulk lane (docs/imagery.md, "Lanes").
+   */
+  publishScenes(jobs: SceneJob[], purpose: 'backfill' | 'reshape'): Promise<void>;
+  /** Queues the field job that follows a first look: on the backfill lane, the bulk lane when it carries a lock. */
+  publishBackfill(job: FieldJob): Promise<void>;
 }
 
 export interface SceneSource {

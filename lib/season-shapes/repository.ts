@@ -6,9 +6,10 @@ import { platformFieldGate } from '../authz/gate';
 import { config } from '../config';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
-import { EXISTS, readItem, transact, tx } from '../db/table';
+import { EXISTS, queryAll, readItem, transact, tx } from '../db/table';
 import { publishEvent } from '../events/publish';
 import { chargeOps } from '../fields/quota';
+import { SENTINEL2 } from '../imagery/layers';
 import { shapeFromItem, shapeToItem } from '../platform/model';
 import { getSpace, getUser } from '../platform/users';
 import { emitWebhookEvent } from '../webhooks/emit';
@@ -28,6 +29,10 @@ export const dynamoShapeRepository: ShapeRepository = {
   },
   async shape(fieldId, campaign) {
     return readItem(keys.fieldShape(fieldId, campaign), shapeFromItem);
+  },
+  async hasImagery(fieldId, from, until) {
+    const found = await queryAll({ ...keys.imageryDatesBetween(fieldId, SENTINEL2, from, until), limit: 1 });
+    return found.length > 0;
   },
   async save({ field, campaign, shape, createdBy, charged, lock, now, charge }, refuse) {
     const noActiveLock = 'attribute_not_exists(pk) OR expires_at < :now';

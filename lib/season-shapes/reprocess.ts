@@ -39,8 +39,8 @@ export async function reprocessShape(job: { field_id: number; campaign: number; 
   // The field's imagery is cut again for the new shape; its last scene job releases the lock.
   await publishEvent(
     IMAGERY_FIELD_JOB,
-    { field_id: job.field_id, lock_id: job.lock_id },
-    { queue: 'imagery', id: `imagery-${job.lock_id}` },
+    { field_id: job.field_id, lock_id: job.lock_id, newest: true },
+    { queue: 'imageryUrgent', id: `imagery-${job.lock_id}` },
   );
   log.info('season shape reprocessed; imagery requested', { fieldId: job.field_id, campaign: job.campaign });
 }

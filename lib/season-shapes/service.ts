@@ -1,5 +1,5 @@
 // Season shapes (spec 2): the polygon of a field for one campaign, its expansion limits and the
-// reprocessing lock. State machine (spec table): allowed --POST, new ground covered--> reprocessing
+// reprocessing lock. State machine (spec table): allowed --POST, images to cut again--> reprocessing
 // --job done (or lock expired)--> allowed; POST while reprocessing is refused with REPROCESSING.
 //
 // The service is built from its repository, the gate, the platform's users and the publisher
@@ -23,7 +23,7 @@ import { SEASON_SHAPE_CODES } from './codes';
 import { SHAPE_REPROCESS_JOB } from './jobs';
 import type * as Limits from './limits';
 
-/** The reprocessing lock of a field: taken by a new shape that covers new ground, until its job is done or it expires. */
+/** The reprocessing lock of a field: taken by a new shape whose campaigns have images, until they are cut again or it expires. */
 export interface ShapeLock {
   lockId: string;
   campaign: number;
@@ -51,6 +51,8 @@ export interface ShapeRepository {
   /** The field's lock, expired or not. */
   lock(fieldId: number): Promise<ShapeLock | undefined>;
   shape(fieldId: number, campaign: number): Promise<FieldShape | undefined>;
+  /** Whether the field has satellite dates in the campaigns from `from` to `until` (inclusive; no end when absent). */
+  hasImagery(fieldId: number, from: number, until?: number): Promise<boolean>;
   /**
    * Stores it all at once: a LostRace when the field's charged hectares changed meanwhile,
    * `reprocessing` when a lock is active, the quota refusals when a ceiling would be passed.
@@ -187,12 +189,16 @@ export function shapesService({
           });
         }
 
-        // Images must be reprocessed when the new shape covers ground the previous one did not.
+        // Images must be reprocessed when the polygon changes and the campaigns it applies to (this
+        // one up to the next season shape) have satellite dates: each is cut again with it.
         const previousCampaign = shapeCampaignFor(field, input.campaign);
         const previous =
           (previousCampaign === undefined ? undefined : await repository.shape(field.id, previousCampaign)) ??
           field.shape;
-        const imagesReprocessing = !kit.readWkt(previous.polygon).covers(geometry);
+        const later = field.shapeCampaigns.filter((c) => c > input.campaign);
+        const imagesReprocessing =
+          previous.polygon !== shape.polygon &&
+          (await repository.hasImagery(field.id, input.campaign, later.length ? Math.min(...later) - 1 : undefined));
 
         const owner = await users(field.ownerId);
         const space = owner ? await spaces(owner.spaceId) : undefined;

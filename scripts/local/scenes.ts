@@ -4,6 +4,7 @@
 // - A crop season: bare soil (NDVI about 0.15) until the crop greens up from early November, peaks
 //   in February and senesces to harvest in April (southern hemisphere; shifted half a year north).
 // - Zones: vigour varies smoothly across a field (a factor 0.55 to 1 on a few hundred metres).
+// - Spectra: bare soil has green below red (and blue below green), a green crop green above red.
 // - Clouds: every third acquisition (index % 3 == 1) has cloud (SCL 9) over about half of the
 //   ground and shadow (SCL 3) beside it; the next (index % 3 == 2) has thin cirrus (SCL 10) on about
 //   2% of the pixels (under the 5% cloudy threshold); the others are clear.
@@ -63,7 +64,8 @@ export function groundPixel(x: number, y: number, index: number, south: boolean)
   const red = (nir * (1 - ndvi)) / (1 + ndvi);
   const pixel: GroundPixel = {
     red,
-    green: red * 1.15 + 0.02,
+    // bare soil reflects less green than red; a green crop more (its chlorophyll's green peak)
+    green: red * (0.88 + 0.5 * vigour) + 0.02 * vigour,
     blue: red * 0.75 + 0.01,
     nir,
     rededge1: red + (nir - red) * 0.45,

@@ -22,6 +22,8 @@ const QUEUES = {
   events: { logicalId: 'EventsQueue', name: 'Events' },
   sensorBulk: { logicalId: 'SensorBulkQueue', name: 'SensorBulk' },
   imagery: { logicalId: 'ImageryQueue', name: 'Imagery' },
+  imageryUrgent: { logicalId: 'ImageryUrgentQueue', name: 'ImageryUrgent' },
+  imageryBulk: { logicalId: 'ImageryBulkQueue', name: 'ImageryBulk' },
   webhooks: { logicalId: 'WebhookQueue', name: 'Webhook' },
   webhooksDeadLetter: { logicalId: 'WebhookDeadLetterQueue', name: 'WebhookDeadLetter' },
 };

@@ -24,6 +24,8 @@ describe('configuration', () => {
       bucket: 'bucket',
       eventsQueueUrl: 'http://queue',
       imageryQueueUrl: '',
+      imageryUrgentQueueUrl: '',
+      imageryBulkQueueUrl: '',
       webhookQueueUrl: '',
       webhookDeadLetterQueueUrl: '',
       webhooks: { allowPrivate: false, timeoutMs: 5000, backoffSeconds: 60, subscriptionConcurrency: 2 },
@@ -51,6 +53,8 @@ describe('configuration', () => {
       SURCO_STAGE: 'prod',
       AWS_REGION: 'sa-east-1',
       SURCO_IMAGERY_QUEUE_URL: 'http://imagery',
+      SURCO_IMAGERY_URGENT_QUEUE_URL: 'http://imagery-urgent',
+      SURCO_IMAGERY_BULK_QUEUE_URL: 'http://imagery-bulk',
       SURCO_WEBHOOK_QUEUE_URL: 'http://webhooks',
       SURCO_WEBHOOK_DLQ_URL: 'http://webhooks-dlq',
       SURCO_WEBHOOKS_ALLOW_PRIVATE: 'true',
@@ -78,6 +82,10 @@ describe('configuration', () => {
     });
     expect(config.stage).toBe('prod');
     expect(config.region).toBe('sa-east-1');
+    expect([config.imageryUrgentQueueUrl, config.imageryBulkQueueUrl]).toEqual([
+      'http://imagery-urgent',
+      'http://imagery-bulk',
+    ]);
     expect([config.imageryQueueUrl, config.webhookQueueUrl, config.webhookDeadLetterQueueUrl]).toEqual([
       'http://imagery',
       'http://webhooks',

@@ -162,6 +162,8 @@ function shapesSetup(quotas = { user: null as number | null, space: null as numb
   });
   field.hectaresCharged = field.shape.areaHa;
   const stored = new Map<number, FieldShape>();
+  /** Campaigns in which the field has satellite dates. */
+  const imagery = new Set([2026]);
   let lock: ShapeLock | undefined;
   let clock = Date.parse('2026-11-23T10:00:00Z');
   let loseNext = false;
@@ -170,6 +172,8 @@ function shapesSetup(quotas = { user: null as number | null, space: null as numb
   const repository: ShapeRepository = {
     lock: async () => lock,
     shape: async (_fieldId, campaign) => stored.get(campaign),
+    hasImagery: async (_fieldId, from, until) =>
+      [...imagery].some((c) => c >= from && (until === undefined || c <= until)),
     async save(change, refuse) {
       if (loseNext) {
         loseNext = false;
@@ -197,6 +201,7 @@ function shapesSetup(quotas = { user: null as number | null, space: null as numb
     field,
     used: money.used,
     published,
+    imagery,
     tick: (ms: number) => (clock += ms),
     loseNext: () => (loseNext = true),
     release: () => (lock = undefined),
@@ -222,6 +227,27 @@ describe('season shape rules (repository in memory)', () => {
     expect(await service.lockState(caller, 1)).toEqual({ reprocessing: false });
     expect(await service.postShape(caller, { fieldId: 1, campaign: 2027, shape: SMALLER })).toEqual({
       imagesReprocessing: false,
+    });
+  });
+
+  it('images are reprocessed when the polygon changes for campaigns that have satellite dates, up to the next season shape', async () => {
+    const { service, imagery, release } = shapesSetup();
+    // a shape inside the old one: the campaign's dates are cut again
+    expect(await service.postShape(caller, { fieldId: 1, campaign: 2026, shape: SMALLER })).toEqual({
+      imagesReprocessing: true,
+    });
+    release();
+    // the same polygon again: nothing to cut
+    expect(await service.postShape(caller, { fieldId: 1, campaign: 2026, shape: SMALLER })).toEqual({
+      imagesReprocessing: false,
+    });
+    // 2025 has no date; its shape applies until 2026's: the 2026 dates keep theirs
+    expect(await service.postShape(caller, { fieldId: 1, campaign: 2025, shape: BIGGER })).toEqual({
+      imagesReprocessing: false,
+    });
+    imagery.add(2025);
+    expect(await service.postShape(caller, { fieldId: 1, campaign: 2025, shape: SMALLER })).toEqual({
+      imagesReprocessing: true,
     });
   });
 

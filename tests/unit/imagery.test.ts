@@ -9,19 +9,30 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import * as geometry from '../../lib/geo/wkt';
 import { CLOUDY_SHARE, dateFigures, sceneProducts } from '../../lib/imagery/bands';
+import { transformer } from '../../lib/imagery/crs';
+import { loadEpsg } from '../../lib/imagery/epsg-catalogue';
 import { fieldGrid, fieldMask, ringsOfWkt } from '../../lib/imagery/field-grid';
 import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
-import { type Grid, rasterize } from '../../lib/imagery/grid';
-import { imageryIngestion } from '../../lib/imagery/ingest';
+import { type Grid, projectRings, rasterize, ringBounds } from '../../lib/imagery/grid';
+import { cropProducts, imageryIngestion } from '../../lib/imagery/ingest';
+import { firstLookLane, runLane, URGENT_SHARE } from '../../lib/imagery/lanes';
 import { decodeScene, encodeScene } from '../../lib/imagery/raster';
 import { decodeValue, encodeValue, sourceIndices, targetGrid } from '../../lib/imagery/render';
 import { imageryRendering } from '../../lib/imagery/rendering';
 import { type ScaleInput, type ScaleRepository, scaleTemplates } from '../../lib/imagery/scale-templates';
 import { classBoundaries, classOf, type ScaleTemplate } from '../../lib/imagery/scales';
-import { type ImageryDate, type ImageryRepository, imageryReaders, type SceneJob } from '../../lib/imagery/service';
+import {
+  FIRST_LOOK_DAYS,
+  type FieldJob,
+  type ImageryDate,
+  type ImageryRepository,
+  imageryReaders,
+  type SceneJob,
+} from '../../lib/imagery/service';
 import { chooseScenes, type Scene, sceneOf } from '../../lib/imagery/stac';
 import { layerTypes } from '../../lib/imagery/types';
 import type { FieldShape } from '../../lib/platform/model';
+import { acquisitionIndex, groundPixel } from '../../scripts/local/scenes';
 import { memoryGate } from './helpers/memory-gate';
 
 const principal = { user: { id: 9 } } as Principal;
@@ -65,9 +76,13 @@ describe('band math', () => {
     const figures = dateFigures(ndvi, cloud, inside);
     expect(CLOUDY_SHARE).toBe(0.05);
     expect(figures.cloudy).toBe(true);
-    expect(figures.min).toBeCloseTo(0.1, 6);
+    // min and max over the clear pixels: the cloud's 0.1 is not the crop's
+    expect(figures.min).toBeCloseTo(0.5, 6);
     expect(figures.max).toBeCloseTo(0.5, 6);
     expect(figures.mean).toBeCloseTo(0.5, 6);
+    // a date clouded over everywhere: the extremes of every pixel with data, no mean
+    const overcast = dateFigures(ndvi, new Uint8Array(n).fill(1), inside);
+    expect([overcast.min, overcast.max, overcast.mean]).toEqual([0.1, 0.5, null]);
     // 1 of 21: under the threshold; a cloudy pixel outside the field does not count
     const more = new Float32Array(21).fill(0.5);
     const cloud21 = new Uint8Array(21);
@@ -76,6 +91,19 @@ describe('band math', () => {
     const outside = new Uint8Array(n).fill(1);
     outside[0] = 0;
     expect(dateFigures(ndvi, cloud, outside).cloudy).toBe(false);
+  });
+});
+
+describe('local scenes', () => {
+  it('give bare soil a soil spectrum (green below red, blue below green) and a green crop green above red', () => {
+    // clear acquisitions (every third) near 2026-07-10, bare soil in the south, and 2026-02-03, the crop's peak
+    const clear = (time: number) => acquisitionIndex(time) - (acquisitionIndex(time) % 3);
+    const soil = groundPixel(500_000, 6_400_000, clear(Date.UTC(2026, 6, 10)), true);
+    expect(soil.green).toBeLessThan(soil.red);
+    expect(soil.blue).toBeLessThan(soil.green);
+    const crop = groundPixel(500_000, 6_400_000, clear(Date.UTC(2026, 1, 3)), true);
+    expect(crop.green).toBeGreaterThan(crop.red);
+    expect((crop.nir - crop.red) / (crop.nir + crop.red)).toBeGreaterThan(0.6);
   });
 });
 
@@ -132,6 +160,28 @@ describe('grids', () => {
     const scene = { grid } as Parameters<typeof targetGrid>[0];
     const target = await targetGrid(scene, { epsg: 3857, bbox: [0, 0, 300, 200], width: 30, height: 20 });
     expect([target.width, target.height, target.pixel, target.pixelY]).toEqual([30, 20, 10, 10]);
+  });
+
+  it("without bbox, another EPSG's image is the field's bounding box there plus exactly 2 square pixels", async () => {
+    const grid = await fieldGrid(geometry, POLYGON);
+    const rings = ringsOfWkt(geometry, POLYGON);
+    for (const code of [4674, 5346]) expect(await loadEpsg(code)).toBe(true);
+    expect(await loadEpsg(99_999)).toBe(false);
+    for (const epsg of [4326, 3857, 4674, 5346, 32721]) {
+      const target = await targetGrid({ grid, rings }, { epsg });
+      const [minX, minY, maxX, maxY] = ringBounds(projectRings(rings, await transformer(4326, epsg)));
+      const p = target.pixel;
+      expect(target.pixelY ?? p, String(epsg)).toBe(p);
+      expect(Math.abs(target.x0 - (minX - 2 * p))).toBeLessThan(p * 1e-6);
+      expect(Math.abs(target.x0 + target.width * p - (maxX + 2 * p))).toBeLessThan(p * 1e-6);
+      expect(Math.abs(target.y0 - (maxY + 2 * p))).toBeLessThan(p * 1e-6);
+      const bottom = target.y0 - target.height * p;
+      expect(minY - bottom).toBeGreaterThanOrEqual(2 * p * (1 - 1e-6));
+      expect(minY - bottom).toBeLessThan(3 * p);
+      // about the stored 10 m pixel (the field is ~930 m wide)
+      expect(target.width - 4).toBeGreaterThan(80);
+      expect(target.width - 4).toBeLessThan(110);
+    }
   });
 });
 
@@ -234,7 +284,7 @@ describe('stored scenes', () => {
 });
 
 /** A memory repository and a scene source whose bands are uniform: NDVI 0.8, cloudy when asked. */
-function memory(options: { cloudyDays?: string[] } = {}) {
+function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
   const shapes = new Map<number, FieldShape>([
     [1, { polygon: POLYGON, bounds: [-60.5, -33.9, -60.49, -33.89] } as FieldShape],
   ]);
@@ -243,9 +293,16 @@ function memory(options: { cloudyDays?: string[] } = {}) {
   const runs = new Map<number, { pending: Set<string>; locks: Set<string> }>();
   const released: string[] = [];
   const published: SceneJob[] = [];
+  const backfills: FieldJob[] = [];
+  const purposes: string[] = [];
   const reads: string[] = [];
+  /** Season shapes of field 1 by campaign (the shape above for the others). */
+  const campaignShapes = new Map<number, FieldShape>();
   const repository: ImageryRepository = {
-    fieldShape: async (id) => shapes.get(id),
+    fieldShape: async (id, campaign) =>
+      campaign !== undefined && id === 1 && campaignShapes.has(campaign)
+        ? campaignShapes.get(campaign)
+        : shapes.get(id),
     dates: async (id) => [...entries].filter(([key]) => key.startsWith(`${id}|`)).map(([, entry]) => entry),
     date: async (id, _layer, day) => entries.get(`${id}|${day}`),
     store: async (id, entry, raster) => {
@@ -271,9 +328,13 @@ function memory(options: { cloudyDays?: string[] } = {}) {
       released.push(lockId);
       return true;
     },
-    publishScenes: async (jobs) => void published.push(...jobs),
+    publishScenes: async (jobs, purpose) => {
+      published.push(...jobs);
+      purposes.push(purpose);
+    },
+    publishBackfill: async (job) => void backfills.push(job),
   };
-  const days = ['2026-11-01', '2026-11-06', '2026-11-11'];
+  const days = options.days ?? ['2026-11-01', '2026-11-06', '2026-11-11'];
   const source = {
     search: async () => days.map((day) => scene({ id: `S-${day}`, day, datetime: `${day}T14:00:00Z` })),
     readBand: async (href: string, grid: Grid) => {
@@ -291,7 +352,19 @@ function memory(options: { cloudyDays?: string[] } = {}) {
     readBand: async (href: string, grid: Grid) =>
       href === 's9' ? new Uint16Array(grid.width * grid.height).fill(9) : source.readBand(href, grid),
   };
-  return { repository, source: sourceWithClouds, entries, released, published, reads, shapes };
+  return {
+    repository,
+    source: sourceWithClouds,
+    entries,
+    rasters,
+    released,
+    published,
+    backfills,
+    purposes,
+    reads,
+    shapes,
+    campaignShapes,
+  };
 }
 
 describe('ingestion', () => {
@@ -369,6 +442,130 @@ describe('ingestion', () => {
     for (const job of m.published) await ingestion.ingestScene(job);
     await ingestion.ingestField({ field_id: 1, recent_days: 10 });
     expect(searched).toEqual([365, 10]);
+  });
+
+  it('a first look cuts the newest scene at once and hands the rest of the period (and the lock) to the backfill lane', async () => {
+    const m = memory();
+    const searched: number[] = [];
+    const source = {
+      ...m.source,
+      search: async (_bounds: [number, number, number, number], from: Date, to: Date) => {
+        searched.push(Math.round((to.getTime() - from.getTime()) / 86_400_000));
+        return m.source.search();
+      },
+    };
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source,
+      settings: () => ({ periodDays: 365 }),
+      now,
+    });
+    expect(await ingestion.ingestField({ field_id: 1, newest: true, lock_id: 'lock-1' })).toEqual({
+      queued: 0,
+      cut: 1,
+    });
+    expect(searched).toEqual([FIRST_LOOK_DAYS]);
+    expect([...m.entries.values()].map((e) => e.day)).toEqual(['2026-11-11']);
+    expect(m.published).toEqual([]);
+    expect(m.backfills).toEqual([{ field_id: 1, lock_id: 'lock-1' }]);
+    expect(m.released).toEqual([]);
+    // the backfill job queues the other days, newest first, and the last of them releases the lock
+    expect(await ingestion.ingestField(m.backfills[0]!)).toEqual({ queued: 2 });
+    expect(searched).toEqual([FIRST_LOOK_DAYS, 365]);
+    expect(m.published.map((job) => job.scene.day)).toEqual(['2026-11-06', '2026-11-01']);
+    for (const job of m.published) await ingestion.ingestScene(job);
+    expect(m.released).toEqual(['lock-1']);
+    // a redelivered first look cuts nothing again
+    expect(await ingestion.ingestField({ field_id: 1, newest: true })).toEqual({ queued: 0, cut: 0 });
+  });
+
+  it("a tenant's first looks go to the urgent lane up to its share, then to the bulk lane", () => {
+    expect(Array.from({ length: URGENT_SHARE + 2 }, (_, i) => firstLookLane(i + 1))).toEqual([
+      ...Array(URGENT_SHARE).fill('imageryUrgent'),
+      'imageryBulk',
+      'imageryBulk',
+    ]);
+    // a run that holds a new shape's lock (its re-cut) goes to the bulk lane, other runs to backfill
+    expect([runLane(true), runLane(false)]).toEqual(['imageryBulk', 'imagery']);
+  });
+
+  it("a season shape re-cuts only its campaign's dates, re-masking the stored pixels where the stored grid covers it", async () => {
+    const m = memory({ days: ['2025-12-27', '2026-01-01', '2026-11-11'] });
+    const ingestion = imageryIngestion({
+      repository: m.repository,
+      source: m.source,
+      settings: () => ({ periodDays: 365 }),
+      now,
+    });
+    await ingestion.ingestField({ field_id: 1 });
+    for (const job of m.published) await ingestion.ingestScene(job);
+    const before = new Map([...m.entries.values()].map((e) => [e.day, e]));
+    expect([...before.keys()].sort()).toEqual(['2025-12-27', '2026-01-01', '2026-11-11']);
+    // campaign 2026 shrinks to a square inside the old one
+    const inner = 'POLYGON((-60.498 -33.898, -60.494 -33.898, -60.494 -33.894, -60.498 -33.894, -60.498 -33.898))';
+    m.campaignShapes.set(2026, { polygon: inner, bounds: [-60.498, -33.898, -60.494, -33.894] } as FieldShape);
+    m.published.length = 0;
+    m.reads.length = 0;
+    expect(await ingestion.ingestField({ field_id: 1, lock_id: 'lock-2026' })).toEqual({ queued: 2 });
+    expect(m.published.map((job) => job.scene.day)).toEqual(['2026-11-11', '2026-01-01']);
+    for (const job of m.published) await ingestion.ingestScene(job);
+    // re-masked from the stored pixels: no band read
+    expect(m.reads).toEqual([]);
+    expect(m.released).toEqual(['lock-2026']);
+    // the first run's scenes went to the backfill lane, the new shape's re-cut (its lock held) to the bulk lane
+    expect(m.purposes).toEqual(['backfill', 'reshape']);
+    const after = new Map([...m.entries.values()].map((e) => [e.day, e]));
+    expect(after.get('2025-12-27')).toEqual(before.get('2025-12-27'));
+    for (const day of ['2026-01-01', '2026-11-11']) {
+      expect(after.get(day)!.shapeVersion).not.toBe(before.get(day)!.shapeVersion);
+      const stored = decodeScene(m.rasters.get(after.get(day)!.objectKey)!);
+      const old = decodeScene(m.rasters.get(before.get(day)!.objectKey)!);
+      expect(stored.rings).toEqual([
+        [
+          [-60.498, -33.898],
+          [-60.494, -33.898],
+          [-60.494, -33.894],
+          [-60.498, -33.894],
+          [-60.498, -33.898],
+        ],
+      ]);
+      expect(stored.grid.width).toBeLessThan(old.grid.width);
+      expect(stored.grid.height).toBeLessThan(old.grid.height);
+      expect(old.grid.x0).toBeLessThan(stored.grid.x0);
+      expect(old.grid.y0).toBeGreaterThan(stored.grid.y0);
+    }
+    // a shape beyond the stored grid reads the scene again
+    const outer = 'POLYGON((-60.502 -33.902, -60.49 -33.902, -60.49 -33.89, -60.502 -33.89, -60.502 -33.902))';
+    m.campaignShapes.set(2026, { polygon: outer, bounds: [-60.502, -33.902, -60.49, -33.89] } as FieldShape);
+    m.published.length = 0;
+    await ingestion.ingestField({ field_id: 1 });
+    for (const job of m.published) await ingestion.ingestScene(job);
+    expect(m.reads.length).toBe(2 * 6);
+    expect(decodeScene(m.rasters.get(m.entries.get('1|2026-11-11')!.objectKey)!).grid.width).toBeGreaterThan(
+      decodeScene(m.rasters.get(before.get('2026-11-11')!.objectKey)!).grid.width,
+    );
+  });
+
+  it('re-masking crops the stored pixels to a grid inside the stored one, and nothing else', () => {
+    const grid: Grid = { epsg: 32720, x0: 0, y0: 30, pixel: 10, width: 3, height: 3 };
+    const values = Float32Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const stored = {
+      grid,
+      rings: [],
+      shapeVersion: 'v',
+      sceneId: 's',
+      datetime: '2026-11-01T14:00:00Z',
+      indices: { ndvi1: values, gndvi1: values, msavi2: values, ndre: values },
+      rgb: Uint8Array.from({ length: 27 }, (_, i) => i),
+      cloud: Uint8Array.from([0, 0, 0, 0, 1, 0, 0, 0, 0]),
+    };
+    const inner = cropProducts(stored, { epsg: 32720, x0: 10, y0: 20, pixel: 10, width: 2, height: 2 })!;
+    expect([...inner.indices.ndvi1]).toEqual([4, 5, 7, 8]);
+    expect([...inner.rgb]).toEqual([12, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25, 26]);
+    expect([...inner.cloud]).toEqual([1, 0, 0, 0]);
+    expect(cropProducts(stored, { epsg: 32720, x0: 10, y0: 20, pixel: 10, width: 3, height: 2 })).toBeUndefined();
+    expect(cropProducts(stored, { epsg: 32721, x0: 10, y0: 20, pixel: 10, width: 1, height: 1 })).toBeUndefined();
+    expect(cropProducts(stored, { epsg: 32720, x0: 0, y0: 40, pixel: 10, width: 1, height: 1 })).toBeUndefined();
   });
 
   it('a scene job of an older shape stores nothing but closes its day', async () => {

@@ -22,6 +22,7 @@ const ADAPTERS = new Set([
   'season-shapes/reprocess.ts',
   'storage/access.ts',
   'imagery/layers-repository.ts',
+  'imagery/lanes-repository.ts',
   'webhooks/emit.ts',
 ]);
 /** The areas built as a service: every module of theirs but the adapters holds rules only. */

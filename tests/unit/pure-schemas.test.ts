@@ -668,6 +668,7 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
       // a builtin, loaded by the streamed answers that compress (getfields), not at import
       'lib/http/endpoint.ts: node:zlib',
       'lib/imagery/crs.ts: ./projections',
+      'lib/imagery/epsg-catalogue.ts: proj4-list',
       'lib/imagery/layer-file.ts: ../util/delimited',
       'lib/imagery/layer-file.ts: ./layer-sheet',
       'lib/imagery/rendering.ts: ./render',

@@ -15,14 +15,25 @@ interface Step {
   args: string[];
   /** Its output as it comes (vitest), or kept until it ends (the others, so that they do not interleave). */
   live: boolean;
+  env?: Record<string, string>;
 }
+
+const filters = process.argv.slice(2);
 
 const steps: Step[] = [
   { name: 'biome', command: bin('biome'), args: ['ci', '--error-on-warnings', '.'], live: false },
   { name: 'tsc', command: bin('tsc'), args: ['-p', '.'], live: false },
   // the web pages' browser code, with the DOM's types (console/tsconfig.json)
   { name: 'tsc console', command: bin('tsc'), args: ['-p', 'console'], live: false },
-  { name: 'vitest', command: bin('vitest'), args: ['run', ...process.argv.slice(2)], live: true },
+  // a whole run starts the infrastructure test's packaging at once, beside the other tests
+  // (tests/setup/prepackage.ts); a run of some files does not package unless it names that test
+  {
+    name: 'vitest',
+    command: bin('vitest'),
+    args: ['run', ...filters],
+    live: true,
+    env: filters.length ? {} : { SURCO_PREPACKAGE: '1' },
+  },
 ];
 
 const run = (step: Step) =>
@@ -31,7 +42,11 @@ const run = (step: Step) =>
     const child = spawn(step.command, step.args, {
       cwd: root,
       stdio: step.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? '1' : '0') },
+      env: {
+        ...process.env,
+        ...step.env,
+        FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? '1' : '0'),
+      },
     });
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));

@@ -1,6 +1,9 @@
 // Starts the local platform once for the test run: the same stack `npm start` runs, on free
 // ports, with DynamoDB Local in memory and fresh keys. Logs go to .surco/test-logs/.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freeStackPorts, type PrivateStack, type RunningStack, startPrivateStack } from '../../scripts/local/stack';
@@ -10,6 +13,8 @@ import { IMAGERY_AREA } from '../helpers/shapes';
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: Omit<RunningStack, 'stop' | 'faults'>;
+    /** Where the packaging of a whole run is being written (tests/setup/prepackage.ts), if it was started. */
+    prepackaged: string | undefined;
   }
 }
 
@@ -18,6 +23,7 @@ declare module 'vitest' {
 interface Shared {
   stack?: Promise<PrivateStack>;
   users: number;
+  prepackage?: { dir: string; child: ChildProcess };
 }
 const shared = ((globalThis as { __surcoTestStack?: Shared }).__surcoTestStack ??= { users: 0 });
 
@@ -68,9 +74,31 @@ async function start(): Promise<PrivateStack> {
   });
 }
 
+/**
+ * A whole run (SURCO_PREPACKAGE=1, scripts/test.ts) packages the services for the infrastructure
+ * test at once, beside everything else, with the environment that test would package with.
+ */
+function prepackage(root: string): Shared['prepackage'] {
+  const dir = mkdtempSync(join(tmpdir(), 'surco-package-'));
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AWS_'))),
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    SURCO_LOG_LEVEL: 'silent',
+    HOME: dir,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'tests', 'setup', 'prepackage.ts'), dir], {
+    cwd: root,
+    env,
+    stdio: 'ignore',
+  });
+  return { dir, child };
+}
+
 export async function setup(project: TestProject) {
   if (shared.users === 0) contractChecks.reset();
   shared.users += 1;
+  if (process.env.SURCO_PREPACKAGE === '1') shared.prepackage ??= prepackage(resolve(import.meta.dirname, '..', '..'));
+  project.provide('prepackaged', shared.prepackage?.dir);
   shared.stack ??= start();
   const { stop: _stop, faults: _faults, dispose: _dispose, ...provided } = await shared.stack;
   project.provide('stack', provided);
@@ -78,7 +106,10 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   shared.users -= 1;
-  if (shared.users > 0 || !shared.stack) return;
+  if (shared.users > 0) return;
+  // a run that ended before its packaging did (a failure, Ctrl-C) does not leave it running
+  if (shared.prepackage && shared.prepackage.child.exitCode === null) shared.prepackage.child.kill();
+  if (!shared.stack) return;
   const running = shared.stack;
   shared.stack = undefined;
   await (await running).dispose();

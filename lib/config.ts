@@ -193,8 +193,3 @@ export function config(): Config {
   cached ??= readConfig(process.env);
   return cached;
 }
-
-/** For tests that change the environment between cases. */
-export function resetConfigForTests(): void {
-  cached = undefined;
-}

@@ -2,11 +2,10 @@
 // and the farms of the users it supervises, with the caller's tags on each farm.
 
 import type { Principal } from '../auth/principal';
-import { REACH_PAGE, type ReachedFarm, type ReachedField, reach } from '../authz/reach';
+import { type ReachedFarm, type ReachedField, reach } from '../authz/reach';
 import type { Farm, User } from '../platform/model';
 import { tagsOfFarms } from '../tags/repository';
 import type { Tag } from '../tags/service';
-import { mapLimit } from '../util/map-limit';
 
 export type ListedField = ReachedField;
 
@@ -23,9 +22,6 @@ export interface FieldListing {
   farms: ListedFarm[];
   supervised: Array<{ user: User; farms: ListedFarm[] }>;
 }
-
-/** Fields read and answered at a time: a listing holds one page of fields in memory, whatever the account's size. */
-export const FIELD_PAGE = REACH_PAGE;
 
 /** A farm the user reaches, with the caller's tags on it and its fields read page by page when asked (`pages`). */
 export interface FarmPages extends ReachedFarm {
@@ -55,24 +51,4 @@ export async function pagedFields(principal: Principal, options: { tags?: boolea
     for (const entry of everyFarm) entry.tags = tags.get(entry.farm.id) ?? [];
   }
   return { user: reached.user, farms, supervised };
-}
-
-/** A farm's pages read whole (a listing of modest size: the gate, tests). */
-async function wholeFarm(entry: FarmPages): Promise<ListedFarm> {
-  const fields: ListedField[] = [];
-  for await (const page of entry.pages()) fields.push(...page);
-  return { farm: entry.farm, access: entry.access, tags: entry.tags, fields };
-}
-
-/** The listing read whole, in memory. */
-export async function listFields(principal: Principal, options: { tags?: boolean } = {}): Promise<FieldListing> {
-  const paged = await pagedFields(principal, options);
-  return {
-    user: paged.user,
-    farms: await mapLimit(paged.farms, 8, wholeFarm),
-    supervised: await mapLimit(paged.supervised, 4, async (s) => ({
-      user: s.user,
-      farms: await mapLimit(s.farms, 8, wholeFarm),
-    })),
-  };
 }

@@ -7,17 +7,8 @@ import { chargeOps } from './quota';
 import { farmMadeMeanwhile, spaceQuotaExceeded, userQuotaExceeded } from './rules';
 import type { FieldRepository } from './service';
 
-// The readers of farms and fields live with the platform's records, below every area that reads
-// them (authorisation included); the fields area writes them.
-export {
-  fieldIdsOfFarm,
-  getFarm,
-  getFarmByUuid,
-  getFarms,
-  getField,
-  getFieldByUuid,
-  getFields,
-} from '../platform/records';
+// The readers of farms and fields live with the platform's records (lib/platform/records.ts), below
+// every area that reads them (authorisation included); the fields area writes them.
 
 /** The id of the caller's own farm with this name (case-insensitive), if any. */
 export async function farmIdByName(ownerId: number, farmName: string): Promise<number | undefined> {

@@ -3,8 +3,6 @@
 // the first transform between two different codes, not with this module (ADR 0008).
 import { onFirstUse } from '../util/first-use';
 
-export { projDefinition } from './epsg';
-
 export type Point = [number, number];
 
 /** The WGS84 UTM zone (as an EPSG code) of a longitude and latitude. */

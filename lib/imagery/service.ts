@@ -15,8 +15,6 @@ import { SATELLITE_OPERATIONS, SENTINEL2 } from './layers';
 import type { RenderRequest } from './render';
 import type { Scene } from './stac';
 
-export { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
-
 /**
  * One date of a field's layer (the DynamoDB entry): `day` YYYY-MM-DD (UTC; one scene per field,
  * layer and day), `datetime` the acquisition time (YYYY-MM-DDTHH:mm:ssZ), `mean` the NDVI over the

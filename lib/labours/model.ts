@@ -51,7 +51,6 @@ export const TYPE_FIELDS: Record<LabourTypeId, readonly string[]> = {
 /** At most this many inputs in one labour (one transaction holds the labour and every input it creates). */
 export const LABOUR_INPUTS_MAX = 40;
 
-export const ALL_TYPE_FIELDS = [...new Set(Object.values(TYPE_FIELDS).flat())];
 export const takesInputs = (typeId: LabourTypeId) => TYPE_FIELDS[typeId].includes('inputs');
 
 /** The type fields sent that the type does not take. */

@@ -7,8 +7,6 @@ import { characters } from '../util/text';
 import { MAP_INFOS } from './codes';
 import { MAP_LIMITS, MAP_TYPES } from './limits';
 
-export { fechaIni, MAP_LIMITS, MAP_TYPES } from './limits';
-
 export interface Zone {
   color: [number, number, number, number];
   nombre: string;

@@ -101,10 +101,6 @@ export async function supervisionsOf(supervisorId: number): Promise<Supervision[
   return (await queryAll({ pk, skPrefix })).map(Supervision.fromItem);
 }
 
-export async function getSupervision(supervisorId: number, userId: number): Promise<Supervision | undefined> {
-  return readItem(keys.supervision(supervisorId, userId), Supervision.fromItem);
-}
-
 /** Which of these users the supervisor supervises. */
 export async function supervisedAmong(supervisorId: number, userIds: number[]): Promise<Set<number>> {
   const found = await batchGet(userIds.map((id) => keys.supervision(supervisorId, id)));

@@ -10,7 +10,6 @@ import {
   type DeliveryJob,
   isWebhookEvent,
   type Subscription,
-  WEBHOOK_EVENTS,
   WEBHOOK_LIMITS,
   type WebhookEvent,
   type WebhookEventName,
@@ -350,6 +349,3 @@ export function webhooksService({
 }
 
 export type WebhooksService = ReturnType<typeof webhooksService>;
-
-/** The claim an event needs, if any (docs/integrations.md). */
-export const claimOf = (name: WebhookEventName) => WEBHOOK_EVENTS[name].claim;

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { deployBuildOptions } from '../scripts/esbuild-options';
 
 const RUNS = 5;
 const root = join(import.meta.dirname, '..');
@@ -44,20 +45,8 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'surco-bench-wo-'));
   try {
     writeFileSync(join(dir, 'entry.ts'), entry);
-    await build({
-      entryPoints: [join(dir, 'entry.ts')],
-      outfile: join(dir, 'entry.mjs'),
-      bundle: true,
-      minify: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      loader: { '.woff': 'binary' },
-      alias: { brotli: join(root, 'lib/work-orders/no-woff2') },
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      nodePaths: [join(root, 'node_modules')],
-      logLevel: 'error',
-    });
+    // the functions' own build (deploy/esbuild.yml: fonts as bytes, the same aliases and plugins)
+    await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'entry.ts')], outdir: dir });
     const child = spawnSync(process.execPath, [join(dir, 'entry.mjs')], { encoding: 'utf8' });
     if (child.status !== 0) throw new Error(child.stderr);
     const { times, bytes, heapMb } = JSON.parse(child.stdout) as { times: number[]; bytes: number; heapMb: number };

@@ -36,6 +36,15 @@ export function withOslsLock<T>(fn: () => Promise<T> | T, lock = OSLS_LOCK): Pro
   });
 }
 
+/**
+ * The environment of a packaging that must not depend on the machine's AWS settings or home
+ * (the tests' packagings): `base` without its AWS_ variables, HOME in `home`.
+ */
+export const isolatedPackagingEnv = (home: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(base).filter(([key]) => !key.startsWith('AWS_'))),
+  HOME: home,
+});
+
 /** The serverless configuration that deploys a service. */
 export const configFile = (service: string) =>
   service === 'platform' ? 'serverless.yml' : `serverless.${service}.yml`;

@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RouteDef, Touches } from '../lib/http/route';
 import { DEFAULT_TIERS } from '../lib/platform/fair-use';
 import { allRoutes, openApiDocument, services } from '../schemas/index';
-import { type PackagedService, packageServices, RESOURCE_BUDGET } from '../scripts/package';
+import { isolatedPackagingEnv, type PackagedService, packageServices, RESOURCE_BUDGET } from '../scripts/package';
 import { stack } from './helpers/api';
 
 type Resource = { Type: string; Properties: any; DependsOn?: unknown };
@@ -36,10 +36,7 @@ let outDir: string;
 let packaged: PackagedService[];
 let traced: PackagedService[];
 
-const env = () => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AWS_'))),
-  HOME: outDir,
-});
+const env = () => isolatedPackagingEnv(outDir);
 
 /** The packaging a whole run started at its beginning (tests/setup/prepackage.ts), once it has ended. */
 async function prepackaged(dir: string): Promise<PackagedService[]> {

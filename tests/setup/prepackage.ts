@@ -3,7 +3,7 @@
 // file is named), so that its minute or more of CPU overlaps the unit tests and the stack's start
 // instead of following them. Writes `<dir>/result.json` (the packaged services) or `<dir>/error.txt`.
 //   node --import tsx tests/setup/prepackage.ts <dir>
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageServices } from '../../scripts/package';
 
@@ -12,7 +12,7 @@ try {
   const packaged = await packageServices(join(dir, 'default'), { env: process.env });
   writeFileSync(join(dir, 'result.json.tmp'), JSON.stringify(packaged));
   // renamed whole, so that a reader never sees half of it
-  (await import('node:fs')).renameSync(join(dir, 'result.json.tmp'), join(dir, 'result.json'));
+  renameSync(join(dir, 'result.json.tmp'), join(dir, 'result.json'));
 } catch (error) {
   writeFileSync(join(dir, 'error.txt'), (error as Error).stack ?? String(error));
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freeStackPorts, type PrivateStack, type RunningStack, startPrivateStack } from '../../scripts/local/stack';
+import { isolatedPackagingEnv } from '../../scripts/package';
 import { contractChecks } from '../helpers/contract-log';
 import { IMAGERY_AREA } from '../helpers/shapes';
 
@@ -80,12 +81,12 @@ async function start(): Promise<PrivateStack> {
  */
 function prepackage(root: string): Shared['prepackage'] {
   const dir = mkdtempSync(join(tmpdir(), 'surco-package-'));
-  const env = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AWS_'))),
+  // as the test's workers have it: the run's environment with vitest.config.ts's `env`
+  const env = isolatedPackagingEnv(dir, {
+    ...process.env,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     SURCO_LOG_LEVEL: 'silent',
-    HOME: dir,
-  };
+  });
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'tests', 'setup', 'prepackage.ts'), dir], {
     cwd: root,
     env,

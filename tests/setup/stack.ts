@@ -76,7 +76,7 @@ async function start(): Promise<PrivateStack> {
 }
 
 /**
- * A whole run (SURCO_PREPACKAGE=1, scripts/test.ts) packages the services for the infrastructure
+ * A whole run (SURCO_PREPACKAGE=1 npm test, an opt-in) packages the services for the infrastructure
  * test at once, beside everything else, with the environment that test would package with.
  */
 function prepackage(root: string): Shared['prepackage'] {

@@ -14,7 +14,7 @@ import { services } from '../../schemas/index';
 import { buildFunctions, handlerExport, handlerModule, RUNTIME_WORKER } from './build';
 import { createGateway } from './gateway';
 import { type Poller, startPoller, startSchedule } from './pollers';
-import { type InvocationError, LambdaRuntime, type LocalFunction } from './runtime';
+import { type InvocationError, LambdaRuntime, type LocalFunction, type Pool } from './runtime';
 
 export interface LocalApiManifest {
   root: string;
@@ -33,7 +33,7 @@ export interface LocalApiManifest {
   /** Queue workers to poll: each with its queue's URL and ARN. */
   pollers: Array<{ name: string; queueUrl: string; queueArn: string; batchSize: number; concurrency: number }>;
   schedules: Array<{ name: string; rate: string }>;
-  /** Worker threads of the runtime. */
+  /** Worker threads of each of the runtime's pools (requests; events). */
   runtimeWorkers: number;
   watch: boolean;
   /** A REPORT line per invocation (the benchmarks read the functions' times from it). */
@@ -51,6 +51,7 @@ async function main() {
     handler: string,
     lambda: { timeout?: number; memorySize?: number } = {},
     stream = false,
+    pool: Pool = 'requests',
   ) => {
     handlers.push(handler);
     functions.push({
@@ -60,11 +61,12 @@ async function main() {
       timeoutSeconds: lambda.timeout ?? manifest.defaults.timeout,
       memoryMb: lambda.memorySize ?? manifest.defaults.memorySize,
       stream,
+      pool,
     });
   };
   for (const service of services) {
     for (const route of service.routes) add(route.operationId, route.handler, route.lambda, Boolean(route.stream));
-    for (const worker of service.workers) add(worker.name, worker.handler, worker.lambda);
+    for (const worker of service.workers) add(worker.name, worker.handler, worker.lambda, false, 'events');
     if (service.authorizer) add(service.authorizer.name, service.authorizer.handler, service.authorizer.lambda);
   }
   const authorizer = services.find((service) => service.authorizer)?.authorizer?.name;
@@ -164,7 +166,7 @@ async function main() {
   invokeApi.listen(manifest.lambdaPort, manifest.host);
   server.listen(manifest.port, manifest.host, () =>
     say(
-      `listening on http://${manifest.host}:${manifest.port} (${functions.length} functions, ${manifest.runtimeWorkers} workers)`,
+      `listening on http://${manifest.host}:${manifest.port} (${functions.length} functions, ${manifest.runtimeWorkers} workers for requests, ${manifest.runtimeWorkers} for events)`,
     ),
   );
 }

@@ -9,7 +9,11 @@
 // - memory: every worker's heap is capped at the largest memory size any function declares; a
 //   worker out of memory fails the invocations it runs and is replaced.
 // Workers run several invocations at once and share the modules they have loaded (one build of
-// every handler, chunks shared): the isolation of one environment per function is not kept.
+// every handler, chunks shared): the isolation of one environment per function is not kept. What is
+// kept is Lambda's separation of an API's functions from its queue workers: requests (routes, the
+// authorizer) and events (queue workers, schedules) run on workers of their own, so a backlog of
+// CPU-bound jobs (imagery, kriging) never holds a request's event loop, and a worker replaced after a
+// job's timeout fails no request.
 import { Worker } from 'node:worker_threads';
 
 /** Lambda's payload limit of a synchronous invocation's response (6 MB). */
@@ -27,7 +31,11 @@ export interface LocalFunction {
   memoryMb: number;
   /** The handler writes its answer to a response stream (Lambda response streaming). */
   stream?: boolean;
+  /** Which workers run it: `requests` (routes, the authorizer; the default) or `events` (queue workers, schedules). */
+  pool?: Pool;
 }
+
+export type Pool = 'requests' | 'events';
 
 export type ToRuntime =
   | {
@@ -86,6 +94,7 @@ interface Pending {
 }
 
 interface Slot {
+  pool: Pool;
   worker: Worker;
   ready: Promise<void>;
   inFlight: number;
@@ -97,7 +106,7 @@ export interface RuntimeOptions {
   workerScript: string;
   functions: readonly LocalFunction[];
   env: Record<string, string>;
-  /** Worker threads (default 2). */
+  /** Worker threads of each pool, requests and events (default 2 each). */
   workers?: number;
   say?: (message: string) => void;
   /** The cut of a streamed response (default MAX_STREAMED_BYTES, Lambda's). */
@@ -118,7 +127,9 @@ export class LambdaRuntime {
   constructor(private readonly options: RuntimeOptions) {
     for (const fn of options.functions) this.functions.set(fn.name, fn);
     this.heapMb = Math.max(...options.functions.map((fn) => fn.memoryMb));
-    for (let i = 0; i < (options.workers ?? 2); i++) this.slots.push(this.spawn());
+    for (const pool of ['requests', 'events'] as const) {
+      for (let i = 0; i < (options.workers ?? 2); i++) this.slots.push(this.spawn(pool));
+    }
   }
 
   /** Resolves once every worker is up. */
@@ -158,7 +169,7 @@ export class LambdaRuntime {
   /** Replaces every worker (after a rebuild): new invocations go to new workers, running ones finish. */
   restart(): void {
     const old = this.slots;
-    this.slots = old.map(() => this.spawn());
+    this.slots = old.map((slot) => this.spawn(slot.pool));
     for (const slot of old) this.retire(slot);
   }
 
@@ -182,7 +193,7 @@ export class LambdaRuntime {
     const fn = this.functions.get(name);
     if (!fn) return Promise.reject(new InvocationError('ResourceNotFoundException', `no function ${name}`));
     if (this.stopped) return Promise.reject(new InvocationError('Runtime.Stopped', 'the local runtime stopped'));
-    const slot = this.pick();
+    const slot = this.pick(fn.pool ?? 'requests');
     const id = nextId++;
     onId?.(id);
     return new Promise((resolve, reject) => {
@@ -227,21 +238,27 @@ export class LambdaRuntime {
     });
   }
 
-  /** The live worker with the fewest invocations in flight. */
-  private pick(): Slot {
-    let best = this.slots[0]!;
-    for (const slot of this.slots) if (slot.inFlight < best.inFlight) best = slot;
-    return best;
+  /** The pool's live worker with the fewest invocations in flight. */
+  private pick(pool: Pool): Slot {
+    let best: Slot | undefined;
+    for (const slot of this.slots) if (slot.pool === pool && (!best || slot.inFlight < best.inFlight)) best = slot;
+    return best!;
   }
 
-  private spawn(): Slot {
+  private spawn(pool: Pool): Slot {
     const worker = new Worker(this.options.workerScript, {
       env: { ...process.env, ...this.options.env },
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
     });
     let markReady: () => void = () => undefined;
-    const slot: Slot = { worker, ready: new Promise((resolve) => (markReady = resolve)), inFlight: 0, retired: false };
+    const slot: Slot = {
+      pool,
+      worker,
+      ready: new Promise((resolve) => (markReady = resolve)),
+      inFlight: 0,
+      retired: false,
+    };
     worker.on('message', (message: FromRuntime) => {
       if (message.kind === 'ready') return markReady();
       if (message.kind === 'pong') return;
@@ -314,7 +331,7 @@ export class LambdaRuntime {
 
   private replace(slot: Slot): void {
     const index = this.slots.indexOf(slot);
-    if (index >= 0) this.slots[index] = this.spawn();
+    if (index >= 0) this.slots[index] = this.spawn(slot.pool);
   }
 
   /** After a timeout: a worker that does not answer a ping within a second is stuck; it is replaced. */

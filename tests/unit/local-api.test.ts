@@ -38,6 +38,7 @@ export const malformed = async () => 'not a proxy response';
 export const slow = async () => { await new Promise((r) => setTimeout(r, 3000)); return { statusCode: 200, body: 'late' }; };
 export const spin = async () => { const end = Date.now() + 4000; while (Date.now() < end); return { statusCode: 200, body: 'late' }; };
 export const hang = async () => { await new Promise((r) => setTimeout(r, 5000)); return { statusCode: 200, body: 'late' }; };
+export const grind = async () => { const end = Date.now() + 1500; while (Date.now() < end); return 'ground'; };
 export const hog = async () => { const kept = []; for (;;) kept.push(new Array(2e6).fill(0.5)); };
 export const streamed = awslambda.streamifyResponse(async (event, stream) => {
   stream = awslambda.HttpResponseStream.from(stream, { statusCode: 200, headers: { 'content-type': 'text/plain' } });
@@ -112,6 +113,15 @@ beforeAll(async () => {
     memoryMb: 128,
     stream: r.stream,
   }));
+  // a queue worker's job that holds its thread's CPU (an imagery scene, a kriging)
+  functions.push({
+    name: 'grind',
+    module: join(dir, 'handlers.mjs'),
+    exportName: 'grind',
+    timeoutSeconds: 10,
+    memoryMb: 128,
+    pool: 'events',
+  });
   runtime = new LambdaRuntime({
     workerScript: join(dir, 'runtime-worker.mjs'),
     functions,
@@ -204,6 +214,19 @@ describe('the local API Gateway passes a request and its answer through as API G
     const wrongMethod = await get('/binary', { method: 'DELETE' });
     expect(wrongMethod.status).toBe(404);
     expect(wrongMethod.json()).toEqual({ res: 'error', code: -1, info: 'route not found' });
+  });
+});
+
+describe('the local runtime keeps requests apart from queue jobs, as Lambda runs them in environments of their own', () => {
+  it('answers a request at once while every events worker is held by a CPU-bound job', async () => {
+    const jobs = [0, 1, 2, 3].map(() => runtime.invoke('grind', {}, crypto.randomUUID()));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    const answer = await get('/echo/during');
+    const elapsed = performance.now() - started;
+    expect(answer.status).toBe(201);
+    expect(elapsed).toBeLessThan(1000);
+    expect(await Promise.all(jobs)).toEqual(['ground', 'ground', 'ground', 'ground']);
   });
 });
 

@@ -1,42 +1,17 @@
 // Forged and malformed token headers: a token whose header names another
 // algorithm with the platform's real key id (HS256 keyed with the public key, RS256, PS256), a key
 // id of 1,100 characters, a key id that is not text. Each is 401 -3, decided from the header alone:
-// the real handler of GET /api/getcultivos (a bearer route answered buffered) runs here against a DynamoDB endpoint that refuses
-// connections, so a token that made the verifier read the table would answer 500 instead.
+// the real handler of GET /api/getcultivos runs here against a DynamoDB endpoint that refuses
+// connections (tests/helpers/unreachable-table.ts), so a token that made the verifier read the table
+// would answer 500 instead.
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer } from 'node:net';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handlerWithUnreachableTable } from '../helpers/unreachable-table';
 
-const closedPort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-const event = (authorization: string): APIGatewayProxyEvent =>
-  ({
-    httpMethod: 'GET',
-    path: '/api/getcultivos',
-    resource: '/api/getcultivos',
-    headers: { Authorization: authorization },
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: { requestId: 'api-request-1' } as APIGatewayProxyEvent['requestContext'],
-  }) as APIGatewayProxyEvent;
-
-const context = { awsRequestId: 'lambda-request-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 const CLAIMS = { uid: 'u', locale: 'es', claims: ['*'] };
 
-let handler: (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
+let call: Awaited<ReturnType<typeof handlerWithUnreachableTable>>['call'];
 let kid: string;
 let publicX: Uint8Array;
 let ownKey: import('node:crypto').KeyObject;
@@ -54,27 +29,15 @@ const raw = (header: unknown) =>
   `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify({ sub: '1', ...CLAIMS })).toString('base64url')}.c2ln`;
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    SURCO_TABLE: 'unreachable',
-    SURCO_BUCKET: 'unreachable',
-    SURCO_EVENTS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/unreachable',
-    SURCO_DYNAMODB_ENDPOINT: `http://127.0.0.1:${await closedPort()}`,
-    SURCO_SIGNING_SEED: 'seed-for-this-test',
-    SURCO_LOG_LEVEL: 'silent',
-    AWS_ACCESS_KEY_ID: 'x',
-    AWS_SECRET_ACCESS_KEY: 'x',
-    AWS_REGION: 'us-east-1',
-  });
-  const { deriveSigningKey } = await import('../../lib/auth/tokens');
-  const key = await deriveSigningKey('seed-for-this-test');
-  kid = key.kid;
-  ownKey = key.privateKey;
-  publicX = Buffer.from(String(key.publicJwk.x), 'base64url');
-  handler = (await import('../../functions/crops/getcultivos')).get as unknown as typeof handler;
+  const loaded = await handlerWithUnreachableTable();
+  call = loaded.call;
+  kid = loaded.key.kid;
+  ownKey = loaded.key.privateKey;
+  publicX = Buffer.from(String(loaded.key.publicJwk.x), 'base64url');
 });
 
 const answer = async (token: string) => {
-  const response = await handler(event(`Bearer ${token}`), context);
+  const response = await call(`Bearer ${token}`);
   return { status: response.statusCode, body: JSON.parse(response.body) };
 };
 

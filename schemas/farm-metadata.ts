@@ -46,6 +46,8 @@ export const getMetadataRoute = defineRoute({
       schema: z.object({ data: z.record(z.string(), z.object({ metadata: z.record(z.string(), z.unknown()) })) }),
     },
   },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const patchMetadataRoute = defineRoute({

@@ -49,6 +49,8 @@ export const layerDatesRoute = defineRoute({
       }),
     },
   },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const fieldNdviRoute = defineRoute({
@@ -77,6 +79,8 @@ export const fieldNdviRoute = defineRoute({
       }),
     },
   },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 const bboxText = z.pipe(

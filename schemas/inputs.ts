@@ -132,6 +132,8 @@ export const listInputsRoute = defineRoute({
     }),
   },
   responses: { 200: { description: 'inputs', schema: z.array(WireInput) } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const createInputsRoute = defineRoute({

@@ -132,6 +132,8 @@ export const listPaddocksRoute = defineRoute({
   summary: 'Paddocks of every readable field, or of one field (field_id)',
   request: { query: PaddockQuery },
   responses: { 200: { description: 'paddocks', schema: z.object({ data: z.array(WirePaddock) }) } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const getPaddockRoute = defineRoute({
@@ -224,6 +226,8 @@ export const listHerdsRoute = defineRoute({
   paths: both('/herd'),
   summary: 'Herds of every readable field',
   responses: { 200: { description: 'herds', schema: z.object({ data: z.array(WireHerd) }) } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const createHerdRoute = defineRoute({
@@ -294,6 +298,8 @@ export const herdHistoryRoute = defineRoute({
   summary: "A herd's transactions (moves, exits, new animals), newest first",
   request: { path: HerdPath },
   responses: { 200: { description: 'history', schema: z.object({ data: z.array(WireTransaction) }) } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 // --- transactions -------------------------------------------------------------------------------

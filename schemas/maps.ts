@@ -122,6 +122,8 @@ export const listMapsRoute = defineRoute({
       schema: z.object({ data: z.union([z.array(WireMap), WireMap]) }),
     },
   },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const createMapRoute = defineRoute({

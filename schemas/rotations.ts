@@ -214,6 +214,8 @@ export const listRotationsRoute = defineRoute({
     'Rotations of every campaign of the fields the user can read (filters: fields_id, else fields_uuid, else farms_id, else farms_uuid; and yeargroup)',
   request: { query: RotationFilters },
   responses: { 200: { description: 'the rotations', schema: z.object({ data: z.array(WireRotation) }) } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const getRotationRoute = defineRoute({

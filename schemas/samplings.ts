@@ -52,6 +52,8 @@ export const listSamplingsRoute = defineRoute({
       schema: z.object({ code: z.literal(0), data: z.array(z.record(z.string(), z.unknown())) }),
     },
   },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const samplingAnalysisRoute = defineRoute({
@@ -87,6 +89,8 @@ export const samplingAnalysisRoute = defineRoute({
       }),
     },
   },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const variableListRoute = defineRoute({

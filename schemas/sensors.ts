@@ -157,6 +157,8 @@ export const listGroupsRoute = defineRoute({
   summary: "The caller's variable groups with their variables (an extension: its own; the user: every extension's)",
   request: { query: z.object({ group_uuid: z.optional(z.string().check(z.uuid())) }) },
   responses: { 200: { description: 'groups', schema: ok({ data: z.array(WireGroup) }) } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const createGroupRoute = defineRoute({

@@ -485,6 +485,8 @@ export const searchTagsRoute = defineRoute({
   summary: "Common and user tags; general=false leaves out common ones, user=false the user's",
   request: { query: z.object({ general: booleanFlag, user: booleanFlag }) },
   responses: { 200: { description: 'tags', schema: WireTags } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const renameTagRoute = defineRoute({

@@ -96,6 +96,8 @@ export const getFarmTagsRoute = defineRoute({
       schema: z.object({ filter: z.enum(['tag info', 'farm tags', 'user tags']), result: TagMap }),
     },
   },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const deleteFarmTagRoute = defineRoute({

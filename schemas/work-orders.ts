@@ -139,6 +139,8 @@ export const listWorkOrdersRoute = defineRoute({
   summary: "The caller's work orders of a campaign, and those others wrote for labours on the caller's fields",
   request: { query: z.object({ yeargroup: z.pipe(integer(), z.number().check(z.int(), z.gte(1900), z.lte(2200))) }) },
   responses: { 200: { description: 'work orders, by date', schema: z.object({ data: z.array(WireWorkOrder) }) } },
+  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
+  stream: true,
 });
 
 export const recommendationTypesRoute = defineRoute({

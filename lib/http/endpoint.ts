@@ -5,7 +5,9 @@
 // request never reaches a parser. Handlers stay glue: they receive validated input and call a
 // service. A route with `stream: true` runs the same chain under middy's streamed responses (Lambda
 // response streaming; the local gateway provides the same runtime): its handler returns a
-// StreamReply, and an error before the stream starts is answered in the dialect like any other.
+// StreamReply, or a plain JSON body that is then written to the stream (streamedJson: the lists
+// that grow with the account, docs/deploy.md "Large answers"); an error before the stream starts
+// is answered in the dialect like any other.
 
 import { PassThrough } from 'node:stream';
 import middy from '@middy/core';
@@ -22,7 +24,7 @@ import { describeIssues } from '../util/issues';
 import { illFormedText } from '../util/text';
 import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
 import { runConditional, scopeOf } from './conditional';
-import { acceptsGzip, baseHeaders, Reply, StreamReply, toResult } from './reply';
+import { acceptsGzip, baseHeaders, Reply, StreamReply, streamedJson, toResult } from './reply';
 import type { RouteDef, SuccessBody } from './route';
 
 type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
@@ -263,6 +265,10 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
       : { out: await call(), etag: undefined };
     if (out instanceof StreamReply) return stream(event, state, out);
     const reply = out instanceof Reply ? out : new Reply(200, out);
+    // a streamed route's JSON body goes to the stream (an empty, binary or text body is answered as it is)
+    if (route.stream && reply.status === 200 && isJsonBody(reply)) {
+      return stream(event, state, streamedJson(reply.body, { ...reply.headers, ...(etag ? { etag } : {}) }));
+    }
     const result = toResult(
       etag && reply.status < 300 ? new Reply(reply.status, reply.body, { etag, ...reply.headers }) : reply,
       state.requestId,
@@ -326,6 +332,12 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
   // the route it serves, for the registry's checks (tests/infrastructure.test.ts)
   return Object.assign(route.stream ? handler : answerInTime(route, handler), { route });
 }
+
+/** A body that toResult() would serialise as JSON. */
+const isJsonBody = (reply: Reply): boolean =>
+  reply.body !== undefined &&
+  !Buffer.isBuffer(reply.body) &&
+  !(typeof reply.body === 'string' && reply.headers['content-type']);
 
 /** An error answered in the route's dialect, with the base headers. */
 function errorResult(

@@ -1,6 +1,7 @@
 // What handlers return when 200-with-JSON is not enough: another status, no body, a file, a
 // stream.
 
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { encodeRfc5987 } from '../util/text';
@@ -50,6 +51,27 @@ export class StreamReply {
       compress?: boolean;
     } = {},
   ) {}
+}
+
+/** Characters of serialised JSON written at a time to a stream (it waits for the client in between). */
+const JSON_CHUNK = 256 * 1024;
+
+/**
+ * A JSON body written to a response stream, gzip-compressed for a client that accepts it: what a
+ * route declared with `stream: true` answers when its handler returns a plain body, so that an
+ * answer which grows with the account is never held to Lambda's 6 MB buffered limit.
+ */
+export function streamedJson(body: unknown, headers: Record<string, string> = {}): StreamReply {
+  return new StreamReply(
+    'application/json; charset=utf-8',
+    async (out) => {
+      const text = JSON.stringify(body);
+      for (let at = 0; at < text.length; at += JSON_CHUNK) {
+        if (!out.write(text.slice(at, at + JSON_CHUNK))) await once(out, 'drain');
+      }
+    },
+    { headers: { 'cache-control': 'no-store', ...headers }, compress: true },
+  );
 }
 
 /** Whether an Accept-Encoding header accepts gzip (listed, and not with q=0). */

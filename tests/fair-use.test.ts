@@ -4,8 +4,9 @@
 // is slowed. The test stack puts the extensions below in tiers of their own (tests/setup/stack.ts):
 // test-tight (1 request/s, burst 3), test-quota (3 requests per 3 s), test-users (1 request/s per
 // user, burst 2). Every other caller of the test stack is unmetered.
-import { describe, expect, it } from 'vitest';
-import { call, createUser, tokenFor } from './helpers/api';
+import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createUser, stack, tokenFor } from './helpers/api';
 
 const PATH = '/livestock/herd/categories'; // a cheap bearer route, livestock dialect
 const get = (token: string) => call('GET', PATH, { token });
@@ -98,5 +99,113 @@ describe('fair use per extension', () => {
     expect((await get(await tokenOf('fair-use-quota'))).status).toBe(429);
     await sleep(periodMs - (Date.now() % periodMs) + 100);
     expect((await get(token)).status).toBe(200);
+  });
+});
+
+// In AWS, API Gateway's usage plans throttle each extension, and the authorizer keeps each user's
+// own rate within it on the table (lib/platform/user-rate.ts), denying a request over it (the
+// ACCESS_DENIED gateway response, a 429). Run here in process, as the deployed authorizer runs,
+// against the stack's DynamoDB Local, with usage plans configured and the extension's key stored.
+describe('fair use per user in AWS: the authorizer on the table', () => {
+  const EXTENSION = 'fair-use-aws';
+  const saved = { ...process.env };
+  let authorize: typeof import('../lib/auth/authorizer').authorize;
+  let takeUserRequest: typeof import('../lib/platform/user-rate').takeUserRequest;
+  let getItem: typeof import('../lib/db/table').getItem;
+  let keys: typeof import('../lib/db/keys').keys;
+
+  beforeAll(async () => {
+    const { table, endpoints, region } = stack();
+    Object.assign(process.env, {
+      SURCO_TABLE: table,
+      SURCO_BUCKET: 'unused',
+      SURCO_EVENTS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/unused',
+      SURCO_DYNAMODB_ENDPOINT: endpoints.dynamodb,
+      AWS_REGION: region,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      SURCO_USAGE_PLANS: JSON.stringify({ 'test-users-aws': 'plan-of-the-tier' }),
+      SURCO_FAIR_USE_TIERS: JSON.stringify({
+        'test-users-aws': { rate: 100, burst: 100, userRate: 1, userBurst: 2, quota: 1_000_000, quotaPeriodS: 86_400 },
+      }),
+      SURCO_EXTENSION_TIERS: JSON.stringify({ [EXTENSION]: 'test-users-aws' }),
+      SURCO_LOG_LEVEL: 'silent',
+    });
+    ({ authorize } = await import('../lib/auth/authorizer'));
+    ({ takeUserRequest } = await import('../lib/platform/user-rate'));
+    ({ getItem } = await import('../lib/db/table'));
+    ({ keys } = await import('../lib/db/keys'));
+    // the extension's API key, as its first request in AWS stores it (no API Gateway call here)
+    const { putItem } = await import('../lib/db/table');
+    await putItem({
+      ...keys.extensionApiKey('test-users-aws', EXTENSION),
+      kind: 'api_key',
+      value: 'key-of-the-extension',
+    });
+    await putItem({ ...keys.extensionApiKey('anonymous', '-'), kind: 'api_key', value: 'key-of-the-unverified' });
+  });
+
+  afterAll(() => {
+    process.env = saved;
+  });
+
+  const event = (token: string) =>
+    ({
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:us-east-1:123456789012:api1/prod/GET/livestock/herd/categories',
+      headers: { Authorization: `Bearer ${token}` },
+      queryStringParameters: null,
+    }) as unknown as APIGatewayRequestAuthorizerEvent;
+  const effect = (result: Awaited<ReturnType<typeof authorize>>) => result.policyDocument.Statement[0]!.Effect;
+
+  it('denies a user past its burst, saying how long to wait, while another user of the extension is served', async () => {
+    const first = await tokenFor((await createUser()).id, { extension_id: EXTENSION });
+    const second = await tokenFor((await createUser()).id, { extension_id: EXTENSION });
+    const burst = await Promise.all(Array.from({ length: 5 }, () => authorize(event(first))));
+    expect(burst.filter((r) => effect(r) === 'Allow')).toHaveLength(2);
+    const denied = burst.filter((r) => effect(r) === 'Deny');
+    expect(denied).toHaveLength(3);
+    for (const result of denied) {
+      expect(Number(result.context!.retryAfter)).toBeGreaterThanOrEqual(1);
+      // the usage key still counts the request against the extension, as API Gateway does
+      expect(result.usageIdentifierKey).toBe('key-of-the-extension');
+    }
+    const other = await Promise.all(Array.from({ length: 2 }, () => authorize(event(second))));
+    expect(other.map(effect)).toEqual(['Allow', 'Allow']);
+    // one request a second: after the wait it is served again
+    await sleep(1100);
+    expect(effect(await authorize(event(first)))).toBe('Allow');
+  });
+
+  it('never denies a token that does not verify (the function answers it 401 in its dialect)', async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => authorize(event('not-a-token'))));
+    expect(answers.map(effect)).toEqual(Array(5).fill('Allow'));
+    expect(answers[0]!.context).toMatchObject({ verified: 'false' });
+    expect(answers[0]!.usageIdentifierKey).toBe('key-of-the-unverified');
+  });
+
+  it('keeps the rate as a token bucket (GCRA) on one item that expires when idle, and a refusal writes nothing', async () => {
+    const limits = { rate: 2, burst: 3 };
+    const t0 = 1_900_000_000_000;
+    const take = (at: number) => takeUserRequest('bucket-test', 'u1', limits, t0 + at);
+    expect(await take(0)).toEqual({ ok: true });
+    expect(await take(0)).toEqual({ ok: true });
+    expect(await take(0)).toEqual({ ok: true });
+    expect(await take(0)).toEqual({ ok: false, retryAfterS: 1 });
+    const item = await getItem(keys.userRate('bucket-test', 'u1'));
+    expect(item).toMatchObject({ tat: t0 + 1500 });
+    expect(Number(item!.ttl)).toBeGreaterThan((t0 + 1500) / 1000);
+    expect(await take(10)).toMatchObject({ ok: false });
+    expect(await getItem(keys.userRate('bucket-test', 'u1'))).toMatchObject({ tat: t0 + 1500 });
+    // half a second later one more request fits (2 a second), not two
+    expect(await take(500)).toEqual({ ok: true });
+    expect(await take(500)).toMatchObject({ ok: false });
+    // after a rest the whole burst is back
+    expect(await take(10_000)).toEqual({ ok: true });
+    expect(await take(10_000)).toEqual({ ok: true });
+    expect(await take(10_000)).toEqual({ ok: true });
+    expect(await take(10_000)).toMatchObject({ ok: false });
+    // another user's bucket is its own
+    expect(await takeUserRequest('bucket-test', 'u2', limits, t0 + 10_000)).toEqual({ ok: true });
   });
 });

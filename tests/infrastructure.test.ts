@@ -755,6 +755,7 @@ describe('what an operator expects in production', () => {
       ofType(platform(), 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties.ResponseType, r.Properties]),
     );
     expect(Object.keys(responses).sort()).toEqual([
+      'ACCESS_DENIED',
       'AUTHORIZER_FAILURE',
       'DEFAULT_4XX',
       'DEFAULT_5XX',
@@ -763,8 +764,10 @@ describe('what an operator expects in production', () => {
       'REQUEST_TOO_LARGE',
       'THROTTLED',
     ]);
-    // an extension over its usage plan's rate or quota: 429 with Retry-After, readable by browsers
-    for (const type of ['THROTTLED', 'QUOTA_EXCEEDED']) {
+    // an extension over its usage plan's rate or quota, a user over its own rate (the authorizer's
+    // only denial): 429 with Retry-After, readable by browsers
+    expect(responses.ACCESS_DENIED.ResponseTemplates['application/json']).toContain('$context.authorizer.retryAfter');
+    for (const type of ['THROTTLED', 'QUOTA_EXCEEDED', 'ACCESS_DENIED']) {
       expect(responses[type].StatusCode).toBe('429');
       expect(responses[type].ResponseParameters['gatewayresponse.header.Retry-After']).toMatch(/^'\d+'$/);
       expect(responses[type].ResponseParameters['gatewayresponse.header.Access-Control-Expose-Headers']).toMatch(

@@ -2,9 +2,10 @@
 // before every bearer route. It verifies the token (cached per token for SURCO_AUTHORIZER_CACHE_S),
 // names the usage-plan key of the caller's extension (its API key, in the usage plan of the
 // extension's tier: API Gateway then throttles and counts the extension's requests) and gives the
-// user and extension to the access log and the function ($context.authorizer.*). It never denies:
-// a request whose token does not verify is let through as `anonymous` (its own usage plan), so
-// that the function answers 401 in its area's dialect exactly as before.
+// user and extension to the access log and the function ($context.authorizer.*). A request whose
+// token does not verify is not denied but let through as `anonymous` (its own usage plan), so that
+// the function answers 401 in its area's dialect exactly as before. In AWS it also keeps each
+// user's own rate within its extension (lib/platform/user-rate.ts): the one thing it denies.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
@@ -12,7 +13,9 @@ import { defaultProvider } from '../aws/credentials';
 import { keys } from '../db/keys';
 import { getItem, putItem } from '../db/table';
 import { DomainError } from '../errors';
+import { log } from '../log';
 import { type FairUseConfig, fairUseConfig, SESSION, tierOf, UNVERIFIED } from '../platform/fair-use';
+import { takeUserRequest } from '../platform/user-rate';
 import { verifyToken } from './tokens';
 
 export interface AuthorizerContext {
@@ -81,20 +84,46 @@ export async function verdictOf(token: string | undefined, now = Date.now()): Pr
   return verdict;
 }
 
-/** The handler's answer to API Gateway: allow the whole API (the cached policy serves every route), with the usage key. */
+/**
+ * The handler's answer to API Gateway: allow the whole API, with the usage key; deny a user over its
+ * own rate within its extension (AWS only: the local gateway limits users itself), which API Gateway
+ * answers with the ACCESS_DENIED gateway response, a 429 (deploy/api.yml).
+ */
 export async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const verdict = await verdictOf(tokenOf(event));
+  const limited = await userRateOf(verdict);
   // arn:aws:execute-api:region:account:api/stage/METHOD/path -> arn:...:api/stage/*
   const [arn = '*', stage = '*'] = event.methodArn.split('/');
   return {
     principalId: verdict.principalId,
     policyDocument: {
       Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arn}/${stage}/*` }],
+      Statement: [{ Action: 'execute-api:Invoke', Effect: limited ? 'Deny' : 'Allow', Resource: `${arn}/${stage}/*` }],
     },
-    context: verdict.context,
+    context: limited ? { ...verdict.context, retryAfter: String(limited.retryAfterS) } : verdict.context,
     usageIdentifierKey: verdict.usageKey,
   };
+}
+
+/**
+ * In AWS (usage plans configured), a verified user's request taken from its rate within its
+ * extension; the seconds to wait when it is over. A failure to count lets the request through
+ * (logged): the limit protects the platform, it is not a reason to refuse a user.
+ */
+async function userRateOf(verdict: Verdict): Promise<{ retryAfterS: number } | undefined> {
+  if (!usagePlans() || verdict.context.verified !== 'true') return undefined;
+  config ??= fairUseConfig();
+  const tier = config.tiers[verdict.context.tier]!;
+  try {
+    const taken = await takeUserRequest(verdict.context.extensionId, verdict.context.userId, {
+      rate: tier.userRate,
+      burst: tier.userBurst,
+    });
+    return taken.ok ? undefined : { retryAfterS: taken.retryAfterS };
+  } catch (error) {
+    log.warn('user rate not counted', { error });
+    return undefined;
+  }
 }
 
 // --- API keys: one per extension, in its tier's usage plan (AWS only) ------------------------------

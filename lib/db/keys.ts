@@ -408,12 +408,17 @@ export const keys = {
   /** An event delivered to a user, once (idempotency of the worker per user). */
   inboxDelivery: (userId: number, eventId: string): Key => ({ pk: `INBOX#${userId}`, sk: `EVENT#${eventId}` }),
 
-  /** A user by uid (the opaque id getfields shows). */
   /** The API key of an extension in a tier's usage plan (AWS; lib/auth/authorizer.ts). */
   extensionApiKey: (tier: string, extensionId: string): Key => ({
     pk: `APIKEY#${tier}`,
     sk: `EXT#${encodeURIComponent(extensionId)}`,
   }),
+  /** One user's request rate through one extension (AWS; lib/platform/user-rate.ts): a partition per user. */
+  userRate: (extensionId: string, userId: string): Key => ({
+    pk: `USERRATE#${encodeURIComponent(extensionId)}#${userId}`,
+    sk: 'RATE',
+  }),
+  /** A user by uid (the opaque id getfields shows). */
   userByUid: (uid: string): Key => ({ pk: `USERUID#${uid.toLowerCase()}`, sk: 'USER' }),
 
   /**

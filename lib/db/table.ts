@@ -210,6 +210,43 @@ export async function updateItem<T extends Item = Item>(
   }
 }
 
+/**
+ * A conditional update that answers rather than throws, for items that are counters, not records
+ * (no revision, no precondition): the item as it now is, or, when the condition does not hold, the
+ * number attributes `read` names as they were (DynamoDB gives them back with the refusal: no read).
+ */
+export async function updateCounter(
+  key: Key,
+  update: UpdateSpec,
+  read: readonly string[],
+): Promise<{ updated: true; item: Item } | { updated: false; old: Record<string, number | undefined> }> {
+  try {
+    const out = await send<UpdateCommandOutput>(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: update.expression,
+        ConditionExpression: update.condition,
+        ExpressionAttributeValues: update.values,
+        ExpressionAttributeNames: update.names,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { updated: true, item: out.Attributes ?? {} };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // the refusal's item is in DynamoDB's own form ({N: '...'}): the document client leaves it so
+    const item = (error.Item ?? {}) as Record<string, { N?: string } | undefined>;
+    return {
+      updated: false,
+      old: Object.fromEntries(
+        read.map((name) => [name, item[name]?.N === undefined ? undefined : Number(item[name]!.N)]),
+      ),
+    };
+  }
+}
+
 /** Deletes an item; with a condition, returns false (and deletes nothing) when it does not hold. */
 export async function deleteItem(
   key: Key,

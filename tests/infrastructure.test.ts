@@ -641,7 +641,9 @@ describe('what the templates keep safe', () => {
       .flatMap((p) => ofType(p.template, 'AWS::ApiGateway::Method'))
       .filter(([, m]) => m.Properties.Integration?.ResponseTransferMode === 'STREAM');
     const streamedRoutes = allRoutes.filter((route) => route.stream);
-    expect(streamedRoutes.map((route) => route.operationId).sort()).toEqual([...GROWING_LISTS, 'notificationStream'].sort());
+    expect(streamedRoutes.map((route) => route.operationId).sort()).toEqual(
+      [...GROWING_LISTS, 'notificationStream'].sort(),
+    );
     expect(streaming).toHaveLength(streamedRoutes.reduce((n, route) => n + route.paths.length, 0));
     for (const [, method] of streaming) {
       expect(JSON.stringify(method.Properties.Integration.Uri)).toContain('/response-streaming-invocations');

@@ -7,6 +7,7 @@
 // optimistic writes (lib/db/retry.ts). It also lists each item the requests wrote and how many
 // of them wrote it: the hot items of each kind of request (docs/data-model.md, "Hot items").
 // DynamoDB Local does not throttle: what it shows is contention, not provisioned throughput.
+import { register } from 'node:module';
 import { ddb } from '../lib/aws/dynamodb';
 import {
   benchStack,
@@ -61,7 +62,8 @@ function watch(): Attempts {
         throw error;
       }
     },
-    { step: 'deserialize', name: 'surcoAttempts' },
+    // inside the SDK's retries, outside its deserializer: each attempt, with the error it threw
+    { step: 'finalizeRequest', priority: 'low', name: 'surcoAttempts' },
   );
   return attempts;
 }
@@ -79,6 +81,11 @@ async function burst(
   const [ms, answers] = await timed(() => Promise.all(requests.map((request) => request())));
   const statuses: Record<number, number> = {};
   for (const answer of answers) statuses[answer.statusCode] = (statuses[answer.statusCode] ?? 0) + 1;
+  const refusals: Record<string, number> = {};
+  for (const answer of answers.filter((a) => a.statusCode >= 400)) {
+    const info = String(JSON.parse(answer.body).info ?? answer.body);
+    refusals[info] = (refusals[info] ?? 0) + 1;
+  }
   const errors = Object.fromEntries(
     Object.entries(attempts.errors)
       .map(([name, n]) => [name, n - (before.errors[name] ?? 0)] as const)
@@ -91,6 +98,7 @@ async function burst(
   return {
     requests: requests.length,
     statuses,
+    refusals,
     wallMs: round(ms, 0),
     dynamoAttempts: attempts.sent - before.sent,
     failedAttempts: errors,
@@ -104,21 +112,24 @@ export async function run(): Promise<void> {
   process.env.SURCO_DEFAULT_TIER = 'unmetered';
   const stack = await benchStack({ workers: () => false });
   try {
-    Object.assign(process.env, functionEnv(stack));
+    // a request that fails says why (the bench's own output is the JSON at the end)
+    Object.assign(process.env, functionEnv(stack), { SURCO_LOG_LEVEL: 'error' });
     installStreamingRuntime();
     const attempts = watch();
     const tenants = await Promise.all(Array.from({ length: 50 }, (_, i) => benchUser(stack, `tenant-${i}`)));
+    // the handlers' geometry imports a CommonJS package by name, which Node does not resolve outside a bundle
+    register('./cjs-interop.mjs', import.meta.url);
     const agregarlote = (await import('../functions/fields/agregarlote')).post as unknown as Handler;
     const spotPost = (await import('../functions/spots/spot')).post as unknown as Handler;
     const form = (headers: Record<string, string>, fields: Record<string, string>) => ({
       ...gatewayEvent('POST', '/api/agregarlote', { ...headers, 'content-type': 'application/x-www-form-urlencoded' }),
       body: new URLSearchParams(fields).toString(),
     });
-    // each tenant: 2 fields into a new farm of its own, 2 into one farm of its made before
+    // each tenant: 2 fields into its farm made before, 2 into a new farm (the two make it together)
     const farms = await Promise.all(
       tenants.map(async ({ headers }, t) => {
         await createBenchField(stack, headers, `seed ${t}`, square(-60 + t * 0.05, -34, 0.005));
-        return `Farm ${t}`;
+        return `seed ${t} farm`;
       }),
     );
     const fields = await burst(

@@ -95,12 +95,12 @@ export const square = (lon: number, lat: number, size = 0.01) =>
 export async function benchUser(
   stack: BenchStack,
   name = 'bench',
-): Promise<{ userId: number; headers: { authorization: string } }> {
+): Promise<{ userId: number; uid: string; headers: { authorization: string } }> {
   const internal = internalApi(stack);
   const user = (await internal('/internal/users', { user_name: name })).data;
   const token = (await internal('/internal/tokens', { user_id: user.id, extension_id: 'bench', claims: ['*'] })).data
     .access_token as string;
-  return { userId: user.id, headers: { authorization: `Bearer ${token}` } };
+  return { userId: user.id, uid: user.uid, headers: { authorization: `Bearer ${token}` } };
 }
 
 /** A field created through POST /api/agregarlote (its farm created with it): its id. */

@@ -1,4 +1,4 @@
-// npm run bench -- reads [-- --sizes 10,100,1000]
+// npm run bench -- reads [--sizes 10,100,1000] [--only spots,storage]
 // What the main reads cost in DynamoDB as an account grows: for each read, the read units it
 // consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed), the
 // records and bytes it answered, and its latency, at each account size. A read that costs in
@@ -52,7 +52,15 @@ interface Read {
   /** Makes the account `size` records big (it is called with growing sizes). */
   grow(size: number): Promise<void>;
   /** The read: the handler's module and export, path and query. */
-  call(): { load: () => Promise<any>; path: string; query?: Record<string, string | number> };
+  call(): {
+    load: () => Promise<any>;
+    path: string;
+    query?: Record<string, string | number>;
+    /** POST reads (a spot page, a storage listing): the method, body and path parameters. */
+    method?: string;
+    body?: unknown;
+    pathParameters?: Record<string, string>;
+  };
   /** The records the answer holds. */
   records(body: any): number;
 }
@@ -60,9 +68,18 @@ interface Read {
 const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 };
 
 async function measure(read: Read, headers: Record<string, string>, runs: number) {
-  const { load, path, query } = read.call();
+  const { load, path, query, method = 'GET', body, pathParameters } = read.call();
   const handler = await load();
-  const event = gatewayEvent('GET', path, headers, query);
+  const event = {
+    ...gatewayEvent(
+      method,
+      path,
+      body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      query,
+    ),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(pathParameters ? { pathParameters } : {}),
+  };
   await handler(event, context); // warm
   const times: number[] = [];
   let units = 0;
@@ -91,7 +108,7 @@ async function measure(read: Read, headers: Record<string, string>, runs: number
   };
 }
 
-function reads(stack: BenchStack, headers: Record<string, string>): Read[] {
+function reads(stack: BenchStack, headers: Record<string, string>, uid: string): Read[] {
   const post = (path: string, body: unknown, form = false) =>
     fetch(`${stack.baseUrl}${path}`, {
       method: 'POST',
@@ -102,31 +119,44 @@ function reads(stack: BenchStack, headers: Record<string, string>): Read[] {
   let labours = 0;
   let inputs = 0;
   let rotations = 0;
+  let spots = 0;
+  let storageKeys = 0;
+  let values = 0;
+  let maps = 0;
+  let variableUuid = '';
+  const first = () => fieldIds[0]!; // made by the first read that needs it (ensureFields(1))
+  const lonLat = (i: number): [number, number] => [
+    -60 + 0.001 + (i % 70) * 0.00005,
+    -34 + 0.001 + Math.floor(i / 70) * 0.00003,
+  ];
   const inParallel = async (count: number, make: (i: number) => Promise<unknown>) => {
     for (let start = 0; start < count; start += 8)
       await Promise.all(Array.from({ length: Math.min(8, count - start) }, (_, j) => make(start + j)));
   };
+  /** The account holds `count` fields at least (in 10 farms). */
+  const ensureFields = async (count: number) => {
+    const from = fieldIds.length;
+    if (count <= from) return;
+    const made = new Array<number>(count - from);
+    await inParallel(count - from, async (j) => {
+      const i = from + j;
+      const created = await post(
+        '/api/agregarlote',
+        {
+          nombre: `f${i}`,
+          shape: square(-60 + (i % 100) * 0.02, -34 + Math.floor(i / 100) * 0.02, 0.005),
+          nombrecampo: `Farm ${i % 10}`,
+        },
+        true,
+      );
+      made[j] = Number(created.id_lote);
+    });
+    fieldIds.push(...made);
+  };
   return [
     {
       name: 'GET /api/getfields (fields)',
-      async grow(size) {
-        const from = fieldIds.length;
-        const made = new Array<number>(size - from);
-        await inParallel(size - from, async (j) => {
-          const i = from + j;
-          const created = await post(
-            '/api/agregarlote',
-            {
-              nombre: `f${i}`,
-              shape: square(-60 + (i % 100) * 0.02, -34 + Math.floor(i / 100) * 0.02, 0.005),
-              nombrecampo: `Farm ${i % 10}`,
-            },
-            true,
-          );
-          made[j] = Number(created.id_lote);
-        });
-        fieldIds.push(...made);
-      },
+      grow: ensureFields,
       call: () => ({ load: async () => (await import('../functions/fields/getfields')).get, path: '/api/getfields' }),
       records: (body) =>
         Object.values(body.user.farms as Record<string, { fields: object }>).reduce(
@@ -137,6 +167,7 @@ function reads(stack: BenchStack, headers: Record<string, string>): Read[] {
     {
       name: 'GET /rotations?yeargroup (rotations)',
       async grow(size) {
+        await ensureFields(size);
         const wanted = fieldIds.slice(rotations, size);
         for (let start = 0; start < wanted.length; start += 100) {
           await post(
@@ -181,6 +212,7 @@ function reads(stack: BenchStack, headers: Record<string, string>): Read[] {
     {
       name: 'GET /activities/labour, one field, first page of 50 (labours)',
       async grow(size) {
+        await ensureFields(1);
         await inParallel(size - labours, (j) =>
           post('/activities/labour', {
             field_id: fieldIds[0],
@@ -199,22 +231,153 @@ function reads(stack: BenchStack, headers: Record<string, string>): Read[] {
       }),
       records: (body) => body.data?.length ?? 0,
     },
+    {
+      name: 'POST /spots/all, one field, first page of 50 (spots)',
+      async grow(size) {
+        await ensureFields(1);
+        await inParallel(size - spots, (j) => {
+          const [lon, lat] = lonLat(spots + j);
+          return post('/spots/spot', { field_id: first(), shape: `POINT(${lon} ${lat})`, name: `s${spots + j}` });
+        });
+        spots = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/spots/getspot')).all,
+        path: '/spots/all',
+        method: 'POST',
+        body: { field_id: first(), page_size: 50 },
+      }),
+      records: (body) => body.data?.length ?? 0,
+    },
+    {
+      name: 'GET /api/users/me/maps?id_lote (maps of a field)',
+      async grow(size) {
+        await ensureFields(1);
+        await inParallel(size - maps, (j) => {
+          const [lon, lat] = lonLat(maps + j);
+          return post('/api/users/me/maps', {
+            nombre: `m${maps + j}`,
+            id_lote: first(),
+            id_tipo: 1,
+            geojson: {
+              type: 'FeatureCollection',
+              features: [
+                {
+                  type: 'Feature',
+                  properties: { nombre: 'zona', id: 1 },
+                  geometry: {
+                    type: 'Polygon',
+                    coordinates: [
+                      [
+                        [lon, lat],
+                        [lon + 0.00002, lat],
+                        [lon + 0.00002, lat + 0.00002],
+                        [lon, lat],
+                      ],
+                    ],
+                  },
+                },
+              ],
+            },
+          });
+        });
+        maps = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/maps/maps')).get,
+        path: '/api/users/me/maps',
+        query: { id_lote: first() },
+      }),
+      records: (body) => body.data?.length ?? 0,
+    },
+    {
+      name: 'POST /api/mktplace/storage/users?operation=GET, every key (storage values)',
+      async grow(size) {
+        await inParallel(size - storageKeys, (j) =>
+          post('/api/mktplace/storage/users?operation=PUT', {
+            id: uid,
+            key: `k${storageKeys + j}`,
+            data: { value: storageKeys + j, note: 'bench' },
+          }),
+        );
+        storageKeys = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/storage/key-value')).handler,
+        path: '/api/mktplace/storage/users',
+        method: 'POST',
+        query: { operation: 'GET' },
+        pathParameters: { scope: 'users' },
+        body: { ids: [uid], keys: [] },
+      }),
+      records: (body) =>
+        Object.values(body.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),
+    },
+    {
+      name: 'GET /sensors/v2/providers/values/variables, first page of 1,000 (values)',
+      async grow(size) {
+        if (!variableUuid) {
+          const group = await post('/sensors/v2/providers/variablegroups', {
+            group_name: 'Bench',
+            variables: [{ variable_name: 'Lluvia' }],
+          });
+          variableUuid = group.data.variables[0].variable_uuid;
+        }
+        for (let start = values; start < size; start += 1000) {
+          const count = Math.min(1000, size - start);
+          // one value every 10 minutes from 2026-01-01
+          const at = (i: number) =>
+            new Date(Date.UTC(2026, 0, 1) + (start + i) * 600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+          await post('/sensors/v2/providers/values/variables', {
+            data: [
+              {
+                variable_uuid: variableUuid,
+                values: Array.from({ length: count }, (_, i) => (start + i) % 40),
+                timestamps: Array.from({ length: count }, (_, i) => at(i)),
+              },
+            ],
+          });
+        }
+        values = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/sensors/values')).read,
+        path: '/sensors/v2/providers/values/variables',
+        query: { variable_uuid: variableUuid, from: '2026-01-01T00:00:00Z', limit: 1000 },
+      }),
+      records: (body) => recordsIn(body.data),
+    },
   ];
 }
 
+/** The length of the longest array in an answer (the records of a listing whatever its wire shape). */
+function recordsIn(value: unknown): number {
+  if (Array.isArray(value)) return Math.max(value.length, ...value.map(recordsIn));
+  if (value && typeof value === 'object') return Math.max(0, ...Object.values(value).map(recordsIn));
+  return 0;
+}
+
 export async function run(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10,100,1000' } }, strict: false });
+  const { values } = parseArgs({
+    options: { sizes: { type: 'string', default: '10,100,1000' }, only: { type: 'string' } },
+    strict: false,
+  });
   const sizes = String(values.sizes).split(',').map(Number);
+  // --only spots,storage: the reads whose name holds one of these words
+  const only = values.only ? String(values.only).split(',') : undefined;
+  // what is measured is DynamoDB, not fair use: the seeding's callers are unmetered, as in the tests
+  process.env.SURCO_DEFAULT_TIER = 'unmetered';
   const stack = await benchStack({ workers: () => false });
   try {
-    const { headers } = await benchUser(stack);
+    const { headers, uid } = await benchUser(stack);
     Object.assign(process.env, functionEnv(stack));
     installStreamingRuntime();
     countReadUnits();
-    const all = reads(stack, headers);
+    const all = reads(stack, headers, uid);
     const results: Record<string, Record<number, unknown>> = {};
     for (const size of sizes) {
       for (const read of all) {
+        if (only && !only.some((word) => read.name.includes(word))) continue;
         await read.grow(size);
         (results[read.name] ??= {})[size] = await measure(read, headers, 5);
       }

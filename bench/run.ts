@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sheets: () => import('./sheets'),
   'work-orders': () => import('./work-orders'),
   reads: () => import('./reads'),
+  'hot-items': () => import('./hot-items'),
   authorizer: () => import('./authorizer'),
 };
 

@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { services } from '../schemas/index';
+import { runBackfills } from './backfill';
 import { configFile, withOslsLock, withScratchTmp } from './package';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -45,4 +47,11 @@ const failed = await withOslsLock(async () => {
 if (failed) {
   console.error(`${command} of ${failed.service} failed; the services after it were not touched`);
   process.exit(failed.status);
+}
+if (command === 'deploy') {
+  // the functions now write the index attributes: add them to the items written before (scripts/backfill.ts)
+  const table = `surco-${values.stage}-main`;
+  const client = new DynamoDBClient(values.region ? { region: values.region } : {});
+  console.log(`\n== backfills of ${table}:`, await runBackfills(client, table));
+  client.destroy();
 }

@@ -3,10 +3,10 @@
 // Each area passes its own dialect's refusals.
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../errors';
-import type { Field, FieldShape } from '../platform/model';
-import { getFieldByUuid } from '../platform/records';
+import type { Farm, Field, FieldShape } from '../platform/model';
+import { getFieldByUuid, getFields } from '../platform/records';
 import { shapeFor } from '../platform/shapes';
-import type { Action } from './access';
+import type { Access, Action } from './access';
 import {
   type FarmInScope,
   type FieldInScope,
@@ -16,9 +16,18 @@ import {
   type Refusals,
   readableAmong,
 } from './guard';
-import { readableFields } from './reach';
+import { reach, readableFields } from './reach';
 
 export type { FarmInScope, FieldInScope, Refusals };
+
+/** A farm the caller reads and which of its fields, known without reading them (its grants only). */
+export interface FarmScope {
+  farm: Farm;
+  /** Every field of the farm, or only these (shared one by one). */
+  fieldIds: 'all' | number[];
+  /** The caller's access to a field of this farm. */
+  accessTo(fieldId: number): Access;
+}
 
 export interface FieldGate {
   /** The field for `action`: notFound when absent or unreadable, forbidden when the action is not allowed. */
@@ -38,6 +47,14 @@ export interface FieldGate {
    * reads these fields only, where `readable` reads every field the caller reaches.
    */
   readableOf(principal: Principal, fieldIds: readonly number[]): Promise<FieldInScope[]>;
+  /**
+   * The farms the caller reads (own, shared, of users it supervises) and which of their fields, from
+   * its grants, without reading a field: a listing queries what hangs from them by farm, then reads
+   * the fields it answers (`fieldsById`). A farm reached twice is listed twice, first as the caller's.
+   */
+  scope(principal: Principal): Promise<FarmScope[]>;
+  /** These fields as stored, by id (a deleted one left out); access is the caller's business (`scope`). */
+  fieldsById(fieldIds: readonly number[]): Promise<Map<number, Field>>;
   /** The field's shape in a campaign (the current one when absent). */
   shape(field: Field, campaign?: number): Promise<FieldShape>;
 }
@@ -66,5 +83,14 @@ export const platformFieldGate: FieldGate = {
   },
   readable: async (principal) =>
     (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
+  scope: async (principal) => {
+    const listing = await reach(principal);
+    return [...listing.farms, ...listing.supervised.flatMap((s) => s.farms)].map((reached) => ({
+      farm: reached.farm,
+      fieldIds: reached.whole ? 'all' : reached.sharedFieldIds,
+      accessTo: reached.accessTo,
+    }));
+  },
+  fieldsById: (fieldIds) => getFields([...new Set(fieldIds)]),
   shape: async (field, campaign) => (await shapeFor(field, campaign)).shape,
 };

@@ -27,6 +27,12 @@ export interface ReachedField {
 export interface ReachedFarm {
   farm: Farm;
   access: Access;
+  /** Every field of the farm is reached (owned, shared or supervised whole), else only `sharedFieldIds`. */
+  whole: boolean;
+  /** The fields of the farm shared with the user one by one. */
+  sharedFieldIds: number[];
+  /** The user's access to a field of this farm (no grants when it does not reach it). */
+  accessTo(fieldId: number): Access;
   /** The fields of the farm the user reaches, by id, REACH_PAGE at a time. */
   pages(): AsyncIterable<ReachedField[]>;
 }
@@ -63,6 +69,9 @@ async function reachableFarms(userId: number, supervision?: SupervisionLevel): P
       {
         farm,
         access: accessFrom(farmGrants(facts({ farmId }))),
+        whole: wholeFarms.has(farmId),
+        sharedFieldIds: [...(sharedIn.get(farmId) ?? [])].sort((a, b) => a - b),
+        accessTo: (fieldId: number) => accessFrom(fieldGrants(facts({ farmId, fieldId }))),
         async *pages() {
           const ids = new Set(sharedIn.get(farmId) ?? []);
           if (wholeFarms.has(farmId)) for (const id of await fieldIdsOfFarm(farmId)) ids.add(id);

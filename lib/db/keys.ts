@@ -22,6 +22,8 @@ const webhookPk = (owner: WebhookOwner, subscriptionUuid: string) =>
 export const keys = {
   counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
   signingKey: (kid: string): Key => ({ pk: 'SYSTEM', sk: `JWK#${kid}` }),
+  /** Written when a backfill of index attributes has reached every item (lib/db/backfills.ts). */
+  backfill: (name: string): Key => ({ pk: 'SYSTEM', sk: `BACKFILL#${name}` }),
   processedMessage: (id: string): Key => ({ pk: `PROCESSED#${id}`, sk: 'MESSAGE' }),
 
   user: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
@@ -185,6 +187,19 @@ export const keys = {
     sk: `ROTATION#${rotationUuid.toLowerCase()}`,
   }),
   rotationsPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'ROTATION#' }),
+  /** gsi1 of a rotation: a farm's rotations by yeargroup, then field, so that one query lists a farm's. */
+  rotationByFarmIndex: (farmId: number, yeargroup: number, fieldId: number, uuid: string) => ({
+    gsi1pk: `FARMROTATIONS#${farmId}`,
+    gsi1sk: `${String(yeargroup).padStart(4, '0')}#${pad(fieldId)}#${uuid.toLowerCase()}`,
+  }),
+  /** A farm's rotations (of a yeargroup, of one field of it: each narrows the one before). */
+  rotationsOfFarm: (farmId: number, yeargroup?: number, fieldId?: number) => ({
+    index: 'gsi1' as const,
+    pk: `FARMROTATIONS#${farmId}`,
+    ...(yeargroup === undefined
+      ? {}
+      : { skPrefix: `${String(yeargroup).padStart(4, '0')}#${fieldId === undefined ? '' : `${pad(fieldId)}#`}` }),
+  }),
   /** The rotation of a uuid in one field; rotationRefs lists every field whose rotation carries the uuid. */
   rotationRef: (rotationUuid: string, fieldId: number): Key => ({
     pk: `ROTATIONREF#${rotationUuid.toLowerCase()}`,
@@ -206,6 +221,19 @@ export const keys = {
     skPrefix: `LABOUR#${yeargroup}#`,
   }),
   laboursOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'LABOUR#' }),
+  /** gsi1 of a labour: a field's labours of a campaign in the list's order (date, creation, uuid). */
+  labourByDateIndex: (fieldId: number, yeargroup: number, date: string, createdAt: string, uuid: string) => ({
+    gsi1pk: `FIELDLABOURS#${fieldId}#${yeargroup}`,
+    gsi1sk: `${date}#${createdAt}#${uuid.toLowerCase()}`,
+  }),
+  /** A field's labours of a campaign by date, those from `dateFrom` to `dateTo` (YYYY-MM-DD, both included) when given. */
+  laboursByDate: (fieldId: number, yeargroup: number, dateFrom?: string, dateTo?: string) => ({
+    index: 'gsi1' as const,
+    pk: `FIELDLABOURS#${fieldId}#${yeargroup}`,
+    ...(dateFrom === undefined && dateTo === undefined
+      ? {}
+      : { skBetween: [dateFrom ?? '0', `${dateTo ?? '9999-12-31'}#~`] as const }),
+  }),
   /** The labour of a uuid in one field (a uuid names a labour within its field); labourRefs lists every field whose labour carries it. */
   labourRef: (uuid: string, fieldId: number): Key => ({
     pk: `LABOURREF#${uuid.toLowerCase()}`,

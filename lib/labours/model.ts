@@ -2,6 +2,7 @@
 // which fields each type takes, totals of inputs; any status may change to any other); lib/labours/service.ts
 // reads and writes them. docs/decisions.md, "Labours".
 import { as, type EntityOf, entity, nullable, num, str, strOr } from '../db/entity';
+import { keys } from '../db/keys';
 
 export const LABOUR_TYPE = { APPLICATION: 1, HARVEST: 2, SOWING: 3, OTHER: 4 } as const;
 export type LabourTypeId = (typeof LABOUR_TYPE)[keyof typeof LABOUR_TYPE];
@@ -88,34 +89,39 @@ export interface LabourInput {
   stock: unknown;
 }
 
-export const Labour = entity('labour', {
-  uuid: str('labour_uuid'),
-  typeId: as<LabourTypeId>('labour_type_id'),
-  status: as<Status>('status'),
-  yeargroup: num('yeargroup'),
-  date: str('date'),
-  fieldId: num('field_id'),
-  farmId: num('farm_id'),
-  campaignId: num('cicle_id'),
-  rotationUuid: nullable(str('rotation_uuid')),
-  mapId: nullable(num('map_id')),
-  surface: num('surface'),
-  observations: str('observations'),
-  attachments: as<string[]>('attachments', []),
-  stock: as<unknown[]>('stock', []),
-  resources: as<unknown[]>('resources', []),
-  staff: as<string[]>('staff', []),
-  costs: as<Costs>('costs', { labour: null, inputs: {}, seed: null }),
-  inputs: as<LabourInput[]>('inputs', []),
-  /** The type fields other than inputs and map_id, under the spec's names. */
-  details: as<Record<string, unknown>>('details', {}),
-  createdBy: num('created_by'),
-  /** What the create sent (lib/util/fingerprint.ts): its uuid sent again with another body conflicts. '' when not known. */
-  createdWith: strOr('created_with', ''),
-  createdAt: str('created_at'),
-  updatedAt: str('updated_at'),
-  version: num('version'),
-});
+export const Labour = entity(
+  'labour',
+  {
+    uuid: str('labour_uuid'),
+    typeId: as<LabourTypeId>('labour_type_id'),
+    status: as<Status>('status'),
+    yeargroup: num('yeargroup'),
+    date: str('date'),
+    fieldId: num('field_id'),
+    farmId: num('farm_id'),
+    campaignId: num('cicle_id'),
+    rotationUuid: nullable(str('rotation_uuid')),
+    mapId: nullable(num('map_id')),
+    surface: num('surface'),
+    observations: str('observations'),
+    attachments: as<string[]>('attachments', []),
+    stock: as<unknown[]>('stock', []),
+    resources: as<unknown[]>('resources', []),
+    staff: as<string[]>('staff', []),
+    costs: as<Costs>('costs', { labour: null, inputs: {}, seed: null }),
+    inputs: as<LabourInput[]>('inputs', []),
+    /** The type fields other than inputs and map_id, under the spec's names. */
+    details: as<Record<string, unknown>>('details', {}),
+    createdBy: num('created_by'),
+    /** What the create sent (lib/util/fingerprint.ts): its uuid sent again with another body conflicts. '' when not known. */
+    createdWith: strOr('created_with', ''),
+    createdAt: str('created_at'),
+    updatedAt: str('updated_at'),
+    version: num('version'),
+  },
+  // the list's order within the field's campaign, so that a page reads its labours only (gsi1)
+  { derived: (l) => keys.labourByDateIndex(l.fieldId, l.yeargroup, l.date, l.createdAt, l.uuid) },
+);
 export type Labour = EntityOf<typeof Labour>;
 
 /** The unit of an input's total: a dose per hectare totals in the unit without "/ha". */

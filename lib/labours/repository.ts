@@ -6,8 +6,19 @@
 import { platformFieldGate } from '../authz/gate';
 import { crops } from '../crops/repository';
 import { keys } from '../db/keys';
-import { batchGet, EXISTS, itemKey, NOT_EXISTS, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
-import { biennialChange, Campaign, campaignOf } from '../fields/campaigns';
+import {
+  batchGet,
+  EXISTS,
+  itemKey,
+  NOT_EXISTS,
+  queryAll,
+  queryItems,
+  readItem,
+  type TxOp,
+  transact,
+  tx,
+} from '../db/table';
+import { Campaign, campaignLabourChange, campaignOf, labourTallyOf } from '../fields/campaigns';
 import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
 import type { PersonalInput } from '../inputs/service';
 import { emitWebhookEvent } from '../webhooks/emit';
@@ -34,10 +45,23 @@ export function labourSaveOps(change: LabourSave): TxOp[] {
     change.previousVersion === undefined
       ? [tx.put(labourItem(labour), NOT_EXISTS, taken), tx.put(refItem(labour), NOT_EXISTS, taken)]
       : [tx.put(labourItem(labour), 'version = :v', labourStale, { ':v': change.previousVersion })];
+  const biennial =
+    change.biennial &&
+    change.biennial.value !== undefined &&
+    change.biennial.value !== change.biennial.campaign.biennial
+      ? change.biennial.value
+      : undefined;
   return [
     ...writes,
     ...inputWriteOps(change.inputs),
-    ...(change.biennial ? biennialChange(change.biennial.campaign, change.biennial.value) : []),
+    // its campaign's tally (one update with its biennial: a transaction writes an item once)
+    campaignLabourChange(labour.fieldId, labour.yeargroup, {
+      added: { status: labour.status, typeId: labour.typeId },
+      ...(change.previousVersion === undefined
+        ? {}
+        : { removed: { status: change.previousStatus ?? labour.status, typeId: labour.typeId } }),
+      ...(biennial === undefined ? {} : { biennial }),
+    }),
   ];
 }
 
@@ -53,6 +77,23 @@ export const dynamoLabourRepository: LabourRepository = {
   },
   async laboursOf(fieldId, yeargroup) {
     return (await queryAll(keys.laboursOfCampaign(fieldId, yeargroup))).map(Labour.fromItem);
+  },
+  async *laboursByDate(fieldId, yeargroup, { dateFrom, dateTo, chunk }) {
+    for await (const item of queryItems({
+      ...keys.laboursByDate(fieldId, yeargroup, dateFrom, dateTo),
+      pageSize: chunk,
+    }))
+      yield Labour.fromItem(item);
+  },
+  async tallies(refs) {
+    const found = await batchGet(refs.map((r) => keys.campaign(r.fieldId, r.yeargroup)));
+    return new Map(
+      refs.map((r) => {
+        const item = found.get(itemKey(keys.campaign(r.fieldId, r.yeargroup)));
+        // no campaign: no labour (a campaign is made before its first labour)
+        return [refKey(r.fieldId, r.yeargroup), item ? labourTallyOf(item) : new Map()] as const;
+      }),
+    );
   },
   async rotations(refs) {
     const found = await batchGet(refs.map((r) => keys.rotation(r.fieldId, r.uuid)));
@@ -97,6 +138,9 @@ export const dynamoLabourRepository: LabourRepository = {
     await transact([
       tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone),
       tx.delete(keys.labourRef(labour.uuid, labour.fieldId)),
+      campaignLabourChange(labour.fieldId, labour.yeargroup, {
+        removed: { status: labour.status, typeId: labour.typeId },
+      }),
     ]);
   },
 };

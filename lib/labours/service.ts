@@ -12,6 +12,7 @@ import type { Crop } from '../crops/catalogue';
 import { LostRace, retryLostRace } from '../db/retry';
 import { Conflict, type DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import type { Campaign } from '../fields/campaigns';
+import { type LabourTally, tallied } from '../fields/labour-tally';
 import { masterInputByUuid } from '../inputs/catalogue';
 import {
   type InputRepository,
@@ -104,6 +105,8 @@ export interface LabourSave {
   labour: Labour;
   /** The version read for a change; absent for a new labour (its uuid must be free: `taken`). */
   previousVersion?: number;
+  /** The status read for a change (its campaign's tally moves the labour from it). */
+  previousStatus?: Status;
   /** Personal inputs the labour's list creates or renames. */
   inputs: InputWrite[];
   /** The campaign's `biennial` to set (nothing when it already has that value). */
@@ -119,6 +122,17 @@ export interface LabourRepository {
   homes(uuid: string): Promise<Array<{ fieldId: number; yeargroup: number }>>;
   labour(fieldId: number, yeargroup: number, uuid: string): Promise<Labour | undefined>;
   laboursOf(fieldId: number, yeargroup: number): Promise<Labour[]>;
+  /**
+   * A field's labours of a campaign in the list's order (byDate), from `dateFrom` to `dateTo` when
+   * given, read `chunk` at a time as they are iterated (an index: eventually consistent).
+   */
+  laboursByDate(
+    fieldId: number,
+    yeargroup: number,
+    options: { dateFrom?: string; dateTo?: string; chunk: number },
+  ): AsyncIterable<Labour>;
+  /** Each campaign's tally by `fieldId|yeargroup` (undefined: made before the tally and not counted yet). */
+  tallies(refs: Array<{ fieldId: number; yeargroup: number }>): Promise<Map<string, LabourTally | undefined>>;
   /** Rotations by `fieldId|uuid`: their crop and campaign. */
   rotations(
     refs: Array<{ fieldId: number; uuid: string }>,
@@ -198,6 +212,37 @@ const normalizeCosts = (
 });
 
 export type LabourCreate = LabourWrite & { typeId: LabourTypeId; status: Status; yeargroup: number; date: string };
+
+/**
+ * The first `wanted` labours passing `keep` of several fields' labours in the list's order (each
+ * source in that order), merged: a source is read only as far as the merge takes from it.
+ */
+async function mergedByDate(
+  sources: Array<{ field: Field; farm: Farm; labours: AsyncIterable<Labour> }>,
+  keep: (labour: Labour) => boolean,
+  wanted: number,
+): Promise<Array<{ labour: Labour; field: Field; farm: Farm }>> {
+  const heads = await Promise.all(
+    sources.map(async (source) => {
+      const iterator = source.labours[Symbol.asyncIterator]();
+      return { source, iterator, next: await iterator.next() };
+    }),
+  );
+  const out: Array<{ labour: Labour; field: Field; farm: Farm }> = [];
+  while (out.length < wanted) {
+    let first: (typeof heads)[number] | undefined;
+    for (const head of heads)
+      if (!head.next.done && (!first || byDate(head.next.value, first.next.value as Labour) < 0)) first = head;
+    if (!first) break;
+    const labour = first.next.value as Labour;
+    if (keep(labour)) out.push({ labour, field: first.source.field, farm: first.source.farm });
+    if (out.length >= wanted) break; // the next one would read the source's next chunk
+    first.next = await first.iterator.next();
+  }
+  // stop the sources' reads (an iterator left open reads nothing more)
+  await Promise.all(heads.map((head) => head.iterator.return?.()));
+  return out;
+}
 
 export function laboursService({ repository, inputs, fields, crops, emit, now = () => new Date() }: LabourDeps) {
   /** LABOUR_CHANGED.V1 to the field's owner and the user who acted. */
@@ -483,6 +528,34 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           (!fieldUuids || fieldUuids.has(field.uuid.toLowerCase())) &&
           (!farmUuids || farmUuids.has(farm.uuid.toLowerCase())),
       );
+      const tallies = await repository.tallies(
+        selected.map(({ field }) => ({ fieldId: field.id, yeargroup: filters.yeargroup })),
+      );
+      const counted = selected.every(({ field }) => tallies.get(refKey(field.id, filters.yeargroup)) !== undefined);
+      if (counted && !filters.cropIds) {
+        // the index in the list's order: a page reads about its labours (the ones before it too);
+        // the total comes from the campaigns' tallies, or, within dates, from the labours between them
+        const wanted = filters.dateFrom || filters.dateTo ? Number.POSITIVE_INFINITY : page * pageSize;
+        const sources = selected.map(({ field, farm }) => ({
+          field,
+          farm,
+          labours: repository.laboursByDate(field.id, filters.yeargroup, {
+            dateFrom: filters.dateFrom,
+            dateTo: filters.dateTo,
+            chunk: Math.min(Math.max(page * pageSize, 10), 500),
+          }),
+        }));
+        const found = await mergedByDate(sources, (labour) => matches(labour, filters, undefined), wanted);
+        const total = Number.isFinite(wanted)
+          ? selected.reduce(
+              (sum, { field }) => sum + tallied(tallies.get(refKey(field.id, filters.yeargroup))!, filters),
+              0,
+            )
+          : found.length;
+        const items = found.slice((page - 1) * pageSize, page * pageSize);
+        return { views: await views(principal.user.id, items), page, totalPages: Math.ceil(total / pageSize) };
+      }
+      // a crop filter (the crop is the labour's rotation's), or a campaign not counted yet: every labour
       const perField = await mapLimit(selected, 8, async ({ field, farm }) =>
         (await repository.laboursOf(field.id, filters.yeargroup)).map((labour) => ({ labour, field, farm })),
       );
@@ -589,6 +662,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
         await repository.save({
           labour: next,
           previousVersion: current.version,
+          previousStatus: current.status,
           inputs: resolved.writes,
           ...(campaign ? { biennial: { campaign, value: write.biennial } } : {}),
         });

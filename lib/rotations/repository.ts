@@ -3,6 +3,7 @@
 
 import { platformFieldGate } from '../authz/gate';
 import { crops } from '../crops/repository';
+import { BACKFILLS, backfilled } from '../db/backfills';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { NOT_EXISTS, putItem, queryAll, readItem, transact, tx } from '../db/table';
@@ -15,6 +16,15 @@ export const dynamoRotationRepository: RotationRepository = {
   async rotationsOf(fieldId) {
     return (await queryAll(keys.rotationsPrefix(fieldId))).map(Rotation.fromItem);
   },
+  async rotationsIn(farmId, yeargroup, fieldId) {
+    // one field's of every campaign: its partition; else the farm's index (gsi1), as narrow as asked
+    const query =
+      fieldId !== undefined && yeargroup === undefined
+        ? keys.rotationsPrefix(fieldId)
+        : keys.rotationsOfFarm(farmId, yeargroup, fieldId);
+    return (await queryAll(query)).map(Rotation.fromItem);
+  },
+  indexed: () => backfilled(BACKFILLS.rotationsByFarm),
   async rotation(fieldId, uuid) {
     return readItem(keys.rotation(fieldId, uuid), Rotation.fromItem);
   },

@@ -7,12 +7,14 @@
 // tests/unit/rotations.test.ts.
 import type { Principal } from '../auth/principal';
 import { can } from '../authz/access';
-import type { FieldGate, FieldInScope } from '../authz/gate';
+import type { FarmScope, FieldGate, FieldInScope } from '../authz/gate';
 import type { Crop } from '../crops/catalogue';
 import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/entity';
+import { keys } from '../db/keys';
 import { retryLostRace } from '../db/retry';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
 import type { Farm, Field } from '../platform/model';
+import { mapLimit } from '../util/map-limit';
 import { newUuid } from '../util/uuid';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from './codes';
 
@@ -22,22 +24,29 @@ const AREA_TOLERANCE = 1.005;
 export type RotationMetadata = Record<string, unknown>;
 
 /** A crop of a field in a campaign (yeargroup). */
-export const Rotation = entity('rotation', {
-  uuid: str('rotation_uuid'),
-  fieldId: num('field_id'),
-  yeargroup: num('yeargroup'),
-  cycleId: num('cicle_id'),
-  cropId: num('crop_id'),
-  startDate: str('start_date'),
-  endDate: str('end_date'),
-  ha: num('ha'),
-  yieldCrop: nullable(num('yield_crop')),
-  mapId: nullable(num('map_id')),
-  varietyIds: as<number[]>('variety_ids', []),
-  metadata: as<RotationMetadata | null>('metadata', null),
-  createdAt: str('created_at'),
-  version: numOr('version', 1),
-});
+export const Rotation = entity(
+  'rotation',
+  {
+    uuid: str('rotation_uuid'),
+    fieldId: num('field_id'),
+    /** The field's farm (0 in a rotation written before it was kept: the service sets it from the field). */
+    farmId: numOr('farm_id', 0),
+    yeargroup: num('yeargroup'),
+    cycleId: num('cicle_id'),
+    cropId: num('crop_id'),
+    startDate: str('start_date'),
+    endDate: str('end_date'),
+    ha: num('ha'),
+    yieldCrop: nullable(num('yield_crop')),
+    mapId: nullable(num('map_id')),
+    varietyIds: as<number[]>('variety_ids', []),
+    metadata: as<RotationMetadata | null>('metadata', null),
+    createdAt: str('created_at'),
+    version: numOr('version', 1),
+  },
+  // a farm's rotations in one query (gsi1), whatever the number of its fields
+  { derived: (r) => keys.rotationByFarmIndex(r.farmId, r.yeargroup, r.fieldId, r.uuid) },
+);
 export type Rotation = EntityOf<typeof Rotation>;
 
 /** A rotation with what its wire form shows of its field, farm and crop. */
@@ -51,6 +60,14 @@ export interface RotationView extends Rotation {
 /** Where rotations are kept. */
 export interface RotationRepository {
   rotationsOf(fieldId: number): Promise<Rotation[]>;
+  /**
+   * A farm's rotations, of one campaign (yeargroup) and of one field of it when given: one query
+   * whatever the farm's size (an index of the farm's rotations, eventually consistent), or the
+   * field's partition for one field's of every campaign.
+   */
+  rotationsIn(farmId: number, yeargroup?: number, fieldId?: number): Promise<Rotation[]>;
+  /** Whether every rotation is in the farms' index (its backfill is done): else a list reads field by field. */
+  indexed(): Promise<boolean>;
   rotation(fieldId: number, uuid: string): Promise<Rotation | undefined>;
   /** The fields holding a rotation of this uuid (a uuid names a rotation within its field). */
   rotationFields(uuid: string): Promise<number[]>;
@@ -179,10 +196,12 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     farm: Farm,
     rotations: Rotation[],
     all?: Rotation[],
+    found = new Map<number, Crop | undefined>(),
   ): Promise<RotationView[]> {
     const orders = cropOrders(all ?? rotations);
-    const found = new Map<number, Crop | undefined>();
-    for (const id of new Set(rotations.map((r) => r.cropId))) found.set(id, await crops(userId, id));
+    // a list passes one `found` for all its fields: a crop is looked up once
+    for (const id of new Set(rotations.map((r) => r.cropId)))
+      if (!found.has(id)) found.set(id, await crops(userId, id));
     return rotations.map((r) => ({ ...r, field, farm, crop: found.get(r.cropId), cropOrder: orders.get(r.uuid) ?? 1 }));
   }
 
@@ -193,8 +212,10 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
       notFound: refuse,
       forbidden: refuse,
     });
-    const rotation = await repository.rotation(field.id, uuid);
-    if (!rotation) throw notFound(uuid);
+    const found = await repository.rotation(field.id, uuid);
+    if (!found) throw notFound(uuid);
+    // a rotation written before it kept its farm takes it from its field (its next write indexes it)
+    const rotation = { ...found, farmId: field.farmId };
     return { rotation, field, farm, canWrite: can(access, 'write') };
   }
 
@@ -242,6 +263,7 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     const rotation: Rotation = {
       uuid: (input.uuid ?? newUuid()).toLowerCase(),
       fieldId: field.id,
+      farmId: field.farmId,
       yeargroup: input.yeargroup,
       cycleId: await repository.campaignId(field.id, input.yeargroup),
       cropId: input.cropId,
@@ -293,16 +315,55 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     varietiesOf,
 
     async listRotations(principal: Principal, filters: RotationFilters): Promise<RotationView[]> {
-      // a client naming its fields by id reads those only, not every field it reaches
-      const candidates = filters.fieldsId
-        ? await fields.readableOf(principal, filters.fieldsId)
-        : await fields.readable(principal);
-      const selected = selectFields(candidates, filters);
       const result: RotationView[] = [];
-      for (const entry of selected) {
-        const all = await repository.rotationsOf(entry.field.id);
-        const wanted = filters.yeargroup === undefined ? all : all.filter((r) => r.yeargroup === filters.yeargroup);
-        result.push(...(await views(principal.user.id, entry.field, entry.farm, wanted, all)));
+      const cropsFound = new Map<number, Crop | undefined>();
+      const byField = async (selected: FieldInScope[]) => {
+        for (const entry of selected) {
+          const all = await repository.rotationsOf(entry.field.id);
+          const wanted = filters.yeargroup === undefined ? all : all.filter((r) => r.yeargroup === filters.yeargroup);
+          result.push(...(await views(principal.user.id, entry.field, entry.farm, wanted, all, cropsFound)));
+        }
+      };
+      if (filters.fieldsId) {
+        // a client naming its fields by id reads those only (a query each: as many as it names)
+        await byField(selectFields(await fields.readableOf(principal, filters.fieldsId), filters));
+      } else if (filters.fieldsUuid || !(await repository.indexed())) {
+        // by uuid (rarely many), or before the farms' index holds every rotation: field by field
+        await byField(selectFields(await fields.readable(principal), filters));
+      } else {
+        // one query per farm the caller reads (a field shared alone: its own), then the fields answered
+        const farmsId = filters.farmsId;
+        const farmsUuid = filters.farmsUuid && new Set(filters.farmsUuid.map((u) => u.toLowerCase()));
+        const scopes = (await fields.scope(principal)).filter(
+          ({ farm }) =>
+            (!farmsId || farmsId.includes(farm.id)) && (!farmsUuid || farmsUuid.has(farm.uuid.toLowerCase())),
+        );
+        const found: Array<{ scope: FarmScope; rotations: Rotation[] }> = [];
+        for (const scope of scopes) {
+          const rotations =
+            scope.fieldIds === 'all'
+              ? await repository.rotationsIn(scope.farm.id, filters.yeargroup)
+              : (
+                  await mapLimit(scope.fieldIds, 8, (fieldId) =>
+                    repository.rotationsIn(scope.farm.id, filters.yeargroup, fieldId),
+                  )
+                ).flat();
+          found.push({ scope, rotations });
+        }
+        const profiles = await fields.fieldsById([...new Set(found.flatMap((f) => f.rotations.map((r) => r.fieldId)))]);
+        const seen = new Set<number>();
+        for (const { scope, rotations } of found) {
+          const ofField = new Map<number, Rotation[]>();
+          for (const r of rotations) ofField.set(r.fieldId, [...(ofField.get(r.fieldId) ?? []), r]);
+          for (const [fieldId, list] of ofField) {
+            const field = profiles.get(fieldId);
+            // a field deleted (its rotations not yet cleaned up), or reached twice: answered once
+            if (!field || field.farmId !== scope.farm.id || seen.has(fieldId)) continue;
+            if (!can(scope.accessTo(fieldId), 'read')) continue;
+            seen.add(fieldId);
+            result.push(...(await views(principal.user.id, field, scope.farm, list, list, cropsFound)));
+          }
+        }
       }
       return result.sort((a, b) => a.fieldId - b.fieldId || a.yeargroup - b.yeargroup || a.cropOrder - b.cropOrder);
     },

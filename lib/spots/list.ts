@@ -123,7 +123,12 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
 
   return {
     async listSpots(principal: Principal, filters: SpotFilters, paging: Paging): Promise<SpotPage> {
-      const selected = fieldsInScope(await fields.readable(principal), filters);
+      // one field named: that field is read, not every field the caller reaches
+      const reached =
+        filters.fieldId !== undefined
+          ? await fields.readableOf(principal, [filters.fieldId])
+          : await fields.readable(principal);
+      const selected = fieldsInScope(reached, filters);
       const readable = new Set(selected.map((f) => f.field.id));
       const all = paging.pageSize < 0;
       const offset = paging.cursor || all ? 0 : paging.page;

@@ -154,8 +154,12 @@ export function keyValueService({ values, resources }: { values: ValueRepository
       const wanted = [...new Set(input.keys)];
       const ids = [...new Set(readable.map((r) => r.id))];
       const found = new Map<number, Record<string, JsonObject>>();
-      const add = (id: number, key: string, value: StoredValue) =>
-        found.set(id, { ...found.get(id), [key]: JSON.parse(value.json) as JsonObject });
+      // into the id's object as found (a copy per key was quadratic in the keys of a listing)
+      const add = (id: number, key: string, value: StoredValue) => {
+        let entry = found.get(id);
+        if (!entry) found.set(id, (entry = {}));
+        entry[key] = JSON.parse(value.json) as JsonObject;
+      };
       if (wanted.length === 0) {
         await mapLimit(ids, 8, async (id) => {
           for (const [key, value] of await values.list(scope, id, extension)) add(id, key, value);

@@ -35,6 +35,7 @@ import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/clie
 import { createSqsServer } from 'local-aws-sqs';
 import S3rver from 's3rver';
 import { services } from '../../schemas/index';
+import { runBackfills } from '../backfill';
 import type { LocalApiManifest } from './api';
 import { type CatalogueOptions, startCatalogue } from './catalogue.js';
 import { INSTALL_DIR, install as installDynamoDbLocal } from './install-dynamodb-local.mjs';
@@ -670,7 +671,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     const tables = ofType('AWS::DynamoDB::Table');
     for (const [id, resource] of tables) {
-      await ensureTable(dynamo, names.resolve(resource.Properties ?? {}) as Record<string, any>, names.nameOf(id));
+      const properties = names.resolve(resource.Properties ?? {}) as Record<string, any>;
+      await ensureTable(dynamo, properties, names.nameOf(id));
+      // index attributes of items kept from before their index was written (an empty table: its markers)
+      if ((properties.GlobalSecondaryIndexes ?? []).some((g: { IndexName: string }) => g.IndexName === 'gsi1'))
+        await runBackfills(dynamo, names.nameOf(id));
     }
 
     // The API: the functions of every service in the local Lambda runtime behind the local API

@@ -5,10 +5,11 @@ import type { Principal } from '../../lib/auth/principal';
 import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import type { Campaign } from '../../lib/fields/campaigns';
+import { tallyKey } from '../../lib/fields/labour-tally';
 import { MASTER_INPUTS } from '../../lib/inputs/catalogue';
 import { blank } from '../../lib/inputs/service';
 import { LABOUR_CODES, labourStale, labourTaken } from '../../lib/labours/codes';
-import { LABOUR_TYPE, type Labour, STATUS } from '../../lib/labours/model';
+import { byDate, LABOUR_TYPE, type Labour, STATUS } from '../../lib/labours/model';
 import { type LabourCreate, type LabourRepository, type LabourSave, laboursService } from '../../lib/labours/service';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 import { inputKey, memoryRepository } from './helpers/memory-inputs';
@@ -20,15 +21,48 @@ function memory() {
   const campaigns = new Map<string, Campaign>();
   const inputs = memoryRepository();
   let loseNextSave = false;
-  const reads = { rotations: 0 };
+  const reads = { rotations: 0, labours: 0, whole: 0 };
+  /** Campaigns made before the tally (not counted yet): their lists read every labour. */
+  const untallied = new Set<string>();
   const repository: LabourRepository = {
     homes: async (uuid) =>
       [...labours.values()]
         .filter((l) => l.uuid === uuid.toLowerCase())
         .map((l) => ({ fieldId: l.fieldId, yeargroup: l.yeargroup })),
     labour: async (fieldId, _yeargroup, uuid) => labours.get(`${fieldId}|${uuid.toLowerCase()}`),
-    laboursOf: async (fieldId, yeargroup) =>
-      [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup),
+    laboursOf: async (fieldId, yeargroup) => {
+      reads.whole += 1;
+      return [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup);
+    },
+    async *laboursByDate(fieldId, yeargroup, { dateFrom, dateTo, chunk }) {
+      const sorted = [...labours.values()]
+        .filter(
+          (l) =>
+            l.fieldId === fieldId &&
+            l.yeargroup === yeargroup &&
+            (!dateFrom || l.date >= dateFrom) &&
+            (!dateTo || l.date <= dateTo),
+        )
+        .sort(byDate);
+      // read a chunk at a time, as the index's pages are
+      for (let start = 0; start < sorted.length; start += chunk) {
+        const read = sorted.slice(start, start + chunk);
+        reads.labours += read.length;
+        yield* read;
+      }
+    },
+    tallies: async (refs) =>
+      new Map(
+        refs.map((r) => {
+          const key = `${r.fieldId}|${r.yeargroup}`;
+          if (untallied.has(key)) return [key, undefined];
+          const tally = new Map<string, number>();
+          for (const l of labours.values())
+            if (l.fieldId === r.fieldId && l.yeargroup === r.yeargroup)
+              tally.set(tallyKey(l.status, l.typeId), (tally.get(tallyKey(l.status, l.typeId)) ?? 0) + 1);
+          return [key, tally];
+        }),
+      ),
     // field 1 has a soybean rotation (crop 1) in 2026
     rotations: async (refs) => {
       reads.rotations++;
@@ -81,7 +115,7 @@ function memory() {
       labours.delete(`${labour.fieldId}|${labour.uuid}`);
     },
   };
-  return { repository, inputs, labours, campaigns, reads, loseNext: () => (loseNextSave = true) };
+  return { repository, inputs, labours, campaigns, reads, untallied, loseNext: () => (loseNextSave = true) };
 }
 
 const caller = { user: { id: 9 } } as Principal;
@@ -280,5 +314,48 @@ describe('labour rules (repositories in memory)', () => {
     expect(fieldReads.every).toBe(0);
     await service.deleteLabour(caller, other.uuid);
     expect(await codeOf(service.getLabour(caller, other.uuid))).toBe(LABOUR_CODES.NOT_FOUND);
+  });
+
+  it('reads a page of labours about as far as the page, its total from the campaigns tallies', async () => {
+    const { service, reads, untallied } = setup();
+    for (let i = 0; i < 60; i++) {
+      const date = `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
+      await service.createLabour(caller, i % 3 ? sowing({ date }) : application({ date }));
+    }
+    for (let i = 0; i < 5; i++) await service.createLabour(caller, sowing({ fieldId: 2, date: `2026-02-0${i + 1}` }));
+    const everything = await service.listLabours(caller, { yeargroup: 2026 }, 1, 500);
+    expect(everything.views).toHaveLength(65);
+    const inOrder = everything.views.map((v) => v.labour.uuid);
+    reads.labours = 0;
+    reads.whole = 0;
+    const first = await service.listLabours(caller, { yeargroup: 2026, fieldIds: [1] }, 1, 10);
+    expect([first.views.length, first.totalPages]).toEqual([10, 6]);
+    expect(reads.labours).toBeLessThanOrEqual(10);
+    expect(reads.whole).toBe(0);
+    // pages of both fields in the list's order; each source read as far as the merge takes from it
+    reads.labours = 0;
+    const third = await service.listLabours(caller, { yeargroup: 2026 }, 3, 10);
+    expect(third.views.map((v) => v.labour.uuid)).toEqual(inOrder.slice(20, 30));
+    expect(third.totalPages).toBe(7);
+    expect(reads.labours).toBeLessThanOrEqual(30 + 5);
+    // the status and type filters count from the tally; a date range counts the labours in it
+    const applications = await service.listLabours(caller, { yeargroup: 2026, typeId: LABOUR_TYPE.APPLICATION }, 1, 7);
+    expect([applications.views.length, applications.totalPages]).toEqual([7, 3]);
+    expect(applications.views.every((v) => v.labour.typeId === LABOUR_TYPE.APPLICATION)).toBe(true);
+    const february = await service.listLabours(
+      caller,
+      { yeargroup: 2026, dateFrom: '2026-02-01', dateTo: '2026-02-28' },
+      1,
+      4,
+    );
+    const inFebruary = everything.views.filter((v) => v.labour.date.startsWith('2026-02'));
+    expect(february.views.map((v) => v.labour.uuid)).toEqual(inFebruary.slice(0, 4).map((v) => v.labour.uuid));
+    expect(february.totalPages).toBe(Math.ceil(inFebruary.length / 4));
+    // a campaign not counted yet: its labours read whole, the same answer
+    untallied.add('1|2026');
+    reads.whole = 0;
+    const before = await service.listLabours(caller, { yeargroup: 2026 }, 3, 10);
+    expect([before.views.map((v) => v.labour.uuid), before.totalPages]).toEqual([inOrder.slice(20, 30), 7]);
+    expect(reads.whole).toBe(3); // fields 1, 2 and 3 (read-only, no labour)
   });
 });

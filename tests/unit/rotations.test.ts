@@ -13,9 +13,26 @@ function memory() {
   const rows = new Map<string, Rotation>();
   const campaigns = new Map<string, number>();
   let staleOnce = false;
+  const indexed = { value: true };
+  /** Reads of the repository by kind: a list must not read field by field. */
+  const reads = { ofField: 0, ofFarm: 0 };
   const at = (fieldId: number, uuid: string) => `${fieldId}|${uuid}`;
   const repository: RotationRepository = {
-    rotationsOf: async (fieldId) => [...rows.values()].filter((r) => r.fieldId === fieldId),
+    rotationsOf: async (fieldId) => {
+      reads.ofField += 1;
+      return [...rows.values()].filter((r) => r.fieldId === fieldId);
+    },
+    async rotationsIn(farmId, yeargroup, fieldId) {
+      if (fieldId !== undefined && yeargroup === undefined) return repository.rotationsOf(fieldId);
+      reads.ofFarm += 1;
+      return [...rows.values()].filter(
+        (r) =>
+          r.farmId === farmId &&
+          (yeargroup === undefined || r.yeargroup === yeargroup) &&
+          (fieldId === undefined || r.fieldId === fieldId),
+      );
+    },
+    indexed: async () => indexed.value,
     rotation: async (fieldId, uuid) => rows.get(at(fieldId, uuid.toLowerCase())),
     rotationFields: async (uuid) =>
       [...rows.values()].filter((r) => r.uuid === uuid.toLowerCase()).map((r) => r.fieldId),
@@ -36,7 +53,7 @@ function memory() {
       return campaigns.get(key)!;
     },
   };
-  return { repository, rows, loseNextSave: () => (staleOnce = true) };
+  return { repository, rows, reads, indexed, loseNextSave: () => (staleOnce = true) };
 }
 
 const SOYBEAN: Crop = {
@@ -53,11 +70,11 @@ const crops = async (_userId: number, cropId: number) => [SOYBEAN, MAIZE].find((
 const spanish = new Map([[2, memoryField(2, { country: 'ES' })]]);
 const caller = { user: { id: 9 } } as Principal;
 
-function setup() {
+function setup(gate = memoryGate({ fields: spanish })) {
   const store = memory();
   return {
     ...store,
-    service: rotationsService({ repository: store.repository, fields: memoryGate({ fields: spanish }), crops }),
+    service: rotationsService({ repository: store.repository, fields: gate, crops }),
   };
 }
 
@@ -118,6 +135,42 @@ describe('rotation rules (repository in memory)', () => {
     const { service } = setup();
     expect(await codeOf(service.createRotation(caller, input({ fieldId: 3 })))).toBe(ROTATION_CODES.NOT_ALLOWED);
     expect(await codeOf(service.createRotation(caller, input({ fieldId: 4 })))).toBe(ROTATION_CODES.NOT_ALLOWED);
+  });
+
+  it('lists the rotations of the fields the caller reads with one read per farm, never one per field', async () => {
+    const writes = Array.from({ length: 30 }, (_, i) => i + 1);
+    const { service, reads } = setup(memoryGate({ writes, reads: [40] }));
+    for (const fieldId of [...writes, 40, 50])
+      await service.createRotation(caller, input({ fieldId })).catch(() => undefined);
+    for (const fieldId of [3, 7]) await service.createRotation(caller, input({ fieldId, yeargroup: 2025 }));
+    const before = { ...reads };
+    const listed = await service.listRotations(caller, { yeargroup: 2026 });
+    expect(listed.map((r) => r.fieldId)).toEqual(writes); // 40 is read-only (created nothing), 50 unseen
+    expect(listed.every((r) => r.yeargroup === 2026 && r.cropOrder === 1)).toBe(true);
+    expect(reads.ofField - before.ofField).toBe(0);
+    expect(reads.ofFarm - before.ofFarm).toBe(1);
+    // every campaign: the same one read, crop orders per campaign
+    const all = await service.listRotations(caller, {});
+    expect(all.filter((r) => r.fieldId === 3).map((r) => [r.yeargroup, r.cropOrder])).toEqual([
+      [2025, 1],
+      [2026, 1],
+    ]);
+    expect(reads.ofField - before.ofField).toBe(0);
+    expect(reads.ofFarm - before.ofFarm).toBe(2);
+    // the farm filter keeps the one read; a farm the caller does not read is no read at all
+    expect(await service.listRotations(caller, { yeargroup: 2026, farmsId: [8] })).toEqual([]);
+    expect(reads.ofFarm - before.ofFarm).toBe(2);
+  });
+
+  it('lists field by field until the farms index holds every rotation (its backfill is done)', async () => {
+    const { service, reads, indexed } = setup();
+    await service.createRotation(caller, input());
+    await service.createRotation(caller, input({ fieldId: 2 }));
+    indexed.value = false;
+    const before = { ...reads };
+    expect((await service.listRotations(caller, { yeargroup: 2026 })).map((r) => r.fieldId)).toEqual([1, 2]);
+    expect(reads.ofFarm - before.ofFarm).toBe(0);
+    expect(reads.ofField - before.ofField).toBe(3); // fields 1, 2 and 3 (read-only, no rotation)
   });
 
   it('creates what it can in a batch, lists the rest by position, and answers crop orders after the whole batch', async () => {

@@ -308,6 +308,21 @@ describe('spot rules (repository in memory)', () => {
     ).toEqual(['sample']);
   });
 
+  it('lists the spots of one named field reading that field, not every field the caller reaches', async () => {
+    const gate = memoryGate();
+    let everyField = 0;
+    const readable = gate.readable;
+    gate.readable = (principal) => {
+      everyField += 1;
+      return readable(principal);
+    };
+    const { service } = setup({ fields: gate });
+    await service.createSpot(caller, { fieldId: 1, shape: INSIDE, name: 'one' });
+    const listed = await service.listSpots(caller, { fieldId: 1 }, { page: 0, pageSize: 50 });
+    expect([listed.spots.map((s) => s.name), everyField]).toEqual([['one'], 0]);
+    expect((await service.listSpots(caller, { fieldId: 99 }, { page: 0, pageSize: 50 })).spots).toEqual([]);
+  });
+
   it('stores declared images of writable spots only, checks their type and size, and serves them', async () => {
     const { service, files } = setup();
     const photo = uuidV1();

@@ -78,6 +78,15 @@ export function memoryGate({
         .filter(visible)
         .sort((a, b) => a - b)
         .map(scope),
+    // one farm, read whole: its fields the caller does not see have no grants
+    scope: async () => [
+      {
+        farm: memoryFarm,
+        fieldIds: 'all',
+        accessTo: (id: number) => (visible(id) ? scope(id).access : accessFrom([])),
+      },
+    ],
+    fieldsById: async (fieldIds) => new Map(fieldIds.map((id) => [id, fields.get(id) ?? memoryField(id)])),
     shape: async (field) => field.shape,
   };
   return gate;

@@ -1,0 +1,177 @@
+// The backfills of lib/db/backfills.ts, run against a table: by the local stack when it has made
+// its tables (an empty table is marked at once) and by `npm run deploy` once every service is
+// deployed (the functions then keep the index attributes and tallies; the backfill adds them to
+// what was written before). Safe to run again, and while the API serves:
+// - rotations: the farm index's attributes (and `farm_id`) set on each rotation that lacks them,
+//   only while it still lacks them (a write that set them meanwhile wins); then the marker the
+//   list reads before it trusts the index;
+// - campaigns: the labour index's attributes set on each of its labours that lacks them, then its
+//   labours counted by status and type and the tally set with `labours_tallied`, on condition that
+//   no labour write (`labour_writes`) came in between (else counted again).
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { BACKFILLS } from '../lib/db/backfills';
+import { keys } from '../lib/db/keys';
+import { tallyKey } from '../lib/fields/labour-tally';
+
+type Item = Record<string, unknown>;
+
+const conditionFailed = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+
+/** Runs every backfill whose marker is missing; answers how many items each one changed. */
+export async function runBackfills(client: DynamoDBClient, table: string): Promise<Record<string, number>> {
+  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const pending: string[] = [];
+  for (const name of Object.values(BACKFILLS)) {
+    const marker = await doc.send(new GetCommand({ TableName: table, Key: keys.backfill(name), ConsistentRead: true }));
+    if (!marker.Item) pending.push(name);
+  }
+  const changed: Record<string, number> = Object.fromEntries(pending.map((name) => [name, 0]));
+  if (!pending.length) return changed;
+
+  /** Sets these attributes while the item exists and still lacks gsi1pk: 1 when it did. */
+  const index = async (item: Item, attributes: Item) => {
+    const names = Object.keys(attributes);
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi1pk)',
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, attributes[name]])),
+        }),
+      );
+      return 1;
+    } catch (error) {
+      if (conditionFailed(error)) return 0; // written (or deleted) meanwhile
+      throw error;
+    }
+  };
+
+  const farmOf = new Map<number, number | undefined>();
+  const fieldFarm = async (fieldId: number) => {
+    if (!farmOf.has(fieldId)) {
+      const field = await doc.send(new GetCommand({ TableName: table, Key: keys.field(fieldId) }));
+      farmOf.set(fieldId, field.Item ? Number(field.Item.farm_id) : undefined);
+    }
+    return farmOf.get(fieldId);
+  };
+
+  /** A campaign's labours indexed and counted; the tally set unless a labour was written meanwhile. */
+  const tally = async (campaign: Item): Promise<number> => {
+    const fieldId = Number(campaign.field_id);
+    const yeargroup = Number(campaign.yeargroup);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const current = (
+        await doc.send(
+          new GetCommand({ TableName: table, Key: { pk: campaign.pk, sk: campaign.sk }, ConsistentRead: true }),
+        )
+      ).Item;
+      if (!current || current.labours_tallied === true) return 0; // gone, or done by another run
+      const writes = current.labour_writes as number | undefined;
+      const counts = new Map<string, number>();
+      let indexed = 0;
+      const range = keys.laboursOfCampaign(fieldId, yeargroup);
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': range.pk, ':prefix': range.skPrefix },
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const labour of (page.Items ?? []) as Item[]) {
+          const key = tallyKey(Number(labour.status), Number(labour.labour_type_id));
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+          if (labour.gsi1pk === undefined)
+            indexed += await index(
+              labour,
+              keys.labourByDateIndex(
+                fieldId,
+                yeargroup,
+                String(labour.date),
+                String(labour.created_at),
+                String(labour.labour_uuid),
+              ),
+            );
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      // every count, zeros too: a labour written by the new code meanwhile has added to some
+      const set: Item = { ':true': true };
+      const names: Record<string, string> = {};
+      const assignments = ['labours_tallied = :true'];
+      for (const status of [1, 2, 3])
+        for (const typeId of [1, 2, 3, 4]) {
+          const key = tallyKey(status, typeId);
+          names[`#c${status}${typeId}`] = `labours_${key}`;
+          set[`:c${status}${typeId}`] = counts.get(key) ?? 0;
+          assignments.push(`#c${status}${typeId} = :c${status}${typeId}`);
+        }
+      if (writes !== undefined) set[':writes'] = writes;
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: { pk: campaign.pk, sk: campaign.sk },
+            UpdateExpression: `SET ${assignments.join(', ')}`,
+            ConditionExpression: `attribute_exists(pk) AND ${writes === undefined ? 'attribute_not_exists(labour_writes)' : 'labour_writes = :writes'}`,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: set,
+          }),
+        );
+        return 1 + indexed;
+      } catch (error) {
+        if (!conditionFailed(error)) throw error; // a labour written meanwhile: count again
+      }
+    }
+    throw new Error(`campaign ${String(campaign.pk)} ${String(campaign.sk)}: labours kept changing while counted`);
+  };
+
+  const rotations = pending.includes(BACKFILLS.rotationsByFarm);
+  const labours = pending.includes(BACKFILLS.labourTallies);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new ScanCommand({
+        TableName: table,
+        FilterExpression:
+          'begins_with(pk, :field) AND ((begins_with(sk, :rotation) AND attribute_not_exists(gsi1pk)) OR (begins_with(sk, :campaign) AND attribute_not_exists(labours_tallied)))',
+        ExpressionAttributeValues: { ':field': 'FIELD#', ':rotation': 'ROTATION#', ':campaign': 'CAMPAIGN#' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of (page.Items ?? []) as Item[]) {
+      const fieldId = Number(item.field_id);
+      if (rotations && String(item.sk).startsWith('ROTATION#')) {
+        const farmId = await fieldFarm(fieldId);
+        if (farmId === undefined) continue; // its field is deleted: the clean-up job removes it
+        changed[BACKFILLS.rotationsByFarm]! += await index(item, {
+          farm_id: farmId,
+          ...keys.rotationByFarmIndex(farmId, Number(item.yeargroup), fieldId, String(item.rotation_uuid)),
+        });
+      } else if (labours && String(item.sk).startsWith('CAMPAIGN#')) {
+        changed[BACKFILLS.labourTallies]! += await tally(item);
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  for (const name of pending) {
+    await doc.send(
+      new PutCommand({ TableName: table, Item: { ...keys.backfill(name), done_at: new Date().toISOString() } }),
+    );
+  }
+  return changed;
+}

@@ -1,0 +1,111 @@
+// docs/data-model.md, "Backfills": rotations and labours written before their indexes (the farm's
+// rotations, a field's labours by date and its campaign's tally) are found by the lists once the
+// backfill has run (scripts/backfill.ts, run by the stack's start and by npm run deploy), the same
+// answers as for those written since; it touches nothing else and may run again.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { BACKFILLS } from '../lib/db/backfills';
+import { keys } from '../lib/db/keys';
+import { runBackfills } from '../scripts/backfill';
+import { call, createField, newUser, stack } from './helpers/api';
+
+const client = () =>
+  new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint: stack().endpoints.dynamodb,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+
+describe('backfill of the list indexes', () => {
+  it('indexes and counts what was written before the indexes; the lists then answer it as before', async () => {
+    const user = await newUser();
+    const { fieldId } = await createField(user);
+    const rotation = await call('POST', '/rotations', {
+      token: user.token,
+      json: [
+        {
+          field_id: fieldId,
+          crop_id: 1,
+          yeargroup: 2026,
+          start_date: '2026-01-10T00:00:00Z',
+          end_date: '2026-06-10T00:00:00Z',
+        },
+      ],
+    });
+    expect(rotation.status).toBe(200);
+    for (const [date, status] of [
+      ['2026-03-10', 1],
+      ['2026-01-10', 2],
+      ['2026-02-10', 2],
+    ] as const) {
+      const made = await call('POST', '/activities/labour', {
+        token: user.token,
+        json: { field_id: fieldId, yeargroup: 2026, date, labour_type_id: 4, status, surface: 1 },
+      });
+      expect(made.status).toBe(200);
+    }
+    const labours = (query: Record<string, string | number> = {}) =>
+      call('GET', '/activities/labour', {
+        token: user.token,
+        query: { yeargroup: 2026, fields_id: String(fieldId), page_size: 2, ...query },
+      });
+    const rotations = () => call('GET', '/rotations', { token: user.token, query: { yeargroup: 2026 } });
+    const before = { labours: (await labours()).body, rotations: (await rotations()).body };
+    expect(before.labours.data.map((l: { date: string }) => l.date.slice(0, 10))).toEqual(['2026-01-10', '2026-02-10']);
+    expect(before.labours.pagination.total_page).toBe(2);
+    expect(before.rotations.data).toHaveLength(1);
+
+    // as the code before the indexes wrote them: no index attributes, no farm on the rotation, no tally
+    const { table } = stack();
+    const db = DynamoDBDocumentClient.from(client());
+    const partition = (
+      await db.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `FIELD#${fieldId}` },
+        }),
+      )
+    ).Items!;
+    const strip = async (item: Record<string, unknown>, attributes: string[]) =>
+      db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: `REMOVE ${attributes.map((_, i) => `#a${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+        }),
+      );
+    for (const item of partition) {
+      const sk = String(item.sk);
+      if (sk.startsWith('ROTATION#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
+      if (sk.startsWith('LABOUR#')) await strip(item, ['gsi1pk', 'gsi1sk']);
+      if (sk.startsWith('CAMPAIGN#'))
+        await strip(item, [
+          'labours_tallied',
+          'labour_writes',
+          ...Object.keys(item).filter((k) => /^labours_\d/.test(k)),
+        ]);
+    }
+    for (const name of Object.values(BACKFILLS))
+      await db.send(new DeleteCommand({ TableName: table, Key: keys.backfill(name) }));
+
+    const changed = await runBackfills(client(), table);
+    expect(changed[BACKFILLS.rotationsByFarm]).toBeGreaterThanOrEqual(1);
+    expect(changed[BACKFILLS.labourTallies]).toBeGreaterThanOrEqual(4); // the campaign and its three labours
+    const campaign = (
+      await db.send(new GetCommand({ TableName: table, Key: keys.campaign(fieldId, 2026), ConsistentRead: true }))
+    ).Item!;
+    expect([campaign.labours_tallied, campaign.labours_1_4, campaign.labours_2_4]).toEqual([true, 1, 2]);
+    // run again: nothing left to do
+    expect(Object.values(await runBackfills(client(), table)).every((n) => n === 0)).toBe(true);
+
+    expect((await labours()).body).toEqual(before.labours);
+    expect((await labours({ page: 2 })).body.data.map((l: { date: string }) => l.date.slice(0, 10))).toEqual([
+      '2026-03-10',
+    ]);
+    expect((await labours({ status: 2 })).body.pagination.total_page).toBe(1);
+    expect((await rotations()).body).toEqual(before.rotations);
+  });
+});

@@ -1,0 +1,238 @@
+// The change feed's storage (docs/data-model.md): one partition per user, `CHANGES#<user>` /
+// `CHANGE#<seq>`, kept by TTL for the retention. The changes worker writes each change of the
+// table's stream into the feed of every user who reads the record then (its audience); GET
+// /api/changes reads a page of the caller's (lib/changes/service.ts).
+
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { platformFieldGate } from '../authz/gate';
+import { config } from '../config';
+import { keys } from '../db/keys';
+import { batchPut, getItem, type Item, queryAll } from '../db/table';
+import { NotFound } from '../errors';
+import { classify, presentRecord, type StreamChange } from './classify';
+import { newSeq } from './cursor';
+import type { Change } from './model';
+import { type ChangeAccess, type ChangeStore, changeService, type FeedEntry } from './service';
+
+/**
+ * Lambda's event is JSON: binary values (B, BS) arrive base64-encoded; the item as the SDK reads it
+ * has them as bytes (a packed polygon).
+ */
+function binaryOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(binaryOf);
+  if (!value || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  const attribute = value as Record<string, unknown>;
+  if (typeof attribute.B === 'string') return { B: Buffer.from(attribute.B, 'base64') };
+  if (Array.isArray(attribute.BS))
+    return { BS: attribute.BS.map((b) => (typeof b === 'string' ? Buffer.from(b, 'base64') : b)) };
+  return Object.fromEntries(Object.entries(attribute).map(([name, inner]) => [name, binaryOf(inner)]));
+}
+
+/** A stream record as the classifier reads it. */
+export function streamChangeOf(record: DynamoDBRecord): StreamChange | undefined {
+  const data = record.dynamodb;
+  if (!data?.Keys || !record.eventName) return undefined;
+  const image = (value: unknown) =>
+    value
+      ? (unmarshall(binaryOf(value) as Parameters<typeof unmarshall>[0], { wrapNumbers: false }) as Record<
+          string,
+          unknown
+        >)
+      : undefined;
+  const keyItem = image(data.Keys) as { pk?: unknown; sk?: unknown };
+  if (typeof keyItem.pk !== 'string' || typeof keyItem.sk !== 'string') return undefined;
+  const seconds = data.ApproximateCreationDateTime;
+  return {
+    eventName: record.eventName,
+    keys: { pk: keyItem.pk, sk: keyItem.sk },
+    oldImage: image(data.OldImage),
+    newImage: image(data.NewImage),
+    at: new Date(typeof seconds === 'number' ? seconds * 1000 : Date.now()).toISOString(),
+  };
+}
+
+// --- who reads a change (its audience), when the worker writes it -----------------------------
+
+const idsOf = (items: Item[], of: (item: Item) => number | undefined): number[] =>
+  items.map(of).filter((id): id is number => id !== undefined && Number.isInteger(id));
+
+const shareUsers = async (query: { pk: string; skPrefix: string }) =>
+  idsOf(await queryAll(query), (item) => keys.shareUserOf(String(item.sk)));
+
+const supervisorsOf = async (userId: number) =>
+  idsOf(await queryAll(keys.supervisorsOf(userId)), (item) => {
+    const sk = String(item.gsi1sk ?? '');
+    return sk ? Number(sk.slice(sk.lastIndexOf('#') + 1)) : undefined;
+  });
+
+/** The users who read records of a field, of a farm: memoized for one batch of the stream. */
+export function audiences() {
+  const fields = new Map<number, Promise<number[]>>();
+  const farms = new Map<number, Promise<number[]>>();
+
+  const farmReaders = (farmId: number, ownerHint?: number): Promise<number[]> => {
+    let found = farms.get(farmId);
+    if (!found) {
+      found = (async () => {
+        const farm = await getItem(keys.farm(farmId));
+        const owner = farm ? Number(farm.owner_id) : ownerHint;
+        if (owner === undefined) return [];
+        // a share of one of its fields shows the farm too (read only)
+        const memberships = await queryAll(keys.farmFieldsPrefix(farmId));
+        const fieldIds = idsOf(memberships, (item) => Number(String(item.sk).slice(String(item.sk).indexOf('#') + 1)));
+        const [farmShares, supervisors, ...fieldShares] = await Promise.all([
+          shareUsers(keys.farmSharesPrefix(farmId)),
+          supervisorsOf(owner),
+          ...fieldIds.map((fieldId) => shareUsers(keys.fieldSharesPrefix(fieldId))),
+        ]);
+        return [owner, ...farmShares, ...supervisors, ...fieldShares.flat()];
+      })();
+      farms.set(farmId, found);
+    }
+    return found;
+  };
+
+  const fieldReaders = (fieldId: number, hint?: { owner?: number; farm?: number }): Promise<number[]> => {
+    let found = fields.get(fieldId);
+    if (!found) {
+      found = (async () => {
+        const field = await getItem(keys.field(fieldId));
+        const owner = field ? Number(field.owner_id) : hint?.owner;
+        const farmId = field ? Number(field.farm_id) : hint?.farm;
+        // a record of a field that is gone went with it (the field's own deletion says so)
+        if (owner === undefined || farmId === undefined || !Number.isInteger(owner)) return [];
+        const [farmShares, fieldShares, supervisors] = await Promise.all([
+          shareUsers(keys.farmSharesPrefix(farmId)),
+          shareUsers(keys.fieldSharesPrefix(fieldId)),
+          supervisorsOf(owner),
+        ]);
+        return [owner, ...farmShares, ...fieldShares, ...supervisors];
+      })();
+      fields.set(fieldId, found);
+    }
+    return found;
+  };
+
+  return {
+    async of(change: Change, image: Record<string, unknown> | undefined): Promise<number[]> {
+      if (change.to !== undefined) return [change.to];
+      const scope = change.scope;
+      const owner = typeof image?.owner_id === 'number' ? image.owner_id : undefined;
+      const farm = typeof image?.farm_id === 'number' ? image.farm_id : undefined;
+      const readers =
+        'field' in scope
+          ? await fieldReaders(scope.field, { owner, farm })
+          : 'farm' in scope
+            ? await farmReaders(scope.farm, owner)
+            : [scope.user];
+      return [...new Set(readers)];
+    },
+  };
+}
+
+/** The record a user gained access to (its entry carries it, as a created record's does). */
+async function gainedRecord(change: Change): Promise<Record<string, unknown> | undefined> {
+  if (change.change !== 'access_gained' || change.id === null) return undefined;
+  const item = await getItem(change.kind === 'field' ? keys.field(change.id) : keys.farm(change.id));
+  return item ? presentRecord(item) : undefined;
+}
+
+// --- the feed's items ---------------------------------------------------------------------------
+
+const ttlOf = (ms: number) => Math.floor(ms / 1000) + config().changes.retentionDays * 86_400;
+
+function feedItem(userId: number, seq: string, change: Change, writtenAt: number): Item & { pk: string; sk: string } {
+  const record = change.record;
+  return {
+    ...keys.change(userId, seq),
+    entry_kind: change.kind,
+    change: change.change,
+    record_id: change.id,
+    record_uuid: change.uuid,
+    rev: change.rev,
+    ...(change.fieldId !== undefined ? { field_id: change.fieldId } : {}),
+    ...(change.farmId !== undefined ? { farm_id: change.farmId } : {}),
+    ...(change.extensionId !== undefined ? { extension_id: change.extensionId } : {}),
+    ...(change.key !== undefined ? { storage_key: change.key } : {}),
+    ...(record ? { record_json: JSON.stringify(record) } : {}),
+    ...(!record && ['created', 'changed', 'access_gained'].includes(change.change) ? { record_omitted: true } : {}),
+    at: change.at,
+    ttl: ttlOf(writtenAt),
+  };
+}
+
+function entryOf(item: Item): FeedEntry {
+  const sk = String(item.sk);
+  return {
+    seq: sk.slice(sk.indexOf('#') + 1),
+    kind: item.entry_kind as FeedEntry['kind'],
+    change: item.change as FeedEntry['change'],
+    id: typeof item.record_id === 'number' ? item.record_id : null,
+    uuid: typeof item.record_uuid === 'string' ? item.record_uuid : null,
+    rev: typeof item.rev === 'string' ? item.rev : null,
+    ...(typeof item.field_id === 'number' ? { fieldId: item.field_id } : {}),
+    ...(typeof item.farm_id === 'number' ? { farmId: item.farm_id } : {}),
+    ...(typeof item.extension_id === 'string' ? { extensionId: item.extension_id } : {}),
+    ...(typeof item.storage_key === 'string' ? { key: item.storage_key } : {}),
+    ...(typeof item.record_json === 'string' ? { record: JSON.parse(item.record_json) } : {}),
+    ...(item.record_omitted === true ? { recordOmitted: true } : {}),
+    at: String(item.at),
+  };
+}
+
+/**
+ * Writes the changes of a batch of stream records into their readers' feeds, in the stream's order
+ * (one seq time for the batch, then the record's place in it). Returns how many entries it wrote.
+ */
+export async function appendChanges(records: StreamChange[]): Promise<number> {
+  const audience = audiences();
+  const writtenAt = Date.now();
+  const items: Array<Item & { pk: string; sk: string }> = [];
+  let index = 0;
+  for (const record of records) {
+    const change = classify(record);
+    if (!change) continue;
+    if (change.change === 'access_gained') {
+      const body = await gainedRecord(change);
+      if (body) change.record = body;
+    }
+    const readers = await audience.of(change, record.newImage ?? record.oldImage);
+    const seq = () => newSeq(writtenAt, index);
+    for (const userId of readers) items.push(feedItem(userId, seq(), change, writtenAt));
+    index++;
+  }
+  await batchPut(items);
+  return items.length;
+}
+
+// --- the functions' instance -------------------------------------------------------------------
+
+const store: ChangeStore = {
+  read: async (userId, afterSeq, untilSeq, limit) =>
+    (await queryAll({ ...keys.changesBetween(userId, afterSeq, untilSeq), limit })).map(entryOf),
+};
+
+const unreadable = new NotFound('unreadable');
+const refuse = { notFound: () => unreadable, forbidden: () => unreadable };
+
+const access: ChangeAccess = {
+  readableFields: async (principal, fieldIds) =>
+    new Set((await platformFieldGate.readableOf(principal, fieldIds)).map((entry) => entry.field.id)),
+  readableFarms: async (principal, farmIds) => {
+    const readable = await Promise.all(
+      farmIds.map((farmId) =>
+        platformFieldGate.farm(principal, farmId, 'read', refuse).then(
+          () => farmId,
+          (error: unknown) => {
+            if (error === unreadable) return undefined;
+            throw error;
+          },
+        ),
+      ),
+    );
+    return new Set(readable.filter((id): id is number => id !== undefined));
+  },
+};
+
+export const changes = changeService(store, access, () => config().changes);

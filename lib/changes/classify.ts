@@ -59,9 +59,16 @@ export function presentRecord(item: Record<string, unknown>): Record<string, unk
   return JSON.stringify(out).length > CHANGE_LIMITS.RECORD_BYTES ? undefined : out;
 }
 
+/** A spot's texts (`SPOTMSGS#<spot>` / `MSG#...`) and images (`SPOTIMG#<uuid>` / `SPOT#<spot>`). */
+function spotContentKind(key: Key): FeedKind | undefined {
+  if (key.pk.startsWith('SPOTMSGS#') && key.sk.startsWith('MSG#')) return 'spot_text';
+  if (key.pk.startsWith('SPOTIMG#') && key.sk.startsWith('SPOT#')) return 'spot_image';
+  return undefined;
+}
+
 /** The change of a record's write; undefined for items that are not a record of the feed. */
 function recordChange(record: StreamChange): Change | undefined {
-  const kind = recordKindOf(record.keys);
+  const kind = spotContentKind(record.keys) ?? recordKindOf(record.keys);
   if (!isFeedKind(kind)) return undefined;
   const { pk, sk } = record.keys;
   const image = (record.newImage ?? record.oldImage ?? {}) as Record<string, unknown>;
@@ -81,6 +88,7 @@ function recordChange(record: StreamChange): Change | undefined {
     ...('field' in scope ? { fieldId: scope.field } : {}),
     ...('farm' in scope ? { farmId: scope.farm } : {}),
     at: record.at,
+    image,
   };
   const farmId = intOr(image.farm_id);
   if (farmId !== null && base.farmId === undefined) base.farmId = farmId;
@@ -100,6 +108,10 @@ function recordChange(record: StreamChange): Change | undefined {
 }
 
 function scopeOf(pk: string, image: Record<string, unknown>): ChangeScope | undefined {
+  if (pk.startsWith('SPOTMSGS#') || pk.startsWith('SPOTIMG#')) {
+    const spot = intOr(image.spot_id);
+    return spot === null ? undefined : { spot };
+  }
   if (pk.startsWith('FIELD#')) return { field: idOf(pk) };
   if (pk.startsWith('FARM#')) return { farm: idOf(pk) };
   if (pk.startsWith('USER#')) return { user: idOf(pk) };
@@ -124,6 +136,9 @@ function identityOf(kind: FeedKind, key: Key, image: Record<string, unknown>): P
     case 'storage_value':
     case 'storage_file':
       return { id: idOf(key.pk), uuid: null };
+    case 'spot_text':
+    case 'spot_image':
+      return { id: null, uuid: strOr(image.uuid) };
     default:
       return {
         id: intOr(image.id ?? image[`${kind}_id`]),
@@ -163,4 +178,21 @@ function shareChange(record: StreamChange): Change | undefined {
 /** What a stream record means for the feed (nothing for most items). */
 export function classify(record: StreamChange): Change | undefined {
   return shareChange(record) ?? recordChange(record);
+}
+
+/**
+ * The changes of a batch, in order: a record whose key changed in one write (a spot text moved to
+ * another time is deleted under its old key and written under its new one, in one transaction) is
+ * one change of that record, where its new version is.
+ */
+export function classifyBatch(records: StreamChange[]): Change[] {
+  const changes = records.map(classify).filter((c): c is Change => c !== undefined);
+  const identity = (c: Change) => `${c.kind}|${c.uuid}`;
+  const created = new Set(changes.filter((c) => c.change === 'created' && c.uuid).map(identity));
+  const deleted = new Set(changes.filter((c) => c.change === 'deleted' && c.uuid).map(identity));
+  const moved = new Set([...created].filter((id) => deleted.has(id)));
+  if (!moved.size) return changes;
+  return changes
+    .filter((c) => !(c.change === 'deleted' && moved.has(identity(c))))
+    .map((c) => (c.change === 'created' && moved.has(identity(c)) ? { ...c, change: 'changed' as const } : c));
 }

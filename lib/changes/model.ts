@@ -19,16 +19,18 @@ export const FEED_KINDS = [
   'paddock',
   'herd',
   'spot',
+  'spot_text',
+  'spot_image',
   'sensor_group',
   'storage_value',
   'storage_file',
-] as const satisfies readonly RecordKind[];
+] as const satisfies readonly (RecordKind | 'spot_text' | 'spot_image')[];
 export type FeedKind = (typeof FEED_KINDS)[number];
 export const isFeedKind = (kind: string | undefined): kind is FeedKind =>
   kind !== undefined && (FEED_KINDS as readonly string[]).includes(kind);
 
 /** Partitions whose items may be a change of the feed: the stream's filter keeps only these. */
-export const FEED_PARTITIONS = ['FIELD#', 'FARM#', 'USER#', 'SENSORUSER#'] as const;
+export const FEED_PARTITIONS = ['FIELD#', 'FARM#', 'USER#', 'SENSORUSER#', 'SPOTMSGS#', 'SPOTIMG#'] as const;
 
 /** What happened to the record: its own writes, or the caller's access to it through a share. */
 export const CHANGE_TYPES = ['created', 'changed', 'deleted', 'access_gained', 'access_lost'] as const;
@@ -45,6 +47,8 @@ export const KIND_CLAIMS: Partial<Record<FeedKind, Claim>> = {
   paddock: 'LIVESTOCK',
   herd: 'LIVESTOCK',
   spot: 'MANAGEMENT_ZONES',
+  spot_text: 'MANAGEMENT_ZONES',
+  spot_image: 'MANAGEMENT_ZONES',
   sensor_group: 'VARIABLE_GROUPS_READ',
   storage_value: 'STORAGE',
   storage_file: 'STORAGE',
@@ -55,7 +59,9 @@ export type ChangeScope =
   | { field: number }
   | { farm: number }
   /** A record of the user's own; `extension`: of one extension of it (sensors, storage). */
-  | { user: number; extension?: string };
+  | { user: number; extension?: string }
+  /** A spot's text or image: the spot's field, found by the worker. */
+  | { spot: number };
 
 /** A change as the worker makes it from a stream record, before it is written to its readers' feeds. */
 export interface Change {
@@ -80,6 +86,8 @@ export interface Change {
   to?: number;
   /** When it happened (the stream record's time), ISO. */
   at: string;
+  /** The item after (or, deleted, before) the change: where its owner and farm are read from. */
+  image?: Record<string, unknown>;
 }
 
 export const CHANGE_LIMITS = {

@@ -10,7 +10,7 @@ import { config } from '../config';
 import { keys } from '../db/keys';
 import { batchPut, getItem, type Item, queryAll } from '../db/table';
 import { NotFound } from '../errors';
-import { classify, presentRecord, type StreamChange } from './classify';
+import { classifyBatch, presentRecord, type StreamChange } from './classify';
 import { newSeq } from './cursor';
 import type { Change } from './model';
 import { type ChangeAccess, type ChangeStore, changeService, type FeedEntry } from './service';
@@ -114,10 +114,31 @@ export function audiences() {
     return found;
   };
 
+  const spots = new Map<number, Promise<number | undefined>>();
+  /** The field of a spot (its texts and images name it by id); undefined once the spot is gone. */
+  const spotField = (spotId: number) => {
+    let found = spots.get(spotId);
+    if (!found) {
+      found = getItem(keys.spotById(spotId)).then((item) => (item ? Number(item.field_id) : undefined));
+      spots.set(spotId, found);
+    }
+    return found;
+  };
+
   return {
+    /** A spot's text or image: placed in its spot's field (false when the spot is gone with them). */
+    async place(change: Change): Promise<boolean> {
+      if (!('spot' in change.scope)) return true;
+      const fieldId = await spotField(change.scope.spot);
+      if (fieldId === undefined) return false;
+      change.scope = { field: fieldId };
+      change.fieldId = fieldId;
+      return true;
+    },
     async of(change: Change, image: Record<string, unknown> | undefined): Promise<number[]> {
       if (change.to !== undefined) return [change.to];
       const scope = change.scope;
+      if ('spot' in scope) return [];
       const owner = typeof image?.owner_id === 'number' ? image.owner_id : undefined;
       const farm = typeof image?.farm_id === 'number' ? image.farm_id : undefined;
       const readers =
@@ -190,14 +211,13 @@ export async function appendChanges(records: StreamChange[]): Promise<number> {
   const writtenAt = Date.now();
   const items: Array<Item & { pk: string; sk: string }> = [];
   let index = 0;
-  for (const record of records) {
-    const change = classify(record);
-    if (!change) continue;
+  for (const change of classifyBatch(records)) {
+    if (!(await audience.place(change))) continue;
     if (change.change === 'access_gained') {
       const body = await gainedRecord(change);
       if (body) change.record = body;
     }
-    const readers = await audience.of(change, record.newImage ?? record.oldImage);
+    const readers = await audience.of(change, change.image);
     const seq = () => newSeq(writtenAt, index);
     for (const userId of readers) items.push(feedItem(userId, seq(), change, writtenAt));
     index++;

@@ -3,6 +3,7 @@
 // records; the first client's next sync holds exactly those changes, nothing of records it cannot
 // read, and a share withdrawn as access lost. Old cursors answer 410; a change is in the feed
 // within 2 s.
+import { v1 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { encodeCursor, positionAt } from '../lib/changes/cursor';
 import { call, createField, internal, newUser, stack, type TestUser, tokenFor } from './helpers/api';
@@ -186,6 +187,47 @@ describe('the change feed', () => {
       ['labour', 'created'],
       ['storage_value', 'created'],
     ]);
+  }, 60_000);
+
+  it('spots with their texts, and sensor groups with their variables', async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    const cursor = await start(owner.token);
+    const spot = await call('POST', '/spots/spot', {
+      token: owner.token,
+      json: { field_id: fieldId, shape: 'POINT(-60.495 -33.895)', name: 'Mancha' },
+    });
+    expect(spot.status, spot.text).toBe(200);
+    const spotUuid = spot.body.spot_uuid as string;
+    const textUuid = v1();
+    const texts = [{ uuid: textUuid, text: 'malezas', timestamp_usr: '2026-05-10T09:30:00Z', imgs: [] }];
+    const added = await call('POST', '/api/spots/msgs', { token: owner.token, json: { uuid: spotUuid, texts } });
+    expect(added.status, added.text).toBe(200);
+    const group = await call('POST', '/sensors/v2/providers/variablegroups', {
+      token: owner.token,
+      json: { group_name: 'Estación', variables: [{ variable_name: 'Lluvia' }] },
+    });
+    expect(group.status, group.text).toBe(200);
+    const groupUuid = group.body.data.group_uuid as string;
+    const variableUuid = group.body.data.variables[0].variable_uuid as string;
+
+    const changes = await settled(
+      owner.token,
+      cursor,
+      (c) => c.some((e) => e.kind === 'sensor_variable') && c.some((e) => e.kind === 'spot_text'),
+    );
+    const seen = changes.map((c) => `${c.kind} ${c.change} ${c.uuid}`);
+    expect(seen).toContain(`spot created ${spotUuid}`);
+    expect(seen).toContain(`spot_text created ${textUuid}`);
+    expect(seen).toContain(`sensor_group created ${groupUuid}`);
+    expect(seen).toContain(`sensor_variable created ${variableUuid}`);
+    const text = changes.find((c) => c.kind === 'spot_text')!;
+    expect(text).toMatchObject({ field_id: fieldId, record: { text: 'malezas' } });
+    // another extension of the user sees neither the group nor the variable
+    const other = await tokenFor(owner.id, { extension_id: 'another' });
+    const theirs = await sync(other, cursor);
+    expect(theirs.changes.filter((c) => c.kind.startsWith('sensor'))).toEqual([]);
+    expect(theirs.changes.some((c) => c.kind === 'spot_text')).toBe(true);
   }, 60_000);
 
   it('a change is in the feed within 2 s', async () => {

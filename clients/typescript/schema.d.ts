@@ -3854,7 +3854,7 @@ export interface operations {
                         data: {
                             changes: {
                                 /** @enum {string} */
-                                kind: "field" | "farm" | "season_shape" | "rotation" | "labour" | "input" | "work_order" | "map" | "sampling" | "paddock" | "herd" | "spot" | "spot_text" | "spot_image" | "sensor_group" | "storage_value" | "storage_file";
+                                kind: "field" | "farm" | "season_shape" | "rotation" | "labour" | "input" | "work_order" | "map" | "sampling" | "paddock" | "herd" | "spot" | "spot_text" | "spot_image" | "sensor_group" | "sensor_variable" | "storage_value" | "storage_file";
                                 /**
                                  * @description created, changed, deleted (the entry is a tombstone), or access_gained / access_lost through a share (a field or a farm: its fields and everything under them come or go with it)
                                  * @enum {string}

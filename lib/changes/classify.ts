@@ -99,7 +99,7 @@ function recordChange(record: StreamChange): Change | undefined {
     base.extensionId = decodeURIComponent(rest.slice(0, hash));
     base.key = rest.slice(hash + 1);
   }
-  if (kind === 'sensor_group') base.extensionId = strOr(image.extension_id) ?? undefined;
+  if (kind === 'sensor_group' || kind === 'sensor_variable') base.extensionId = strOr(image.extension_id) ?? undefined;
   if (change !== 'deleted' && record.newImage) {
     const body = presentRecord(record.newImage);
     if (body) base.record = body;
@@ -115,6 +115,12 @@ function scopeOf(pk: string, image: Record<string, unknown>): ChangeScope | unde
   if (pk.startsWith('FIELD#')) return { field: idOf(pk) };
   if (pk.startsWith('FARM#')) return { farm: idOf(pk) };
   if (pk.startsWith('USER#')) return { user: idOf(pk) };
+  if (pk.startsWith('SENSORGROUPVARS#')) {
+    // a variable names its group by id; the group's user and extension are copied onto it
+    const user = intOr(image.user_id);
+    const extension = strOr(image.extension_id);
+    return user === null || extension === null ? undefined : { user, extension };
+  }
   if (pk.startsWith('SENSORUSER#')) {
     const extension = strOr(image.extension_id);
     return { user: idOf(pk), ...(extension ? { extension } : {}) };
@@ -133,6 +139,8 @@ function identityOf(kind: FeedKind, key: Key, image: Record<string, unknown>): P
       return { id: intOr(lastPart(key.sk)), uuid: null };
     case 'sensor_group':
       return { id: intOr(image.group_id), uuid: strOr(image.group_uuid) };
+    case 'sensor_variable':
+      return { id: null, uuid: strOr(image.variable_uuid) };
     case 'storage_value':
     case 'storage_file':
       return { id: idOf(key.pk), uuid: null };

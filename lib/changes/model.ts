@@ -22,6 +22,7 @@ export const FEED_KINDS = [
   'spot_text',
   'spot_image',
   'sensor_group',
+  'sensor_variable',
   'storage_value',
   'storage_file',
 ] as const satisfies readonly (RecordKind | 'spot_text' | 'spot_image')[];
@@ -30,7 +31,15 @@ export const isFeedKind = (kind: string | undefined): kind is FeedKind =>
   kind !== undefined && (FEED_KINDS as readonly string[]).includes(kind);
 
 /** Partitions whose items may be a change of the feed: the stream's filter keeps only these. */
-export const FEED_PARTITIONS = ['FIELD#', 'FARM#', 'USER#', 'SENSORUSER#', 'SPOTMSGS#', 'SPOTIMG#'] as const;
+export const FEED_PARTITIONS = [
+  'FIELD#',
+  'FARM#',
+  'USER#',
+  'SENSORUSER#',
+  'SENSORGROUPVARS#',
+  'SPOTMSGS#',
+  'SPOTIMG#',
+] as const;
 
 /** What happened to the record: its own writes, or the caller's access to it through a share. */
 export const CHANGE_TYPES = ['created', 'changed', 'deleted', 'access_gained', 'access_lost'] as const;
@@ -50,6 +59,7 @@ export const KIND_CLAIMS: Partial<Record<FeedKind, Claim>> = {
   spot_text: 'MANAGEMENT_ZONES',
   spot_image: 'MANAGEMENT_ZONES',
   sensor_group: 'VARIABLE_GROUPS_READ',
+  sensor_variable: 'VARIABLES_READ',
   storage_value: 'STORAGE',
   storage_file: 'STORAGE',
 };

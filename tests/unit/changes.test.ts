@@ -57,6 +57,20 @@ describe('classify', () => {
     ).toMatchObject({ kind: 'sensor_group', change: 'deleted', scope: { user: 1, extension: 'ext' } });
   });
 
+  it('a sensor variable: its group’s user and extension, copied onto it; an older item without them: nothing', () => {
+    expect(
+      classify(
+        write('MODIFY', 'SENSORGROUPVARS#4', 'VAR#v1', {
+          variable_uuid: 'v1',
+          user_id: 1,
+          extension_id: 'ext',
+          last_value: 2,
+        }),
+      ),
+    ).toMatchObject({ kind: 'sensor_variable', change: 'changed', uuid: 'v1', scope: { user: 1, extension: 'ext' } });
+    expect(classify(write('MODIFY', 'SENSORGROUPVARS#4', 'VAR#v1', { variable_uuid: 'v1' }))).toBeUndefined();
+  });
+
   it('shares: access gained and lost by the user they name; their level changing is nothing', () => {
     expect(classify(write('INSERT', 'FIELD#7', 'SHARE#0000000042', { level: 'read' }))).toMatchObject({
       kind: 'field',

@@ -401,7 +401,7 @@ async function setUpOwner(): Promise<Owner> {
     call('POST', '/api/mktplace/storage/users', {
       token,
       query: { operation: 'PUT' },
-      json: { id: user.uid, key: 'extension-only', data: { s: EXTENSION_SECRET } },
+      json: { id: user.uid, key: 'extension_only', data: { s: EXTENSION_SECRET } },
     }),
     'kv of the user and extension',
   );

@@ -18,6 +18,8 @@ export interface StreamChange {
   newImage?: Record<string, unknown>;
   /** When the write happened, ISO. */
   at: string;
+  /** Its position in the stream (the batch's failure is reported from it). */
+  sequence?: string;
 }
 
 const idOf = (pk: string): number => Number(pk.slice(pk.indexOf('#') + 1));
@@ -194,13 +196,22 @@ export function classify(record: StreamChange): Change | undefined {
  * one change of that record, where its new version is.
  */
 export function classifyBatch(records: StreamChange[]): Change[] {
-  const changes = records.map(classify).filter((c): c is Change => c !== undefined);
+  const changes = records.flatMap((record, source) => {
+    const change = classify(record);
+    return change ? [{ ...change, source }] : [];
+  });
   const identity = (c: Change) => `${c.kind}|${c.uuid}`;
   const created = new Set(changes.filter((c) => c.change === 'created' && c.uuid).map(identity));
   const deleted = new Set(changes.filter((c) => c.change === 'deleted' && c.uuid).map(identity));
   const moved = new Set([...created].filter((id) => deleted.has(id)));
   if (!moved.size) return changes;
+  const firstOf = new Map<string, number>();
+  for (const c of changes) if (moved.has(identity(c)) && !firstOf.has(identity(c))) firstOf.set(identity(c), c.source);
   return changes
     .filter((c) => !(c.change === 'deleted' && moved.has(identity(c))))
-    .map((c) => (c.change === 'created' && moved.has(identity(c)) ? { ...c, change: 'changed' as const } : c));
+    .map((c) =>
+      c.change === 'created' && moved.has(identity(c))
+        ? { ...c, change: 'changed' as const, source: firstOf.get(identity(c))! }
+        : c,
+    );
 }

@@ -98,6 +98,8 @@ export interface Change {
   at: string;
   /** The item after (or, deleted, before) the change: where its owner and farm are read from. */
   image?: Record<string, unknown>;
+  /** The index, in the worker's batch, of the stream record it comes from (the first, for a move). */
+  source?: number;
 }
 
 export const CHANGE_LIMITS = {

@@ -49,6 +49,7 @@ export function streamChangeOf(record: DynamoDBRecord): StreamChange | undefined
     oldImage: image(data.OldImage),
     newImage: image(data.NewImage),
     at: new Date(typeof seconds === 'number' ? seconds * 1000 : Date.now()).toISOString(),
+    ...(data.SequenceNumber ? { sequence: data.SequenceNumber } : {}),
   };
 }
 
@@ -202,28 +203,71 @@ function entryOf(item: Item): FeedEntry {
   };
 }
 
+/** What a batch of the stream came to: entries written, and the first record not done (a failure). */
+export interface AppendOutcome {
+  entries: number;
+  /** Index (in the records given) of the first record whose changes are not all written. */
+  failedAt?: number;
+  error?: unknown;
+}
+
 /**
  * Writes the changes of a batch of stream records into their readers' feeds, in the stream's order
- * (one seq time for the batch, then the record's place in it). Returns how many entries it wrote.
+ * (one seq time for the batch, then the change's place in it), 25 entries to a request. A failure
+ * stops the batch at the first record not completely written: the event source retries from there
+ * (ReportBatchItemFailures), so what came before is not written twice.
  */
-export async function appendChanges(records: StreamChange[]): Promise<number> {
+export async function appendChanges(records: StreamChange[]): Promise<AppendOutcome> {
   const audience = audiences();
   const writtenAt = Date.now();
-  const items: Array<Item & { pk: string; sk: string }> = [];
+  const groups: Array<{ source: number; items: Array<Item & { pk: string; sk: string }> }> = [];
+  let failedAt: number | undefined;
+  let error: unknown;
   let index = 0;
   for (const change of classifyBatch(records)) {
-    if (!(await audience.place(change))) continue;
-    if (change.change === 'access_gained') {
-      const body = await gainedRecord(change);
-      if (body) change.record = body;
+    const source = change.source ?? 0;
+    try {
+      if (!(await audience.place(change))) continue;
+      if (change.change === 'access_gained') {
+        const body = await gainedRecord(change);
+        if (body) change.record = body;
+      }
+      const readers = await audience.of(change, change.image);
+      const seq = newSeq(writtenAt, index++);
+      // one seq per change: its readers' entries share it (each in its own partition)
+      groups.push({ source, items: readers.map((userId) => feedItem(userId, seq, change, writtenAt)) });
+    } catch (caught) {
+      failedAt = source;
+      error = caught;
+      break;
     }
-    const readers = await audience.of(change, change.image);
-    const seq = () => newSeq(writtenAt, index);
-    for (const userId of readers) items.push(feedItem(userId, seq(), change, writtenAt));
-    index++;
   }
-  await batchPut(items);
-  return items.length;
+  let entries = 0;
+  let buffer: typeof groups = [];
+  const flush = async () => {
+    const items = buffer.flatMap((group) => group.items);
+    try {
+      await batchPut(items);
+      entries += items.length;
+      buffer = [];
+      return true;
+    } catch (caught) {
+      failedAt = Math.min(failedAt ?? Number.POSITIVE_INFINITY, buffer[0]!.source);
+      error = caught;
+      return false;
+    }
+  };
+  let writeFailed = false;
+  for (const group of groups) {
+    buffer.push(group);
+    if (buffer.reduce((n, g) => n + g.items.length, 0) >= 25 && !(await flush())) {
+      writeFailed = true;
+      break;
+    }
+  }
+  // what was computed before a failure is written (it all comes before the failed record)
+  if (!writeFailed && buffer.length) await flush();
+  return { entries, ...(failedAt !== undefined ? { failedAt, error } : {}) };
 }
 
 // --- the functions' instance -------------------------------------------------------------------

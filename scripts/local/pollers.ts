@@ -196,8 +196,9 @@ type StreamRecordOut = NonNullable<GetRecordsCommandOutput['Records']>[number];
 /**
  * Polls the table's stream and invokes the function with its records, oldest first, as Lambda's
  * event source mapping does: only the items of the given partitions (its filter), a failed batch
- * retried whole up to `retries` times and then recorded on the dead-letter queue (its stream
- * positions, as the mapping's on-failure destination does), shards followed as they split.
+ * retried from the record the function reports (or whole, when it throws) up to `retries` times and
+ * then recorded on the dead-letter queue (its stream positions, as the mapping's on-failure
+ * destination does; not bisected), shards followed as they split.
  */
 export function startStreamPoller(options: {
   streams: DynamoDBStreamsClient;
@@ -253,38 +254,50 @@ export function startStreamPoller(options: {
       return options.partitions.some((prefix) => pk.startsWith(prefix));
     });
     for (let i = 0; i < wanted.length; i += options.batchSize) {
-      const batch = wanted.slice(i, i + options.batchSize);
-      const event = { Records: batch.map((r) => lambdaStreamRecord(r, options.streamArn, options.region)) };
+      let batch = wanted.slice(i, i + options.batchSize);
       for (let attempt = 0; ; attempt++) {
+        // the batch is retried from the record the function reports (ReportBatchItemFailures), or whole
+        let failedFrom: number;
         try {
-          await options.runtime.invoke(options.functionName, event, crypto.randomUUID());
-          break;
+          const event = { Records: batch.map((r) => lambdaStreamRecord(r, options.streamArn, options.region)) };
+          const result = (await options.runtime.invoke(options.functionName, event, crypto.randomUUID())) as {
+            batchItemFailures?: Array<{ itemIdentifier: string }>;
+          } | null;
+          const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
+          if (failed === undefined) break;
+          failedFrom = Math.max(
+            0,
+            batch.findIndex((r) => r.dynamodb?.SequenceNumber === failed),
+          );
+          options.say(`stream worker ${options.functionName} reported a failure at ${failed}`);
         } catch (error) {
           if (stopped) return;
+          failedFrom = 0;
           options.say(`stream worker ${options.functionName} failed: ${(error as Error).message}`);
-          if (attempt >= options.retries) {
-            await options.sqs
-              .send(
-                new SendMessageCommand({
-                  QueueUrl: options.deadLetterUrl,
-                  MessageBody: JSON.stringify({
-                    requestContext: { condition: 'RetryAttemptsExhausted', functionArn: options.functionName },
-                    DDBStreamBatchInfo: {
-                      streamArn: options.streamArn,
-                      startSequenceNumber: batch[0]?.dynamodb?.SequenceNumber,
-                      endSequenceNumber: batch[batch.length - 1]?.dynamodb?.SequenceNumber,
-                      batchSize: batch.length,
-                    },
-                  }),
-                }),
-              )
-              .catch((e: Error) =>
-                options.say(`stream worker: the dead-letter queue did not take the batch: ${e.message}`),
-              );
-            break;
-          }
-          await pause(500 * 2 ** attempt);
         }
+        batch = batch.slice(failedFrom);
+        if (attempt >= options.retries) {
+          await options.sqs
+            .send(
+              new SendMessageCommand({
+                QueueUrl: options.deadLetterUrl,
+                MessageBody: JSON.stringify({
+                  requestContext: { condition: 'RetryAttemptsExhausted', functionArn: options.functionName },
+                  DDBStreamBatchInfo: {
+                    streamArn: options.streamArn,
+                    startSequenceNumber: batch[0]?.dynamodb?.SequenceNumber,
+                    endSequenceNumber: batch[batch.length - 1]?.dynamodb?.SequenceNumber,
+                    batchSize: batch.length,
+                  },
+                }),
+              }),
+            )
+            .catch((e: Error) =>
+              options.say(`stream worker: the dead-letter queue did not take the batch: ${e.message}`),
+            );
+          break;
+        }
+        await pause(500 * 2 ** attempt);
       }
     }
   };

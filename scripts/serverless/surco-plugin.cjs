@@ -236,6 +236,7 @@ class SurcoPlugin {
                     startingPosition: 'LATEST',
                     maximumRetryAttempts: worker.tableStream.retries,
                     bisectBatchOnFunctionError: true,
+                    functionResponseType: 'ReportBatchItemFailures',
                     destinations: {
                       onFailure: {
                         arn: this.shared(QUEUES[worker.tableStream.deadLetter].logicalId, 'Arn'),

@@ -1459,6 +1459,26 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     }
     expect(JSON.stringify(before.inbox)).toContain(INBOX_SECRET);
     expect(JSON.stringify(before.values)).toContain('4242.125');
+
+    // the change feed's probes above mean something: A's own feed holds A's records and its
+    // extension's storage, E's (A's user through another extension) A's records but not that storage
+    const feed = async (token: string) => {
+      const pages: unknown[] = [];
+      let since: string | undefined;
+      for (;;) {
+        const page = await call('GET', '/api/changes', { token, query: { limit: 500, ...(since ? { since } : {}) } });
+        expect(page.status, page.text).toBe(200);
+        pages.push(page.body.data.changes);
+        since = page.body.data.cursor;
+        if (!page.body.data.has_more) return JSON.stringify(pages);
+      }
+    };
+    const ownFeed = await feed(a.user.token);
+    expect(ownFeed).toContain(SECRET);
+    expect(ownFeed).toContain(EXTENSION_SECRET);
+    const otherExtension = await feed(attackers.get('E')!.token);
+    expect(otherExtension).toContain(SECRET);
+    expect(otherExtension).not.toContain(EXTENSION_SECRET);
   }, 240_000);
 });
 

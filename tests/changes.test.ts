@@ -5,6 +5,7 @@
 // within 2 s.
 import { v1 } from 'uuid';
 import { describe, expect, it } from 'vitest';
+import { createSurcoClient, syncChanges } from '../clients/typescript/index';
 import { encodeCursor, positionAt } from '../lib/changes/cursor';
 import { call, createField, internal, newUser, stack, type TestUser, tokenFor } from './helpers/api';
 
@@ -249,6 +250,24 @@ describe('the change feed', () => {
     console.log(`change feed latency: ${times.join(', ')} ms`);
     expect(Math.min(...times)).toBeLessThan(2000);
     expect(times.filter((t) => t < 2000).length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('the typed client syncs: changes in order and a cursor to continue; expired when too old', async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    const surco = createSurcoClient({ baseUrl: stack().baseUrl, token: owner.token });
+    const cursor = await start(owner.token);
+    const uuid = await newLabour(owner, fieldId);
+    let result = await syncChanges(surco, cursor);
+    const deadline = Date.now() + 10_000;
+    while (!result.expired && result.changes.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      result = await syncChanges(surco, cursor);
+    }
+    if (result.expired) throw new Error('expired');
+    expect(result.changes.map((c) => [c.kind, c.change, c.uuid])).toEqual([['labour', 'created', uuid]]);
+    expect((await syncChanges(surco, result.cursor)).expired).toBeFalsy();
+    expect(await syncChanges(surco, encodeCursor(positionAt(Date.now() - 40 * 86_400_000)))).toEqual({ expired: true });
   }, 60_000);
 
   it('answers 410 to a cursor older than the retention, 400 to one that is not a cursor', async () => {

@@ -68,7 +68,7 @@ const supervisorsOf = async (userId: number) =>
   });
 
 /** The users who read records of a field, of a farm: memoized for one batch of the stream. */
-export function audiences() {
+function audiences() {
   const fields = new Map<number, Promise<number[]>>();
   const farms = new Map<number, Promise<number[]>>();
 

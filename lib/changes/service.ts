@@ -54,9 +54,9 @@ export interface ChangePage {
 }
 
 /** `since` that names the feed's present: an empty page and the cursor of now (start of a sync). */
-export const SINCE_NOW = 'now';
+const SINCE_NOW = 'now';
 
-export const cursorExpired = () =>
+const cursorExpired = () =>
   new Invalid(
     `the cursor is older than the feed's retention (${CHANGE_LIMITS.RETENTION_DAYS} days by default): resync from the lists and start again with since=now`,
     { code: 'CURSOR_EXPIRED', status: 410 },
@@ -119,5 +119,3 @@ export function changeService(
     },
   };
 }
-
-export type ChangeService = ReturnType<typeof changeService>;

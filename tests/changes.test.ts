@@ -231,6 +231,24 @@ describe('the change feed', () => {
     expect(theirs.changes.some((c) => c.kind === 'spot_text')).toBe(true);
   }, 60_000);
 
+  it('a work order reaches its creator and the owner of the fields its labours are on', async () => {
+    const owner = await newUser();
+    const colleague = await newUser();
+    const { fieldId } = await createField(owner);
+    const share = await internal('/internal/shares', { user_id: colleague.id, field_id: fieldId, permission: 'edit' });
+    expect(share.status, share.text).toBe(200);
+    const cursor = await start(owner.token);
+    const labour = await newLabour(colleague, fieldId);
+    const uuid = v1();
+    const order = await call('POST', '/api/work_orders', {
+      token: colleague.token,
+      json: { uuid, labours: [labour], date: '2026-12-04', yeargroup: 2026, name: 'Barbecho', recomendations: [] },
+    });
+    expect(order.status, order.text).toBe(200);
+    const changes = await settled(owner.token, cursor, (c) => c.some((e) => e.kind === 'work_order'));
+    expect(brief(changes)).toEqual([`labour created ${labour}`, `work_order created ${uuid}`]);
+  }, 60_000);
+
   it('a change is in the feed within 2 s', async () => {
     const owner = await newUser();
     const { fieldId } = await createField(owner);

@@ -100,6 +100,8 @@ export type Config = {
   webhookQueueUrl: string;
   webhookDeadLetterQueueUrl: string;
   webhooks: { allowPrivate: boolean; timeoutMs: number; backoffSeconds: number; subscriptionConcurrency: number };
+  /** The change feed (docs/integrations.md "Change feed"). */
+  changes: { retentionDays: number; settleMs: number };
   stacUrl: string;
   imageryDays: number;
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
@@ -144,6 +146,14 @@ export function readConfig(environment: Environment): Config {
       timeoutMs: integer('SURCO_WEBHOOK_TIMEOUT_MS', 5000, 100, 30_000),
       backoffSeconds: integer('SURCO_WEBHOOK_BACKOFF_S', 60, 1, 900),
       subscriptionConcurrency: integer('SURCO_WEBHOOK_SUBSCRIPTION_CONCURRENCY', 2, 1, 20),
+    },
+    // The change feed (docs/integrations.md "Change feed"): how long a change is kept (an older
+    // cursor answers 410), and how old a change must be before a page answers it (the bound on the
+    // time between the worker stamping a change and its write landing: a later stamp never lands
+    // before an earlier one that a cursor has passed).
+    changes: {
+      retentionDays: integer('SURCO_CHANGES_RETENTION_DAYS', 30, 1, 365),
+      settleMs: integer('SURCO_CHANGES_SETTLE_MS', 500, 0, 10_000),
     },
     // Where satellite scenes are found (docs/imagery.md): a STAC API; Earth Search in AWS, the
     // local stack's own catalogue locally.

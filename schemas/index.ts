@@ -4,6 +4,7 @@
 
 import { buildOpenApi } from '../lib/http/openapi';
 import type { RouteDef, ServiceDef } from '../lib/http/route';
+import { changeRoutes } from './changes';
 import { cropRoutes } from './crops';
 import { farmMetadataRoutes } from './farm-metadata';
 import { fieldsRoutes } from './fields';
@@ -26,6 +27,7 @@ import { webhookDocs, webhookRoutes } from './webhooks';
 import { workOrderRoutes } from './work-orders';
 import {
   apiAuthorizer,
+  changesWorker,
   eventsWorker,
   imageryBulkWorker,
   imageryDaily,
@@ -39,7 +41,7 @@ export const services: readonly ServiceDef[] = [
   {
     name: 'platform',
     summary:
-      'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker; samplings; webhooks and their delivery worker',
+      'shared table, bucket, queues, secrets and REST API; internal API; fields and farms, season shapes, tags, rotations, crops, farm metadata; notifications and the events worker; samplings; webhooks and their delivery worker; the change feed and its stream worker',
     routes: [
       ...systemRoutes,
       ...platformRoutes,
@@ -52,8 +54,9 @@ export const services: readonly ServiceDef[] = [
       ...notificationRoutes,
       ...samplingRoutes,
       ...webhookRoutes,
+      ...changeRoutes,
     ],
-    workers: [eventsWorker, webhookWorker],
+    workers: [eventsWorker, webhookWorker, changesWorker],
     authorizer: apiAuthorizer,
   },
   {

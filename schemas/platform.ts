@@ -120,6 +120,24 @@ export const createShareRoute = defineRoute({
   },
 });
 
+export const DeleteShareBody = z.object({ user_id: id, farm_id: z.optional(id), field_id: z.optional(id) }).check(
+  z.refine((b) => (b.farm_id === undefined) !== (b.field_id === undefined), {
+    message: 'exactly one of farm_id and field_id is required',
+  }),
+);
+
+export const deleteShareRoute = defineRoute({
+  ...internalRoute,
+  operationId: 'internalDeleteShare',
+  handler: 'functions/platform/shares.del',
+  touches: { table: 'write' },
+  method: 'delete',
+  paths: ['/internal/shares'],
+  summary: 'Withdraw a share of a farm or a field from a user (the change feed tells the user: access_lost)',
+  request: { body: DeleteShareBody },
+  responses: { 200: { description: 'withdrawn', schema: okData(DeleteShareBody) } },
+});
+
 export const createTokenRoute = defineRoute({
   ...internalRoute,
   operationId: 'internalCreateToken',
@@ -132,4 +150,10 @@ export const createTokenRoute = defineRoute({
   responses: { 200: { description: 'the token', schema: okData(Token) } },
 });
 
-export const platformRoutes = [createUserRoute, createSupervisionRoute, createShareRoute, createTokenRoute];
+export const platformRoutes = [
+  createUserRoute,
+  createSupervisionRoute,
+  createShareRoute,
+  deleteShareRoute,
+  createTokenRoute,
+];

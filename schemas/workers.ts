@@ -1,5 +1,6 @@
 // Queue workers: the functions fed by SQS. Messages are the jobs and events of lib/workers/process
 // (envelopes `{name, id, data}`) and the S3 notifications of bulk sensor uploads.
+import { FEED_PARTITIONS } from '../lib/changes/model';
 import type { AuthorizerDef } from '../lib/http/route';
 import { defineWorker } from '../lib/http/route';
 
@@ -111,4 +112,20 @@ export const imageryDaily = defineWorker({
   schedule: 'rate(1 day)',
   touches: { table: 'read', sends: ['imagery'] },
   lambda: { timeout: 900 },
+});
+
+/**
+ * The change feed (docs/integrations.md "Change feed"): the table's stream into the feeds of the
+ * users who read each changed record. In the platform service, beside the events worker that fans
+ * out webhooks, so that both tell the same changes.
+ */
+export const changesWorker = defineWorker({
+  name: 'changesWorker',
+  summary: "The table's change stream into the users' change feeds",
+  handler: 'functions/workers/changes.handler',
+  tableStream: { partitions: FEED_PARTITIONS, deadLetter: 'changesDeadLetter', retries: 5 },
+  batchSize: 100,
+  maximumBatchingWindow: 0,
+  touches: { table: 'write' },
+  lambda: { timeout: 60 },
 });

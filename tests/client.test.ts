@@ -109,5 +109,10 @@ describe('typed client', () => {
       'SPOT_CREATED.V1',
     ]);
     expect(result.webhookEvents.every((e) => e.verified)).toBe(true);
+    // and the change feed caught up with what it did
+    const changes = result.changes.map((c) => `${c.kind} ${c.change}`);
+    for (const expected of ['field created', 'farm created', 'spot created', 'labour created', 'labour changed'])
+      expect(changes, expected).toContain(expected);
+    expect(result.changes).toContainEqual({ kind: 'spot', change: 'created', uuid: result.spotUuid });
   }, 120_000);
 });

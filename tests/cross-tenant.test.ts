@@ -86,6 +86,8 @@ const operations: Operation[] = Object.entries(document.paths).flatMap(([path, i
 
 /** In every name and text A stores: a 2xx answer to anyone else must never hold it. */
 const SECRET = `zq${randomBytes(6).toString('hex')}`;
+/** In A's storage of its own extension only: A's user through another extension (E) never sees it. */
+const EXTENSION_SECRET = `xe${randomBytes(6).toString('hex')}`;
 /** In A's notifications (apart from SECRET: R legitimately receives notices that name A's shared field). */
 const INBOX_SECRET = `yk${randomBytes(6).toString('hex')}`;
 const YEAR = new Date().getUTCFullYear();
@@ -395,6 +397,14 @@ async function setUpOwner(): Promise<Owner> {
       `kv ${scope}`,
     );
   }
+  await ok(
+    call('POST', '/api/mktplace/storage/users', {
+      token,
+      query: { operation: 'PUT' },
+      json: { id: user.uid, key: 'extension_only', data: { s: EXTENSION_SECRET } },
+    }),
+    'kv of the user and extension',
+  );
   await ok(
     call('POST', '/api/mktplace/filestorage/fields', {
       token,
@@ -756,6 +766,12 @@ const PROBES: Record<string, Probe> = {
   ],
   sendTestEvent: (a) => [write('user', { json: { user_ids: [a.user.id] } })],
   dismissInbox: (a) => [write('user', { query: { item_id: a.inboxItemId } })],
+  // the change feed: the caller's own; B reads nothing of A's, nobody but A's extension its storage
+  listChanges: () => [
+    read('field', { query: {} }),
+    read('field', { query: { limit: 500 } }),
+    read('extension', { query: { limit: 500 }, secret: EXTENSION_SECRET }),
+  ],
   notificationStream: () => [read('user', { query: { last_event_id: 0 }, stream: true, secret: INBOX_SECRET })],
   // spots
   getSpotsWithMessages: (a) => spotFilters(a).map((json) => read('field', { json })),
@@ -1067,6 +1083,7 @@ const PROBES: Record<string, Probe> = {
   internalCreateShare: (a, own) => [
     write('internal', { json: { user_id: own.userId, farm_id: a.farmId, permission: 'edit' } }),
   ],
+  internalDeleteShare: (a, own) => [write('internal', { json: { user_id: own.userId, farm_id: a.farmId } })],
   internalCreateSupervision: (a, own) => [
     write('internal', { json: { supervisor_id: own.userId, user_id: a.user.id, permission: 'edit' } }),
   ],
@@ -1442,6 +1459,26 @@ describe('cross-tenant matrix (from docs/openapi.json)', () => {
     }
     expect(JSON.stringify(before.inbox)).toContain(INBOX_SECRET);
     expect(JSON.stringify(before.values)).toContain('4242.125');
+
+    // the change feed's probes above mean something: A's own feed holds A's records and its
+    // extension's storage, E's (A's user through another extension) A's records but not that storage
+    const feed = async (token: string) => {
+      const pages: unknown[] = [];
+      let since: string | undefined;
+      for (;;) {
+        const page = await call('GET', '/api/changes', { token, query: { limit: 500, ...(since ? { since } : {}) } });
+        expect(page.status, page.text).toBe(200);
+        pages.push(page.body.data.changes);
+        since = page.body.data.cursor;
+        if (!page.body.data.has_more) return JSON.stringify(pages);
+      }
+    };
+    const ownFeed = await feed(a.user.token);
+    expect(ownFeed).toContain(SECRET);
+    expect(ownFeed).toContain(EXTENSION_SECRET);
+    const otherExtension = await feed(attackers.get('E')!.token);
+    expect(otherExtension).toContain(SECRET);
+    expect(otherExtension).not.toContain(EXTENSION_SECRET);
   }, 240_000);
 });
 

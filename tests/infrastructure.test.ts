@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FEED_PARTITIONS } from '../lib/changes/model';
 import type { RouteDef, Touches } from '../lib/http/route';
 import { DEFAULT_TIERS } from '../lib/platform/fair-use';
 import { allRoutes, openApiDocument, services } from '../schemas/index';
@@ -251,7 +252,10 @@ describe('npm run package: one template per service', () => {
 });
 
 /** The Sids a route's role must carry, read from the route as the contract states them. */
-function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: string): string[] {
+function expectedSids(
+  route: { auth?: string; touches?: Touches; tableStream?: { deadLetter: string } },
+  consumes?: string,
+): string[] {
   const t = route.touches ?? {};
   const sids = new Set<string>(['FunctionLogs']);
   if (t.table || route.auth === 'bearer') sids.add('TableRead');
@@ -264,9 +268,15 @@ function expectedSids(route: { auth?: string; touches?: Touches }, consumes?: st
     imageryBulk: 'ImageryBulk',
     webhooks: 'Webhook',
     webhooksDeadLetter: 'WebhookDeadLetter',
+    changesDeadLetter: 'ChangesDeadLetter',
   };
   for (const queue of t.sends ?? []) sids.add(`${queues[queue]}Send`);
   if (consumes) sids.add(`${queues[consumes]}Consume`);
+  // a stream consumer reads the table's stream and sends its failed batches to its dead-letter queue
+  if (route.tableStream) {
+    sids.add('TableStreamRead');
+    sids.add(`${queues[route.tableStream.deadLetter]}Send`);
+  }
   const names: Record<string, string> = {
     'spots/': 'SpotImages',
     'storage/': 'StorageFiles',
@@ -389,6 +399,47 @@ describe('what the templates keep safe', () => {
     }
   });
 
+  it("feeds the change feed from the table's stream: filtered, bisected on error, failed batches to their dead-letter queue", () => {
+    const template = platform();
+    expect(template.Resources.MainTable!.Properties.StreamSpecification).toEqual({
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    });
+    const streams = ofType(template, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('StreamArn'),
+    );
+    expect(streams).toHaveLength(1);
+    const mapping = streams[0]![1].Properties;
+    expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': ['MainTable', 'StreamArn'] });
+    expect(mapping.FunctionName['Fn::GetAtt'][0]).toBe('ChangesWorkerLambdaFunction');
+    expect(mapping).toMatchObject({
+      StartingPosition: 'LATEST',
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 5,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['ChangesDeadLetterQueue', 'Arn'] } } },
+    });
+    const filter = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);
+    expect(filter.dynamodb.Keys.pk.S.map((p: { prefix: string }) => p.prefix).sort()).toEqual(
+      [...FEED_PARTITIONS].sort(),
+    );
+    expect(template.Resources.ChangesDeadLetterQueue!.Properties.SqsManagedSseEnabled).toBe(true);
+    // its role: the stream (read only), the table, the dead-letter queue; nothing else
+    const statements = roleStatements(template, template.Resources.ChangesWorkerLambdaFunction!);
+    const stream = statements.find((s) => s.Sid === 'TableStreamRead');
+    expect(stream.Resource).toEqual([{ 'Fn::GetAtt': ['MainTable', 'StreamArn'] }]);
+    expect(
+      stream.Action.every((a: string) => /^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/.test(a)),
+    ).toBe(true);
+    expect(statements.find((s) => s.Sid === 'ChangesDeadLetterSend').Resource).toEqual([
+      { 'Fn::GetAtt': ['ChangesDeadLetterQueue', 'Arn'] },
+    ]);
+    // an alarm on what it gave up on, and on how far behind it is
+    const alarms = ofType(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    expect(alarms.find((a) => a.MetricName === 'IteratorAge')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'ChangesWorkerLambdaFunction' } }],
+    });
+  });
+
   it('answers before API Gateway gives up (29 s), lets workers finish before their messages reappear, and bounds every AWS call', () => {
     const queues = new Map<string, number>();
     for (const [id, queue] of ofType(platform(), 'AWS::SQS::Queue'))
@@ -412,6 +463,8 @@ describe('what the templates keep safe', () => {
       for (const [, mapping] of ofType(p.template, 'AWS::Lambda::EventSourceMapping')) {
         const fnId = (mapping.Properties.FunctionName['Fn::GetAtt'] as string[])[0]!;
         workers.add(fnId);
+        // the table's stream has no visibility timeout (its worker's batches wait for it)
+        if (JSON.stringify(mapping.Properties.EventSourceArn).includes('StreamArn')) continue;
         const timeout = Number(functions.get(fnId)!.Properties.Timeout);
         // AWS's rule for queue-fed functions: visibility at least six times the function's timeout
         expect(queues.get(queueOf(mapping.Properties.EventSourceArn))!, `${p.service} ${fnId}`).toBeGreaterThanOrEqual(
@@ -698,7 +751,7 @@ describe('what an operator expects in production', () => {
     const webhookDlq = alarms
       .filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')
       .map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]);
-    expect(webhookDlq.sort()).toEqual(['EventsDeadLetterQueue', 'WebhookDeadLetterQueue']);
+    expect(webhookDlq.sort()).toEqual(['ChangesDeadLetterQueue', 'EventsDeadLetterQueue', 'WebhookDeadLetterQueue']);
   });
 
   it('alarms on Lambda errors and throttles of every function of every service', () => {

@@ -77,3 +77,30 @@ export function multipart(fields: Record<string, Scalar | FilePart>) {
   // FormData goes as it is: fetch writes the boundary
   return { body: {} as never, bodySerializer: () => data };
 }
+
+/** A change of the change feed (`GET /api/changes`, docs/integrations.md "Change feed"). */
+export type Change =
+  paths['/api/changes']['get']['responses'][200]['content']['application/json']['data']['changes'][number];
+
+/** What a sync of the change feed came to: the changes in order and the cursor to continue from, or `expired`. */
+export type SyncResult = { changes: Change[]; cursor: string; expired?: false } | { expired: true };
+
+/**
+ * Every change after `since` (a cursor of an earlier sync, or 'now' to start one), page after page
+ * until the feed has no more. `expired`: the cursor is older than the feed's retention (410): read
+ * the records from the lists again and start over with 'now'. Other errors throw.
+ */
+export async function syncChanges(client: SurcoClient, since: string, pageSize = 500): Promise<SyncResult> {
+  const changes: Change[] = [];
+  let cursor = since;
+  for (;;) {
+    const { data, error, response } = await client.GET('/api/changes', {
+      params: { query: { since: cursor, limit: pageSize } },
+    });
+    if (response.status === 410) return { expired: true };
+    if (!data) throw new Error(`GET /api/changes: ${response.status} ${JSON.stringify(error as unknown)}`);
+    changes.push(...data.data.changes);
+    cursor = data.data.cursor;
+    if (!data.data.has_more) return { changes, cursor };
+  }
+}

@@ -117,6 +117,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The changes to records the caller can read since a cursor, oldest first (incremental sync)
+         * @description Start a sync with `since=now` (an empty page and the cursor of now), read the records from their lists, then ask with the cursor each answer gives until has_more is false. Without since: every change kept. Changes are kept 30 days: an older cursor answers 410 CURSOR_EXPIRED and the client resyncs from the lists. A change appears within a couple of seconds of its write; an entry may come twice (apply an entry whose rev the client has as nothing).
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crops": {
         parameters: {
             query?: never;
@@ -1365,7 +1385,8 @@ export interface paths {
         put?: never;
         /** Share a farm or a field with a user; emits FIELD_SHARE.V1 */
         post: operations["internalCreateShare"];
-        delete?: never;
+        /** Withdraw a share of a farm or a field from a user (the change feed tells the user: access_lost) */
+        delete: operations["internalDeleteShare"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3803,6 +3824,91 @@ export interface operations {
                         res: "error";
                         code: number;
                         info: string;
+                    };
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description the cursor of the previous answer, or "now"; absent: every change kept */
+                since?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            changes: {
+                                /** @enum {string} */
+                                kind: "field" | "farm" | "season_shape" | "rotation" | "labour" | "input" | "work_order" | "map" | "sampling" | "paddock" | "herd" | "spot" | "spot_text" | "spot_image" | "sensor_group" | "sensor_variable" | "storage_value" | "storage_file";
+                                /**
+                                 * @description created, changed, deleted (the entry is a tombstone), or access_gained / access_lost through a share (a field or a farm: its fields and everything under them come or go with it)
+                                 * @enum {string}
+                                 */
+                                change: "created" | "changed" | "deleted" | "access_gained" | "access_lost";
+                                /** @description the record's integer id; a season shape's campaign; storage: the resource's id */
+                                id: number | null;
+                                uuid: string | null;
+                                /** @description the record's revision after the change (its ETag) */
+                                rev: string | null;
+                                field_id?: number;
+                                farm_id?: number;
+                                /** @description storage: the key */
+                                key?: string;
+                                /** @description when the change was made (ISO 8601) */
+                                at: string;
+                                /** @description the record after the change, its attributes as stored (docs/data-model.md); null for a tombstone (deleted, access_lost) and for a record too large for the feed (record_omitted: GET it) */
+                                record: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @constant */
+                                record_omitted?: true;
+                            }[];
+                            /** @description opaque: send it as since */
+                            cursor: string;
+                            /** @description more changes wait: ask again at once */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description the cursor is older than the retention (30 days): resync from the lists */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description error, in the webhooks dialect */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error_code: string;
+                        info: string;
+                        request_id?: string;
                     };
                 };
             };
@@ -10588,6 +10694,54 @@ export interface operations {
                             farm_id?: number;
                             field_id?: number;
                             permission: string;
+                        };
+                    };
+                };
+            };
+            /** @description error, in the internal dialect */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        info: string;
+                    };
+                };
+            };
+        };
+    };
+    internalDeleteShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user_id: number;
+                    farm_id?: number;
+                    field_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description withdrawn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            user_id: number;
+                            farm_id?: number;
+                            field_id?: number;
                         };
                     };
                 };

@@ -2,12 +2,12 @@
 // internal API (as the platform does for an installed extension), subscribes a webhook receiver of
 // its own to the user's events, lists the user's fields (making one if there is none), records a
 // weed patch as a spot with a photo, records a planned herbicide application, reads the field's NDVI
-// series, and shows the signed events its receiver got. See README.md here to run it against `npm start`.
+// series, shows the signed events its receiver got, and catches up with the change feed. See README.md here to run it against `npm start`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { v1 as uuidV1 } from 'uuid';
-import { createSurcoClient, form, multipart } from '../../clients/typescript/index';
+import { createSurcoClient, form, multipart, syncChanges } from '../../clients/typescript/index';
 
 export interface ExampleOptions {
   baseUrl: string;
@@ -84,6 +84,11 @@ export async function runExample({
   ).data;
   const surco = createSurcoClient({ baseUrl, token: token.access_token });
   log(`token for user ${user.id}, valid until ${token.expires_at}`);
+
+  // 1a. The change feed: its cursor of now, taken before reading anything (docs/integrations.md);
+  // step 7 catches up from it, as an offline client does when it comes back
+  const start = await syncChanges(surco, 'now');
+  if (start.expired) throw new Error('a cursor of now cannot be expired');
 
   // 1b. A webhook instead of polling: the user's new fields, spots and labours, signed
   const receiver = await webhookReceiver();
@@ -205,6 +210,20 @@ export async function runExample({
     await surco.DELETE('/api/webhooks', { params: { query: { subscription_uuid: subscription.subscription_uuid } } }),
     'unsubscribe',
   );
+
+  // 7. Catching up: every change since the cursor of step 1a, in order (a webhook missed costs nothing)
+  const changes: Array<{ kind: string; change: string; uuid: string | null }> = [];
+  let cursor = start.cursor;
+  const feedUntil = Date.now() + 10_000;
+  while (Date.now() < feedUntil) {
+    const sync = await syncChanges(surco, cursor);
+    if (sync.expired) break; // older than the retention: read the lists again
+    changes.push(...sync.changes.map(({ kind, change, uuid }) => ({ kind, change, uuid })));
+    cursor = sync.cursor;
+    if (changes.some((c) => c.kind === 'labour' && c.change === 'changed')) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  for (const c of changes) log(`change: ${c.kind} ${c.change} ${c.uuid ?? ''}`);
   return {
     userId: user.id,
     fieldId,
@@ -213,5 +232,6 @@ export async function runExample({
     labour: { surface: now.surface, observations: now.observations, conflicts },
     ndvi,
     webhookEvents: receiver.events,
+    changes,
   };
 }

@@ -1,9 +1,9 @@
-// POST /internal/shares (docs/internal-api.md)
+// POST and DELETE /internal/shares (docs/internal-api.md)
 
 import type { ShareLevel } from '../../lib/authz/access';
 import { endpoint } from '../../lib/http/endpoint';
-import { share } from '../../lib/shares/repository';
-import { createShareRoute } from '../../schemas/platform';
+import { share, unshare } from '../../lib/shares/repository';
+import { createShareRoute, deleteShareRoute } from '../../schemas/platform';
 
 export const post = endpoint(createShareRoute, {
   handler: async ({ body }) => {
@@ -12,6 +12,17 @@ export const post = endpoint(createShareRoute, {
       body.farm_id !== undefined
         ? { userId: body.user_id, farmId: body.farm_id, level }
         : { userId: body.user_id, fieldId: body.field_id!, level },
+    );
+    return { code: 0, data: body };
+  },
+});
+
+export const del = endpoint(deleteShareRoute, {
+  handler: async ({ body }) => {
+    await unshare(
+      body.farm_id !== undefined
+        ? { userId: body.user_id, farmId: body.farm_id }
+        : { userId: body.user_id, fieldId: body.field_id! },
     );
     return { code: 0, data: body };
   },

@@ -50,6 +50,8 @@ export const keys = {
     gsi1pk: `USER#${userId}`,
     gsi1sk: `SUPERVISED_BY#${pad(supervisorId)}`,
   }),
+  /** The supervisors of a user (gsi1; their ids end the index's sort keys). */
+  supervisorsOf: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'SUPERVISED_BY#', index: 'gsi1' as const }),
 
   space: (spaceId: number): Key => ({ pk: `SPACE#${spaceId}`, sk: 'PROFILE' }),
   spaceMember: (spaceId: number, userId: number): Key => ({
@@ -79,6 +81,9 @@ export const keys = {
     pk: `FIELD#${fieldId}`,
     sk: `SHARE#${pad(userId)}`,
   }),
+  /** Every share of a farm, or of a field (the users they name: `shareUserOf`). */
+  farmSharesPrefix: (farmId: number) => ({ pk: `FARM#${farmId}`, skPrefix: 'SHARE#' }),
+  fieldSharesPrefix: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'SHARE#' }),
   /** Farm id of a farm uuid. */
   farmByUuid: (uuid: string): Key => ({ pk: `FARMUUID#${uuid.toLowerCase()}`, sk: 'FARM' }),
   /** Field id of a field uuid. */
@@ -435,6 +440,21 @@ export const keys = {
   }),
   /** An event delivered to a user, once (idempotency of the worker per user). */
   inboxDelivery: (userId: number, eventId: string): Key => ({ pk: `INBOX#${userId}`, sk: `EVENT#${eventId}` }),
+
+  // --- the change feed (docs/integrations.md "Change feed"): one partition per user ----------
+  /**
+   * A change in a user's feed; `seq` sorts by the time the feed worker wrote it (lib/changes/cursor.ts),
+   * so the partition reads oldest first. Kept by TTL for the feed's retention.
+   */
+  change: (userId: number, seq: string): Key => ({ pk: `CHANGES#${userId}`, sk: `CHANGE#${seq}` }),
+  /** The changes of a user's feed after `afterSeq` (excluded) up to `untilSeq` (included). */
+  changesBetween: (userId: number, afterSeq: string, untilSeq: string) => ({
+    pk: `CHANGES#${userId}`,
+    // '#' sorts before every character of a seq: after `afterSeq` itself, every longer key is later
+    skBetween: [`CHANGE#${afterSeq}~`, `CHANGE#${untilSeq}`] as const,
+  }),
+  /** The users a field's or farm's share names (reverse of their grants): the key's user id. */
+  shareUserOf: (sk: string): number | undefined => (sk.startsWith('SHARE#') ? Number(sk.slice(6)) : undefined),
 
   /** The API key of an extension in a tier's usage plan (AWS; lib/auth/authorizer.ts). */
   extensionApiKey: (tier: string, extensionId: string): Key => ({

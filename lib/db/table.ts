@@ -437,6 +437,25 @@ export async function batchDelete(keyList: Key[]): Promise<void> {
   }
 }
 
+/**
+ * Writes many items that are not records (no revision, no precondition: logs and feeds), 25 to a
+ * request, retrying what DynamoDB leaves unprocessed.
+ */
+export async function batchPut(items: Array<Item & Key>): Promise<void> {
+  for (const item of items) {
+    if (recordKindOf(item)) throw new Error(`batchPut writes no records (${item.pk} / ${item.sk})`);
+  }
+  for (const part of chunk(items, 25)) {
+    let pending = part.map((item) => ({ PutRequest: { Item: item } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await sleep(backoffMs(attempt));
+      const out = await send<BatchWriteCommandOutput>(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+      pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
+      if (attempt >= RETRY_ATTEMPTS && pending.length) throw new Error('batchPut: unprocessed items remain');
+    }
+  }
+}
+
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type NoTable<T> = Omit<NonNullable<T>, 'TableName'>;
 

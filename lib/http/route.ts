@@ -24,7 +24,8 @@ export type QueueName =
   | 'imageryUrgent'
   | 'imageryBulk'
   | 'webhooks'
-  | 'webhooksDeadLetter';
+  | 'webhooksDeadLetter'
+  | 'changesDeadLetter';
 /** Bucket prefixes, each a kind of file. */
 export type FilePrefix = 'spots/' | 'storage/' | 'sensor-bulk/' | 'imagery/' | 'uploads/';
 export type FileAction = 'get' | 'put' | 'delete';
@@ -138,8 +139,14 @@ export interface WorkerDef {
   name: string;
   summary: string;
   handler: HandlerRef;
-  /** The queue it consumes; absent for a scheduled function. */
+  /** The queue it consumes; absent for a scheduled function and a stream consumer. */
   queue?: QueueName;
+  /**
+   * The main table's change stream it consumes (DynamoDB Streams): the items of these partitions
+   * (pk prefixes; the event source's filter), batches bisected on error and, past the retries,
+   * recorded on the dead-letter queue.
+   */
+  tableStream?: { partitions: readonly string[]; deadLetter: QueueName; retries: number };
   /** EventBridge schedule expression of a scheduled function, e.g. `rate(1 day)`. */
   schedule?: string;
   /** Messages per invocation (queue consumers). */

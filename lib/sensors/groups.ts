@@ -82,6 +82,8 @@ function newVariable(group: VariableGroup, input: VariableInput): Variable {
     uuid: (input.variable_uuid ?? newUuid()).toLowerCase(),
     groupUuid: group.uuid,
     groupId: group.id,
+    userId: group.userId,
+    extensionId: group.extensionId,
     createdAt: input.created_at ?? nowSeconds(),
     deletedAt: input.deleted_at ?? null,
     variableName: name,

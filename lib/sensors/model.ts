@@ -58,6 +58,9 @@ export const Variable = entity(
     uuid: str('variable_uuid'),
     groupUuid: str('group_uuid'),
     groupId: num('group_id'),
+    /** Its group's user and extension, copied onto it (the change feed's worker reads them; null on items written before). */
+    userId: nullable(num('user_id')),
+    extensionId: nullable(str('extension_id')),
     createdAt: str('created_at'),
     deletedAt: nullable(str('deleted_at')),
     variableName: str('variable_name'),

@@ -3,7 +3,7 @@
 // record is deleted), in one transaction. The user is told through FIELD_SHARE.V1.
 
 import { keys } from '../db/keys';
-import { EXISTS, transact, tx } from '../db/table';
+import { EXISTS, getItem, transact, tx } from '../db/table';
 import { Invalid, NotFound } from '../errors';
 import { publishEvent } from '../events/publish';
 import { FIELD_SHARE_EVENT } from '../notifications/catalogue';
@@ -13,6 +13,36 @@ import { fieldIdsOfFarm, getFarm, getField, getFields } from '../platform/record
 import { requireUser } from '../platform/users';
 
 export type ShareInput = { userId: number; level: ShareLevel } & ({ farmId: number } | { fieldId: number });
+
+/**
+ * Withdraws a share (DELETE /internal/shares): the user's grant and the record's reverse share, in
+ * one transaction; NotFound when the user holds no such share. The change feed tells the user
+ * (access_lost); its webhooks stop at the next delivery's check.
+ */
+export async function unshare(input: { userId: number } & ({ farmId: number } | { fieldId: number })): Promise<void> {
+  const missing = () =>
+    new NotFound(`user ${input.userId} holds no share of that ${'farmId' in input ? 'farm' : 'field'}`, {
+      code: INTERNAL_CODES.NOT_FOUND,
+    });
+  // the owner's own grant of its farm is not a share
+  const grant = await getItem(
+    'farmId' in input
+      ? keys.userFarmAccess(input.userId, input.farmId)
+      : keys.userFieldAccess(input.userId, input.fieldId),
+  );
+  if (!grant || grant.level === 'owner') throw missing();
+  await transact(
+    'farmId' in input
+      ? [
+          tx.delete(keys.userFarmAccess(input.userId, input.farmId), EXISTS, missing),
+          tx.delete(keys.farmShare(input.farmId, input.userId)),
+        ]
+      : [
+          tx.delete(keys.userFieldAccess(input.userId, input.fieldId), EXISTS, missing),
+          tx.delete(keys.fieldShare(input.fieldId, input.userId)),
+        ],
+  );
+}
 
 export async function share(input: ShareInput): Promise<void> {
   const user = await requireUser(input.userId);

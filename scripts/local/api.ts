@@ -9,11 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { services } from '../../schemas/index';
 import { buildFunctions, handlerExport, handlerModule, RUNTIME_WORKER } from './build';
 import { createGateway } from './gateway';
-import { type Poller, startPoller, startSchedule } from './pollers';
+import { type Poller, startPoller, startSchedule, startStreamPoller } from './pollers';
 import { type InvocationError, LambdaRuntime, type LocalFunction, type Pool } from './runtime';
 
 export interface LocalApiManifest {
@@ -33,6 +35,17 @@ export interface LocalApiManifest {
   /** Queue workers to poll: each with its queue's URL and ARN. */
   pollers: Array<{ name: string; queueUrl: string; queueArn: string; batchSize: number; concurrency: number }>;
   schedules: Array<{ name: string; rate: string }>;
+  /** DynamoDB Local, whose table streams feed the stream workers. */
+  dynamodb: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string } };
+  /** Stream workers: the table whose stream each reads, its filter, retries and dead-letter queue. */
+  streams: Array<{
+    name: string;
+    table: string;
+    batchSize: number;
+    partitions: string[];
+    retries: number;
+    deadLetterUrl: string;
+  }>;
   /** Worker threads of each of the runtime's pools (requests; events). */
   runtimeWorkers: number;
   watch: boolean;
@@ -127,6 +140,37 @@ async function main() {
       );
     }
   }
+  const dynamo = new DynamoDBClient({
+    region: manifest.region,
+    endpoint: manifest.dynamodb.endpoint,
+    credentials: manifest.dynamodb.credentials,
+  });
+  const streams = new DynamoDBStreamsClient({
+    region: manifest.region,
+    endpoint: manifest.dynamodb.endpoint,
+    credentials: manifest.dynamodb.credentials,
+  });
+  for (const stream of manifest.streams) {
+    const table = await dynamo.send(new DescribeTableCommand({ TableName: stream.table }));
+    const streamArn = table.Table?.LatestStreamArn;
+    if (!streamArn) throw new Error(`table ${stream.table} has no stream for ${stream.name}`);
+    pollers.push(
+      startStreamPoller({
+        streams,
+        sqs,
+        runtime,
+        streamArn,
+        region: manifest.region,
+        functionName: stream.name,
+        batchSize: stream.batchSize,
+        partitions: stream.partitions,
+        retries: stream.retries,
+        deadLetterUrl: stream.deadLetterUrl,
+        pollMs: 100,
+        say,
+      }),
+    );
+  }
   for (const schedule of manifest.schedules) {
     pollers.push(
       startSchedule({ runtime, functionName: schedule.name, rate: schedule.rate, region: manifest.region, say }),
@@ -157,6 +201,8 @@ async function main() {
     await runtime?.stop();
     await build.stop();
     sqs.destroy();
+    streams.destroy();
+    dynamo.destroy();
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());

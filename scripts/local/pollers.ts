@@ -3,11 +3,20 @@
 // successful records are deleted; failed ones become visible again after a short local back-off
 // and, past the queue's maxReceiveCount, SQS moves them to the dead-letter queue. Scheduled
 // functions run at their rate (EventBridge `rate(...)`), the first time one period after start.
+// The table's stream feeds its worker as a DynamoDB event source mapping does (startStreamPoller).
+import {
+  DescribeStreamCommand,
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
 import {
   ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
   type Message,
   ReceiveMessageCommand,
+  SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { LambdaRuntime } from './runtime';
@@ -159,4 +168,182 @@ export function startSchedule(options: {
   }, ratePeriodMs(options.rate));
   timer.unref();
   return { stop: async () => clearInterval(timer) };
+}
+
+// --- DynamoDB Streams -> Lambda, as an event source mapping does -------------------------------
+
+/** A stream record as Lambda's event carries it (JSON: times in seconds, binary values base64). */
+function lambdaStreamRecord(record: StreamRecordOut, streamArn: string, region: string) {
+  const json = JSON.parse(
+    JSON.stringify(record.dynamodb ?? {}, (_key, value) =>
+      value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
+    ),
+  ) as Record<string, unknown>;
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: region,
+    dynamodb: { ...json, ApproximateCreationDateTime: created ? created.getTime() / 1000 : Date.now() / 1000 },
+    eventSourceARN: streamArn,
+  };
+}
+
+type StreamRecordOut = NonNullable<GetRecordsCommandOutput['Records']>[number];
+
+/**
+ * Polls the table's stream and invokes the function with its records, oldest first, as Lambda's
+ * event source mapping does: only the items of the given partitions (its filter), a failed batch
+ * retried from the record the function reports (or whole, when it throws) up to `retries` times and
+ * then recorded on the dead-letter queue (its stream positions, as the mapping's on-failure
+ * destination does; not bisected), shards followed as they split.
+ */
+export function startStreamPoller(options: {
+  streams: DynamoDBStreamsClient;
+  sqs: SQSClient;
+  runtime: LambdaRuntime;
+  streamArn: string;
+  region: string;
+  functionName: string;
+  batchSize: number;
+  partitions: readonly string[];
+  retries: number;
+  deadLetterUrl: string;
+  pollMs: number;
+  say: (message: string) => void;
+}): Poller {
+  let stopped = false;
+  const abort = new AbortController();
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** Open shards' iterators, by shard id; shards seen and finished. */
+  const iterators = new Map<string, string>();
+  const done = new Set<string>();
+  let first = true;
+
+  const discover = async () => {
+    const out = await options.streams.send(new DescribeStreamCommand({ StreamArn: options.streamArn }), {
+      abortSignal: abort.signal,
+    });
+    for (const shard of out.StreamDescription?.Shards ?? []) {
+      const id = shard.ShardId!;
+      if (iterators.has(id) || done.has(id)) continue;
+      const closed = Boolean(shard.SequenceNumberRange?.EndingSequenceNumber);
+      // at start: from now on (open shards); a shard that appears later: from its beginning
+      if (first && closed) {
+        done.add(id);
+        continue;
+      }
+      const iterator = await options.streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: options.streamArn,
+          ShardId: id,
+          ShardIteratorType: first ? 'LATEST' : 'TRIM_HORIZON',
+        }),
+        { abortSignal: abort.signal },
+      );
+      if (iterator.ShardIterator) iterators.set(id, iterator.ShardIterator);
+    }
+    first = false;
+  };
+
+  const deliver = async (records: StreamRecordOut[]) => {
+    const wanted = records.filter((record) => {
+      const pk = record.dynamodb?.Keys?.pk?.S ?? '';
+      return options.partitions.some((prefix) => pk.startsWith(prefix));
+    });
+    for (let i = 0; i < wanted.length; i += options.batchSize) {
+      let batch = wanted.slice(i, i + options.batchSize);
+      for (let attempt = 0; ; attempt++) {
+        // the batch is retried from the record the function reports (ReportBatchItemFailures), or whole
+        let failedFrom: number;
+        try {
+          const event = { Records: batch.map((r) => lambdaStreamRecord(r, options.streamArn, options.region)) };
+          const result = (await options.runtime.invoke(options.functionName, event, crypto.randomUUID())) as {
+            batchItemFailures?: Array<{ itemIdentifier: string }>;
+          } | null;
+          const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
+          if (failed === undefined) break;
+          failedFrom = Math.max(
+            0,
+            batch.findIndex((r) => r.dynamodb?.SequenceNumber === failed),
+          );
+          options.say(`stream worker ${options.functionName} reported a failure at ${failed}`);
+        } catch (error) {
+          if (stopped) return;
+          failedFrom = 0;
+          options.say(`stream worker ${options.functionName} failed: ${(error as Error).message}`);
+        }
+        batch = batch.slice(failedFrom);
+        if (attempt >= options.retries) {
+          await options.sqs
+            .send(
+              new SendMessageCommand({
+                QueueUrl: options.deadLetterUrl,
+                MessageBody: JSON.stringify({
+                  requestContext: { condition: 'RetryAttemptsExhausted', functionArn: options.functionName },
+                  DDBStreamBatchInfo: {
+                    streamArn: options.streamArn,
+                    startSequenceNumber: batch[0]?.dynamodb?.SequenceNumber,
+                    endSequenceNumber: batch[batch.length - 1]?.dynamodb?.SequenceNumber,
+                    batchSize: batch.length,
+                  },
+                }),
+              }),
+            )
+            .catch((e: Error) =>
+              options.say(`stream worker: the dead-letter queue did not take the batch: ${e.message}`),
+            );
+          break;
+        }
+        await pause(500 * 2 ** attempt);
+      }
+    }
+  };
+
+  const loop = (async () => {
+    let lastDiscovery = 0;
+    while (!stopped) {
+      try {
+        if (Date.now() - lastDiscovery > 5_000 || iterators.size === 0) {
+          await discover();
+          lastDiscovery = Date.now();
+        }
+        let busy = false;
+        for (const [shard, iterator] of [...iterators]) {
+          const out = await options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }), {
+            abortSignal: abort.signal,
+          });
+          const records = out.Records ?? [];
+          if (records.length) {
+            busy = true;
+            await deliver(records);
+          }
+          if (out.NextShardIterator) iterators.set(shard, out.NextShardIterator);
+          else {
+            // the shard closed (it split): its children are found at the next discovery
+            iterators.delete(shard);
+            done.add(shard);
+            lastDiscovery = 0;
+          }
+        }
+        if (!busy) await pause(options.pollMs);
+      } catch (error) {
+        if (stopped) break;
+        options.say(`stream poller: ${(error as Error).message}`);
+        // an expired iterator (or the stream unreachable): start over from the shards' positions
+        iterators.clear();
+        lastDiscovery = 0;
+        await pause(500);
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      abort.abort();
+      await loop.catch(() => undefined);
+    },
+  };
 }

@@ -27,6 +27,7 @@ import {
   DynamoDBClient,
   type GlobalSecondaryIndex,
   ListTablesCommand,
+  type StreamViewType,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -362,6 +363,7 @@ async function logTail(logFile: string | undefined, lines = 40): Promise<string>
 
 async function ensureTable(client: DynamoDBClient, properties: Record<string, any>, tableName: string): Promise<void> {
   const gsis = (properties.GlobalSecondaryIndexes ?? []) as GlobalSecondaryIndex[];
+  const stream = (properties.StreamSpecification as { StreamViewType?: StreamViewType } | undefined)?.StreamViewType;
   const existing = await client.send(new DescribeTableCommand({ TableName: tableName })).catch(() => undefined);
   if (!existing) {
     await client.send(
@@ -370,6 +372,7 @@ async function ensureTable(client: DynamoDBClient, properties: Record<string, an
         AttributeDefinitions: properties.AttributeDefinitions as AttributeDefinition[],
         KeySchema: properties.KeySchema,
         BillingMode: 'PAY_PER_REQUEST',
+        ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream } } : {}),
         ...(gsis.length
           ? {
               GlobalSecondaryIndexes: gsis.map((g) => ({
@@ -382,7 +385,15 @@ async function ensureTable(client: DynamoDBClient, properties: Record<string, an
       }),
     );
   } else {
-    // Data kept across restarts: add the indexes serverless.yml gained since the table was made.
+    // Data kept across restarts: the stream and the indexes serverless.yml gained since the table was made.
+    if (stream && !existing.Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: stream },
+        }),
+      );
+    }
     const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
     for (const gsi of gsis.filter((g) => !have.has(g.IndexName))) {
       await client.send(
@@ -743,6 +754,17 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           ...queueOf(w.queue!),
         })),
       schedules: allWorkers.filter((w) => w.schedule).map((w) => ({ name: w.name, rate: w.schedule! })),
+      dynamodb: { endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS },
+      streams: allWorkers
+        .filter((w) => w.tableStream)
+        .map((w) => ({
+          name: w.name,
+          table: names.nameOf('MainTable'),
+          batchSize: w.batchSize ?? 100,
+          partitions: [...w.tableStream!.partitions],
+          retries: w.tableStream!.retries,
+          deadLetterUrl: queueOf(w.tableStream!.deadLetter).queueUrl,
+        })),
       runtimeWorkers: options.runtimeWorkers ?? Number(process.env.SURCO_LOCAL_WORKERS || 2),
       watch: Boolean(options.watch),
       reports: Boolean(options.reports),

@@ -26,6 +26,7 @@ const QUEUES = {
   imageryBulk: { logicalId: 'ImageryBulkQueue', name: 'ImageryBulk' },
   webhooks: { logicalId: 'WebhookQueue', name: 'Webhook' },
   webhooksDeadLetter: { logicalId: 'WebhookDeadLetterQueue', name: 'WebhookDeadLetter' },
+  changesDeadLetter: { logicalId: 'ChangesDeadLetterQueue', name: 'ChangesDeadLetter' },
 };
 const SECRETS = {
   internalKey: { logicalId: 'InternalKeySecret', sid: 'InternalKeyRead' },
@@ -37,8 +38,8 @@ const allow = (Sid, Action, Resource) => ({ Sid, Effect: 'Allow', Action, Resour
 
 /**
  * The statements of a function.
- * @param {{ auth?: string, touches?: object, consumes?: string }} fn a route (auth, touches) or a
- *   worker (touches, consumes: its queue)
+ * @param {{ auth?: string, touches?: object, consumes?: string, tableStream?: object }} fn a route (auth,
+ *   touches) or a worker (touches, consumes: its queue, tableStream: the table's change stream)
  * @param {(logicalId: string, attribute: string) => unknown} shared
  */
 function statementsFor(fn, shared) {
@@ -79,6 +80,20 @@ function statementsFor(fn, shared) {
         [shared(q.logicalId, 'Arn')],
       ),
     );
+  }
+  if (fn.tableStream) {
+    // the event source mapping reads the stream with the function's role; its failed batches are
+    // recorded on the dead-letter queue with it too
+    statements.push(
+      allow(
+        'TableStreamRead',
+        ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+        [shared('MainTable', 'StreamArn')],
+      ),
+    );
+    const q = QUEUES[fn.tableStream.deadLetter];
+    if (!q) throw new Error(`unknown queue ${fn.tableStream.deadLetter}`);
+    statements.push(allow(`${q.name}Send`, ['sqs:SendMessage'], [shared(q.logicalId, 'Arn')]));
   }
   for (const [prefix, actions] of Object.entries(touches.files || {})) {
     const name = FILE_PREFIXES[prefix];

@@ -17,7 +17,8 @@ let cached;
  * @typedef {{ operationId: string, method: string, paths: string[], auth: string, handler: string,
  *   touches: object, lambda: object, stream: boolean }} Route
  * @typedef {{ name: string, handler: string, queue?: string, schedule?: string, batchSize?: number,
- *   maximumBatchingWindow?: number, touches: object, lambda: object }} Worker
+ *   maximumBatchingWindow?: number, tableStream?: { partitions: string[], deadLetter: string, retries: number },
+ *   touches: object, lambda: object }} Worker
  */
 function loadRegistry(root) {
   if (cached && cached.root === root) return cached.registry;
@@ -56,6 +57,9 @@ function loadRegistry(root) {
     schedule: worker.schedule,
     concurrency: worker.concurrency,
     maximumBatchingWindow: worker.maximumBatchingWindow,
+    tableStream: worker.tableStream
+      ? { ...worker.tableStream, partitions: [...worker.tableStream.partitions] }
+      : undefined,
     touches: worker.touches || {},
     lambda: worker.lambda || {},
   });

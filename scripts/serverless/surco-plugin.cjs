@@ -221,24 +221,51 @@ class SurcoPlugin {
         functions[worker.name] = {
           ...this.handlerOf(worker.name, worker.handler),
           ...worker.lambda,
-          iamRoleStatements: statementsFor({ touches: worker.touches, consumes: worker.queue }, (id, attr) =>
-            this.shared(id, attr),
+          iamRoleStatements: statementsFor(
+            { touches: worker.touches, consumes: worker.queue, tableStream: worker.tableStream },
+            (id, attr) => this.shared(id, attr),
           ),
-          events: worker.queue
+          events: worker.tableStream
             ? [
                 {
-                  sqs: {
-                    arn: this.shared(QUEUES[worker.queue].logicalId, 'Arn'),
+                  stream: {
+                    type: 'dynamodb',
+                    arn: this.shared('MainTable', 'StreamArn'),
                     batchSize: worker.batchSize,
-                    ...(worker.maximumBatchingWindow !== undefined
-                      ? { maximumBatchingWindow: worker.maximumBatchingWindow }
-                      : {}),
-                    ...(worker.concurrency ? { maximumConcurrency: worker.concurrency } : {}),
+                    batchWindow: worker.maximumBatchingWindow ?? 0,
+                    startingPosition: 'LATEST',
+                    maximumRetryAttempts: worker.tableStream.retries,
+                    bisectBatchOnFunctionError: true,
                     functionResponseType: 'ReportBatchItemFailures',
+                    destinations: {
+                      onFailure: {
+                        arn: this.shared(QUEUES[worker.tableStream.deadLetter].logicalId, 'Arn'),
+                        type: 'sqs',
+                      },
+                    },
+                    filterPatterns: [
+                      {
+                        dynamodb: { Keys: { pk: { S: worker.tableStream.partitions.map((prefix) => ({ prefix })) } } },
+                      },
+                    ],
                   },
                 },
               ]
-            : [{ schedule: { rate: [worker.schedule] } }],
+            : worker.queue
+              ? [
+                  {
+                    sqs: {
+                      arn: this.shared(QUEUES[worker.queue].logicalId, 'Arn'),
+                      batchSize: worker.batchSize,
+                      ...(worker.maximumBatchingWindow !== undefined
+                        ? { maximumBatchingWindow: worker.maximumBatchingWindow }
+                        : {}),
+                      ...(worker.concurrency ? { maximumConcurrency: worker.concurrency } : {}),
+                      functionResponseType: 'ReportBatchItemFailures',
+                    },
+                  },
+                ]
+              : [{ schedule: { rate: [worker.schedule] } }],
         };
       }
     }

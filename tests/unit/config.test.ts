@@ -29,6 +29,7 @@ describe('configuration', () => {
       webhookQueueUrl: '',
       webhookDeadLetterQueueUrl: '',
       webhooks: { allowPrivate: false, timeoutMs: 5000, backoffSeconds: 60, subscriptionConcurrency: 2 },
+      changes: { retentionDays: 30, settleMs: 500 },
       stacUrl: 'https://earth-search.aws.element84.com/v1',
       imageryDays: 365,
       endpoints: { dynamodb: undefined, s3: undefined, sqs: undefined },

@@ -1,0 +1,216 @@
+// The change feed's rules without the stack (docs/integrations.md "Change feed"): what a stream
+// record means (lib/changes/classify.ts), cursors (lib/changes/cursor.ts) and the page a caller
+// gets (lib/changes/service.ts) over a feed in memory.
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../lib/auth/principal';
+import { classify, classifyBatch, presentRecord, type StreamChange } from '../../lib/changes/classify';
+import { decodeCursor, encodeCursor, newSeq, positionAt, seqTime } from '../../lib/changes/cursor';
+import { changeService, type FeedEntry } from '../../lib/changes/service';
+import { packWkt } from '../../lib/geo/packed';
+
+const at = '2026-11-27T10:00:00.000Z';
+const write = (
+  eventName: StreamChange['eventName'],
+  pk: string,
+  sk: string,
+  newImage?: Record<string, unknown>,
+  oldImage?: Record<string, unknown>,
+): StreamChange => ({ eventName, keys: { pk, sk }, newImage, oldImage, at });
+
+describe('classify', () => {
+  it('a record of a field: its kind, ids, field and the record without the table’s attributes', () => {
+    const change = classify(
+      write('INSERT', 'FIELD#7', 'LABOUR#2026#0b6c', {
+        pk: 'FIELD#7',
+        sk: 'LABOUR#2026#0b6c',
+        gsi1pk: 'X',
+        rev: 'r1',
+        kind: 'labour',
+        surface: 10,
+        farm_id: 3,
+      }),
+    );
+    expect(change).toMatchObject({
+      kind: 'labour',
+      change: 'created',
+      uuid: '0b6c',
+      rev: 'r1',
+      scope: { field: 7 },
+      fieldId: 7,
+      farmId: 3,
+      record: { surface: 10, farm_id: 3 },
+    });
+    expect(change?.record).not.toHaveProperty('pk');
+    expect(change?.record).not.toHaveProperty('rev');
+  });
+
+  it('changed, deleted (a tombstone), and soft deletes', () => {
+    expect(
+      classify(write('MODIFY', 'FARM#3', 'PROFILE', { uuid: 'f', name: 'b' }, { uuid: 'f', name: 'a' })),
+    ).toMatchObject({ kind: 'farm', change: 'changed', id: 3, uuid: 'f', scope: { farm: 3 }, record: { name: 'b' } });
+    const deleted = classify(write('REMOVE', 'FIELD#7', 'PROFILE', undefined, { uuid: 'u', owner_id: 1 }));
+    expect(deleted).toMatchObject({ kind: 'field', change: 'deleted', id: 7, uuid: 'u' });
+    expect(deleted?.record).toBeUndefined();
+    const group = { group_uuid: 'g', group_id: 4, extension_id: 'ext', deleted_at: null };
+    expect(
+      classify(write('MODIFY', 'SENSORUSER#1', 'GROUP#ext#g', { ...group, deleted_at: '2026-01-01T00:00:00Z' }, group)),
+    ).toMatchObject({ kind: 'sensor_group', change: 'deleted', scope: { user: 1, extension: 'ext' } });
+  });
+
+  it('a sensor variable: its group’s user and extension, copied onto it; an older item without them: nothing', () => {
+    expect(
+      classify(
+        write('MODIFY', 'SENSORGROUPVARS#4', 'VAR#v1', {
+          variable_uuid: 'v1',
+          user_id: 1,
+          extension_id: 'ext',
+          last_value: 2,
+        }),
+      ),
+    ).toMatchObject({ kind: 'sensor_variable', change: 'changed', uuid: 'v1', scope: { user: 1, extension: 'ext' } });
+    expect(classify(write('MODIFY', 'SENSORGROUPVARS#4', 'VAR#v1', { variable_uuid: 'v1' }))).toBeUndefined();
+  });
+
+  it('shares: access gained and lost by the user they name; their level changing is nothing', () => {
+    expect(classify(write('INSERT', 'FIELD#7', 'SHARE#0000000042', { level: 'read' }))).toMatchObject({
+      kind: 'field',
+      change: 'access_gained',
+      id: 7,
+      to: 42,
+    });
+    expect(classify(write('REMOVE', 'FARM#3', 'SHARE#0000000042', undefined, {}))).toMatchObject({
+      kind: 'farm',
+      change: 'access_lost',
+      id: 3,
+      to: 42,
+    });
+    expect(classify(write('MODIFY', 'FARM#3', 'SHARE#0000000042', {}, {}))).toBeUndefined();
+  });
+
+  it('storage: the extension and the key; items that are no record: nothing', () => {
+    expect(
+      classify(write('INSERT', 'USER#1', 'KV#my%20ext#color', { data_json: '{"a":1}', extension_id: 'my ext' })),
+    ).toMatchObject({ kind: 'storage_value', extensionId: 'my ext', key: 'color', record: { data: { a: 1 } } });
+    for (const [pk, sk] of [
+      ['FIELD#7', 'CAMPAIGN#2026'],
+      ['LABOURREF#x', 'FIELD#7'],
+      ['COUNTER', 'field'],
+      ['CHANGES#1', 'CHANGE#x'],
+      ['USER#1', 'ACCESS#FARM#3'],
+    ] as const) {
+      expect(classify(write('INSERT', pk, sk, {})), `${pk} ${sk}`).toBeUndefined();
+    }
+  });
+
+  it('a spot text moved to another time in one write is one change of it', () => {
+    const changes = classifyBatch([
+      write('REMOVE', 'SPOTMSGS#5', 'MSG#2026-01-01#t1', undefined, { uuid: 't1', spot_id: 5 }),
+      write('INSERT', 'SPOTMSGS#5', 'MSG#2026-02-01#t1', { uuid: 't1', spot_id: 5, text: 'x' }),
+    ]);
+    expect(changes.map((c) => [c.kind, c.change, c.uuid, c.scope])).toEqual([
+      ['spot_text', 'changed', 't1', { spot: 5 }],
+    ]);
+  });
+
+  it('a packed polygon is answered as its WKT; a record too large for the feed is left out', () => {
+    const wkt = 'POLYGON((-60.5 -33.9,-60.4 -33.9,-60.4 -33.8,-60.5 -33.9))';
+    expect(presentRecord({ polygon_packed: packWkt(wkt), name: 'a' })).toEqual({ polygon: wkt, name: 'a' });
+    expect(presentRecord({ text: 'x'.repeat(200 * 1024) })).toBeUndefined();
+  });
+});
+
+describe('cursors', () => {
+  it('sort by time, then by place in the batch; positions after every change of their millisecond', () => {
+    const a = newSeq(1000, 0);
+    const b = newSeq(1000, 1);
+    const c = newSeq(1001, 0);
+    expect([c, b, a].sort()).toEqual([a, b, c]);
+    expect(positionAt(1000) > b).toBe(true);
+    expect(positionAt(1000) < c).toBe(true);
+    expect(seqTime(a)).toBe(1000);
+    expect(decodeCursor(encodeCursor(a))).toBe(a);
+    for (const bad of ['', 'x', encodeCursor('short'), Buffer.from(`c2.${a}`).toString('base64url'), '!!!'])
+      expect(decodeCursor(bad), bad).toBeUndefined();
+  });
+});
+
+describe('a page of the feed', () => {
+  const NOW = Date.parse('2026-11-27T12:00:00Z');
+  const principal = (claims: string[], extensionId?: string) =>
+    ({ user: { id: 1 }, claims: new Set(claims), ...(extensionId ? { extensionId } : {}) }) as unknown as Principal;
+  const entry = (ms: number, rest: Partial<FeedEntry>): FeedEntry => ({
+    seq: newSeq(ms, 0),
+    kind: 'labour',
+    change: 'created',
+    id: null,
+    uuid: 'u',
+    rev: 'r',
+    at,
+    ...rest,
+  });
+  const feed: FeedEntry[] = [
+    entry(NOW - 60_000, { fieldId: 7, uuid: 'readable' }),
+    entry(NOW - 50_000, { fieldId: 8, uuid: 'no longer readable' }),
+    entry(NOW - 40_000, { kind: 'field', change: 'access_lost', fieldId: 8, id: 8, uuid: null }),
+    entry(NOW - 30_000, { kind: 'storage_value', extensionId: 'other', uuid: null }),
+    entry(NOW - 20_000, { kind: 'storage_value', extensionId: 'mine', uuid: null }),
+    entry(NOW - 10_000, { kind: 'spot', fieldId: 7, uuid: 'spot' }),
+    entry(NOW - 100, { fieldId: 7, uuid: 'too recent' }),
+  ];
+  const service = changeService(
+    {
+      read: async (_user, after, until, limit) =>
+        feed.filter((e) => e.seq > `${after}~` && e.seq <= until).slice(0, limit),
+    },
+    {
+      readableFields: async (_p, ids) => new Set(ids.filter((id) => id === 7)),
+      readableFarms: async () => new Set(),
+    },
+    () => ({ retentionDays: 30, settleMs: 500 }),
+    () => NOW,
+  );
+
+  it('what the caller reads now, of the kinds its claims read and of its extension; the loss of access', async () => {
+    const page = await service.page(principal(['SEASON_VIEW', 'STORAGE'], 'mine'), undefined, 100);
+    expect(page.changes.map((c) => c.uuid ?? `${c.change} ${c.id}`)).toEqual([
+      'readable',
+      'access_lost 8',
+      'created null',
+    ]);
+    expect(page.changes[2]).toMatchObject({ kind: 'storage_value', extensionId: 'mine' });
+    expect(page.hasMore).toBe(false);
+    // the change inside the settle window comes with the next page
+    const next = await service.page(principal(['SEASON_VIEW']), page.cursor, 100);
+    expect(next.changes).toEqual([]);
+    const later = changeService(
+      {
+        read: async (_u, after, until, limit) =>
+          feed.filter((e) => e.seq > `${after}~` && e.seq <= until).slice(0, limit),
+      },
+      { readableFields: async (_p, ids) => new Set(ids), readableFarms: async () => new Set() },
+      () => ({ retentionDays: 30, settleMs: 500 }),
+      () => NOW + 1000,
+    );
+    expect((await later.page(principal(['SEASON_VIEW']), page.cursor, 100)).changes.map((c) => c.uuid)).toEqual([
+      'too recent',
+    ]);
+  });
+
+  it('pages by limit; the cursor moves past what was left out', async () => {
+    const first = await service.page(principal([], 'mine'), undefined, 2);
+    expect(first.changes.map((c) => c.uuid)).toEqual([]);
+    expect(first.hasMore).toBe(true);
+    const second = await service.page(principal([], 'mine'), first.cursor, 2);
+    expect(second.changes.map((c) => c.change)).toEqual(['access_lost']);
+  });
+
+  it('since=now: nothing and the cursor of now; an expired cursor: 410; not a cursor: 400', async () => {
+    const now = await service.page(principal([]), 'now', 10);
+    expect(now).toMatchObject({ changes: [], hasMore: false });
+    expect(decodeCursor(now.cursor)).toBe(positionAt(NOW - 500));
+    await expect(
+      service.page(principal([]), encodeCursor(positionAt(NOW - 31 * 86_400_000)), 10),
+    ).rejects.toMatchObject({ status: 410, code: 'CURSOR_EXPIRED' });
+    await expect(service.page(principal([]), 'nonsense', 10)).rejects.toMatchObject({ kind: 'invalid' });
+  });
+});

@@ -28,6 +28,9 @@ import {
 } from './service';
 import { BANDS, type BandName, chooseScenes, type Scene } from './stac';
 
+/** The side of a block of Earth Search's Sentinel-2 COGs at 10 m (1024 pixels), in metres. */
+const COG_BLOCK_M = 10_240;
+
 /** The six bands of a scene on a grid. */
 type SceneBands = Record<BandName, ArrayLike<number>>;
 
@@ -325,7 +328,7 @@ export function imageryIngestion({
     if (!members.length) return { searched: 0, queued: 0, backfills };
     const boundsOf = (member: Member) => unionBounds([...member.cuts.values()].map((cut) => cut.shape.bounds));
     const scenes = await source.search(unionBounds(members.map(boundsOf)), from, to);
-    const byScene = new Map<string, TileSceneJob>();
+    const byScene = new Map<string, { scene: Scene; fields: Array<TileSceneJob['fields'][number] & { grid: Grid }> }>();
     for (const member of members) {
       for (const scene of chooseScenes(scenes, boundsOf(member), member.epsg)) {
         const cut = member.cuts.get(campaignOfDay(scene.day));
@@ -333,7 +336,7 @@ export function imageryIngestion({
         if (!cut || (entry && entry.sceneId === scene.id && entry.shapeVersion === cut.version)) continue;
         let sceneJob = byScene.get(scene.id);
         if (!sceneJob) byScene.set(scene.id, (sceneJob = { scene, fields: [] }));
-        sceneJob.fields.push({ field_id: member.fieldId, shape_version: cut.version });
+        sceneJob.fields.push({ field_id: member.fieldId, shape_version: cut.version, grid: cut.grid });
         member.days.push(scene.day);
       }
     }
@@ -343,10 +346,16 @@ export function imageryIngestion({
       .sort((a, b) =>
         a.scene.day < b.scene.day ? 1 : a.scene.day > b.scene.day ? -1 : a.scene.id < b.scene.id ? -1 : 1,
       )
-      .flatMap((sceneJob) => {
+      .flatMap(({ scene, fields }) => {
+        // the fields in rows of COG blocks, west to east: a job's fields lie together, so it reads
+        // (and holds) the few blocks under them, not blocks across the whole tile
+        const band = (grid: Grid) => Math.floor(-grid.y0 / COG_BLOCK_M);
+        fields.sort((a, b) => band(a.grid) - band(b.grid) || a.grid.x0 - b.grid.x0 || a.field_id - b.field_id);
         const parts: TileSceneJob[] = [];
-        for (let i = 0; i < sceneJob.fields.length; i += MAX_TILE_FIELDS)
-          parts.push({ scene: sceneJob.scene, fields: sceneJob.fields.slice(i, i + MAX_TILE_FIELDS) });
+        for (let i = 0; i < fields.length; i += MAX_TILE_FIELDS) {
+          const part = fields.slice(i, i + MAX_TILE_FIELDS);
+          parts.push({ scene, fields: part.map(({ field_id, shape_version }) => ({ field_id, shape_version })) });
+        }
         return parts;
       });
     if (jobs.length) await repository.publishTileScenes(jobs);

@@ -14,7 +14,13 @@ import {
 } from '../../lib/imagery/jobs';
 import { layerBuild } from '../../lib/imagery/layers-repository';
 import { ingestion } from '../../lib/imagery/repository';
-import { MAX_PERIOD_DAYS, MAX_TILE_FIELDS, type SceneJob, type TileSceneJob } from '../../lib/imagery/service';
+import {
+  MAX_PERIOD_DAYS,
+  MAX_TILE_FIELDS,
+  MAX_TILE_JOB_FIELDS,
+  type SceneJob,
+  type TileSceneJob,
+} from '../../lib/imagery/service';
 import type { LayerJob } from '../../lib/imagery/user-layers';
 import { preload } from '../../lib/util/first-use';
 import { type EventHandler, PoisonMessage, processBatch } from '../../lib/workers/process';
@@ -32,10 +38,9 @@ const SceneJobShape = z.object({
   shape_version: z.string().check(z.minLength(1)),
   scene: SceneShape,
 });
-const fieldIds = z.array(z.number().check(z.int(), z.positive())).check(z.maxLength(MAX_TILE_FIELDS));
 const TileJob = z.object({
   tile: z.string().check(z.minLength(1)),
-  field_ids: fieldIds,
+  field_ids: z.array(z.number().check(z.int(), z.positive())).check(z.maxLength(MAX_TILE_JOB_FIELDS)),
   recent_days: z.optional(z.number().check(z.int(), z.positive(), z.lte(MAX_PERIOD_DAYS))),
 });
 const TileSceneJobShape = z.object({

@@ -36,7 +36,7 @@ import {
   ImageryDate,
   type ImageryRepository,
   imageryReaders,
-  MAX_TILE_FIELDS,
+  MAX_TILE_JOB_FIELDS,
   type SceneSource,
   type TileJob,
 } from './service';
@@ -130,12 +130,12 @@ const FIELD_READ_BATCH = 100;
 
 /**
  * The daily schedule (docs/imagery.md, "Tiles"): the fields grouped by their Sentinel-2 tile, a tile
- * job per tile (at most MAX_TILE_FIELDS fields each) looking DAILY_RECENT_DAYS back: one catalogue
+ * job per tile (at most MAX_TILE_JOB_FIELDS fields each) looking DAILY_RECENT_DAYS back: one catalogue
  * search for all its fields. Fields are found by id, from 1 to the field counter, 100 per read.
  */
 export async function queueEveryField(): Promise<{ fields: number; tiles: number }> {
   const last = Number((await getItem(keys.counter('field')))?.value ?? 0);
-  const byTile = new Map<string, number[]>();
+  const byTile = new Map<string, Array<{ id: number; west: number; north: number }>>();
   let fields = 0;
   for (let first = 1; first <= last; first += FIELD_READ_BATCH) {
     const ids = Array.from({ length: Math.min(FIELD_READ_BATCH, last - first + 1) }, (_, i) => first + i);
@@ -144,14 +144,20 @@ export async function queueEveryField(): Promise<{ fields: number; tiles: number
       const bounds = found.get(itemKey(keys.field(id)))?.bounds as [number, number, number, number] | undefined;
       if (!bounds) continue;
       const tile = await tileOf(bounds);
-      byTile.set(tile, [...(byTile.get(tile) ?? []), id]);
+      let members = byTile.get(tile);
+      if (!members) byTile.set(tile, (members = []));
+      members.push({ id, west: bounds[0], north: bounds[3] });
       fields++;
     }
   }
   const jobs: TileJob[] = [];
-  for (const [tile, ids] of byTile) {
-    for (let i = 0; i < ids.length; i += MAX_TILE_FIELDS)
-      jobs.push({ tile, field_ids: ids.slice(i, i + MAX_TILE_FIELDS), recent_days: DAILY_RECENT_DAYS });
+  for (const [tile, members] of byTile) {
+    // north to south in 0.1 degree rows, west to east: a job's fields lie together
+    members.sort((a, b) => Math.floor(b.north * 10) - Math.floor(a.north * 10) || a.west - b.west);
+    for (let i = 0; i < members.length; i += MAX_TILE_JOB_FIELDS) {
+      const ids = members.slice(i, i + MAX_TILE_JOB_FIELDS).map((member) => member.id);
+      jobs.push({ tile, field_ids: ids, recent_days: DAILY_RECENT_DAYS });
+    }
   }
   await publishEvents(IMAGERY_TILE_JOB, jobs, { queue: 'imagery' });
   log.info('daily imagery: tile jobs queued', { fields, tiles: byTile.size, jobs: jobs.length });

@@ -86,8 +86,10 @@ export interface TileSceneJob {
   fields: Array<{ field_id: number; shape_version: string }>;
 }
 
-/** Fields a tile job or a tile scene job carries at most (an SQS message holds 256 KB; a worker's 120 s). */
+/** Fields a tile scene job carries at most (an SQS message holds 256 KB; a worker has 120 s and 1 GB). */
 export const MAX_TILE_FIELDS = 200;
+/** Fields a tile job carries at most: it reads each one's shape and dates (two reads), then searches once. */
+export const MAX_TILE_JOB_FIELDS = 2_000;
 
 export interface ImageryRepository {
   /**

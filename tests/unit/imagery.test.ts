@@ -34,7 +34,8 @@ import { chooseScenes, type Scene, sceneOf } from '../../lib/imagery/stac';
 import { tileExtent, tileOf } from '../../lib/imagery/tiles';
 import { layerTypes } from '../../lib/imagery/types';
 import type { FieldShape } from '../../lib/platform/model';
-import { acquisitionIndex, groundPixel } from '../../scripts/local/scenes';
+import { blockPixels, innerLonLatBox, tilesOver, utmBoundsOf } from '../../scripts/local/catalogue';
+import { acquisitionIndex, groundPixel, toDn } from '../../scripts/local/scenes';
 import { memoryGate } from './helpers/memory-gate';
 
 const principal = { user: { id: 9 } } as Principal;
@@ -106,6 +107,39 @@ describe('local scenes', () => {
     const crop = groundPixel(500_000, 6_400_000, clear(Date.UTC(2026, 1, 3)), true);
     expect(crop.green).toBeGreaterThan(crop.red);
     expect((crop.nir - crop.red) / (crop.nir + crop.red)).toBeGreaterThan(0.6);
+  });
+
+  it("are served by tile: a block's pixels are the ground's, and every search over a place finds the same items", async () => {
+    const tile = tileExtent('32720:4:64');
+    for (const index of [2501, 2502, 2503]) {
+      // a block of the 10 m file and one of the 20 m file, at their first and last pixels
+      for (const [size, bx, by, col, row] of [
+        [10, 3, 5, 0, 0],
+        [10, 3, 5, 127, 90],
+        [20, 1, 2, 64, 127],
+      ] as const) {
+        const pixels = blockPixels(tile, size, index, 128, bx, by);
+        const x = tile.x0 + (bx * 128 + col + 0.5) * size;
+        const y = tile.y1 - (by * 128 + row + 0.5) * size;
+        const ground = groundPixel(x, y, index, true);
+        if (size === 10) expect(pixels.nir![row * 128 + col]).toBe(toDn(ground.nir));
+        else expect(pixels.scl![row * 128 + col]).toBe(ground.scl);
+      }
+    }
+    const near = tilesOver(await utmBoundsOf([-63.9, -31.9, -63.89, -31.89]));
+    const wider = tilesOver(await utmBoundsOf([-63.95, -31.95, -63.85, -31.85]));
+    expect(near).toContain('32720:4:64');
+    expect(wider).toEqual(expect.arrayContaining(near));
+    // the item's box lies inside its tile: a field inside the box is inside the tile
+    const [west, south, east, north] = await innerLonLatBox(tile);
+    const toUtm = await transformer(4326, 32720);
+    for (const corner of [toUtm([west, south]), toUtm([east, north]), toUtm([west, north]), toUtm([east, south])]) {
+      // to a micrometre: the corners are projected there and back
+      expect(corner[0]).toBeGreaterThanOrEqual(tile.x0 - 1e-6);
+      expect(corner[0]).toBeLessThanOrEqual(tile.x1 + 1e-6);
+      expect(corner[1]).toBeGreaterThanOrEqual(tile.y0 - 1e-6);
+      expect(corner[1]).toBeLessThanOrEqual(tile.y1 + 1e-6);
+    }
   });
 });
 

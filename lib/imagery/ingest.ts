@@ -370,18 +370,18 @@ export function imageryIngestion({
   async function ingestTileScene(job: TileSceneJob): Promise<{ cut: number }> {
     const { scene } = job;
     const campaign = campaignOfDay(scene.day);
-    const todo = (
-      await Promise.all(
-        job.fields.map(async ({ field_id: fieldId, shape_version: version }) => {
-          const shape = await repository.fieldShape(fieldId, campaign);
-          if (!shape || shapeVersion(shape.polygon) !== version) return undefined;
-          const stored = await repository.date(fieldId, SENTINEL2, scene.day);
-          if (stored && stored.sceneId === scene.id && stored.shapeVersion === version) return undefined;
-          const cut = await cutOf(fieldId, shape);
-          return cut ? { fieldId, cut, stored } : undefined;
-        }),
-      )
-    ).filter((item) => item !== undefined);
+    const toCut = async ({ field_id: fieldId, shape_version: version }: TileSceneJob['fields'][number]) => {
+      const shape = await repository.fieldShape(fieldId, campaign);
+      if (!shape || shapeVersion(shape.polygon) !== version) return undefined;
+      const stored = await repository.date(fieldId, SENTINEL2, scene.day);
+      if (stored && stored.sceneId === scene.id && stored.shapeVersion === version) return undefined;
+      const cut = await cutOf(fieldId, shape);
+      return cut ? { fieldId, cut, stored } : undefined;
+    };
+    // the fields' shapes and dates, ten at a time
+    const todo: Array<NonNullable<Awaited<ReturnType<typeof toCut>>>> = [];
+    for (let i = 0; i < job.fields.length; i += 10)
+      for (const item of await Promise.all(job.fields.slice(i, i + 10).map(toCut))) if (item) todo.push(item);
     // a date stored from this very scene is re-masked from its pixels (cutScene), not read again
     const reading = todo.filter(({ stored }) => !(stored && !stored.empty && stored.sceneId === scene.id));
     const bands = await readScene(

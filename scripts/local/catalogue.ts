@@ -15,7 +15,7 @@ import { TILE_SIDE_M, TILE_SQUARE_M, type TileExtent, tileExtent } from '../../l
 import { acquisitions, acquisitionTime, groundPixelOf, seasonVigour, skyOf, toDn, xTerms, yTerms } from './scenes';
 
 /** Blocks of the local files, in pixels (Earth Search's COGs use 1024: a bench can ask for that). */
-export const LOCAL_BLOCK = 128;
+const LOCAL_BLOCK = 128;
 /** A search over more than this, across, is refused (a tile job's bounds are about a tile). */
 const MAX_SIDE_M = 250_000;
 const TEN_M_BANDS: readonly BandName[] = ['red', 'green', 'blue', 'nir'];

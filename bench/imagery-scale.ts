@@ -98,7 +98,7 @@ function random(seed: number) {
 }
 
 /** Rectangles of 20 to 500 ha (log-uniform), sides 1:1 to 1:2, placed uniformly over the two regions. */
-export function fieldsOf(count: number, seed = 2026): SimField[] {
+function fieldsOf(count: number, seed = 2026): SimField[] {
   const next = random(seed);
   const out: SimField[] = [];
   for (let id = 1; id <= count; id++) {
@@ -140,7 +140,7 @@ interface Placed extends SimField {
   west: number;
 }
 
-export async function place(fields: SimField[]): Promise<Placed[]> {
+async function place(fields: SimField[]): Promise<Placed[]> {
   const kit = await geometryKit();
   const inner = new Map<string, Promise<[number, number, number, number]>>();
   const innerOf = (tile: string) => {

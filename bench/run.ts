@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   load: () => import('./load'),
   faults: () => import('./faults'),
   imagery: () => import('./imagery'),
+  'imagery-scale': () => import('./imagery-scale'),
   layers: () => import('./layers'),
   sheets: () => import('./sheets'),
   'work-orders': () => import('./work-orders'),
@@ -18,13 +19,16 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   authorizer: () => import('./authorizer'),
 };
 
-// cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB: run them by name
+// cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB,
+// imagery-scale places 100,000 fields and reads thousands of scenes: run them by name
 // suite names come first; what follows the first option (`--sizes 10,100`) is the suites' own
 const firstOption = process.argv.slice(2).findIndex((arg) => arg.startsWith('--'));
 const names = firstOption < 0 ? process.argv.slice(2) : process.argv.slice(2, 2 + firstOption);
 const wanted = names.length
   ? names
-  : Object.keys(suites).filter((name) => !['cold-start', 'cold-call', 'load', 'faults', 'authorizer'].includes(name));
+  : Object.keys(suites).filter(
+      (name) => !['cold-start', 'cold-call', 'load', 'faults', 'authorizer', 'imagery-scale'].includes(name),
+    );
 for (const name of wanted) {
   const load = suites[name];
   if (!load) {

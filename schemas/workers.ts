@@ -104,7 +104,7 @@ export const imageryBulkWorker = defineWorker({
   lambda: { timeout: 120, memorySize: 1024 },
 });
 
-/** Once a day, a field job for every field: new scenes, and fields whose first job was lost. */
+/** Once a day, a tile job for the fields of every Sentinel-2 tile: new scenes, and fields whose first job was lost (docs/imagery.md, "Tiles"). */
 export const imageryDaily = defineWorker({
   name: 'imageryDaily',
   summary: 'Daily imagery schedule',

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { writeArrayBuffer } from 'geotiff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBand } from '../lib/imagery/cog';
+import { readBand, readBandOnGrids } from '../lib/imagery/cog';
 import { searchScenes } from '../lib/imagery/stac';
 import { gdalTranslate } from './helpers/gdal';
 
@@ -154,5 +154,30 @@ describe('the production scene source', () => {
     const grid = { epsg: 32720, x0: X0 + 5_000, y0: Y1 - 5_000, pixel: 5, width: 4, height: 4 };
     const values = await readBand(`${base}/cog.tif`, grid, { epsg: 32720 });
     expect([...values.slice(0, 4)]).toEqual([value(500, 500), value(500, 500), value(501, 500), value(501, 500)]);
+  });
+
+  it('reads each block once for several fields: two fields over the same blocks cost what one does', async () => {
+    // two 94 x 66 grids 300 m apart: the first across four 256 x 256 blocks, the second inside one of them
+    const a = { epsg: 32720, x0: X0 + 5_000, y0: Y1 - 5_000, pixel: 10, width: 94, height: 66 };
+    const b = { ...a, x0: a.x0 + 300, y0: a.y0 - 200 };
+    const take = async (read: () => Promise<unknown>) => {
+      ranges.length = 0;
+      bytesServed = 0;
+      await read();
+      return { requests: ranges.length, bytes: bytesServed, ranges: [...ranges] };
+    };
+    const alone = await take(() => readBand(`${base}/cog.tif`, a, { epsg: 32720 }));
+    let both: Uint16Array[] = [];
+    const shared = await take(async () => {
+      both = await readBandOnGrids(`${base}/cog.tif`, [a, b], { epsg: 32720 });
+    });
+    // no byte range asked twice, and no more requests or bytes than the one field alone
+    expect(new Set(shared.ranges).size).toBe(shared.ranges.length);
+    expect(shared.requests).toBeLessThanOrEqual(alone.requests);
+    expect(shared.bytes).toBeLessThanOrEqual(alone.bytes);
+    // each field's pixels are those it reads alone
+    expect([...both[0]!]).toEqual([...(await readBand(`${base}/cog.tif`, a, { epsg: 32720 }))]);
+    expect([...both[1]!]).toEqual([...(await readBand(`${base}/cog.tif`, b, { epsg: 32720 }))]);
+    expect(both[1]![0]).toBe(value(530, 520));
   });
 });

@@ -531,7 +531,7 @@ describe('/api/layers/scale_template', () => {
 });
 
 describe('the daily schedule', () => {
-  it('queues a field job for every field: a date lost since is stored again', async () => {
+  it('queues a tile job for the fields of every tile (one search each): a date lost since is stored again', async () => {
     const { endpoints, table, ports } = stack();
     const db = DynamoDBDocumentClient.from(
       new DynamoDBClient({
@@ -554,7 +554,10 @@ describe('the daily schedule', () => {
       { method: 'POST', body: '{}' },
     );
     expect(invoked.status).toBe(200);
-    expect(((await invoked.json()) as { fields: number }).fields).toBeGreaterThanOrEqual(1);
+    const queued = (await invoked.json()) as { fields: number; tiles: number };
+    expect(queued.fields).toBeGreaterThanOrEqual(1);
+    expect(queued.tiles).toBeGreaterThanOrEqual(1);
+    expect(queued.tiles).toBeLessThanOrEqual(queued.fields);
     const back = await eventually(
       async () => {
         const list = (await dates(user, fieldId)).body.layers.sentinel2.dates as DateEntry[];

@@ -1,13 +1,26 @@
 // The imagery lanes' worker (docs/imagery.md; the same handler on the urgent, bulk and backfill queues): field jobs find a field's scenes and queue them;
-// scene jobs cut one scene to the field and store it; layer jobs make layers from files and samplings.
+// scene jobs cut one scene to the field and store it; tile jobs (the daily schedule) search once for the fields of a
+// Sentinel-2 tile and tile scene jobs cut a scene for all of them from one read; layer jobs make layers from files and samplings.
 import type { SQSEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { geometryKit } from '../../lib/geo/geometry';
 import { projections } from '../../lib/imagery/crs';
-import { IMAGERY_FIELD_JOB, IMAGERY_LAYER_JOB, IMAGERY_SCENE_JOB } from '../../lib/imagery/jobs';
+import {
+  IMAGERY_FIELD_JOB,
+  IMAGERY_LAYER_JOB,
+  IMAGERY_SCENE_JOB,
+  IMAGERY_TILE_JOB,
+  IMAGERY_TILE_SCENE_JOB,
+} from '../../lib/imagery/jobs';
 import { layerBuild } from '../../lib/imagery/layers-repository';
 import { ingestion } from '../../lib/imagery/repository';
-import { MAX_PERIOD_DAYS, type SceneJob } from '../../lib/imagery/service';
+import {
+  MAX_PERIOD_DAYS,
+  MAX_TILE_FIELDS,
+  MAX_TILE_JOB_FIELDS,
+  type SceneJob,
+  type TileSceneJob,
+} from '../../lib/imagery/service';
 import type { LayerJob } from '../../lib/imagery/user-layers';
 import { preload } from '../../lib/util/first-use';
 import { type EventHandler, PoisonMessage, processBatch } from '../../lib/workers/process';
@@ -19,10 +32,24 @@ const FieldJob = z.object({
   newest: z.optional(z.boolean()),
   period_days: z.optional(z.number().check(z.int(), z.positive(), z.lte(MAX_PERIOD_DAYS))),
 });
+const SceneShape = z.looseObject({ id: z.string(), day: z.string() });
 const SceneJobShape = z.object({
   field_id: z.number().check(z.int(), z.positive()),
   shape_version: z.string().check(z.minLength(1)),
-  scene: z.looseObject({ id: z.string(), day: z.string() }),
+  scene: SceneShape,
+});
+const TileJob = z.object({
+  tile: z.string().check(z.minLength(1)),
+  field_ids: z.array(z.number().check(z.int(), z.positive())).check(z.maxLength(MAX_TILE_JOB_FIELDS)),
+  recent_days: z.optional(z.number().check(z.int(), z.positive(), z.lte(MAX_PERIOD_DAYS))),
+});
+const TileSceneJobShape = z.object({
+  scene: SceneShape,
+  fields: z
+    .array(
+      z.object({ field_id: z.number().check(z.int(), z.positive()), shape_version: z.string().check(z.minLength(1)) }),
+    )
+    .check(z.maxLength(MAX_TILE_FIELDS)),
 });
 
 const bound = z.nullable(z.number());
@@ -62,6 +89,12 @@ const handlers: Record<string, EventHandler> = {
   },
   [IMAGERY_SCENE_JOB]: async (envelope) => {
     await ingestion.ingestScene(parse(SceneJobShape, envelope.data) as unknown as SceneJob);
+  },
+  [IMAGERY_TILE_JOB]: async (envelope) => {
+    await ingestion.ingestTile(parse(TileJob, envelope.data));
+  },
+  [IMAGERY_TILE_SCENE_JOB]: async (envelope) => {
+    await ingestion.ingestTileScene(parse(TileSceneJobShape, envelope.data) as unknown as TileSceneJob);
   },
   [IMAGERY_LAYER_JOB]: async (envelope) => {
     await layerBuild.build(parse(LayerJobShape, envelope.data) as LayerJob);

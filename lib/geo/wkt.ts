@@ -8,7 +8,7 @@ import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
 import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
-import { Geodesic } from 'geographiclib-geodesic';
+import geographiclib from 'geographiclib-geodesic';
 import { type Bounds, formatNumber } from './bounds';
 import { GEOMETRY_LIMITS, GeometryError, type GeometryKind, geoJsonToWkt } from './geometry';
 
@@ -213,7 +213,7 @@ export function areaHectares(geometry: JstsGeometry): number {
 
 /** The area a ring encloses, in square metres, whatever its orientation. */
 function ringArea(ring: JstsCoordinate[]): number {
-  const polygon = Geodesic.WGS84.Polygon(false);
+  const polygon = geographiclib.Geodesic.WGS84.Polygon(false);
   const closed = ring.length > 1 && ring[0]!.x === ring[ring.length - 1]!.x && ring[0]!.y === ring[ring.length - 1]!.y;
   const count = closed ? ring.length - 1 : ring.length;
   for (let i = 0; i < count; i++) polygon.AddPoint(ring[i]!.y, ring[i]!.x);

@@ -39,28 +39,11 @@ function geoKeys(epsg: number): number[] {
   return [1, 1, 0, keys.length, ...keys.flat()];
 }
 
-export function writeGeoTiff({ grid, data, samples, noData }: GeoTiffImage): Buffer {
-  const float = data instanceof Float32Array;
-  const bits = data.BYTES_PER_ELEMENT * 8;
-  const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength); // little-endian on every platform Node runs on
-  const strip = deflateSync(pixels, { level: 1 });
-  const tags: Tag[] = [
-    { id: 256, type: LONG, values: [grid.width] },
-    { id: 257, type: LONG, values: [grid.height] },
-    { id: 258, type: SHORT, values: Array(samples).fill(bits) },
-    { id: 259, type: SHORT, values: [8] }, // Adobe DEFLATE
-    { id: 262, type: SHORT, values: [samples === 3 ? 2 : 1] }, // RGB / min-is-black
-    { id: 273, type: LONG, values: [0] }, // StripOffsets, set below
-    { id: 277, type: SHORT, values: [samples] },
-    { id: 278, type: LONG, values: [grid.height] },
-    { id: 279, type: LONG, values: [strip.length] },
-    { id: 284, type: SHORT, values: [1] }, // chunky
-    { id: 339, type: SHORT, values: Array(samples).fill(float ? 3 : 1) }, // IEEE float / unsigned
-    { id: 33550, type: DOUBLE, values: [grid.pixel, pixelHeight(grid), 0] },
-    { id: 33922, type: DOUBLE, values: [0, 0, 0, grid.x0, grid.y0, 0] },
-    { id: 34735, type: SHORT, values: geoKeys(grid.epsg) },
-    { id: 42113, type: ASCII, values: `${noData}\0` },
-  ];
+/**
+ * The header of a little-endian TIFF with one IFD: the tags, their values longer than 4 bytes after
+ * it, and where the image data starts (`place` sets the data offsets before the tags are written).
+ */
+function headerOf(tags: Tag[], place: (dataOffset: number) => void): { header: Buffer; dataOffset: number } {
   const count = (tag: Tag) => tag.values.length;
   const ifdSize = 2 + tags.length * 12 + 4;
   // values longer than 4 bytes go after the IFD, each at an even offset
@@ -73,9 +56,9 @@ export function writeGeoTiff({ grid, data, samples, noData }: GeoTiffImage): Buf
       extra += bytes + (bytes % 2);
     }
   }
-  const stripOffset = extra;
-  (tags[5]!.values as number[])[0] = stripOffset;
-  const out = Buffer.alloc(stripOffset + strip.length);
+  const dataOffset = extra;
+  place(dataOffset);
+  const out = Buffer.alloc(dataOffset);
   out.write('II', 0, 'ascii');
   out.writeUInt16LE(42, 2);
   out.writeUInt32LE(8, 4);
@@ -101,6 +84,78 @@ export function writeGeoTiff({ grid, data, samples, noData }: GeoTiffImage): Buf
     }
   });
   out.writeUInt32LE(0, 10 + tags.length * 12); // no next IFD
+  return { header: out, dataOffset };
+}
+
+/**
+ * The header of a tiled, uncompressed uint16 GeoTIFF (one band) whose blocks follow it in row-major
+ * order, each `block` x `block` pixels (2 block^2 bytes, the last column and row padded): the local
+ * catalogue serves such files block by block without ever holding one whole (scripts/local/catalogue.ts).
+ */
+export function tiledHeader({ grid, block, noData }: { grid: Grid; block: number; noData: string }): {
+  header: Buffer;
+  blockBytes: number;
+  blocksAcross: number;
+  blocksDown: number;
+  size: number;
+} {
+  const blocksAcross = Math.ceil(grid.width / block);
+  const blocksDown = Math.ceil(grid.height / block);
+  const blockBytes = block * block * 2;
+  const n = blocksAcross * blocksDown;
+  const offsets: number[] = Array(n).fill(0);
+  const tags: Tag[] = [
+    { id: 256, type: LONG, values: [grid.width] },
+    { id: 257, type: LONG, values: [grid.height] },
+    { id: 258, type: SHORT, values: [16] },
+    { id: 259, type: SHORT, values: [1] }, // no compression
+    { id: 262, type: SHORT, values: [1] }, // min-is-black
+    { id: 277, type: SHORT, values: [1] },
+    { id: 284, type: SHORT, values: [1] },
+    { id: 322, type: SHORT, values: [block] }, // TileWidth
+    { id: 323, type: SHORT, values: [block] }, // TileLength
+    { id: 324, type: LONG, values: offsets }, // TileOffsets, set below
+    { id: 325, type: LONG, values: Array(n).fill(blockBytes) }, // TileByteCounts
+    { id: 339, type: SHORT, values: [1] }, // unsigned
+    { id: 33550, type: DOUBLE, values: [grid.pixel, pixelHeight(grid), 0] },
+    { id: 33922, type: DOUBLE, values: [0, 0, 0, grid.x0, grid.y0, 0] },
+    { id: 34735, type: SHORT, values: geoKeys(grid.epsg) },
+    { id: 42113, type: ASCII, values: `${noData}\0` },
+  ];
+  const { header, dataOffset } = headerOf(tags, (start) => {
+    for (let i = 0; i < n; i++) offsets[i] = start + i * blockBytes;
+  });
+  return { header, blockBytes, blocksAcross, blocksDown, size: dataOffset + n * blockBytes };
+}
+
+export function writeGeoTiff({ grid, data, samples, noData }: GeoTiffImage): Buffer {
+  const float = data instanceof Float32Array;
+  const bits = data.BYTES_PER_ELEMENT * 8;
+  const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength); // little-endian on every platform Node runs on
+  const strip = deflateSync(pixels, { level: 1 });
+  const tags: Tag[] = [
+    { id: 256, type: LONG, values: [grid.width] },
+    { id: 257, type: LONG, values: [grid.height] },
+    { id: 258, type: SHORT, values: Array(samples).fill(bits) },
+    { id: 259, type: SHORT, values: [8] }, // Adobe DEFLATE
+    { id: 262, type: SHORT, values: [samples === 3 ? 2 : 1] }, // RGB / min-is-black
+    { id: 273, type: LONG, values: [0] }, // StripOffsets, set below
+    { id: 277, type: SHORT, values: [samples] },
+    { id: 278, type: LONG, values: [grid.height] },
+    { id: 279, type: LONG, values: [strip.length] },
+    { id: 284, type: SHORT, values: [1] }, // chunky
+    { id: 339, type: SHORT, values: Array(samples).fill(float ? 3 : 1) }, // IEEE float / unsigned
+    { id: 33550, type: DOUBLE, values: [grid.pixel, pixelHeight(grid), 0] },
+    { id: 33922, type: DOUBLE, values: [0, 0, 0, grid.x0, grid.y0, 0] },
+    { id: 34735, type: SHORT, values: geoKeys(grid.epsg) },
+    { id: 42113, type: ASCII, values: `${noData}\0` },
+  ];
+  const { header, dataOffset } = headerOf(tags, (offset) => {
+    (tags[5]!.values as number[])[0] = offset;
+  });
+  const out = Buffer.alloc(dataOffset + strip.length);
+  header.copy(out);
+  const stripOffset = dataOffset;
   strip.copy(out, stripOffset);
   return out;
 }

@@ -13,16 +13,26 @@ import { gridFits, gridSize } from './grid-bound';
 import { SENTINEL2 } from './layers';
 import { decodeScene, encodeScene, type StoredScene } from './raster';
 import {
+  DAILY_RECENT_DAYS,
   FIRST_LOOK_DAYS,
   type FieldJob,
   type ImageryDate,
   type ImageryDeps,
   MAX_PERIOD_DAYS,
+  MAX_TILE_FIELDS,
   rasterKey,
   type SceneJob,
   shapeVersion,
+  type TileJob,
+  type TileSceneJob,
 } from './service';
-import { BANDS, chooseScenes, type Scene } from './stac';
+import { BANDS, type BandName, chooseScenes, type Scene } from './stac';
+
+/** The side of a block of Earth Search's Sentinel-2 COGs at 10 m (1024 pixels), in metres. */
+const COG_BLOCK_M = 10_240;
+
+/** The six bands of a scene on a grid. */
+type SceneBands = Record<BandName, ArrayLike<number>>;
 
 /** The campaign of a day (YYYY-MM-DD): its calendar year, as lib/fields/current-shape.ts counts campaigns. */
 export const campaignOfDay = (day: string): number => Number(day.slice(0, 4));
@@ -182,6 +192,19 @@ export function imageryIngestion({
     return { queued: todo.length };
   }
 
+  /** The six bands of a scene on each grid: each block of each band read once for all the grids. */
+  async function readScene(scene: Scene, grids: readonly Grid[]): Promise<SceneBands[]> {
+    if (!grids.length) return [];
+    const perBand = await Promise.all(
+      BANDS.map((band) =>
+        source.readBands
+          ? source.readBands(scene.hrefs[band], grids, scene.epsg)
+          : Promise.all(grids.map((grid) => source.readBand(scene.hrefs[band], grid, scene.epsg))),
+      ),
+    );
+    return grids.map((_, g) => Object.fromEntries(BANDS.map((band, b) => [band, perBand[b]![g]!])) as SceneBands);
+  }
+
   /**
    * Cuts a scene to a date's shape and stores it. A date stored from the same scene on a grid that
    * covers the new one is re-masked from its stored pixels (a new season shape inside the old one):
@@ -192,6 +215,7 @@ export function imageryIngestion({
     cut: Cut,
     scene: Scene,
     stored: ImageryDate | undefined,
+    read?: SceneBands,
   ): Promise<ImageryDate | undefined> {
     const { grid, version } = cut;
     const rings = ringsOfWkt(await geometryKit(), cut.shape.polygon);
@@ -201,18 +225,8 @@ export function imageryIngestion({
       if (bytes) products = cropProducts(decodeScene(bytes), grid);
     }
     if (!products) {
-      const [red, green, blue, nir, rededge1, scl] = await Promise.all(
-        BANDS.map((band) => source.readBand(scene.hrefs[band], grid, scene.epsg)),
-      );
-      products = sceneProducts({
-        red: red!,
-        green: green!,
-        blue: blue!,
-        nir: nir!,
-        rededge1: rededge1!,
-        scl: scl!,
-        radiometry: scene.radiometry,
-      });
+      const bands = read ?? (await readScene(scene, [grid]))[0]!;
+      products = sceneProducts({ ...bands, radiometry: scene.radiometry });
     }
     const figures = dateFigures(products.indices.ndvi1, products.cloud, await fieldMask(rings, grid));
     const empty = figures.pixels === 0;
@@ -263,13 +277,132 @@ export function imageryIngestion({
     return entry;
   }
 
+  /**
+   * The tile job (the daily schedule, docs/imagery.md "Tiles"): one search of the recent days over
+   * all the fields of a tile, then, for each scene, one tile scene job with the fields that chose it
+   * and do not have it stored (newest first). A field without a date of its current shape, or with
+   * dates of an older shape of their campaign, gets its own field job instead (the whole period, as
+   * a new field's backfill).
+   */
+  async function ingestTile(job: TileJob): Promise<{ searched: number; queued: number; backfills: number }> {
+    const to = now();
+    const from = new Date(to.getTime() - (job.recent_days ?? DAILY_RECENT_DAYS) * 86_400_000);
+    interface Member {
+      fieldId: number;
+      epsg: number;
+      cuts: Map<number, Cut>;
+      stored: Map<string, ImageryDate>;
+      days: string[];
+    }
+    const members: Member[] = [];
+    let backfills = 0;
+    const memberOf = async (fieldId: number): Promise<Member | 'backfill' | undefined> => {
+      const cutFor = campaignCuts(fieldId);
+      const current = await cutFor(to.getUTCFullYear());
+      if (!current) return undefined;
+      const stored = new Map((await repository.dates(fieldId, SENTINEL2)).map((entry) => [entry.day, entry]));
+      let fresh = false;
+      for (const entry of stored.values()) {
+        const cut = await cutFor(campaignOfDay(entry.day));
+        if (!cut) continue;
+        if (entry.shapeVersion !== cut.version) return 'backfill';
+        fresh = true;
+      }
+      if (!fresh) return 'backfill';
+      const cuts = new Map<number, Cut>();
+      for (let year = from.getUTCFullYear(); year <= to.getUTCFullYear(); year++) {
+        const cut = await cutFor(year);
+        if (cut) cuts.set(year, cut);
+      }
+      return { fieldId, epsg: current.grid.epsg, cuts, stored, days: [] };
+    };
+    for (let i = 0; i < job.field_ids.length; i += 10) {
+      const found = await Promise.all(job.field_ids.slice(i, i + 10).map(memberOf));
+      for (const [k, member] of found.entries()) {
+        if (member === 'backfill') {
+          await repository.publishBackfill({ field_id: job.field_ids[i + k]! });
+          backfills++;
+        } else if (member) members.push(member);
+      }
+    }
+    if (!members.length) return { searched: 0, queued: 0, backfills };
+    const boundsOf = (member: Member) => unionBounds([...member.cuts.values()].map((cut) => cut.shape.bounds));
+    const scenes = await source.search(unionBounds(members.map(boundsOf)), from, to);
+    const byScene = new Map<string, { scene: Scene; fields: Array<TileSceneJob['fields'][number] & { grid: Grid }> }>();
+    for (const member of members) {
+      for (const scene of chooseScenes(scenes, boundsOf(member), member.epsg)) {
+        const cut = member.cuts.get(campaignOfDay(scene.day));
+        const entry = member.stored.get(scene.day);
+        if (!cut || (entry && entry.sceneId === scene.id && entry.shapeVersion === cut.version)) continue;
+        let sceneJob = byScene.get(scene.id);
+        if (!sceneJob) byScene.set(scene.id, (sceneJob = { scene, fields: [] }));
+        sceneJob.fields.push({ field_id: member.fieldId, shape_version: cut.version, grid: cut.grid });
+        member.days.push(scene.day);
+      }
+    }
+    for (const member of members)
+      if (member.days.length) await repository.startRun(member.fieldId, member.days, undefined);
+    const jobs = [...byScene.values()]
+      .sort((a, b) =>
+        a.scene.day < b.scene.day ? 1 : a.scene.day > b.scene.day ? -1 : a.scene.id < b.scene.id ? -1 : 1,
+      )
+      .flatMap(({ scene, fields }) => {
+        // the fields in rows of COG blocks, west to east: a job's fields lie together, so it reads
+        // (and holds) the few blocks under them, not blocks across the whole tile
+        const band = (grid: Grid) => Math.floor(-grid.y0 / COG_BLOCK_M);
+        fields.sort((a, b) => band(a.grid) - band(b.grid) || a.grid.x0 - b.grid.x0 || a.field_id - b.field_id);
+        const parts: TileSceneJob[] = [];
+        for (let i = 0; i < fields.length; i += MAX_TILE_FIELDS) {
+          const part = fields.slice(i, i + MAX_TILE_FIELDS);
+          parts.push({ scene, fields: part.map(({ field_id, shape_version }) => ({ field_id, shape_version })) });
+        }
+        return parts;
+      });
+    if (jobs.length) await repository.publishTileScenes(jobs);
+    return { searched: 1, queued: jobs.length, backfills };
+  }
+
+  /**
+   * The tile scene job: every field it carries that does not have the scene stored for its shape is
+   * cut from one shared read (each block of each band once), then every field's day is closed. A
+   * redelivered job finds its fields' dates stored and reads nothing.
+   */
+  async function ingestTileScene(job: TileSceneJob): Promise<{ cut: number }> {
+    const { scene } = job;
+    const campaign = campaignOfDay(scene.day);
+    const toCut = async ({ field_id: fieldId, shape_version: version }: TileSceneJob['fields'][number]) => {
+      const shape = await repository.fieldShape(fieldId, campaign);
+      if (!shape || shapeVersion(shape.polygon) !== version) return undefined;
+      const stored = await repository.date(fieldId, SENTINEL2, scene.day);
+      if (stored && stored.sceneId === scene.id && stored.shapeVersion === version) return undefined;
+      const cut = await cutOf(fieldId, shape);
+      return cut ? { fieldId, cut, stored } : undefined;
+    };
+    // the fields' shapes and dates, ten at a time
+    const todo: Array<NonNullable<Awaited<ReturnType<typeof toCut>>>> = [];
+    for (let i = 0; i < job.fields.length; i += 10)
+      for (const item of await Promise.all(job.fields.slice(i, i + 10).map(toCut))) if (item) todo.push(item);
+    // a date stored from this very scene is re-masked from its pixels (cutScene), not read again
+    const reading = todo.filter(({ stored }) => !(stored && !stored.empty && stored.sceneId === scene.id));
+    const bands = await readScene(
+      scene,
+      reading.map(({ cut }) => cut.grid),
+    );
+    for (const item of todo) {
+      const index = reading.indexOf(item);
+      await cutScene(item.fieldId, item.cut, scene, item.stored, index < 0 ? undefined : bands[index]);
+    }
+    for (const { field_id } of job.fields) await closeDay({ field_id, scene });
+    return { cut: todo.length };
+  }
+
   /** Closes a scene job's day of its run; the last day closed releases the run's locks. */
-  async function closeDay(job: SceneJob): Promise<void> {
+  async function closeDay(job: Pick<SceneJob, 'field_id' | 'scene'>): Promise<void> {
     const run = await repository.finishDay(job.field_id, job.scene.day);
     if (run.empty) for (const lockId of run.lockIds ?? []) await repository.releaseLock(job.field_id, lockId);
   }
 
-  return { ingestField, ingestScene };
+  return { ingestField, ingestScene, ingestTile, ingestTileScene };
 }
 
 export type ImageryIngestion = ReturnType<typeof imageryIngestion>;

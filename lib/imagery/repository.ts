@@ -25,14 +25,23 @@ import { log } from '../log';
 import { getField } from '../platform/records';
 import { shapeFor } from '../platform/shapes';
 import { emitWebhookEvent } from '../webhooks/emit';
-import { readBand } from './cog';
+import { readBand, readBandOnGrids } from './cog';
 import { imageryIngestion } from './ingest';
-import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB } from './jobs';
+import { IMAGERY_FIELD_JOB, IMAGERY_SCENE_JOB, IMAGERY_TILE_JOB, IMAGERY_TILE_SCENE_JOB } from './jobs';
 import { runLane } from './lanes';
 import { type ScaleRepository, scaleTemplates } from './scale-templates';
 import { ScaleTemplate } from './scales';
-import { DAILY_RECENT_DAYS, ImageryDate, type ImageryRepository, imageryReaders, type SceneSource } from './service';
+import {
+  DAILY_RECENT_DAYS,
+  ImageryDate,
+  type ImageryRepository,
+  imageryReaders,
+  MAX_TILE_JOB_FIELDS,
+  type SceneSource,
+  type TileJob,
+} from './service';
 import { searchScenes } from './stac';
+import { tileOf } from './tiles';
 
 /** A field's dates of a layer (what the readers need: the only part of the repository they bundle). */
 export const readDates = async (fieldId: number, layer?: string): Promise<ImageryDate[]> =>
@@ -96,11 +105,13 @@ export const dynamoImageryRepository: ImageryRepository = {
   },
   publishScenes: (jobs, purpose) => publishEvents(IMAGERY_SCENE_JOB, jobs, { queue: runLane(purpose === 'reshape') }),
   publishBackfill: (job) => publishEvents(IMAGERY_FIELD_JOB, [job], { queue: runLane(Boolean(job.lock_id)) }),
+  publishTileScenes: (jobs) => publishEvents(IMAGERY_TILE_SCENE_JOB, jobs, { queue: 'imagery' }),
 };
 
 export const earthSearchSource: SceneSource = {
   search: (bounds, from, to) => searchScenes({ stacUrl: config().stacUrl, bounds, from, to }),
   readBand: (href, grid, epsg) => readBand(href, grid, { epsg }),
+  readBands: (href, grids, epsg) => readBandOnGrids(href, grids, { epsg }),
 };
 
 // The imagery services of the functions; each function bundles only the one it calls.
@@ -118,27 +129,39 @@ export const ingestion = /* @__PURE__ */ imageryIngestion({
 const FIELD_READ_BATCH = 100;
 
 /**
- * The daily schedule (docs/imagery.md): a field job for every field, looking DAILY_RECENT_DAYS back
- * for new scenes (each job queues only the scenes not stored yet), or the whole period for a field
- * with no date of its shape (its first job was lost). Fields are found by id, from 1 to the field
- * counter, 100 per read.
+ * The daily schedule (docs/imagery.md, "Tiles"): the fields grouped by their Sentinel-2 tile, a tile
+ * job per tile (at most MAX_TILE_JOB_FIELDS fields each) looking DAILY_RECENT_DAYS back: one catalogue
+ * search for all its fields. Fields are found by id, from 1 to the field counter, 100 per read.
  */
-export async function queueEveryField(): Promise<{ fields: number }> {
+export async function queueEveryField(): Promise<{ fields: number; tiles: number }> {
   const last = Number((await getItem(keys.counter('field')))?.value ?? 0);
-  let queued = 0;
+  const byTile = new Map<string, Array<{ id: number; west: number; north: number }>>();
+  let fields = 0;
   for (let first = 1; first <= last; first += FIELD_READ_BATCH) {
     const ids = Array.from({ length: Math.min(FIELD_READ_BATCH, last - first + 1) }, (_, i) => first + i);
     const found = await batchGet(ids.map((id) => keys.field(id)));
-    const existing = ids.filter((id) => found.has(itemKey(keys.field(id))));
-    await publishEvents(
-      IMAGERY_FIELD_JOB,
-      existing.map((fieldId) => ({ field_id: fieldId, recent_days: DAILY_RECENT_DAYS })),
-      { queue: 'imagery' },
-    );
-    queued += existing.length;
+    for (const id of ids) {
+      const bounds = found.get(itemKey(keys.field(id)))?.bounds as [number, number, number, number] | undefined;
+      if (!bounds) continue;
+      const tile = await tileOf(bounds);
+      let members = byTile.get(tile);
+      if (!members) byTile.set(tile, (members = []));
+      members.push({ id, west: bounds[0], north: bounds[3] });
+      fields++;
+    }
   }
-  log.info('daily imagery: field jobs queued', { fields: queued });
-  return { fields: queued };
+  const jobs: TileJob[] = [];
+  for (const [tile, members] of byTile) {
+    // north to south in 0.1 degree rows, west to east: a job's fields lie together
+    members.sort((a, b) => Math.floor(b.north * 10) - Math.floor(a.north * 10) || a.west - b.west);
+    for (let i = 0; i < members.length; i += MAX_TILE_JOB_FIELDS) {
+      const ids = members.slice(i, i + MAX_TILE_JOB_FIELDS).map((member) => member.id);
+      jobs.push({ tile, field_ids: ids, recent_days: DAILY_RECENT_DAYS });
+    }
+  }
+  await publishEvents(IMAGERY_TILE_JOB, jobs, { queue: 'imagery' });
+  log.info('daily imagery: tile jobs queued', { fields, tiles: byTile.size, jobs: jobs.length });
+  return { fields, tiles: byTile.size };
 }
 
 // --- scale templates: in the owner's partition ------------------------------------------------

@@ -69,6 +69,28 @@ export interface SceneJob {
   scene: Scene;
 }
 
+/**
+ * The daily schedule's job for the fields of one Sentinel-2 tile (tiles.ts; docs/imagery.md,
+ * "Tiles"): one catalogue search for all of them, then a tile scene job per scene.
+ */
+export interface TileJob {
+  tile: string;
+  field_ids: number[];
+  /** Days back the search covers (DAILY_RECENT_DAYS by default). */
+  recent_days?: number;
+}
+
+/** One scene cut for the fields of a tile that chose it: each block of each band read once for all. */
+export interface TileSceneJob {
+  scene: Scene;
+  fields: Array<{ field_id: number; shape_version: string }>;
+}
+
+/** Fields a tile scene job carries at most (an SQS message holds 256 KB; a worker has 120 s and 1 GB). */
+export const MAX_TILE_FIELDS = 200;
+/** Fields a tile job carries at most: it reads each one's shape and dates (two reads), then searches once. */
+export const MAX_TILE_JOB_FIELDS = 2_000;
+
 export interface ImageryRepository {
   /**
    * The field's shape for a campaign (the current one by default: the calendar year), or undefined
@@ -102,11 +124,15 @@ export interface ImageryRepository {
   publishScenes(jobs: SceneJob[], purpose: 'backfill' | 'reshape'): Promise<void>;
   /** Queues the field job that follows a first look: on the backfill lane, the bulk lane when it carries a lock. */
   publishBackfill(job: FieldJob): Promise<void>;
+  /** Queues tile scene jobs on the backfill lane, in the order given. */
+  publishTileScenes(jobs: TileSceneJob[]): Promise<void>;
 }
 
 export interface SceneSource {
   search(bounds: [number, number, number, number], from: Date, to: Date): Promise<Scene[]>;
   readBand(href: string, grid: Grid, epsg: number): Promise<ArrayLike<number>>;
+  /** The band on several grids, each block of the file read once for all (one grid at a time when absent). */
+  readBands?(href: string, grids: readonly Grid[], epsg: number): Promise<ArrayLike<number>[]>;
 }
 
 export interface ImagerySettings {

@@ -1,32 +1,28 @@
 // The local stack's satellite catalogue (docs/imagery.md, "Local scenes"): a STAC API answering
-// POST /v1/search as Earth Search does for the collection sentinel-2-l2a, over scenes it generates
-// into the local S3 bucket (scenes/<item>/<band>.tif, uint16 GeoTIFFs in the UTM zone, 10 m and
-// 20 m bands, one DEFLATE strip) the first time a search covers a place and date. Assets are presigned S3 URLs: the
-// functions read them with range requests, as they read Earth Search's public COGs.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+// POST /v1/search as Earth Search does for the collection sentinel-2-l2a, with one item per
+// Sentinel-2-like tile (lib/imagery/tiles.ts: a 100 km square of the UTM grid and 9.8 km beyond it
+// east and south) and acquisition, whatever the search's bounds, so that every search over a place
+// finds the same items. Its assets are tiled GeoTIFFs (uint16, 10 m and 20 m, one band each) served
+// by this server with HTTP range requests: a block is computed when a request first covers it
+// (scripts/local/scenes.ts), so a tile of 10,980 x 10,980 pixels costs only the blocks read. The
+// functions read them through the same code as Earth Search's COGs (lib/imagery/cog.ts).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type Point, transformer, utmEpsg } from '../../lib/imagery/crs';
-import { writeGeoTiff } from '../../lib/imagery/geotiff-writer';
+import { tiledHeader } from '../../lib/imagery/geotiff-writer';
 import { ringBounds } from '../../lib/imagery/grid';
 import { BANDS, type BandName, COLLECTION } from '../../lib/imagery/stac';
-import { acquisitions, acquisitionTime, groundPixel, skyOf, toDn } from './scenes';
+import { TILE_SIDE_M, TILE_SQUARE_M, type TileExtent, tileExtent } from '../../lib/imagery/tiles';
+import { acquisitions, acquisitionTime, groundPixelOf, seasonVigour, skyOf, toDn, xTerms, yTerms } from './scenes';
 
-/** Scene footprints snap outward to this grid (metres), with the field's margin inside. */
-const CELL_M = 640;
-const MARGIN_M = 60;
-const MAX_SIDE_M = 30_000;
+/** Blocks of the local files, in pixels (Earth Search's COGs use 1024: a bench can ask for that). */
+const LOCAL_BLOCK = 128;
+/** A search over more than this, across, is refused (a tile job's bounds are about a tile). */
+const MAX_SIDE_M = 250_000;
 const TEN_M_BANDS: readonly BandName[] = ['red', 'green', 'blue', 'nir'];
+const bandSize = (band: BandName) => (TEN_M_BANDS.includes(band) ? 10 : 20);
 
-interface Footprint {
-  epsg: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-async function footprintOf([minLon, minLat, maxLon, maxLat]: number[]): Promise<Footprint> {
+/** A search's bounds in the UTM zone of its centre. */
+export async function utmBoundsOf([minLon, minLat, maxLon, maxLat]: number[]) {
   const epsg = utmEpsg((minLon! + maxLon!) / 2, (minLat! + maxLat!) / 2);
   const toUtm = await transformer(4326, epsg);
   const points: Point[] = [];
@@ -37,46 +33,77 @@ async function footprintOf([minLon, minLat, maxLon, maxLat]: number[]): Promise<
     points.push(toUtm([lon, minLat!]), toUtm([lon, maxLat!]), toUtm([minLon!, lat]), toUtm([maxLon!, lat]));
   }
   const [minX, minY, maxX, maxY] = ringBounds([points]);
-  return {
-    epsg,
-    x0: Math.floor((minX - MARGIN_M) / CELL_M) * CELL_M,
-    y0: Math.floor((minY - MARGIN_M) / CELL_M) * CELL_M,
-    x1: Math.ceil((maxX + MARGIN_M) / CELL_M) * CELL_M,
-    y1: Math.ceil((maxY + MARGIN_M) / CELL_M) * CELL_M,
-  };
+  return { epsg, minX, minY, maxX, maxY };
 }
 
-const itemId = (f: Footprint, index: number): string => {
-  const day = new Date(acquisitionTime(index)).toISOString().slice(0, 10).replaceAll('-', '');
-  return `S2L_${f.epsg}_${f.x0 / CELL_M}_${f.y0 / CELL_M}_${f.x1 / CELL_M}_${f.y1 / CELL_M}_${day}_L2A`;
-};
-
-/** The footprint's WGS84 bounding box. */
-async function lonLatBounds(f: Footprint): Promise<[number, number, number, number]> {
-  const toLonLat = await transformer(f.epsg, 4326);
-  return ringBounds([[toLonLat([f.x0, f.y0]), toLonLat([f.x0, f.y1]), toLonLat([f.x1, f.y0]), toLonLat([f.x1, f.y1])]]);
-}
-
-/** The six bands of a scene as GeoTIFFs (uint16, NODATA 0). */
-export function sceneBands(f: Footprint, index: number): Record<BandName, Buffer> {
-  const south = f.epsg >= 32700;
-  const out = {} as Record<BandName, Buffer>;
-  for (const size of [10, 20]) {
-    const width = Math.round((f.x1 - f.x0) / size);
-    const height = Math.round((f.y1 - f.y0) / size);
-    const names: readonly BandName[] = size === 10 ? TEN_M_BANDS : ['rededge1', 'scl'];
-    const data = Object.fromEntries(names.map((name) => [name, new Uint16Array(width * height)])) as Record<
-      BandName,
-      Uint16Array
-    >;
-    for (let row = 0; row < height; row++) {
-      for (let col = 0; col < width; col++) {
-        const pixel = groundPixel(f.x0 + (col + 0.5) * size, f.y1 - (row + 0.5) * size, index, south);
-        for (const name of names) data[name][row * width + col] = name === 'scl' ? pixel.scl : toDn(pixel[name]);
-      }
+/** The tiles of the zone whose extent meets the bounds. */
+export function tilesOver(b: Awaited<ReturnType<typeof utmBoundsOf>>): string[] {
+  const tiles: string[] = [];
+  for (let e = Math.ceil((b.minX - TILE_SIDE_M) / TILE_SQUARE_M); e * TILE_SQUARE_M <= b.maxX; e++) {
+    for (let n = Math.ceil(b.minY / TILE_SQUARE_M) - 1; (n + 1) * TILE_SQUARE_M - TILE_SIDE_M <= b.maxY; n++) {
+      tiles.push(`${b.epsg}:${e}:${n}`);
     }
-    const grid = { epsg: f.epsg, x0: f.x0, y0: f.y1, pixel: size, width, height };
-    for (const name of names) out[name] = writeGeoTiff({ grid, data: data[name], samples: 1, noData: '0' });
+  }
+  return tiles;
+}
+
+const dayOf = (index: number) => new Date(acquisitionTime(index)).toISOString().slice(0, 10).replaceAll('-', '');
+const itemId = (t: TileExtent, index: number): string => `S2L_${t.epsg}_${t.e}_${t.n}_${dayOf(index)}_L2A`;
+const ITEM_ID = /^S2L_(\d+)_(-?\d+)_(-?\d+)_(\d{8})_L2A$/;
+
+/**
+ * The WGS84 box inside the tile: an item's bbox is what ingestion checks a field against (a field
+ * inside it is inside the tile), so it must not reach past the tile as the box around it would.
+ */
+export async function innerLonLatBox(t: TileExtent): Promise<[number, number, number, number]> {
+  const toLonLat = await transformer(t.epsg, 4326);
+  const west = [0, 0.25, 0.5, 0.75, 1].map((f) => toLonLat([t.x0, t.y0 + f * (t.y1 - t.y0)]));
+  const east = [0, 0.25, 0.5, 0.75, 1].map((f) => toLonLat([t.x1, t.y0 + f * (t.y1 - t.y0)]));
+  const south = [0, 0.25, 0.5, 0.75, 1].map((f) => toLonLat([t.x0 + f * (t.x1 - t.x0), t.y0]));
+  const north = [0, 0.25, 0.5, 0.75, 1].map((f) => toLonLat([t.x0 + f * (t.x1 - t.x0), t.y1]));
+  return [
+    Math.max(...west.map((p) => p[0])),
+    Math.max(...south.map((p) => p[1])),
+    Math.min(...east.map((p) => p[0])),
+    Math.min(...north.map((p) => p[1])),
+  ];
+}
+
+/** A band's file of a tile: its grid, header and block layout. */
+function fileOf(t: TileExtent, band: BandName, block: number) {
+  const size = bandSize(band);
+  const side = Math.round(TILE_SIDE_M / size);
+  const grid = { epsg: t.epsg, x0: t.x0, y0: t.y1, pixel: size, width: side, height: side };
+  return { grid, ...tiledHeader({ grid, block, noData: '0' }) };
+}
+
+/** The pixels of one block of every band of a size (10 or 20 m): row-major uint16, 0 past the image's edge. */
+export function blockPixels(
+  t: TileExtent,
+  size: number,
+  index: number,
+  block: number,
+  bx: number,
+  by: number,
+): Partial<Record<BandName, Uint16Array>> {
+  const names: readonly BandName[] = size === 10 ? TEN_M_BANDS : ['rededge1', 'scl'];
+  const side = Math.round(TILE_SIDE_M / size);
+  const south = t.epsg >= 32700;
+  const out = Object.fromEntries(names.map((name) => [name, new Uint16Array(block * block)]));
+  const season = seasonVigour(acquisitionTime(index), south);
+  const xs = Array.from({ length: block }, (_, col) => t.x0 + (bx * block + col + 0.5) * size);
+  const columns = xs.map((x) => xTerms(x, index));
+  for (let row = 0; row < block; row++) {
+    const r = by * block + row;
+    if (r >= side) break;
+    const y = t.y1 - (r + 0.5) * size;
+    const terms = yTerms(y, index);
+    for (let col = 0; col < block; col++) {
+      const c = bx * block + col;
+      if (c >= side) break;
+      const pixel = groundPixelOf(xs[col]!, y, columns[col]!, terms, index, season);
+      for (const name of names) out[name]![row * block + col] = name === 'scl' ? pixel.scl : toDn(pixel[name]);
+    }
   }
   return out;
 }
@@ -101,72 +128,131 @@ function boundsOfSearch(body: Record<string, any>): number[] | undefined {
 export interface CatalogueOptions {
   host: string;
   port: number;
-  s3: S3Client;
-  bucket: string;
   /**
    * Where the catalogue has scenes, as WGS84 boxes [west, south, east, north]: a search over no box
    * finds none (as the real catalogue finds none over the open sea). Everywhere when absent.
    */
   coverage?: ReadonlyArray<readonly [number, number, number, number]>;
+  /** Block side of the files, in pixels (LOCAL_BLOCK by default). */
+  block?: number;
+  /** Bytes of computed blocks kept (64 MB by default). */
+  cacheBytes?: number;
   say?: (message: string) => void;
+}
+
+/** What the catalogue was asked: searches, range requests of assets and the bytes they carried (bench/imagery-scale.ts). */
+export interface CatalogueStats {
+  searches: number;
+  rangeRequests: number;
+  bytes: number;
+  /** Blocks computed (each once while cached), and the milliseconds spent computing them. */
+  blocks: number;
+  blockMs: number;
 }
 
 /** Whether two WGS84 boxes [west, south, east, north] overlap. */
 const overlaps = (a: readonly number[], b: readonly number[]) =>
   a[0]! <= b[2]! && b[0]! <= a[2]! && a[1]! <= b[3]! && b[1]! <= a[3]!;
 
-export async function startCatalogue(options: CatalogueOptions): Promise<{ url: string; server: Server }> {
-  const { s3, bucket } = options;
-  const ready = new Map<string, Promise<void>>();
-  const objectKey = (id: string, band: BandName) => `scenes/${id}/${band}.tif`;
+export async function startCatalogue(
+  options: CatalogueOptions,
+): Promise<{ url: string; server: Server; stats: CatalogueStats }> {
+  const block = options.block ?? LOCAL_BLOCK;
+  // computed blocks kept, by bytes (a block is asked once per band of its size, about together)
+  const cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
+  const stats: CatalogueStats = { searches: 0, rangeRequests: 0, bytes: 0, blocks: 0, blockMs: 0 };
+  const url = `http://${options.host}:${options.port}/v1`;
+  const cache = new Map<string, Partial<Record<BandName, Uint16Array>>>();
+  let cached = 0;
 
-  /** Generates a scene's bands once (scl last: its presence means the scene is complete). */
-  const ensureScene = (f: Footprint, index: number): Promise<void> => {
-    const id = itemId(f, index);
-    let pending = ready.get(id);
-    if (!pending) {
-      pending = (async () => {
-        const exists = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(id, 'scl') })).then(
-          () => true,
-          () => false,
-        );
-        if (exists) return;
-        const bands = sceneBands(f, index);
-        for (const band of BANDS) {
-          await s3.send(
-            new PutObjectCommand({
-              Bucket: bucket,
-              Key: objectKey(id, band),
-              Body: bands[band],
-              ContentType: 'image/tiff',
-            }),
-          );
-        }
-      })();
-      pending.catch(() => ready.delete(id));
-      ready.set(id, pending);
+  const blockOf = (t: TileExtent, size: number, index: number, bx: number, by: number) => {
+    const key = `${t.epsg}:${t.e}:${t.n}:${size}:${index}:${bx}:${by}`;
+    let pixels = cache.get(key);
+    if (pixels) {
+      cache.delete(key);
+      cache.set(key, pixels); // most recent last
+      return pixels;
     }
-    return pending;
+    const started = performance.now();
+    pixels = blockPixels(t, size, index, block, bx, by);
+    stats.blockMs += performance.now() - started;
+    stats.blocks++;
+    cache.set(key, pixels);
+    cached += Object.keys(pixels).length * block * block * 2;
+    for (const [oldest, value] of cache) {
+      if (cached <= cacheBytes) break;
+      cache.delete(oldest);
+      cached -= Object.keys(value).length * block * block * 2;
+    }
+    return pixels;
   };
 
-  const item = async (f: Footprint, index: number) => {
-    const id = itemId(f, index);
+  /** GET /v1/assets/<item>/<band>.tif with a Range header: the bytes of the header and blocks it covers. */
+  const serveAsset = (req: IncomingMessage, res: ServerResponse, id: string, band: BandName) => {
+    const match = ITEM_ID.exec(id);
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    if (!match) return void res.writeHead(404).end();
+    const t = tileExtent(`${match[1]}:${match[2]}:${match[3]}`);
+    const day = match[4]!;
+    const index = Math.round(
+      (Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8))) +
+        14 * 3600_000 -
+        acquisitionTime(0)) /
+        (acquisitionTime(1) - acquisitionTime(0)),
+    );
+    const file = fileOf(t, band, block);
+    if (!range) {
+      res.writeHead(416, { 'content-range': `bytes */${file.size}` });
+      return void res.end();
+    }
+    const start = Number(range[1]);
+    const end = Math.min(range[2] ? Number(range[2]) : file.size - 1, file.size - 1);
+    if (start > end) {
+      res.writeHead(416, { 'content-range': `bytes */${file.size}` });
+      return void res.end();
+    }
+    const out = Buffer.alloc(end - start + 1);
+    const headerLength = file.header.length;
+    if (start < headerLength) file.header.copy(out, 0, start, Math.min(end + 1, headerLength));
+    const first = Math.max(0, Math.floor((start - headerLength) / file.blockBytes));
+    const last = Math.floor((end - headerLength) / file.blockBytes);
+    for (let i = first; i <= last && end >= headerLength; i++) {
+      const at = headerLength + i * file.blockBytes;
+      const pixels = blockOf(t, file.grid.pixel, index, i % file.blocksAcross, Math.floor(i / file.blocksAcross))[
+        band
+      ]!;
+      const bytes = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+      const from = Math.max(start, at);
+      const to = Math.min(end + 1, at + file.blockBytes);
+      bytes.copy(out, from - start, from - at, to - at);
+    }
+    stats.rangeRequests++;
+    stats.bytes += out.length;
+    res.writeHead(206, {
+      'content-type': 'image/tiff',
+      'content-range': `bytes ${start}-${end}/${file.size}`,
+      'content-length': out.length,
+      'accept-ranges': 'bytes',
+    });
+    res.end(out);
+  };
+
+  const item = async (tile: string, index: number) => {
+    const t = tileExtent(tile);
+    const id = itemId(t, index);
     const sky = skyOf(index);
     const assets: Record<string, unknown> = {};
     for (const band of BANDS) {
-      const href = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: objectKey(id, band) }), {
-        expiresIn: 7 * 24 * 3600,
-      });
       assets[band] = {
-        href,
-        type: 'image/tiff; application=geotiff',
+        href: `${url}/assets/${id}/${band}.tif`,
+        type: 'image/tiff; application=geotiff; profile=cloud-optimized',
         roles: band === 'scl' ? ['data'] : ['data', 'reflectance'],
         ...(band === 'scl'
           ? {}
           : { 'raster:bands': [{ nodata: 0, data_type: 'uint16', scale: 0.0001, offset: -0.1 }] }),
       };
     }
-    const bbox = await lonLatBounds(f);
+    const bbox = await innerLonLatBox(t);
     return {
       type: 'Feature',
       stac_version: '1.0.0',
@@ -188,7 +274,8 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
       properties: {
         datetime: new Date(acquisitionTime(index)).toISOString(),
         platform: 'sentinel-2b',
-        'proj:epsg': f.epsg,
+        'proj:epsg': t.epsg,
+        'grid:code': `UTM-${tile.replaceAll(':', '-')}`,
         'eo:cloud_cover': sky === 'cloudy' ? 50 : sky === 'cirrus' ? 2 : 0,
         's2:processing_baseline': '05.10',
         'earthsearch:boa_offset_applied': false,
@@ -204,9 +291,15 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
       res.end(JSON.stringify(body));
     };
     void (async () => {
-      const url = new URL(req.url ?? '/', 'http://local');
-      if (req.method !== 'POST' || url.pathname !== '/v1/search')
-        return answer(404, { code: 'NotFound', description: 'POST /v1/search only' });
+      const path = new URL(req.url ?? '/', 'http://local').pathname;
+      const asset = /^\/v1\/assets\/([^/]+)\/([a-z0-9]+)\.tif$/.exec(path);
+      if (req.method === 'GET' && asset && (BANDS as readonly string[]).includes(asset[2]!))
+        return serveAsset(req, res, asset[1]!, asset[2] as BandName);
+      if (req.method !== 'POST' || path !== '/v1/search')
+        return answer(404, {
+          code: 'NotFound',
+          description: 'POST /v1/search and GET /v1/assets/<item>/<band>.tif only',
+        });
       const body = (await readJson(req)) as Record<string, any>;
       const bounds = boundsOfSearch(body);
       const [from, to] = String(body.datetime ?? '')
@@ -218,29 +311,31 @@ export async function startCatalogue(options: CatalogueOptions): Promise<{ url: 
           description: 'bbox or intersects, and a closed datetime interval, are required',
         });
       }
+      stats.searches++;
       const covered = !options.coverage || options.coverage.some((box) => overlaps(box, bounds));
       if (!covered || (Array.isArray(body.collections) && !body.collections.includes(COLLECTION)))
         return answer(200, { type: 'FeatureCollection', features: [], links: [] });
-      const footprint = await footprintOf(bounds);
-      if (footprint.x1 - footprint.x0 > MAX_SIDE_M || footprint.y1 - footprint.y0 > MAX_SIDE_M) {
-        return answer(400, { code: 'BadRequest', description: 'the local catalogue covers areas up to 30 km across' });
+      const utm = await utmBoundsOf(bounds);
+      if (utm.maxX - utm.minX > MAX_SIDE_M || utm.maxY - utm.minY > MAX_SIDE_M) {
+        return answer(400, {
+          code: 'BadRequest',
+          description: 'the local catalogue answers searches up to 250 km across',
+        });
       }
       const indices = acquisitions(from!, to!).reverse();
-      // one scene after the other, letting the S3 and SQS servers of this process breathe in between
-      for (const index of indices) {
-        await ensureScene(footprint, index);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      const features = await Promise.all(indices.map((index) => item(footprint, index)));
+      const features = [];
+      for (const index of indices) for (const tile of tilesOver(utm)) features.push(await item(tile, index));
       answer(200, { type: 'FeatureCollection', features, numberReturned: features.length, links: [] });
     })().catch((error: Error) => {
       options.say?.(`local catalogue: ${error.message}`);
       if (!res.headersSent) answer(500, { code: 'InternalServerError', description: error.message });
     });
   });
+  // clients keep connections open between range requests: never close one under them
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  return { url: `http://${options.host}:${options.port}/v1`, server };
+  return { url, server, stats };
 }

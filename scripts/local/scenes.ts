@@ -38,9 +38,6 @@ export function seasonVigour(time: number, south: boolean): number {
   return sinceSowing < 170 ? Math.sin((Math.PI * sinceSowing) / 170) ** 1.5 : 0;
 }
 
-/** Zone factor (0.55 to 1) at a UTM position. */
-export const zoneFactor = (x: number, y: number): number => 0.775 + 0.225 * Math.sin(x / 170) * Math.cos(y / 230);
-
 const hash = (x: number, y: number, seed: number): number => {
   const v = Math.sin(x * 12.9898 + y * 78.233 + seed * 37.719) * 43758.5453;
   return v - Math.floor(v);
@@ -55,10 +52,41 @@ export interface GroundPixel {
   scl: number;
 }
 
+/** The terms of a pixel that depend on its x alone, and those that depend on its y alone. */
+export interface AxisTerms {
+  zone: number;
+  cloud: number;
+  shadow: number;
+}
+export const xTerms = (x: number, index: number): AxisTerms => ({
+  zone: Math.sin(x / 170),
+  cloud: Math.sin(x / 300 + index),
+  shadow: Math.sin((x - 150) / 300 + index),
+});
+export const yTerms = (y: number, index: number): AxisTerms => ({
+  zone: Math.cos(y / 230),
+  cloud: Math.cos(y / 300 + index * 0.7),
+  shadow: Math.cos((y + 150) / 300 + index * 0.7),
+});
+
 /** Reflectances and scene class at a UTM position on an acquisition. */
-export function groundPixel(x: number, y: number, index: number, south: boolean): GroundPixel {
-  const time = acquisitionTime(index);
-  const vigour = seasonVigour(time, south) * zoneFactor(x, y);
+export const groundPixel = (x: number, y: number, index: number, south: boolean): GroundPixel =>
+  groundPixelOf(x, y, xTerms(x, index), yTerms(y, index), index, seasonVigour(acquisitionTime(index), south));
+
+/**
+ * The same, from the terms of its column and row and the season's vigour, computed once for a
+ * whole block (the local catalogue's blocks: scripts/local/catalogue.ts).
+ */
+export function groundPixelOf(
+  x: number,
+  y: number,
+  cx: AxisTerms,
+  ry: AxisTerms,
+  index: number,
+  season: number,
+): GroundPixel {
+  // the zone factor (0.55 to 1): 0.775 + 0.225 sin(x / 170) cos(y / 230)
+  const vigour = season * (0.775 + 0.225 * cx.zone * ry.zone);
   const ndvi = 0.15 + 0.72 * vigour;
   const nir = 0.22 + 0.26 * vigour;
   const red = (nir * (1 - ndvi)) / (1 + ndvi);
@@ -73,9 +101,9 @@ export function groundPixel(x: number, y: number, index: number, south: boolean)
   };
   const sky = skyOf(index);
   if (sky === 'cloudy') {
-    const cloud = Math.sin(x / 300 + index) * Math.cos(y / 300 + index * 0.7);
+    const cloud = cx.cloud * ry.cloud;
     if (cloud > 0) return { red: 0.55, green: 0.56, blue: 0.58, nir: 0.6, rededge1: 0.58, scl: 9 };
-    const shadow = Math.sin((x - 150) / 300 + index) * Math.cos((y + 150) / 300 + index * 0.7);
+    const shadow = cx.shadow * ry.shadow;
     if (shadow > 0)
       return {
         red: red * 0.4,

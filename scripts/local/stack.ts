@@ -31,7 +31,6 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
 import S3rver from 's3rver';
@@ -582,19 +581,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         }),
     );
 
-    // The satellite catalogue, over scenes it writes into the bucket (docs/imagery.md).
-    const catalogueS3 = new S3Client({
-      region: REGION,
-      endpoint: endpoints.s3,
-      forcePathStyle: true,
-      credentials: LOCAL_CREDENTIALS,
-    });
-    stops.push(async () => catalogueS3.destroy());
+    // The satellite catalogue: a STAC API over tiles whose blocks it computes when read (docs/imagery.md).
     const catalogue = await startCatalogue({
       host,
       port: ports.stac,
-      s3: catalogueS3,
-      bucket: buckets[0]?.name ?? '',
       coverage: options.catalogueCoverage,
       say,
     });

@@ -28,11 +28,14 @@ import {
   type ImageryRepository,
   imageryReaders,
   type SceneJob,
+  type TileSceneJob,
 } from '../../lib/imagery/service';
 import { chooseScenes, type Scene, sceneOf } from '../../lib/imagery/stac';
+import { tileExtent, tileOf } from '../../lib/imagery/tiles';
 import { layerTypes } from '../../lib/imagery/types';
 import type { FieldShape } from '../../lib/platform/model';
-import { acquisitionIndex, groundPixel } from '../../scripts/local/scenes';
+import { blockPixels, innerLonLatBox, tilesOver, utmBoundsOf } from '../../scripts/local/catalogue';
+import { acquisitionIndex, groundPixel, toDn } from '../../scripts/local/scenes';
 import { memoryGate } from './helpers/memory-gate';
 
 const principal = { user: { id: 9 } } as Principal;
@@ -104,6 +107,39 @@ describe('local scenes', () => {
     const crop = groundPixel(500_000, 6_400_000, clear(Date.UTC(2026, 1, 3)), true);
     expect(crop.green).toBeGreaterThan(crop.red);
     expect((crop.nir - crop.red) / (crop.nir + crop.red)).toBeGreaterThan(0.6);
+  });
+
+  it("are served by tile: a block's pixels are the ground's, and every search over a place finds the same items", async () => {
+    const tile = tileExtent('32720:4:64');
+    for (const index of [2501, 2502, 2503]) {
+      // a block of the 10 m file and one of the 20 m file, at their first and last pixels
+      for (const [size, bx, by, col, row] of [
+        [10, 3, 5, 0, 0],
+        [10, 3, 5, 127, 90],
+        [20, 1, 2, 64, 127],
+      ] as const) {
+        const pixels = blockPixels(tile, size, index, 128, bx, by);
+        const x = tile.x0 + (bx * 128 + col + 0.5) * size;
+        const y = tile.y1 - (by * 128 + row + 0.5) * size;
+        const ground = groundPixel(x, y, index, true);
+        if (size === 10) expect(pixels.nir![row * 128 + col]).toBe(toDn(ground.nir));
+        else expect(pixels.scl![row * 128 + col]).toBe(ground.scl);
+      }
+    }
+    const near = tilesOver(await utmBoundsOf([-63.9, -31.9, -63.89, -31.89]));
+    const wider = tilesOver(await utmBoundsOf([-63.95, -31.95, -63.85, -31.85]));
+    expect(near).toContain('32720:4:64');
+    expect(wider).toEqual(expect.arrayContaining(near));
+    // the item's box lies inside its tile: a field inside the box is inside the tile
+    const [west, south, east, north] = await innerLonLatBox(tile);
+    const toUtm = await transformer(4326, 32720);
+    for (const corner of [toUtm([west, south]), toUtm([east, north]), toUtm([west, north]), toUtm([east, south])]) {
+      // to a micrometre: the corners are projected there and back
+      expect(corner[0]).toBeGreaterThanOrEqual(tile.x0 - 1e-6);
+      expect(corner[0]).toBeLessThanOrEqual(tile.x1 + 1e-6);
+      expect(corner[1]).toBeGreaterThanOrEqual(tile.y0 - 1e-6);
+      expect(corner[1]).toBeLessThanOrEqual(tile.y1 + 1e-6);
+    }
   });
 });
 
@@ -294,6 +330,8 @@ function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
   const released: string[] = [];
   const published: SceneJob[] = [];
   const backfills: FieldJob[] = [];
+  const tileScenes: TileSceneJob[] = [];
+  const writes = { entries: 0, rasters: 0, runs: 0 };
   const purposes: string[] = [];
   const reads: string[] = [];
   /** Season shapes of field 1 by campaign (the shape above for the others). */
@@ -308,9 +346,12 @@ function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
     store: async (id, entry, raster) => {
       if (raster) rasters.set(entry.objectKey, raster);
       entries.set(`${id}|${entry.day}`, entry);
+      writes.entries++;
+      if (raster) writes.rasters++;
     },
     raster: async (key) => rasters.get(key),
     startRun: async (id, days, lockId) => {
+      writes.runs++;
       const run = runs.get(id) ?? { pending: new Set<string>(), locks: new Set<string>() };
       for (const d of days) run.pending.add(d);
       if (lockId) run.locks.add(lockId);
@@ -333,6 +374,7 @@ function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
       purposes.push(purpose);
     },
     publishBackfill: async (job) => void backfills.push(job),
+    publishTileScenes: async (jobs) => void tileScenes.push(...jobs),
   };
   const days = options.days ?? ['2026-11-01', '2026-11-06', '2026-11-11'];
   const source = {
@@ -360,6 +402,8 @@ function memory(options: { cloudyDays?: string[]; days?: string[] } = {}) {
     released,
     published,
     backfills,
+    tileScenes,
+    writes,
     purposes,
     reads,
     shapes,
@@ -701,6 +745,124 @@ const scaleInput = (overrides: Partial<ScaleInput>): ScaleInput => ({
   ],
   scale: [0, 0.3, 0.6, 1],
   ...overrides,
+});
+
+describe('tiles', () => {
+  const now = () => new Date('2026-11-20T00:00:00Z');
+  const EAST = 'POLYGON((-60.48 -33.9, -60.47 -33.9, -60.47 -33.89, -60.48 -33.89, -60.48 -33.9))';
+
+  /** Fields 1 and 2, 1 km apart; a source that counts its searches and its shared band reads. */
+  function twoFields(days: string[]) {
+    const m = memory({ days });
+    m.shapes.set(2, { polygon: EAST, bounds: [-60.48, -33.9, -60.47, -33.89] } as FieldShape);
+    const searches: Array<[number, number, number, number]> = [];
+    const shared: Array<{ href: string; grids: number }> = [];
+    const source = {
+      ...m.source,
+      search: async (bounds: [number, number, number, number]) => {
+        searches.push(bounds);
+        return m.source.search();
+      },
+      readBands: async (href: string, grids: readonly Grid[]) => {
+        shared.push({ href, grids: grids.length });
+        return Promise.all(grids.map((grid) => m.source.readBand(href, grid)));
+      },
+    };
+    const ingestion = imageryIngestion({ repository: m.repository, source, settings: () => ({ periodDays: 30 }), now });
+    return { m, searches, shared, ingestion };
+  }
+
+  it('groups fields by the 100 km square of their north-west corner; the tile holds the whole field', async () => {
+    const a = await tileOf([-60.5, -33.9, -60.49, -33.89]);
+    expect(await tileOf([-60.48, -33.9, -60.47, -33.89])).toBe(a);
+    expect(await tileOf([-62.5, -33.9, -62.49, -33.89])).not.toBe(a);
+    expect(a.startsWith('32720:')).toBe(true);
+    const extent = tileExtent(a);
+    const [x0, y0] = (await transformer(4326, 32720))([-60.5, -33.9]);
+    const [x1, y1] = (await transformer(4326, 32720))([-60.49, -33.89]);
+    expect(extent.x1 - extent.x0).toBe(109_800);
+    expect(x0).toBeGreaterThan(extent.x0);
+    expect(x1).toBeLessThan(extent.x1);
+    expect(y0).toBeGreaterThan(extent.y0);
+    expect(y1).toBeLessThan(extent.y1);
+  });
+
+  it('two fields on one tile and date: one catalogue search, one scene job, each band read once for both; a redelivered job changes nothing', async () => {
+    const days = ['2026-11-01'];
+    const { m, searches, shared, ingestion } = twoFields(days);
+    const tile = await tileOf([-60.5, -33.9, -60.49, -33.89]);
+    // fields without a date of their shape get their own field job (the whole period) first
+    expect(await ingestion.ingestTile({ tile, field_ids: [1, 2] })).toEqual({ searched: 0, queued: 0, backfills: 2 });
+    expect(m.backfills).toEqual([{ field_id: 1 }, { field_id: 2 }]);
+    for (const job of m.backfills) await ingestion.ingestField(job);
+    for (const job of m.published) await ingestion.ingestScene(job);
+    searches.length = 0;
+    shared.length = 0;
+    // a new acquisition: one search for both, one tile scene job carrying both
+    days.push('2026-11-16');
+    expect(await ingestion.ingestTile({ tile, field_ids: [1, 2] })).toEqual({ searched: 1, queued: 1, backfills: 0 });
+    expect(searches).toHaveLength(1);
+    expect(searches[0]![0]).toBeLessThanOrEqual(-60.5);
+    expect(searches[0]![2]).toBeGreaterThanOrEqual(-60.47);
+    expect(m.tileScenes).toHaveLength(1);
+    expect(m.tileScenes[0]!.scene.day).toBe('2026-11-16');
+    expect(m.tileScenes[0]!.fields.map((f) => f.field_id)).toEqual([1, 2]);
+    expect(await ingestion.ingestTileScene(m.tileScenes[0]!)).toEqual({ cut: 2 });
+    // one shared read per band, both grids in it; no field read alone
+    expect(shared.map((read) => read.grids)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(new Set(shared.map((read) => read.href)).size).toBe(6);
+    expect(m.entries.get('1|2026-11-16')!.sceneId).toBe('S-2026-11-16');
+    expect(m.entries.get('2|2026-11-16')!.sceneId).toBe('S-2026-11-16');
+    expect(m.entries.get('2|2026-11-16')!.objectKey).toContain('imagery/2/');
+    // redelivered: no read, no write
+    const before = { ...m.writes };
+    const entries = new Map(m.entries);
+    expect(await ingestion.ingestTileScene(m.tileScenes[0]!)).toEqual({ cut: 0 });
+    expect(shared).toHaveLength(6);
+    expect(m.writes).toEqual(before);
+    expect(m.entries).toEqual(entries);
+    // the next daily run finds nothing new: one search, nothing queued
+    m.tileScenes.length = 0;
+    expect(await ingestion.ingestTile({ tile, field_ids: [1, 2] })).toEqual({ searched: 1, queued: 0, backfills: 0 });
+  });
+
+  it('a field on two tiles gets the scenes of both: a day of either tile, one scene a day', async () => {
+    const { m, ingestion } = twoFields(['2026-11-01']);
+    await ingestion.ingestField({ field_id: 1 });
+    for (const job of m.published) await ingestion.ingestScene(job);
+    const covering: [number, number, number, number] = [-61, -34.5, -60, -33.5];
+    const onTile = (name: string, day: string, cloudCover: number) =>
+      scene({
+        id: `S2A_${name}_${day.replaceAll('-', '')}_0_L2A`,
+        day,
+        datetime: `${day}T14:00:00Z`,
+        bbox: covering,
+        cloudCover,
+      });
+    const source = {
+      ...m.source,
+      search: async () => [
+        onTile('20HNH', '2026-11-11', 5),
+        onTile('20HPH', '2026-11-14', 5),
+        onTile('20HNH', '2026-11-16', 30),
+        onTile('20HPH', '2026-11-16', 2),
+      ],
+    };
+    const tiles = imageryIngestion({ repository: m.repository, source, settings: () => ({ periodDays: 30 }), now });
+    const tile = await tileOf([-60.5, -33.9, -60.49, -33.89]);
+    expect(await tiles.ingestTile({ tile, field_ids: [1] })).toEqual({ searched: 1, queued: 3, backfills: 0 });
+    expect(m.tileScenes.map((job) => job.scene.id)).toEqual([
+      'S2A_20HPH_20261116_0_L2A',
+      'S2A_20HPH_20261114_0_L2A',
+      'S2A_20HNH_20261111_0_L2A',
+    ]);
+    for (const job of m.tileScenes) await tiles.ingestTileScene(job);
+    expect(['2026-11-11', '2026-11-14', '2026-11-16'].map((day) => m.entries.get(`1|${day}`)?.sceneId)).toEqual([
+      'S2A_20HNH_20261111_0_L2A',
+      'S2A_20HPH_20261114_0_L2A',
+      'S2A_20HPH_20261116_0_L2A',
+    ]);
+  });
 });
 
 describe('scale templates', () => {

@@ -35,7 +35,9 @@ export function streamChangeOf(record: DynamoDBRecord): StreamChange | undefined
   if (!data?.Keys || !record.eventName) return undefined;
   const image = (value: unknown) =>
     value
-      ? (unmarshall(binaryOf(value) as Parameters<typeof unmarshall>[0], { wrapNumbers: false }) as Record<
+      ? // numbers as the table's reads give them (lib/aws/dynamodb.ts): Number() whatever their size,
+        // never a BigInt, which JSON cannot write (one would stop the feed at that record)
+        (unmarshall(binaryOf(value) as Parameters<typeof unmarshall>[0], { wrapNumbers: (n) => Number(n) }) as Record<
           string,
           unknown
         >)

@@ -214,3 +214,24 @@ describe('a page of the feed', () => {
     await expect(service.page(principal([]), 'nonsense', 10)).rejects.toMatchObject({ kind: 'invalid' });
   });
 });
+
+describe('stream records as the worker reads them', () => {
+  it('reads a number past 2^53 as a number, as the table does, so that no record stops the feed', async () => {
+    const { streamChangeOf } = await import('../../lib/changes/repository');
+    const change = streamChangeOf({
+      eventName: 'MODIFY',
+      dynamodb: {
+        Keys: { pk: { S: 'STORAGE#x' }, sk: { S: 'KEY#y' } },
+        NewImage: {
+          pk: { S: 'STORAGE#x' },
+          sk: { S: 'KEY#y' },
+          value: { M: { big: { N: '123456789012345678901234' } } },
+        },
+        ApproximateCreationDateTime: 1_800_000_000,
+        SequenceNumber: '1',
+      },
+    } as never);
+    expect((change!.newImage!.value as { big: unknown }).big).toBe(1.2345678901234568e23);
+    expect(() => JSON.stringify(change)).not.toThrow();
+  });
+});

@@ -60,36 +60,8 @@ export function streamChangeOf(record: DynamoDBRecord): StreamChange | undefined
 const idsOf = (items: Item[], of: (item: Item) => number | undefined): number[] =>
   items.map(of).filter((id): id is number => id !== undefined && Number.isInteger(id));
 
-/** A user who reads a record, and since when when that is through a share (epoch ms; absent: always). */
-export interface Reader {
-  id: number;
-  since?: number;
-}
-
-/**
- * The readers of a change made at `at`: a share given after it does not bring it (the share's own
- * `access_gained` carries the record as it then is), however late the worker handles the change.
- * Stream times are whole seconds in AWS: a share less than a second after the change still
- * receives it (a record it may read).
- */
-export function readersAt(readers: readonly Reader[], at: string): number[] {
-  const changedAt = Date.parse(at);
-  return [
-    ...new Set(
-      readers
-        .filter((reader) => reader.since === undefined || !(reader.since - changedAt > 1000))
-        .map((reader) => reader.id),
-    ),
-  ];
-}
-
-const shareUsers = async (query: { pk: string; skPrefix: string }): Promise<Reader[]> =>
-  (await queryAll(query)).flatMap((item) => {
-    const id = keys.shareUserOf(String(item.sk));
-    if (id === undefined || !Number.isInteger(id)) return [];
-    const since = typeof item.created_at === 'string' ? Date.parse(item.created_at) : Number.NaN;
-    return [Number.isNaN(since) ? { id } : { id, since }];
-  });
+const shareUsers = async (query: { pk: string; skPrefix: string }) =>
+  idsOf(await queryAll(query), (item) => keys.shareUserOf(String(item.sk)));
 
 const supervisorsOf = async (userId: number) =>
   idsOf(await queryAll(keys.supervisorsOf(userId)), (item) => {
@@ -99,11 +71,10 @@ const supervisorsOf = async (userId: number) =>
 
 /** The users who read records of a field, of a farm: memoized for one batch of the stream. */
 function audiences() {
-  const fields = new Map<number, Promise<Reader[]>>();
-  const farms = new Map<number, Promise<Reader[]>>();
-  const always = (ids: number[]): Reader[] => ids.map((id) => ({ id }));
+  const fields = new Map<number, Promise<number[]>>();
+  const farms = new Map<number, Promise<number[]>>();
 
-  const farmReaders = (farmId: number, ownerHint?: number): Promise<Reader[]> => {
+  const farmReaders = (farmId: number, ownerHint?: number): Promise<number[]> => {
     let found = farms.get(farmId);
     if (!found) {
       found = (async () => {
@@ -118,14 +89,14 @@ function audiences() {
           supervisorsOf(owner),
           ...fieldIds.map((fieldId) => shareUsers(keys.fieldSharesPrefix(fieldId))),
         ]);
-        return [...always([owner, ...supervisors]), ...farmShares, ...fieldShares.flat()];
+        return [owner, ...farmShares, ...supervisors, ...fieldShares.flat()];
       })();
       farms.set(farmId, found);
     }
     return found;
   };
 
-  const fieldReaders = (fieldId: number, hint?: { owner?: number; farm?: number }): Promise<Reader[]> => {
+  const fieldReaders = (fieldId: number, hint?: { owner?: number; farm?: number }): Promise<number[]> => {
     let found = fields.get(fieldId);
     if (!found) {
       found = (async () => {
@@ -139,7 +110,7 @@ function audiences() {
           shareUsers(keys.fieldSharesPrefix(fieldId)),
           supervisorsOf(owner),
         ]);
-        return [...always([owner, ...supervisors]), ...farmShares, ...fieldShares];
+        return [owner, ...farmShares, ...fieldShares, ...supervisors];
       })();
       fields.set(fieldId, found);
     }
@@ -173,18 +144,16 @@ function audiences() {
       if ('spot' in scope) return [];
       const owner = typeof image?.owner_id === 'number' ? image.owner_id : undefined;
       const farm = typeof image?.farm_id === 'number' ? image.farm_id : undefined;
-      const readers: Reader[] =
+      const readers =
         'field' in scope
           ? await fieldReaders(scope.field, { owner, farm })
           : 'farm' in scope
             ? await farmReaders(scope.farm, owner)
-            : [{ id: scope.user }];
+            : [scope.user];
       // a work order is listed to the owners of the fields its labours are on too (their pointers)
-      const fieldOwners =
-        change.kind === 'work_order' && Array.isArray(image?.field_owner_ids)
-          ? always((image.field_owner_ids as unknown[]).filter((id): id is number => typeof id === 'number'))
-          : [];
-      return readersAt([...readers, ...fieldOwners], change.at);
+      if (change.kind === 'work_order' && Array.isArray(image?.field_owner_ids))
+        readers.push(...(image.field_owner_ids as unknown[]).filter((id): id is number => typeof id === 'number'));
+      return [...new Set(readers)];
     },
   };
 }

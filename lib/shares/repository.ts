@@ -71,8 +71,7 @@ export async function share(input: ShareInput): Promise<void> {
     level: input.level,
     created_at: now,
   };
-  // created_at: the change feed brings the sharee only what changes after it (lib/changes/repository.ts)
-  const shareItem = { kind: 'share', user_id: user.id, level: input.level, created_at: now };
+  const shareItem = { kind: 'share', user_id: user.id, level: input.level };
   if ('farmId' in input) {
     await transact([
       tx.put({ ...keys.userFarmAccess(user.id, farm.id), ...grant, target: 'farm' }),

@@ -235,19 +235,3 @@ describe('stream records as the worker reads them', () => {
     expect(() => JSON.stringify(change)).not.toThrow();
   });
 });
-
-describe("a change's readers", () => {
-  it('are those who read its record when it was made: a share given after it does not bring it, however late the worker', async () => {
-    const { readersAt } = await import('../../lib/changes/repository');
-    const at = '2026-11-27T12:00:00.000Z';
-    const t = Date.parse(at);
-    const readers = [
-      { id: 1 }, // the owner
-      { id: 2, since: t - 60_000 }, // shared a minute before
-      { id: 3, since: t + 5_000 }, // shared five seconds after: the worker was behind
-      { id: 4, since: t + 800 }, // within the stream's whole second: receives it
-      { id: 1 },
-    ];
-    expect(readersAt(readers, at)).toEqual([1, 2, 4]);
-  });
-});

@@ -150,10 +150,13 @@ function audiences() {
           : 'farm' in scope
             ? await farmReaders(scope.farm, owner)
             : [scope.user];
-      // a work order is listed to the owners of the fields its labours are on too (their pointers)
-      if (change.kind === 'work_order' && Array.isArray(image?.field_owner_ids))
-        readers.push(...(image.field_owner_ids as unknown[]).filter((id): id is number => typeof id === 'number'));
-      return [...new Set(readers)];
+      // a work order is listed to the owners of the fields its labours are on too (their pointers);
+      // a new array: `readers` may be the batch's memoized readers of a field or farm
+      const fieldOwners =
+        change.kind === 'work_order' && Array.isArray(image?.field_owner_ids)
+          ? (image.field_owner_ids as unknown[]).filter((id): id is number => typeof id === 'number')
+          : [];
+      return [...new Set([...readers, ...fieldOwners])];
     },
   };
 }

@@ -9,12 +9,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generalDialect } from '../../lib/http/dialects';
 import { defineRoute, type RouteDef } from '../../lib/http/route';
 import { createGateway } from '../../scripts/local/gateway';
 import { LambdaRuntime, type LocalFunction, MAX_RESPONSE_BYTES } from '../../scripts/local/runtime';
+import { buildRuntimeWorker } from '../helpers/runtime-worker';
 
 const root = join(import.meta.dirname, '..', '..');
 const DEFAULT_5XX = { res: 'error', code: -1, info: 'The requested action failed to execute' };
@@ -97,14 +97,7 @@ let impatientBase: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'surco-local-api-'));
   writeFileSync(join(dir, 'handlers.mjs'), HANDLERS);
-  await build({
-    entryPoints: [join(root, 'scripts', 'local', 'runtime-worker.ts')],
-    outfile: join(dir, 'runtime-worker.mjs'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'error',
-  });
+  const workerScript = await buildRuntimeWorker(dir);
   const functions: LocalFunction[] = ROUTES.map((r) => ({
     name: r.operationId,
     module: join(dir, 'handlers.mjs'),
@@ -123,7 +116,7 @@ beforeAll(async () => {
     pool: 'events',
   });
   runtime = new LambdaRuntime({
-    workerScript: join(dir, 'runtime-worker.mjs'),
+    workerScript,
     functions,
     env: {},
     workers: 2,

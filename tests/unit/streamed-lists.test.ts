@@ -2,9 +2,10 @@
 // with the account and that the contract does not page: docs/deploy.md, "Large answers") is written
 // to a response stream by the handler factory (lib/http/endpoint.ts), so an answer past Lambda's
 // 6 MB buffered limit reaches the client whole, gzip-compressed for a client that accepts it; the
-// same body from a buffered route is the 502 API Gateway gives. The handlers are built by the
-// functions' own build and run by the local runtime behind the local gateway, as `npm start` runs them.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// same body from a buffered route is the 502 API Gateway gives. The handlers (tests/fixtures/
+// streamed-lists.ts) are built by the functions' own build and run by the local runtime behind the
+// local gateway, as `npm start` runs them.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,40 +13,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generalDialect } from '../../lib/http/dialects';
-import { defineRoute, type RouteDef } from '../../lib/http/route';
 import { deployBuildOptions } from '../../scripts/esbuild-options';
 import { createGateway } from '../../scripts/local/gateway';
 import { LambdaRuntime, MAX_RESPONSE_BYTES } from '../../scripts/local/runtime';
+import { ROUTES } from '../fixtures/streamed-lists';
+import { buildRuntimeWorker } from '../helpers/runtime-worker';
 
 const root = join(import.meta.dirname, '..', '..');
-
-const route = (operationId: string, stream: boolean) =>
-  defineRoute({
-    operationId,
-    method: 'get',
-    paths: [`/${operationId}`],
-    summary: operationId,
-    tags: ['test'],
-    auth: 'none',
-    dialect: generalDialect,
-    handler: `functions/test/lists.${operationId}`,
-    responses: {},
-    stream,
-  });
-const ROUTES: RouteDef[] = [route('streamedList', true), route('bufferedList', false)];
-
-// 7,000 records of about 1 KB: past the 6 MB a buffered answer may hold
-const HANDLERS = (endpoint: string, routeModule: string, dialects: string) => `
-import { endpoint } from ${JSON.stringify(endpoint)};
-import { defineRoute } from ${JSON.stringify(routeModule)};
-import { generalDialect } from ${JSON.stringify(dialects)};
-const list = () => ({ data: Array.from({ length: 7000 }, (_, i) => ({ id: i, name: 'ñandú ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(1000) })) });
-const route = (operationId, stream) => defineRoute({ operationId, method: 'get', paths: ['/' + operationId], summary: operationId,
-  tags: ['test'], auth: 'none', dialect: generalDialect, handler: 'functions/test/lists.' + operationId, responses: {}, stream });
-export const streamedList = endpoint(route('streamedList', true), { handler: async () => list() });
-export const bufferedList = endpoint(route('bufferedList', false), { handler: async () => list() });
-`;
 
 let dir: string;
 let runtime: LambdaRuntime;
@@ -54,21 +28,16 @@ let base: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'surco-streamed-lists-'));
-  writeFileSync(
-    join(dir, 'lists.ts'),
-    HANDLERS(join(root, 'lib/http/endpoint.ts'), join(root, 'lib/http/route.ts'), join(root, 'lib/http/dialects.ts')),
-  );
-  await build({ ...deployBuildOptions(), entryPoints: [join(dir, 'lists.ts')], outdir: dir, sourcemap: false });
+  // the handlers as the functions' build makes them (the same options as deploy/esbuild.yml)
   await build({
-    entryPoints: [join(root, 'scripts', 'local', 'runtime-worker.ts')],
-    outfile: join(dir, 'runtime-worker.mjs'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'error',
+    ...deployBuildOptions(),
+    entryPoints: { lists: join(root, 'tests', 'fixtures', 'streamed-lists.ts') },
+    outdir: dir,
+    sourcemap: false,
   });
+  const workerScript = await buildRuntimeWorker(dir);
   runtime = new LambdaRuntime({
-    workerScript: join(dir, 'runtime-worker.mjs'),
+    workerScript,
     functions: ROUTES.map((r) => ({
       name: r.operationId,
       module: join(dir, 'lists.mjs'),

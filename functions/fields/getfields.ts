@@ -1,9 +1,8 @@
 // GET /api/getfields (spec 2, Fields): streamed as it is read, whatever the account's size
 // (docs/deploy.md, "Large answers").
-import { once } from 'node:events';
 import { pagedFields } from '../../lib/fields/list';
 import { endpoint } from '../../lib/http/endpoint';
-import { StreamReply } from '../../lib/http/reply';
+import { StreamReply, writeInTurn } from '../../lib/http/reply';
 import { getFieldsRoute, writeGetFields } from '../../schemas/fields';
 
 export const get = endpoint(getFieldsRoute, {
@@ -12,10 +11,7 @@ export const get = endpoint(getFieldsRoute, {
     const listing = await pagedFields(principal);
     return new StreamReply(
       'application/json; charset=utf-8',
-      (out) =>
-        writeGetFields(listing, async (text) => {
-          if (!out.write(text)) await once(out, 'drain');
-        }),
+      (out) => writeGetFields(listing, (text) => writeInTurn(out, text)),
       { headers: { 'cache-control': 'no-store' }, compress: true },
     );
   },

@@ -266,7 +266,7 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
     if (out instanceof StreamReply) return stream(event, state, out);
     const reply = out instanceof Reply ? out : new Reply(200, out);
     // a streamed route's JSON body goes to the stream (an empty, binary or text body is answered as it is)
-    if (route.stream && reply.status === 200 && isJsonBody(reply)) {
+    if (route.stream && reply.status === 200 && reply.isJson) {
       return stream(event, state, streamedJson(reply.body, { ...reply.headers, ...(etag ? { etag } : {}) }));
     }
     const result = toResult(
@@ -332,12 +332,6 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
   // the route it serves, for the registry's checks (tests/infrastructure.test.ts)
   return Object.assign(route.stream ? handler : answerInTime(route, handler), { route });
 }
-
-/** A body that toResult() would serialise as JSON. */
-const isJsonBody = (reply: Reply): boolean =>
-  reply.body !== undefined &&
-  !Buffer.isBuffer(reply.body) &&
-  !(typeof reply.body === 'string' && reply.headers['content-type']);
 
 /** An error answered in the route's dialect, with the base headers. */
 function errorResult(

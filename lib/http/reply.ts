@@ -14,6 +14,15 @@ export class Reply {
     readonly headers: Record<string, string> = {},
   ) {}
 
+  /** Whether the body goes out as JSON (toResult serialises it): not absent, not bytes, not text of a given type. */
+  get isJson(): boolean {
+    return (
+      this.body !== undefined &&
+      !Buffer.isBuffer(this.body) &&
+      !(typeof this.body === 'string' && this.headers['content-type'])
+    );
+  }
+
   static json(body: unknown, status = 200): Reply {
     return new Reply(status, body);
   }
@@ -53,6 +62,11 @@ export class StreamReply {
   ) {}
 }
 
+/** Writes to a response stream, waiting for the client to take what is buffered when it is full. */
+export async function writeInTurn(out: Writable, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await once(out, 'drain');
+}
+
 /** Characters of serialised JSON written at a time to a stream (it waits for the client in between). */
 const JSON_CHUNK = 256 * 1024;
 
@@ -67,7 +81,7 @@ export function streamedJson(body: unknown, headers: Record<string, string> = {}
     async (out) => {
       const text = JSON.stringify(body);
       for (let at = 0; at < text.length; at += JSON_CHUNK) {
-        if (!out.write(text.slice(at, at + JSON_CHUNK))) await once(out, 'drain');
+        await writeInTurn(out, text.slice(at, at + JSON_CHUNK));
       }
     },
     { headers: { 'cache-control': 'no-store', ...headers }, compress: true },
@@ -107,9 +121,7 @@ export function toResult(reply: Reply, requestId: string, origin?: string): APIG
       isBase64Encoded: true,
     };
   }
-  if (typeof reply.body === 'string' && headers['content-type']) {
-    return { statusCode: reply.status, headers, body: reply.body };
-  }
+  if (!reply.isJson) return { statusCode: reply.status, headers, body: reply.body as string };
   return {
     statusCode: reply.status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },

@@ -23,7 +23,7 @@ import {
 } from '../../lib/imagery/service';
 import type { LayerJob } from '../../lib/imagery/user-layers';
 import { preload } from '../../lib/util/first-use';
-import { type EventHandler, PoisonMessage, processBatch } from '../../lib/workers/process';
+import { type EventHandler, jobOf, processBatch } from '../../lib/workers/process';
 
 const FieldJob = z.object({
   field_id: z.number().check(z.int(), z.positive()),
@@ -77,28 +77,15 @@ const LayerJobShape = z.object({
   ),
 });
 
-const parse = <T>(schema: z.ZodMiniType<T>, data: unknown): T => {
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new PoisonMessage('malformed imagery job');
-  return parsed.data;
-};
-
+// each payload parsed by its schema (jobOf): a malformed one is a poison message, never retried
 const handlers: Record<string, EventHandler> = {
-  [IMAGERY_FIELD_JOB]: async (envelope) => {
-    await ingestion.ingestField(parse(FieldJob, envelope.data));
-  },
-  [IMAGERY_SCENE_JOB]: async (envelope) => {
-    await ingestion.ingestScene(parse(SceneJobShape, envelope.data) as unknown as SceneJob);
-  },
-  [IMAGERY_TILE_JOB]: async (envelope) => {
-    await ingestion.ingestTile(parse(TileJob, envelope.data));
-  },
-  [IMAGERY_TILE_SCENE_JOB]: async (envelope) => {
-    await ingestion.ingestTileScene(parse(TileSceneJobShape, envelope.data) as unknown as TileSceneJob);
-  },
-  [IMAGERY_LAYER_JOB]: async (envelope) => {
-    await layerBuild.build(parse(LayerJobShape, envelope.data) as LayerJob);
-  },
+  [IMAGERY_FIELD_JOB]: jobOf(FieldJob, (job) => ingestion.ingestField(job)),
+  [IMAGERY_SCENE_JOB]: jobOf(SceneJobShape, (job) => ingestion.ingestScene(job as unknown as SceneJob)),
+  [IMAGERY_TILE_JOB]: jobOf(TileJob, (job) => ingestion.ingestTile(job)),
+  [IMAGERY_TILE_SCENE_JOB]: jobOf(TileSceneJobShape, (job) =>
+    ingestion.ingestTileScene(job as unknown as TileSceneJob),
+  ),
+  [IMAGERY_LAYER_JOB]: jobOf(LayerJobShape, (job) => layerBuild.build(job as LayerJob)),
 };
 
 // every job reads the field's polygon (geometry) and projects it onto its UTM grid (proj4): both

@@ -29,7 +29,7 @@ export class PoisonMessage extends Error {}
  */
 export function jobOf<T>(
   schema: z.ZodMiniType<T>,
-  handle: (data: T, envelope: EventEnvelope) => Promise<void>,
+  handle: (data: T, envelope: EventEnvelope) => Promise<unknown>,
 ): EventHandler {
   return async (envelope) => {
     const parsed = schema.safeParse(envelope.data);

@@ -193,7 +193,10 @@ export function classify(record: StreamChange): Change | undefined {
 /**
  * The changes of a batch, in order: a record whose key changed in one write (a spot text moved to
  * another time is deleted under its old key and written under its new one, in one transaction) is
- * one change of that record, where its new version is.
+ * one change of that record, where its new version is. Only such a pair is merged: the deletion
+ * and the creation of one record under two different keys, next to each other among that record's
+ * changes. A record created and then deleted under the same key (two writes that happened to land
+ * in one batch) stays two changes.
  */
 export function classifyBatch(records: StreamChange[]): Change[] {
   const changes = records.flatMap((record, source) => {
@@ -201,17 +204,26 @@ export function classifyBatch(records: StreamChange[]): Change[] {
     return change ? [{ ...change, source }] : [];
   });
   const identity = (c: Change) => `${c.kind}|${c.uuid}`;
-  const created = new Set(changes.filter((c) => c.change === 'created' && c.uuid).map(identity));
-  const deleted = new Set(changes.filter((c) => c.change === 'deleted' && c.uuid).map(identity));
-  const moved = new Set([...created].filter((id) => deleted.has(id)));
-  if (!moved.size) return changes;
-  const firstOf = new Map<string, number>();
-  for (const c of changes) if (moved.has(identity(c)) && !firstOf.has(identity(c))) firstOf.set(identity(c), c.source);
-  return changes
-    .filter((c) => !(c.change === 'deleted' && moved.has(identity(c))))
-    .map((c) =>
-      c.change === 'created' && moved.has(identity(c))
-        ? { ...c, change: 'changed' as const, source: firstOf.get(identity(c))! }
-        : c,
-    );
+  const keyOf = (c: (typeof changes)[number]) => {
+    const { pk, sk } = records[c.source]!.keys;
+    return `${pk}|${sk}`;
+  };
+  const previous = new Map<string, number>();
+  const dropped = new Set<number>();
+  const merged = new Map<number, (typeof changes)[number]>();
+  changes.forEach((c, i) => {
+    if (!c.uuid) return;
+    const id = identity(c);
+    const before = previous.get(id);
+    previous.set(id, i);
+    if (before === undefined || dropped.has(before) || merged.has(before)) return;
+    const b = changes[before]!;
+    const pair = new Set([b.change, c.change]);
+    if (!(pair.has('created') && pair.has('deleted')) || keyOf(b) === keyOf(c)) return;
+    const created = c.change === 'created' ? c : b;
+    // the record's one change, at the place of the pair's first write
+    merged.set(before, { ...created, change: 'changed', source: b.source });
+    dropped.add(i);
+  });
+  return changes.flatMap((c, i) => (dropped.has(i) ? [] : [merged.get(i) ?? c]));
 }

@@ -112,6 +112,36 @@ describe('classify', () => {
     ]);
   });
 
+  it('a record created and deleted under one key in the same batch stays two changes', () => {
+    // two writes of a client that the stream happened to hand over together (CI saw the deletion
+    // dropped and the creation answered as a change)
+    const changes = classifyBatch([
+      write('INSERT', 'SPOTMSGS#5', 'MSG#2026-01-01#t1', { uuid: 't1', spot_id: 5, text: 'x' }),
+      write('INSERT', 'SPOTMSGS#5', 'MSG#2026-01-01#t2', { uuid: 't2', spot_id: 5, text: 'y' }),
+      write('REMOVE', 'SPOTMSGS#5', 'MSG#2026-01-01#t2', undefined, { uuid: 't2', spot_id: 5, text: 'y' }),
+    ]);
+    expect(changes.map((c) => [c.change, c.uuid])).toEqual([
+      ['created', 't1'],
+      ['created', 't2'],
+      ['deleted', 't2'],
+    ]);
+  });
+
+  it('moved twice in one batch, then deleted: two changes and the deletion', () => {
+    const changes = classifyBatch([
+      write('REMOVE', 'SPOTMSGS#5', 'MSG#2026-01-01#t1', undefined, { uuid: 't1', spot_id: 5 }),
+      write('INSERT', 'SPOTMSGS#5', 'MSG#2026-02-01#t1', { uuid: 't1', spot_id: 5, text: 'x' }),
+      write('INSERT', 'SPOTMSGS#5', 'MSG#2026-03-01#t1', { uuid: 't1', spot_id: 5, text: 'x' }),
+      write('REMOVE', 'SPOTMSGS#5', 'MSG#2026-02-01#t1', undefined, { uuid: 't1', spot_id: 5 }),
+      write('REMOVE', 'SPOTMSGS#5', 'MSG#2026-03-01#t1', undefined, { uuid: 't1', spot_id: 5 }),
+    ]);
+    expect(changes.map((c) => [c.change, c.source])).toEqual([
+      ['changed', 0],
+      ['changed', 2],
+      ['deleted', 4],
+    ]);
+  });
+
   it('a packed polygon is answered as its WKT; a record too large for the feed is left out', () => {
     const wkt = 'POLYGON((-60.5 -33.9,-60.4 -33.9,-60.4 -33.8,-60.5 -33.9))';
     expect(presentRecord({ polygon_packed: packWkt(wkt), name: 'a' })).toEqual({ polygon: wkt, name: 'a' });

@@ -25,10 +25,8 @@ const steps: Step[] = [
   { name: 'tsc', command: bin('tsc'), args: ['-p', '.'], live: false },
   // the web pages' browser code, with the DOM's types (console/tsconfig.json)
   { name: 'tsc console', command: bin('tsc'), args: ['-p', 'console'], live: false },
-  // SURCO_PREPACKAGE=1 npm test starts the infrastructure test's packaging at once, beside the
-  // other tests (tests/setup/prepackage.ts): shorter on a machine with cores to spare, but on two
-  // cores its CPU made a 2 s latency check of the notification stream fail once in four runs, so it
-  // is not the default
+  // the infrastructure test's packaging starts with the run, at the lowest CPU priority, beside the
+  // other tests (tests/setup/prepackage.ts; SURCO_PREPACKAGE=0 turns it off)
   {
     name: 'vitest',
     command: bin('vitest'),

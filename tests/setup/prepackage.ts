@@ -1,7 +1,8 @@
 // The packaging the infrastructure test checks (tests/infrastructure.test.ts), started by the stack
-// setup at the beginning of the run when SURCO_PREPACKAGE=1 (an opt-in: `SURCO_PREPACKAGE=1 npm
-// test`), so that its minute or more of CPU overlaps the unit tests and the stack's start instead
-// of following them. Writes `<dir>/result.json` (the packaged services) or `<dir>/error.txt`.
+// setup at the beginning of a run that may hold that test (SURCO_PREPACKAGE=0 turns it off), at
+// the lowest CPU priority: its two minutes of CPU fill the cores the unit tests and the stack's
+// start leave idle instead of following them, and yield to the tests where cores are short.
+// Writes `<dir>/result.json` (the packaged services) or `<dir>/error.txt`.
 //   node --import tsx tests/setup/prepackage.ts <dir>
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freeStackPorts, type PrivateStack, type RunningStack, startPrivateStack } from '../../scripts/local/stack';
@@ -68,6 +68,7 @@ async function start(): Promise<PrivateStack> {
     internalKey: randomBytes(18).toString('base64url'),
     signingSeed: randomBytes(32).toString('base64url'),
     inMemory: true,
+    quickJvm: true,
     // scenes only where the tests of imagery place their fields (tests/helpers/shapes.ts)
     catalogueCoverage: [IMAGERY_AREA],
     logDir: join(root, '.surco', 'test-logs'),
@@ -76,8 +77,9 @@ async function start(): Promise<PrivateStack> {
 }
 
 /**
- * A whole run (SURCO_PREPACKAGE=1 npm test, an opt-in) packages the services for the infrastructure
- * test at once, beside everything else, with the environment that test would package with.
+ * A run that may hold the infrastructure test packages the services for it at once, at the lowest
+ * CPU priority, beside everything else, with the environment that test would package with
+ * (SURCO_PREPACKAGE=0 npm test: the test packages when it runs, as a run of that file alone does).
  */
 function prepackage(root: string): Shared['prepackage'] {
   const dir = mkdtempSync(join(tmpdir(), 'surco-package-'));
@@ -92,13 +94,27 @@ function prepackage(root: string): Shared['prepackage'] {
     env,
     stdio: 'ignore',
   });
+  // the lowest priority (inherited by osls and esbuild): it takes the cores the tests leave idle
+  if (child.pid) setPriority(child.pid, 19);
   return { dir, child };
+}
+
+/**
+ * Whether this run may hold the infrastructure test: vitest's command line names no file filter,
+ * or one that the test's path contains (`npm test -- spots` packages nothing). A word taken for a
+ * filter that is an option's value (`--project stack`) only means that the test, if it runs,
+ * packages by itself.
+ */
+function runsInfrastructureTest(): boolean {
+  const filters = process.argv.slice(2).filter((arg) => arg !== 'run' && !arg.startsWith('-'));
+  return filters.length === 0 || filters.some((filter) => 'tests/infrastructure.test.ts'.includes(filter));
 }
 
 export async function setup(project: TestProject) {
   if (shared.users === 0) contractChecks.reset();
   shared.users += 1;
-  if (process.env.SURCO_PREPACKAGE === '1') shared.prepackage ??= prepackage(resolve(import.meta.dirname, '..', '..'));
+  if (process.env.SURCO_PREPACKAGE !== '0' && runsInfrastructureTest())
+    shared.prepackage ??= prepackage(resolve(import.meta.dirname, '..', '..'));
   project.provide('prepackaged', shared.prepackage?.dir);
   shared.stack ??= start();
   const { stop: _stop, faults: _faults, dispose: _dispose, ...provided } = await shared.stack;

@@ -5,7 +5,7 @@ import { Forbidden } from '../lib/errors';
 import { generalDialect } from '../lib/http/dialects';
 import { defineRoute } from '../lib/http/route';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from '../lib/rotations/codes';
-import type { RotationView, VarietyChoice } from '../lib/rotations/service';
+import type { RotationBatch, RotationRequest, RotationView, VarietyChoice } from '../lib/rotations/service';
 import { calendarDate, commaList, dateTimeZ, integer, positiveInteger } from './common';
 
 /** Rotations need the Campaign permissions (spec 2). */
@@ -172,6 +172,43 @@ export const wireRotation = (view: RotationView): z.infer<typeof WireRotation> =
   surface_unit: null,
   metadata: view.metadata,
 });
+
+/**
+ * POST's items as the service takes them: each one read on its own (the spec answers a malformed
+ * item among the refused ones, with its reason, instead of refusing the batch).
+ */
+export const rotationRequests = (body: unknown[]): RotationRequest[] =>
+  body.map((raw) => {
+    const parsed = RotationItem.safeParse(raw);
+    if (!parsed.success)
+      return { malformed: parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; ') };
+    const item = parsed.data;
+    return {
+      input: {
+        fieldId: item.field_id,
+        cropId: item.crop_id,
+        yeargroup: item.yeargroup,
+        startDate: item.start_date,
+        endDate: item.end_date,
+        ha: item.ha,
+        yieldCrop: item.yield_crop,
+        metadata: item.metadata,
+        uuid: item.rotation_uuid,
+      },
+    };
+  });
+
+/** POST's answer: the rotations created, and each refused item as sent, with its reason. */
+export const wireRotationBatch = (body: unknown[], { created, refused }: RotationBatch) => {
+  const echoed = (raw: unknown) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { item: raw });
+  return {
+    created_ones: created.map(wireRotation),
+    unabled_to_be_created: refused.map(({ index, code, message }) => ({
+      ...echoed(body[index]),
+      reason: { error_code: code, error_msg: message },
+    })),
+  };
+};
 
 /** PATCH answers these keys (spec 2, Rotations). */
 export const patchedRotation = (view: RotationView) => {

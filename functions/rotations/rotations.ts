@@ -1,15 +1,15 @@
 // /api/rotations and /rotations: list, one, create, patch (spec 2, Rotations)
 import { endpoint } from '../../lib/http/endpoint';
 import { rotations } from '../../lib/rotations/repository';
-import type { RotationRequest } from '../../lib/rotations/service';
 import {
   createRotationsRoute,
   getRotationRoute,
   listRotationsRoute,
   patchedRotation,
   patchRotationRoute,
-  RotationItem,
+  rotationRequests,
   wireRotation,
+  wireRotationBatch,
 } from '../../schemas/rotations';
 
 export const list = endpoint(listRotationsRoute, {
@@ -33,39 +33,9 @@ export const get = endpoint(getRotationRoute, {
 });
 
 export const post = endpoint(createRotationsRoute, {
-  handler: async ({ body, principal }) => {
-    const requests: RotationRequest[] = body.map((raw) => {
-      const parsed = RotationItem.safeParse(raw);
-      if (!parsed.success)
-        return { malformed: parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; ') };
-      const item = parsed.data;
-      return {
-        input: {
-          fieldId: item.field_id,
-          cropId: item.crop_id,
-          yeargroup: item.yeargroup,
-          startDate: item.start_date,
-          endDate: item.end_date,
-          ha: item.ha,
-          yieldCrop: item.yield_crop,
-          metadata: item.metadata,
-          uuid: item.rotation_uuid,
-        },
-      };
-    });
-    const { created, refused } = await rotations.createRotations(principal, requests);
-    const echoed = (raw: unknown) =>
-      raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { item: raw };
-    return {
-      data: {
-        created_ones: created.map(wireRotation),
-        unabled_to_be_created: refused.map(({ index, code, message }) => ({
-          ...echoed(body[index]),
-          reason: { error_code: code, error_msg: message },
-        })),
-      },
-    };
-  },
+  handler: async ({ body, principal }) => ({
+    data: wireRotationBatch(body, await rotations.createRotations(principal, rotationRequests(body))),
+  }),
 });
 
 export const patch = endpoint(patchRotationRoute, {

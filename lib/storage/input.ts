@@ -8,8 +8,9 @@
 import type * as z from 'zod/mini';
 import { GENERAL_CODES, Invalid } from '../errors';
 import { describeIssues } from '../util/issues';
-import { KEY_MAX_LENGTH, validKey } from './access';
+import { KEY_MAX_LENGTH, type Scope, validKey } from './access';
 import { STORAGE_CODES } from './codes';
+import { parseSizeKb } from './files';
 
 const CODE_BY_MEMBER: Record<string, number> = {
   key: STORAGE_CODES.KEY_INVALID,
@@ -64,3 +65,40 @@ export function objectSent(body: {
     throw new Invalid('data is required (a JSON object; value is accepted too)', { code: STORAGE_CODES.DATA_MISSING });
   return data;
 }
+
+/** The member that names a file's resource in each scope (`id` is accepted in all of them). */
+const REF_MEMBER: Record<Scope, 'user' | 'field' | 'farm'> = { users: 'user', fields: 'field', farms: 'farm' };
+
+/** The resource a file body names in its scope (`user`, `field` or `farm`, or `id`); code 1 when none. */
+export function resourceRef(
+  scope: Scope,
+  body: { user?: unknown; field?: unknown; farm?: unknown },
+  sent: unknown,
+): unknown {
+  const member = REF_MEMBER[scope];
+  const ref = body[member] ?? (sent as { id?: unknown }).id;
+  if (ref === undefined || ref === '')
+    throw new Invalid(`${member} is required in the ${scope} scope`, { code: STORAGE_CODES.DATA_MISSING });
+  return ref;
+}
+
+/** A file's declaration in a PUT or PATCH body (`sent`: the body as sent, for its `id`). */
+export const fileDeclaration = (
+  scope: Scope,
+  input: {
+    key: string;
+    original_file_name: string;
+    md5: string;
+    file_size_kb: unknown;
+    user?: unknown;
+    field?: unknown;
+    farm?: unknown;
+  },
+  sent: unknown,
+) => ({
+  ref: resourceRef(scope, input, sent),
+  key: input.key,
+  fileName: input.original_file_name,
+  md5: input.md5,
+  sizeKb: parseSizeKb(input.file_size_kb),
+});

@@ -201,11 +201,61 @@ function lambdaStreamRecord(record: StreamRecordOut, streamArn: string, region: 
 type StreamRecordOut = NonNullable<GetRecordsCommandOutput['Records']>[number];
 
 /**
+ * One batch of stream records through the function, as Lambda's DynamoDB event source mapping
+ * treats it (deploy: ReportBatchItemFailures, BisectBatchOnFunctionError, MaximumRetryAttempts, an
+ * on-failure destination): a failure the function reports retries the batch from that record; an
+ * error it throws splits the batch in two, each half delivered in turn the same way, so that one
+ * record that always fails is isolated and the records around it are still delivered; a batch of
+ * one record still failing after `retries` retries goes to the dead-letter queue (its positions).
+ * Records may be delivered more than once (at least once, as in AWS); never out of order.
+ */
+export async function deliverStreamBatch<R extends { dynamodb?: { SequenceNumber?: string } }>(
+  records: R[],
+  options: {
+    retries: number;
+    invoke: (batch: R[]) => Promise<{ batchItemFailures?: Array<{ itemIdentifier: string }> } | null>;
+    deadLetter: (batch: R[]) => Promise<void>;
+    pause: (ms: number) => Promise<unknown>;
+    say: (message: string) => void;
+    stopped?: () => boolean;
+  },
+): Promise<void> {
+  let batch = records;
+  for (let attempt = 0; batch.length; attempt++) {
+    try {
+      const failed = (await options.invoke(batch))?.batchItemFailures?.[0]?.itemIdentifier;
+      if (failed === undefined) return;
+      options.say(`reported a failure at ${failed}`);
+      batch = batch.slice(
+        Math.max(
+          0,
+          batch.findIndex((r) => r.dynamodb?.SequenceNumber === failed),
+        ),
+      );
+    } catch (error) {
+      if (options.stopped?.()) return;
+      options.say(`failed: ${(error as Error).message}`);
+      if (batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        await deliverStreamBatch(batch.slice(0, half), options);
+        await deliverStreamBatch(batch.slice(half), options);
+        return;
+      }
+    }
+    if (attempt >= options.retries) {
+      await options.deadLetter(batch);
+      return;
+    }
+    await options.pause(500 * 2 ** attempt);
+  }
+}
+
+/**
  * Polls the table's stream and invokes the function with its records, oldest first, as Lambda's
- * event source mapping does: only the items of the given partitions (its filter), a failed batch
- * retried from the record the function reports (or whole, when it throws) up to `retries` times and
- * then recorded on the dead-letter queue (its stream positions, as the mapping's on-failure
- * destination does; not bisected), shards followed as they split.
+ * event source mapping does: only the items of the given partitions (its filter), each batch
+ * delivered by deliverStreamBatch (retried from the record the function reports, bisected when it
+ * throws, a record failing past `retries` recorded on the dead-letter queue by its stream
+ * positions), shards followed as they split.
  */
 export function startStreamPoller(options: {
   streams: DynamoDBStreamsClient;
@@ -260,30 +310,19 @@ export function startStreamPoller(options: {
       const pk = record.dynamodb?.Keys?.pk?.S ?? '';
       return options.partitions.some((prefix) => pk.startsWith(prefix));
     });
-    for (let i = 0; i < wanted.length; i += options.batchSize) {
-      let batch = wanted.slice(i, i + options.batchSize);
-      for (let attempt = 0; ; attempt++) {
-        // the batch is retried from the record the function reports (ReportBatchItemFailures), or whole
-        let failedFrom: number;
-        try {
+    for (let i = 0; i < wanted.length && !stopped; i += options.batchSize) {
+      await deliverStreamBatch(wanted.slice(i, i + options.batchSize), {
+        retries: options.retries,
+        stopped: () => stopped,
+        pause,
+        invoke: async (batch) => {
           const event = { Records: batch.map((r) => lambdaStreamRecord(r, options.streamArn, options.region)) };
-          const result = (await options.runtime.invoke(options.functionName, event, crypto.randomUUID())) as {
+          return (await options.runtime.invoke(options.functionName, event, crypto.randomUUID())) as {
             batchItemFailures?: Array<{ itemIdentifier: string }>;
           } | null;
-          const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
-          if (failed === undefined) break;
-          failedFrom = Math.max(
-            0,
-            batch.findIndex((r) => r.dynamodb?.SequenceNumber === failed),
-          );
-          options.say(`stream worker ${options.functionName} reported a failure at ${failed}`);
-        } catch (error) {
-          if (stopped) return;
-          failedFrom = 0;
-          options.say(`stream worker ${options.functionName} failed: ${(error as Error).message}`);
-        }
-        batch = batch.slice(failedFrom);
-        if (attempt >= options.retries) {
+        },
+        say: (message) => options.say(`stream worker ${options.functionName} ${message}`),
+        deadLetter: async (batch) => {
           await options.sqs
             .send(
               new SendMessageCommand({
@@ -302,10 +341,8 @@ export function startStreamPoller(options: {
             .catch((e: Error) =>
               options.say(`stream worker: the dead-letter queue did not take the batch: ${e.message}`),
             );
-          break;
-        }
-        await pause(500 * 2 ** attempt);
-      }
+        },
+      });
     }
   };
 

@@ -1,4 +1,4 @@
-// npm run bench -- reads [--sizes 10,100,1000] [--only spots,storage]
+// npm run bench -- reads [--sizes 10,100,1000] [--only spots,storage,inbox]
 // What the main reads cost in DynamoDB as an account grows: for each read, the read units it
 // consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed), the
 // records and bytes it answered, and its latency, at each account size. A read that costs in
@@ -108,7 +108,7 @@ async function measure(read: Read, headers: Record<string, string>, runs: number
   };
 }
 
-function reads(stack: BenchStack, headers: Record<string, string>, uid: string): Read[] {
+function reads(stack: BenchStack, headers: Record<string, string>, uid: string, userId: number): Read[] {
   const post = (path: string, body: unknown, form = false) =>
     fetch(`${stack.baseUrl}${path}`, {
       method: 'POST',
@@ -123,6 +123,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string):
   let storageKeys = 0;
   let values = 0;
   let maps = 0;
+  let inboxItems = 0;
   let variableUuid = '';
   const first = () => fieldIds[0]!; // made by the first read that needs it (ensureFields(1))
   const lonLat = (i: number): [number, number] => [
@@ -314,6 +315,29 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string):
         Object.values(body.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),
     },
     {
+      name: 'GET /nc/inbox, first page of 100 (inbox items)',
+      // the events worker's delivery, in this process (the bench stack runs no workers): TEST.V1,
+      // not stackable, so that each event is an item of its own
+      async grow(size) {
+        const { notifications } = await import('../lib/notifications/repository');
+        await inParallel(size - inboxItems, (j) =>
+          notifications.deliverEnvelope({
+            id: `bench-inbox-${inboxItems + j}`,
+            event_name: 'TEST.V1',
+            data: { user_ids: [userId], payload: {} },
+            created_at: new Date().toISOString(),
+          }),
+        );
+        inboxItems = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/notifications/inbox')).list,
+        path: '/nc/inbox',
+        query: { page: 0, page_size: 100 },
+      }),
+      records: (body) => body.data.items.length,
+    },
+    {
       name: 'GET /sensors/v2/providers/values/variables, first page of 1,000 (values)',
       async grow(size) {
         if (!variableUuid) {
@@ -369,11 +393,11 @@ export async function run(): Promise<void> {
   process.env.SURCO_DEFAULT_TIER = 'unmetered';
   const stack = await benchStack({ workers: () => false });
   try {
-    const { headers, uid } = await benchUser(stack);
+    const { headers, uid, userId } = await benchUser(stack);
     Object.assign(process.env, functionEnv(stack));
     installStreamingRuntime();
     countReadUnits();
-    const all = reads(stack, headers, uid);
+    const all = reads(stack, headers, uid, userId);
     const results: Record<string, Record<number, unknown>> = {};
     for (const size of sizes) {
       for (const read of all) {

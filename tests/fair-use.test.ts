@@ -184,6 +184,45 @@ describe('fair use per user in AWS: the authorizer on the table', () => {
     expect(answers[0]!.usageIdentifierKey).toBe('key-of-the-unverified');
   });
 
+  it('gives a function its caller in a verified context, which the function takes without verifying the token again; an unverified context does not', async () => {
+    const user = await createUser();
+    const token = await tokenFor(user.id, { extension_id: EXTENSION, claims: ['SEASON_VIEW'] });
+    const verdict = (await authorize(event(token))).context!;
+    expect(verdict).toMatchObject({ verified: 'true', userId: String(user.id), extensionId: EXTENSION });
+    expect(JSON.parse(String(verdict.claims))).toEqual(['SEASON_VIEW']);
+    // a real bearer route, run in this process as Lambda runs it behind API Gateway
+    const { count } = await import('../functions/notifications/inbox');
+    const request = (authorization: string, authorizer: unknown) =>
+      ({
+        httpMethod: 'GET',
+        path: '/nc/inbox/count',
+        resource: '/nc/inbox/count',
+        headers: { Authorization: authorization },
+        queryStringParameters: null,
+        pathParameters: null,
+        body: null,
+        isBase64Encoded: false,
+        requestContext: { requestId: 'verdict-test', authorizer },
+      }) as unknown as Parameters<typeof count>[0];
+    const context = { awsRequestId: 'verdict-test', getRemainingTimeInMillis: () => 10_000 } as Parameters<
+      typeof count
+    >[1];
+    // the header holds no token at all: only the authorizer's context can have named the caller
+    const trusted = (await count(request('Bearer not-a-token', verdict), context)) as {
+      statusCode: number;
+      body: string;
+    };
+    expect(trusted.statusCode, trusted.body).toBe(200);
+    expect(JSON.parse(trusted.body)).toEqual({ res: 'ok', data: { count: 0 } });
+    // a context that says the token did not verify, or one without it: the function verifies itself
+    for (const authorizer of [{ ...verdict, verified: 'false' }, { ...verdict, claims: 'not json' }, undefined]) {
+      const refused = (await count(request('Bearer not-a-token', authorizer), context)) as { statusCode: number };
+      expect(refused.statusCode).toBe(401);
+    }
+    const own = (await count(request(`Bearer ${token}`, undefined), context)) as { statusCode: number };
+    expect(own.statusCode).toBe(200);
+  });
+
   it('keeps the rate as a token bucket (GCRA) on one item that expires when idle, and a refusal writes nothing', async () => {
     const limits = { rate: 2, burst: 3 };
     const t0 = 1_900_000_000_000;

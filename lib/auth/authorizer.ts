@@ -2,9 +2,11 @@
 // before every bearer route. It verifies the token (cached per token for SURCO_AUTHORIZER_CACHE_S),
 // names the usage-plan key of the caller's extension (its API key, in the usage plan of the
 // extension's tier: API Gateway then throttles and counts the extension's requests) and gives the
-// user and extension to the access log and the function ($context.authorizer.*). A request whose
-// token does not verify is not denied but let through as `anonymous` (its own usage plan), so that
-// the function answers 401 in its area's dialect exactly as before. In AWS it also keeps each
+// user and extension to the access log and the function ($context.authorizer.*): the function takes
+// its caller from a verified context (the token's user, extension and claims; lib/auth/principal.ts
+// `principalFromVerdict`) instead of verifying the token again. A request whose token does not
+// verify is not denied but let through as `anonymous` (its own usage plan), so that the function
+// verifies it itself and answers 401 in its area's dialect exactly as before. In AWS it also keeps each
 // user's own rate within its extension (lib/platform/user-rate.ts): the one thing it denies.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -26,6 +28,10 @@ export interface AuthorizerContext {
   extensionId: string;
   tier: string;
   verified: 'true' | 'false';
+  /** The verified token's claims (a JSON array), locale and extension version ('' when it does not verify). */
+  claims: string;
+  locale: string;
+  extensionVersion: string;
 }
 
 export interface Verdict {
@@ -60,12 +66,22 @@ export async function verdictOf(token: string | undefined, now = Date.now()): Pr
   if (hit && hit.until > now) return hit.verdict;
   let userId = '';
   let extensionId = UNVERIFIED;
+  let verified: Pick<AuthorizerContext, 'claims' | 'locale' | 'extensionVersion'> = {
+    claims: '[]',
+    locale: '',
+    extensionVersion: '',
+  };
   let until = now + cacheSeconds() * 1000;
   if (token) {
     try {
       const claims = await verifyToken(token);
       userId = String(claims.sub);
       extensionId = claims.ext ?? SESSION;
+      verified = {
+        claims: JSON.stringify(claims.claims),
+        locale: claims.locale,
+        extensionVersion: claims.ext_ver ?? '',
+      };
       // a verdict outlives no token
       if (claims.exp) until = Math.min(until, claims.exp * 1000);
     } catch (error) {
@@ -76,7 +92,7 @@ export async function verdictOf(token: string | undefined, now = Date.now()): Pr
   const tier = tierOf(config, extensionId);
   const verdict: Verdict = {
     principalId: userId ? `user/${userId}` : 'anonymous',
-    context: { userId, extensionId, tier, verified: userId ? 'true' : 'false' },
+    context: { userId, extensionId, tier, verified: userId ? 'true' : 'false', ...verified },
     usageKey: await usageKeyOf(tier, extensionId),
   };
   if (cache.size > 10_000) cache.clear();

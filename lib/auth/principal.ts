@@ -3,8 +3,11 @@ import { InvalidToken } from '../errors';
 import type { Locale, User } from '../platform/model';
 import { LOCALES } from '../platform/model';
 import { getUser } from '../platform/users';
+import { onFirstUse } from '../util/first-use';
 import { type Claim, effectiveClaims } from './claims';
-import { verifyToken } from './tokens';
+
+/** Token verification (jose and the signing keys): loaded by the first request the authorizer did not verify. */
+const tokens = /* @__PURE__ */ onFirstUse(() => import('./tokens'));
 
 export interface Principal {
   user: User;
@@ -16,17 +19,64 @@ export interface Principal {
 }
 
 export async function principalFromToken(token: string): Promise<Principal> {
-  const claims = await verifyToken(token);
-  const user = await getUser(Number(claims.sub));
+  const claims = await (await tokens()).verifyToken(token);
+  return principalOf({
+    userId: Number(claims.sub),
+    ext: claims.ext,
+    extVer: claims.ext_ver,
+    claims: claims.claims,
+    locale: claims.locale,
+  });
+}
+
+/** What a verified token says of its caller. */
+interface VerifiedCaller {
+  userId: number;
+  ext?: string | undefined;
+  extVer?: string | undefined;
+  claims: readonly string[];
+  locale: string;
+}
+
+async function principalOf(token: VerifiedCaller): Promise<Principal> {
+  const user = await getUser(token.userId);
   if (!user) throw new InvalidToken('Invalid authentication token: unknown user');
-  const locale = (LOCALES as readonly string[]).includes(claims.locale) ? (claims.locale as Locale) : user.locale;
+  const locale = (LOCALES as readonly string[]).includes(token.locale) ? (token.locale as Locale) : user.locale;
   return {
     user,
-    ...(claims.ext ? { extensionId: claims.ext } : {}),
-    ...(claims.ext_ver ? { extensionVersion: claims.ext_ver } : {}),
-    claims: effectiveClaims(claims.claims, user.features),
+    ...(token.ext ? { extensionId: token.ext } : {}),
+    ...(token.extVer ? { extensionVersion: token.extVer } : {}),
+    claims: effectiveClaims(token.claims, user.features),
     locale,
   };
+}
+
+/**
+ * The caller of a request the API's authorizer verified (API Gateway's `requestContext.authorizer`,
+ * which no client can set; lib/auth/authorizer.ts): the token's user, extension and claims as the
+ * authorizer read them, the user read as for a token. Undefined when the context is not a verified
+ * one (no authorizer, a token that did not verify, a context of another shape): the function then
+ * verifies the token itself.
+ */
+export function principalFromVerdict(context: unknown): Promise<Principal> | undefined {
+  const c = context as Record<string, unknown> | null | undefined;
+  if (c?.verified !== 'true' || typeof c.userId !== 'string' || !/^\d+$/.test(c.userId)) return undefined;
+  let claims: unknown;
+  try {
+    claims = JSON.parse(String(c.claims));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(claims) || !claims.every((claim) => typeof claim === 'string')) return undefined;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return principalOf({
+    userId: Number(c.userId),
+    // the user's own session is '' in the context
+    ext: text(c.extensionId),
+    extVer: text(c.extensionVersion),
+    claims,
+    locale: typeof c.locale === 'string' ? c.locale : '',
+  });
 }
 
 export const hasClaims = (principal: Principal, required: readonly Claim[]): boolean =>

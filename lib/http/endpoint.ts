@@ -16,7 +16,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { checkInternalKey } from '../auth/internal-key';
-import { hasClaims, type Principal, principalFromToken } from '../auth/principal';
+import { hasClaims, type Principal, principalFromToken, principalFromVerdict } from '../auth/principal';
 import { DomainError, Forbidden, Invalid, TooLarge, Unauthenticated, Unsupported } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { preload } from '../util/first-use';
@@ -159,9 +159,9 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
       }
       if (route.auth !== 'bearer') return;
       const queryToken = route.tokenInQuery ? request.event.queryStringParameters?.access_token : undefined;
-      const principal = await bearerPrincipal(
-        headers.authorization ?? (queryToken ? `Bearer ${queryToken}` : undefined),
-      );
+      // the authorizer verified the token (its context): the caller is taken from it, not verified again
+      const principal = await (principalFromVerdict(request.event.requestContext?.authorizer) ??
+        bearerPrincipal(headers.authorization ?? (queryToken ? `Bearer ${queryToken}` : undefined)));
       const state = stateOf(request.event);
       state.principal = principal;
       state.log = state.log.child({

@@ -659,6 +659,9 @@ describe('pure-schemas (deploy/esbuild-plugins.cjs)', () => {
     // core for the SQS client) is a chunk both import, not a lazy initialiser
     expect(found.sort()).toEqual([
       'functions/workers/events.ts: ../../lib/workers/cleanup-jobs',
+      // token verification (jose): loaded by a request the authorizer did not verify; the authorizer
+      // and the minting function, which always need it, import it statically
+      'lib/auth/principal.ts: ./tokens',
       'lib/aws/s3.ts: ./s3-client',
       'lib/aws/sqs.ts: ./sqs-client',
       'lib/geo/geometry.ts: ./wkt',

@@ -6,8 +6,8 @@
 //   first verdict (the token verified: the signing key read from the table, jose loaded).
 // - warm: in this process, the verdict of a token already seen (the authorizer's own cache: API
 //   Gateway does not cache it, so that a request without a token still reaches the function), of a
-//   token not seen (verified, the key in memory), and a function's own principalFromToken (verified,
-//   and the user read).
+//   token not seen (verified, the key in memory), a function's own principalFromToken (verified,
+//   and the user read) and its principalFromVerdict (the authorizer's context taken, the user read).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -57,8 +57,8 @@ export async function run() {
 
     Object.assign(process.env, env);
     const { forgetVerdicts, verdictOf } = await import('../lib/auth/authorizer');
-    const { principalFromToken } = await import('../lib/auth/principal');
-    await verdictOf(token);
+    const { principalFromToken, principalFromVerdict } = await import('../lib/auth/principal');
+    const { context: verdict } = await verdictOf(token);
     await principalFromToken(token);
     const time = async (fn: () => Promise<unknown>) => {
       const samples: number[] = [];
@@ -75,6 +75,7 @@ export async function run() {
       return verdictOf(token);
     });
     const inFunction = await time(() => principalFromToken(token));
+    const fromVerdict = await time(() => principalFromVerdict(verdict)!);
     console.log(
       JSON.stringify(
         {
@@ -90,6 +91,7 @@ export async function run() {
             cachedVerdict: cached,
             verifiedVerdict: uncached,
             functionPrincipalFromToken: inFunction,
+            functionPrincipalFromVerdict: fromVerdict,
           },
         },
         null,

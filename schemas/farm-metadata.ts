@@ -1,7 +1,7 @@
 // Farm metadata (spec 3): GET/PATCH /api/farms/metadata.
 import * as z from 'zod/mini';
 import { metadataDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { JSON_OBJECT_LIMITS, jsonObject } from './common';
 
 const metadataRoute = { tags: ['farm metadata'], auth: 'bearer', dialect: metadataDialect } as const;
@@ -46,8 +46,7 @@ export const getMetadataRoute = defineRoute({
       schema: z.object({ data: z.record(z.string(), z.object({ metadata: z.record(z.string(), z.unknown()) })) }),
     },
   },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const patchMetadataRoute = defineRoute({

@@ -3,7 +3,7 @@
 // Rules in lib/imagery (docs/imagery.md).
 import * as z from 'zod/mini';
 import { generalDialect, imageryDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { MAX_EPSG } from '../lib/imagery/epsg';
 import { HISTOGRAM_BINS, LAYER_FILE_LIMITS, PERCENTILES } from '../lib/imagery/layer-limits';
 import { SATELLITE_OPERATIONS } from '../lib/imagery/layers';
@@ -49,8 +49,7 @@ export const layerDatesRoute = defineRoute({
       }),
     },
   },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const fieldNdviRoute = defineRoute({
@@ -79,8 +78,7 @@ export const fieldNdviRoute = defineRoute({
       }),
     },
   },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 const bboxText = z.pipe(

@@ -3,7 +3,7 @@
 // docs/decisions.md, "Inputs".
 import * as z from 'zod/mini';
 import { generalDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import type { InputRecord } from '../lib/inputs/catalogue';
 import { type Denied, INPUT_BATCH_MAX, INPUT_NAME_MAX, type InputRef } from '../lib/inputs/service';
 import { booleanLike, text } from './common';
@@ -132,8 +132,7 @@ export const listInputsRoute = defineRoute({
     }),
   },
   responses: { 200: { description: 'inputs', schema: z.array(WireInput) } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const createInputsRoute = defineRoute({

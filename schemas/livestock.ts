@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { Forbidden } from '../lib/errors';
 import { livestockDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { LIVESTOCK_CODES } from '../lib/livestock/codes';
 import type { HerdView } from '../lib/livestock/herds';
 import type { Paddock } from '../lib/livestock/model';
@@ -132,8 +132,7 @@ export const listPaddocksRoute = defineRoute({
   summary: 'Paddocks of every readable field, or of one field (field_id)',
   request: { query: PaddockQuery },
   responses: { 200: { description: 'paddocks', schema: z.object({ data: z.array(WirePaddock) }) } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const getPaddockRoute = defineRoute({
@@ -226,8 +225,7 @@ export const listHerdsRoute = defineRoute({
   paths: both('/herd'),
   summary: 'Herds of every readable field',
   responses: { 200: { description: 'herds', schema: z.object({ data: z.array(WireHerd) }) } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const createHerdRoute = defineRoute({
@@ -298,8 +296,7 @@ export const herdHistoryRoute = defineRoute({
   summary: "A herd's transactions (moves, exits, new animals), newest first",
   request: { path: HerdPath },
   responses: { 200: { description: 'history', schema: z.object({ data: z.array(WireTransaction) }) } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 // --- transactions -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // User maps (spec 2, Maps): /api/users/me/maps (GET, POST, PUT, PATCH, DELETE) and the shapefile
 // download. Wire names are the spec's; lib/maps uses English names. docs/decisions.md, "Maps".
 import * as z from 'zod/mini';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { mapsDialect } from '../lib/maps/dialect';
 import { fechaIni, MAP_LIMITS } from '../lib/maps/limits';
 import type { MapRecord } from '../lib/maps/model';
@@ -122,8 +122,7 @@ export const listMapsRoute = defineRoute({
       schema: z.object({ data: z.union([z.array(WireMap), WireMap]) }),
     },
   },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const createMapRoute = defineRoute({

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { Forbidden } from '../lib/errors';
 import { generalDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from '../lib/rotations/codes';
 import type { RotationBatch, RotationRequest, RotationView, VarietyChoice } from '../lib/rotations/service';
 import { calendarDate, commaList, dateTimeZ, integer, positiveInteger } from './common';
@@ -251,8 +251,7 @@ export const listRotationsRoute = defineRoute({
     'Rotations of every campaign of the fields the user can read (filters: fields_id, else fields_uuid, else farms_id, else farms_uuid; and yeargroup)',
   request: { query: RotationFilters },
   responses: { 200: { description: 'the rotations', schema: z.object({ data: z.array(WireRotation) }) } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const getRotationRoute = defineRoute({

@@ -3,7 +3,7 @@
 // /internal/samplings/{sampling_uuid} for the platform. docs/decisions.md, "Samplings".
 import * as z from 'zod/mini';
 import { internalDialect, samplingDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { dateTimeZ, isoDateTime, okData, positiveInteger } from './common';
 
 const samplingRoute = { tags: ['samplings'], auth: 'bearer', dialect: samplingDialect } as const;
@@ -52,8 +52,7 @@ export const listSamplingsRoute = defineRoute({
       schema: z.object({ code: z.literal(0), data: z.array(z.record(z.string(), z.unknown())) }),
     },
   },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const samplingAnalysisRoute = defineRoute({
@@ -89,8 +88,7 @@ export const samplingAnalysisRoute = defineRoute({
       }),
     },
   },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const variableListRoute = defineRoute({

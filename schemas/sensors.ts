@@ -2,7 +2,7 @@
 // (docs/sensors-storage.md). Under /sensors/v2; bodies `{res:'ok'|'error', ...}`.
 import * as z from 'zod/mini';
 import { sensorsDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import type { GroupWithVariables } from '../lib/sensors/groups';
 import { BULK_MAX_BYTES, SENSOR_LIMITS, type Variable } from '../lib/sensors/model';
 import { dateTimeZ, jsonObject, text as textOf } from './common';
@@ -157,8 +157,7 @@ export const listGroupsRoute = defineRoute({
   summary: "The caller's variable groups with their variables (an extension: its own; the user: every extension's)",
   request: { query: z.object({ group_uuid: z.optional(z.string().check(z.uuid())) }) },
   responses: { 200: { description: 'groups', schema: ok({ data: z.array(WireGroup) }) } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const createGroupRoute = defineRoute({

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { Forbidden } from '../lib/errors';
 import { ewkbHex } from '../lib/geo/ewkb';
 import { spotsDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { SPOT_CODES } from '../lib/spots/codes';
 import type { SpotPage } from '../lib/spots/list';
 import { SPOT_LIMITS, type Spot, type SpotMessage, tagRefKey } from '../lib/spots/model';
@@ -485,8 +485,7 @@ export const searchTagsRoute = defineRoute({
   summary: "Common and user tags; general=false leaves out common ones, user=false the user's",
   request: { query: z.object({ general: booleanFlag, user: booleanFlag }) },
   responses: { 200: { description: 'tags', schema: WireTags } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const renameTagRoute = defineRoute({

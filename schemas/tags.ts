@@ -1,7 +1,7 @@
 // Farm tags (/api/tags_campos/...) and field tags (/api/fields/v2/tag), spec 2.
 import * as z from 'zod/mini';
 import { farmTagsDialect, fieldTagsDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import type { Tag } from '../lib/tags/service';
 import { positiveInteger } from './common';
 
@@ -96,8 +96,7 @@ export const getFarmTagsRoute = defineRoute({
       schema: z.object({ filter: z.enum(['tag info', 'farm tags', 'user tags']), result: TagMap }),
     },
   },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const deleteFarmTagRoute = defineRoute({

@@ -4,7 +4,7 @@
 // so they need the View season feature, like the labours (docs/decisions.md, "Work orders").
 import * as z from 'zod/mini';
 import { generalDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { seasonViewRequired } from '../lib/labours/codes';
 import { isDate } from '../lib/util/time';
 import { RECOMMENDATION_TYPES, recommendationType, WORK_ORDER_LIMITS } from '../lib/work-orders/model';
@@ -139,8 +139,7 @@ export const listWorkOrdersRoute = defineRoute({
   summary: "The caller's work orders of a campaign, and those others wrote for labours on the caller's fields",
   request: { query: z.object({ yeargroup: z.pipe(integer(), z.number().check(z.int(), z.gte(1900), z.lte(2200))) }) },
   responses: { 200: { description: 'work orders, by date', schema: z.object({ data: z.array(WireWorkOrder) }) } },
-  // an answer that grows with the account, unpaged in the contract: streamed (docs/deploy.md, "Large answers")
-  stream: true,
+  ...growingList,
 });
 
 export const recommendationTypesRoute = defineRoute({

@@ -125,6 +125,12 @@ export interface RouteDef<
   undocumented?: boolean;
 }
 
+/**
+ * A route whose answer grows with the account and that the contract does not page: streamed, so
+ * that it answers at any size (docs/deploy.md, "Large answers"); spread into its definition.
+ */
+export const growingList = { stream: true } as const;
+
 export const defineRoute = <
   Q extends z.ZodMiniType | undefined = undefined,
   B extends z.ZodMiniType | undefined = undefined,

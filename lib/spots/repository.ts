@@ -52,6 +52,7 @@ const TRANSACTION_MAX = 100;
 const spotItem = (spot: Spot) => ({
   ...keys.spot(spot.fieldId, spot.uuid),
   ...keys.spotByTimeIndex(spot.fieldId, spot.createdAt, spot.uuid),
+  ...keys.spotByFarmIndex(spot.farmId, spot.createdAt, spot.uuid, spot.fieldId),
   ...(spot.groupUuid ? keys.spotGroupIndex(spot.groupUuid, spot.id) : {}),
   ...Spot.toItem(spot),
 });

@@ -5,6 +5,7 @@
 // A request's writes are one transaction.
 
 import { platformFieldGate } from '../authz/gate';
+import { BACKFILLS, backfilled } from '../db/backfills';
 import type { Key } from '../db/keys';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
@@ -247,6 +248,11 @@ export const dynamoSpotRepository: SpotRepository = {
     for await (const item of queryItems({ ...keys.spotsByTime(fieldId, from, to), descending: true, pageSize }))
       yield Spot.fromItem(item);
   },
+  async *farmSpots(farmId, from, to, pageSize) {
+    for await (const item of queryItems({ ...keys.spotsOfFarmByTime(farmId, from, to), descending: true, pageSize }))
+      yield Spot.fromItem(item);
+  },
+  byFarm: () => backfilled(BACKFILLS.spotsByFarm),
   async groupMembers(groupUuid) {
     return (await queryAll({ pk: keys.spotGroupIndexPk(groupUuid), index: 'gsi2' })).map(Spot.fromItem);
   },

@@ -12,6 +12,7 @@ import { farmReach } from '../authz/by-farm';
 import type { FieldInScope } from '../authz/gate';
 import { Invalid } from '../errors';
 import { geometryKit, type JstsGeometry } from '../geo/geometry';
+import { mapLimit } from '../util/map-limit';
 import { SPOT_CODES } from './codes';
 import type { Spot } from './model';
 import type { SpotDeps } from './service';
@@ -82,6 +83,26 @@ function fieldsInScope(fields: FieldInScope[], filters: SpotFilters): FieldInSco
       (filters.farmId === undefined || f.farm.id === filters.farmId) &&
       (filters.fieldId === undefined || f.field.id === filters.fieldId),
   );
+}
+
+/** Several sources of spots, each newest first, merged newest first; each read only as far as the merge is taken. */
+async function* newestOfAll(sources: Array<AsyncIterable<Spot>>): AsyncGenerator<Spot> {
+  const heads = await mapLimit(sources, 8, async (source) => {
+    const iterator = source[Symbol.asyncIterator]();
+    return { iterator, next: await iterator.next() };
+  });
+  try {
+    for (;;) {
+      let first: (typeof heads)[number] | undefined;
+      for (const head of heads)
+        if (!head.next.done && (!first || newestFirst(head.next.value, first.next.value as Spot) < 0)) first = head;
+      if (!first) return;
+      yield first.next.value as Spot;
+      first.next = await first.iterator.next();
+    }
+  } finally {
+    await Promise.all(heads.map((head) => head.iterator.return?.()));
+  }
 }
 
 /** Which of these fields the caller reads. */
@@ -174,18 +195,14 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       );
       const readable: Readable = async (fieldIds) => new Set((await reach.readable(fieldIds)).keys());
       const singles = [...(await readable(reach.singleFieldIds))];
-      const { sources } = byField(singles, readable);
-      return {
-        readable,
-        sources: [
-          ...reach.wholeFarms.map((farm) => ({
-            read: (lower: string, upper: string, pageSize: number | undefined) =>
-              repository.farmSpots(farm.id, lower, upper, pageSize),
-            readable,
-          })),
-          ...sources,
-        ],
-      };
+      // one source, the farms' and the single fields' merged newest first: the fields of the spots
+      // that might make the page are the only ones read
+      const read = (lower: string, upper: string, pageSize: number | undefined) =>
+        newestOfAll([
+          ...reach.wholeFarms.map((farm) => repository.farmSpots(farm.id, lower, upper, pageSize)),
+          ...singles.map((fieldId) => repository.fieldSpots(fieldId, lower, upper, pageSize)),
+        ]);
+      return { readable, sources: [{ read, readable }] };
     }
     // one field named: that field is read, not every field the caller reaches
     const reached =

@@ -562,15 +562,18 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       repository.tallies(singles.map(({ field }) => ({ fieldId: field.id, yeargroup }))),
     ]);
     if (singles.some(({ field }) => fieldTallies.get(refKey(field.id, yeargroup)) === undefined)) return undefined;
-    const range = { dateFrom: filters.dateFrom, dateTo: filters.dateTo, chunk };
+    // the page is shared among the sources: each reads its share first (then on, as the merge takes)
+    const sources = reach.wholeFarms.length + singles.length;
+    const each = Math.min(chunk, Math.max(Math.ceil((2 * chunk) / sources), 10));
+    const range = { dateFrom: filters.dateFrom, dateTo: filters.dateTo, chunk: each };
     const found = await firstKept(
       mergedByDate([
         ...reach.wholeFarms.map((farm) => ({
-          source: farm.id,
+          source: null,
           labours: repository.laboursOfFarm(farm.id, yeargroup, range),
         })),
         ...singles.map(({ field }) => ({
-          source: field.farmId,
+          source: null,
           labours: repository.laboursByDate(field.id, yeargroup, range),
         })),
       ]),

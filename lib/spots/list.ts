@@ -197,11 +197,15 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       const singles = [...(await readable(reach.singleFieldIds))];
       // one source, the farms' and the single fields' merged newest first: the fields of the spots
       // that might make the page are the only ones read
-      const read = (lower: string, upper: string, pageSize: number | undefined) =>
-        newestOfAll([
-          ...reach.wholeFarms.map((farm) => repository.farmSpots(farm.id, lower, upper, pageSize)),
-          ...singles.map((fieldId) => repository.fieldSpots(fieldId, lower, upper, pageSize)),
+      const sources = reach.wholeFarms.length + singles.length;
+      const read = (lower: string, upper: string, pageSize: number | undefined) => {
+        // the page is shared among the sources: each reads its share first (then on, as the merge takes)
+        const each = pageSize && Math.min(pageSize, Math.max(Math.ceil((2 * pageSize) / sources), 25));
+        return newestOfAll([
+          ...reach.wholeFarms.map((farm) => repository.farmSpots(farm.id, lower, upper, each)),
+          ...singles.map((fieldId) => repository.fieldSpots(fieldId, lower, upper, each)),
         ]);
+      };
       return { readable, sources: [{ read, readable }] };
     }
     // one field named: that field is read, not every field the caller reaches

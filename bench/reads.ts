@@ -120,6 +120,8 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
   let inputs = 0;
   let rotations = 0;
   let spots = 0;
+  let spreadLabours = 0;
+  let spreadSpots = 0;
   let storageKeys = 0;
   let values = 0;
   let maps = 0;
@@ -247,6 +249,49 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
         path: '/spots/all',
         method: 'POST',
         body: { field_id: first(), page_size: 50 },
+      }),
+      records: (body) => body.data?.length ?? 0,
+    },
+    {
+      name: 'GET /activities/labour, no field ids, page of 50 (labours in every field)',
+      async grow(size) {
+        await ensureFields(size);
+        // one labour in each field of the account (the caller names none: the list reads them all)
+        await inParallel(size - spreadLabours, (j) =>
+          post('/activities/labour', {
+            field_id: fieldIds[spreadLabours + j],
+            yeargroup: 2026,
+            date: `2026-${String(1 + ((spreadLabours + j) % 12)).padStart(2, '0')}-20`,
+            labour_type_id: 4,
+            surface: 1,
+          }),
+        );
+        spreadLabours = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/labours/labours')).list,
+        path: '/activities/labour',
+        query: { yeargroup: 2026, page_size: 50 },
+      }),
+      records: (body) => body.data?.length ?? 0,
+    },
+    {
+      name: 'POST /spots/all, no field, first page of 50 (spots in every field)',
+      async grow(size) {
+        await ensureFields(size);
+        // one spot in each field of the account (inside the field's square, ensureFields)
+        await inParallel(size - spreadSpots, (j) => {
+          const i = spreadSpots + j;
+          const [lon, lat] = [-60 + (i % 100) * 0.02 + 0.0025, -34 + Math.floor(i / 100) * 0.02 + 0.0025];
+          return post('/spots/spot', { field_id: fieldIds[i], shape: `POINT(${lon} ${lat})`, name: `e${i}` });
+        });
+        spreadSpots = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/spots/getspot')).all,
+        path: '/spots/all',
+        method: 'POST',
+        body: { page_size: 50 },
       }),
       records: (body) => body.data?.length ?? 0,
     },

@@ -7,19 +7,29 @@
 //   list reads before it trusts the index;
 // - campaigns: the labour index's attributes set on each of its labours that lacks them, then its
 //   labours counted by status and type and the tally set with `labours_tallied`, on condition that
-//   no labour write (`labour_writes`) came in between (else counted again).
+//   no labour write (`labour_writes`) came in between (else counted again);
+// - by farm: the farm index's attributes set on each labour (gsi2) and spot (gsi3) that lacks them,
+//   as above; each campaign's tally added to its farm's tally in one transaction with its
+//   `farm_counted` (and `farm_id`), on condition that it is not counted yet and that no labour write
+//   came in between (else read again). A labour write since moves the farm's tally of a counted
+//   campaign only (lib/fields/campaigns.ts), so each labour is counted once whichever comes first.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   ScanCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { BACKFILLS } from '../lib/db/backfills';
 import { keys } from '../lib/db/keys';
+import { tallyIn } from '../lib/fields/campaigns';
 import { tallyKey } from '../lib/fields/labour-tally';
+import { Labour } from '../lib/labours/model';
+import { Spot } from '../lib/spots/model';
 
 type Item = Record<string, unknown>;
 
@@ -36,8 +46,8 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
   const changed: Record<string, number> = Object.fromEntries(pending.map((name) => [name, 0]));
   if (!pending.length) return changed;
 
-  /** Sets these attributes while the item exists and still lacks gsi1pk: 1 when it did. */
-  const index = async (item: Item, attributes: Item) => {
+  /** Sets these attributes while the item exists and still lacks `guard` (gsi1pk unless said): 1 when it did. */
+  const index = async (item: Item, attributes: Item, guard = 'gsi1pk') => {
     const names = Object.keys(attributes);
     try {
       await doc.send(
@@ -45,7 +55,7 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
           TableName: table,
           Key: { pk: item.pk, sk: item.sk },
           UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi1pk)',
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(${guard})`,
           ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
           ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, attributes[name]])),
         }),
@@ -140,30 +150,130 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
     throw new Error(`campaign ${String(campaign.pk)} ${String(campaign.sk)}: labours kept changing while counted`);
   };
 
+  /**
+   * A campaign's tally added to its farm's, with its `farm_counted`, at once; unless it is counted
+   * already, its field is gone (the clean-up job removes it) or a labour was written meanwhile (read again).
+   */
+  const countInFarm = async (campaign: Item): Promise<number> => {
+    const farmId = await fieldFarm(Number(campaign.field_id));
+    if (farmId === undefined) return 0;
+    const key = { pk: campaign.pk, sk: campaign.sk };
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const current = (await doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+      if (!current || current.farm_counted === true) return 0; // gone, or counted by another run
+      if (current.labours_tallied !== true)
+        throw new Error(`campaign ${String(campaign.pk)} ${String(campaign.sk)} is not tallied`);
+      const writes = current.labour_writes as number | undefined;
+      const counts = [...tallyIn(current)];
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: table,
+                  Key: key,
+                  UpdateExpression: 'SET farm_counted = :true, farm_id = :farm',
+                  ConditionExpression: `labours_tallied = :true AND attribute_not_exists(farm_counted) AND ${writes === undefined ? 'attribute_not_exists(labour_writes)' : 'labour_writes = :writes'}`,
+                  ExpressionAttributeValues: {
+                    ':true': true,
+                    ':farm': farmId,
+                    ...(writes === undefined ? {} : { ':writes': writes }),
+                  },
+                },
+              },
+              ...(counts.length
+                ? [
+                    {
+                      Update: {
+                        TableName: table,
+                        Key: keys.farmLabourTally(farmId, Number(current.yeargroup)),
+                        UpdateExpression: `ADD ${counts.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+                        ExpressionAttributeNames: Object.fromEntries(
+                          counts.map(([name], i) => [`#c${i}`, `labours_${name}`]),
+                        ),
+                        ExpressionAttributeValues: Object.fromEntries(counts.map(([, count], i) => [`:c${i}`, count])),
+                      },
+                    },
+                  ]
+                : []),
+            ],
+          }),
+        );
+        return 1;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error; // else written meanwhile: again
+      }
+    }
+    throw new Error(
+      `campaign ${String(campaign.pk)} ${String(campaign.sk)}: labours kept changing while counted in its farm`,
+    );
+  };
+
   const rotations = pending.includes(BACKFILLS.rotationsByFarm);
   const labours = pending.includes(BACKFILLS.labourTallies);
+  const laboursByFarm = pending.includes(BACKFILLS.laboursByFarm);
+  const spotsByFarm = pending.includes(BACKFILLS.spotsByFarm);
+  // only what a pending backfill still lacks
+  const wanted = [
+    ...(rotations ? ['(begins_with(sk, :rotation) AND attribute_not_exists(gsi1pk))'] : []),
+    ...(labours ? ['(begins_with(sk, :campaign) AND attribute_not_exists(labours_tallied))'] : []),
+    ...(laboursByFarm
+      ? [
+          '(begins_with(sk, :campaign) AND attribute_not_exists(farm_counted))',
+          '(begins_with(sk, :labour) AND attribute_not_exists(gsi2pk))',
+        ]
+      : []),
+    ...(spotsByFarm ? ['(begins_with(sk, :spot) AND attribute_not_exists(gsi3pk))'] : []),
+  ];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await doc.send(
       new ScanCommand({
         TableName: table,
-        FilterExpression:
-          'begins_with(pk, :field) AND ((begins_with(sk, :rotation) AND attribute_not_exists(gsi1pk)) OR (begins_with(sk, :campaign) AND attribute_not_exists(labours_tallied)))',
-        ExpressionAttributeValues: { ':field': 'FIELD#', ':rotation': 'ROTATION#', ':campaign': 'CAMPAIGN#' },
+        FilterExpression: `begins_with(pk, :field) AND (${wanted.join(' OR ')})`,
+        ExpressionAttributeValues: {
+          ':field': 'FIELD#',
+          ...(rotations ? { ':rotation': 'ROTATION#' } : {}),
+          ...(labours || laboursByFarm ? { ':campaign': 'CAMPAIGN#' } : {}),
+          ...(laboursByFarm ? { ':labour': 'LABOUR#' } : {}),
+          ...(spotsByFarm ? { ':spot': 'SPOT#' } : {}),
+        },
         ExclusiveStartKey: startKey,
       }),
     );
     for (const item of (page.Items ?? []) as Item[]) {
       const fieldId = Number(item.field_id);
-      if (rotations && String(item.sk).startsWith('ROTATION#')) {
+      const sk = String(item.sk);
+      if (rotations && sk.startsWith('ROTATION#') && item.gsi1pk === undefined) {
         const farmId = await fieldFarm(fieldId);
         if (farmId === undefined) continue; // its field is deleted: the clean-up job removes it
         changed[BACKFILLS.rotationsByFarm]! += await index(item, {
           farm_id: farmId,
           ...keys.rotationByFarmIndex(farmId, Number(item.yeargroup), fieldId, String(item.rotation_uuid)),
         });
-      } else if (labours && String(item.sk).startsWith('CAMPAIGN#')) {
-        changed[BACKFILLS.labourTallies]! += await tally(item);
+      } else if (sk.startsWith('CAMPAIGN#')) {
+        // counted in its campaign first, then in its farm
+        if (labours && item.labours_tallied !== true) changed[BACKFILLS.labourTallies]! += await tally(item);
+        if (laboursByFarm && item.farm_counted !== true) changed[BACKFILLS.laboursByFarm]! += await countInFarm(item);
+      } else if (laboursByFarm && sk.startsWith('LABOUR#') && item.gsi2pk === undefined) {
+        const farmId = await fieldFarm(fieldId);
+        if (farmId === undefined) continue; // its field is deleted: the clean-up job removes it
+        const labour = Labour.fromItem(item);
+        changed[BACKFILLS.laboursByFarm]! += await index(
+          item,
+          keys.labourByFarmIndex(farmId, labour.yeargroup, labour.date, labour.createdAt, labour.uuid, fieldId),
+          'gsi2pk',
+        );
+      } else if (spotsByFarm && sk.startsWith('SPOT#') && item.gsi3pk === undefined) {
+        const farmId = await fieldFarm(fieldId);
+        if (farmId === undefined) continue;
+        const spot = Spot.fromItem(item);
+        changed[BACKFILLS.spotsByFarm]! += await index(
+          item,
+          keys.spotByFarmIndex(farmId, spot.createdAt, spot.uuid, fieldId),
+          'gsi3pk',
+        );
       }
     }
     startKey = page.LastEvaluatedKey;

@@ -1,5 +1,6 @@
-// docs/data-model.md, "Backfills": rotations and labours written before their indexes (the farm's
-// rotations, a field's labours by date and its campaign's tally) are found by the lists once the
+// docs/data-model.md, "Backfills": rotations, labours and spots written before their indexes (the
+// farm's rotations, a field's and a farm's labours by date, its campaign's and its farm's tallies, a
+// farm's spots) are found by the lists once the
 // backfill has run (scripts/backfill.ts, run by the stack's start and by npm run deploy), the same
 // answers as for those written since; it touches nothing else and may run again.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -8,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BACKFILLS } from '../lib/db/backfills';
 import { keys } from '../lib/db/keys';
 import { runBackfills } from '../scripts/backfill';
-import { call, createField, newUser, stack } from './helpers/api';
+import { call, createField, eventually, newUser, stack } from './helpers/api';
 
 const client = () =>
   new DynamoDBClient({
@@ -20,7 +21,7 @@ const client = () =>
 describe('backfill of the list indexes', () => {
   it('indexes and counts what was written before the indexes; the lists then answer it as before', async () => {
     const user = await newUser();
-    const { fieldId } = await createField(user);
+    const { fieldId, farmId } = await createField(user);
     const rotation = await call('POST', '/rotations', {
       token: user.token,
       json: [
@@ -45,13 +46,31 @@ describe('backfill of the list indexes', () => {
       });
       expect(made.status).toBe(200);
     }
+    for (const name of ['one', 'two']) {
+      const spot = await call('POST', '/spots/spot', {
+        token: user.token,
+        json: { field_id: fieldId, shape: 'POINT(-60.495 -33.895)', name },
+      });
+      expect(spot.status, spot.text).toBe(200);
+    }
     const labours = (query: Record<string, string | number> = {}) =>
       call('GET', '/activities/labour', {
         token: user.token,
         query: { yeargroup: 2026, fields_id: String(fieldId), page_size: 2, ...query },
       });
+    // without field ids: the farms' index and tallies
+    const everyFarm = (query: Record<string, string | number> = {}) =>
+      call('GET', '/activities/labour', { token: user.token, query: { yeargroup: 2026, page_size: 2, ...query } });
+    const spots = () => call('POST', '/spots/all', { token: user.token, json: { page_size: 1 } });
     const rotations = () => call('GET', '/rotations', { token: user.token, query: { yeargroup: 2026 } });
-    const before = { labours: (await labours()).body, rotations: (await rotations()).body };
+    const before = {
+      labours: (await labours()).body,
+      rotations: (await rotations()).body,
+      everyFarm: (await everyFarm()).body,
+      spots: (await spots()).body,
+    };
+    expect(before.everyFarm).toEqual(before.labours);
+    expect(before.spots.data.map((s: { spot_name: string }) => s.spot_name)).toEqual(['two']);
     expect(before.labours.data.map((l: { date: string }) => l.date.slice(0, 10))).toEqual(['2026-01-10', '2026-02-10']);
     expect(before.labours.pagination.total_page).toBe(2);
     expect(before.rotations.data).toHaveLength(1);
@@ -80,24 +99,36 @@ describe('backfill of the list indexes', () => {
     for (const item of partition) {
       const sk = String(item.sk);
       if (sk.startsWith('ROTATION#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
-      if (sk.startsWith('LABOUR#')) await strip(item, ['gsi1pk', 'gsi1sk']);
+      if (sk.startsWith('LABOUR#')) await strip(item, ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
+      if (sk.startsWith('SPOT#')) await strip(item, ['gsi3pk', 'gsi3sk']);
       if (sk.startsWith('CAMPAIGN#'))
         await strip(item, [
           'labours_tallied',
           'labour_writes',
+          'farm_counted',
+          'farm_id',
           ...Object.keys(item).filter((k) => /^labours_\d/.test(k)),
         ]);
     }
+    // no farm tally either
+    await db.send(new DeleteCommand({ TableName: table, Key: keys.farmLabourTally(farmId, 2026) }));
     for (const name of Object.values(BACKFILLS))
       await db.send(new DeleteCommand({ TableName: table, Key: keys.backfill(name) }));
 
     const changed = await runBackfills(client(), table);
     expect(changed[BACKFILLS.rotationsByFarm]).toBeGreaterThanOrEqual(1);
     expect(changed[BACKFILLS.labourTallies]).toBeGreaterThanOrEqual(4); // the campaign and its three labours
+    expect(changed[BACKFILLS.laboursByFarm]).toBeGreaterThanOrEqual(4); // the same, in the farm
+    expect(changed[BACKFILLS.spotsByFarm]).toBeGreaterThanOrEqual(2);
     const campaign = (
       await db.send(new GetCommand({ TableName: table, Key: keys.campaign(fieldId, 2026), ConsistentRead: true }))
     ).Item!;
     expect([campaign.labours_tallied, campaign.labours_1_4, campaign.labours_2_4]).toEqual([true, 1, 2]);
+    expect([campaign.farm_counted, campaign.farm_id]).toEqual([true, farmId]);
+    const farmTally = (
+      await db.send(new GetCommand({ TableName: table, Key: keys.farmLabourTally(farmId, 2026), ConsistentRead: true }))
+    ).Item!;
+    expect([farmTally.labours_1_4, farmTally.labours_2_4]).toEqual([1, 2]);
     // run again: nothing left to do
     expect(Object.values(await runBackfills(client(), table)).every((n) => n === 0)).toBe(true);
 
@@ -107,5 +138,23 @@ describe('backfill of the list indexes', () => {
     ]);
     expect((await labours({ status: 2 })).body.pagination.total_page).toBe(1);
     expect((await rotations()).body).toEqual(before.rotations);
+    // the farm's index lags its writes (an index is eventually consistent)
+    await eventually(async () => {
+      const [farmPage, spotPage] = [(await everyFarm()).body, (await spots()).body];
+      return JSON.stringify(farmPage) === JSON.stringify(before.everyFarm) &&
+        JSON.stringify(spotPage) === JSON.stringify(before.spots)
+        ? true
+        : undefined;
+    });
+    expect((await everyFarm({ status: 2 })).body.pagination.total_page).toBe(1);
+    // counted once: a labour written since moves the farm's tally, a run again adds nothing
+    const made = await call('POST', '/activities/labour', {
+      token: user.token,
+      json: { field_id: fieldId, yeargroup: 2026, date: '2026-04-10', labour_type_id: 4, status: 2, surface: 1 },
+    });
+    expect(made.status).toBe(200);
+    expect(Object.values(await runBackfills(client(), table)).every((n) => n === 0)).toBe(true);
+    expect((await everyFarm({ status: 2 })).body.pagination.total_page).toBe(2);
+    expect((await everyFarm()).body.pagination.total_page).toBe(2);
   });
 });

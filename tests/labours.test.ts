@@ -584,4 +584,42 @@ describe('labours', () => {
     expect(again.body.data.uuid).toBe(uuid);
     expect((await one(owner, uuid)).body.data.field_id).toBe(other);
   });
+
+  it("counts every farm's labours once through writes, status changes, deletes and a field's deletion (the list without field ids totals from the farms' tallies)", async () => {
+    const owner = await newUser();
+    const { fieldId, farmId } = await createField(owner);
+    const { fieldId: second } = await createField(owner, { farmId, shape: square(-60.4, -33.9) });
+    const { fieldId: elsewhere } = await createField(owner, { farmName: `Otro ${randomUUID().slice(0, 8)}` });
+    const reader = await newUser();
+    await internal('/internal/shares', { user_id: reader.id, field_id: second, permission: 'read' });
+    const made: Record<number, string[]> = { [fieldId]: [], [second]: [], [elsewhere]: [] };
+    for (const [index, field] of [fieldId, fieldId, second, second, second, elsewhere].entries())
+      made[field]!.push(await created(owner, application(field, { date: `2026-11-0${index + 1}` })));
+    // page_size 1: total_page is the total; the labours in the list's order (by date)
+    const totals = async (user: TestUser, query: Record<string, string | number> = {}) => {
+      const page = await list(user, { yeargroup: 2026, page_size: 1, ...query });
+      expect(page.status).toBe(200);
+      return page.body.pagination.total_page;
+    };
+    const everything = async (user: TestUser) =>
+      (await list(user, { yeargroup: 2026, page_size: 50 })).body.data.map((l: { uuid: string }) => l.uuid);
+    expect(await totals(owner)).toBe(6);
+    expect(await totals(owner, { farm_id: farmId })).toBe(5);
+    expect(await totals(reader)).toBe(3); // the field shared alone
+    expect(await everything(reader)).toEqual(made[second]);
+    // a status change moves the labour within the tally; a delete takes it out
+    expect((await patch(owner, made[second]![0]!, { status: 2 })).status).toBe(200);
+    expect(await totals(owner, { status: 2 })).toBe(1);
+    expect(await totals(owner, { status: 1 })).toBe(5);
+    expect((await call('DELETE', `${BASE}/${made[fieldId]![0]}`, { token: owner.token })).status).toBe(200);
+    expect(await totals(owner)).toBe(5);
+    // a deleted field's labours leave the list at once and its farm's tally with the clean-up job
+    expect((await call('GET', '/api/borrarlotes', { token: owner.token, query: { lote: second } })).status).toBe(200);
+    expect(await everything(owner)).toEqual(expect.arrayContaining([made[fieldId]![1], made[elsewhere]![0]]));
+    expect((await everything(owner)).length).toBe(2);
+    await eventually(async () => ((await totals(owner)) === 2 ? true : undefined), 30_000, 250);
+    expect(await totals(owner, { farm_id: farmId })).toBe(1);
+    expect(await totals(owner, { status: 2 })).toBe(0);
+    expect(await everything(reader)).toEqual([]);
+  });
 });

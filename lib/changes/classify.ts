@@ -31,7 +31,20 @@ const intOr = (value: unknown): number | null => {
 const strOr = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 /** Attributes that are the table's, not the record's. */
-const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl', REV, 'kind', 'secret']);
+const INTERNAL = new Set([
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'ttl',
+  REV,
+  'kind',
+  'secret',
+]);
 
 /**
  * The record as the feed answers it: its item's own attributes (names as docs/data-model.md gives

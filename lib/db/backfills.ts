@@ -15,6 +15,14 @@ export const BACKFILLS = {
    * this marker only spares a later run its scan.
    */
   labourTallies: 'labour-tallies',
+  /**
+   * gsi2 of labours (a farm's labours of a campaign in the list's order) and each farm's tally of
+   * its campaigns' labours (keys.farmLabourTally): each campaign counted in its farm's at once
+   * (`farm_counted`, lib/fields/campaigns.ts). The list without field ids reads by farm once it is done.
+   */
+  laboursByFarm: 'labours-by-farm',
+  /** gsi3 of spots: a farm's spots by creation time. The list without a field reads by farm once it is done. */
+  spotsByFarm: 'spots-by-farm',
 } as const;
 export type BackfillName = (typeof BACKFILLS)[keyof typeof BACKFILLS];
 

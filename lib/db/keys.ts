@@ -239,6 +239,34 @@ export const keys = {
       ? {}
       : { skBetween: [dateFrom ?? '0', `${dateTo ?? '9999-12-31'}#~`] as const }),
   }),
+  /**
+   * gsi2 of a labour: a farm's labours of a campaign in the list's order, so that a page of the
+   * farms a caller reads is a query per farm, not per field (its field last: one order for equal keys).
+   */
+  labourByFarmIndex: (
+    farmId: number,
+    yeargroup: number,
+    date: string,
+    createdAt: string,
+    uuid: string,
+    fieldId: number,
+  ) => ({
+    gsi2pk: `FARMLABOURS#${farmId}#${yeargroup}`,
+    gsi2sk: `${date}#${createdAt}#${uuid.toLowerCase()}#${pad(fieldId)}`,
+  }),
+  /** A farm's labours of a campaign by date, those from `dateFrom` to `dateTo` (both included) when given. */
+  laboursOfFarmByDate: (farmId: number, yeargroup: number, dateFrom?: string, dateTo?: string) => ({
+    index: 'gsi2' as const,
+    pk: `FARMLABOURS#${farmId}#${yeargroup}`,
+    ...(dateFrom === undefined && dateTo === undefined
+      ? {}
+      : { skBetween: [dateFrom ?? '0', `${dateTo ?? '9999-12-31'}#~`] as const }),
+  }),
+  /** A farm's labours of a campaign counted by status and type: the sum of the tallies of its fields' campaigns. */
+  farmLabourTally: (farmId: number, yeargroup: number): Key => ({
+    pk: `FARM#${farmId}`,
+    sk: `LABOURTALLY#${yeargroup}`,
+  }),
   /** The labour of a uuid in one field (a uuid names a labour within its field); labourRefs lists every field whose labour carries it. */
   labourRef: (uuid: string, fieldId: number): Key => ({
     pk: `LABOURREF#${uuid.toLowerCase()}`,
@@ -314,6 +342,17 @@ export const keys = {
   spotsByTime: (fieldId: number, from: string, to: string) => ({
     index: 'gsi1' as const,
     pk: `FIELDSPOTS#${fieldId}`,
+    skBetween: [from, to] as const,
+  }),
+  /** gsi3 of a spot: a farm's spots by creation time (its field last: one order for equal keys). */
+  spotByFarmIndex: (farmId: number, createdAt: string, uuid: string, fieldId: number) => ({
+    gsi3pk: `FARMSPOTS#${farmId}`,
+    gsi3sk: `${createdAt}#${uuid.toLowerCase()}#${pad(fieldId)}`,
+  }),
+  /** A farm's spots created between two gsi3 sort keys (both included). */
+  spotsOfFarmByTime: (farmId: number, from: string, to: string) => ({
+    index: 'gsi3' as const,
+    pk: `FARMSPOTS#${farmId}`,
     skBetween: [from, to] as const,
   }),
   /** gsi2 of a spot: the spots of a group. */

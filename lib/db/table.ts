@@ -313,7 +313,7 @@ export interface QueryOptions {
   skPrefix?: string;
   /** Sort keys from the first to the second, both included (instead of skPrefix). */
   skBetween?: readonly [string, string];
-  index?: 'gsi1' | 'gsi2';
+  index?: 'gsi1' | 'gsi2' | 'gsi3';
   limit?: number;
   descending?: boolean;
 }

@@ -119,8 +119,14 @@ export const Labour = entity(
     updatedAt: str('updated_at'),
     version: num('version'),
   },
-  // the list's order within the field's campaign, so that a page reads its labours only (gsi1)
-  { derived: (l) => keys.labourByDateIndex(l.fieldId, l.yeargroup, l.date, l.createdAt, l.uuid) },
+  // the list's order within the field's campaign (gsi1) and within the farm's (gsi2), so that a page
+  // reads its labours only, for named fields or for every farm the caller reads
+  {
+    derived: (l) => ({
+      ...keys.labourByDateIndex(l.fieldId, l.yeargroup, l.date, l.createdAt, l.uuid),
+      ...keys.labourByFarmIndex(l.farmId, l.yeargroup, l.date, l.createdAt, l.uuid, l.fieldId),
+    }),
+  },
 );
 export type Labour = EntityOf<typeof Labour>;
 

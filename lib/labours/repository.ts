@@ -5,10 +5,13 @@
 
 import { platformFieldGate } from '../authz/gate';
 import { crops } from '../crops/repository';
+import { BACKFILLS, backfilled } from '../db/backfills';
 import { keys } from '../db/keys';
+import { retryLostRace } from '../db/retry';
 import {
   batchGet,
   EXISTS,
+  getItem,
   itemKey,
   NOT_EXISTS,
   queryAll,
@@ -18,11 +21,12 @@ import {
   transact,
   tx,
 } from '../db/table';
-import { Campaign, campaignLabourChange, campaignOf, labourTallyOf } from '../fields/campaigns';
+import { NotFound } from '../errors';
+import { Campaign, campaignLabourChange, campaignOf, farmCountedOf, labourTallyOf, tallyIn } from '../fields/campaigns';
 import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
 import type { PersonalInput } from '../inputs/service';
 import { emitWebhookEvent } from '../webhooks/emit';
-import { labourStale, labourTaken } from './codes';
+import { LABOUR_CODES, labourStale, labourTaken } from './codes';
 import { Labour } from './model';
 import { type LabourRepository, type LabourSave, laboursService, refKey } from './service';
 
@@ -37,8 +41,22 @@ const refItem = (labour: Labour) => ({
   yeargroup: labour.yeargroup,
 });
 
-/** The transaction items of a labour save (also written inside a map's own transaction, lib/maps/service.ts). */
-export function labourSaveOps(change: LabourSave): TxOp[] {
+/** The field a labour is written to was deleted meanwhile (its labours then go with it). */
+const fieldGone = () => new NotFound('field not found', { code: LABOUR_CODES.INVALID_FIELD });
+
+/**
+ * Whether the campaign's labours are counted in its farm's tally: each labour write moves that
+ * tally with the campaign's, on condition that it still is as read (lib/fields/campaigns.ts).
+ */
+const farmCounted = async (fieldId: number, yeargroup: number) =>
+  farmCountedOf(await getItem(keys.campaign(fieldId, yeargroup)));
+
+/**
+ * The transaction items of a labour save (also written inside a map's own transaction,
+ * lib/maps/service.ts); on condition that its field still exists: once the field is deleted no
+ * labour is written to it, so the field-deleted job takes back from the farm's tally all it counted.
+ */
+export async function labourSaveOps(change: LabourSave): Promise<TxOp[]> {
   const { labour } = change;
   const taken = () => labourTaken(labour.uuid);
   const writes =
@@ -53,15 +71,21 @@ export function labourSaveOps(change: LabourSave): TxOp[] {
       : undefined;
   return [
     ...writes,
+    tx.check(keys.field(labour.fieldId), EXISTS, fieldGone),
     ...inputWriteOps(change.inputs),
-    // its campaign's tally (one update with its biennial: a transaction writes an item once)
-    campaignLabourChange(labour.fieldId, labour.yeargroup, {
-      added: { status: labour.status, typeId: labour.typeId },
-      ...(change.previousVersion === undefined
-        ? {}
-        : { removed: { status: change.previousStatus ?? labour.status, typeId: labour.typeId } }),
-      ...(biennial === undefined ? {} : { biennial }),
-    }),
+    // its campaign's tally and its farm's (one update with its biennial: a transaction writes an item once)
+    ...campaignLabourChange(
+      labour.fieldId,
+      labour.yeargroup,
+      {
+        added: { status: labour.status, typeId: labour.typeId },
+        ...(change.previousVersion === undefined
+          ? {}
+          : { removed: { status: change.previousStatus ?? labour.status, typeId: labour.typeId } }),
+        ...(biennial === undefined ? {} : { biennial }),
+      },
+      { farmId: labour.farmId, counted: await farmCounted(labour.fieldId, labour.yeargroup) },
+    ),
   ];
 }
 
@@ -84,6 +108,23 @@ export const dynamoLabourRepository: LabourRepository = {
       pageSize: chunk,
     }))
       yield Labour.fromItem(item);
+  },
+  async *laboursOfFarm(farmId, yeargroup, { dateFrom, dateTo, chunk }) {
+    for await (const item of queryItems({
+      ...keys.laboursOfFarmByDate(farmId, yeargroup, dateFrom, dateTo),
+      pageSize: chunk,
+    }))
+      yield Labour.fromItem(item);
+  },
+  byFarm: () => backfilled(BACKFILLS.laboursByFarm),
+  async farmTallies(refs) {
+    const found = await batchGet(refs.map((r) => keys.farmLabourTally(r.farmId, r.yeargroup)));
+    return new Map(
+      refs.map((r) => [
+        refKey(r.farmId, r.yeargroup),
+        tallyIn(found.get(itemKey(keys.farmLabourTally(r.farmId, r.yeargroup)))),
+      ]),
+    );
   },
   async tallies(refs) {
     const found = await batchGet(refs.map((r) => keys.campaign(r.fieldId, r.yeargroup)));
@@ -133,15 +174,21 @@ export const dynamoLabourRepository: LabourRepository = {
     }
     return inputs;
   },
-  save: (change) => transact(labourSaveOps(change)),
+  save: async (change) => transact(await labourSaveOps(change)),
   async remove(labour, gone) {
-    await transact([
-      tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone),
-      tx.delete(keys.labourRef(labour.uuid, labour.fieldId)),
-      campaignLabourChange(labour.fieldId, labour.yeargroup, {
-        removed: { status: labour.status, typeId: labour.typeId },
-      }),
-    ]);
+    await retryLostRace(async () =>
+      transact([
+        tx.delete(keys.labour(labour.fieldId, labour.yeargroup, labour.uuid), EXISTS, gone),
+        tx.delete(keys.labourRef(labour.uuid, labour.fieldId)),
+        tx.check(keys.field(labour.fieldId), EXISTS, gone),
+        ...campaignLabourChange(
+          labour.fieldId,
+          labour.yeargroup,
+          { removed: { status: labour.status, typeId: labour.typeId } },
+          { farmId: labour.farmId, counted: await farmCounted(labour.fieldId, labour.yeargroup) },
+        ),
+      ]),
+    );
   },
 };
 

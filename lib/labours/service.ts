@@ -7,6 +7,7 @@
 // its rules run against DynamoDB in the functions (lib/labours/repository.ts) and against memory in
 // tests/unit/labours.test.ts.
 import type { Principal } from '../auth/principal';
+import { farmReach } from '../authz/by-farm';
 import type { FieldGate, FieldInScope } from '../authz/gate';
 import type { Crop } from '../crops/catalogue';
 import { LostRace, retryLostRace } from '../db/retry';
@@ -131,6 +132,19 @@ export interface LabourRepository {
     yeargroup: number,
     options: { dateFrom?: string; dateTo?: string; chunk: number },
   ): AsyncIterable<Labour>;
+  /**
+   * A farm's labours of a campaign in the list's order, as laboursByDate (an index: eventually
+   * consistent); those of a field deleted and not yet cleaned up among them.
+   */
+  laboursOfFarm(
+    farmId: number,
+    yeargroup: number,
+    options: { dateFrom?: string; dateTo?: string; chunk: number },
+  ): AsyncIterable<Labour>;
+  /** Whether every labour is in its farm's index and counted in its farm's tally (the backfill is done). */
+  byFarm(): Promise<boolean>;
+  /** Each farm's tally of a campaign (yeargroup) by `farmId|yeargroup`: the sum of its fields' campaigns' tallies. */
+  farmTallies(refs: Array<{ farmId: number; yeargroup: number }>): Promise<Map<string, LabourTally>>;
   /** Each campaign's tally by `fieldId|yeargroup` (undefined: made before the tally and not counted yet). */
   tallies(refs: Array<{ fieldId: number; yeargroup: number }>): Promise<Map<string, LabourTally | undefined>>;
   /** Rotations by `fieldId|uuid`: their crop and campaign. */
@@ -214,33 +228,60 @@ const normalizeCosts = (
 export type LabourCreate = LabourWrite & { typeId: LabourTypeId; status: Status; yeargroup: number; date: string };
 
 /**
- * The first `wanted` labours passing `keep` of several fields' labours in the list's order (each
- * source in that order), merged: a source is read only as far as the merge takes from it.
+ * Several sources' labours, each in the list's order, merged in that order: a source is read only as
+ * far as the merge is taken (the next of a source is read when the one before it is taken).
  */
-async function mergedByDate(
-  sources: Array<{ field: Field; farm: Farm; labours: AsyncIterable<Labour> }>,
-  keep: (labour: Labour) => boolean,
-  wanted: number,
-): Promise<Array<{ labour: Labour; field: Field; farm: Farm }>> {
+async function* mergedByDate<S>(sources: Array<{ source: S; labours: AsyncIterable<Labour> }>) {
   const heads = await Promise.all(
-    sources.map(async (source) => {
-      const iterator = source.labours[Symbol.asyncIterator]();
+    sources.map(async ({ source, labours }) => {
+      const iterator = labours[Symbol.asyncIterator]();
       return { source, iterator, next: await iterator.next() };
     }),
   );
-  const out: Array<{ labour: Labour; field: Field; farm: Farm }> = [];
-  while (out.length < wanted) {
-    let first: (typeof heads)[number] | undefined;
-    for (const head of heads)
-      if (!head.next.done && (!first || byDate(head.next.value, first.next.value as Labour) < 0)) first = head;
-    if (!first) break;
-    const labour = first.next.value as Labour;
-    if (keep(labour)) out.push({ labour, field: first.source.field, farm: first.source.farm });
-    if (out.length >= wanted) break; // the next one would read the source's next chunk
-    first.next = await first.iterator.next();
+  try {
+    for (;;) {
+      let first: (typeof heads)[number] | undefined;
+      for (const head of heads)
+        if (!head.next.done && (!first || byDate(head.next.value, first.next.value as Labour) < 0)) first = head;
+      if (!first) return;
+      yield { labour: first.next.value as Labour, source: first.source };
+      first.next = await first.iterator.next();
+    }
+  } finally {
+    // stop the sources' reads (an iterator left open reads nothing more)
+    await Promise.all(heads.map((head) => head.iterator.return?.()));
   }
-  // stop the sources' reads (an iterator left open reads nothing more)
-  await Promise.all(heads.map((head) => head.iterator.return?.()));
+}
+
+/**
+ * The first `wanted` labours of a merge that `keep` keeps; `keep` takes them in batches (no more at
+ * a time than could still be wanted, so that nothing past the last one wanted is read).
+ */
+async function firstKept<S, T>(
+  merged: AsyncGenerator<{ labour: Labour; source: S }>,
+  keep: (batch: Array<{ labour: Labour; source: S }>) => Promise<T[]>,
+  wanted: number,
+  batchSize: number,
+): Promise<T[]> {
+  const out: T[] = [];
+  let ended = false;
+  try {
+    while (!ended && out.length < wanted) {
+      const batch: Array<{ labour: Labour; source: S }> = [];
+      const size = Math.min(wanted - out.length, batchSize);
+      while (batch.length < size) {
+        const next = await merged.next();
+        if (next.done) {
+          ended = true;
+          break;
+        }
+        batch.push(next.value);
+      }
+      if (batch.length) out.push(...(await keep(batch)));
+    }
+  } finally {
+    await merged.return(undefined);
+  }
   return out;
 }
 
@@ -499,6 +540,65 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     return { labour, inputs: writes, biennial: { campaign, value: write.biennial } };
   }
 
+  /**
+   * A page of every farm the caller reads (no field named): one query of each farm's index it reads
+   * whole (gsi2, in the list's order, as far as the page) and of each field shared with it alone, and
+   * the profiles of the fields of the labours read only; the total from the farms' tallies (and the
+   * campaigns' of the fields shared alone). The same page as the fields' own indexes would answer:
+   * a labour of a field the caller does not read (deleted, not yet cleaned up) is left out.
+   * Undefined when a campaign of a field shared alone is not counted yet (the caller reads field by field).
+   */
+  async function byFarm(
+    principal: Principal,
+    filters: LabourFilters,
+    keepFarm: (farm: Farm) => boolean,
+    { page, pageSize, wanted, chunk }: { page: number; pageSize: number; wanted: number; chunk: number },
+  ): Promise<LabourPage | undefined> {
+    const { yeargroup } = filters;
+    const reach = await farmReach(fields, principal, keepFarm);
+    const singles = [...(await reach.readable(reach.singleFieldIds)).values()];
+    const [farmTallies, fieldTallies] = await Promise.all([
+      repository.farmTallies(reach.wholeFarms.map((farm) => ({ farmId: farm.id, yeargroup }))),
+      repository.tallies(singles.map(({ field }) => ({ fieldId: field.id, yeargroup }))),
+    ]);
+    if (singles.some(({ field }) => fieldTallies.get(refKey(field.id, yeargroup)) === undefined)) return undefined;
+    // the page is shared among the sources: each reads its share first (then on, as the merge takes)
+    const sources = reach.wholeFarms.length + singles.length;
+    const each = Math.min(chunk, Math.max(Math.ceil((2 * chunk) / sources), 10));
+    const range = { dateFrom: filters.dateFrom, dateTo: filters.dateTo, chunk: each };
+    const found = await firstKept(
+      mergedByDate([
+        ...reach.wholeFarms.map((farm) => ({
+          source: null,
+          labours: repository.laboursOfFarm(farm.id, yeargroup, range),
+        })),
+        ...singles.map(({ field }) => ({
+          source: null,
+          labours: repository.laboursByDate(field.id, yeargroup, range),
+        })),
+      ]),
+      async (batch) => {
+        const matching = batch.filter(({ labour }) => matches(labour, filters, undefined));
+        const readable = await reach.readable(matching.map(({ labour }) => labour.fieldId));
+        return matching.flatMap(({ labour }) => {
+          const scope = readable.get(labour.fieldId);
+          return scope ? [{ labour, ...scope }] : [];
+        });
+      },
+      wanted,
+      chunk,
+    );
+    const total = Number.isFinite(wanted)
+      ? reach.wholeFarms.reduce(
+          (sum, farm) => sum + tallied(farmTallies.get(refKey(farm.id, yeargroup))!, filters),
+          0,
+        ) +
+        singles.reduce((sum, { field }) => sum + tallied(fieldTallies.get(refKey(field.id, yeargroup))!, filters), 0)
+      : found.length;
+    const items = found.slice((page - 1) * pageSize, page * pageSize);
+    return { views: await views(principal.user.id, items), page, totalPages: Math.ceil(total / pageSize) };
+  }
+
   return {
     readableLabours,
     labourViews: views,
@@ -517,16 +617,25 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     ): Promise<LabourPage> {
       const lower = (values?: string[]) => values && new Set(values.map((v) => v.toLowerCase()));
       const [fieldUuids, farmUuids] = [lower(filters.fieldUuids), lower(filters.farmUuids)];
+      const chunk = Math.min(Math.max(page * pageSize, 10), 500);
+      // within dates the total is the labours between them: every one is read
+      const wanted = filters.dateFrom || filters.dateTo ? Number.POSITIVE_INFINITY : page * pageSize;
+      const keepFarm = (farm: Farm) =>
+        (!filters.farmIds || filters.farmIds.includes(farm.id)) &&
+        (!farmUuids || farmUuids.has(farm.uuid.toLowerCase()));
+      if (!filters.fieldIds && !fieldUuids && !filters.cropIds && (await repository.byFarm())) {
+        const answered = await byFarm(principal, filters, keepFarm, { page, pageSize, wanted, chunk });
+        if (answered) return answered;
+      }
       // a client naming its fields reads those only, not every field it reaches
       const candidates = filters.fieldIds
         ? await fields.readableOf(principal, filters.fieldIds)
         : await fields.readable(principal);
       const selected = candidates.filter(
         ({ field, farm }) =>
-          (!filters.farmIds || filters.farmIds.includes(farm.id)) &&
+          keepFarm(farm) &&
           (!filters.fieldIds || filters.fieldIds.includes(field.id)) &&
-          (!fieldUuids || fieldUuids.has(field.uuid.toLowerCase())) &&
-          (!farmUuids || farmUuids.has(farm.uuid.toLowerCase())),
+          (!fieldUuids || fieldUuids.has(field.uuid.toLowerCase())),
       );
       const tallies = await repository.tallies(
         selected.map(({ field }) => ({ fieldId: field.id, yeargroup: filters.yeargroup })),
@@ -535,17 +644,23 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       if (counted && !filters.cropIds) {
         // the index in the list's order: a page reads about its labours (the ones before it too);
         // the total comes from the campaigns' tallies, or, within dates, from the labours between them
-        const wanted = filters.dateFrom || filters.dateTo ? Number.POSITIVE_INFINITY : page * pageSize;
-        const sources = selected.map(({ field, farm }) => ({
-          field,
-          farm,
-          labours: repository.laboursByDate(field.id, filters.yeargroup, {
+        const sources = selected.map((scope) => ({
+          source: scope,
+          labours: repository.laboursByDate(scope.field.id, filters.yeargroup, {
             dateFrom: filters.dateFrom,
             dateTo: filters.dateTo,
-            chunk: Math.min(Math.max(page * pageSize, 10), 500),
+            chunk,
           }),
         }));
-        const found = await mergedByDate(sources, (labour) => matches(labour, filters, undefined), wanted);
+        const found = await firstKept(
+          mergedByDate(sources),
+          async (batch) =>
+            batch
+              .filter(({ labour }) => matches(labour, filters, undefined))
+              .map(({ labour, source }) => ({ labour, field: source.field, farm: source.farm })),
+          wanted,
+          chunk,
+        );
         const total = Number.isFinite(wanted)
           ? selected.reduce(
               (sum, { field }) => sum + tallied(tallies.get(refKey(field.id, filters.yeargroup))!, filters),

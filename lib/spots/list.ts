@@ -8,9 +8,11 @@
 // continues after the last spot returned at a constant cost.
 
 import type { Principal } from '../auth/principal';
+import { farmReach } from '../authz/by-farm';
 import type { FieldInScope } from '../authz/gate';
 import { Invalid } from '../errors';
 import { geometryKit, type JstsGeometry } from '../geo/geometry';
+import { mapLimit } from '../util/map-limit';
 import { SPOT_CODES } from './codes';
 import type { Spot } from './model';
 import type { SpotDeps } from './service';
@@ -83,32 +85,74 @@ function fieldsInScope(fields: FieldInScope[], filters: SpotFilters): FieldInSco
   );
 }
 
+/** Several sources of spots, each newest first, merged newest first; each read only as far as the merge is taken. */
+async function* newestOfAll(sources: Array<AsyncIterable<Spot>>): AsyncGenerator<Spot> {
+  const heads = await mapLimit(sources, 8, async (source) => {
+    const iterator = source[Symbol.asyncIterator]();
+    return { iterator, next: await iterator.next() };
+  });
+  try {
+    for (;;) {
+      let first: (typeof heads)[number] | undefined;
+      for (const head of heads)
+        if (!head.next.done && (!first || newestFirst(head.next.value, first.next.value as Spot) < 0)) first = head;
+      if (!first) return;
+      yield first.next.value as Spot;
+      first.next = await first.iterator.next();
+    }
+  } finally {
+    await Promise.all(heads.map((head) => head.iterator.return?.()));
+  }
+}
+
+/** Which of these fields the caller reads. */
+type Readable = (fieldIds: number[]) => Promise<Set<number>>;
+
 export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 'fields'>, { tagsOf }: TagRules) {
-  /** Up to `need` matching spots of one field, newest first, older than `before` when given. */
-  async function fieldSpots(
-    fieldId: number,
+  /**
+   * Up to `need` spots of a source (newest first) that match, older than `before` when given; of a
+   * farm's index, those of fields the caller reads (`readable`, asked as few times as the page allows).
+   */
+  async function sourceSpots(
+    read: (lower: string, upper: string, pageSize: number | undefined) => AsyncIterable<Spot>,
     filters: SpotFilters,
     need: number | undefined,
     before?: string,
+    readable?: Readable,
   ): Promise<Spot[]> {
     const found: Spot[] = [];
+    let pending: Spot[] = [];
+    const settle = async () => {
+      if (readable && pending.length) {
+        const reads = await readable([...new Set(pending.map((s) => s.fieldId))]);
+        pending = pending.filter((s) => reads.has(s.fieldId));
+      }
+      found.push(...pending);
+      pending = [];
+    };
     // creation instants are YYYY-MM-DDTHH:MM:SS.mmmZ#uuid; the filters name whole seconds
     const upper = before ?? `${filters.dateTo ? `${filters.dateTo.slice(0, 19)}.999Z` : '9999'}#~`;
     const lower = filters.dateFrom ? `${filters.dateFrom.slice(0, 19)}.000Z` : '0000';
     const pageSize = need ? Math.min(Math.max(need * 2, 25), 500) : undefined;
-    for await (const spot of repository.fieldSpots(fieldId, lower, upper, pageSize)) {
+    for await (const spot of read(lower, upper, pageSize)) {
       if (before && sortKey(spot) >= before) continue;
-      if (matches(spot, filters)) found.push(spot);
-      if (need !== undefined && found.length >= need) break;
+      if (matches(spot, filters)) pending.push(spot);
+      if (need !== undefined && found.length + pending.length >= need) {
+        await settle();
+        if (found.length >= need) break;
+      }
     }
-    return found;
+    await settle();
+    return need === undefined ? found : found.slice(0, need);
   }
 
   /** Shape of each group: the convex hull of the readable spots of the group. */
-  async function groupShapes(spots: Spot[], readable: Set<number>): Promise<Map<string, string>> {
+  async function groupShapes(spots: Spot[], readable: Readable): Promise<Map<string, string>> {
     const shapes = new Map<string, string>();
     for (const group of new Set(spots.flatMap((s) => (s.groupUuid ? [s.groupUuid] : [])))) {
-      const members = (await repository.groupMembers(group)).filter((s) => readable.has(s.fieldId));
+      const all = await repository.groupMembers(group);
+      const reads = await readable([...new Set(all.map((m) => m.fieldId))]);
+      const members = all.filter((s) => reads.has(s.fieldId));
       if (!members.length) continue;
       const { readWkt, toWkt } = await geometryKit();
       const union = members
@@ -121,15 +165,64 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
     return shapes;
   }
 
+  /**
+   * The sources of a list: with a field named, or before the farms' index holds every spot, each
+   * readable field (its own index); else each farm the caller reads whole (its farm's index, gsi3:
+   * a query per farm, not per field) and each field shared with it alone, and the fields read are
+   * those of the spots answered only.
+   */
+  async function sourcesOf(
+    principal: Principal,
+    filters: SpotFilters,
+  ): Promise<{
+    sources: Array<{ read: Parameters<typeof sourceSpots>[0]; readable?: Readable }>;
+    readable: Readable;
+    /** Every field read, when known without reading the fields the spots are in. */
+    selected?: Set<number>;
+  }> {
+    const byField = (fieldIds: number[], readable: Readable) => ({
+      readable,
+      sources: fieldIds.map((fieldId) => ({
+        read: (lower: string, upper: string, pageSize: number | undefined) =>
+          repository.fieldSpots(fieldId, lower, upper, pageSize),
+      })),
+    });
+    if (filters.fieldId === undefined && (await repository.byFarm())) {
+      const reach = await farmReach(
+        fields,
+        principal,
+        (farm) => filters.farmId === undefined || farm.id === filters.farmId,
+      );
+      const readable: Readable = async (fieldIds) => new Set((await reach.readable(fieldIds)).keys());
+      const singles = [...(await readable(reach.singleFieldIds))];
+      // one source, the farms' and the single fields' merged newest first: the fields of the spots
+      // that might make the page are the only ones read
+      const sources = reach.wholeFarms.length + singles.length;
+      const read = (lower: string, upper: string, pageSize: number | undefined) => {
+        // the page is shared among the sources: each reads its share first (then on, as the merge takes)
+        const each = pageSize && Math.min(pageSize, Math.max(Math.ceil((2 * pageSize) / sources), 25));
+        return newestOfAll([
+          ...reach.wholeFarms.map((farm) => repository.farmSpots(farm.id, lower, upper, each)),
+          ...singles.map((fieldId) => repository.fieldSpots(fieldId, lower, upper, each)),
+        ]);
+      };
+      return { readable, sources: [{ read, readable }] };
+    }
+    // one field named: that field is read, not every field the caller reaches
+    const reached =
+      filters.fieldId !== undefined
+        ? await fields.readableOf(principal, [filters.fieldId])
+        : await fields.readable(principal);
+    const selected = new Set(fieldsInScope(reached, filters).map((f) => f.field.id));
+    return {
+      ...byField([...selected], async (fieldIds) => new Set(fieldIds.filter((id) => selected.has(id)))),
+      selected,
+    };
+  }
+
   return {
     async listSpots(principal: Principal, filters: SpotFilters, paging: Paging): Promise<SpotPage> {
-      // one field named: that field is read, not every field the caller reaches
-      const reached =
-        filters.fieldId !== undefined
-          ? await fields.readableOf(principal, [filters.fieldId])
-          : await fields.readable(principal);
-      const selected = fieldsInScope(reached, filters);
-      const readable = new Set(selected.map((f) => f.field.id));
+      const { sources, readable, selected } = await sourcesOf(principal, filters);
       const all = paging.pageSize < 0;
       const offset = paging.cursor || all ? 0 : paging.page;
       const need = all ? undefined : offset + paging.pageSize + 1;
@@ -138,17 +231,23 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       let candidates: Spot[];
       if (filters.uuids) {
         const wanted = [...new Set(filters.uuids.map((u) => u.toLowerCase()))];
-        candidates = (await repository.spotsNamed(wanted, readable)).filter(
+        // the fields holding these uuids that the caller reads (by farm: asked of the fields holding them)
+        const reads =
+          selected ??
+          (await readable([...new Set((await Promise.all(wanted.map((uuid) => repository.spotFields(uuid)))).flat())]));
+        candidates = (await repository.spotsNamed(wanted, reads)).filter(
           (s) => matches(s, filters) && (!before || sortKey(s) < before),
         );
       } else {
-        const perField: Spot[][] = [];
-        for (let i = 0; i < selected.length; i += 8) {
-          perField.push(
-            ...(await Promise.all(selected.slice(i, i + 8).map((f) => fieldSpots(f.field.id, filters, need, before)))),
+        const perSource: Spot[][] = [];
+        for (let i = 0; i < sources.length; i += 8) {
+          perSource.push(
+            ...(await Promise.all(
+              sources.slice(i, i + 8).map((s) => sourceSpots(s.read, filters, need, before, s.readable)),
+            )),
           );
         }
-        candidates = perField.flat();
+        candidates = perSource.flat();
       }
       candidates.sort(newestFirst);
       const spots = all ? candidates : candidates.slice(offset, offset + paging.pageSize);

@@ -5,6 +5,7 @@
 // A request's writes are one transaction.
 
 import { platformFieldGate } from '../authz/gate';
+import { BACKFILLS, backfilled } from '../db/backfills';
 import type { Key } from '../db/keys';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
@@ -52,6 +53,7 @@ const TRANSACTION_MAX = 100;
 const spotItem = (spot: Spot) => ({
   ...keys.spot(spot.fieldId, spot.uuid),
   ...keys.spotByTimeIndex(spot.fieldId, spot.createdAt, spot.uuid),
+  ...keys.spotByFarmIndex(spot.farmId, spot.createdAt, spot.uuid, spot.fieldId),
   ...(spot.groupUuid ? keys.spotGroupIndex(spot.groupUuid, spot.id) : {}),
   ...Spot.toItem(spot),
 });
@@ -246,6 +248,11 @@ export const dynamoSpotRepository: SpotRepository = {
     for await (const item of queryItems({ ...keys.spotsByTime(fieldId, from, to), descending: true, pageSize }))
       yield Spot.fromItem(item);
   },
+  async *farmSpots(farmId, from, to, pageSize) {
+    for await (const item of queryItems({ ...keys.spotsOfFarmByTime(farmId, from, to), descending: true, pageSize }))
+      yield Spot.fromItem(item);
+  },
+  byFarm: () => backfilled(BACKFILLS.spotsByFarm),
   async groupMembers(groupUuid) {
     return (await queryAll({ pk: keys.spotGroupIndexPk(groupUuid), index: 'gsi2' })).map(Spot.fromItem);
   },

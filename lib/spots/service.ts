@@ -74,6 +74,10 @@ export interface SpotRepository {
   spotsNamed(uuids: string[], fieldIds: Set<number>): Promise<Spot[]>;
   /** A field's spots created between two instants (both included, YYYY-MM-DDTHH:MM:SS.mmmZ#uuid), newest first. */
   fieldSpots(fieldId: number, from: string, to: string, pageSize?: number): AsyncIterable<Spot>;
+  /** A farm's spots created between two instants (as fieldSpots), newest first; those of a deleted field not yet cleaned up among them. */
+  farmSpots(farmId: number, from: string, to: string, pageSize?: number): AsyncIterable<Spot>;
+  /** Whether every spot is in its farm's index (its backfill is done). */
+  byFarm(): Promise<boolean>;
   /** The spots of a group, in any field. */
   groupMembers(groupUuid: string): Promise<Spot[]>;
   /** A spot's texts, newest first (by the user's time stamp); at most `limit` when given. */

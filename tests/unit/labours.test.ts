@@ -2,6 +2,7 @@
 // gate and crops are parameters; tests/labours.test.ts runs them through the API).
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
+import { accessFrom } from '../../lib/authz/access';
 import { LostRace } from '../../lib/db/retry';
 import { DomainError } from '../../lib/errors';
 import type { Campaign } from '../../lib/fields/campaigns';
@@ -9,9 +10,10 @@ import { tallyKey } from '../../lib/fields/labour-tally';
 import { MASTER_INPUTS } from '../../lib/inputs/catalogue';
 import { blank } from '../../lib/inputs/service';
 import { LABOUR_CODES, labourStale, labourTaken } from '../../lib/labours/codes';
-import { byDate, LABOUR_TYPE, type Labour, STATUS } from '../../lib/labours/model';
+import { byDate, LABOUR_TYPE, type Labour, type LabourFilters, STATUS } from '../../lib/labours/model';
 import { type LabourCreate, type LabourRepository, type LabourSave, laboursService } from '../../lib/labours/service';
-import { memoryField, memoryGate } from './helpers/memory-gate';
+import type { Farm } from '../../lib/platform/model';
+import { memoryFarm, memoryField, memoryGate } from './helpers/memory-gate';
 import { inputKey, memoryRepository } from './helpers/memory-inputs';
 
 const ROTATION = '7a000000-0000-4000-8000-000000000001';
@@ -21,9 +23,25 @@ function memory() {
   const campaigns = new Map<string, Campaign>();
   const inputs = memoryRepository();
   let loseNextSave = false;
-  const reads = { rotations: 0, labours: 0, whole: 0 };
+  const reads = { rotations: 0, labours: 0, whole: 0, fieldIndex: 0, farmIndex: 0 };
   /** Campaigns made before the tally (not counted yet): their lists read every labour. */
   const untallied = new Set<string>();
+  /** The farms' index and tallies are complete (their backfill done): lists without field ids read by farm. */
+  const byFarm = { done: false };
+  /** Fields deleted whose campaigns the clean-up job took out of their farms' tallies (their labours not yet deleted). */
+  const withdrawn = new Set<number>();
+  const inOrder = async function* (found: Labour[], chunk: number, counter: 'fieldIndex' | 'farmIndex') {
+    const sorted = found.sort(byDate);
+    // read a chunk at a time, as the index's pages are
+    for (let start = 0; start < sorted.length; start += chunk) {
+      const read = sorted.slice(start, start + chunk);
+      reads.labours += read.length;
+      reads[counter] += 1;
+      yield* read;
+    }
+  };
+  const inDates = (l: Labour, dateFrom?: string, dateTo?: string) =>
+    (!dateFrom || l.date >= dateFrom) && (!dateTo || l.date <= dateTo);
   const repository: LabourRepository = {
     homes: async (uuid) =>
       [...labours.values()]
@@ -34,23 +52,33 @@ function memory() {
       reads.whole += 1;
       return [...labours.values()].filter((l) => l.fieldId === fieldId && l.yeargroup === yeargroup);
     },
-    async *laboursByDate(fieldId, yeargroup, { dateFrom, dateTo, chunk }) {
-      const sorted = [...labours.values()]
-        .filter(
-          (l) =>
-            l.fieldId === fieldId &&
-            l.yeargroup === yeargroup &&
-            (!dateFrom || l.date >= dateFrom) &&
-            (!dateTo || l.date <= dateTo),
-        )
-        .sort(byDate);
-      // read a chunk at a time, as the index's pages are
-      for (let start = 0; start < sorted.length; start += chunk) {
-        const read = sorted.slice(start, start + chunk);
-        reads.labours += read.length;
-        yield* read;
-      }
-    },
+    laboursByDate: (fieldId, yeargroup, { dateFrom, dateTo, chunk }) =>
+      inOrder(
+        [...labours.values()].filter(
+          (l) => l.fieldId === fieldId && l.yeargroup === yeargroup && inDates(l, dateFrom, dateTo),
+        ),
+        chunk,
+        'fieldIndex',
+      ),
+    laboursOfFarm: (farmId, yeargroup, { dateFrom, dateTo, chunk }) =>
+      inOrder(
+        [...labours.values()].filter(
+          (l) => l.farmId === farmId && l.yeargroup === yeargroup && inDates(l, dateFrom, dateTo),
+        ),
+        chunk,
+        'farmIndex',
+      ),
+    byFarm: async () => byFarm.done,
+    farmTallies: async (refs) =>
+      new Map(
+        refs.map((r) => {
+          const tally = new Map<string, number>();
+          for (const l of labours.values())
+            if (l.farmId === r.farmId && l.yeargroup === r.yeargroup && !withdrawn.has(l.fieldId))
+              tally.set(tallyKey(l.status, l.typeId), (tally.get(tallyKey(l.status, l.typeId)) ?? 0) + 1);
+          return [`${r.farmId}|${r.yeargroup}`, tally];
+        }),
+      ),
     tallies: async (refs) =>
       new Map(
         refs.map((r) => {
@@ -115,7 +143,17 @@ function memory() {
       labours.delete(`${labour.fieldId}|${labour.uuid}`);
     },
   };
-  return { repository, inputs, labours, campaigns, reads, untallied, loseNext: () => (loseNextSave = true) };
+  return {
+    repository,
+    inputs,
+    labours,
+    campaigns,
+    reads,
+    untallied,
+    byFarm,
+    withdrawn,
+    loseNext: () => (loseNextSave = true),
+  };
 }
 
 const caller = { user: { id: 9 } } as Principal;
@@ -357,5 +395,97 @@ describe('labour rules (repositories in memory)', () => {
     const before = await service.listLabours(caller, { yeargroup: 2026 }, 3, 10);
     expect([before.views.map((v) => v.labour.uuid), before.totalPages]).toEqual([inOrder.slice(20, 30), 7]);
     expect(reads.whole).toBe(3); // fields 1, 2 and 3 (read-only, no labour)
+  });
+
+  it('pages every farm the caller reads in proportion to the page, not to its fields: the same answers as field by field', async () => {
+    const store = memory();
+    // farm 7 read whole (fields 1-200; 201 is deleted, its labours not yet cleaned up);
+    // farm 8 reached through one field shared alone (300; 301 is not shared)
+    const farm8 = { ...memoryFarm, id: 8, uuid: 'f7a1e000-0000-4000-8000-000000000008' } as Farm;
+    const whole = Array.from({ length: 200 }, (_, i) => i + 1);
+    const profiles = new Map(whole.map((id) => [id, memoryField(id)]));
+    for (const id of [300, 301]) profiles.set(id, memoryField(id, { farmId: 8 }));
+    const gate = memoryGate({ writes: [...whole, 300], reads: [], fields: profiles });
+    const farmOf = (id: number) => (profiles.get(id)?.farmId === 8 ? farm8 : memoryFarm);
+    const calls = { readable: 0, profiles: 0, profileReads: 0 };
+    gate.readable = async () => {
+      calls.readable += 1;
+      return [...whole, 300].map((id) => ({
+        field: profiles.get(id)!,
+        farm: farmOf(id),
+        access: accessFrom(['owner']),
+      }));
+    };
+    gate.scope = async () => [
+      { farm: memoryFarm, fieldIds: 'all', accessTo: (id) => accessFrom(id <= 201 ? ['owner'] : []) },
+      { farm: farm8, fieldIds: [300], accessTo: (id) => accessFrom(id === 300 ? ['edit'] : []) },
+    ];
+    gate.fieldsById = async (ids) => {
+      calls.profiles += 1;
+      calls.profileReads += ids.length;
+      return new Map(ids.flatMap((id) => (profiles.has(id) ? [[id, profiles.get(id)!] as const] : [])));
+    };
+    const service = laboursService({
+      repository: store.repository,
+      inputs: store.inputs,
+      fields: gate,
+      crops,
+      now: () => new Date('2026-11-23T12:00:00Z'),
+    });
+    const template = await service.createLabour(caller, sowing({ fieldId: 1, date: '2026-01-01' }));
+    let n = 0;
+    const labour = async (fieldId: number, more: Partial<Labour> = {}) => {
+      n += 1;
+      const day = `2026-${String(1 + (n % 12)).padStart(2, '0')}-${String(1 + (n % 28)).padStart(2, '0')}`;
+      await store.repository.save({
+        labour: {
+          ...template,
+          uuid: `ab000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          fieldId,
+          farmId: profiles.get(fieldId)?.farmId ?? 7,
+          date: day,
+          typeId: n % 3 ? LABOUR_TYPE.SOWING : LABOUR_TYPE.APPLICATION,
+          status: n % 4 ? STATUS.PLANNED : STATUS.EXECUTED,
+          ...more,
+        },
+        inputs: [],
+      });
+    };
+    for (const fieldId of [...whole, 201, 300, 301, 300]) await labour(fieldId);
+    store.withdrawn.add(201);
+    const answer = async (filters: Omit<LabourFilters, 'yeargroup'>, page: number, size: number) => {
+      const listed = await service.listLabours(caller, { yeargroup: 2026, ...filters }, page, size);
+      return { uuids: listed.views.map((v) => [v.labour.uuid, v.field.id, v.farm.id]), totalPages: listed.totalPages };
+    };
+    const cases: Array<[Omit<LabourFilters, 'yeargroup'>, number, number]> = [
+      [{}, 1, 20],
+      [{}, 3, 20],
+      [{}, 11, 20],
+      [{}, 150, 1],
+      [{ typeId: LABOUR_TYPE.APPLICATION }, 2, 7],
+      [{ status: STATUS.EXECUTED }, 1, 50],
+      [{ dateFrom: '2026-02-01', dateTo: '2026-03-31' }, 2, 5],
+      [{ farmIds: [8] }, 1, 10],
+      [{ farmUuids: [memoryFarm.uuid.toUpperCase()] }, 1, 10],
+    ];
+    const fieldByField = [];
+    for (const [filters, page, size] of cases) fieldByField.push(await answer(filters, page, size));
+    expect(fieldByField[0]!.uuids).toHaveLength(20);
+    expect(fieldByField[0]!.totalPages).toBe(Math.ceil(203 / 20)); // 200 + the template + two in field 300
+    expect(calls.readable).toBe(cases.length);
+
+    store.byFarm.done = true;
+    calls.readable = 0;
+    for (const [index, [filters, page, size]] of cases.entries())
+      expect(await answer(filters, page, size), JSON.stringify(filters)).toEqual(fieldByField[index]);
+    expect(calls.readable).toBe(0);
+    // a first page: one query of the farm's index and one of the field shared alone, the profiles of its fields only
+    Object.assign(store.reads, { labours: 0, fieldIndex: 0, farmIndex: 0 });
+    Object.assign(calls, { profiles: 0, profileReads: 0 });
+    await answer({}, 1, 20);
+    expect([store.reads.farmIndex, store.reads.fieldIndex]).toEqual([1, 1]);
+    expect(store.reads.labours).toBeLessThanOrEqual(20 + 2);
+    expect(calls.profileReads).toBeLessThanOrEqual(20 + 1);
+    expect(calls.profiles).toBeLessThanOrEqual(2);
   });
 });

@@ -44,7 +44,18 @@ function memory() {
   const sampleTypes = new Map<string, number>();
   const ids = { spot: 0, sample_set: 0, sample_set_type: 0 };
   let loseNext = false;
+  /** The farms' index holds every spot (its backfill done): lists without a field read by farm. */
+  const byFarm = { done: false };
+  const reads = { fieldIndex: 0, farmIndex: 0, spots: 0 };
   const at = (fieldId: number, uuid: string) => `${fieldId}|${uuid.toLowerCase()}`;
+  const newestOf = async function* (found: Spot[], from: string, to: string, counter: 'fieldIndex' | 'farmIndex') {
+    reads[counter] += 1;
+    const key = (s: Spot) => `${s.createdAt}#${s.uuid}`;
+    for (const spot of found.filter((s) => key(s) >= from && key(s) <= to).sort((a, b) => (key(a) < key(b) ? 1 : -1))) {
+      reads.spots += 1;
+      yield spot;
+    }
+  };
   const current = (spot: Spot) => spots.get(at(spot.fieldId, spot.uuid));
   const repository: SpotRepository = {
     nextId: async (sequence) => ++ids[sequence],
@@ -53,12 +64,21 @@ function memory() {
     spotById: async (id) => [...spots.values()].find((s) => s.id === id),
     spotsNamed: async (uuids, fieldIds) =>
       [...spots.values()].filter((s) => uuids.includes(s.uuid) && fieldIds.has(s.fieldId)),
-    async *fieldSpots(fieldId, from, to) {
-      const key = (s: Spot) => `${s.createdAt}#${s.uuid}`;
-      yield* [...spots.values()]
-        .filter((s) => s.fieldId === fieldId && key(s) >= from && key(s) <= to)
-        .sort((a, b) => (key(a) < key(b) ? 1 : -1));
-    },
+    fieldSpots: (fieldId, from, to) =>
+      newestOf(
+        [...spots.values()].filter((s) => s.fieldId === fieldId),
+        from,
+        to,
+        'fieldIndex',
+      ),
+    farmSpots: (farmId, from, to) =>
+      newestOf(
+        [...spots.values()].filter((s) => s.farmId === farmId),
+        from,
+        to,
+        'farmIndex',
+      ),
+    byFarm: async () => byFarm.done,
     groupMembers: async (group) => [...spots.values()].filter((s) => s.groupUuid === group),
     messages: async (spotId, limit) =>
       [...(messages.get(spotId) ?? [])].sort((a, b) => (a.timestampUsr < b.timestampUsr ? 1 : -1)).slice(0, limit),
@@ -156,7 +176,7 @@ function memory() {
     signedUrl: async (spotId, uuid) => `memory://${spotId}/${uuid}?signed`,
     remove: async (spotId, uuids) => void removed.push(...uuids.map((u) => `${spotId}/${u}`)),
   };
-  return { repository, store, spots, tags, images, files, removed, loseNext: () => (loseNext = true) };
+  return { repository, store, spots, tags, images, files, removed, byFarm, reads, loseNext: () => (loseNext = true) };
 }
 
 const caller = { user: { id: 9 } } as Principal;
@@ -321,6 +341,102 @@ describe('spot rules (repository in memory)', () => {
     const listed = await service.listSpots(caller, { fieldId: 1 }, { page: 0, pageSize: 50 });
     expect([listed.spots.map((s) => s.name), everyField]).toEqual([['one'], 0]);
     expect((await service.listSpots(caller, { fieldId: 99 }, { page: 0, pageSize: 50 })).spots).toEqual([]);
+  });
+
+  it('pages every farm the caller reads in proportion to the page, not to its fields: the same answers as field by field', async () => {
+    // 120 fields of farm 7 the caller writes (the memory gate reads it whole); 121 it does not see
+    const writes = Array.from({ length: 120 }, (_, i) => i + 1);
+    const gate = memoryGate({ writes, reads: [] });
+    const calls = { readable: 0, profiles: 0, profileReads: 0 };
+    const { readable, fieldsById } = gate;
+    gate.readable = (principal) => {
+      calls.readable += 1;
+      return readable(principal);
+    };
+    gate.fieldsById = (ids) => {
+      calls.profiles += 1;
+      calls.profileReads += ids.length;
+      return fieldsById(ids);
+    };
+    const { service, repository, spots, byFarm, reads } = setup({ fields: gate });
+    const group = uuidV1();
+    for (const fieldId of writes)
+      await service.createSpot(caller, {
+        fieldId,
+        shape: INSIDE,
+        name: `s${fieldId}`,
+        ...(fieldId % 10 ? {} : { groupUuid: group }),
+      });
+    await service.createSpot(caller, {
+      fieldId: 3,
+      shape: INSIDE,
+      name: 'sample',
+      sampleSet: { sample_set_uuid: uuidV1(), sample_set_type: 'soil' },
+    });
+    // another tenant's spot in a field of that farm the caller does not read
+    const theirs = [...spots.values()][0]!;
+    await repository.write(
+      {
+        created: {
+          ...theirs,
+          id: 9999,
+          uuid: uuidV1(),
+          fieldId: 121,
+          code: 'THEIRS',
+          createdAt: '2030-01-01T00:00:00.000Z',
+        },
+      },
+      {
+        uuidTaken: () => new DomainError('conflict', 'x'),
+        gone: () => new DomainError('not_found', 'x'),
+        tooLarge: () => new DomainError('invalid', 'x'),
+        fieldNotFound: () => new DomainError('not_found', 'x'),
+      },
+    );
+    const answer = async (
+      filters: Parameters<typeof service.listSpots>[1],
+      paging: Parameters<typeof service.listSpots>[2],
+    ) => {
+      const page = await service.listSpots(caller, filters, paging);
+      return {
+        names: page.spots.map((s) => s.name),
+        continues: page.continues,
+        cursor: page.cursor,
+        shapes: [...page.groupShapes],
+      };
+    };
+    const cases: Array<Parameters<typeof answer>> = [
+      [{}, { page: 0, pageSize: 20 }],
+      [{}, { page: 45, pageSize: 20 }],
+      [{}, { page: 110, pageSize: 20 }],
+      [{ farmId: 7 }, { page: 0, pageSize: -1 }],
+      [{ farmId: 8 }, { page: 0, pageSize: 20 }],
+      [{ groupUuid: group }, { page: 0, pageSize: 5 }],
+      [{ sampleSetType: 'soil' }, { page: 0, pageSize: 5 }],
+      [{ uuids: [theirs.uuid, [...spots.values()][5]!.uuid] }, { page: 0, pageSize: 5 }],
+    ];
+    const fieldByField = [];
+    for (const [filters, paging] of cases) fieldByField.push(await answer(filters, paging));
+    expect(fieldByField[0]!.names).toHaveLength(20);
+    expect(fieldByField[3]!.names).toHaveLength(120);
+    const cursor = fieldByField[0]!.cursor!;
+    const next = await answer({}, { page: 0, pageSize: 20, cursor });
+
+    byFarm.done = true;
+    calls.readable = 0;
+    for (const [index, [filters, paging]] of cases.entries())
+      expect(await answer(filters, paging), JSON.stringify(filters)).toEqual(fieldByField[index]);
+    expect(await answer({}, { page: 0, pageSize: 20, cursor })).toEqual(next);
+    expect(calls.readable).toBe(0);
+    // a first page: one query of the farm's index, the profiles of the fields of its spots (and group) only
+    Object.assign(reads, { fieldIndex: 0, farmIndex: 0, spots: 0 });
+    Object.assign(calls, { profiles: 0, profileReads: 0 });
+    await answer({}, { page: 0, pageSize: 20 });
+    expect([reads.farmIndex, reads.fieldIndex]).toEqual([1, 0]);
+    expect(reads.spots).toBeLessThanOrEqual(21 + 2); // and the two it skips: theirs, the sample spot
+    // the fields of the spots read, and of the 12 spots of the group on the page (its shape is of those the caller reads)
+    expect(calls.profileReads).toBeLessThanOrEqual(23 + 12);
+    expect(calls.profiles).toBeLessThanOrEqual(3);
   });
 
   it('stores declared images of writable spots only, checks their type and size, and serves them', async () => {

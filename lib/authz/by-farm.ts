@@ -1,0 +1,58 @@
+// What a listing by farm reads: the farms the caller reads whole (one query of a farm's index each,
+// however many fields they hold), the fields it reads one by one in the others (shared alone), and
+// which of the fields an index answers the caller reads. A listing built on it answers exactly what
+// one of every readable field would (lib/authz/reach.ts: a field of its farm, not deleted, with a
+// grant that lets the caller see it), reading the profiles of the fields it answers only.
+import type { Principal } from '../auth/principal';
+import type { Farm, Field } from '../platform/model';
+import { can } from './access';
+import type { FarmScope, FieldGate } from './gate';
+
+export interface FarmReach {
+  /** The farms read whole, each once, by id. */
+  wholeFarms: Farm[];
+  /** The fields reached one by one in farms not read whole (a share of the field), by id. */
+  singleFieldIds: number[];
+  /** Those of these fields the caller reads, with their farm (their profiles read once, in batches). */
+  readable(fieldIds: readonly number[]): Promise<Map<number, { field: Field; farm: Farm }>>;
+}
+
+/** The caller's reach by farm, of the farms `keepFarm` keeps (a listing's farm filters). */
+export async function farmReach(
+  gate: Pick<FieldGate, 'scope' | 'fieldsById'>,
+  principal: Principal,
+  keepFarm: (farm: Farm) => boolean = () => true,
+): Promise<FarmReach> {
+  const byFarm = new Map<number, FarmScope[]>();
+  for (const scope of await gate.scope(principal)) {
+    if (!keepFarm(scope.farm)) continue;
+    byFarm.set(scope.farm.id, [...(byFarm.get(scope.farm.id) ?? []), scope]);
+  }
+  const whole = [...byFarm.values()].filter((scopes) => scopes.some((s) => s.fieldIds === 'all'));
+  const singles = [...byFarm.values()]
+    .filter((scopes) => !scopes.some((s) => s.fieldIds === 'all'))
+    .flatMap((scopes) => scopes.flatMap((s) => (s.fieldIds === 'all' ? [] : s.fieldIds)));
+  // a farm reached twice (its own and a supervised user's): any way that reaches the field lets it read
+  const reads = (field: Field) =>
+    (byFarm.get(field.farmId) ?? []).some(
+      (s) => (s.fieldIds === 'all' || s.fieldIds.includes(field.id)) && can(s.accessTo(field.id), 'read'),
+    );
+  const profiles = new Map<number, Field | undefined>();
+  return {
+    wholeFarms: whole.map((scopes) => scopes[0]!.farm).sort((a, b) => a.id - b.id),
+    singleFieldIds: [...new Set(singles)].sort((a, b) => a - b),
+    async readable(fieldIds) {
+      const missing = [...new Set(fieldIds)].filter((id) => !profiles.has(id));
+      if (missing.length) {
+        const found = await gate.fieldsById(missing);
+        for (const id of missing) profiles.set(id, found.get(id));
+      }
+      const out = new Map<number, { field: Field; farm: Farm }>();
+      for (const id of fieldIds) {
+        const field = profiles.get(id);
+        if (field && reads(field)) out.set(id, { field, farm: byFarm.get(field.farmId)![0]!.farm });
+      }
+      return out;
+    },
+  };
+}

@@ -21,7 +21,10 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
 
 // cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB,
 // imagery-scale places 100,000 fields and reads thousands of scenes: run them by name
-// suite names come first; what follows the first option (`--sizes 10,100`) is the suites' own
+// suite names come first; what follows the first option (`--sizes 10,100`) is the suites' own. A
+// bare `--` (`npm run bench -- reads -- --sizes 10`) is dropped: the suites' parseArgs would take
+// every option after it for a positional and run with their defaults.
+process.argv = process.argv.filter((arg, i) => i < 2 || arg !== '--');
 const firstOption = process.argv.slice(2).findIndex((arg) => arg.startsWith('--'));
 const names = firstOption < 0 ? process.argv.slice(2) : process.argv.slice(2, 2 + firstOption);
 const wanted = names.length

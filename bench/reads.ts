@@ -132,6 +132,18 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
     -60 + 0.001 + (i % 70) * 0.00005,
     -34 + 0.001 + Math.floor(i / 70) * 0.00003,
   ];
+  /** Field i's south-west corner: its square (FIELD_SIZE degrees) sits on a grid of 100 columns. */
+  const FIELD_SIZE = 0.005;
+  const fieldCorner = (i: number): [number, number] => [-60 + (i % 100) * 0.02, -34 + Math.floor(i / 100) * 0.02];
+  /** A labour of 1 ha in `fieldId`, dated on day `day` of a month that turns with `i`. */
+  const labourIn = (fieldId: number, i: number, day: number) =>
+    post('/activities/labour', {
+      field_id: fieldId,
+      yeargroup: 2026,
+      date: `2026-${String(1 + (i % 12)).padStart(2, '0')}-${day}`,
+      labour_type_id: 4,
+      surface: 1,
+    });
   const inParallel = async (count: number, make: (i: number) => Promise<unknown>) => {
     for (let start = 0; start < count; start += 8)
       await Promise.all(Array.from({ length: Math.min(8, count - start) }, (_, j) => make(start + j)));
@@ -147,7 +159,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
         '/api/agregarlote',
         {
           nombre: `f${i}`,
-          shape: square(-60 + (i % 100) * 0.02, -34 + Math.floor(i / 100) * 0.02, 0.005),
+          shape: square(...fieldCorner(i), FIELD_SIZE),
           nombrecampo: `Farm ${i % 10}`,
         },
         true,
@@ -216,15 +228,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
       name: 'GET /activities/labour, one field, first page of 50 (labours)',
       async grow(size) {
         await ensureFields(1);
-        await inParallel(size - labours, (j) =>
-          post('/activities/labour', {
-            field_id: fieldIds[0],
-            yeargroup: 2026,
-            date: `2026-${String(1 + ((labours + j) % 12)).padStart(2, '0')}-10`,
-            labour_type_id: 4,
-            surface: 1,
-          }),
-        );
+        await inParallel(size - labours, (j) => labourIn(first(), labours + j, 10));
         labours = size;
       },
       call: () => ({
@@ -257,15 +261,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
       async grow(size) {
         await ensureFields(size);
         // one labour in each field of the account (the caller names none: the list reads them all)
-        await inParallel(size - spreadLabours, (j) =>
-          post('/activities/labour', {
-            field_id: fieldIds[spreadLabours + j],
-            yeargroup: 2026,
-            date: `2026-${String(1 + ((spreadLabours + j) % 12)).padStart(2, '0')}-20`,
-            labour_type_id: 4,
-            surface: 1,
-          }),
-        );
+        await inParallel(size - spreadLabours, (j) => labourIn(fieldIds[spreadLabours + j]!, spreadLabours + j, 20));
         spreadLabours = size;
       },
       call: () => ({
@@ -279,10 +275,10 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
       name: 'POST /spots/all, no field, first page of 50 (spots in every field)',
       async grow(size) {
         await ensureFields(size);
-        // one spot in each field of the account (inside the field's square, ensureFields)
+        // one spot in each field of the account, at the middle of its square
         await inParallel(size - spreadSpots, (j) => {
           const i = spreadSpots + j;
-          const [lon, lat] = [-60 + (i % 100) * 0.02 + 0.0025, -34 + Math.floor(i / 100) * 0.02 + 0.0025];
+          const [lon, lat] = fieldCorner(i).map((c) => c + FIELD_SIZE / 2) as [number, number];
           return post('/spots/spot', { field_id: fieldIds[i], shape: `POINT(${lon} ${lat})`, name: `e${i}` });
         });
         spreadSpots = size;

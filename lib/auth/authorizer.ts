@@ -66,7 +66,8 @@ export async function verdictOf(token: string | undefined, now = Date.now()): Pr
   if (hit && hit.until > now) return hit.verdict;
   let userId = '';
   let extensionId = UNVERIFIED;
-  let verified: Pick<AuthorizerContext, 'claims' | 'locale' | 'extensionVersion'> = {
+  // what the function takes from a verified token besides its user and extension
+  let fromToken: Pick<AuthorizerContext, 'claims' | 'locale' | 'extensionVersion'> = {
     claims: '[]',
     locale: '',
     extensionVersion: '',
@@ -77,7 +78,7 @@ export async function verdictOf(token: string | undefined, now = Date.now()): Pr
       const claims = await verifyToken(token);
       userId = String(claims.sub);
       extensionId = claims.ext ?? SESSION;
-      verified = {
+      fromToken = {
         claims: JSON.stringify(claims.claims),
         locale: claims.locale,
         extensionVersion: claims.ext_ver ?? '',
@@ -92,7 +93,7 @@ export async function verdictOf(token: string | undefined, now = Date.now()): Pr
   const tier = tierOf(config, extensionId);
   const verdict: Verdict = {
     principalId: userId ? `user/${userId}` : 'anonymous',
-    context: { userId, extensionId, tier, verified: userId ? 'true' : 'false', ...verified },
+    context: { userId, extensionId, tier, verified: userId ? 'true' : 'false', ...fromToken },
     usageKey: await usageKeyOf(tier, extensionId),
   };
   if (cache.size > 10_000) cache.clear();

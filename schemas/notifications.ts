@@ -176,8 +176,8 @@ export const internalEventRoute = defineRoute({
   paths: paths('/nc-internal/events'),
   summary: 'Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited',
   description:
-    'Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.',
-  request: { body: InternalEventBody, validateBody: false },
+    'Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (not JSON, no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.',
+  request: { body: InternalEventBody, validateBody: false, unreadableBody: 'handler' },
   responses: {
     200: {
       description: 'queued, or dropped',

@@ -115,7 +115,33 @@ describe('POST /nc-internal/events', () => {
       expect(dropped.body.data.event_id).toBeNull();
       expect(dropped.body.detail).toEqual(expect.any(String));
     }
-    // the internal key is needed
+    // bytes that are not JSON, text with a lone surrogate and a body over 1 MiB: dropped, answered 200
+    for (const [what, body] of [
+      ['not JSON', '{"event_name": "TEST.V1", "data": '],
+      ['a lone surrogate', '{"event_name": "TEST.V1", "data": {"user_ids": [1], "payload": {"x": "\\ud800"}}}'],
+      [
+        'over 1 MiB',
+        JSON.stringify({ event_name: 'TEST.V1', data: { user_ids: [user.id], pad: 'x'.repeat(1.1 * 2 ** 20) } }),
+      ],
+    ]) {
+      const dropped = await call('POST', '/nc-internal/events', {
+        body,
+        headers: { 'x-internal-key': stack().internalKey, 'content-type': 'application/json' },
+      });
+      expect([dropped.status, dropped.body.res, dropped.body.info, dropped.body.data?.event_id], what).toEqual([
+        200,
+        'ok',
+        'event dropped',
+        null,
+      ]);
+      expect(dropped.body.detail, what).toEqual(expect.any(String));
+    }
+    // the internal key is needed, whatever the body
+    const unreadableNoKey = await call('POST', '/nc-internal/events', {
+      body: '{"event_name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([unreadableNoKey.status, unreadableNoKey.body.code]).toEqual([401, -3]);
     const noKey = await internal('/nc-internal/events', { event_name: 'TEST.V1', data: { user_ids: [user.id] } }, '');
     expect([noKey.status, noKey.body.code]).toEqual([401, -3]);
     const wrongKey = await internal(

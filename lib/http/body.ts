@@ -154,6 +154,14 @@ export async function parseMultipart(
 }
 
 /**
+ * A request body the endpoint could not read (not JSON, too large, not well-formed Unicode), handed
+ * to a handler whose route takes it (`request.unreadableBody: 'handler'`) instead of a 400.
+ */
+export class UnreadableBody {
+  constructor(readonly reason: string) {}
+}
+
+/**
  * Parses JSON, form and multipart bodies (and JSON sent without a content type or as text/plain);
  * other types stay raw.
  */

@@ -22,7 +22,7 @@ import { createLogger, type Logger } from '../log';
 import { preload } from '../util/first-use';
 import { describeIssues } from '../util/issues';
 import { illFormedText } from '../util/text';
-import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody } from './body';
+import { DEFAULT_MAX_BODY_BYTES, parseBody, rawBody, UnreadableBody } from './body';
 import { runConditional, scopeOf } from './conditional';
 import { acceptsGzip, baseHeaders, Reply, StreamReply, streamedJson, toResult } from './reply';
 import type { RouteDef, SuccessBody } from './route';
@@ -141,9 +141,16 @@ export function endpoint<T extends RouteDef>(route: T, typed: SpecFor<T>) {
       const headers = event.headers as Record<string, string | undefined>;
       try {
         event.parsedBody = await parseBody(rawBody(event, maxBodyBytes), headers, maxBodyBytes);
+        if (route.request?.unreadableBody === 'handler' && illFormedText(event.parsedBody))
+          event.parsedBody = new UnreadableBody('a text of the body is not well-formed Unicode (a lone surrogate)');
       } catch (error) {
-        // An unreadable body is invalid input too: the area's own invalid-input error, if it has one.
         const domain = asDomainError(error);
+        // the handler decides what an unreadable body means (answered 200, POST /nc-internal/events)
+        if (route.request?.unreadableBody === 'handler' && domain.kind !== 'internal') {
+          event.parsedBody = new UnreadableBody(domain.message);
+          return;
+        }
+        // An unreadable body is invalid input too: the area's own invalid-input error, if it has one.
         if (domain.kind === 'invalid' && spec.invalid) throw spec.invalid([], domain.message);
         throw domain;
       }

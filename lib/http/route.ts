@@ -102,6 +102,12 @@ export interface RouteDef<
     params?: 'query' | 'query-or-body';
     /** false: the body schema documents the contract but the service validates it (large bodies). */
     validateBody?: boolean;
+    /**
+     * 'handler': a body that cannot be read (not JSON, not well-formed Unicode) reaches the handler
+     * as an {@link UnreadableBody} instead of answering 400 (an endpoint that answers 200 whatever it
+     * is sent, POST /nc-internal/events). Only with validateBody: false.
+     */
+    unreadableBody?: 'handler';
   };
   responses: R;
   /** Largest accepted request body, in bytes (default 1 MiB). */

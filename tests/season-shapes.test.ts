@@ -201,6 +201,22 @@ describe('POST /api/fields/v2/shapes', () => {
     });
   });
 
+  it('MAX_SHAPE_AREA_EXCEEDED for a sliver whose imagery grid would pass the bound, small as its area is; nothing is written', async () => {
+    const user = await newUser();
+    // a field that is itself a sliver just under the bound (a diagonal of about 18.5 km, 10 m wide)
+    const [x, y] = [-61, -34];
+    const field = `POLYGON((${x} ${y},${x + 0.128} ${y + 0.128},${x + 0.128} ${y + 0.1281},${x} ${y + 0.0001},${x} ${y}))`;
+    const { fieldId } = await createField(user, { shape: field });
+    const before = await currentPolygon(user, fieldId);
+    // the same sliver, under 1 km longer at each end: about 20.2 km of diagonal, a grid over 4,000,000 pixels
+    const e = 0.006;
+    const longer = `POLYGON((${x - e} ${y - e},${x + 0.128 + e} ${y + 0.128 + e},${x + 0.128 + e} ${y + 0.1281 + e},${x - e} ${y + 0.0001 - e},${x - e} ${y - e}))`;
+    const response = await post(user, { field_id: fieldId, campaign: YEAR, shape: longer });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'MAX_SHAPE_AREA_EXCEEDED' });
+    expect(await currentPolygon(user, fieldId)).toEqual(before);
+  });
+
   it('NOT_ENOUGH_QUOTA when the larger shape exceeds the user quota', async () => {
     const user = await newUser({ hectare_quota: 150 });
     const { fieldId } = await createField(user, { shape: BASE });

@@ -225,6 +225,14 @@ describe('webhooks', () => {
       json: { labour_type_id: 1, yeargroup: 2026, date: '2026-12-05', field_id: fieldId },
     });
     expect(labour.status).toBe(200);
+    // a status correction (Executed, then back to Planned) is a change of the labour too
+    for (const status of [2, 1]) {
+      const corrected = await call('PATCH', `/activities/labour/${labour.body.data.uuid}`, {
+        token: user.token,
+        json: { status },
+      });
+      expect(corrected.status, `status ${status}`).toBe(200);
+    }
     const names = async () =>
       hook.received
         .map((r) => JSON.parse(r.body))
@@ -252,6 +260,14 @@ describe('webhooks', () => {
     expect(got).toContain(`SPOT_CREATED.V1:${spot.body.spot_uuid}`);
     expect(got).toContain(`SPOT_DELETED.V1:${spot.body.spot_uuid}`);
     expect(got).toContain(`LABOUR_CHANGED.V1:${labour.body.data.uuid}`);
+    const labourChanges = await eventually(async () => {
+      const changes = hook.received
+        .map((r) => JSON.parse(r.body))
+        .filter((b) => b.event_name === 'LABOUR_CHANGED.V1' && b.data.labour_uuid === labour.body.data.uuid)
+        .map((b) => b.data.change);
+      return changes.length >= 3 ? changes : undefined;
+    }, 20_000);
+    expect(labourChanges.sort()).toEqual(['changed', 'changed', 'created']);
     expect(got).toContain('IMAGERY_DATES.V1:sentinel2');
     expect((await deliveries(user, all)).body.data.every((d: any) => d.state === 'delivered')).toBe(true);
     // the narrow subscription's delivery is recorded dropped, and nothing reached its receiver

@@ -618,7 +618,7 @@ export interface paths {
         put?: never;
         /**
          * Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited
-         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
+         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (not JSON, no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
          */
         post: operations["postInternalEvent2"];
         delete?: never;
@@ -1612,7 +1612,7 @@ export interface paths {
         put?: never;
         /**
          * Hand an event to the worker (x-internal-key); HTTP 200 at once, the delivery is not awaited
-         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
+         * @description Always HTTP 200 once the internal key is right (spec 3): a body that is not an event (not JSON, no event_name, no data object, data over 200 KB) is dropped, logged, and answered `info: event dropped` with the reason in `detail` and a null event_id.
          */
         post: operations["postInternalEvent"];
         delete?: never;

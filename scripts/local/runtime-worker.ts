@@ -9,6 +9,28 @@ import type { Context } from 'aws-lambda';
 import type { FromRuntime, ToRuntime } from './runtime';
 
 if (!parentPort) throw new Error('runtime-worker runs in a worker thread');
+
+// SURCO_API_CPU_PROF=<dir> (scripts/local/stack.ts): this thread's CPU profile too, written every
+// 20 s as a file of its own (a worker is ended without a last word, so the profile is not kept for
+// its exit); sum them to see where the functions' time goes.
+if (process.env.SURCO_API_CPU_PROF) void profileThread(process.env.SURCO_API_CPU_PROF);
+
+async function profileThread(dir: string): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const { threadId } = await import('node:worker_threads');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  let part = 0;
+  const timer = setInterval(async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${dir}/worker-${process.pid}-${threadId}-${++part}.cpuprofile`, JSON.stringify(profile));
+    await session.post('Profiler.start');
+  }, 20_000);
+  timer.unref();
+}
 const port = parentPort;
 const post = (message: FromRuntime, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer ?? []);
 

@@ -40,7 +40,8 @@ describe('typed client', () => {
 
     const missing = await surco.GET('/api/layers/dates/v3', { params: { query: { field_id: 999_999_999 } } });
     expect(missing.response.status).toBe(404);
-    expect(missing.error!.error_code).toBe('NOT_FOUND');
+    // the error is the area's dialect, or the general one of API Gateway's own 429: a client tells them apart
+    expect(missing.error && 'error_code' in missing.error && missing.error.error_code).toBe('NOT_FOUND');
     const anonymous = await createSurcoClient({ baseUrl: stack().baseUrl }).GET('/api/getfields');
     expect(anonymous.response.status).toBe(401);
   });
@@ -83,7 +84,7 @@ describe('typed client', () => {
       multipart({ file: { bytes: new TextEncoder().encode('not a zip'), filename: 'x.zip' } }),
     );
     expect(refused.response.status).toBe(400);
-    expect(refused.error!.error_code).toBe('ERROR_ARCHIVO');
+    expect(refused.error && 'error_code' in refused.error && refused.error.error_code).toBe('ERROR_ARCHIVO');
   });
 
   it('runs the example extension (examples/extension) to the end', async () => {

@@ -2363,7 +2363,291 @@ export interface webhooks {
 }
 export interface components {
     schemas: never;
-    responses: never;
+    responses: {
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_farm_metadata: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    info: string;
+                    detail?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_farm_tags: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    info: string;
+                    /** @constant */
+                    res: "err";
+                    code: number;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_field_tags: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    CODE: string;
+                    info: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_file_storage: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    code: number;
+                    info: {
+                        code: number;
+                        message: string;
+                    };
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_general: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_imagery: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error_code: string;
+                    info: string;
+                    request_id?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_livestock: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    res: "error";
+                    code: string;
+                    info: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_maps: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    res: "Error";
+                    info: string;
+                    detail?: string;
+                    request_id?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_samplings: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    code: number;
+                    msg: string;
+                    request_id?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_season_shapes: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    code: string;
+                    msg: string;
+                    detail?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_sensors: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    res: "error";
+                    code: string;
+                    info: string;
+                    detail?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_spots: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    code: number;
+                    info: string;
+                    detail?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_storage: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    info: {
+                        code: number;
+                        message: string;
+                    };
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+        /** @description over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives */
+        TooManyRequests_webhooks: {
+            headers: {
+                /** @description whole seconds until a request is let through again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error_code: string;
+                    info: string;
+                    request_id?: string;
+                } | {
+                    /** @constant */
+                    res: "error";
+                    code: number;
+                    info: string;
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -2489,6 +2773,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -2677,6 +2962,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -2790,6 +3076,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -2849,6 +3136,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3036,6 +3324,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3170,6 +3459,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3358,6 +3648,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3471,6 +3762,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3530,6 +3822,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3717,6 +4010,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3768,6 +4062,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3813,6 +4108,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3899,6 +4195,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_webhooks"];
             /** @description error, in the webhooks dialect */
             default: {
                 headers: {
@@ -3952,6 +4249,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -3999,6 +4297,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_metadata"];
             /** @description error, in the farm metadata dialect */
             default: {
                 headers: {
@@ -4064,6 +4363,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_metadata"];
             /** @description error, in the farm metadata dialect */
             default: {
                 headers: {
@@ -4128,6 +4428,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -4175,6 +4476,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -4218,6 +4520,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_season_shapes"];
             /** @description error, in the season shapes dialect */
             default: {
                 headers: {
@@ -4260,6 +4563,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_season_shapes"];
             /** @description error, in the season shapes dialect */
             default: {
                 headers: {
@@ -4308,6 +4612,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_season_shapes"];
             /** @description error, in the season shapes dialect */
             default: {
                 headers: {
@@ -4358,6 +4663,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_field_tags"];
             /** @description error, in the field tags dialect */
             default: {
                 headers: {
@@ -4402,6 +4708,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_field_tags"];
             /** @description error, in the field tags dialect */
             default: {
                 headers: {
@@ -4452,6 +4759,7 @@ export interface operations {
                     "image/png": Blob;
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -4493,6 +4801,7 @@ export interface operations {
                     }[];
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -4610,6 +4919,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -4670,6 +4980,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -4736,6 +5047,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -4850,6 +5162,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -4906,6 +5219,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -5019,6 +5333,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -5059,6 +5374,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -5112,6 +5428,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5202,6 +5519,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5263,6 +5581,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5349,6 +5668,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5403,6 +5723,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5442,6 +5763,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5491,6 +5813,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5574,6 +5897,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5625,6 +5949,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5686,6 +6011,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5759,6 +6085,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5852,6 +6179,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5891,6 +6219,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -5998,6 +6327,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -6144,6 +6474,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_file_storage"];
             /** @description error, in the file storage dialect */
             default: {
                 headers: {
@@ -6262,6 +6593,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_storage"];
             /** @description error, in the storage dialect */
             default: {
                 headers: {
@@ -6380,6 +6712,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_storage"];
             /** @description error, in the storage dialect */
             default: {
                 headers: {
@@ -6492,6 +6825,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6554,6 +6888,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6597,6 +6932,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6637,6 +6973,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6676,6 +7013,7 @@ export interface operations {
                     "text/event-stream": unknown;
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6746,6 +7084,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6816,6 +7155,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6886,6 +7226,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -6952,6 +7293,7 @@ export interface operations {
                     }[];
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7024,6 +7366,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7114,6 +7457,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7180,6 +7524,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7246,6 +7591,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7290,6 +7636,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7357,6 +7704,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7420,6 +7768,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -7464,6 +7813,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_samplings"];
             /** @description error, in the samplings dialect */
             default: {
                 headers: {
@@ -7532,6 +7882,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_samplings"];
             /** @description error, in the samplings dialect */
             default: {
                 headers: {
@@ -7593,6 +7944,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_samplings"];
             /** @description error, in the samplings dialect */
             default: {
                 headers: {
@@ -7639,6 +7991,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_samplings"];
             /** @description error, in the samplings dialect */
             default: {
                 headers: {
@@ -7683,6 +8036,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_samplings"];
             /** @description error, in the samplings dialect */
             default: {
                 headers: {
@@ -7784,6 +8138,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -7876,6 +8231,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -7928,6 +8284,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -7985,6 +8342,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8024,6 +8382,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8066,6 +8425,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8106,6 +8466,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8148,6 +8509,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8191,6 +8553,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8231,6 +8594,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8273,6 +8637,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8360,6 +8725,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8456,6 +8822,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8513,6 +8880,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8607,6 +8975,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8649,6 +9018,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8699,6 +9069,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8738,6 +9109,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8785,6 +9157,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8855,6 +9228,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -8896,6 +9270,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_tags"];
             /** @description error, in the farm tags dialect */
             default: {
                 headers: {
@@ -8938,6 +9313,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_tags"];
             /** @description error, in the farm tags dialect */
             default: {
                 headers: {
@@ -8986,6 +9362,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_tags"];
             /** @description error, in the farm tags dialect */
             default: {
                 headers: {
@@ -9051,6 +9428,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_tags"];
             /** @description error, in the farm tags dialect */
             default: {
                 headers: {
@@ -9110,6 +9488,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_tags"];
             /** @description error, in the farm tags dialect */
             default: {
                 headers: {
@@ -9175,6 +9554,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_farm_tags"];
             /** @description error, in the farm tags dialect */
             default: {
                 headers: {
@@ -9265,6 +9645,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_maps"];
             /** @description error, in the maps dialect */
             default: {
                 headers: {
@@ -9374,6 +9755,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_maps"];
             /** @description error, in the maps dialect */
             default: {
                 headers: {
@@ -9483,6 +9865,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_maps"];
             /** @description error, in the maps dialect */
             default: {
                 headers: {
@@ -9547,6 +9930,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_maps"];
             /** @description error, in the maps dialect */
             default: {
                 headers: {
@@ -9656,6 +10040,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_maps"];
             /** @description error, in the maps dialect */
             default: {
                 headers: {
@@ -9698,6 +10083,7 @@ export interface operations {
                     "application/zip": Blob;
                 };
             };
+            429: components["responses"]["TooManyRequests_maps"];
             /** @description error, in the maps dialect */
             default: {
                 headers: {
@@ -9741,6 +10127,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -9784,6 +10171,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_webhooks"];
             /** @description error, in the webhooks dialect */
             default: {
                 headers: {
@@ -9842,6 +10230,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_webhooks"];
             /** @description error, in the webhooks dialect */
             default: {
                 headers: {
@@ -9880,6 +10269,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_webhooks"];
             /** @description error, in the webhooks dialect */
             default: {
                 headers: {
@@ -9933,6 +10323,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_webhooks"];
             /** @description error, in the webhooks dialect */
             default: {
                 headers: {
@@ -9974,6 +10365,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_webhooks"];
             /** @description error, in the webhooks dialect */
             default: {
                 headers: {
@@ -10035,6 +10427,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10112,6 +10505,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10194,6 +10588,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10253,6 +10648,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10291,6 +10687,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10329,6 +10726,7 @@ export interface operations {
                     }[];
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10383,6 +10781,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10453,6 +10852,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -10494,6 +10894,7 @@ export interface operations {
                     }[];
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -10959,6 +11360,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11049,6 +11451,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11110,6 +11513,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11196,6 +11600,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11250,6 +11655,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11289,6 +11695,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11338,6 +11745,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11421,6 +11829,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11472,6 +11881,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11533,6 +11943,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11606,6 +12017,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11699,6 +12111,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11738,6 +12151,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11845,6 +12259,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_livestock"];
             /** @description error, in the livestock dialect */
             default: {
                 headers: {
@@ -11957,6 +12372,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12019,6 +12435,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12062,6 +12479,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12102,6 +12520,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12141,6 +12560,7 @@ export interface operations {
                     "text/event-stream": unknown;
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12257,6 +12677,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_imagery"];
             /** @description error, in the imagery dialect */
             default: {
                 headers: {
@@ -12326,6 +12747,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12396,6 +12818,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12466,6 +12889,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12532,6 +12956,7 @@ export interface operations {
                     }[];
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12604,6 +13029,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12694,6 +13120,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12760,6 +13187,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12826,6 +13254,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12870,6 +13299,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -12937,6 +13367,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -13000,6 +13431,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_general"];
             /** @description error, in the general dialect */
             default: {
                 headers: {
@@ -13059,6 +13491,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13118,6 +13551,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13170,6 +13604,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13230,6 +13665,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13300,6 +13736,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13422,6 +13859,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13484,6 +13922,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13605,6 +14044,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13697,6 +14137,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13759,6 +14200,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13847,6 +14289,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_sensors"];
             /** @description error, in the sensors dialect */
             default: {
                 headers: {
@@ -13950,6 +14393,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14042,6 +14486,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14094,6 +14539,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14151,6 +14597,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14190,6 +14637,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14232,6 +14680,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14272,6 +14721,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14314,6 +14764,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14357,6 +14808,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14397,6 +14849,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14439,6 +14892,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14526,6 +14980,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14622,6 +15077,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14679,6 +15135,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14773,6 +15230,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14815,6 +15273,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14865,6 +15324,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14904,6 +15364,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -14951,6 +15412,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -15021,6 +15483,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {
@@ -15062,6 +15525,7 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests_spots"];
             /** @description error, in the spots dialect */
             default: {
                 headers: {

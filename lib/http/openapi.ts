@@ -1,6 +1,7 @@
 // Builds the OpenAPI 3.1 document from the route definitions (their zod schemas are the
 // contract). Served at GET /openapi.json and written to docs/openapi.json by scripts/openapi.ts.
 import * as z from 'zod/mini';
+import { type Dialect, generalDialect } from './dialects';
 import type { RouteDef } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -16,6 +17,29 @@ const CONTENT_TYPES = {
   form: 'application/x-www-form-urlencoded',
   multipart: 'multipart/form-data',
 } as const;
+
+/**
+ * The 429 of fair use (docs/integrations.md, "Rate limits") for a route of `dialect`: the local
+ * gateway answers in the route's dialect, API Gateway's own throttle in the general one.
+ */
+function tooManyRequestsResponse(dialect: Dialect): Record<string, unknown> {
+  const general = toSchema(generalDialect.errorSchema(), 'output');
+  return {
+    description:
+      "over the rate or burst of the caller's extension or of the user within it, or over the extension's daily quota; nothing reached the function. Retry after the seconds Retry-After gives",
+    headers: {
+      'Retry-After': {
+        description: 'whole seconds until a request is let through again',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+    content: {
+      'application/json': {
+        schema: dialect === generalDialect ? general : { anyOf: [toSchema(dialect.errorSchema(), 'output'), general] },
+      },
+    },
+  };
+}
 
 function parameters(schema: z.ZodMiniType | undefined, location: 'query' | 'path') {
   if (!schema) return [];
@@ -84,6 +108,7 @@ export function buildOpenApi(
   webhooks: Record<string, WebhookDoc> = {},
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const tooManyRequests: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     if (route.undocumented || route.method === 'any') continue;
     route.paths.forEach((path, index) => {
@@ -138,6 +163,12 @@ export function buildOpenApi(
           content: { 'application/json': { schema: toSchema(route.dialect.errorSchema(), 'output') } },
         };
       }
+      // fair use per extension (docs/integrations.md, "Rate limits"): one answer per dialect, in components
+      if (route.auth === 'bearer') {
+        const name = `TooManyRequests_${route.dialect.name.replace(/\W+/g, '_')}`;
+        tooManyRequests[name] ??= tooManyRequestsResponse(route.dialect);
+        responses['429'] = { $ref: `#/components/responses/${name}` };
+      }
       responses.default = {
         description: `error, in the ${route.dialect.name} dialect`,
         content: { 'application/json': { schema: toSchema(route.dialect.errorSchema(), 'output') } },
@@ -175,6 +206,7 @@ export function buildOpenApi(
         }
       : {}),
     components: {
+      responses: Object.fromEntries(Object.entries(tooManyRequests).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         internalKey: { type: 'apiKey', in: 'header', name: 'x-internal-key' },

@@ -35,7 +35,15 @@ function operations(): Compiled[] {
   if (compiled) return compiled;
   const document = JSON.parse(readFileSync(join(root, 'docs', 'openapi.json'), 'utf8')) as {
     paths: Record<string, Record<string, Operation>>;
+    components?: { responses?: Record<string, Operation['responses'][string]> };
   };
+  // a response shared by many operations is a reference to the components (the 429 of fair use)
+  for (const methods of Object.values(document.paths))
+    for (const operation of Object.values(methods))
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const ref = (response as { $ref?: string }).$ref?.match(/^#\/components\/responses\/(.+)$/)?.[1];
+        if (ref) operation.responses[status] = document.components!.responses![ref]!;
+      }
   compiled = Object.entries(document.paths)
     .map(([path, methods]) => {
       const parts = path.split('/').filter(Boolean);

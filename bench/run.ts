@@ -17,10 +17,12 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   reads: () => import('./reads'),
   'hot-items': () => import('./hot-items'),
   authorizer: () => import('./authorizer'),
+  'big-account': () => import('./big-account'),
 };
 
 // cold-start and cold-call package and spawn hundreds of processes, load runs a minute of traffic, faults pauses DynamoDB,
-// imagery-scale places 100,000 fields and reads thousands of scenes: run them by name
+// imagery-scale places 100,000 fields and reads thousands of scenes, big-account makes 2,000 fields of
+// 1,000 vertices: run them by name
 // suite names come first; what follows the first option (`--sizes 10,100`) is the suites' own. A
 // bare `--` (`npm run bench -- reads -- --sizes 10`) is dropped: the suites' parseArgs would take
 // every option after it for a positional and run with their defaults.
@@ -30,7 +32,8 @@ const names = firstOption < 0 ? process.argv.slice(2) : process.argv.slice(2, 2 
 const wanted = names.length
   ? names
   : Object.keys(suites).filter(
-      (name) => !['cold-start', 'cold-call', 'load', 'faults', 'authorizer', 'imagery-scale'].includes(name),
+      (name) =>
+        !['cold-start', 'cold-call', 'load', 'faults', 'authorizer', 'imagery-scale', 'big-account'].includes(name),
     );
 for (const name of wanted) {
   const load = suites[name];

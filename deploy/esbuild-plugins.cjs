@@ -215,10 +215,10 @@ const pngZlib = substituteImport(
 // function and the dead chunk reach lands in a shared chunk the function imports at load, with the
 // code only the dead chunk would have used (a key-value storage function reaches lib/aws/s3.ts,
 // never s3Kit(): it carried the S3 client's XML protocol code, +34 KB). So a single-entry build
-// (a deployed function) is preceded by a light build that finds its dead chunks, and is built with
-// those import()s cut (each resolves to an empty module, which tree shaking drops with the dead
-// call) when a module its dead chunks import is also in what it loads. The local one-pass build of
-// every handler only prunes.
+// (a deployed function) that had dead chunks is built once more with those import()s cut (each
+// resolves to an empty module, which tree shaking drops with the dead call), and that build's
+// outputs are the function's, when a module its dead chunks import is also in what it loads. The
+// local one-pass build of every handler only prunes.
 /**
  * The outputs of a metafile that none of the build's own entry points (`entries`, paths relative
  * to the working directory) reaches through static or dynamic imports. esbuild marks every chunk
@@ -313,51 +313,36 @@ function cutImports(dead) {
   };
 }
 
-/**
- * prune-chunks; `analyse`: for a single entry, find its dead imports first and cut them from the
- * build (see above).
- */
-function pruneChunksPlugin(analyse) {
+/** prune-chunks; `rebuild`: build a single entry again without its dead imports (see above). */
+function pruneChunksPlugin(rebuild) {
   const plugin = {
     name: 'prune-chunks',
     setup(build) {
-      const options = build.initialOptions;
-      if (!options.splitting) return;
-      options.metafile = true;
-      const cwd = options.absWorkingDir || process.cwd();
-      const entries = entryInputs(options.entryPoints, cwd);
+      if (!build.initialOptions.splitting) return;
+      build.initialOptions.metafile = true;
+      const cwd = build.initialOptions.absWorkingDir || process.cwd();
       const remove = async (files) => {
         for (const file of files) {
           await rm(resolve(cwd, file), { force: true });
           await rm(resolve(cwd, `${file}.map`), { force: true });
         }
       };
-      // whatever is built, no output that its entries cannot reach is left
       build.onEnd(async (result) => {
-        if (!result.metafile || options.write === false) return;
-        await remove(unreachableOutputs(result.metafile, entries));
+        if (!result.metafile || build.initialOptions.write === false) return;
+        const entries = entryInputs(build.initialOptions.entryPoints, cwd);
+        const unreachable = unreachableOutputs(result.metafile, entries);
+        const deadInputs = unreachable.map((file) => result.metafile.outputs[file].entryPoint).filter(Boolean);
+        if (!rebuild || entries.length !== 1 || !sharesModules(result.metafile, deadInputs, unreachable))
+          return remove(unreachable);
+        const dead = new Set(deadInputs.map((input) => resolve(cwd, input)));
+        await remove(Object.keys(result.metafile.outputs));
+        const plugins = [
+          cutImports(dead),
+          ...(build.initialOptions.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other)),
+        ];
+        // the files written are the second build's; the result esbuild returns keeps the first's metafile
+        await build.esbuild.build({ ...build.initialOptions, plugins });
       });
-      if (!analyse || entries.length !== 1 || options.write === false) return;
-      // A single entry (a deployed function) is first built only to read its graph: not minified,
-      // without maps or files (about a third of a full build), with the other plugins, so that its
-      // chunks are those of the real build (chunks follow the import graph, which minifying does not
-      // change). Its dead import()s, when a module they reach is also in what the function loads,
-      // are then cut from the one real build. (It was a full build, then a second one when cuts were
-      // needed: most functions' packaging took two full builds.)
-      return (async () => {
-        const { metafile } = await build.esbuild.build({
-          ...options,
-          write: false,
-          minify: false,
-          sourcemap: false,
-          metafile: true,
-          plugins: (options.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other)),
-        });
-        const unreachable = unreachableOutputs(metafile, entries);
-        const deadInputs = unreachable.map((file) => metafile.outputs[file].entryPoint).filter(Boolean);
-        if (sharesModules(metafile, deadInputs, unreachable))
-          cutImports(new Set(deadInputs.map((input) => resolve(cwd, input)))).setup(build);
-      })();
     },
   };
   return plugin;

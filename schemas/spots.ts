@@ -250,6 +250,8 @@ export const createSpotRoute = defineRoute({
 export const listSpotsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'listSpots',
+  // page_size -1 answers every one (spec): the list grows with the account
+  ...growingList,
   record: 'spot',
   handler: 'functions/spots/spot.list',
   method: 'get',
@@ -297,6 +299,8 @@ export const deleteSpotRoute = defineRoute({
 export const getSpotsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'getSpots',
+  // page_size -1 answers every one (spec): the list grows with the account
+  ...growingList,
   handler: 'functions/spots/getspot.getspot',
   method: 'post',
   paths: both('/spots/getspot'),
@@ -308,6 +312,8 @@ export const getSpotsRoute = defineRoute({
 export const allSpotsRoute = defineRoute({
   ...spotsRoute,
   operationId: 'getSpotsWithMessages',
+  // page_size -1 answers every one (spec): the list grows with the account
+  ...growingList,
   handler: 'functions/spots/getspot.all',
   method: 'post',
   paths: both('/spots/all'),
@@ -339,6 +345,8 @@ export const createMessagesRoute = defineRoute({
 export const listMessagesRoute = defineRoute({
   ...spotsRoute,
   operationId: 'listSpotMessages',
+  // page_size -1 answers every one (spec): the list grows with the account
+  ...growingList,
   handler: 'functions/spots/messages.list',
   method: 'get',
   paths: both('/spots/msgs'),

@@ -79,6 +79,11 @@ const GROWING_LISTS = [
   'listHerds',
   'getHerdHistory',
   'searchSpotTags',
+  // page_size -1 answers every spot or message
+  'listSpots',
+  'getSpots',
+  'getSpotsWithMessages',
+  'listSpotMessages',
   'listVariableGroups',
   'listMaps',
   'listInputs',

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { Forbidden } from '../lib/errors';
 import { fileStorageDialect, storageDialect } from '../lib/http/dialects';
-import { defineRoute } from '../lib/http/route';
+import { defineRoute, growingList } from '../lib/http/route';
 import { FILE_MAX_KB, IDS_MAX, KEY_MAX_LENGTH, KEYS_MAX, SCOPES } from '../lib/storage/access';
 import { STORAGE_CODES } from '../lib/storage/codes';
 import { booleanLike } from './common';
@@ -181,6 +181,9 @@ export const fileStorageRoute = defineRoute({
   dialect: fileStorageDialect,
   operationId: 'fileStorage',
   record: 'storage_file',
+  // its GET lists every file of the resources asked (of every resource the caller reads, without
+  // ids), each with its download URL: the list grows with the account
+  ...growingList,
   handler: 'functions/storage/files.handler',
   ...storageClaim,
   touches: { table: 'write', sends: ['events'], files: { 'storage/': ['put', 'get', 'delete'] } },

@@ -84,6 +84,8 @@ const GROWING_LISTS = [
   'getSpots',
   'getSpotsWithMessages',
   'listSpotMessages',
+  // its GET lists every file of the resources asked, each with a download URL
+  'fileStorage',
   'listVariableGroups',
   'listMaps',
   'listInputs',

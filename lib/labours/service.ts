@@ -25,6 +25,7 @@ import {
 import type { Farm, Field } from '../platform/model';
 import { fingerprint } from '../util/fingerprint';
 import { mapLimit } from '../util/map-limit';
+import { mergeOrdered, pageShare } from '../util/merge';
 import { newUuid } from '../util/uuid';
 import type { WebhookEmitter } from '../webhooks/emit';
 import { LABOUR_CODES, labourTaken } from './codes';
@@ -227,30 +228,13 @@ const normalizeCosts = (
 
 export type LabourCreate = LabourWrite & { typeId: LabourTypeId; status: Status; yeargroup: number; date: string };
 
-/**
- * Several sources' labours, each in the list's order, merged in that order: a source is read only as
- * far as the merge is taken (the next of a source is read when the one before it is taken).
- */
+/** Several sources' labours, each in the list's order, merged in that order (mergeOrdered), each with its source. */
 async function* mergedByDate<S>(sources: Array<{ source: S; labours: AsyncIterable<Labour> }>) {
-  const heads = await Promise.all(
-    sources.map(async ({ source, labours }) => {
-      const iterator = labours[Symbol.asyncIterator]();
-      return { source, iterator, next: await iterator.next() };
-    }),
-  );
-  try {
-    for (;;) {
-      let first: (typeof heads)[number] | undefined;
-      for (const head of heads)
-        if (!head.next.done && (!first || byDate(head.next.value, first.next.value as Labour) < 0)) first = head;
-      if (!first) return;
-      yield { labour: first.next.value as Labour, source: first.source };
-      first.next = await first.iterator.next();
-    }
-  } finally {
-    // stop the sources' reads (an iterator left open reads nothing more)
-    await Promise.all(heads.map((head) => head.iterator.return?.()));
-  }
+  for await (const { item, index } of mergeOrdered(
+    sources.map((s) => s.labours),
+    byDate,
+  ))
+    yield { labour: item, source: sources[index]!.source };
 }
 
 /**
@@ -564,7 +548,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
     if (singles.some(({ field }) => fieldTallies.get(refKey(field.id, yeargroup)) === undefined)) return undefined;
     // the page is shared among the sources: each reads its share first (then on, as the merge takes)
     const sources = reach.wholeFarms.length + singles.length;
-    const each = Math.min(chunk, Math.max(Math.ceil((2 * chunk) / sources), 10));
+    const each = pageShare(chunk, sources, 10);
     const range = { dateFrom: filters.dateFrom, dateTo: filters.dateTo, chunk: each };
     const found = await firstKept(
       mergedByDate([

@@ -12,7 +12,7 @@ import { farmReach } from '../authz/by-farm';
 import type { FieldInScope } from '../authz/gate';
 import { Invalid } from '../errors';
 import { geometryKit, type JstsGeometry } from '../geo/geometry';
-import { mapLimit } from '../util/map-limit';
+import { mergeOrdered, pageShare } from '../util/merge';
 import { SPOT_CODES } from './codes';
 import type { Spot } from './model';
 import type { SpotDeps } from './service';
@@ -85,24 +85,9 @@ function fieldsInScope(fields: FieldInScope[], filters: SpotFilters): FieldInSco
   );
 }
 
-/** Several sources of spots, each newest first, merged newest first; each read only as far as the merge is taken. */
+/** Several sources of spots, each newest first, merged newest first (their first pages read 8 at a time). */
 async function* newestOfAll(sources: Array<AsyncIterable<Spot>>): AsyncGenerator<Spot> {
-  const heads = await mapLimit(sources, 8, async (source) => {
-    const iterator = source[Symbol.asyncIterator]();
-    return { iterator, next: await iterator.next() };
-  });
-  try {
-    for (;;) {
-      let first: (typeof heads)[number] | undefined;
-      for (const head of heads)
-        if (!head.next.done && (!first || newestFirst(head.next.value, first.next.value as Spot) < 0)) first = head;
-      if (!first) return;
-      yield first.next.value as Spot;
-      first.next = await first.iterator.next();
-    }
-  } finally {
-    await Promise.all(heads.map((head) => head.iterator.return?.()));
-  }
+  for await (const { item } of mergeOrdered(sources, newestFirst, 8)) yield item;
 }
 
 /** Which of these fields the caller reads. */
@@ -200,7 +185,7 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       const sources = reach.wholeFarms.length + singles.length;
       const read = (lower: string, upper: string, pageSize: number | undefined) => {
         // the page is shared among the sources: each reads its share first (then on, as the merge takes)
-        const each = pageSize && Math.min(pageSize, Math.max(Math.ceil((2 * pageSize) / sources), 25));
+        const each = pageSize && pageShare(pageSize, sources, 25);
         return newestOfAll([
           ...reach.wholeFarms.map((farm) => repository.farmSpots(farm.id, lower, upper, each)),
           ...singles.map((fieldId) => repository.fieldSpots(fieldId, lower, upper, each)),

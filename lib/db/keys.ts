@@ -19,6 +19,15 @@ export interface WebhookOwner {
 const webhookPk = (owner: WebhookOwner, subscriptionUuid: string) =>
   `WEBHOOK#${owner.userId}#${encodeURIComponent(owner.extensionId)}#${subscriptionUuid.toLowerCase()}`;
 
+/**
+ * The sort keys of a list in date order (`<YYYY-MM-DD>#...`) from `dateFrom` to `dateTo`, both
+ * included, when either is given: the condition of a labour index query.
+ */
+const datesBetween = (dateFrom?: string, dateTo?: string) =>
+  dateFrom === undefined && dateTo === undefined
+    ? {}
+    : { skBetween: [dateFrom ?? '0', `${dateTo ?? '9999-12-31'}#~`] as const };
+
 export const keys = {
   counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
   signingKey: (kid: string): Key => ({ pk: 'SYSTEM', sk: `JWK#${kid}` }),
@@ -235,9 +244,7 @@ export const keys = {
   laboursByDate: (fieldId: number, yeargroup: number, dateFrom?: string, dateTo?: string) => ({
     index: 'gsi1' as const,
     pk: `FIELDLABOURS#${fieldId}#${yeargroup}`,
-    ...(dateFrom === undefined && dateTo === undefined
-      ? {}
-      : { skBetween: [dateFrom ?? '0', `${dateTo ?? '9999-12-31'}#~`] as const }),
+    ...datesBetween(dateFrom, dateTo),
   }),
   /**
    * gsi2 of a labour: a farm's labours of a campaign in the list's order, so that a page of the
@@ -258,9 +265,7 @@ export const keys = {
   laboursOfFarmByDate: (farmId: number, yeargroup: number, dateFrom?: string, dateTo?: string) => ({
     index: 'gsi2' as const,
     pk: `FARMLABOURS#${farmId}#${yeargroup}`,
-    ...(dateFrom === undefined && dateTo === undefined
-      ? {}
-      : { skBetween: [dateFrom ?? '0', `${dateTo ?? '9999-12-31'}#~`] as const }),
+    ...datesBetween(dateFrom, dateTo),
   }),
   /** A farm's labours of a campaign counted by status and type: the sum of the tallies of its fields' campaigns. */
   farmLabourTally: (farmId: number, yeargroup: number): Key => ({

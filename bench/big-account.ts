@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { walkedRing } from '../tests/helpers/shapes';
 import { type BenchStack, benchStack, benchUser, functionEnv, gatewayEvent, median, root, round } from './lib';
 
 const { values: options } = parseArgs({
@@ -29,16 +30,6 @@ const VERTICES = Number(options.vertices);
 const RUNS = Number(options.runs);
 const HEAP_LIMIT_MB = Number(options['heap-limit']);
 
-/** A closed ring of `vertices` points around (lon, lat): a GPS walk's boundary. */
-const walked = (lon: number, lat: number, radius: number, vertices: number): string => {
-  const points: string[] = [];
-  for (let i = 0; i < vertices; i++) {
-    const angle = (2 * Math.PI * i) / vertices;
-    points.push(`${(lon + radius * Math.cos(angle)).toFixed(9)} ${(lat + radius * Math.sin(angle)).toFixed(9)}`);
-  }
-  return `POLYGON((${[...points, points[0]].join(',')}))`;
-};
-
 async function seed(stack: BenchStack, headers: Record<string, string>): Promise<void> {
   let next = 0;
   const started = Date.now();
@@ -49,7 +40,7 @@ async function seed(stack: BenchStack, headers: Record<string, string>): Promise
         headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
           nombre: `walked ${i}`,
-          shape: walked(-62 + (i % 50) * 0.02, -35 + Math.floor(i / 50) * 0.02, 0.006, VERTICES),
+          shape: walkedRing(-62 + (i % 50) * 0.02, -35 + Math.floor(i / 50) * 0.02, 0.006, VERTICES),
           nombrecampo: `Estancia ${i % 20}`,
         }),
       });

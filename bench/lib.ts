@@ -87,9 +87,8 @@ export const internalApi = (stack: { baseUrl: string; internalKey: string }) => 
     body: JSON.stringify(body),
   }).then(json);
 
-/** A square WKT polygon of `size` degrees with its south-west corner at (lon, lat). */
-export const square = (lon: number, lat: number, size = 0.01) =>
-  `POLYGON((${lon} ${lat},${lon + size} ${lat},${lon + size} ${lat + size},${lon} ${lat + size},${lon} ${lat}))`;
+/** A square WKT polygon (the tests' own, tests/helpers/shapes.ts). */
+export { square } from '../tests/helpers/shapes';
 
 /** A user of a bench stack with a token holding every claim: the headers that call the API as them. */
 export async function benchUser(

@@ -5,16 +5,7 @@ import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createField, newUser, stack, type TestUser } from './helpers/api';
-
-/** A closed ring of `vertices` points around (lon, lat): a GPS walk's boundary. */
-function circle(lon: number, lat: number, radius: number, vertices: number): string {
-  const points: string[] = [];
-  for (let i = 0; i < vertices; i++) {
-    const angle = (2 * Math.PI * i) / vertices;
-    points.push(`${(lon + radius * Math.cos(angle)).toFixed(9)} ${(lat + radius * Math.sin(angle)).toFixed(9)}`);
-  }
-  return `POLYGON((${[...points, points[0]].join(',')}))`;
-}
+import { walkedRing } from './helpers/shapes';
 
 const FIELDS = 12;
 const VERTICES = 20_000;
@@ -30,7 +21,7 @@ beforeAll(async () => {
       [i, i + 1].map((k) =>
         createField(user, {
           name: `walked ${k}`,
-          shape: circle(-61 + k * 0.02, -35, 0.005, VERTICES),
+          shape: walkedRing(-61 + k * 0.02, -35, 0.005, VERTICES),
           ...(farmId ? { farmId } : { farmName: 'Estancia grande' }),
         }),
       ),

@@ -267,6 +267,21 @@ function sharesModules(metafile, deadInputs, unreachable) {
   );
 }
 
+/**
+ * What prune-chunks makes of a build of `entries` (paths relative to `cwd`): the outputs none of
+ * them reaches (`unreachable`), and `cut`, the files whose import()s a single-entry build is built
+ * again without (absolute paths), or null when its dead chunks changed nothing it loads.
+ */
+function chunkPlan(metafile, entries, cwd) {
+  const unreachable = unreachableOutputs(metafile, entries);
+  const deadInputs = unreachable.map((file) => metafile.outputs[file].entryPoint).filter(Boolean);
+  const cut =
+    entries.length === 1 && sharesModules(metafile, deadInputs, unreachable)
+      ? new Set(deadInputs.map((input) => resolve(cwd, input)))
+      : null;
+  return { unreachable, cut };
+}
+
 const CUT = 'surco-cut-import';
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -291,12 +306,17 @@ function deadSpecifiers(dead) {
   return new RegExp(`(^|[\\\\/])(${[...names].map(escapeRegExp).join('|')})(\\.[cm]?[jt]s)?$`);
 }
 
-/** Resolves every import() of one of `dead` (absolute paths) to an empty module. */
-function cutImports(dead) {
+/**
+ * Resolves every import() of one of `dead` (absolute paths) to an empty module. `dead` may be a
+ * function answering the set of the build at hand (a context rebuilt for one function after
+ * another, deploy/build.cjs); `specifiers` is then every file any of those sets may hold.
+ */
+function cutImports(dead, specifiers = dead) {
+  const deadNow = typeof dead === 'function' ? dead : () => dead;
   return {
     name: 'cut-dead-imports',
     setup(build) {
-      build.onResolve({ filter: deadSpecifiers(dead) }, async (args) => {
+      build.onResolve({ filter: deadSpecifiers(specifiers) }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData === CUT) return undefined;
         const resolved = await build.resolve(args.path, {
           kind: args.kind,
@@ -304,7 +324,7 @@ function cutImports(dead) {
           resolveDir: args.resolveDir,
           pluginData: CUT,
         });
-        return resolved.errors.length === 0 && dead.has(resolved.path)
+        return resolved.errors.length === 0 && deadNow().has(resolved.path)
           ? { path: resolved.path, namespace: CUT }
           : undefined;
       });
@@ -330,14 +350,11 @@ function pruneChunksPlugin(rebuild) {
       build.onEnd(async (result) => {
         if (!result.metafile || build.initialOptions.write === false) return;
         const entries = entryInputs(build.initialOptions.entryPoints, cwd);
-        const unreachable = unreachableOutputs(result.metafile, entries);
-        const deadInputs = unreachable.map((file) => result.metafile.outputs[file].entryPoint).filter(Boolean);
-        if (!rebuild || entries.length !== 1 || !sharesModules(result.metafile, deadInputs, unreachable))
-          return remove(unreachable);
-        const dead = new Set(deadInputs.map((input) => resolve(cwd, input)));
+        const { unreachable, cut } = chunkPlan(result.metafile, entries, cwd);
+        if (!rebuild || entries.length !== 1 || !cut) return remove(unreachable);
         await remove(Object.keys(result.metafile.outputs));
         const plugins = [
-          cutImports(dead),
+          cutImports(cut),
           ...(build.initialOptions.plugins || []).map((other) => (other === plugin ? pruneChunksPlugin(false) : other)),
         ];
         // the files written are the second build's; the result esbuild returns keeps the first's metafile
@@ -413,5 +430,7 @@ module.exports.unreachableOutputs = unreachableOutputs;
 /** prune-chunks without the second build (for tests: what dead imports do to a function's chunks). */
 module.exports.pruneOnly = pruneChunksPlugin(false);
 module.exports.entryInputs = entryInputs;
+module.exports.chunkPlan = chunkPlan;
+module.exports.cutImports = cutImports;
 module.exports.markSchemasPure = markSchemasPure;
 module.exports.jsonTextModule = jsonTextModule;

@@ -17,15 +17,17 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { build } from 'esbuild';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FEED_PARTITIONS } from '../lib/changes/model';
 import type { RouteDef, Touches } from '../lib/http/route';
 import { DEFAULT_TIERS } from '../lib/platform/fair-use';
 import { allRoutes, openApiDocument, services } from '../schemas/index';
+import { deployBuildOptions } from '../scripts/esbuild-options';
 import { isolatedPackagingEnv, type PackagedService, packageServices, RESOURCE_BUDGET } from '../scripts/package';
 import { stack } from './helpers/api';
 
@@ -606,6 +608,42 @@ describe('what the templates keep safe', () => {
         expect(type, name).toBe('function');
         if (allRoutes.some((r) => r.operationId === name)) expect(operationId, name).toBe(name);
       }
+    }
+  });
+
+  it("builds each function in the packaging's lanes exactly as a build of its entry alone would (deploy/build.cjs)", async () => {
+    // a lane's context is rebuilt for one function after another: nothing of one may stay in the
+    // next. Checked on a lane's first build, on a service's last function (built after many), on
+    // a function built twice without its dead imports, and on one that ships a web page.
+    const cases = [packaged[0]!.template, ...packaged.map((p) => p.template).slice(-1)].flatMap((template) =>
+      ofType(template, 'AWS::Lambda::Function').map(([id]) => functionName(id)),
+    );
+    const chosen = [cases[0]!, cases[cases.length - 1]!, 'keyValueStorage', 'webConsole'];
+    const work = mkdtempSync(join(root, '.surco', 'package-build', 'alone-'));
+    try {
+      for (const name of chosen) {
+        const p = packaged.find((service) =>
+          ofType(service.template, 'AWS::Lambda::Function').some(([id]) => functionName(id) === name),
+        )!;
+        const own = `.surco/handlers/${name}/`;
+        const zipped = unzipSync(readFileSync(join(p.dir, `${name}.zip`)));
+        // written where the packaging's lanes write, at the same depth: the maps' paths are the same
+        const outdir = join(work, own);
+        await build({ ...deployBuildOptions(), entryPoints: { index: join(root, own, 'index.ts') }, outdir });
+        const alone = readdirSync(outdir, { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => relative(outdir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+          .sort();
+        expect(Object.keys(zipped).sort(), name).toEqual(alone.map((file) => `${own}${file}`));
+        for (const file of alone) {
+          expect(
+            Buffer.from(zipped[`${own}${file}`]!).equals(readFileSync(join(outdir, file))),
+            `${name}: ${file}`,
+          ).toBe(true);
+        }
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 

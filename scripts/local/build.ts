@@ -1,6 +1,6 @@
 // The local stack's build of the functions: every handler module of the registry in one esbuild
 // pass (chunks shared), with the production build's options and plugins (deploy/esbuild.yml,
-// scripts/esbuild-options.ts) but not minified. Deployed functions are built one by one by
+// scripts/esbuild-options.ts) but not minified. Deployed functions are each built on their own by
 // `npm run package` (deploy/build.cjs), each from an entry that exports its one handler.
 // `watch` rebuilds when a source changes and calls `onRebuild`.
 

@@ -10,5 +10,5 @@ export const getspot = endpoint(getSpotsRoute, {
 
 export const all = endpoint(allSpotsRoute, {
   handler: async ({ body, principal }) =>
-    spotsPage(principal, body ?? {}, async (spot) => ({ msgs: (await spots.messagesOf(spot.id)).map(wireMessage) })),
+    spotsPage(principal, body ?? {}, async (spot) => ({ msgs: (await spots.listedMessages(spot)).map(wireMessage) })),
 });

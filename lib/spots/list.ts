@@ -14,7 +14,7 @@ import { Invalid } from '../errors';
 import { geometryKit, type JstsGeometry } from '../geo/geometry';
 import { mergeOrdered, pageShare } from '../util/merge';
 import { SPOT_CODES } from './codes';
-import type { Spot } from './model';
+import type { Spot, SpotMessage } from './model';
 import type { SpotDeps } from './service';
 import type { SpotTag, TagRules } from './tags';
 
@@ -245,6 +245,14 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
         tags: await tagsOf(spots.flatMap((s) => s.tags)),
         groupShapes: await groupShapes(spots, readable),
       };
+    },
+    /**
+     * The texts of a listed spot (POST /spots/all), newest first. A spot's item counts its texts
+     * (`total_msgs`, moved in the transaction of every text written or removed), so a spot without
+     * any costs no read: a page of 50 spots reads only the texts of those that have some.
+     */
+    async listedMessages(spot: Spot): Promise<SpotMessage[]> {
+      return spot.totalMsgs > 0 ? repository.messages(spot.id) : [];
     },
   };
 }

@@ -168,7 +168,7 @@ export function spotImagesService(deps: Pick<SpotDeps, 'repository' | 'fields' |
 
 /** Listings, with their tags and texts. */
 export function spotListsService(deps: Pick<SpotDeps, 'repository' | 'fields'>) {
-  return { ...listRules(deps, tagRules(deps)), messagesOf: (spotId: number) => deps.repository.messages(spotId) };
+  return listRules(deps, tagRules(deps));
 }
 
 /** Variables of spots: replaced or merged by name. */

@@ -46,7 +46,7 @@ function memory() {
   let loseNext = false;
   /** The farms' index holds every spot (its backfill done): lists without a field read by farm. */
   const byFarm = { done: false };
-  const reads = { fieldIndex: 0, farmIndex: 0, spots: 0 };
+  const reads = { fieldIndex: 0, farmIndex: 0, spots: 0, messages: 0 };
   const at = (fieldId: number, uuid: string) => `${fieldId}|${uuid.toLowerCase()}`;
   const newestOf = async function* (found: Spot[], from: string, to: string, counter: 'fieldIndex' | 'farmIndex') {
     reads[counter] += 1;
@@ -80,8 +80,12 @@ function memory() {
       ),
     byFarm: async () => byFarm.done,
     groupMembers: async (group) => [...spots.values()].filter((s) => s.groupUuid === group),
-    messages: async (spotId, limit) =>
-      [...(messages.get(spotId) ?? [])].sort((a, b) => (a.timestampUsr < b.timestampUsr ? 1 : -1)).slice(0, limit),
+    messages: async (spotId, limit) => {
+      reads.messages += 1;
+      return [...(messages.get(spotId) ?? [])]
+        .sort((a, b) => (a.timestampUsr < b.timestampUsr ? 1 : -1))
+        .slice(0, limit);
+    },
     messageSpots: async (uuid) =>
       [...messages.entries()].filter(([, list]) => list.some((m) => m.uuid === uuid.toLowerCase())).map(([id]) => id),
     message: async (spotId, uuid) => messages.get(spotId)?.find((m) => m.uuid === uuid.toLowerCase()),
@@ -326,6 +330,29 @@ describe('spot rules (repository in memory)', () => {
     expect(
       (await service.listSpots(caller, { sampleSetType: 'soil' }, { page: 0, pageSize: -1 })).spots.map((s) => s.name),
     ).toEqual(['sample']);
+  });
+
+  it('reads the texts of a listed spot only when it has some (no read per spot of a page without texts)', async () => {
+    const { service, reads } = setup();
+    const quiet = await service.createSpot(caller, { fieldId: 1, shape: INSIDE, name: 'quiet' });
+    const talked = await service.createSpot(caller, { fieldId: 1, shape: INSIDE, name: 'talked', texts: [text()] });
+    const page = await service.listSpots(caller, { fieldId: 1 }, { page: 0, pageSize: 50 });
+    reads.messages = 0;
+    const texts = await Promise.all(page.spots.map(async (s) => [s.name, (await service.listedMessages(s)).length]));
+    expect([texts, reads.messages]).toEqual([
+      [
+        ['talked', 1],
+        ['quiet', 0],
+      ],
+      1,
+    ]);
+    // once its last text is removed, a spot reads nothing again
+    const only = (await service.messagesOf(talked.id))[0]!;
+    await service.deleteMessage(caller, only.uuid);
+    const after = (await service.listSpots(caller, { fieldId: 1 }, { page: 0, pageSize: 50 })).spots;
+    reads.messages = 0;
+    expect([await Promise.all(after.map((s) => service.listedMessages(s))), reads.messages]).toEqual([[[], []], 0]);
+    expect(quiet.totalMsgs).toBe(0);
   });
 
   it('lists the spots of one named field reading that field, not every field the caller reaches', async () => {

@@ -118,7 +118,12 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
     // creation instants are YYYY-MM-DDTHH:MM:SS.mmmZ#uuid; the filters name whole seconds
     const upper = before ?? `${filters.dateTo ? `${filters.dateTo.slice(0, 19)}.999Z` : '9999'}#~`;
     const lower = filters.dateFrom ? `${filters.dateFrom.slice(0, 19)}.000Z` : '0000';
-    const pageSize = need ? Math.min(Math.max(need * 2, 25), 500) : undefined;
+    // a query page of what the list needs: twice that when a filter or the caller's reach may pass
+    // over many of the spots read (read units follow the items read, not the items answered)
+    const sifted = Boolean(
+      readable || filters.groupUuid || filters.sampleSetType || filters.sampleSetUuid || filters.tagUuid,
+    );
+    const pageSize = need ? Math.min(Math.max(sifted ? need * 2 : need, 25), 500) : undefined;
     for await (const spot of read(lower, upper, pageSize)) {
       if (before && sortKey(spot) >= before) continue;
       if (matches(spot, filters)) pending.push(spot);

@@ -46,7 +46,7 @@ function memory() {
   let loseNext = false;
   /** The farms' index holds every spot (its backfill done): lists without a field read by farm. */
   const byFarm = { done: false };
-  const reads = { fieldIndex: 0, farmIndex: 0, spots: 0, messages: 0 };
+  const reads = { fieldIndex: 0, farmIndex: 0, spots: 0, messages: 0, pageSizes: [] as Array<number | undefined> };
   const at = (fieldId: number, uuid: string) => `${fieldId}|${uuid.toLowerCase()}`;
   const newestOf = async function* (found: Spot[], from: string, to: string, counter: 'fieldIndex' | 'farmIndex') {
     reads[counter] += 1;
@@ -64,13 +64,15 @@ function memory() {
     spotById: async (id) => [...spots.values()].find((s) => s.id === id),
     spotsNamed: async (uuids, fieldIds) =>
       [...spots.values()].filter((s) => uuids.includes(s.uuid) && fieldIds.has(s.fieldId)),
-    fieldSpots: (fieldId, from, to) =>
-      newestOf(
+    fieldSpots: (fieldId, from, to, pageSize) => {
+      reads.pageSizes.push(pageSize);
+      return newestOf(
         [...spots.values()].filter((s) => s.fieldId === fieldId),
         from,
         to,
         'fieldIndex',
-      ),
+      );
+    },
     farmSpots: (farmId, from, to) =>
       newestOf(
         [...spots.values()].filter((s) => s.farmId === farmId),
@@ -353,6 +355,17 @@ describe('spot rules (repository in memory)', () => {
     reads.messages = 0;
     expect([await Promise.all(after.map((s) => service.listedMessages(s))), reads.messages]).toEqual([[[], []], 0]);
     expect(quiet.totalMsgs).toBe(0);
+  });
+
+  it('asks a field for the spots a page needs, twice that only when a filter may pass over what it reads', async () => {
+    const { service, reads } = setup();
+    await service.createSpot(caller, { fieldId: 1, shape: INSIDE, name: 'one' });
+    const pageOf50 = { page: 0, pageSize: 50 };
+    await service.listSpots(caller, { fieldId: 1 }, pageOf50);
+    await service.listSpots(caller, { fieldId: 1, tagUuid: uuidV1() }, pageOf50);
+    await service.listSpots(caller, { fieldId: 1 }, { page: 0, pageSize: -1 });
+    // a page of 50 and one more (whether the list continues); every spot when the page is all of them
+    expect(reads.pageSizes).toEqual([51, 102, undefined]);
   });
 
   it('lists the spots of one named field reading that field, not every field the caller reaches', async () => {

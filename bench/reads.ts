@@ -1,6 +1,7 @@
 // npm run bench -- reads [--sizes 10,100,1000] [--only spots,storage,inbox]
 // What the main reads cost in DynamoDB as an account grows: for each read, the read units it
-// consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed), the
+// consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed, each at
+// least what AWS charges for it: leastUnits), the
 // records and bytes it answered, and its latency, at each account size. A read that costs in
 // proportion to what it returns keeps its read units per returned record flat as the account grows
 // (no reads of records it does not return, no lookup per record); its ratio to the minimum (the
@@ -28,18 +29,39 @@ interface Consumed {
 }
 const consumed: Consumed = { units: 0, calls: 0 };
 
-/** Every DynamoDB call of this process asks for its consumed capacity, which is added up. */
+/**
+ * The least a read call costs in AWS: a GetItem, Query or Scan at least 0.5 read unit (1 strongly
+ * consistent), an item of a BatchGetItem the same, found or not. DynamoDB Local reports 0 for a call
+ * that finds nothing, so its figure alone would hide a lookup per record that finds nothing.
+ */
+function leastUnits(input: Record<string, any>): number {
+  const floor = (consistent: unknown) => (consistent ? 1 : 0.5);
+  if (input.RequestItems && !Array.isArray(Object.values(input.RequestItems)[0])) {
+    return Object.values(input.RequestItems as Record<string, { Keys: unknown[]; ConsistentRead?: boolean }>).reduce(
+      (sum, table) => sum + table.Keys.length * floor(table.ConsistentRead),
+      0,
+    );
+  }
+  if (input.Key && !input.UpdateExpression && !input.Item) return floor(input.ConsistentRead);
+  if (input.KeyConditionExpression || input.ScanFilter !== undefined || input.Segment !== undefined)
+    return floor(input.ConsistentRead);
+  return 0;
+}
+
+/** Every DynamoDB call of this process asks for its consumed capacity, which is added up (at least what AWS charges). */
 function countReadUnits(): void {
   ddb().middlewareStack.add(
     (next) => async (args) => {
-      const input = args.input as Record<string, unknown>;
+      const input = args.input as Record<string, any>;
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       const output = result.output as { ConsumedCapacity?: unknown };
       const list = Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : [output.ConsumedCapacity];
+      let reported = 0;
       for (const c of list as Array<{ CapacityUnits?: number; ReadCapacityUnits?: number } | undefined>) {
-        consumed.units += c?.ReadCapacityUnits ?? c?.CapacityUnits ?? 0;
+        reported += c?.ReadCapacityUnits ?? c?.CapacityUnits ?? 0;
       }
+      consumed.units += Math.max(reported, leastUnits(input));
       consumed.calls += 1;
       return result;
     },

@@ -74,6 +74,9 @@ export const kvStorageRoute = defineRoute({
   dialect: storageDialect,
   operationId: 'keyValueStorage',
   record: 'storage_value',
+  // its GET with no keys answers every key of the resources asked (of every resource the caller
+  // reads, without ids): the listing grows with the account
+  ...growingList,
   handler: 'functions/storage/key-value.handler',
   ...storageClaim,
   touches: { table: 'write' },

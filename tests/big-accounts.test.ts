@@ -64,3 +64,35 @@ describe('GET /api/getfields of an account over 6 MB', () => {
     expect(answer.bytes.length).toBeLessThan(document.length / 2);
   });
 });
+
+describe('key-value storage: a GET of every key over 6 MB', () => {
+  it('answers 200 with every object, streamed', async () => {
+    const owner = await newUser();
+    const { fieldId } = await createField(owner);
+    // twenty objects of 340 KB (each under the 350 KB a value may hold): about 6.8 MB of JSON
+    const text = 'v'.repeat(340 * 1024);
+    const keys = Array.from({ length: 20 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    for (let i = 0; i < keys.length; i += 5) {
+      const puts = await Promise.all(
+        keys.slice(i, i + 5).map((key) =>
+          call('POST', '/api/mktplace/storage/fields', {
+            token: owner.token,
+            query: { operation: 'PUT' },
+            json: { id: fieldId, key, data: { key, text }, overwrite: false },
+          }),
+        ),
+      );
+      expect(puts.map((p) => p.body.info.code)).toEqual([0, 0, 0, 0, 0]);
+    }
+    const read = await call('POST', '/api/mktplace/storage/fields', {
+      token: owner.token,
+      query: { operation: 'GET' },
+      json: { ids: [fieldId], keys: [] },
+    });
+    expect(read.status).toBe(200);
+    expect(read.text.length).toBeGreaterThan(6 * 1024 * 1024);
+    const objects = read.body.info.objects[String(fieldId)];
+    expect(Object.keys(objects).sort()).toEqual(keys);
+    for (const key of keys) expect(objects[key]).toEqual({ key, text });
+  });
+});

@@ -88,6 +88,9 @@ const GROWING_LISTS = [
   'listSpotMessages',
   // its GET lists every file of the resources asked, each with a download URL
   'fileStorage',
+  // its GET with no keys answers every key of the resources asked
+  'keyValueStorage',
+  'keyValueStorageScopes',
   'listVariableGroups',
   'listMaps',
   'listInputs',

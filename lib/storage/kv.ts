@@ -15,8 +15,12 @@ export type JsonObject = Record<string, unknown>;
 
 /** Largest stored object, as JSON text (a DynamoDB item holds 400 KB). */
 export const VALUE_MAX_BYTES = 350 * 1024;
-/** Largest GET answer (API Gateway and Lambda answer at most 6 MB). */
-export const ANSWER_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * Largest GET answer. It is streamed (the listing of every key grows with the account: docs/deploy.md,
+ * "Large answers"), so Lambda's 6 MB does not bound it; Lambda streams at most 200 MB, and the body
+ * is held whole while it is written (about twice its size on the function's heap).
+ */
+export const ANSWER_MAX_BYTES = 100 * 1024 * 1024;
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -94,7 +98,16 @@ const keyExists = (key: string) =>
 const keyAbsent = (key: string) =>
   new Conflict(`the key ${key} does not exist (send create=true to create it)`, { code: STORAGE_CODES.KEY_STATE });
 
-export function keyValueService({ values, resources }: { values: ValueRepository; resources: ResourceGate }) {
+export function keyValueService({
+  values,
+  resources,
+  answerMaxBytes = ANSWER_MAX_BYTES,
+}: {
+  values: ValueRepository;
+  resources: ResourceGate;
+  /** The largest GET answer (ANSWER_MAX_BYTES; smaller in tests). */
+  answerMaxBytes?: number;
+}) {
   const stored = (json: string, principal: Principal, createdAt?: string): StoredValue => {
     const now = new Date().toISOString();
     return { json, createdAt: createdAt ?? now, updatedAt: now, updatedBy: principal.user.id };
@@ -173,10 +186,10 @@ export function keyValueService({ values, resources }: { values: ValueRepository
         const entry = found.get(id);
         if (entry || explicit) objects[label] = entry ?? {};
       }
-      if (Buffer.byteLength(JSON.stringify(objects)) > ANSWER_MAX_BYTES) {
+      if (Buffer.byteLength(JSON.stringify(objects)) > answerMaxBytes) {
         throw new DomainError(
           'invalid',
-          `the answer would exceed ${ANSWER_MAX_BYTES / 1024 / 1024} MB: ask for fewer ids or keys`,
+          `the answer would exceed ${answerMaxBytes / 1024 / 1024} MB: ask for fewer ids or keys`,
           { code: STORAGE_CODES.ERROR },
         );
       }

@@ -543,6 +543,8 @@ export const SHEET_ROUTE_MAX_BYTES = 6 * 1024 * 1024;
 export const exportSheetRoute = defineRoute({
   ...spotsRoute,
   operationId: 'exportSpotSheet',
+  // every spot of the caller (of a farm or field when named) and its variables: grows with the account
+  ...growingList,
   handler: 'functions/spots/sheet.get',
   lambda: { timeout: 25, memorySize: 1024 },
   method: 'get',

@@ -86,6 +86,8 @@ const GROWING_LISTS = [
   'getSpots',
   'getSpotsWithMessages',
   'listSpotMessages',
+  // a file of every spot and its variables
+  'exportSpotSheet',
   // its GET lists every file of the resources asked, each with a download URL
   'fileStorage',
   // its GET with no keys answers every key of the resources asked

@@ -2,7 +2,7 @@
 import { Invalid } from '../../lib/errors';
 import { fileField } from '../../lib/http/body';
 import { endpoint } from '../../lib/http/endpoint';
-import { Reply } from '../../lib/http/reply';
+import { streamedFile } from '../../lib/http/reply';
 import { SPOT_CODES } from '../../lib/spots/codes';
 import { exportSheet } from '../../lib/spots/sheet-export';
 import { importSheet } from '../../lib/spots/sheets';
@@ -26,7 +26,10 @@ export const get = endpoint(exportSheetRoute, {
       },
       query.format,
     );
-    return Reply.file(content, CONTENT_TYPES[query.format], `spots.${query.format}`);
+    // streamed: a sheet grows with the spots (docs/deploy.md, "Large answers")
+    return streamedFile(content, CONTENT_TYPES[query.format], `spots.${query.format}`, {
+      compress: query.format === 'csv',
+    });
   },
 });
 

@@ -67,7 +67,7 @@ export async function writeInTurn(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await once(out, 'drain');
 }
 
-/** Characters of serialised JSON written at a time to a stream (it waits for the client in between). */
+/** Characters of serialised JSON (or bytes of a file) written at a time to a stream (it waits for the client in between). */
 const JSON_CHUNK = 256 * 1024;
 
 /**
@@ -85,6 +85,28 @@ export function streamedJson(body: unknown, headers: Record<string, string> = {}
       }
     },
     { headers: { 'cache-control': 'no-store', ...headers }, compress: true },
+  );
+}
+
+/**
+ * A file written to a response stream (routes with `stream: true` whose file grows with the
+ * account, as a spot sheet does): no 6 MB bound on it. `compress` for a text file (a zip-based
+ * file, as xlsx is, is compressed already).
+ */
+export function streamedFile(
+  content: Buffer,
+  contentType: string,
+  fileName: string,
+  { compress = false }: { compress?: boolean } = {},
+): StreamReply {
+  return new StreamReply(
+    contentType,
+    async (out) => {
+      for (let at = 0; at < content.length; at += JSON_CHUNK) {
+        if (!out.write(content.subarray(at, at + JSON_CHUNK))) await once(out, 'drain');
+      }
+    },
+    { headers: { 'content-disposition': contentDisposition(fileName) }, compress },
   );
 }
 

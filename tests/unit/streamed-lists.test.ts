@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployBuildOptions } from '../../scripts/esbuild-options';
 import { createGateway } from '../../scripts/local/gateway';
 import { LambdaRuntime, MAX_RESPONSE_BYTES } from '../../scripts/local/runtime';
-import { ROUTES } from '../fixtures/streamed-lists';
+import { FILE_BYTES, ROUTES } from '../fixtures/streamed-lists';
 import { buildRuntimeWorker } from '../helpers/runtime-worker';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -91,6 +91,17 @@ describe('a list that grows with the account, past 6 MB', () => {
     expect(answer.headers['content-encoding']).toBe('gzip');
     expect(answer.bytes.length).toBeLessThan(MAX_RESPONSE_BYTES / 10);
     expect(JSON.parse(gunzipSync(answer.bytes).toString('utf8')).data).toHaveLength(7000);
+  });
+
+  it('answers a file past 6 MB whole, byte for byte, with its name (streamedFile: a spot sheet)', async () => {
+    const answer = await fetchRaw('/bigFile', { 'accept-encoding': 'gzip' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/octet-stream');
+    expect(answer.headers['content-disposition']).toMatch(/filename="big\.bin"/);
+    // not compressed again (an xlsx is a zip already)
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.bytes.length).toBe(FILE_BYTES);
+    expect(answer.bytes.every((byte, i) => byte === i % 256)).toBe(true);
   });
 
   it('is the 502 of Lambda’s buffered limit from a buffered route, as API Gateway answers it', async () => {

@@ -13,6 +13,8 @@ export interface FarmReach {
   wholeFarms: Farm[];
   /** The fields reached one by one in farms not read whole (a share of the field), by id. */
   singleFieldIds: number[];
+  /** The same fields, each with the farm its grant names (what an index keyed by farm is asked with). */
+  singleFields: Array<{ fieldId: number; farm: Farm }>;
   /** Those of these fields the caller reads, with their farm (their profiles read once, in batches). */
   readable(fieldIds: readonly number[]): Promise<Map<number, { field: Field; farm: Farm }>>;
 }
@@ -29,9 +31,12 @@ export async function farmReach(
     byFarm.set(scope.farm.id, [...(byFarm.get(scope.farm.id) ?? []), scope]);
   }
   const whole = [...byFarm.values()].filter((scopes) => scopes.some((s) => s.fieldIds === 'all'));
-  const singles = [...byFarm.values()]
-    .filter((scopes) => !scopes.some((s) => s.fieldIds === 'all'))
-    .flatMap((scopes) => scopes.flatMap((s) => (s.fieldIds === 'all' ? [] : s.fieldIds)));
+  const singleFields = new Map<number, Farm>();
+  for (const scopes of byFarm.values()) {
+    if (scopes.some((s) => s.fieldIds === 'all')) continue;
+    for (const s of scopes)
+      for (const fieldId of s.fieldIds === 'all' ? [] : s.fieldIds) singleFields.set(fieldId, s.farm);
+  }
   // a farm reached twice (its own and a supervised user's): any way that reaches the field lets it read
   const reads = (field: Field) =>
     (byFarm.get(field.farmId) ?? []).some(
@@ -40,7 +45,8 @@ export async function farmReach(
   const profiles = new Map<number, Field | undefined>();
   return {
     wholeFarms: whole.map((scopes) => scopes[0]!.farm).sort((a, b) => a.id - b.id),
-    singleFieldIds: [...new Set(singles)].sort((a, b) => a - b),
+    singleFieldIds: [...singleFields.keys()].sort((a, b) => a - b),
+    singleFields: [...singleFields].sort(([a], [b]) => a - b).map(([fieldId, farm]) => ({ fieldId, farm })),
     async readable(fieldIds) {
       const missing = [...new Set(fieldIds)].filter((id) => !profiles.has(id));
       if (missing.length) {

@@ -7,7 +7,8 @@
 // tests/unit/rotations.test.ts.
 import type { Principal } from '../auth/principal';
 import { can } from '../authz/access';
-import type { FarmScope, FieldGate, FieldInScope } from '../authz/gate';
+import { farmReach } from '../authz/by-farm';
+import type { FieldGate, FieldInScope } from '../authz/gate';
 import type { Crop } from '../crops/catalogue';
 import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/entity';
 import { keys } from '../db/keys';
@@ -331,38 +332,32 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
         // by uuid (rarely many), or before the farms' index holds every rotation: field by field
         await byField(selectFields(await fields.readable(principal), filters));
       } else {
-        // one query per farm the caller reads (a field shared alone: its own), then the fields answered
+        // one query per farm the caller reads whole and one per field shared alone (the farms'
+        // index, lib/authz/by-farm.ts), then the profiles of the fields answered only
         const farmsId = filters.farmsId;
         const farmsUuid = filters.farmsUuid && new Set(filters.farmsUuid.map((u) => u.toLowerCase()));
-        const scopes = (await fields.scope(principal)).filter(
-          ({ farm }) =>
-            (!farmsId || farmsId.includes(farm.id)) && (!farmsUuid || farmsUuid.has(farm.uuid.toLowerCase())),
+        const reach = await farmReach(
+          fields,
+          principal,
+          (farm) => (!farmsId || farmsId.includes(farm.id)) && (!farmsUuid || farmsUuid.has(farm.uuid.toLowerCase())),
         );
-        const found: Array<{ scope: FarmScope; rotations: Rotation[] }> = [];
-        for (const scope of scopes) {
-          const rotations =
-            scope.fieldIds === 'all'
-              ? await repository.rotationsIn(scope.farm.id, filters.yeargroup)
-              : (
-                  await mapLimit(scope.fieldIds, 8, (fieldId) =>
-                    repository.rotationsIn(scope.farm.id, filters.yeargroup, fieldId),
-                  )
-                ).flat();
-          found.push({ scope, rotations });
-        }
-        const profiles = await fields.fieldsById([...new Set(found.flatMap((f) => f.rotations.map((r) => r.fieldId)))]);
-        const seen = new Set<number>();
-        for (const { scope, rotations } of found) {
-          const ofField = new Map<number, Rotation[]>();
-          for (const r of rotations) ofField.set(r.fieldId, [...(ofField.get(r.fieldId) ?? []), r]);
-          for (const [fieldId, list] of ofField) {
-            const field = profiles.get(fieldId);
-            // a field deleted (its rotations not yet cleaned up), or reached twice: answered once
-            if (!field || field.farmId !== scope.farm.id || seen.has(fieldId)) continue;
-            if (!can(scope.accessTo(fieldId), 'read')) continue;
-            seen.add(fieldId);
-            result.push(...(await views(principal.user.id, field, scope.farm, list, list, cropsFound)));
-          }
+        const found = (
+          await mapLimit(
+            [
+              ...reach.wholeFarms.map((farm) => ({ farm, fieldId: undefined })),
+              ...reach.singleFields.map(({ farm, fieldId }) => ({ farm, fieldId })),
+            ],
+            8,
+            ({ farm, fieldId }) => repository.rotationsIn(farm.id, filters.yeargroup, fieldId),
+          )
+        ).flat();
+        const ofField = new Map<number, Rotation[]>();
+        for (const r of found) ofField.set(r.fieldId, [...(ofField.get(r.fieldId) ?? []), r]);
+        // a field deleted (its rotations not yet cleaned up), moved, or not readable: not answered
+        const readable = await reach.readable([...ofField.keys()]);
+        for (const [fieldId, list] of ofField) {
+          const scope = readable.get(fieldId);
+          if (scope) result.push(...(await views(principal.user.id, scope.field, scope.farm, list, list, cropsFound)));
         }
       }
       return result.sort((a, b) => a.fieldId - b.fieldId || a.yeargroup - b.yeargroup || a.cropOrder - b.cropOrder);

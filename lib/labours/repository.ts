@@ -132,7 +132,10 @@ export const dynamoLabourRepository: LabourRepository = {
       refs.map((r) => {
         const item = found.get(itemKey(keys.campaign(r.fieldId, r.yeargroup)));
         // no campaign: no labour (a campaign is made before its first labour)
-        return [refKey(r.fieldId, r.yeargroup), item ? labourTallyOf(item) : new Map()] as const;
+        return [
+          refKey(r.fieldId, r.yeargroup),
+          item ? { tally: labourTallyOf(item), campaign: Campaign.fromItem(item) } : { tally: new Map() },
+        ] as const;
       }),
     );
   },

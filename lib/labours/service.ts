@@ -146,8 +146,13 @@ export interface LabourRepository {
   byFarm(): Promise<boolean>;
   /** Each farm's tally of a campaign (yeargroup) by `farmId|yeargroup`: the sum of its fields' campaigns' tallies. */
   farmTallies(refs: Array<{ farmId: number; yeargroup: number }>): Promise<Map<string, LabourTally>>;
-  /** Each campaign's tally by `fieldId|yeargroup` (undefined: made before the tally and not counted yet). */
-  tallies(refs: Array<{ fieldId: number; yeargroup: number }>): Promise<Map<string, LabourTally | undefined>>;
+  /**
+   * Each campaign by `fieldId|yeargroup`, with its tally (undefined: made before the tally and not
+   * counted yet; no campaign: an empty tally, no labour), read once for a list's total and its views.
+   */
+  tallies(
+    refs: Array<{ fieldId: number; yeargroup: number }>,
+  ): Promise<Map<string, { tally: LabourTally | undefined; campaign?: Campaign }>>;
   /** Rotations by `fieldId|uuid`: their crop and campaign. */
   rotations(
     refs: Array<{ fieldId: number; uuid: string }>,
@@ -326,15 +331,37 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! })),
     );
 
-  /** Names of the rotations' crops and the inputs of these labours, for their wire form (`known`: rotations already read). */
+  /** The campaigns of these labours by `fieldId|yeargroup`: those of `known` (read already), the others read. */
+  async function campaignsOf(
+    entries: Array<{ labour: Labour; field: Field }>,
+    known?: Map<string, { campaign?: Campaign }>,
+  ): Promise<Map<string, Campaign>> {
+    const found = new Map<string, Campaign>();
+    const missing = new Map<string, { fieldId: number; yeargroup: number }>();
+    for (const { labour, field } of entries) {
+      const key = refKey(field.id, labour.yeargroup);
+      const read = known?.get(key);
+      if (read?.campaign) found.set(key, read.campaign);
+      else if (!read) missing.set(key, { fieldId: field.id, yeargroup: labour.yeargroup });
+    }
+    if (missing.size)
+      for (const [key, campaign] of await repository.campaigns([...missing.values()])) found.set(key, campaign);
+    return found;
+  }
+
+  /**
+   * Names of the rotations' crops and the inputs of these labours, for their wire form (`known`:
+   * rotations already read; `campaigns`: campaigns read with their tallies).
+   */
   async function views(
     userId: number,
     entries: Array<{ labour: Labour; field: Field; farm: Farm }>,
     known?: Map<string, { cropId: number; yeargroup: number }>,
+    campaignsRead?: Map<string, { campaign?: Campaign }>,
   ): Promise<LabourView[]> {
     const [rotations, campaigns, personal] = await Promise.all([
       known ?? rotationsOf(entries),
-      repository.campaigns(entries.map((e) => ({ fieldId: e.field.id, yeargroup: e.labour.yeargroup }))),
+      campaignsOf(entries, campaignsRead),
       repository.personalInputs(
         entries.flatMap((e) =>
           e.labour.inputs.filter((i) => i.ownerId !== null).map((i) => ({ ownerId: i.ownerId!, uuid: i.inputUuid })),
@@ -545,7 +572,8 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       repository.farmTallies(reach.wholeFarms.map((farm) => ({ farmId: farm.id, yeargroup }))),
       repository.tallies(singles.map(({ field }) => ({ fieldId: field.id, yeargroup }))),
     ]);
-    if (singles.some(({ field }) => fieldTallies.get(refKey(field.id, yeargroup)) === undefined)) return undefined;
+    if (singles.some(({ field }) => fieldTallies.get(refKey(field.id, yeargroup))?.tally === undefined))
+      return undefined;
     // the page is shared among the sources: each reads its share first (then on, as the merge takes)
     const sources = reach.wholeFarms.length + singles.length;
     const each = pageShare(chunk, sources, 10);
@@ -577,10 +605,17 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           (sum, farm) => sum + tallied(farmTallies.get(refKey(farm.id, yeargroup))!, filters),
           0,
         ) +
-        singles.reduce((sum, { field }) => sum + tallied(fieldTallies.get(refKey(field.id, yeargroup))!, filters), 0)
+        singles.reduce(
+          (sum, { field }) => sum + tallied(fieldTallies.get(refKey(field.id, yeargroup))!.tally!, filters),
+          0,
+        )
       : found.length;
     const items = found.slice((page - 1) * pageSize, page * pageSize);
-    return { views: await views(principal.user.id, items), page, totalPages: Math.ceil(total / pageSize) };
+    return {
+      views: await views(principal.user.id, items, undefined, fieldTallies),
+      page,
+      totalPages: Math.ceil(total / pageSize),
+    };
   }
 
   return {
@@ -624,7 +659,9 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
       const tallies = await repository.tallies(
         selected.map(({ field }) => ({ fieldId: field.id, yeargroup: filters.yeargroup })),
       );
-      const counted = selected.every(({ field }) => tallies.get(refKey(field.id, filters.yeargroup)) !== undefined);
+      const counted = selected.every(
+        ({ field }) => tallies.get(refKey(field.id, filters.yeargroup))?.tally !== undefined,
+      );
       if (counted && !filters.cropIds) {
         // the index in the list's order: a page reads about its labours (the ones before it too);
         // the total comes from the campaigns' tallies, or, within dates, from the labours between them
@@ -647,12 +684,16 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
         );
         const total = Number.isFinite(wanted)
           ? selected.reduce(
-              (sum, { field }) => sum + tallied(tallies.get(refKey(field.id, filters.yeargroup))!, filters),
+              (sum, { field }) => sum + tallied(tallies.get(refKey(field.id, filters.yeargroup))!.tally!, filters),
               0,
             )
           : found.length;
         const items = found.slice((page - 1) * pageSize, page * pageSize);
-        return { views: await views(principal.user.id, items), page, totalPages: Math.ceil(total / pageSize) };
+        return {
+          views: await views(principal.user.id, items, undefined, tallies),
+          page,
+          totalPages: Math.ceil(total / pageSize),
+        };
       }
       // a crop filter (the crop is the labour's rotation's), or a campaign not counted yet: every labour
       const perField = await mapLimit(selected, 8, async ({ field, farm }) =>

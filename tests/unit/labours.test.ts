@@ -23,7 +23,7 @@ function memory() {
   const campaigns = new Map<string, Campaign>();
   const inputs = memoryRepository();
   let loseNextSave = false;
-  const reads = { rotations: 0, labours: 0, whole: 0, fieldIndex: 0, farmIndex: 0 };
+  const reads = { rotations: 0, labours: 0, whole: 0, fieldIndex: 0, farmIndex: 0, campaigns: 0 };
   /** Campaigns made before the tally (not counted yet): their lists read every labour. */
   const untallied = new Set<string>();
   /** The farms' index and tallies are complete (their backfill done): lists without field ids read by farm. */
@@ -79,18 +79,21 @@ function memory() {
           return [`${r.farmId}|${r.yeargroup}`, tally];
         }),
       ),
-    tallies: async (refs) =>
-      new Map(
+    tallies: async (refs) => {
+      reads.campaigns++;
+      return new Map<string, { tally: Map<string, number> | undefined; campaign?: Campaign }>(
         refs.map((r) => {
           const key = `${r.fieldId}|${r.yeargroup}`;
-          if (untallied.has(key)) return [key, undefined];
+          const campaign = campaigns.get(key);
+          if (untallied.has(key)) return [key, { tally: undefined, campaign }];
           const tally = new Map<string, number>();
           for (const l of labours.values())
             if (l.fieldId === r.fieldId && l.yeargroup === r.yeargroup)
               tally.set(tallyKey(l.status, l.typeId), (tally.get(tallyKey(l.status, l.typeId)) ?? 0) + 1);
-          return [key, tally];
+          return [key, { tally, campaign }];
         }),
-      ),
+      );
+    },
     // field 1 has a soybean rotation (crop 1) in 2026
     rotations: async (refs) => {
       reads.rotations++;
@@ -100,14 +103,16 @@ function memory() {
           .map(() => [`1|${ROTATION}`, { cropId: 1, yeargroup: 2026 }]),
       );
     },
-    campaigns: async (refs) =>
-      new Map(
+    campaigns: async (refs) => {
+      reads.campaigns++;
+      return new Map(
         refs.flatMap((r) =>
           campaigns.has(`${r.fieldId}|${r.yeargroup}`)
             ? [[`${r.fieldId}|${r.yeargroup}`, campaigns.get(`${r.fieldId}|${r.yeargroup}`)!]]
             : [],
         ),
-      ),
+      );
+    },
     async campaignOf(fieldId, yeargroup, biennial) {
       const key = `${fieldId}|${yeargroup}`;
       if (!campaigns.has(key))
@@ -366,10 +371,13 @@ describe('labour rules (repositories in memory)', () => {
     const inOrder = everything.views.map((v) => v.labour.uuid);
     reads.labours = 0;
     reads.whole = 0;
+    reads.campaigns = 0;
     const first = await service.listLabours(caller, { yeargroup: 2026, fieldIds: [1] }, 1, 10);
     expect([first.views.length, first.totalPages]).toEqual([10, 6]);
     expect(reads.labours).toBeLessThanOrEqual(10);
     expect(reads.whole).toBe(0);
+    // the campaign is read once, for the total and for the labours' views (its biennial)
+    expect(reads.campaigns).toBe(1);
     // pages of both fields in the list's order; each source read as far as the merge takes from it
     reads.labours = 0;
     const third = await service.listLabours(caller, { yeargroup: 2026 }, 3, 10);

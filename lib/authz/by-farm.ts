@@ -50,7 +50,9 @@ export async function farmReach(
     async readable(fieldIds) {
       const missing = [...new Set(fieldIds)].filter((id) => !profiles.has(id));
       if (missing.length) {
-        const found = await gate.fieldsById(missing);
+        // eventually consistent (half the read units): the records these fields are asked about
+        // come from the farms' indexes, which are; the grants come from `scope`, read strongly
+        const found = await gate.fieldsById(missing, { consistent: false });
         for (const id of missing) profiles.set(id, found.get(id));
       }
       const out = new Map<number, { field: Field; farm: Farm }>();

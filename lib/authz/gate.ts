@@ -53,8 +53,11 @@ export interface FieldGate {
    * the fields it answers (`fieldsById`). A farm reached twice is listed twice, first as the caller's.
    */
   scope(principal: Principal): Promise<FarmScope[]>;
-  /** These fields as stored, by id (a deleted one left out); access is the caller's business (`scope`). */
-  fieldsById(fieldIds: readonly number[]): Promise<Map<number, Field>>;
+  /**
+   * These fields as stored, by id (a deleted one left out); access is the caller's business
+   * (`scope`). `consistent: false`: read eventually consistent (what answers from an index does).
+   */
+  fieldsById(fieldIds: readonly number[], options?: { consistent?: boolean }): Promise<Map<number, Field>>;
   /** The field's shape in a campaign (the current one when absent). */
   shape(field: Field, campaign?: number): Promise<FieldShape>;
 }
@@ -91,6 +94,6 @@ export const platformFieldGate: FieldGate = {
       accessTo: reached.accessTo,
     }));
   },
-  fieldsById: (fieldIds) => getFields([...new Set(fieldIds)]),
+  fieldsById: (fieldIds, options) => getFields([...new Set(fieldIds)], options),
   shape: async (field, campaign) => (await shapeFor(field, campaign)).shape,
 };

@@ -395,8 +395,14 @@ const chunk = <T>(list: T[], size: number): T[][] => {
   return out;
 };
 
-/** Strongly consistent batch read; the result is keyed by `${pk}|${sk}`. */
-export async function batchGet<T extends Item = Item>(keyList: Key[]): Promise<Map<string, T>> {
+/**
+ * Batch read, strongly consistent unless `consistent: false` (half the read units: for what reads
+ * from an index anyway, which is eventually consistent); the result is keyed by `${pk}|${sk}`.
+ */
+export async function batchGet<T extends Item = Item>(
+  keyList: Key[],
+  { consistent = true }: { consistent?: boolean } = {},
+): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Map(keyList.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   for (const part of chunk(unique, 100)) {
@@ -404,7 +410,7 @@ export async function batchGet<T extends Item = Item>(keyList: Key[]): Promise<M
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await sleep(backoffMs(attempt));
       const out = await send<BatchGetCommandOutput>(
-        new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
+        new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: consistent } } }),
       );
       for (const item of (out.Responses?.[table()] ?? []) as Array<T & Key>) {
         noteRead(item, item);

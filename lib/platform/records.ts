@@ -13,8 +13,15 @@ export async function getFieldByUuid(uuid: string): Promise<Field | undefined> {
   return fieldId === undefined ? undefined : getField(fieldId);
 }
 
-export async function getFields(fieldIds: number[]): Promise<Map<number, Field>> {
-  const found = await batchGet(fieldIds.map((id) => keys.field(id)));
+/** Fields by id (a deleted one left out); `consistent: false` reads them eventually consistent (batchGet). */
+export async function getFields(
+  fieldIds: number[],
+  options: { consistent?: boolean } = {},
+): Promise<Map<number, Field>> {
+  const found = await batchGet(
+    fieldIds.map((id) => keys.field(id)),
+    options,
+  );
   const fields = new Map<number, Field>();
   for (const id of fieldIds) {
     const item = found.get(itemKey(keys.field(id)));

@@ -387,16 +387,17 @@ describe('spot rules (repository in memory)', () => {
     // 120 fields of farm 7 the caller writes (the memory gate reads it whole); 121 it does not see
     const writes = Array.from({ length: 120 }, (_, i) => i + 1);
     const gate = memoryGate({ writes, reads: [] });
-    const calls = { readable: 0, profiles: 0, profileReads: 0 };
+    const calls = { readable: 0, profiles: 0, profileReads: 0, consistent: [] as Array<boolean | undefined> };
     const { readable, fieldsById } = gate;
     gate.readable = (principal) => {
       calls.readable += 1;
       return readable(principal);
     };
-    gate.fieldsById = (ids) => {
+    gate.fieldsById = (ids, options) => {
       calls.profiles += 1;
       calls.profileReads += ids.length;
-      return fieldsById(ids);
+      calls.consistent.push(options?.consistent);
+      return fieldsById(ids, options);
     };
     const { service, repository, spots, byFarm, reads } = setup({ fields: gate });
     const group = uuidV1();
@@ -470,13 +471,16 @@ describe('spot rules (repository in memory)', () => {
     expect(calls.readable).toBe(0);
     // a first page: one query of the farm's index, the profiles of the fields of its spots (and group) only
     Object.assign(reads, { fieldIndex: 0, farmIndex: 0, spots: 0 });
-    Object.assign(calls, { profiles: 0, profileReads: 0 });
+    Object.assign(calls, { profiles: 0, profileReads: 0, consistent: [] });
     await answer({}, { page: 0, pageSize: 20 });
     expect([reads.farmIndex, reads.fieldIndex]).toEqual([1, 0]);
     expect(reads.spots).toBeLessThanOrEqual(21 + 2); // and the two it skips: theirs, the sample spot
     // the fields of the spots read, and of the 12 spots of the group on the page (its shape is of those the caller reads)
     expect(calls.profileReads).toBeLessThanOrEqual(23 + 12);
     expect(calls.profiles).toBeLessThanOrEqual(3);
+    // read eventually consistent, as the farm's index they come from is (half the read units)
+    expect(calls.consistent.length).toBeGreaterThan(0);
+    expect(calls.consistent.every((consistent) => consistent === false)).toBe(true);
   });
 
   it('stores declared images of writable spots only, checks their type and size, and serves them', async () => {

@@ -47,7 +47,8 @@ const ENTRY = 'surco-function-entry';
  * The functions are built in `concurrency` lanes, each an esbuild context rebuilt for one function
  * after another (its entry point resolves to that function's entry): a context keeps the modules
  * it parsed, so a lane parses the SDK, zod and lib/ once, not once per function. Outputs are taken
- * from memory, not written: those no entry reaches are left out (prune-chunks,
+ * from memory, not written (`workDir` only places the lanes' outputs, so that the maps' paths are
+ * those of a build in `<workDir>/.surco/handlers/<name>/`): those no entry reaches are left out (prune-chunks,
  * deploy/esbuild-plugins.cjs), and a function whose dead import() chunks shaped what it loads is
  * built again without those imports, after every function's first build (the cut's filter names
  * every file it may cut when its context starts). The zips are those of a build of each function on
@@ -59,7 +60,6 @@ async function packageFunctions({ root, settings, entries, workDir, packageDir, 
   const { chunkPlan, cutImports } = require(path.join(root, settings.plugins));
   const options = buildOptions(settings, root);
   const plugins = options.plugins.filter((plugin) => plugin.name !== 'prune-chunks');
-  fs.rmSync(workDir, { recursive: true, force: true });
   fs.mkdirSync(packageDir, { recursive: true });
   const names = Object.keys(entries);
   // a lane writes as if into a function's own directory (.surco/handlers/<name>/, at the same
@@ -139,7 +139,6 @@ async function packageFunctions({ root, settings, entries, workDir, packageDir, 
         zip(name, outdir, result.outputFiles, chunkPlan(result.metafile, [entries[name]], root).unreachable),
     );
   }
-  fs.rmSync(workDir, { recursive: true, force: true });
   log?.(
     `built and zipped ${names.length} functions (${cuts.size} twice, without dead imports) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );

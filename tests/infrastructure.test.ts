@@ -624,6 +624,7 @@ describe('what the templates keep safe', () => {
       ofType(template, 'AWS::Lambda::Function').map(([id]) => functionName(id)),
     );
     const chosen = [cases[0]!, cases[cases.length - 1]!, 'keyValueStorage', 'webConsole'];
+    mkdirSync(join(root, '.surco', 'package-build'), { recursive: true });
     const work = mkdtempSync(join(root, '.surco', 'package-build', 'alone-'));
     try {
       for (const name of chosen) {

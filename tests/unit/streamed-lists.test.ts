@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonPieces } from '../../lib/http/reply';
 import { deployBuildOptions } from '../../scripts/esbuild-options';
 import { createGateway } from '../../scripts/local/gateway';
 import { LambdaRuntime, MAX_RESPONSE_BYTES } from '../../scripts/local/runtime';
@@ -112,5 +113,49 @@ describe('a list that grows with the account, past 6 MB', () => {
       code: -1,
       info: 'The requested action failed to execute',
     });
+  });
+});
+
+describe('a streamed JSON body is written in pieces (jsonPieces), never as one string', () => {
+  it('writes exactly the text JSON.stringify writes, whatever the value holds', () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+    }
+    const sparse: unknown[] = [1];
+    sparse[3] = 'four';
+    const noPrototype = Object.assign(Object.create(null) as object, { b: 1, a: [2] });
+    const values: unknown[] = [
+      {
+        data: [
+          { id: 1, name: 'ñandú "x"\n', tags: [] },
+          { id: 2, nested: { deep: { deeper: { deepest: [1, { z: null }] } } } },
+        ],
+      },
+      [undefined, () => 1, Symbol('s'), null, Number.NaN, -0, 1e21, true, 'é\u2028\ud800'],
+      { skipped: undefined, fn: () => 1, sym: Symbol('s'), kept: 0, 10: 'ten', 2: 'two', date: new Date(0) },
+      {
+        custom: { toJSON: () => ({ replaced: true }) },
+        map: new Map([[1, 2]]),
+        point: new Point(1, 2),
+        boxed: new String('s'),
+      },
+      { sparse, noPrototype, empty: {}, emptyList: [], text: 'x'.repeat(1000) },
+      [[[[[[['seven levels']]]]]]],
+      'a string alone',
+      42,
+      null,
+    ];
+    for (const value of values) expect([...jsonPieces(value)].join('')).toBe(JSON.stringify(value));
+  });
+
+  it('yields a list record by record', () => {
+    const body = { data: Array.from({ length: 1000 }, (_, id) => ({ id, name: `record ${id}` })) };
+    const pieces = [...jsonPieces(body)];
+    expect(pieces.length).toBeGreaterThan(1000);
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(100);
+    expect(pieces.join('')).toBe(JSON.stringify(body));
   });
 });

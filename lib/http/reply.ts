@@ -63,7 +63,7 @@ export class StreamReply {
 }
 
 /** Writes to a response stream, waiting for the client to take what is buffered when it is full. */
-export async function writeInTurn(out: Writable, chunk: string): Promise<void> {
+export async function writeInTurn(out: Writable, chunk: string | Uint8Array): Promise<void> {
   if (!out.write(chunk)) await once(out, 'drain');
 }
 
@@ -81,29 +81,27 @@ const isPlainObject = (value: object): value is Record<string, unknown> => {
 /**
  * `value` as JSON text in pieces, the same text as `JSON.stringify(value)`: plain objects of the
  * first `depth` levels member by member, an array there element by element (each element, a record
- * of a list, whole), what lies deeper and anything else (a Date, a value with toJSON) whole. The whole text is never held at once: a list
- * of 50 MB takes its records, not a second copy of them as text.
+ * of a list, whole), what lies deeper and anything else (a Date, a Map, a value with toJSON) whole.
+ * The whole text is never held at once: a list of 50 MB takes its records, not a second copy of
+ * them as text.
  */
 export function* jsonPieces(value: unknown, depth = JSON_PIECE_DEPTH): Generator<string> {
-  if (
+  const whole =
     depth <= 0 ||
     typeof value !== 'object' ||
     value === null ||
-    typeof (value as { toJSON?: unknown }).toJSON === 'function'
-  ) {
-    // what JSON.stringify leaves out of an array it writes as null (a member is never asked for here)
-    yield JSON.stringify(value) ?? 'null';
-    return;
-  }
-  if (Array.isArray(value)) {
+    typeof (value as { toJSON?: unknown }).toJSON === 'function';
+  if (!whole && Array.isArray(value)) {
     yield '[';
-    // an array is a list: each of its records whole (member by member costs 10x the CPU)
+    // an array is a list: each of its records whole (member by member costs 10x the CPU); what
+    // JSON.stringify cannot write is null in an array
     for (let i = 0; i < value.length; i++) yield `${i ? ',' : ''}${JSON.stringify(value[i]) ?? 'null'}`;
     yield ']';
     return;
   }
-  if (!isPlainObject(value)) {
-    yield JSON.stringify(value);
+  if (whole || !isPlainObject(value)) {
+    // a member JSON.stringify cannot write is never asked for here (left out below)
+    yield JSON.stringify(value) ?? 'null';
     return;
   }
   yield '{';
@@ -157,9 +155,8 @@ export function streamedFile(
   return new StreamReply(
     contentType,
     async (out) => {
-      for (let at = 0; at < content.length; at += JSON_CHUNK) {
-        if (!out.write(content.subarray(at, at + JSON_CHUNK))) await once(out, 'drain');
-      }
+      for (let at = 0; at < content.length; at += JSON_CHUNK)
+        await writeInTurn(out, content.subarray(at, at + JSON_CHUNK));
     },
     { headers: { 'content-disposition': contentDisposition(fileName) }, compress },
   );

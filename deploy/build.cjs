@@ -86,7 +86,10 @@ async function packageFunctions({ root, settings, entries, workDir, packageDir, 
     artifacts[name] = artifact;
   };
 
-  /** Builds `queue`'s functions (`build(name)` then `done(name, result)`) in one context of `extra` plugins. */
+  /**
+   * Builds the functions `queue` names, taking them from it one after another, in one context
+   * (with the plugins `extra` gives for the function at hand), and hands each result to `done`.
+   */
   const runLane = async (lane, queue, extra, done) => {
     let current;
     const entry = {

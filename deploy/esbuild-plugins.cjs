@@ -362,7 +362,8 @@ function pruneChunksPlugin(rebuild) {
         if (!result.metafile || build.initialOptions.write === false) return;
         const entries = entryInputs(build.initialOptions.entryPoints, cwd);
         const { unreachable, cut } = chunkPlan(result.metafile, entries, cwd);
-        if (!rebuild || entries.length !== 1 || !cut) return remove(unreachable);
+        // chunkPlan cuts only a single-entry build (a deployed function's)
+        if (!rebuild || !cut) return remove(unreachable);
         await remove(Object.keys(result.metafile.outputs));
         const plugins = [
           cutImports(cut),

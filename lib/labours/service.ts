@@ -351,7 +351,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
 
   /**
    * Names of the rotations' crops and the inputs of these labours, for their wire form (`known`:
-   * rotations already read; `campaigns`: campaigns read with their tallies).
+   * rotations already read; `campaignsRead`: campaigns read with their tallies).
    */
   async function views(
     userId: number,

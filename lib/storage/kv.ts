@@ -7,6 +7,7 @@
 // tests/unit/key-value.test.ts.
 import type { Principal } from '../auth/principal';
 import { Conflict, DomainError } from '../errors';
+import { jsonPieces } from '../util/json-pieces';
 import { mapLimit } from '../util/map-limit';
 import type { Scope, StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
@@ -17,10 +18,20 @@ export type JsonObject = Record<string, unknown>;
 export const VALUE_MAX_BYTES = 350 * 1024;
 /**
  * Largest GET answer. It is streamed (the listing of every key grows with the account: docs/deploy.md,
- * "Large answers"), so Lambda's 6 MB does not bound it; Lambda streams at most 200 MB, and the body
- * is held whole while it is written (about twice its size on the function's heap).
+ * "Large answers"), so Lambda's 6 MB does not bound it; Lambda streams at most 200 MB, and the
+ * objects are held whole while they are written (their text is not: lib/util/json-pieces.ts).
  */
 export const ANSWER_MAX_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Whether `value` as JSON takes more than `max` bytes, counted as it is serialised piece by piece
+ * (the text is never held whole: a listing near its bound is not written twice in memory).
+ */
+function jsonBytesOver(value: unknown, max: number): boolean {
+  let bytes = 0;
+  for (const piece of jsonPieces(value)) if ((bytes += Buffer.byteLength(piece)) > max) return true;
+  return false;
+}
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -186,7 +197,7 @@ export function keyValueService({
         const entry = found.get(id);
         if (entry || explicit) objects[label] = entry ?? {};
       }
-      if (Buffer.byteLength(JSON.stringify(objects)) > answerMaxBytes) {
+      if (jsonBytesOver(objects, answerMaxBytes)) {
         throw new DomainError(
           'invalid',
           `the answer would exceed ${answerMaxBytes / 1024 / 1024} MB: ask for fewer ids or keys`,

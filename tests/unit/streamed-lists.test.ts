@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonPieces } from '../../lib/http/reply';
+import { jsonPieces } from '../../lib/util/json-pieces';
 import { deployBuildOptions } from '../../scripts/esbuild-options';
 import { createGateway } from '../../scripts/local/gateway';
 import { LambdaRuntime, MAX_RESPONSE_BYTES } from '../../scripts/local/runtime';

@@ -1,13 +1,13 @@
 // npm run bench -- reads [--sizes 10,100,1000] [--only spots,storage,inbox]
 // What the main reads cost in DynamoDB as an account grows: for each read, the read units it
-// consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed, each at
-// least what AWS charges for it: leastUnits), the
-// records and bytes it answered, and its latency, at each account size. A read that costs in
-// proportion to what it returns keeps its read units per returned record flat as the account grows
-// (no reads of records it does not return, no lookup per record); its ratio to the minimum (the
-// answer's bytes read once, eventually consistent: 0.5 read unit per 4 KB) says how much more than
-// its bytes it reads. The reads run in this process (the handlers as Lambda calls them) against the
-// bench stack's DynamoDB Local; the records are made through the stack's API.
+// consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed, each
+// at least what AWS charges for it: leastUnits), the records and bytes it answered, and its
+// latency, at each account size. A read that costs in proportion to what it returns keeps its read
+// units per returned record flat as the account grows (no reads of records it does not return, no
+// lookup per record); its ratio to the minimum (the answer's bytes read once, eventually
+// consistent: 0.5 read unit per 4 KB) says how much more than its bytes it reads. The reads run in
+// this process (the handlers as Lambda calls them) against the bench stack's DynamoDB Local; the
+// records are made through the stack's API.
 import { parseArgs } from 'node:util';
 import { ddb } from '../lib/aws/dynamodb';
 import {
@@ -42,10 +42,13 @@ function leastUnits(input: Record<string, any>): number {
       0,
     );
   }
-  if (input.Key && !input.UpdateExpression && !input.Item) return floor(input.ConsistentRead);
-  if (input.KeyConditionExpression || input.ScanFilter !== undefined || input.Segment !== undefined)
-    return floor(input.ConsistentRead);
-  return 0;
+  // a GetItem (a key, no update or item), a Query or a Scan; the reads measured delete nothing
+  const read =
+    (input.Key && !input.UpdateExpression && !input.Item) ||
+    input.KeyConditionExpression ||
+    input.ScanFilter !== undefined ||
+    input.Segment !== undefined;
+  return read ? floor(input.ConsistentRead) : 0;
 }
 
 /** Every DynamoDB call of this process asks for its consumed capacity, which is added up (at least what AWS charges). */

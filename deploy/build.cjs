@@ -56,7 +56,7 @@ const ENTRY = 'surco-function-entry';
  */
 async function packageFunctions({ root, settings, entries, workDir, packageDir, concurrency = 2, log }) {
   const esbuild = require('esbuild');
-  const { zipSync } = require('fflate');
+  const { zipOf } = require('./zip.cjs');
   const { chunkPlan, cutImports } = require(path.join(root, settings.plugins));
   const options = buildOptions(settings, root);
   const plugins = options.plugins.filter((plugin) => plugin.name !== 'prune-chunks');
@@ -76,13 +76,10 @@ async function packageFunctions({ root, settings, entries, workDir, packageDir, 
     const files = {};
     for (const output of [...outputFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
       if (left.has(output.path)) continue;
-      files[`${dir}/${path.relative(outdir, output.path).split(path.sep).join('/')}`] = [
-        output.contents,
-        { mtime: ZIP_TIME },
-      ];
+      files[`${dir}/${path.relative(outdir, output.path).split(path.sep).join('/')}`] = output.contents;
     }
     const artifact = path.join(packageDir, `${name}.zip`);
-    fs.writeFileSync(artifact, zipSync(files, { level: 9 }));
+    fs.writeFileSync(artifact, zipOf(files, { level: 6, mtime: ZIP_TIME }));
     artifacts[name] = artifact;
   };
 

@@ -1,9 +1,10 @@
 // Small hostile files ("Resource exhaustion from small files"), built here, a few KB each:
 // each declares or expands to far more than its bytes. Used by the readers' unit tests
 // (tests/unit/hostile-files.test.ts, with heap and time bounded), the upload routes' stack tests
-// and the fuzz. Zips are written with fflate at its highest level; the large entries are deflated
+// and the fuzz. Zips are deflated by zlib at its highest level (deploy/zip.cjs); the large entries
 // in chunks, so that building a 64 MiB entry never holds it whole.
-import { Zip, ZipDeflate, zipSync } from 'fflate';
+import { createRequire } from 'node:module';
+import { zipSync } from 'fflate';
 
 export interface HostileFile {
   /** What it is, for test names. */
@@ -14,25 +15,26 @@ export interface HostileFile {
 
 const text = (value: string) => new TextEncoder().encode(value);
 
+const { zipOf: zlibZip } = createRequire(import.meta.url)('../../deploy/zip.cjs') as {
+  zipOf: (entries: Record<string, Uint8Array | (() => Iterable<Uint8Array>)>, options: { level: number }) => Buffer;
+};
+
 /** A zip of the entries; a function entry yields the entry's text in chunks (streamed, never whole). */
 export function zipOf(entries: Record<string, string | Uint8Array | (() => Iterable<string | Uint8Array>)>): Buffer {
-  const parts: Uint8Array[] = [];
-  let failure: Error | undefined;
-  const zip = new Zip((error, chunk) => {
-    if (error) failure = error;
-    else parts.push(chunk);
-  });
-  for (const [name, value] of Object.entries(entries)) {
-    const file = new ZipDeflate(name, { level: 9 });
-    zip.add(file);
-    if (typeof value === 'function') {
-      for (const chunk of value()) file.push(typeof chunk === 'string' ? text(chunk) : chunk);
-      file.push(new Uint8Array(0), true);
-    } else file.push(typeof value === 'string' ? text(value) : value, true);
-  }
-  zip.end();
-  if (failure) throw failure;
-  return Buffer.concat(parts);
+  const bytes = (chunk: string | Uint8Array) => (typeof chunk === 'string' ? text(chunk) : chunk);
+  return zlibZip(
+    Object.fromEntries(
+      Object.entries(entries).map(([name, value]) => [
+        name,
+        typeof value === 'function'
+          ? function* () {
+              for (const chunk of value()) yield bytes(chunk);
+            }
+          : bytes(value),
+      ]),
+    ),
+    { level: 9 },
+  );
 }
 
 /** `count` copies of `unit`, in chunks of about 1 MiB. */

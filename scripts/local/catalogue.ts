@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type Point, transformer, utmEpsg } from '../../lib/imagery/crs';
 import { tiledHeader } from '../../lib/imagery/geotiff-writer';
-import { ringBounds } from '../../lib/imagery/grid';
+import { type Grid, ringBounds } from '../../lib/imagery/grid';
 import { BANDS, type BandName, COLLECTION } from '../../lib/imagery/stac';
 import { TILE_SIDE_M, TILE_SQUARE_M, type TileExtent, tileExtent } from '../../lib/imagery/tiles';
 import { acquisitions, acquisitionTime, groundPixelOf, seasonVigour, skyOf, toDn, xTerms, yTerms } from './scenes';
@@ -69,12 +69,21 @@ export async function innerLonLatBox(t: TileExtent): Promise<[number, number, nu
   ];
 }
 
-/** A band's file of a tile: its grid, header and block layout. */
+/** Band files' layouts made so far, by tile, pixel size and block (every range request of a file asks for its layout). */
+const files = new Map<string, ReturnType<typeof tiledHeader> & { grid: Grid }>();
+
+/** A band's file of a tile: its grid, header and block layout (the same for every scene of the tile). */
 function fileOf(t: TileExtent, band: BandName, block: number) {
   const size = bandSize(band);
-  const side = Math.round(TILE_SIDE_M / size);
-  const grid = { epsg: t.epsg, x0: t.x0, y0: t.y1, pixel: size, width: side, height: side };
-  return { grid, ...tiledHeader({ grid, block, noData: '0' }) };
+  const key = `${t.epsg}:${t.x0}:${t.y1}:${size}:${block}`;
+  let file = files.get(key);
+  if (!file) {
+    const side = Math.round(TILE_SIDE_M / size);
+    const grid = { epsg: t.epsg, x0: t.x0, y0: t.y1, pixel: size, width: side, height: side };
+    file = { grid, ...tiledHeader({ grid, block, noData: '0' }) };
+    files.set(key, file);
+  }
+  return file;
 }
 
 /** The pixels of one block of every band of a size (10 or 20 m): row-major uint16, 0 past the image's edge. */

@@ -116,16 +116,18 @@ export const imageryDaily = defineWorker({
 
 /**
  * The change feed (docs/integrations.md "Change feed"): the table's stream into the feeds of the
- * users who read each changed record. In the platform service, beside the events worker that fans
- * out webhooks, so that both tell the same changes.
+ * users who read each changed record, and the webhook events of records (fields, spots, labours,
+ * work orders) fanned out to the same users' subscriptions from the same changes, so that both tell
+ * the same changes to the same people.
  */
 export const changesWorker = defineWorker({
   name: 'changesWorker',
-  summary: "The table's change stream into the users' change feeds",
+  summary: "The table's change stream into the users' change feeds, and its records' webhook events",
   handler: 'functions/workers/changes.handler',
   tableStream: { partitions: FEED_PARTITIONS, deadLetter: 'changesDeadLetter', retries: 5 },
   batchSize: 100,
   maximumBatchingWindow: 0,
-  touches: { table: 'write' },
+  // webhook events of records: one delivery job per subscription, on the webhooks queue
+  touches: { table: 'write', sends: ['webhooks'] },
   lambda: { timeout: 60 },
 });

@@ -15,6 +15,7 @@ import {
   eventually,
   IMAGERY_AREA,
   imagerySquare,
+  internal,
   newUser,
   square,
   stack,
@@ -185,6 +186,45 @@ describe('webhooks', () => {
     expect((await call('GET', '/api/webhooks', { token: stranger.token })).body.data).toEqual([]);
     const refused = await subscribe(owner, 'ftp://example.com/x', ['FIELD_CREATED.V1']);
     expect([refused.status, refused.body.error_code]).toEqual([400, 'PARAMETER_ERROR']);
+  });
+
+  it("a record's events reach the users who read it, as its feed entries do: a share's user while the share lasts", async () => {
+    const owner = await newUser();
+    const reader = await newUser();
+    const stranger = await newUser();
+    const [readerHook, strangerHook] = [await receiver(), await receiver()];
+    await subscribe(reader, readerHook.url, ['LABOUR_CHANGED.V1']);
+    await subscribe(stranger, strangerHook.url, ['LABOUR_CHANGED.V1']);
+    const { fieldId } = await createField(owner);
+    const labourOn = async () => {
+      const made = await call('POST', '/activities/labour', {
+        token: owner.token,
+        json: { labour_type_id: 1, yeargroup: 2026, date: '2026-12-05', field_id: fieldId },
+      });
+      expect(made.status, made.text).toBe(200);
+      return made.body.data.uuid as string;
+    };
+    const shared = await internal('/internal/shares', { user_id: reader.id, field_id: fieldId, permission: 'read' });
+    expect(shared.status, shared.text).toBe(200);
+    const seen = await labourOn();
+    const labourUuids = (hook: { received: Received[] }) =>
+      hook.received.map((r) => JSON.parse(r.body).data.labour_uuid as string);
+    await eventually(async () => (labourUuids(readerHook).includes(seen) ? true : undefined), 20_000);
+    // withdrawn: the owner's next labour reaches no one but the owner's subscriptions
+    const withdrawn = await call('DELETE', '/internal/shares', {
+      json: { user_id: reader.id, field_id: fieldId },
+      headers: { 'x-internal-key': stack().internalKey },
+    });
+    expect(withdrawn.status, withdrawn.text).toBe(200);
+    const unseen = await labourOn();
+    // the feed of the owner has it: the stream has passed the change's writes
+    await eventually(async () => {
+      const feed = await call('GET', '/api/changes', { token: owner.token });
+      return JSON.stringify(feed.body).includes(unseen) ? true : undefined;
+    }, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(labourUuids(readerHook)).toEqual([seen]);
+    expect(strangerHook.received).toEqual([]);
   });
 
   it("lists only the calling extension's subscriptions, even when another extension's id starts with its own and a #", async () => {

@@ -2130,7 +2130,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * a field of the user was created
+         * a field the user reads was created
          * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_CREATED_V1"];
@@ -2150,7 +2150,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * a field of the user was deleted
+         * a field the user read was deleted
          * @description Sent signed (surco-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) to the subscribed URL; docs/integrations.md.
          */
         post: operations["webhook_FIELD_DELETED_V1"];

@@ -1,26 +1,44 @@
 // The changes worker (docs/integrations.md "Change feed"): the table's stream, in batches, into the
-// feeds of the users who read each changed record. A batch that fails stops at the first record not
-// written and reports it (ReportBatchItemFailures): the event source retries from there, bisecting
-// on repeated failure, and past its retries records the batch on the changes dead-letter queue.
-// Delivery is at least once (a client applies an entry whose rev it already has as nothing).
+// feeds of the users who read each changed record, and the webhook events of those records (fields
+// created and deleted, spots, labours, work orders) to the same users' subscriptions. A batch that
+// fails stops at the first record not done and reports it (ReportBatchItemFailures): the event
+// source retries from there, bisecting on repeated failure, and past its retries records the batch
+// on the changes dead-letter queue. Delivery is at least once (a client applies an entry whose rev
+// it already has as nothing; a webhook event handled again makes the same deliveries).
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamChange } from '../../lib/changes/classify';
 import { appendChanges, streamChangeOf } from '../../lib/changes/repository';
 import { log } from '../../lib/log';
+import { recordEvent } from '../../lib/webhooks/record-events';
+import { webhooks } from '../../lib/webhooks/repository';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const records = event.Records.map(streamChangeOf).filter((r): r is StreamChange => r !== undefined);
   const outcome = await appendChanges(records);
-  if (outcome.failedAt === undefined) {
-    log.debug('changes written', { records: event.Records.length, entries: outcome.entries });
+  let { failedAt, error } = outcome;
+  // the webhook events of what the feeds took (what follows a failure comes again with the retry)
+  const events = outcome.written.flatMap(({ change, readers }) => {
+    const found = readers.length ? recordEvent(change, readers) : undefined;
+    return found ? [{ event: found, source: change.source ?? 0 }] : [];
+  });
+  let deliveries = 0;
+  try {
+    deliveries = await webhooks.fanOutAll(events.map((e) => e.event));
+  } catch (caught) {
+    // retried from the first record with an event: its feed entries may be written twice (at least once)
+    failedAt = Math.min(failedAt ?? Number.POSITIVE_INFINITY, events[0]!.source);
+    error = caught;
+  }
+  if (failedAt === undefined) {
+    log.debug('changes written', { records: event.Records.length, entries: outcome.entries, deliveries });
     return { batchItemFailures: [] };
   }
-  const failed = records[outcome.failedAt]!;
+  const failed = records[failedAt]!;
   log.error('changes not written; the batch is retried from the first record not done', {
     sequence: failed.sequence,
     entries: outcome.entries,
-    error: outcome.error,
+    error,
   });
-  if (!failed.sequence) throw outcome.error;
+  if (!failed.sequence) throw error;
   return { batchItemFailures: [{ itemIdentifier: failed.sequence }] };
 };

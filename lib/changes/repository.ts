@@ -214,6 +214,8 @@ function entryOf(item: Item): FeedEntry {
 /** What a batch of the stream came to: entries written, and the first record not done (a failure). */
 export interface AppendOutcome {
   entries: number;
+  /** The changes written, in order, each with the users whose feeds took it. */
+  written: Array<{ change: Change; readers: number[] }>;
   /** Index (in the records given) of the first record whose changes are not all written. */
   failedAt?: number;
   error?: unknown;
@@ -228,7 +230,13 @@ export interface AppendOutcome {
 export async function appendChanges(records: StreamChange[]): Promise<AppendOutcome> {
   const audience = audiences();
   const writtenAt = Date.now();
-  const groups: Array<{ source: number; items: Array<Item & { pk: string; sk: string }> }> = [];
+  const groups: Array<{
+    source: number;
+    change: Change;
+    readers: number[];
+    items: Array<Item & { pk: string; sk: string }>;
+  }> = [];
+  const written: AppendOutcome['written'] = [];
   let failedAt: number | undefined;
   let error: unknown;
   let index = 0;
@@ -243,7 +251,12 @@ export async function appendChanges(records: StreamChange[]): Promise<AppendOutc
       const readers = await audience.of(change, change.image);
       const seq = newSeq(writtenAt, index++);
       // one seq per change: its readers' entries share it (each in its own partition)
-      groups.push({ source, items: readers.map((userId) => feedItem(userId, seq, change, writtenAt)) });
+      groups.push({
+        source,
+        change,
+        readers,
+        items: readers.map((userId) => feedItem(userId, seq, change, writtenAt)),
+      });
     } catch (caught) {
       failedAt = source;
       error = caught;
@@ -257,6 +270,7 @@ export async function appendChanges(records: StreamChange[]): Promise<AppendOutc
     try {
       await batchPut(items);
       entries += items.length;
+      written.push(...buffer.map(({ change, readers }) => ({ change, readers })));
       buffer = [];
       return true;
     } catch (caught) {
@@ -275,7 +289,7 @@ export async function appendChanges(records: StreamChange[]): Promise<AppendOutc
   }
   // what was computed before a failure is written (it all comes before the failed record)
   if (!writeFailed && buffer.length) await flush();
-  return { entries, ...(failedAt !== undefined ? { failedAt, error } : {}) };
+  return { entries, written, ...(failedAt !== undefined ? { failedAt, error } : {}) };
 }
 
 // --- the functions' instance -------------------------------------------------------------------

@@ -6,7 +6,6 @@ import { config } from '../config';
 import { publishEvent } from '../events/publish';
 import { requestFirstLook } from '../imagery/lanes-repository';
 import { getSpace, getUser } from '../platform/users';
-import { emitWebhookEvent } from '../webhooks/emit';
 import { dynamoFieldRepository } from './repository';
 import { fieldCreationService, fieldDeletionService } from './service';
 
@@ -18,12 +17,10 @@ export const fieldCreation = /* @__PURE__ */ fieldCreationService({
   spaces: getSpace,
   maxFieldHectares: () => config().maxFieldHectares,
   requestImagery: requestFirstLook,
-  emit: emitWebhookEvent,
 });
 export const fieldDeletion = /* @__PURE__ */ fieldDeletionService({
   repository: dynamoFieldRepository,
   gate: platformFieldGate,
   users: getUser,
   publish: publishEvent,
-  emit: emitWebhookEvent,
 });

@@ -16,7 +16,6 @@ import { geometryKit } from '../geo/geometry';
 import { log } from '../log';
 import type { Farm, Field, Space, User } from '../platform/model';
 import { newUuid } from '../util/uuid';
-import type { WebhookEmitter } from '../webhooks/emit';
 import { FIELD_CODES, FIELD_DELETE_CODES } from './codes';
 import { countryOf } from './country';
 import { FIELD_DELETED_JOB } from './jobs';
@@ -58,8 +57,6 @@ export interface FieldDeps {
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
   /** Asks for a new field's satellite imagery, its newest scene first (docs/imagery.md, "Lanes"). */
   requestImagery?: (fieldId: number, ownerId: number) => Promise<unknown>;
-  /** Events for webhooks (docs/integrations.md). */
-  emit?: WebhookEmitter;
   maxFieldHectares: () => number;
   now?: () => Date;
 }
@@ -79,7 +76,6 @@ export function fieldCreationService({
   spaces,
   maxFieldHectares,
   requestImagery,
-  emit,
   now = () => new Date(),
 }: Omit<FieldDeps, 'publish'>) {
   /** The farm the field goes to: an existing farm the caller may add fields to, or one of its own by name. */
@@ -148,21 +144,14 @@ export function fieldCreationService({
           { field, farm: target, newFarm: !farm, charge },
           () => new Conflict(`a field named '${name}' already exists in the farm`, { code: FIELD_CODES.NAME_REPEATED }),
         );
-        return { fieldId, farmId: target.id, fieldUuid: field.uuid, ownerId: owner.id };
+        return { fieldId, farmId: target.id, ownerId: owner.id };
       });
-      // Two messages on two queues, sent at once (one round trip of the request, not two). The field
-      // exists whatever happens here: a lost imagery request is made good by the daily schedule,
-      // and a webhook event that is not emitted is logged (lib/webhooks/emit.ts).
-      await Promise.all([
-        requestImagery?.(created.fieldId, created.ownerId).catch((error: unknown) =>
-          log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error }),
-        ),
-        emit?.('FIELD_CREATED.V1', {
-          userIds: [created.ownerId, principal.user.id],
-          fieldId: created.fieldId,
-          data: { field_id: created.fieldId, field_uuid: created.fieldUuid, farm_id: created.farmId, name },
-        }),
-      ]);
+      // The field exists whatever happens here: a lost imagery request is made good by the daily
+      // schedule. Its webhook event (FIELD_CREATED.V1) comes from the table's stream, as its feed
+      // entry does (lib/webhooks/record-events.ts).
+      await requestImagery?.(created.fieldId, created.ownerId).catch((error: unknown) =>
+        log.warn('imagery not requested for the new field', { fieldId: created.fieldId, error }),
+      );
       return { fieldId: created.fieldId, farmId: created.farmId };
     },
   };
@@ -174,8 +163,7 @@ export function fieldDeletionService({
   gate,
   users,
   publish,
-  emit,
-}: Pick<FieldDeps, 'repository' | 'gate' | 'users' | 'publish' | 'emit'>) {
+}: Pick<FieldDeps, 'repository' | 'gate' | 'users' | 'publish'>) {
   return {
     async deleteField(principal: Principal, fieldId: number): Promise<Field> {
       const notFound = () => new NotFound(`field ${fieldId} not found`, { code: FIELD_DELETE_CODES.NOT_FOUND });
@@ -195,15 +183,8 @@ export function fieldDeletionService({
           }
         : undefined;
       await repository.remove(field, charge, notFound);
-      // the cleanup job and the webhook event at once; the field is gone: the event goes to its
-      // owner and the user who deleted it, without a field to check
-      await Promise.all([
-        publish(FIELD_DELETED_JOB, { field_id: field.id, farm_id: field.farmId }),
-        emit?.('FIELD_DELETED.V1', {
-          userIds: [field.ownerId, principal.user.id],
-          data: { field_id: field.id, field_uuid: field.uuid, farm_id: field.farmId },
-        }),
-      ]);
+      // the cleanup job (its webhook event, FIELD_DELETED.V1, comes from the table's stream)
+      await publish(FIELD_DELETED_JOB, { field_id: field.id, farm_id: field.farmId });
       return field;
     },
   };

@@ -25,7 +25,6 @@ import { NotFound } from '../errors';
 import { Campaign, campaignLabourChange, campaignOf, farmCountedOf, labourTallyOf, tallyIn } from '../fields/campaigns';
 import { dynamoInputRepository, inputWriteOps, personalInputFromItem } from '../inputs/repository';
 import type { PersonalInput } from '../inputs/service';
-import { emitWebhookEvent } from '../webhooks/emit';
 import { LABOUR_CODES, labourStale, labourTaken } from './codes';
 import { Labour } from './model';
 import { type LabourRepository, type LabourSave, laboursService, refKey } from './service';
@@ -201,5 +200,4 @@ export const labours = /* @__PURE__ */ laboursService({
   inputs: dynamoInputRepository,
   fields: platformFieldGate,
   crops: (userId, cropId) => crops.cropById(userId, cropId),
-  emit: emitWebhookEvent,
 });

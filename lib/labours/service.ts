@@ -27,7 +27,6 @@ import { fingerprint } from '../util/fingerprint';
 import { mapLimit } from '../util/map-limit';
 import { mergeOrdered, pageShare } from '../util/merge';
 import { newUuid } from '../util/uuid';
-import type { WebhookEmitter } from '../webhooks/emit';
 import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
@@ -175,8 +174,6 @@ export interface LabourDeps {
   inputs: InputRepository;
   fields: FieldGate;
   crops: (userId: number, cropId: number) => Promise<Crop | undefined>;
-  /** Events for webhooks (docs/integrations.md). */
-  emit?: WebhookEmitter;
   now?: () => Date;
 }
 
@@ -274,20 +271,7 @@ async function firstKept<S, T>(
   return out;
 }
 
-export function laboursService({ repository, inputs, fields, crops, emit, now = () => new Date() }: LabourDeps) {
-  /** LABOUR_CHANGED.V1 to the field's owner and the user who acted. */
-  const changed = async (
-    principal: Principal,
-    labour: Labour,
-    change: 'created' | 'changed' | 'deleted',
-  ): Promise<Labour> => {
-    await emit?.('LABOUR_CHANGED.V1', {
-      userIds: [principal.user.id],
-      fieldId: labour.fieldId,
-      data: { labour_uuid: labour.uuid, field_id: labour.fieldId, yeargroup: labour.yeargroup, change },
-    });
-    return labour;
-  };
+export function laboursService({ repository, inputs, fields, crops, now = () => new Date() }: LabourDeps) {
   // --- reading -------------------------------------------------------------------------------
 
   /**
@@ -741,7 +725,7 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
         change.labour.createdWith = sent;
         try {
           await repository.save(change);
-          return changed(principal, change.labour, 'created');
+          return change.labour;
         } catch (error) {
           // the same client uuid sent twice at once: the other request made it
           if (error instanceof Conflict && !(error instanceof LostRace))
@@ -807,14 +791,13 @@ export function laboursService({ repository, inputs, fields, crops, emit, now = 
           ...(campaign ? { biennial: { campaign, value: write.biennial } } : {}),
         });
         return next;
-      }).then((labour) => changed(principal, labour, 'changed'));
+      });
     },
 
     /** DELETE /activities/labour/<uuid>. */
     async deleteLabour(principal: Principal, uuid: string): Promise<void> {
       const { labour } = await locate(principal, uuid, 'write');
       await repository.remove(labour, labourNotFound(uuid));
-      await changed(principal, labour, 'deleted');
     },
 
     /** A planned application of a map (spec 2, Maps `create_application`), written in the map's own transaction. */

@@ -29,7 +29,6 @@ import {
 } from '../db/table';
 import { Conflict, DomainError } from '../errors';
 import { publishEvent } from '../events/publish';
-import { emitWebhookEvent } from '../webhooks/emit';
 import { s3ImageStore } from './files';
 import type { DeclaredImage } from './images';
 import { Spot, SpotMessage, tagRefKey } from './model';
@@ -355,7 +354,6 @@ export const spots = /* @__PURE__ */ spotsService({
   fields: platformFieldGate,
   images: s3ImageStore,
   publish: publishEvent,
-  emit: emitWebhookEvent,
 });
 export const spotMessages = /* @__PURE__ */ spotMessagesService({
   repository: dynamoSpotRepository,

@@ -6,7 +6,6 @@
 import type { FieldGate } from '../authz/gate';
 import type { DomainError } from '../errors';
 /** A user tag to create (counting the spot written with it). */
-import type { WebhookEmitter } from '../webhooks/emit';
 import type { DeclaredImage } from './images';
 import { imageRules } from './images';
 import { listRules } from './list';
@@ -132,8 +131,6 @@ export interface SpotDeps {
   images: ImageStore;
   /** Hands a job to the worker (SPOT_DELETED.V1 removes a deleted spot's texts and images). */
   publish: (name: string, data: Record<string, unknown>) => Promise<unknown>;
-  /** Events for webhooks (docs/integrations.md). */
-  emit?: WebhookEmitter;
   now?: () => Date;
 }
 

@@ -82,23 +82,11 @@ async function spotGeometry(
 }
 
 export function spotRules(
-  { repository, fields, images, publish, emit, now = () => new Date() }: SpotDeps,
+  { repository, fields, images, publish, now = () => new Date() }: SpotDeps,
   locate: LocateRules,
   tags: TagRules,
   messages: MessageRules,
 ) {
-  /** A spot's event for webhooks: to its field's owner and the user who acted. */
-  const spotEvent = (
-    name: 'SPOT_CREATED.V1' | 'SPOT_CHANGED.V1' | 'SPOT_DELETED.V1',
-    principal: Principal,
-    spot: Spot,
-  ) =>
-    emit?.(name, {
-      userIds: [spot.ownerId, principal.user.id],
-      fieldId: spot.fieldId,
-      data: { spot_uuid: spot.uuid, field_id: spot.fieldId, farm_id: spot.farmId },
-    });
-
   const { locateSpot } = locate;
 
   /** A field the caller may add spots to: 404 when it cannot be read, 403 (code 12) when read-only. */
@@ -206,7 +194,6 @@ export function spotRules(
       return next;
     });
     for (const [spotId, uuids] of released) await images.remove(spotId, uuids);
-    await spotEvent('SPOT_CHANGED.V1', principal, spot);
     return spot;
   }
 
@@ -216,8 +203,7 @@ export function spotRules(
       const name = checkName(input.name);
       const texts = await checkTexts(input.texts ?? []);
       const variables = input.variables ? checkVariables(input.variables) : null;
-      let made = false;
-      const result = await retryLostRace(async () => {
+      return retryLostRace(async () => {
         const { field, farm } = await writableField(principal, input.fieldId);
         // A uuid names one spot per field: sent again to this field, it is the spot made the first
         // time (its texts added when new); a spot of this uuid the caller can see elsewhere conflicts.
@@ -284,11 +270,8 @@ export function spotRules(
           },
           spotWriteRefusals,
         );
-        made = true;
         return spot;
       });
-      if (made) await spotEvent('SPOT_CREATED.V1', principal, result);
-      return result;
     },
 
     patchSpot,
@@ -300,11 +283,9 @@ export function spotRules(
         await repository.write({ deleted: { spot }, tagCounts: tagCountChanges(spot.tags, []) }, spotWriteRefusals);
         return spot;
       });
-      // the cleanup job and the webhook event at once (one round trip)
-      await Promise.all([
-        publish(SPOT_DELETED_JOB, { spot_id: spot.id }),
-        spotEvent('SPOT_DELETED.V1', principal, spot),
-      ]);
+      // the cleanup job (the spot's webhook events, as its feed entries, come from the table's
+      // stream: lib/webhooks/record-events.ts)
+      await publish(SPOT_DELETED_JOB, { spot_id: spot.id });
       return { spot, deletedAt: isoSeconds(now()) };
     },
   };

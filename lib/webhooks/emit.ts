@@ -1,12 +1,13 @@
-// Emitting an event for webhooks (docs/integrations.md) from the operation that causes it, after its
-// commit: one message on the events queue, which the events worker fans out to the subscriptions
-// of the event's users. A module of its own, so that the operations bundle only this. An emission
-// that fails is logged, not retried and does not fail the operation: webhooks are a notice, the API
-// stays the truth.
+// Emitting an event of a process for webhooks (docs/integrations.md: a reshape, an imagery date, a
+// herd transaction) from the operation that causes it, after its commit: one message on the events
+// queue, which the events worker fans out to the subscriptions of the event's users. Events of
+// records come from the table's stream instead (lib/webhooks/record-events.ts). A module of its
+// own, so that the operations bundle only this. An emission that fails is logged, not retried and
+// does not fail the operation: webhooks are a notice, the API stays the truth.
 import { publishEvent } from '../events/publish';
 import { log } from '../log';
 import { newUuid } from '../util/uuid';
-import type { WebhookEvent, WebhookEventName } from './model';
+import { eventId, type WebhookEvent, type WebhookEventName } from './model';
 
 /** An operation's event for webhooks, on the events queue. */
 export const WEBHOOK_EVENT_JOB = 'WEBHOOK_EVENT.V1';
@@ -21,9 +22,8 @@ export interface EmittedEvent {
 
 export type WebhookEmitter = (name: WebhookEventName, event: EmittedEvent) => Promise<void>;
 
-/** Ids sort by time (the deliveries of a subscription are listed newest first by them). */
-export const newEventId = (at = Date.now()): string =>
-  `${at.toString(36).padStart(9, '0')}${newUuid().replace(/-/g, '').slice(0, 16)}`;
+/** A new event's id (ids sort by time, lib/webhooks/model.ts). */
+export const newEventId = (at = Date.now()): string => eventId(at, newUuid().replace(/-/g, '').slice(0, 16));
 
 export const emitWebhookEvent: WebhookEmitter = async (name, event) => {
   const payload: WebhookEvent = {

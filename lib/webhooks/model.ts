@@ -11,8 +11,8 @@ import { as, type EntityOf, entity, num, str } from '../db/entity';
  * notification catalogue.
  */
 export const WEBHOOK_EVENTS = {
-  'FIELD_CREATED.V1': { claim: undefined, summary: 'a field of the user was created' },
-  'FIELD_DELETED.V1': { claim: undefined, summary: 'a field of the user was deleted' },
+  'FIELD_CREATED.V1': { claim: undefined, summary: 'a field the user reads was created' },
+  'FIELD_DELETED.V1': { claim: undefined, summary: 'a field the user read was deleted' },
   'FIELD_RESHAPED.V1': { claim: undefined, summary: 'a season shape was set for a field' },
   'IMAGERY_DATES.V1': { claim: undefined, summary: 'new imagery dates (satellite or layers) for a field' },
   'SPOT_CREATED.V1': { claim: 'MANAGEMENT_ZONES', summary: 'a spot was created' },
@@ -75,6 +75,9 @@ export const Delivery = entity('webhook_delivery', {
 export type Delivery = EntityOf<typeof Delivery>;
 
 /** An event for webhooks: whose it is (the users it concerns), the field it is about, and its data. */
+/** An event's id: its time, then 16 characters that make it unique. Ids sort by time (the deliveries of a subscription are listed newest first by them). */
+export const eventId = (at: number, unique: string): string => `${at.toString(36).padStart(9, '0')}${unique}`;
+
 export interface WebhookEvent {
   id: string;
   name: WebhookEventName;

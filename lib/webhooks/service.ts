@@ -171,6 +171,41 @@ export function webhooksService({
     if (problem) throw new Invalid(`url refused: ${problem}`);
   }
 
+  /** One delivery job per subscription of each event's users (and its field's owner) that takes its name. */
+  async function fanOutAll(events: readonly WebhookEvent[]): Promise<number> {
+    const owners = new Map<number, Promise<number | undefined>>();
+    const subscriptions = new Map<number, Promise<Subscription[]>>();
+    const memo = <K, V>(map: Map<K, Promise<V>>, key: K, read: (key: K) => Promise<V>) => {
+      let found = map.get(key);
+      if (!found) map.set(key, (found = read(key)));
+      return found;
+    };
+    const jobs: DeliveryJob[] = [];
+    for (const event of events) {
+      // the users it names, and the owner of its field (whoever acted, the field's owner hears of it)
+      const users = new Set(event.user_ids);
+      if (event.field_id !== undefined && fieldOwner) {
+        const owner = await memo(owners, event.field_id, fieldOwner);
+        if (owner !== undefined) users.add(owner);
+      }
+      for (const userId of users) {
+        for (const subscription of await memo(subscriptions, userId, (id) => repository.subscriptionsOfUser(id))) {
+          if (!subscription.events.includes(event.name)) continue;
+          // one delivery id per event and subscription: a repeated fan-out makes the same deliveries
+          jobs.push({
+            delivery_id: `${event.id}:${subscription.uuid}`,
+            subscription_uuid: subscription.uuid,
+            user_id: userId,
+            extension_id: subscription.extensionId,
+            event,
+          });
+        }
+      }
+    }
+    if (jobs.length) await repository.queueDeliveries(jobs);
+    return jobs.length;
+  }
+
   return {
     /** POST /api/webhooks: a subscription of the caller's (user, extension); the secret is answered this once. */
     async subscribe(principal: Principal, input: SubscribeInput) {
@@ -222,31 +257,15 @@ export function webhooksService({
     },
 
     /** The events worker: one delivery job per subscription of the event's users that takes its name. */
-    async fanOut(event: WebhookEvent): Promise<number> {
-      const jobs: DeliveryJob[] = [];
-      // the users it names, and the owner of its field (whoever acted, the field's owner hears of it)
-      const users = new Set(event.user_ids);
-      if (event.field_id !== undefined && fieldOwner) {
-        const owner = await fieldOwner(event.field_id);
-        if (owner !== undefined) users.add(owner);
-      }
-      for (const userId of users) {
-        for (const subscription of await repository.subscriptionsOfUser(userId)) {
-          if (!subscription.events.includes(event.name)) continue;
-          // one delivery id per event and subscription: a repeated fan-out makes the same deliveries
-          jobs.push({
-            delivery_id: `${event.id}:${subscription.uuid}`,
-            subscription_uuid: subscription.uuid,
-            user_id: userId,
-            extension_id: subscription.extensionId,
-            event,
-          });
-        }
-      }
-      if (jobs.length) await repository.queueDeliveries(jobs);
-      return jobs.length;
-    },
+    fanOut: (event: WebhookEvent): Promise<number> => fanOutAll([event]),
 
+    /**
+     * The events of a batch (the changes worker's, one per record written): each user's
+     * subscriptions and each field's owner read once for all of them, the delivery jobs queued
+     * together. Delivery ids are the event's id and the subscription's, so a batch fanned out again
+     * (a retry) makes the same deliveries, and a delivery already made is not sent again.
+     */
+    fanOutAll,
     /**
      * The delivery worker: POSTs the event, signed, and records the attempt. A 2xx answer delivers
      * it; anything else (or no answer within the timeout) throws DeliveryFailed with the backoff

@@ -4,7 +4,6 @@
 import { keys } from '../db/keys';
 import { EXISTS, getItem, NOT_EXISTS, queryAll, type TxOp, transact, tx } from '../db/table';
 import { labours } from '../labours/repository';
-import { emitWebhookEvent } from '../webhooks/emit';
 import { WorkOrder } from './model';
 import { type LabourReader, type WorkOrderRepository, workOrdersService } from './service';
 
@@ -58,5 +57,4 @@ export const labourReader: LabourReader = async (principal, uuids) =>
 export const workOrders = /* @__PURE__ */ workOrdersService({
   repository: dynamoWorkOrderRepository,
   labours: labourReader,
-  emit: emitWebhookEvent,
 });

@@ -11,7 +11,6 @@ import type { Principal } from '../auth/principal';
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
 import type { LabourView } from '../labours/service';
 import { fingerprint } from '../util/fingerprint';
-import type { WebhookEmitter } from '../webhooks/emit';
 import { WORK_ORDER_CODES } from './codes';
 import { type Recommendation, recommendationProblems, type WorkOrder } from './model';
 export interface WorkOrderInput {
@@ -77,22 +76,12 @@ const fieldOwnersOf = (labours: LabourView[], creatorId: number): number[] =>
 export function workOrdersService({
   repository,
   labours,
-  emit,
   now = () => new Date(),
 }: {
   repository: WorkOrderRepository;
   labours: LabourReader;
-  emit?: WebhookEmitter;
   now?: () => Date;
 }) {
-  /** WORK_ORDER_CHANGED.V1 to its owner (a work order is the user's own; its labours' fields are not checked again). */
-  const changed = async (order: WorkOrder, change: 'created' | 'changed' | 'deleted'): Promise<WorkOrder> => {
-    await emit?.('WORK_ORDER_CHANGED.V1', {
-      userIds: [order.ownerId],
-      data: { work_order_uuid: order.uuid, yeargroup: order.yeargroup, change },
-    });
-    return order;
-  };
   /** The labours a (normalized) work order names, each readable by the caller and of its campaign, and its recommendations' rule. */
   async function check(principal: Principal, input: WorkOrderInput): Promise<LabourView[]> {
     const found = await labours(principal, input.labourUuids);
@@ -212,7 +201,7 @@ export function workOrdersService({
         if (made) return replay(made);
         throw error;
       }
-      return changed(order, 'created');
+      return order;
     },
 
     /** PUT: every member as POST sends it; optional members not sent become null. Only its creator. */
@@ -227,14 +216,13 @@ export function workOrdersService({
         updatedAt: now().toISOString(),
       };
       await repository.replace(order, current, notFound(uuid));
-      return changed(order, 'changed');
+      return order;
     },
 
     /** DELETE: only its creator. */
     async remove(principal: Principal, uuid: string): Promise<void> {
       const order = await own(principal, uuid);
       await repository.remove(order, notFound(uuid));
-      await changed(order, 'deleted');
     },
   };
 }

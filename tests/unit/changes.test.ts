@@ -7,6 +7,7 @@ import { classify, classifyBatch, presentRecord, type StreamChange } from '../..
 import { decodeCursor, encodeCursor, newSeq, positionAt, seqTime } from '../../lib/changes/cursor';
 import { changeService, type FeedEntry } from '../../lib/changes/service';
 import { packWkt } from '../../lib/geo/packed';
+import { recordEvent } from '../../lib/webhooks/record-events';
 
 const at = '2026-11-27T10:00:00.000Z';
 const write = (
@@ -146,6 +147,60 @@ describe('classify', () => {
     const wkt = 'POLYGON((-60.5 -33.9,-60.4 -33.9,-60.4 -33.8,-60.5 -33.9))';
     expect(presentRecord({ polygon_packed: packWkt(wkt), name: 'a' })).toEqual({ polygon: wkt, name: 'a' });
     expect(presentRecord({ text: 'x'.repeat(200 * 1024) })).toBeUndefined();
+  });
+});
+
+describe('webhook events of records (lib/webhooks/record-events.ts)', () => {
+  const eventsOf = (records: StreamChange[], readers = [1, 2]) =>
+    classifyBatch(records).map((change) => recordEvent(change, readers));
+
+  it('fields created and deleted, spots, labours and work orders; to the readers of the change, once each', () => {
+    const events = eventsOf([
+      write('INSERT', 'FIELD#7', 'PROFILE', { uuid: 'fu', farm_id: 3, owner_id: 1, name: 'Lote', rev: 'r1' }),
+      write('MODIFY', 'FIELD#7', 'PROFILE', { uuid: 'fu', farm_id: 3, name: 'Lote 2', rev: 'r2' }, { uuid: 'fu' }),
+      write('INSERT', 'FIELD#7', 'SPOT#su', { farm_id: 3, rev: 'r3' }),
+      write('MODIFY', 'FIELD#7', 'SPOT#su', { farm_id: 3, rev: 'r4' }, { farm_id: 3, rev: 'r3' }),
+      write('REMOVE', 'FIELD#7', 'SPOT#su', undefined, { farm_id: 3, rev: 'r4' }),
+      write('INSERT', 'FIELD#7', 'LABOUR#2026#lu', { yeargroup: 2026, farm_id: 3, rev: 'r5' }),
+      write('REMOVE', 'FIELD#7', 'LABOUR#2026#lu', undefined, { yeargroup: 2026, farm_id: 3, rev: 'r5' }),
+      write('MODIFY', 'USER#1', 'WORKORDER#wu', { yeargroup: 2026, rev: 'r6' }, { yeargroup: 2026, rev: 'r5' }),
+      write('REMOVE', 'FIELD#7', 'PROFILE', undefined, { uuid: 'fu', farm_id: 3, owner_id: 1, rev: 'r2' }),
+    ]);
+    expect(events.map((e) => e && [e.name, e.field_id, e.data])).toEqual([
+      ['FIELD_CREATED.V1', 7, { field_id: 7, field_uuid: 'fu', farm_id: 3, name: 'Lote' }],
+      undefined, // a field changed: no event of its own
+      ['SPOT_CREATED.V1', 7, { spot_uuid: 'su', field_id: 7, farm_id: 3 }],
+      ['SPOT_CHANGED.V1', 7, { spot_uuid: 'su', field_id: 7, farm_id: 3 }],
+      ['SPOT_DELETED.V1', 7, { spot_uuid: 'su', field_id: 7, farm_id: 3 }],
+      ['LABOUR_CHANGED.V1', 7, { labour_uuid: 'lu', field_id: 7, yeargroup: 2026, change: 'created' }],
+      ['LABOUR_CHANGED.V1', 7, { labour_uuid: 'lu', field_id: 7, yeargroup: 2026, change: 'deleted' }],
+      ['WORK_ORDER_CHANGED.V1', undefined, { work_order_uuid: 'wu', yeargroup: 2026, change: 'changed' }],
+      // a field deleted has no field to check at delivery
+      ['FIELD_DELETED.V1', undefined, { field_id: 7, field_uuid: 'fu', farm_id: 3 }],
+    ]);
+    expect(events[0]).toMatchObject({ user_ids: [1, 2], occurred_at: at });
+    // records of other kinds and access changes are the feed's only
+    expect(
+      eventsOf([
+        write('INSERT', 'FIELD#7', 'MAP#4', { rev: 'r1' }),
+        write('INSERT', 'FARM#3', 'SHARE#9', { level: 'read' }),
+        write('INSERT', 'FIELD#7', 'HERD#hu', { rev: 'r1' }),
+      ]),
+    ).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('one id per write, whoever handles it: the same change again is the same event, another write another; ids sort by time', () => {
+    const created = write('INSERT', 'FIELD#7', 'LABOUR#2026#lu', { yeargroup: 2026, rev: 'r1' });
+    const changed = {
+      ...write('MODIFY', 'FIELD#7', 'LABOUR#2026#lu', { yeargroup: 2026, rev: 'r2' }),
+      at: '2026-11-27T10:00:01.000Z',
+    };
+    const [first] = eventsOf([created]);
+    const [again] = eventsOf([created], [1]);
+    const [next] = eventsOf([changed]);
+    expect(again!.id).toBe(first!.id);
+    expect(next!.id).not.toBe(first!.id);
+    expect(next!.id > first!.id).toBe(true);
   });
 });
 

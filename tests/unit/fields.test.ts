@@ -14,7 +14,6 @@ import { fieldShapeFrom } from '../../lib/fields/shape';
 import * as geometry from '../../lib/geo/wkt';
 import type { Farm, Field, FieldShape, Space, User } from '../../lib/platform/model';
 import { type ShapeLock, type ShapeRepository, shapesService } from '../../lib/season-shapes/service';
-import { inFlight } from './helpers/in-flight';
 import { memoryField, memoryGate } from './helpers/memory-gate';
 
 // about 123 ha around (0.005, 0.005)
@@ -139,19 +138,6 @@ describe('field rules (repository in memory)', () => {
     await service.deleteField(caller, fieldId);
     expect([fields.size, Math.round(used.user)]).toEqual([0, 0]);
     expect(published).toEqual([['FIELD_DELETED.V1', { field_id: fieldId, farm_id: farmId }]]);
-  });
-
-  it('sends its two messages at once: the imagery job with the creation event, the cleanup job with the deletion event', async () => {
-    const sends = inFlight();
-    const { emit, emitted } = sends.emitter();
-    const { service } = fieldsSetup(undefined, { requestImagery: sends.send(), publish: sends.send(), emit });
-    const { fieldId } = await service.createField(caller, { name: 'a', shape: SQUARE, farmName: 'Farm' });
-    await service.deleteField(caller, fieldId);
-    expect(emitted).toEqual([
-      ['FIELD_CREATED.V1', true],
-      ['FIELD_DELETED.V1', true],
-    ]);
-    expect(sends.now).toBe(0);
   });
 });
 

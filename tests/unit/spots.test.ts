@@ -19,7 +19,6 @@ import {
   spotsService,
 } from '../../lib/spots/service';
 import type { SpotTag } from '../../lib/spots/tags';
-import { inFlight } from './helpers/in-flight';
 import { memoryGate } from './helpers/memory-gate';
 
 /** Items a write takes in DynamoDB (lib/spots/repository.ts), to refuse what one transaction cannot hold. */
@@ -282,18 +281,6 @@ describe('spot rules (repository in memory)', () => {
     expect(removed).toHaveLength(2);
     expect(Object.fromEntries([...tags.values()].map((t) => [t.tag, t.spotCount]))).toEqual({ a: 0, b: 1 });
     expect((await service.messagesOf(spot.id)).map((m) => m.text)).toEqual(['edited']);
-  });
-
-  it('sends the cleanup job of a deleted spot and its SPOT_DELETED event at once', async () => {
-    const sends = inFlight();
-    const { emit, emitted } = sends.emitter();
-    const { service } = setup({ publish: sends.send(), emit });
-    const spot = await service.createSpot(caller, { fieldId: 1, shape: INSIDE });
-    await service.deleteSpot(caller, spot.uuid);
-    expect(emitted).toEqual([
-      ['SPOT_CREATED.V1', false],
-      ['SPOT_DELETED.V1', true],
-    ]);
   });
 
   it('deletes a spot: its tags count it no more and the worker is told to remove its contents', async () => {

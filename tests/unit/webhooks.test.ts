@@ -457,6 +457,42 @@ describe('subscriptions and deliveries', () => {
     expect(m.queued[0]!.delivery_id).toBe(`e1:${mine.subscription_uuid}`);
   });
 
+  it("fans a batch's events out reading each user's subscriptions and each field's owner once, the jobs queued together", async () => {
+    const m = memory();
+    const reads = { subscriptions: 0, owners: 0, queues: 0 };
+    const repository = {
+      ...m.repository,
+      subscriptionsOfUser: (userId: number) => {
+        reads.subscriptions++;
+        return m.repository.subscriptionsOfUser(userId);
+      },
+      queueDeliveries: (jobs: Parameters<typeof m.repository.queueDeliveries>[0]) => {
+        reads.queues++;
+        return m.repository.queueDeliveries(jobs);
+      },
+    };
+    const service = webhooksService({
+      repository,
+      settings,
+      mayRead: async () => true,
+      fieldOwner: async () => {
+        reads.owners++;
+        return 9;
+      },
+    });
+    const a = await service.subscribe(principal(9), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
+    const b = await service.subscribe(principal(10), { url: 'http://127.0.0.1:4000/b', events: ['SPOT_CREATED.V1'] });
+    const events = ['e1', 'e2', 'e3'].map((id) => ({ ...event(10), id, user_ids: [9, 10] }));
+    expect(await service.fanOutAll(events)).toBe(6);
+    expect(reads).toEqual({ subscriptions: 2, owners: 1, queues: 1 });
+    expect(m.queued.map((j) => j.delivery_id).sort()).toEqual(
+      ['e1', 'e2', 'e3'].flatMap((id) => [`${id}:${a.subscription_uuid}`, `${id}:${b.subscription_uuid}`]).sort(),
+    );
+    // the same batch again (a retried stream batch): the same delivery ids, so what was delivered is not sent again
+    await service.fanOutAll(events);
+    expect(new Set(m.queued.map((j) => j.delivery_id)).size).toBe(6);
+  });
+
   it('a failed attempt is recorded and backed off exponentially; the last fails the delivery; a 2xx delivers it once', async () => {
     const m = memory();
     const answers = [500, 502, 200];

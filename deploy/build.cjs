@@ -32,7 +32,11 @@ function buildOptions(settings, root) {
   };
 }
 
-/** A fixed modification time: the same bundle makes the same zip (and Lambda sees no change). */
+/**
+ * A fixed modification time: the same bundle makes the same zip (and Lambda sees no change) on one
+ * Node.js version; zlib's output may differ between Node's versions, so packaging on another one
+ * uploads every function again.
+ */
 const ZIP_TIME = new Date('2026-01-01T00:00:00Z');
 
 /** The specifier of a lane's entry point, resolved at each rebuild to the function it builds. */

@@ -227,6 +227,32 @@ describe('webhooks', () => {
     expect(strangerHook.received).toEqual([]);
   });
 
+  it('a field deleted: its event to its readers; its records, cleaned up after it, to nobody', async () => {
+    const owner = await newUser();
+    const hook = await receiver();
+    const uuid = (await subscribe(owner, hook.url, ['FIELD_DELETED.V1', 'SPOT_DELETED.V1'])).body.data
+      .subscription_uuid;
+    const { fieldId } = await createField(owner, { shape: square(-62.2, -35.2) });
+    const spot = await call('POST', '/spots/spot', {
+      token: owner.token,
+      json: { field_id: fieldId, shape: 'POINT(-62.195 -35.195)', name: 'Mancha' },
+    });
+    expect(spot.status, spot.text).toBe(200);
+    const deleted = await call('GET', '/api/borrarlotes', { token: owner.token, query: { lote: fieldId } });
+    expect(deleted.status, deleted.text).toBe(200);
+    await eventually(
+      async () => (hook.received.some((r) => JSON.parse(r.body).event_name === 'FIELD_DELETED.V1') ? true : undefined),
+      20_000,
+    );
+    // the spot goes with the field (the clean-up job, on the events queue with it, done in about a
+    // second): no event of it, not even a dropped delivery
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(hook.received.map((r) => JSON.parse(r.body).event_name)).toEqual(['FIELD_DELETED.V1']);
+    expect((await deliveries(owner, uuid)).body.data.map((d: { event_name: string }) => d.event_name)).toEqual([
+      'FIELD_DELETED.V1',
+    ]);
+  });
+
   it("lists only the calling extension's subscriptions, even when another extension's id starts with its own and a #", async () => {
     const user = await newUser();
     const hook = await receiver();

@@ -34,11 +34,12 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     return { batchItemFailures: [] };
   }
   const failed = records[failedAt]!;
-  log.error('changes not written; the batch is retried from the first record not done', {
-    sequence: failed.sequence,
-    entries: outcome.entries,
-    error,
-  });
+  log.error(
+    outcome.failedAt === failedAt
+      ? 'changes not written; the batch is retried from the first record not done'
+      : 'webhook events not fanned out; the batch is retried from the first record with one',
+    { sequence: failed.sequence, entries: outcome.entries, error },
+  );
   if (!failed.sequence) throw error;
   return { batchItemFailures: [{ itemIdentifier: failed.sequence }] };
 };

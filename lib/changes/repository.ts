@@ -71,7 +71,6 @@ const supervisorsOf = async (userId: number) =>
 
 /** The users who read records of a field, of a farm: memoized for one batch of the stream. */
 function audiences() {
-  const fields = new Map<number, Promise<number[]>>();
   const farms = new Map<number, Promise<number[]>>();
 
   const farmReaders = (farmId: number, ownerHint?: number): Promise<number[]> => {
@@ -96,25 +95,33 @@ function audiences() {
     return found;
   };
 
-  const fieldReaders = (fieldId: number, hint?: { owner?: number; farm?: number }): Promise<number[]> => {
-    let found = fields.get(fieldId);
-    if (!found) {
-      found = (async () => {
-        const field = await getItem(keys.field(fieldId));
-        const owner = field ? Number(field.owner_id) : hint?.owner;
-        const farmId = field ? Number(field.farm_id) : hint?.farm;
-        // a record of a field that is gone went with it (the field's own deletion says so)
-        if (owner === undefined || farmId === undefined || !Number.isInteger(owner)) return [];
-        const [farmShares, fieldShares, supervisors] = await Promise.all([
+  const fieldItems = new Map<number, Promise<Item | undefined>>();
+  const readersOf = new Map<string, Promise<number[]>>();
+  /**
+   * The users who read a field's records: its owner, the users it or its farm is shared with, the
+   * owner's supervisors. A field that is gone: its own deletion goes to the readers its deleted item
+   * names (`deleted`, its owner and farm), a record of it to nobody (it went with the field, whose
+   * deletion says so).
+   */
+  const fieldReaders = (fieldId: number, deleted?: { owner?: number; farm?: number }): Promise<number[]> => {
+    let item = fieldItems.get(fieldId);
+    if (!item) fieldItems.set(fieldId, (item = getItem(keys.field(fieldId))));
+    return item.then((field) => {
+      const owner = field ? Number(field.owner_id) : deleted?.owner;
+      const farmId = field ? Number(field.farm_id) : deleted?.farm;
+      if (owner === undefined || farmId === undefined || !Number.isInteger(owner)) return [];
+      const key = `${fieldId}|${owner}|${farmId}`;
+      let found = readersOf.get(key);
+      if (!found) {
+        found = Promise.all([
           shareUsers(keys.farmSharesPrefix(farmId)),
           shareUsers(keys.fieldSharesPrefix(fieldId)),
           supervisorsOf(owner),
-        ]);
-        return [owner, ...farmShares, ...fieldShares, ...supervisors];
-      })();
-      fields.set(fieldId, found);
-    }
-    return found;
+        ]).then(([farmShares, fieldShares, supervisors]) => [owner, ...farmShares, ...fieldShares, ...supervisors]);
+        readersOf.set(key, found);
+      }
+      return found;
+    });
   };
 
   const spots = new Map<number, Promise<number | undefined>>();
@@ -146,7 +153,7 @@ function audiences() {
       const farm = typeof image?.farm_id === 'number' ? image.farm_id : undefined;
       const readers =
         'field' in scope
-          ? await fieldReaders(scope.field, { owner, farm })
+          ? await fieldReaders(scope.field, change.kind === 'field' ? { owner, farm } : undefined)
           : 'farm' in scope
             ? await farmReaders(scope.farm, owner)
             : [scope.user];

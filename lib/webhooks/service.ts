@@ -197,7 +197,8 @@ export function webhooksService({
             subscription_uuid: subscription.uuid,
             user_id: userId,
             extension_id: subscription.extensionId,
-            event,
+            // the job names its one user: the event's readers may be many, a message is 256 KB
+            event: { ...event, user_ids: [userId] },
           });
         }
       }

@@ -201,6 +201,15 @@ describe('webhook events of records (lib/webhooks/record-events.ts)', () => {
     expect(again!.id).toBe(first!.id);
     expect(next!.id).not.toBe(first!.id);
     expect(next!.id > first!.id).toBe(true);
+    // two writes in the same second (the stream's time is coarse): told apart by their revisions
+    const [sameSecond] = eventsOf([
+      { ...write('MODIFY', 'FIELD#7', 'LABOUR#2026#lu', { yeargroup: 2026, rev: 'r3' }) },
+    ]);
+    const [sameSecondAgain] = eventsOf([
+      { ...write('MODIFY', 'FIELD#7', 'LABOUR#2026#lu', { yeargroup: 2026, rev: 'r4' }) },
+    ]);
+    expect(sameSecond!.occurred_at).toBe(sameSecondAgain!.occurred_at);
+    expect(sameSecond!.id).not.toBe(sameSecondAgain!.id);
   });
 });
 

@@ -477,20 +477,24 @@ describe('subscriptions and deliveries', () => {
       mayRead: async () => true,
       fieldOwner: async () => {
         reads.owners++;
-        return 9;
+        return 11;
       },
     });
     const a = await service.subscribe(principal(9), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     const b = await service.subscribe(principal(10), { url: 'http://127.0.0.1:4000/b', events: ['SPOT_CREATED.V1'] });
+    // the field's owner (11) hears of its field's events too
+    const c = await service.subscribe(principal(11), { url: 'http://127.0.0.1:4000/c', events: ['SPOT_CREATED.V1'] });
     const events = ['e1', 'e2', 'e3'].map((id) => ({ ...event(10), id, user_ids: [9, 10] }));
-    expect(await service.fanOutAll(events)).toBe(6);
-    expect(reads).toEqual({ subscriptions: 2, owners: 1, queues: 1 });
+    expect(await service.fanOutAll(events)).toBe(9);
+    expect(reads).toEqual({ subscriptions: 3, owners: 1, queues: 1 });
     expect(m.queued.map((j) => j.delivery_id).sort()).toEqual(
-      ['e1', 'e2', 'e3'].flatMap((id) => [`${id}:${a.subscription_uuid}`, `${id}:${b.subscription_uuid}`]).sort(),
+      ['e1', 'e2', 'e3'].flatMap((id) => [a, b, c].map((s) => `${id}:${s.subscription_uuid}`)).sort(),
     );
+    // each job names its one user, not every reader of the event
+    expect(m.queued.every((j) => j.event.user_ids.length === 1 && j.event.user_ids[0] === j.user_id)).toBe(true);
     // the same batch again (a retried stream batch): the same delivery ids, so what was delivered is not sent again
     await service.fanOutAll(events);
-    expect(new Set(m.queued.map((j) => j.delivery_id)).size).toBe(6);
+    expect(new Set(m.queued.map((j) => j.delivery_id)).size).toBe(9);
   });
 
   it('a failed attempt is recorded and backed off exponentially; the last fails the delivery; a 2xx delivers it once', async () => {

@@ -10,6 +10,7 @@ import { config } from '../config';
 import { keys } from '../db/keys';
 import { batchPut, getItem, type Item, queryAll } from '../db/table';
 import { NotFound } from '../errors';
+import { keyed, memo } from '../util/memo';
 import { classifyBatch, presentRecord, type StreamChange } from './classify';
 import { newSeq } from './cursor';
 import type { Change } from './model';
@@ -71,69 +72,56 @@ const supervisorsOf = async (userId: number) =>
 
 /** The users who read records of a field, of a farm: memoized for one batch of the stream. */
 function audiences() {
-  const farms = new Map<number, Promise<number[]>>();
+  const fieldItem = memo((fieldId: number) => getItem(keys.field(fieldId)));
+  const farmItem = memo((farmId: number) => getItem(keys.farm(farmId)));
+  // readers by field (or farm) and the owner (and farm) they were worked out for: a hint of one
+  // change's item never answers for another's
+  const fieldReadersOf = keyed<string, number[]>();
+  const farmReadersOf = keyed<string, number[]>();
 
-  const farmReaders = (farmId: number, ownerHint?: number): Promise<number[]> => {
-    let found = farms.get(farmId);
-    if (!found) {
-      found = (async () => {
-        const farm = await getItem(keys.farm(farmId));
-        const owner = farm ? Number(farm.owner_id) : ownerHint;
-        if (owner === undefined) return [];
-        // a share of one of its fields shows the farm too (read only)
-        const memberships = await queryAll(keys.farmFieldsPrefix(farmId));
-        const fieldIds = idsOf(memberships, (item) => Number(String(item.sk).slice(String(item.sk).indexOf('#') + 1)));
-        const [farmShares, supervisors, ...fieldShares] = await Promise.all([
-          shareUsers(keys.farmSharesPrefix(farmId)),
-          supervisorsOf(owner),
-          ...fieldIds.map((fieldId) => shareUsers(keys.fieldSharesPrefix(fieldId))),
-        ]);
-        return [owner, ...farmShares, ...supervisors, ...fieldShares.flat()];
-      })();
-      farms.set(farmId, found);
-    }
-    return found;
-  };
-
-  const fieldItems = new Map<number, Promise<Item | undefined>>();
-  const readersOf = new Map<string, Promise<number[]>>();
   /**
    * The users who read a field's records: its owner, the users it or its farm is shared with, the
    * owner's supervisors. A field that is gone: its own deletion goes to the readers its deleted item
    * names (`deleted`, its owner and farm), a record of it to nobody (it went with the field, whose
    * deletion says so).
    */
-  const fieldReaders = (fieldId: number, deleted?: { owner?: number; farm?: number }): Promise<number[]> => {
-    let item = fieldItems.get(fieldId);
-    if (!item) fieldItems.set(fieldId, (item = getItem(keys.field(fieldId))));
-    return item.then((field) => {
-      const owner = field ? Number(field.owner_id) : deleted?.owner;
-      const farmId = field ? Number(field.farm_id) : deleted?.farm;
-      if (owner === undefined || farmId === undefined || !Number.isInteger(owner)) return [];
-      const key = `${fieldId}|${owner}|${farmId}`;
-      let found = readersOf.get(key);
-      if (!found) {
-        found = Promise.all([
-          shareUsers(keys.farmSharesPrefix(farmId)),
-          shareUsers(keys.fieldSharesPrefix(fieldId)),
-          supervisorsOf(owner),
-        ]).then(([farmShares, fieldShares, supervisors]) => [owner, ...farmShares, ...fieldShares, ...supervisors]);
-        readersOf.set(key, found);
-      }
-      return found;
+  const fieldReaders = async (fieldId: number, deleted?: { owner?: number; farm?: number }): Promise<number[]> => {
+    const field = await fieldItem(fieldId);
+    const owner = field ? Number(field.owner_id) : deleted?.owner;
+    const farmId = field ? Number(field.farm_id) : deleted?.farm;
+    if (owner === undefined || farmId === undefined || !Number.isInteger(owner)) return [];
+    return fieldReadersOf(`${fieldId}|${owner}|${farmId}`, async () => {
+      const [farmShares, fieldShares, supervisors] = await Promise.all([
+        shareUsers(keys.farmSharesPrefix(farmId)),
+        shareUsers(keys.fieldSharesPrefix(fieldId)),
+        supervisorsOf(owner),
+      ]);
+      return [owner, ...farmShares, ...fieldShares, ...supervisors];
     });
   };
 
-  const spots = new Map<number, Promise<number | undefined>>();
-  /** The field of a spot (its texts and images name it by id); undefined once the spot is gone. */
-  const spotField = (spotId: number) => {
-    let found = spots.get(spotId);
-    if (!found) {
-      found = getItem(keys.spotById(spotId)).then((item) => (item ? Number(item.field_id) : undefined));
-      spots.set(spotId, found);
-    }
-    return found;
+  /** The users who read a farm's records (and the farm); a farm that is gone: those of the owner its record names. */
+  const farmReaders = async (farmId: number, ownerHint?: number): Promise<number[]> => {
+    const farm = await farmItem(farmId);
+    const owner = farm ? Number(farm.owner_id) : ownerHint;
+    if (owner === undefined || !Number.isInteger(owner)) return [];
+    return farmReadersOf(`${farmId}|${owner}`, async () => {
+      // a share of one of its fields shows the farm too (read only)
+      const memberships = await queryAll(keys.farmFieldsPrefix(farmId));
+      const fieldIds = idsOf(memberships, (item) => Number(String(item.sk).slice(String(item.sk).indexOf('#') + 1)));
+      const [farmShares, supervisors, ...fieldShares] = await Promise.all([
+        shareUsers(keys.farmSharesPrefix(farmId)),
+        supervisorsOf(owner),
+        ...fieldIds.map((fieldId) => shareUsers(keys.fieldSharesPrefix(fieldId))),
+      ]);
+      return [owner, ...farmShares, ...supervisors, ...fieldShares.flat()];
+    });
   };
+
+  /** The field of a spot (its texts and images name it by id); undefined once the spot is gone. */
+  const spotField = memo((spotId: number) =>
+    getItem(keys.spotById(spotId)).then((item) => (item ? Number(item.field_id) : undefined)),
+  );
 
   return {
     /** A spot's text or image: placed in its spot's field (false when the spot is gone with them). */

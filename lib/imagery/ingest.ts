@@ -6,6 +6,7 @@
 import { geometryKit } from '../geo/geometry';
 import { log } from '../log';
 import type { FieldShape } from '../platform/model';
+import { memo } from '../util/memo';
 import { dateFigures, type SceneProducts, sceneProducts } from './bands';
 import { fieldGrid, fieldMask, ringsOfWkt } from './field-grid';
 import { type Grid, unionBounds } from './grid';
@@ -98,17 +99,10 @@ export function imageryIngestion({
   }
 
   /** The cuts of a field's campaigns, read once each. */
-  function campaignCuts(fieldId: number) {
-    const cuts = new Map<number, Promise<Cut | undefined>>();
-    return (campaign: number) => {
-      let cut = cuts.get(campaign);
-      if (!cut) {
-        cut = repository.fieldShape(fieldId, campaign).then((shape) => (shape ? cutOf(fieldId, shape) : undefined));
-        cuts.set(campaign, cut);
-      }
-      return cut;
-    };
-  }
+  const campaignCuts = (fieldId: number) =>
+    memo((campaign: number) =>
+      repository.fieldShape(fieldId, campaign).then((shape) => (shape ? cutOf(fieldId, shape) : undefined)),
+    );
 
   /**
    * The field job: finds the scenes of the period and queues those not stored for their campaign's

@@ -4,6 +4,7 @@
 // parameters (tests/unit/webhooks.test.ts runs them against memory and a fake receiver).
 import type { Principal } from '../auth/principal';
 import { Conflict, Invalid, NotFound } from '../errors';
+import { memo } from '../util/memo';
 import { newUuid } from '../util/uuid';
 import {
   type Delivery,
@@ -171,25 +172,13 @@ export function webhooksService({
     if (problem) throw new Invalid(`url refused: ${problem}`);
   }
 
-  /** One delivery job per subscription of each event's users (and its field's owner) that takes its name. */
+  /** One delivery job per subscription of each event's users that takes its name. */
   async function fanOutAll(events: readonly WebhookEvent[]): Promise<number> {
-    const owners = new Map<number, Promise<number | undefined>>();
-    const subscriptions = new Map<number, Promise<Subscription[]>>();
-    const memo = <K, V>(map: Map<K, Promise<V>>, key: K, read: (key: K) => Promise<V>) => {
-      let found = map.get(key);
-      if (!found) map.set(key, (found = read(key)));
-      return found;
-    };
+    const subscriptionsOf = memo((userId: number) => repository.subscriptionsOfUser(userId));
     const jobs: DeliveryJob[] = [];
     for (const event of events) {
-      // the users it names, and the owner of its field (whoever acted, the field's owner hears of it)
-      const users = new Set(event.user_ids);
-      if (event.field_id !== undefined && fieldOwner) {
-        const owner = await memo(owners, event.field_id, fieldOwner);
-        if (owner !== undefined) users.add(owner);
-      }
-      for (const userId of users) {
-        for (const subscription of await memo(subscriptions, userId, (id) => repository.subscriptionsOfUser(id))) {
+      for (const userId of new Set(event.user_ids)) {
+        for (const subscription of await subscriptionsOf(userId)) {
           if (!subscription.events.includes(event.name)) continue;
           // one delivery id per event and subscription: a repeated fan-out makes the same deliveries
           jobs.push({
@@ -257,13 +246,19 @@ export function webhooksService({
       return (await repository.deliveries(subscription, limit)).map(wireDelivery);
     },
 
-    /** The events worker: one delivery job per subscription of the event's users that takes its name. */
-    fanOut: (event: WebhookEvent): Promise<number> => fanOutAll([event]),
+    /**
+     * The events worker (an event of a process): one delivery job per subscription of the event's
+     * users and of its field's owner (whoever acted, the owner hears of it) that takes its name.
+     */
+    async fanOut(event: WebhookEvent): Promise<number> {
+      const owner = event.field_id !== undefined && fieldOwner ? await fieldOwner(event.field_id) : undefined;
+      return fanOutAll([owner === undefined ? event : { ...event, user_ids: [...event.user_ids, owner] }]);
+    },
 
     /**
-     * The events of a batch (the changes worker's, one per record written): each user's
-     * subscriptions and each field's owner read once for all of them, the delivery jobs queued
-     * together. Delivery ids are the event's id and the subscription's, so a batch fanned out again
+     * The events of a batch (the changes worker's, one per record written, each naming every user
+     * who reads the record, its field's owner among them): each user's subscriptions read once for
+     * all of them, the delivery jobs queued together. Delivery ids are the event's id and the subscription's, so a batch fanned out again
      * (a retry) makes the same deliveries, and a delivery already made is not sent again.
      */
     fanOutAll,

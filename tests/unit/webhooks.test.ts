@@ -457,7 +457,7 @@ describe('subscriptions and deliveries', () => {
     expect(m.queued[0]!.delivery_id).toBe(`e1:${mine.subscription_uuid}`);
   });
 
-  it("fans a batch's events out reading each user's subscriptions and each field's owner once, the jobs queued together", async () => {
+  it("fans a batch's events out to the users they name, each user's subscriptions read once, the jobs queued together; an event of a process reaches its field's owner too", async () => {
     const m = memory();
     const reads = { subscriptions: 0, owners: 0, queues: 0 };
     const repository = {
@@ -482,11 +482,11 @@ describe('subscriptions and deliveries', () => {
     });
     const a = await service.subscribe(principal(9), { url: 'http://127.0.0.1:4000/a', events: ['SPOT_CREATED.V1'] });
     const b = await service.subscribe(principal(10), { url: 'http://127.0.0.1:4000/b', events: ['SPOT_CREATED.V1'] });
-    // the field's owner (11) hears of its field's events too
     const c = await service.subscribe(principal(11), { url: 'http://127.0.0.1:4000/c', events: ['SPOT_CREATED.V1'] });
-    const events = ['e1', 'e2', 'e3'].map((id) => ({ ...event(10), id, user_ids: [9, 10] }));
+    // a batch's events name every reader, the field's owner (11) among them: no owner read
+    const events = ['e1', 'e2', 'e3'].map((id) => ({ ...event(10), id, user_ids: [9, 10, 11] }));
     expect(await service.fanOutAll(events)).toBe(9);
-    expect(reads).toEqual({ subscriptions: 3, owners: 1, queues: 1 });
+    expect(reads).toEqual({ subscriptions: 3, owners: 0, queues: 1 });
     expect(m.queued.map((j) => j.delivery_id).sort()).toEqual(
       ['e1', 'e2', 'e3'].flatMap((id) => [a, b, c].map((s) => `${id}:${s.subscription_uuid}`)).sort(),
     );
@@ -495,6 +495,11 @@ describe('subscriptions and deliveries', () => {
     // the same batch again (a retried stream batch): the same delivery ids, so what was delivered is not sent again
     await service.fanOutAll(events);
     expect(new Set(m.queued.map((j) => j.delivery_id)).size).toBe(9);
+    // an event of a process names the user who acted: the field's owner (11) hears of it too
+    m.queued.length = 0;
+    expect(await service.fanOut({ ...event(10), id: 'e4' })).toBe(2);
+    expect(reads.owners).toBe(1);
+    expect(m.queued.map((j) => j.delivery_id).sort()).toEqual([b, c].map((s) => `e4:${s.subscription_uuid}`).sort());
   });
 
   it('a failed attempt is recorded and backed off exponentially; the last fails the delivery; a 2xx delivers it once', async () => {

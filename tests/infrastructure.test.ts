@@ -16,6 +16,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -144,6 +145,18 @@ describe('npm run package: one template per service', () => {
     expect(packaged.map((p) => p.service)).toEqual(services.map((s) => s.name));
     expect(RESOURCE_BUDGET).toBeLessThanOrEqual(400);
     for (const p of packaged) expect(p.resources, p.service).toBeLessThanOrEqual(RESOURCE_BUDGET);
+  });
+
+  it('keeps the state `osls deploy --package` reads: the service whose compiled template is the template', () => {
+    // osls's json-cycle writer is replaced by a linear one (scripts/serverless/decycle.cjs)
+    const jsonCycle = createRequire(createRequire(import.meta.url).resolve('osls/package.json'))('json-cycle') as {
+      parse: (text: string) => any;
+    };
+    for (const p of packaged) {
+      const state = jsonCycle.parse(readFileSync(join(p.dir, 'serverless-state.json'), 'utf8'));
+      expect(state.service.service, p.service).toBe(`surco-${p.service}`);
+      expect(state.service.provider.compiledCloudFormationTemplate, p.service).toEqual(p.template);
+    }
   });
 
   it('fails, and ends, when a function does not build', () => {

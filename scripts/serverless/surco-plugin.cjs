@@ -26,6 +26,7 @@ const path = require('node:path');
 const { loadRegistry } = require('./registry.cjs');
 const { statementsFor, X_RAY_STATEMENT, QUEUES } = require('./iam.cjs');
 const { packageFunctions } = require('../../deploy/build.cjs');
+const decycled = require('./decycle.cjs');
 
 const PLATFORM = 'platform';
 const LOG_STATEMENT_SID = 'FunctionLogs';
@@ -106,6 +107,13 @@ class SurcoPlugin {
   constructor(serverless, options) {
     this.serverless = serverless;
     this.options = options || {};
+    // the service's state, which osls writes with json-cycle's quadratic stringify, written with the
+    // same function in linear time (scripts/serverless/decycle.cjs)
+    const writeFileSync = serverless.utils.writeFileSync.bind(serverless.utils);
+    serverless.utils.writeFileSync = (file, contents, cycles) =>
+      cycles && file.includes('.json') && typeof contents !== 'string'
+        ? writeFileSync(file, decycled.stringify(contents, null, 2))
+        : writeFileSync(file, contents, cycles);
     serverless.configSchemaHandler.defineFunctionProperties('aws', {
       properties: { iamRoleStatements: { type: 'array', items: { type: 'object' } } },
     });

@@ -34,8 +34,16 @@ const pages: Plugin = {
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', SURCO_LOG_LEVEL: 'silent' };
 
-/** Files that load the stack heavily (docs/security.md; concurrent writers, tests/contention.test.ts). */
-const HEAVY = ['tests/cross-tenant.test.ts', 'tests/fuzz.test.ts', 'tests/contention.test.ts'];
+/**
+ * Files that load the stack heavily (docs/security.md; concurrent writers, tests/contention.test.ts;
+ * a backfill of 2,900 jobs, tests/imagery-lanes.test.ts, which empties the backfill lane after it).
+ */
+const HEAVY = [
+  'tests/cross-tenant.test.ts',
+  'tests/fuzz.test.ts',
+  'tests/contention.test.ts',
+  'tests/imagery-lanes.test.ts',
+];
 /** The pages in a real headless Chromium (docs/console.md): npx vitest run --project browser. */
 const BROWSER = ['tests/browser/**/*.test.ts'];
 
@@ -78,8 +86,9 @@ export default defineConfig({
         },
       },
       {
-        // The matrix and the fuzz send thousands of requests each: they run after the other files,
-        // one at a time, against the same stack, so that their load does not time out the others.
+        // The matrix and the fuzz send thousands of requests each, the lanes test queues thousands of
+        // jobs: they run after the other files, one at a time, against the same stack, so that their
+        // load does not time out the others.
         plugins: [jsonText, pages],
         test: {
           name: 'stack-heavy',

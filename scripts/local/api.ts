@@ -166,7 +166,8 @@ async function main() {
         partitions: stream.partitions,
         retries: stream.retries,
         deadLetterUrl: stream.deadLetterUrl,
-        pollMs: 100,
+        // Lambda polls a stream's shards four times a second
+        pollMs: 250,
         say,
       }),
     );

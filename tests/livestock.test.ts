@@ -296,6 +296,9 @@ describe('POST /livestock/transaction/paddock', () => {
       date_of_last_transaction: '2026-05-11T11:30:00Z',
     });
     const history = await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token });
+    // the same operation under /api
+    const underApi = await call('GET', `/api/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token });
+    expect([underApi.status, underApi.body]).toEqual([200, history.body]);
     expect(history.body.data[0]).toMatchObject({
       kind: 'paddock',
       note: 'rotación de pastoreo',

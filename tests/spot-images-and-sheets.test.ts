@@ -5,7 +5,8 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { v1 as uuidV1 } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, square, type TestUser } from './helpers/api';
+import { call, createField, internal, newUser, square, stack, type TestUser } from './helpers/api';
+import { checkAnswer } from './helpers/contract';
 import * as hostile from './helpers/hostile-files';
 
 const FIELD = square(-60.5, -33.9, 0.02);
@@ -46,15 +47,23 @@ const upload = (user: TestUser, uuid: string, content: Buffer, type = 'image/png
   return call('PUT', '/api/spots/msgs/imgs', { token: user.token, query: { uuid }, body: form });
 };
 
+/** An image's bytes as a client downloads them, the answer checked against docs/openapi.json as `call`'s are. */
 const download = async (user: TestUser, path: string, query?: Record<string, string>) => {
-  const url = new URL(path, (await import('./helpers/api')).stack().baseUrl);
+  const url = new URL(path, stack().baseUrl);
   for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
   const response = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
-  return {
+  const answer = {
     status: response.status,
     type: response.headers.get('content-type'),
     bytes: Buffer.from(await response.arrayBuffer()),
   };
+  const json = answer.type?.startsWith('application/json');
+  checkAnswer('GET', url.pathname, {
+    status: answer.status,
+    contentType: answer.type,
+    text: json ? answer.bytes.toString('utf8') : '',
+  });
+  return answer;
 };
 
 describe('spot images', () => {
@@ -68,6 +77,14 @@ describe('spot images', () => {
     expect(byQuery.bytes.equals(PNG)).toBe(true);
     const byPath = await download(owner, `/api/spots/msgs/imgs/${img}`);
     expect(byPath.bytes.equals(PNG)).toBe(true);
+    // the same operations without the /api prefix
+    for (const [path, query] of [
+      ['/spots/msgs/imgs', { uuid: img }],
+      [`/spots/msgs/imgs/${img}`, undefined],
+    ] as const) {
+      const got = await download(owner, path, query);
+      expect([got.status, got.type, got.bytes.equals(PNG)], path).toEqual([200, 'image/png', true]);
+    }
   });
 
   it('refuses images not declared in a text (51) and files that are not images (51)', async () => {
@@ -104,10 +121,12 @@ describe('spot images', () => {
 
   it('uploads large photos straight to S3 with a presigned POST', async () => {
     const { owner, img } = await spotWithImage();
-    const presigned = await call('POST', '/api/spots/msgs/imgs/upload', {
-      token: owner.token,
-      query: { uuid: img, content_type: 'image/jpeg' },
-    });
+    const presign = (path: string) =>
+      call('POST', path, { token: owner.token, query: { uuid: img, content_type: 'image/jpeg' } });
+    // the same operation without the /api prefix
+    const unprefixed = await presign('/spots/msgs/imgs/upload');
+    expect([unprefixed.status, unprefixed.body.max_bytes]).toEqual([200, 25 * 1024 * 1024]);
+    const presigned = await presign('/api/spots/msgs/imgs/upload');
     expect(presigned.status).toBe(200);
     expect(presigned.body).toMatchObject({
       url: expect.stringMatching(/^http/),

@@ -8,7 +8,17 @@ import proj4 from 'proj4';
 import { expect, it } from 'vitest';
 import { acquisitionIndex, acquisitions, skyOf } from '../scripts/local/scenes';
 import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
-import { call, createField, eventually, IMAGERY_AREA, newUser, square, stack, type TestUser } from './helpers/api';
+import {
+  call,
+  createField,
+  download,
+  eventually,
+  IMAGERY_AREA,
+  newUser,
+  square,
+  stack,
+  type TestUser,
+} from './helpers/api';
 import { gdalTranslate } from './helpers/gdal';
 
 const UTM20S = '+proj=utm +zone=20 +south +datum=WGS84 +units=m +no_defs';
@@ -31,12 +41,13 @@ const datesOf = async (user: TestUser, fieldId: number) =>
     .dates as DateEntry[];
 
 async function tiff(user: TestUser, fieldId: number, date: string): Promise<Buffer> {
-  const url = new URL('/api/geoserver/v2', stack().baseUrl);
   const query = { field_id: fieldId, layer_name: 'sentinel2', operation: 'ndvi1', date, format: 'image/tiff' };
-  for (const [key, value] of Object.entries({ ...query, transparent: true })) url.searchParams.set(key, String(value));
-  const response = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
+  const response = await download('GET', '/api/geoserver/v2', {
+    token: user.token,
+    query: { ...query, transparent: true },
+  });
   expect(response.status).toBe(200);
-  return Buffer.from(await response.arrayBuffer());
+  return response.bytes;
 }
 
 /** The pixels with data of a GeoTIFF, by GDAL: their centres (lon, lat) and values. */

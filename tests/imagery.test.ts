@@ -8,7 +8,17 @@ import { PNG } from 'pngjs';
 import proj4 from 'proj4';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquisitionIndex, acquisitions, skyOf } from '../scripts/local/scenes';
-import { call, createField, eventually, IMAGERY_AREA, newUser, square, stack, type TestUser } from './helpers/api';
+import {
+  call,
+  createField,
+  download,
+  eventually,
+  IMAGERY_AREA,
+  newUser,
+  square,
+  stack,
+  type TestUser,
+} from './helpers/api';
 import { gdalinfo as gdalInfo } from './helpers/gdal';
 
 const PERIOD_DAYS = 15;
@@ -29,16 +39,8 @@ const dates = (user: TestUser, fieldId: number) =>
   call('GET', '/api/layers/dates/v3', { token: user.token, query: { field_id: fieldId } });
 
 async function image(user: TestUser, query: Record<string, string | number | boolean>) {
-  const url = new URL('/api/geoserver/v2', stack().baseUrl);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
-  const response = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    bytes,
-    json: () => JSON.parse(bytes.toString()),
-  };
+  const { status, type, bytes } = await download('GET', '/api/geoserver/v2', { token: user.token, query });
+  return { status, type, bytes, json: () => JSON.parse(bytes.toString()) };
 }
 
 async function gdalinfo(bytes: Buffer, extension: string): Promise<any> {

@@ -8,7 +8,7 @@ import JSZip from 'jszip';
 import { PNG } from 'pngjs';
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
-import { call, createField, eventually, internal, newUser, square, stack, type TestUser } from './helpers/api';
+import { call, createField, download, eventually, internal, newUser, square, type TestUser } from './helpers/api';
 import { gdalinfo, gdalTranslate } from './helpers/gdal';
 import * as hostile from './helpers/hostile-files';
 import { seededRandom as random } from './helpers/random';
@@ -30,10 +30,8 @@ const dates = (user: TestUser, fieldId: number) =>
   call('GET', '/api/layers/dates/v3', { token: user.token, query: { field_id: fieldId } });
 
 async function image(user: TestUser, query: Record<string, string | number | boolean>) {
-  const url = new URL('/api/geoserver/v2', stack().baseUrl);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
-  const response = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+  const { status, bytes } = await download('GET', '/api/geoserver/v2', { token: user.token, query });
+  return { status, bytes };
 }
 
 /** Band statistics of a GeoTIFF by GDAL. */

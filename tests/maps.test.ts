@@ -3,7 +3,7 @@
 import JSZip from 'jszip';
 import { combine, parseDbf, parseShp } from 'shpjs';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, square, stack, type TestUser, tokenFor } from './helpers/api';
+import { call, createField, download, internal, newUser, square, type TestUser, tokenFor } from './helpers/api';
 
 const PATH = '/api/users/me/maps';
 const ring = (lon: number, lat: number, size: number) => [
@@ -300,17 +300,13 @@ describe('/api/users/me/maps', () => {
     const form = new FormData();
     form.set('id_mapa', String(mapId));
     form.set('nombre', 'Ambientes Ñandú');
-    const response = await fetch(new URL(`${PATH}/download`, stack().baseUrl), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner.token}` },
-      body: form,
-    });
+    const response = await download('POST', `${PATH}/download`, { token: owner.token, body: form });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/zip');
+    expect(response.type).toBe('application/zip');
     expect(response.headers.get('content-disposition')).toContain(
       `filename*=UTF-8''${encodeURIComponent('Ambientes Ñandú.zip')}`,
     );
-    const zip = await JSZip.loadAsync(Buffer.from(await response.arrayBuffer()));
+    const zip = await JSZip.loadAsync(response.bytes);
     expect(Object.keys(zip.files).sort(), JSON.stringify(Object.keys(zip.files))).toEqual([
       'Ambientes Ñandú.cpg',
       'Ambientes Ñandú.dbf',
@@ -367,14 +363,9 @@ describe('/api/users/me/maps', () => {
     const form = new FormData();
     form.set('id_mapa', String(created.body.id));
     form.set('nombre', 'zonas');
-    const response = await fetch(new URL(`${PATH}/download`, stack().baseUrl), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner.token}` },
-      body: form,
-    });
+    const response = await download('POST', `${PATH}/download`, { token: owner.token, body: form });
     expect(response.status).toBe(200);
-    const bytes = await response.arrayBuffer();
-    const zip = await JSZip.loadAsync(Buffer.from(bytes));
+    const zip = await JSZip.loadAsync(response.bytes);
     const dbf = Buffer.from(await zip.file('zonas.dbf')!.async('uint8array'));
     expect(await zip.file('zonas.cpg')!.async('string')).toBe('UTF-8');
     // the bytes are each name's UTF-8, whole (not cut to a low byte)

@@ -5,8 +5,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { v1 as uuidV1 } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, square, stack, type TestUser } from './helpers/api';
-import { checkAnswer } from './helpers/contract';
+import { call, createField, download as downloadFile, internal, newUser, square, type TestUser } from './helpers/api';
 import * as hostile from './helpers/hostile-files';
 
 const FIELD = square(-60.5, -33.9, 0.02);
@@ -47,24 +46,8 @@ const upload = (user: TestUser, uuid: string, content: Buffer, type = 'image/png
   return call('PUT', '/api/spots/msgs/imgs', { token: user.token, query: { uuid }, body: form });
 };
 
-/** An image's bytes as a client downloads them, the answer checked against docs/openapi.json as `call`'s are. */
-const download = async (user: TestUser, path: string, query?: Record<string, string>) => {
-  const url = new URL(path, stack().baseUrl);
-  for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
-  const response = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
-  const answer = {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    bytes: Buffer.from(await response.arrayBuffer()),
-  };
-  const json = answer.type?.startsWith('application/json');
-  checkAnswer('GET', url.pathname, {
-    status: answer.status,
-    contentType: answer.type,
-    text: json ? answer.bytes.toString('utf8') : '',
-  });
-  return answer;
-};
+const download = (user: TestUser, path: string, query?: Record<string, string>) =>
+  downloadFile('GET', path, { token: user.token, ...(query ? { query } : {}) });
 
 describe('spot images', () => {
   it('uploads a declared image and downloads the same bytes by query and by path', async () => {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, type TestUser } from './helpers/api';
+import { call, createField, download, internal, newUser, type TestUser } from './helpers/api';
 
 const PATH = '/api/work_orders';
 const send = (user: TestUser, method: string, path: string, json?: unknown) =>
@@ -611,7 +611,6 @@ describe("work-order documents: each labour type's fields, the user's language, 
 });
 
 async function fetchFile(user: TestUser, path: string) {
-  const { stack } = await import('./helpers/api');
-  const response = await fetch(new URL(path, stack().baseUrl), { headers: { authorization: `Bearer ${user.token}` } });
-  return { status: response.status, headers: response.headers, content: Buffer.from(await response.arrayBuffer()) };
+  const { status, headers, bytes } = await download('GET', path, { token: user.token });
+  return { status, headers, content: bytes };
 }

@@ -21,7 +21,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Response<T>> {
+/** The request `call` and `download` send: its URL, headers and body from the options. */
+function request(method: string, path: string, options: CallOptions): { url: URL; init: RequestInit } {
   const url = new URL(path, stack().baseUrl);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
@@ -40,7 +41,12 @@ export async function call<T = any>(method: string, path: string, options: CallO
   } else if (options.body !== undefined) {
     body = options.body as RequestInit['body'];
   }
-  const response = await fetch(url, { method, headers, body });
+  return { url, init: { method, headers, body } };
+}
+
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Response<T>> {
+  const { url, init } = request(method, path, options);
+  const response = await fetch(url, init);
   const text = await response.text();
   checkAnswer(method, url.pathname, {
     status: response.status,
@@ -54,6 +60,35 @@ export async function call<T = any>(method: string, path: string, options: CallO
     /* not JSON */
   }
   return { status: response.status, body: parsed as T, headers: response.headers, text };
+}
+
+export interface Download {
+  status: number;
+  /** The Content-Type header. */
+  type: string | null;
+  headers: Headers;
+  bytes: Buffer;
+}
+
+/**
+ * A file as a client downloads it (an image, a sheet, a raster, a zip): its bytes, the answer
+ * checked against docs/openapi.json as `call`'s are (a JSON body, an error, against its schema).
+ */
+export async function download(method: string, path: string, options: CallOptions = {}): Promise<Download> {
+  const { url, init } = request(method, path, options);
+  const response = await fetch(url, init);
+  const answer = {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
+  checkAnswer(method, url.pathname, {
+    status: answer.status,
+    contentType: answer.type,
+    text: answer.type?.startsWith('application/json') ? answer.bytes.toString('utf8') : '',
+  });
+  return answer;
 }
 
 export const internal = <T = any>(path: string, json: unknown, key = stack().internalKey) =>

@@ -7,6 +7,7 @@ import { classify, classifyBatch, presentRecord, type StreamChange } from '../..
 import { decodeCursor, encodeCursor, newSeq, positionAt, seqTime } from '../../lib/changes/cursor';
 import { changeService, type FeedEntry } from '../../lib/changes/service';
 import { packWkt } from '../../lib/geo/packed';
+import type { WebhookEvent } from '../../lib/webhooks/model';
 import { recordEvent } from '../../lib/webhooks/record-events';
 
 const at = '2026-11-27T10:00:00.000Z';
@@ -327,5 +328,84 @@ describe('stream records as the worker reads them', () => {
     } as never);
     expect((change!.newImage!.value as { big: unknown }).big).toBe(Number('123456789012345678901234'));
     expect(() => JSON.stringify(change)).not.toThrow();
+  });
+});
+
+describe('the changes worker: what it reports when a batch fails (functions/workers/changes.ts)', () => {
+  const record = (sequence: string | undefined, sk: string) => ({
+    eventName: 'INSERT',
+    dynamodb: {
+      Keys: { pk: { S: 'FIELD#7' }, sk: { S: sk } },
+      NewImage: {
+        pk: { S: 'FIELD#7' },
+        sk: { S: sk },
+        yeargroup: { N: '2026' },
+        farm_id: { N: '3' },
+        rev: { S: `r-${sk}` },
+      },
+      ApproximateCreationDateTime: 1_800_000_000,
+      ...(sequence ? { SequenceNumber: sequence } : {}),
+    },
+  });
+  // a map (a feed entry, no webhook event), then two labours (an event each)
+  const batch = (withSequences = true) => ({
+    Records: [
+      record(withSequences ? '100' : undefined, 'MAP#4'),
+      record(withSequences ? '200' : undefined, 'LABOUR#2026#la'),
+      record(withSequences ? '300' : undefined, 'LABOUR#2026#lb'),
+    ],
+  });
+  /** The worker over feeds in memory that take the records before `failAt`, and a fan-out that may fail. */
+  const worker = async (options: { failAt?: number; fanOutFails?: boolean }) => {
+    const { changesWorker } = await import('../../functions/workers/changes');
+    const fannedOut: WebhookEvent[][] = [];
+    const run = changesWorker({
+      appendChanges: async (records) => {
+        const written = classifyBatch(records)
+          .filter((change) => options.failAt === undefined || (change.source ?? 0) < options.failAt)
+          .map((change) => ({ change, readers: [1] }));
+        return {
+          entries: written.length,
+          written,
+          ...(options.failAt === undefined ? {} : { failedAt: options.failAt, error: new Error('throttled') }),
+        };
+      },
+      fanOutAll: async (events) => {
+        if (options.fanOutFails) throw new Error('queue unreachable');
+        fannedOut.push(events);
+        return events.length;
+      },
+    });
+    return { run, fannedOut };
+  };
+
+  it('reports nothing when the feeds and the fan-out take the batch, and fans out each record event once', async () => {
+    const { run, fannedOut } = await worker({});
+    expect(await run(batch() as never)).toEqual({ batchItemFailures: [] });
+    expect(fannedOut.flat().map((e) => [e.name, e.data.labour_uuid, e.user_ids])).toEqual([
+      ['LABOUR_CHANGED.V1', 'la', [1]],
+      ['LABOUR_CHANGED.V1', 'lb', [1]],
+    ]);
+  });
+
+  it('a fan-out that fails: the batch again from the first record with an event, not from its start', async () => {
+    const { run } = await worker({ fanOutFails: true });
+    expect(await run(batch() as never)).toEqual({ batchItemFailures: [{ itemIdentifier: '200' }] });
+  });
+
+  it('feeds that stop at a record: the batch again from it, the events before it fanned out', async () => {
+    const { run, fannedOut } = await worker({ failAt: 2 });
+    expect(await run(batch() as never)).toEqual({ batchItemFailures: [{ itemIdentifier: '300' }] });
+    expect(fannedOut.flat().map((e) => e.data.labour_uuid)).toEqual(['la']);
+  });
+
+  it('both: from the earlier of the two records', async () => {
+    const { run } = await worker({ failAt: 2, fanOutFails: true });
+    expect(await run(batch() as never)).toEqual({ batchItemFailures: [{ itemIdentifier: '200' }] });
+  });
+
+  it('a record without a sequence number cannot be reported: the invocation fails, and the batch comes again whole', async () => {
+    const { run } = await worker({ fanOutFails: true });
+    await expect(run(batch(false) as never)).rejects.toThrow('queue unreachable');
   });
 });

@@ -420,7 +420,8 @@ class SurcoPlugin {
       entries,
       workDir: path.join(root, '.surco', 'package-build', this.service.name),
       packageDir: path.join(root, '.serverless'),
-      concurrency: settings.concurrency,
+      // SURCO_PACKAGE_LANES: another number of lanes (the test run's packaging, beside the tests, takes one)
+      concurrency: Number(process.env.SURCO_PACKAGE_LANES) || settings.concurrency,
       log: (message) => this.serverless.cli.log(`surco: ${message}`),
     });
     for (const [name, artifact] of Object.entries(artifacts)) service.getFunction(name).package = { artifact };

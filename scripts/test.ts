@@ -1,7 +1,7 @@
 // npm test [-- <vitest filters and options>]: Biome (format and lint), the type checks and every test
 // (vitest), all at once. Arguments go to vitest: `npm test -- spots` runs the test files whose
 // path contains "spots" (with the type check and lint beside them); `npm test -- --project unit`
-// the unit tests only. The output of Biome and tsc is printed when they end, vitest's as it runs;
+// the unit tests only. The output of Biome and the type checks is printed when they end, vitest's as it runs;
 // the command fails if any of them does.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -28,11 +28,13 @@ const incremental = (name: string) => [
 
 const steps: Step[] = [
   { name: 'biome', command: bin('biome'), args: ['ci', '--error-on-warnings', '.'], live: false },
+  // The type checks by TypeScript's native compiler (tsgo, @typescript/native-preview, pinned): the same
+  // diagnostics as tsc 5.9 on this code in a quarter of its CPU (docs/decisions.md, "Type checking").
   // incremental: a checkout's first run checks everything, later ones what changed since (the build
   // info kept in .surco/tsc/, which a clean checkout does not have)
-  { name: 'tsc', command: bin('tsc'), args: ['-p', '.', ...incremental('functions')], live: false },
+  { name: 'tsgo', command: bin('tsgo'), args: ['-p', '.', ...incremental('functions')], live: false },
   // the web pages' browser code, with the DOM's types (console/tsconfig.json)
-  { name: 'tsc console', command: bin('tsc'), args: ['-p', 'console', ...incremental('console')], live: false },
+  { name: 'tsgo console', command: bin('tsgo'), args: ['-p', 'console', ...incremental('console')], live: false },
   // the infrastructure test's packaging starts with the run, at the lowest CPU priority, beside the
   // other tests (tests/setup/prepackage.ts; SURCO_PREPACKAGE=0 turns it off)
   {

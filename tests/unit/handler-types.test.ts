@@ -1,7 +1,7 @@
 // A handler's answer is typed by its route's documented success body (lib/http/route.ts
-// SuccessBody, lib/http/endpoint.ts SpecFor): `tsc -p .` (part of npm test) fails where a handler
-// answers something else. The lines marked @ts-expect-error must not compile; if one did, tsc would
-// fail on the unused directive.
+// SuccessBody, lib/http/endpoint.ts SpecFor): the type check (`npm run typecheck`, part of npm test)
+// fails where a handler answers something else. The lines marked @ts-expect-error must not compile;
+// if one did, the check would fail on the unused directive.
 
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';

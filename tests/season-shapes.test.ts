@@ -175,6 +175,9 @@ describe('POST /api/fields/v2/shapes', () => {
     expect(applied.status).toBe(200);
     expect(coordinatesOf((await currentPolygon(user, fieldId)).polygon)).toEqual(coordinatesOf(SHRUNK));
     const parts = `MULTIPOLYGON((${inner(SHRUNK)}),(${inner(square(X + 0.0005, Y + 0.0005, 0.0005))}))`;
+    // had the field's first satellite dates come before the shape, it is reprocessing them, and any
+    // shape is refused with REPROCESSING until they are cut again (the spec's state table): wait for it
+    await eventually(async () => ((await lock(user, fieldId)).status === 200 ? true : undefined), 90_000, 250);
     const refused = await post(user, { field_id: fieldId, campaign: YEAR, shape: parts });
     expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_GEOMETRY']);
   });

@@ -29,7 +29,7 @@ const incremental = (name: string) => [
 const steps: Step[] = [
   { name: 'biome', command: bin('biome'), args: ['ci', '--error-on-warnings', '.'], live: false },
   // The type checks by TypeScript's native compiler (tsgo, @typescript/native-preview, pinned): the same
-  // diagnostics as tsc 5.9 on this code in a quarter of its CPU (docs/decisions.md, "Type checking").
+  // diagnostics as tsc 5.9 on this code in a quarter of its CPU (docs/adr/0009-type-checking.md).
   // incremental: a checkout's first run checks everything, later ones what changed since (the build
   // info kept in .surco/tsc/, which a clean checkout does not have)
   { name: 'tsgo', command: bin('tsgo'), args: ['-p', '.', ...incremental('functions')], live: false },

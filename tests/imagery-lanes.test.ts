@@ -52,7 +52,7 @@ const sqs = () =>
 afterAll(async () => {
   // the bulk tenant's fields go (a job still running only closes its days), and so does what is left
   // of their backfill: received and deleted here, ten at a time, instead of about 2,800 worker
-  // invocations that would find no field (50 core-seconds of the test run). This file runs alone
+  // invocations that would find no field (about 35 core-seconds of the test run). This file runs alone
   // (the stack-heavy project, vitest.config.ts), so the backfill lane holds no other file's jobs.
   for (const id of bulkFields) await call('GET', '/api/borrarlotes', { token: bulkOwner!.token, query: { lote: id } });
   const client = sqs();

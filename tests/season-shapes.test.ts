@@ -177,10 +177,10 @@ describe('POST /api/fields/v2/shapes', () => {
     const parts = `MULTIPOLYGON((${inner(SHRUNK)}),(${inner(square(X + 0.0005, Y + 0.0005, 0.0005))}))`;
     // had the field's first satellite dates come before the shape, it is reprocessing them, and any
     // shape is refused with REPROCESSING until they are cut again (the spec's state table): wait for it
-    await eventually(async () => ((await lock(user, fieldId)).status === 200 ? true : undefined), 90_000, 250);
+    await eventually(async () => ((await lock(user, fieldId)).status === 200 ? true : undefined), 120_000, 250);
     const refused = await post(user, { field_id: fieldId, campaign: YEAR, shape: parts });
     expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_GEOMETRY']);
-  });
+  }, 150_000);
 
   it('SHAPE_EXPANSION_LIMIT for a shape beyond 1 km of the field', async () => {
     const user = await newUser();

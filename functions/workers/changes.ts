@@ -32,12 +32,15 @@ export const changesWorker =
       return found ? [{ event: found, source: change.source ?? 0 }] : [];
     });
     let deliveries = 0;
-    try {
-      deliveries = await deps.fanOutAll(events.map((e) => e.event));
-    } catch (caught) {
-      // retried from the first record with an event: its feed entries may be written twice (at least once)
-      failedAt = Math.min(failedAt ?? Number.POSITIVE_INFINITY, events[0]!.source);
-      error = caught;
+    if (events.length) {
+      try {
+        deliveries = await deps.fanOutAll(events.map((e) => e.event));
+      } catch (caught) {
+        // retried from the first record with an event (before any record not written, as every event
+        // is of a written one): its feed entries may be written twice (at least once)
+        failedAt = events[0]!.source;
+        error = caught;
+      }
     }
     if (failedAt === undefined) {
       log.debug('changes written', { records: event.Records.length, entries: outcome.entries, deliveries });

@@ -399,8 +399,14 @@ describe('the changes worker: what it reports when a batch fails (functions/work
     expect(fannedOut.flat().map((e) => e.data.labour_uuid)).toEqual(['la']);
   });
 
-  it('both: from the earlier of the two records', async () => {
+  it('both: from the first record with an event, which is before the record the feeds stopped at', async () => {
     const { run } = await worker({ failAt: 2, fanOutFails: true });
+    expect(await run(batch() as never)).toEqual({ batchItemFailures: [{ itemIdentifier: '200' }] });
+  });
+
+  it('feeds that stop before any record with an event: nothing is fanned out (no call), the batch again from there', async () => {
+    // the fan-out fails if called: it must not be, with nothing to fan out
+    const { run } = await worker({ failAt: 1, fanOutFails: true });
     expect(await run(batch() as never)).toEqual({ batchItemFailures: [{ itemIdentifier: '200' }] });
   });
 

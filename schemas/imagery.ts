@@ -151,7 +151,7 @@ export const geoserverRoute = defineRoute({
   responses: {
     200: {
       description: 'image/png or image/tiff',
-      contentType: 'image/png',
+      contentType: ['image/png', 'image/tiff'],
       schema: z.string().check(z.describe('binary')),
     },
   },

@@ -561,7 +561,10 @@ export const exportSheetRoute = defineRoute({
     }),
   },
   responses: {
-    200: { description: 'the sheet', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    200: {
+      description: 'the sheet: an xlsx workbook, or CSV text (format=csv)',
+      contentType: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'],
+    },
   },
 });
 

@@ -207,7 +207,7 @@ export const downloadWorkOrderRoute = defineRoute({
   responses: {
     200: {
       description: 'application/pdf, or an xlsx workbook; Content-Disposition names the file',
-      contentType: 'application/octet-stream',
+      contentType: ['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
     },
   },
 });

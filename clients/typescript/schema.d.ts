@@ -4757,6 +4757,7 @@ export interface operations {
                 };
                 content: {
                     "image/png": Blob;
+                    "image/tiff": Blob;
                 };
             };
             429: components["responses"]["TooManyRequests_imagery"];
@@ -8585,13 +8586,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the sheet */
+            /** @description the sheet: an xlsx workbook, or CSV text (format=csv) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "text/csv": string;
                 };
             };
             429: components["responses"]["TooManyRequests_spots"];
@@ -10684,7 +10686,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": Blob;
+                    "application/pdf": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             429: components["responses"]["TooManyRequests_general"];
@@ -14840,13 +14843,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the sheet */
+            /** @description the sheet: an xlsx workbook, or CSV text (format=csv) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "text/csv": string;
                 };
             };
             429: components["responses"]["TooManyRequests_spots"];

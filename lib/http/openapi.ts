@@ -136,22 +136,25 @@ export function buildOpenApi(
       }
       const responses: Record<string, unknown> = {};
       for (const [status, doc] of Object.entries(route.responses)) {
-        // a file (image, sheet, zip, PDF, raster) is bytes; an event stream is text
-        const binary =
-          doc.contentType !== undefined &&
-          doc.contentType !== 'application/json' &&
-          !doc.contentType.startsWith('text/');
+        // a file (image, sheet, zip, PDF, raster) is bytes; an event stream or a CSV is text
+        const types = doc.contentType === undefined ? [] : [doc.contentType].flat();
+        const binary = (type: string) => type !== 'application/json' && !type.startsWith('text/');
         responses[status] = {
           description: doc.description,
           ...(route.record && status === '200' ? { headers: { ETag: ETAG_HEADER } } : {}),
-          ...(binary
-            ? { content: { [doc.contentType!]: { schema: { type: 'string', format: 'binary' } } } }
-            : doc.schema || doc.contentType
+          ...(types.length && types.some(binary)
+            ? {
+                content: Object.fromEntries(
+                  types.map((type) => [
+                    type,
+                    { schema: binary(type) ? { type: 'string', format: 'binary' } : { type: 'string' } },
+                  ]),
+                ),
+              }
+            : doc.schema || types.length
               ? {
                   content: {
-                    [doc.contentType ?? 'application/json']: doc.schema
-                      ? { schema: toSchema(doc.schema, 'output') }
-                      : {},
+                    [types[0] ?? 'application/json']: doc.schema ? { schema: toSchema(doc.schema, 'output') } : {},
                   },
                 }
               : {}),

@@ -56,8 +56,8 @@ export type HandlerRef = `functions/${string}.${string}`;
 export interface ResponseDoc {
   description: string;
   schema?: z.ZodMiniType;
-  /** Defaults to application/json. */
-  contentType?: string;
+  /** Defaults to application/json; several for a file served in one of several formats. */
+  contentType?: string | readonly string[];
 }
 
 /** A route's documented responses, by status. */

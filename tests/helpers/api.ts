@@ -87,6 +87,7 @@ export async function download(method: string, path: string, options: CallOption
     status: answer.status,
     contentType: answer.type,
     text: answer.type?.startsWith('application/json') ? answer.bytes.toString('utf8') : '',
+    size: answer.bytes.length,
   });
   return answer;
 }

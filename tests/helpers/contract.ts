@@ -81,7 +81,13 @@ export function operationOf(method: string, pathname: string): Operation | undef
 export function checkAnswer(
   method: string,
   pathname: string,
-  answer: { status: number; contentType: string | null; text: string },
+  answer: {
+    status: number;
+    contentType: string | null;
+    /** The body as text (JSON is checked against its schema); '' for bytes, whose length is `size`. */
+    text: string;
+    size?: number;
+  },
 ): void {
   const operation = operationOf(method, pathname);
   if (!operation) return;
@@ -96,6 +102,15 @@ export function checkAnswer(
   record(`${operation.operationId} ${key}${key === 'default' ? ` (${status})` : ''}`);
   const json = documented.content?.['application/json'];
   const mediaType = (answer.contentType ?? '').split(';')[0]!.trim();
+  // an answer with a body is of a media type the response documents (`image/*` takes any image)
+  const documentedTypes = Object.keys(documented.content ?? {});
+  const matches = (type: string) =>
+    type === mediaType || (type.endsWith('/*') && mediaType.startsWith(type.slice(0, -1)));
+  if ((answer.text || answer.size) && documentedTypes.length && !documentedTypes.some(matches)) {
+    throw new Error(
+      `${method} ${pathname} answered ${status} as ${mediaType || 'no media type'}, which ${operation.operationId} ${key} does not document (${documentedTypes.join(', ')})`,
+    );
+  }
   if (!json?.schema || mediaType !== 'application/json' || !answer.text) return;
   const validate = validatorOf(json.schema);
   if (!validate(JSON.parse(answer.text))) {

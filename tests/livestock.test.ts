@@ -169,7 +169,10 @@ describe('paddocks', () => {
     const path = `/livestock/paddock/${a.paddock_uuid}`;
     const refused = await call('DELETE', path, { token: owner.token });
     expect([refused.status, refused.body.code]).toEqual([409, 'PADDOCK_NOT_EMPTY']);
-    await call('DELETE', `/livestock/herd/${h.herd_uuid}`, { token: owner.token });
+    // the herd deleted under /api (the same operation), then again: gone
+    const herdDeleted = await call('DELETE', `/api/livestock/herd/${h.herd_uuid}`, { token: owner.token });
+    expect(herdDeleted.status).toBe(200);
+    expect((await call('DELETE', `/api/livestock/herd/${h.herd_uuid}`, { token: owner.token })).status).toBe(404);
     const deleted = await call('DELETE', path, { token: owner.token });
     expect(deleted.body).toEqual({ data: { paddock_uuid: a.paddock_uuid, deleted: true } });
     expect((await call('GET', path, { token: owner.token })).status).toBe(404);
@@ -296,9 +299,14 @@ describe('POST /livestock/transaction/paddock', () => {
       date_of_last_transaction: '2026-05-11T11:30:00Z',
     });
     const history = await call('GET', `/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token });
-    // the same operation under /api
+    // the same operations under /api: the history, and a move without its paddocks refused
     const underApi = await call('GET', `/api/livestock/herd/${h.herd_uuid}/transactions`, { token: owner.token });
     expect([underApi.status, underApi.body]).toEqual([200, history.body]);
+    const incomplete = await call('POST', '/api/livestock/transaction/paddock', {
+      token: owner.token,
+      json: { origin_herd_uuid: h.herd_uuid },
+    });
+    expect(incomplete.status).toBe(400);
     expect(history.body.data[0]).toMatchObject({
       kind: 'paddock',
       note: 'rotación de pastoreo',

@@ -2,8 +2,9 @@
 // Zip archives deflated by Node's own zlib: fflate writes the archive (headers, CRCs, the central
 // directory) and zlib compresses each entry, natively. fflate's own deflate is JavaScript: the 143
 // functions' contents (209 MB) took 9.9 core-seconds at its level 9 and come out 5% larger than
-// zlib's level 6 does in 6.4 (docs/benchmarks.md has the packaging's figures). Used by the packaging (deploy/build.cjs) and the tests' hostile
-// files (tests/helpers/hostile-files.ts). CommonJS: osls loads the packaging.
+// zlib's level 6 does in 6.4 (docs/benchmarks.md has the packaging's figures). Used by the
+// packaging (deploy/build.cjs) and the tests' hostile files (tests/helpers/hostile-files.ts).
+// CommonJS: osls loads the packaging.
 const zlib = require('node:zlib');
 const { Zip, ZipPassThrough } = require('fflate');
 

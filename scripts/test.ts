@@ -1,8 +1,8 @@
 // npm test [-- <vitest filters and options>]: Biome (format and lint), the type checks and every test
 // (vitest), all at once. Arguments go to vitest: `npm test -- spots` runs the test files whose
 // path contains "spots" (with the type check and lint beside them); `npm test -- --project unit`
-// the unit tests only. The output of Biome and the type checks is printed when they end, vitest's as it runs;
-// the command fails if any of them does.
+// the unit tests only. The output of Biome and the type checks is printed when they end, vitest's
+// as it runs; the command fails if any of them does.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 

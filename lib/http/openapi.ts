@@ -142,7 +142,7 @@ export function buildOpenApi(
         responses[status] = {
           description: doc.description,
           ...(route.record && status === '200' ? { headers: { ETag: ETAG_HEADER } } : {}),
-          ...(types.length && types.some(binary)
+          ...(types.some(binary)
             ? {
                 content: Object.fromEntries(
                   types.map((type) => [

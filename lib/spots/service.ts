@@ -5,7 +5,6 @@
 // tests/unit/spots.test.ts.
 import type { FieldGate } from '../authz/gate';
 import type { DomainError } from '../errors';
-/** A user tag to create (counting the spot written with it). */
 import type { DeclaredImage } from './images';
 import { imageRules } from './images';
 import { listRules } from './list';
@@ -15,6 +14,8 @@ import type { ImageDeclaration, Spot, SpotMessage, TagRef } from './model';
 import { spotRules, variableRules } from './spots';
 import type { SpotTag } from './tags';
 import { tagRules } from './tags';
+
+/** A user tag to create (counting the spot written with it). */
 export interface NewTag {
   uuid: string;
   tag: string;

@@ -74,7 +74,10 @@ export const Delivery = entity('webhook_delivery', {
 });
 export type Delivery = EntityOf<typeof Delivery>;
 
-/** An event's id: its time, then 16 characters that make it unique. Ids sort by time (the deliveries of a subscription are listed newest first by them). */
+/**
+ * An event's id: its time, then 16 characters that make it unique. Ids sort by time (the
+ * deliveries of a subscription are listed newest first by them).
+ */
 export const eventId = (at: number, unique: string): string => `${at.toString(36).padStart(9, '0')}${unique}`;
 
 /** An event for webhooks: whose it is (the users it concerns), the field it is about, and its data. */

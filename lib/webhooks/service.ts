@@ -258,8 +258,9 @@ export function webhooksService({
     /**
      * The events of a batch (the changes worker's, one per record written, each naming every user
      * who reads the record, its field's owner among them): each user's subscriptions read once for
-     * all of them, the delivery jobs queued together. Delivery ids are the event's id and the subscription's, so a batch fanned out again
-     * (a retry) makes the same deliveries, and a delivery already made is not sent again.
+     * all of them, the delivery jobs queued together. Delivery ids are the event's id and the
+     * subscription's, so a batch fanned out again (a retry) makes the same deliveries, and a
+     * delivery already made is not sent again.
      */
     fanOutAll,
     /**

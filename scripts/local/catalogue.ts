@@ -69,7 +69,10 @@ export async function innerLonLatBox(t: TileExtent): Promise<[number, number, nu
   ];
 }
 
-/** Band files' layouts made so far, by tile, pixel size and block (every range request of a file asks for its layout). */
+/**
+ * Band files' layouts made so far, by tile, pixel size and block (every range request of a file
+ * asks for its layout).
+ */
 const files = new Map<string, ReturnType<typeof tiledHeader> & { grid: Grid }>();
 
 /** A band's file of a tile: its grid, header and block layout (the same for every scene of the tile). */

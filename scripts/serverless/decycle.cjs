@@ -4,8 +4,9 @@
 // a linear search of every object seen so far, and asks every value, primitives included, for
 // toJSON by throwing when it has none: quadratic in the service's objects, a quarter of a
 // template-only packaging's CPU (the platform service: 1.7 -> 1.3 user-seconds without it; half
-// under a profiler, which makes the thrown errors dearer). This is the same function with a Map: the same output, byte for byte (tests/unit/decycle.test.ts), in linear time.
-// The serverless plugin writes the state with it (scripts/serverless/surco-plugin.cjs).
+// under a profiler, which makes the thrown errors dearer). This is the same function with a Map:
+// the same output, byte for byte (tests/unit/decycle.test.ts), in linear time. The serverless
+// plugin writes the state with it (scripts/serverless/surco-plugin.cjs).
 
 /**
  * A deep copy of `object` where every object or array met a second time (a cycle or a shared

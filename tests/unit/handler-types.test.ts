@@ -1,7 +1,7 @@
 // A handler's answer is typed by its route's documented success body (lib/http/route.ts
-// SuccessBody, lib/http/endpoint.ts SpecFor): the type check (`tsgo -p .`, run by npm test and npm run typecheck)
-// fails where a handler answers something else. The lines marked @ts-expect-error must not compile;
-// if one did, the check would fail on the unused directive.
+// SuccessBody, lib/http/endpoint.ts SpecFor): the type check (`tsgo -p .`, run by npm test and
+// npm run typecheck) fails where a handler answers something else. The lines marked with an
+// `@ts-expect-error` must not compile; if one did, the check would fail on the unused directive.
 
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';

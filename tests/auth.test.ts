@@ -146,11 +146,11 @@ describe('forged algorithms and long key ids', () => {
       const garbage = await send('not-a-jwt');
       expect(garbage.status, route.path).toBe(401);
       for (const [name, token] of Object.entries(forged)) {
-        const started = Date.now();
+        const started = performance.now();
         const response = await send(token);
         expect([route.path, name, response.status]).toEqual([route.path, name, 401]);
         expect(withoutRequestId(response.body), `${route.path} ${name}`).toEqual(withoutRequestId(garbage.body));
-        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(performance.now() - started).toBeLessThan(2_000);
       }
     }
     // and the general dialect's code is -3

@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 describe('GET /api/getfields of an account over 6 MB', () => {
   it('answers 200 with the whole structure, streamed', async () => {
-    const started = Date.now();
+    const started = performance.now();
     const response = await call('GET', '/api/getfields', { token: user.token });
     expect(response.status).toBe(200);
     expect(response.text.length).toBeGreaterThan(6 * 1024 * 1024);
@@ -42,7 +42,7 @@ describe('GET /api/getfields of an account over 6 MB', () => {
     expect(listed.map((f) => f.id).sort((a, b) => a - b)).toEqual([...fieldIds].sort((a, b) => a - b));
     for (const field of listed) expect(field.shapes.current.polygon.split(',')).toHaveLength(VERTICES + 1);
     expect(farms[0].bbox).toMatch(/^POLYGON\(\(/);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it('is gzip-compressed for a client that accepts it', async () => {

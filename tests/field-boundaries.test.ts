@@ -265,11 +265,11 @@ describe('POST /api/fields/convert', () => {
         [hostile.kmlVertices(), /more than 200000 vertices/],
       ];
       for (const [file, message] of files) {
-        const started = Date.now();
+        const started = performance.now();
         const response = await convert(user, file.content, file.filename);
         expect([file.label, response.status, response.body.code]).toEqual([file.label, 400, -4]);
         expect(response.body.info).toMatch(message);
-        expect(Date.now() - started, file.label).toBeLessThan(2000);
+        expect(performance.now() - started, file.label).toBeLessThan(2000);
       }
     });
 

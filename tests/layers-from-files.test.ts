@@ -176,11 +176,11 @@ describe('POST /files', () => {
       [hostile.shpVerticesBomb(), /lote\.shp" is larger than 32 MiB/],
     ];
     for (const [file, message] of files) {
-      const started = Date.now();
+      const started = performance.now();
       const response = await upload(user, file.content, file.filename);
       expect([file.label, response.status, response.body.error_code]).toEqual([file.label, 400, 'ERROR_ARCHIVO']);
       expect(response.body.info).toMatch(message);
-      expect(Date.now() - started, file.label).toBeLessThan(2000);
+      expect(performance.now() - started, file.label).toBeLessThan(2000);
     }
   });
 

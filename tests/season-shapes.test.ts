@@ -45,8 +45,8 @@ const currentPolygon = async (user: TestUser, fieldId: number) => {
 // The lock is released once the new shape's imagery is stored: behind the other fields' scenes of
 // the whole test run on the imagery queue.
 async function waitUntilAllowed(user: TestUser, fieldId: number, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     const response = await lock(user, fieldId);
     if (response.status === 200) return response;
     await new Promise((resolve) => setTimeout(resolve, 250));

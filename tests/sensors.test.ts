@@ -542,10 +542,10 @@ describe('the bulk path', () => {
     form.set('file', new Blob([file]), 'values.json.gz');
     const s3 = await fetch(upload.url, { method: 'POST', body: form });
     expect(s3.status).toBeLessThan(300);
-    const deadline = Date.now() + 30_000;
+    const deadline = performance.now() + 30_000;
     for (;;) {
       const status = await api(ext, 'GET', `/values/bulk/${job_uuid}`);
-      if (['done', 'failed'].includes(status.body.data.status) || Date.now() > deadline) return status.body.data;
+      if (['done', 'failed'].includes(status.body.data.status) || performance.now() > deadline) return status.body.data;
       await new Promise((r) => setTimeout(r, 300));
     }
   }

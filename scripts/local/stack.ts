@@ -344,8 +344,8 @@ async function waitFor(
   timeoutMs: number,
   logFile?: string,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     if (child && child.process.exitCode !== null) {
       throw new StackError(`${what} exited with code ${child.process.exitCode}${await logTail(logFile)}`);
     }

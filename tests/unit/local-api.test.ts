@@ -251,16 +251,16 @@ describe('the local stack fails where AWS fails', () => {
   });
 
   it("answers 502 at a function's own timeout, waiting or stuck on the CPU, and keeps serving", async () => {
-    const started = Date.now();
+    const started = performance.now();
     const [slow, spin] = await Promise.all([get('/slow'), get('/spin')]);
     expect([slow.status, spin.status]).toEqual([502, 502]);
     expect(slow.json()).toEqual(DEFAULT_5XX);
-    expect(Date.now() - started).toBeLessThan(2900);
+    expect(performance.now() - started).toBeLessThan(2900);
     // the worker stuck on the CPU was replaced: requests are served at once
-    const after = Date.now();
+    const after = performance.now();
     expect((await get('/binary')).status).toBe(200);
     expect((await get('/binary')).status).toBe(200);
-    expect(Date.now() - after).toBeLessThan(2000);
+    expect(performance.now() - after).toBeLessThan(2000);
   });
 
   it('answers 504 with the DEFAULT_5XX body when a function outlives the integration timeout', async () => {

@@ -43,18 +43,19 @@ async function stackProcess(): Promise<{ parent: ChildProcess; children: number[
   let output = '';
   parent.stdout!.on('data', (chunk) => (output += chunk));
   parent.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 20_000;
+  const deadline = performance.now() + 20_000;
   for (;;) {
     const pids = ['guarded', 'ipc'].map((name) => Number(new RegExp(`${name}=(\\d+)`).exec(output)?.[1]));
     if (pids.every((pid) => pid > 0)) return { parent, children: pids, output: () => output };
-    if (Date.now() > deadline || parent.exitCode !== null) throw new Error(`the children did not start: ${output}`);
+    if (performance.now() > deadline || parent.exitCode !== null)
+      throw new Error(`the children did not start: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 async function gone(pids: number[], withinMs: number): Promise<number[]> {
-  const deadline = Date.now() + withinMs;
-  while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  const deadline = performance.now() + withinMs;
+  while (pids.some(alive) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   return pids.filter(alive);
 }
 

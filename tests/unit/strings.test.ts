@@ -33,9 +33,9 @@ describe('well-formed texts', () => {
     // a body nested 20,000 deep is walked in one pass
     let deep: unknown = LONE;
     for (let i = 0; i < 20_000; i++) deep = { a: deep };
-    const started = Date.now();
+    const started = performance.now();
     expect(illFormedText(deep)).toHaveLength(20_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('encodes a stored name with a lone surrogate for a download without a URIError', () => {

@@ -41,9 +41,9 @@ describe('answering before the function times out', () => {
     const slow = endpoint(route, {
       handler: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 3_000)),
     });
-    const started = Date.now();
+    const started = performance.now();
     const result = await slow(event, context(TIMEOUT_MARGIN_MS + 300));
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(performance.now() - started).toBeLessThan(1_500);
     expect(result.statusCode).toBe(503);
     expect(JSON.parse(result.body)).toEqual({
       res: 'error',

@@ -264,11 +264,11 @@ describe('the delivery connection', () => {
     });
     expect(elsewhere.received).toEqual([]);
     const silent = await receiver(() => undefined);
-    const started = Date.now();
+    const started = performance.now();
     await expect(
       postToTarget(pinned(`http://hooks.surco.invalid:${silent.port}/in`), { ...request, timeoutMs: 300 }),
     ).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('through the service: the injected resolver is asked once and the POST reaches the address it gave, named as subscribed', async () => {

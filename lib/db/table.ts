@@ -316,6 +316,12 @@ export interface QueryOptions {
   index?: 'gsi1' | 'gsi2' | 'gsi3';
   limit?: number;
   descending?: boolean;
+  /**
+   * A base-table read strongly consistent (the default) or not (`false`: half the read units, for a
+   * listing's page, which may lag a write by about a second as an index does; docs/data-model.md).
+   * Index reads are eventually consistent whatever this says.
+   */
+  consistent?: boolean;
 }
 
 function keyCondition(
@@ -351,7 +357,8 @@ function keyCondition(
 /**
  * The items of a partition (or of an index partition) whose sort key starts with skPrefix (or is in
  * skBetween), in key order (reversed when descending), read one page (`pageSize` items) at a time:
- * stop iterating to stop reading. Base-table reads are strongly consistent; index reads are not.
+ * stop iterating to stop reading. Base-table reads are strongly consistent unless `consistent: false`;
+ * index reads are not.
  */
 export async function* queryItems<T extends Item = Item>(
   options: QueryOptions & { pageSize?: number },
@@ -365,7 +372,7 @@ export async function* queryItems<T extends Item = Item>(
         TableName: table(),
         IndexName: options.index,
         ...keyCondition(options, pkName, skName),
-        ConsistentRead: options.index ? undefined : true,
+        ConsistentRead: options.index ? undefined : (options.consistent ?? true),
         ScanIndexForward: !options.descending,
         ExclusiveStartKey: startKey,
         Limit: options.pageSize,

@@ -66,7 +66,7 @@ export function inboxRules({ repository, now = () => new Date() }: NotificationD
       // Items after the pinned ones, newest first; read as far as this page (and one more) needs.
       const othersNeeded = Math.max(0, end + 1 - pinnedItems.length);
       const others = othersNeeded
-        ? (await repository.newest(user.id, othersNeeded + pinnedIds.size)).filter(
+        ? (await repository.newest(user.id, othersNeeded + pinnedIds.size, { listing: true })).filter(
             (item) => !pinnedIds.has(item.itemId),
           )
         : [];

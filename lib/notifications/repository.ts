@@ -43,15 +43,24 @@ export const dynamoInboxRepository: InboxRepository = {
     return readItem(keys.inboxItem(userId, itemId), InboxItem.fromItem);
   },
   async items(userId, itemIds) {
-    return [...(await batchGet(itemIds.map((id) => keys.inboxItem(userId, id)))).values()].map(InboxItem.fromItem);
+    const found = await batchGet(
+      itemIds.map((id) => keys.inboxItem(userId, id)),
+      { consistent: false },
+    );
+    return [...found.values()].map(InboxItem.fromItem);
   },
-  async newest(userId, limit) {
+  async newest(userId, limit, { listing = false } = {}) {
     return (
-      await queryAll({ ...keys.inboxItemsPrefix(userId), descending: true, ...(limit !== undefined ? { limit } : {}) })
+      await queryAll({
+        ...keys.inboxItemsPrefix(userId),
+        descending: true,
+        ...(limit !== undefined ? { limit } : {}),
+        consistent: !listing,
+      })
     ).map(InboxItem.fromItem);
   },
   async pins(userId) {
-    return (await queryAll(keys.inboxPinsPrefix(userId))).map((pin) => ({
+    return (await queryAll({ ...keys.inboxPinsPrefix(userId), consistent: false })).map((pin) => ({
       itemId: String(pin.item_id),
       pinnedUntil: pin.pinned_until ? String(pin.pinned_until) : null,
     }));

@@ -30,10 +30,14 @@ export interface InboxRepository {
   /** The stream's last number and the pending count (undefined: no inbox yet). */
   state(userId: number): Promise<{ seq: number; pending: number } | undefined>;
   item(userId: number, itemId: string): Promise<InboxItem | undefined>;
+  /** Items by id, as a listing reads them (eventually consistent). */
   items(userId: number, itemIds: string[]): Promise<InboxItem[]>;
-  /** The newest items first; at most `limit` when given. */
-  newest(userId: number, limit?: number): Promise<InboxItem[]>;
-  /** Pinned items, with the end of their pin. */
+  /**
+   * The newest items first; at most `limit` when given. `listing`: read as a page of the inbox is
+   * (eventually consistent: half the read units, a write may show about a second later).
+   */
+  newest(userId: number, limit?: number, options?: { listing?: boolean }): Promise<InboxItem[]>;
+  /** Pinned items, with the end of their pin, as a listing reads them (eventually consistent). */
   pins(userId: number): Promise<Array<{ itemId: string; pinnedUntil: string | null }>>;
   /** The item each stack points to, by event name. */
   stacks(userId: number, eventNames: string[]): Promise<Map<string, string>>;

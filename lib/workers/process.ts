@@ -1,11 +1,13 @@
 // Processing of the events queue: each record is one event envelope (lib/events/publish.ts).
 // Records are handled one by one; a failing record is reported alone (partial batch response)
 // so SQS retries it and, after the queue's maxReceiveCount, moves it to the dead-letter queue.
-// Handlers are idempotent; a processed-marker also skips redeliveries of finished events.
+// Handlers are idempotent; a processed-marker also skips redeliveries of finished events (the
+// markers of a batch read in one call before its first record, and an id seen twice in one batch
+// processed once).
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { keys } from '../db/keys';
-import { getItem, putItem } from '../db/table';
+import { batchGet, getItem, itemKey, putItem } from '../db/table';
 import type { EventEnvelope } from '../events/publish';
 import { log } from '../log';
 
@@ -41,11 +43,8 @@ export function jobOf<T>(
   };
 }
 
-async function processRecord(
-  record: SQSRecord,
-  handlers: Record<string, EventHandler>,
-  fallback?: EventHandler,
-): Promise<void> {
+/** A record's envelope, or a poison message. */
+function envelopeOf(record: SQSRecord): EventEnvelope {
   let body: unknown;
   try {
     body = JSON.parse(record.body);
@@ -54,9 +53,42 @@ async function processRecord(
   }
   const parsed = Envelope.safeParse(body);
   if (!parsed.success) throw new PoisonMessage(`message ${record.messageId} is not an event envelope`);
-  const envelope = parsed.data as EventEnvelope;
+  return parsed.data as EventEnvelope;
+}
+
+/**
+ * The ids of a batch's events processed before (their markers read in one call), to which the
+ * batch adds those it processes. Undefined when the markers could not be read: each record then
+ * reads its own, and fails alone if it cannot.
+ */
+async function processedAmong(records: SQSRecord[]): Promise<Set<string> | undefined> {
+  const ids = new Set<string>();
+  for (const record of records) {
+    try {
+      ids.add(envelopeOf(record).id);
+    } catch {
+      // a poison message fails when its turn comes
+    }
+  }
+  if (ids.size <= 1) return undefined;
+  try {
+    const found = await batchGet([...ids].map((id) => keys.processedMessage(id)));
+    return new Set([...ids].filter((id) => found.has(itemKey(keys.processedMessage(id)))));
+  } catch (error) {
+    log.warn('processed markers not read as a batch', { error });
+    return undefined;
+  }
+}
+
+async function processRecord(
+  record: SQSRecord,
+  handlers: Record<string, EventHandler>,
+  fallback: EventHandler | undefined,
+  processed: Set<string> | undefined,
+): Promise<void> {
+  const envelope = envelopeOf(record);
   const marker = keys.processedMessage(envelope.id);
-  if (await getItem(marker)) {
+  if (processed ? processed.has(envelope.id) : await getItem(marker)) {
     log.info('event already processed', { eventId: envelope.id, event: envelope.event_name });
     return;
   }
@@ -71,6 +103,7 @@ async function processRecord(
     event_name: envelope.event_name,
     ttl: Math.floor(Date.now() / 1000) + PROCESSED_TTL_SECONDS,
   });
+  processed?.add(envelope.id);
 }
 
 /** Handles records one by one, reporting the failed ones alone (partial batch response). */
@@ -90,8 +123,11 @@ export async function processRecords(
   return { batchItemFailures };
 }
 
-export const processBatch = (
+export async function processBatch(
   event: SQSEvent,
   handlers: Record<string, EventHandler>,
   fallback?: EventHandler,
-): Promise<SQSBatchResponse> => processRecords(event, (record) => processRecord(record, handlers, fallback));
+): Promise<SQSBatchResponse> {
+  const processed = await processedAmong(event.Records);
+  return processRecords(event, (record) => processRecord(record, handlers, fallback, processed));
+}

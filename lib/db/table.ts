@@ -361,9 +361,17 @@ function keyCondition(
  * index reads are not.
  */
 export async function* queryItems<T extends Item = Item>(
-  options: QueryOptions & { pageSize?: number },
+  options: QueryOptions & {
+    pageSize?: number;
+    /**
+     * Each page after the first twice the one before (at most 1,000 items): a source of a merged
+     * list reads its share of the page first, and the one that holds most of it in few more calls.
+     */
+    growing?: boolean;
+  },
 ): AsyncGenerator<T> {
   let startKey: Record<string, unknown> | undefined;
+  let limit = options.pageSize;
   const pkName = options.index ? `${options.index}pk` : 'pk';
   const skName = options.index ? `${options.index}sk` : 'sk';
   do {
@@ -375,7 +383,7 @@ export async function* queryItems<T extends Item = Item>(
         ConsistentRead: options.index ? undefined : (options.consistent ?? true),
         ScanIndexForward: !options.descending,
         ExclusiveStartKey: startKey,
-        Limit: options.pageSize,
+        Limit: limit,
       }),
     );
     for (const item of (out.Items ?? []) as T[]) {
@@ -383,6 +391,7 @@ export async function* queryItems<T extends Item = Item>(
       yield item;
     }
     startKey = out.LastEvaluatedKey;
+    if (options.growing && limit) limit = Math.min(limit * 2, Math.max(limit, 1000));
   } while (startKey);
 }
 

@@ -189,8 +189,9 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       // that might make the page are the only ones read
       const sources = reach.wholeFarms.length + singles.length;
       const read = (lower: string, upper: string, pageSize: number | undefined) => {
-        // the page is shared among the sources: each reads its share first (then on, as the merge takes)
-        const each = pageSize && pageShare(pageSize, sources, 25);
+        // the page is shared among the sources: each reads its even share first, then on as the merge
+        // takes, in growing reads (a farm that holds most of the page reads it in a few calls)
+        const each = pageSize && pageShare(pageSize, sources, 10, 1);
         return newestOfAll([
           ...reach.wholeFarms.map((farm) => repository.farmSpots(farm.id, lower, upper, each)),
           ...singles.map((fieldId) => repository.fieldSpots(fieldId, lower, upper, each)),

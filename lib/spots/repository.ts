@@ -244,11 +244,21 @@ export const dynamoSpotRepository: SpotRepository = {
     return [...found.values()].map(Spot.fromItem);
   },
   async *fieldSpots(fieldId, from, to, pageSize) {
-    for await (const item of queryItems({ ...keys.spotsByTime(fieldId, from, to), descending: true, pageSize }))
+    for await (const item of queryItems({
+      ...keys.spotsByTime(fieldId, from, to),
+      descending: true,
+      pageSize,
+      growing: true,
+    }))
       yield Spot.fromItem(item);
   },
   async *farmSpots(farmId, from, to, pageSize) {
-    for await (const item of queryItems({ ...keys.spotsOfFarmByTime(farmId, from, to), descending: true, pageSize }))
+    for await (const item of queryItems({
+      ...keys.spotsOfFarmByTime(farmId, from, to),
+      descending: true,
+      pageSize,
+      growing: true,
+    }))
       yield Spot.fromItem(item);
   },
   byFarm: () => backfilled(BACKFILLS.spotsByFarm),

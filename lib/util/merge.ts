@@ -35,9 +35,10 @@ export async function* mergeOrdered<T>(
 }
 
 /**
- * How many records each of `sources` reads first for a page of `size` merged from them: twice its
- * even share (so that a page drawn mostly from a few sources needs few second reads), at least
- * `floor`, at most the page.
+ * How many records each of `sources` reads first for a page of `size` merged from them: `spread`
+ * times its even share (twice by default: a page drawn mostly from a few sources needs few second
+ * reads; once where a source's later reads grow, queryItems' `growing`), at least `floor`, at most
+ * the page.
  */
-export const pageShare = (size: number, sources: number, floor: number): number =>
-  Math.min(size, Math.max(Math.ceil((2 * size) / sources), floor));
+export const pageShare = (size: number, sources: number, floor: number, spread = 2): number =>
+  Math.min(size, Math.max(Math.ceil((spread * size) / sources), floor));

@@ -68,4 +68,10 @@ describe('pageShare', () => {
     expect(pageShare(50, 100, 25)).toBe(25);
     expect(pageShare(10, 100, 25)).toBe(10);
   });
+
+  it('is the even share where the sources read on in growing pages (spread 1)', () => {
+    expect(pageShare(102, 10, 10, 1)).toBe(11);
+    expect(pageShare(50, 10, 10, 1)).toBe(10);
+    expect(pageShare(50, 1, 10, 1)).toBe(50);
+  });
 });

@@ -138,8 +138,11 @@ export const dynamoLabourRepository: LabourRepository = {
       }),
     );
   },
-  async rotations(refs) {
-    const found = await batchGet(refs.map((r) => keys.rotation(r.fieldId, r.uuid)));
+  async rotations(refs, { listing = false } = {}) {
+    const found = await batchGet(
+      refs.map((r) => keys.rotation(r.fieldId, r.uuid)),
+      { consistent: !listing },
+    );
     return new Map(
       refs.flatMap((r) => {
         const item = found.get(itemKey(keys.rotation(r.fieldId, r.uuid)));
@@ -154,8 +157,11 @@ export const dynamoLabourRepository: LabourRepository = {
       }),
     );
   },
-  async campaigns(refs) {
-    const found = await batchGet(refs.map((r) => keys.campaign(r.fieldId, r.yeargroup)));
+  async campaigns(refs, { listing = false } = {}) {
+    const found = await batchGet(
+      refs.map((r) => keys.campaign(r.fieldId, r.yeargroup)),
+      { consistent: !listing },
+    );
     return new Map(
       refs.flatMap((r) => {
         const item = found.get(itemKey(keys.campaign(r.fieldId, r.yeargroup)));
@@ -167,8 +173,11 @@ export const dynamoLabourRepository: LabourRepository = {
   async mapField(mapId) {
     return readItem(keys.mapRef(mapId), (ref) => Number(ref.field_id));
   },
-  async personalInputs(refs) {
-    const found = await batchGet(refs.map((r) => keys.userInput(r.ownerId, r.uuid)));
+  async personalInputs(refs, { listing = false } = {}) {
+    const found = await batchGet(
+      refs.map((r) => keys.userInput(r.ownerId, r.uuid)),
+      { consistent: !listing },
+    );
     const inputs = new Map<string, PersonalInput>();
     for (const r of refs) {
       const item = found.get(itemKey(keys.userInput(r.ownerId, r.uuid)));

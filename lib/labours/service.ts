@@ -114,6 +114,17 @@ export interface LabourSave {
   biennial?: { campaign: Campaign; value: boolean | undefined };
 }
 
+/**
+ * How the names and flags a labour's view shows are read: strongly consistent (the default: the
+ * answer to a change shows what it wrote), or, `listing`, eventually consistent at half the read
+ * units, as a page of labours is (its labours come from an index).
+ */
+export interface ShownOptions {
+  listing?: boolean;
+}
+
+const LISTING: ShownOptions = { listing: true };
+
 /** The key of the maps the repository answers (rotations, campaigns, personal inputs): the parts joined by '|'. */
 export const refKey = (...parts: Array<string | number>) => parts.join('|');
 
@@ -155,15 +166,22 @@ export interface LabourRepository {
   /** Rotations by `fieldId|uuid`: their crop and campaign. */
   rotations(
     refs: Array<{ fieldId: number; uuid: string }>,
+    options?: ShownOptions,
   ): Promise<Map<string, { cropId: number; yeargroup: number }>>;
   /** Campaigns by `fieldId|yeargroup`. */
-  campaigns(refs: Array<{ fieldId: number; yeargroup: number }>): Promise<Map<string, Campaign>>;
+  campaigns(
+    refs: Array<{ fieldId: number; yeargroup: number }>,
+    options?: ShownOptions,
+  ): Promise<Map<string, Campaign>>;
   /** The campaign of a field and yeargroup, made on first use (with `biennial` when new). */
   campaignOf(fieldId: number, yeargroup: number, biennial?: boolean): Promise<Campaign>;
   /** The field of a map. */
   mapField(mapId: number): Promise<number | undefined>;
   /** Personal inputs by `ownerId|uuid`. */
-  personalInputs(refs: Array<{ ownerId: number; uuid: string }>): Promise<Map<string, PersonalInput>>;
+  personalInputs(
+    refs: Array<{ ownerId: number; uuid: string }>,
+    options?: ShownOptions,
+  ): Promise<Map<string, PersonalInput>>;
   /** Writes a labour save (labourTaken for a new labour's uuid in use, labourStale for a change that lost its race). */
   save(change: LabourSave): Promise<void>;
   remove(labour: Labour, gone: () => DomainError): Promise<void>;
@@ -310,15 +328,17 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
     return found.filter((entry): entry is FieldInScope & { labour: Labour } => Boolean(entry));
   }
 
-  const rotationsOf = (entries: Array<{ labour: Labour; field: Field }>) =>
+  const rotationsOf = (entries: Array<{ labour: Labour; field: Field }>, options?: ShownOptions) =>
     repository.rotations(
       entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! })),
+      options,
     );
 
   /** The campaigns of these labours by `fieldId|yeargroup`: those of `known` (read already), the others read. */
   async function campaignsOf(
     entries: Array<{ labour: Labour; field: Field }>,
     known?: Map<string, { campaign?: Campaign }>,
+    options?: ShownOptions,
   ): Promise<Map<string, Campaign>> {
     const found = new Map<string, Campaign>();
     const missing = new Map<string, { fieldId: number; yeargroup: number }>();
@@ -329,7 +349,8 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       else if (!read) missing.set(key, { fieldId: field.id, yeargroup: labour.yeargroup });
     }
     if (missing.size)
-      for (const [key, campaign] of await repository.campaigns([...missing.values()])) found.set(key, campaign);
+      for (const [key, campaign] of await repository.campaigns([...missing.values()], options))
+        found.set(key, campaign);
     return found;
   }
 
@@ -342,14 +363,16 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
     entries: Array<{ labour: Labour; field: Field; farm: Farm }>,
     known?: Map<string, { cropId: number; yeargroup: number }>,
     campaignsRead?: Map<string, { campaign?: Campaign }>,
+    options?: ShownOptions,
   ): Promise<LabourView[]> {
     const [rotations, campaigns, personal] = await Promise.all([
-      known ?? rotationsOf(entries),
-      campaignsOf(entries, campaignsRead),
+      known ?? rotationsOf(entries, options),
+      campaignsOf(entries, campaignsRead, options),
       repository.personalInputs(
         entries.flatMap((e) =>
           e.labour.inputs.filter((i) => i.ownerId !== null).map((i) => ({ ownerId: i.ownerId!, uuid: i.inputUuid })),
         ),
+        options,
       ),
     ]);
     const cropNames = new Map<number, string | null>();
@@ -596,7 +619,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       : found.length;
     const items = found.slice((page - 1) * pageSize, page * pageSize);
     return {
-      views: await views(principal.user.id, items, undefined, fieldTallies),
+      views: await views(principal.user.id, items, undefined, fieldTallies, LISTING),
       page,
       totalPages: Math.ceil(total / pageSize),
     };
@@ -674,7 +697,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
           : found.length;
         const items = found.slice((page - 1) * pageSize, page * pageSize);
         return {
-          views: await views(principal.user.id, items, undefined, tallies),
+          views: await views(principal.user.id, items, undefined, tallies, LISTING),
           page,
           totalPages: Math.ceil(total / pageSize),
         };
@@ -691,7 +714,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       );
       entries.sort((a, b) => byDate(a.labour, b.labour));
       const { items, totalPages } = paginate(entries, page, pageSize);
-      return { views: await views(principal.user.id, items, cropOf), page, totalPages };
+      return { views: await views(principal.user.id, items, cropOf, undefined, LISTING), page, totalPages };
     },
 
     /**

@@ -402,6 +402,21 @@ describe('labour rules (repositories in memory)', () => {
     expect(reads.whole).toBe(3); // fields 1, 2 and 3 (read-only, no labour)
   });
 
+  it('asks what a page of labours shows as a listing, what one labour shows as anything else', async () => {
+    const { service, repository } = setup();
+    const listing: boolean[] = [];
+    const personalInputs = repository.personalInputs.bind(repository);
+    repository.personalInputs = (refs, options) => {
+      listing.push(options?.listing ?? false);
+      return personalInputs(refs, options);
+    };
+    const { uuid } = await service.createLabour(caller, sowing());
+    await service.getLabour(caller, uuid);
+    await service.listLabours(caller, { yeargroup: 2026 }, 1, 10);
+    await service.listLabours(caller, { yeargroup: 2026, cropIds: [1] }, 1, 10);
+    expect(listing).toEqual([false, true, true]);
+  });
+
   it('pages every farm the caller reads in proportion to the page, not to its fields: the same answers as field by field', async () => {
     const store = memory();
     // farm 7 read whole (fields 1-200; 201 is deleted, its labours not yet cleaned up);

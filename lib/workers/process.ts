@@ -43,16 +43,16 @@ export function jobOf<T>(
   };
 }
 
-/** A record's envelope, or a poison message. */
-function envelopeOf(record: SQSRecord): EventEnvelope {
+/** A record's envelope, or the poison message it is (returned, thrown when the record's turn comes). */
+function envelopeOf(record: SQSRecord): EventEnvelope | PoisonMessage {
   let body: unknown;
   try {
     body = JSON.parse(record.body);
   } catch {
-    throw new PoisonMessage(`message ${record.messageId} is not JSON`);
+    return new PoisonMessage(`message ${record.messageId} is not JSON`);
   }
   const parsed = Envelope.safeParse(body);
-  if (!parsed.success) throw new PoisonMessage(`message ${record.messageId} is not an event envelope`);
+  if (!parsed.success) return new PoisonMessage(`message ${record.messageId} is not an event envelope`);
   return parsed.data as EventEnvelope;
 }
 
@@ -61,15 +61,9 @@ function envelopeOf(record: SQSRecord): EventEnvelope {
  * batch adds those it processes. Undefined when the markers could not be read: each record then
  * reads its own, and fails alone if it cannot.
  */
-async function processedAmong(records: SQSRecord[]): Promise<Set<string> | undefined> {
+async function processedAmong(envelopes: Iterable<EventEnvelope | PoisonMessage>): Promise<Set<string> | undefined> {
   const ids = new Set<string>();
-  for (const record of records) {
-    try {
-      ids.add(envelopeOf(record).id);
-    } catch {
-      // a poison message fails when its turn comes
-    }
-  }
+  for (const envelope of envelopes) if (!(envelope instanceof PoisonMessage)) ids.add(envelope.id);
   if (ids.size <= 1) return undefined;
   try {
     const found = await batchGet([...ids].map((id) => keys.processedMessage(id)));
@@ -82,11 +76,12 @@ async function processedAmong(records: SQSRecord[]): Promise<Set<string> | undef
 
 async function processRecord(
   record: SQSRecord,
+  envelope: EventEnvelope | PoisonMessage,
   handlers: Record<string, EventHandler>,
   fallback: EventHandler | undefined,
   processed: Set<string> | undefined,
 ): Promise<void> {
-  const envelope = envelopeOf(record);
+  if (envelope instanceof PoisonMessage) throw envelope;
   const marker = keys.processedMessage(envelope.id);
   if (processed ? processed.has(envelope.id) : await getItem(marker)) {
     log.info('event already processed', { eventId: envelope.id, event: envelope.event_name });
@@ -128,6 +123,10 @@ export async function processBatch(
   handlers: Record<string, EventHandler>,
   fallback?: EventHandler,
 ): Promise<SQSBatchResponse> {
-  const processed = await processedAmong(event.Records);
-  return processRecords(event, (record) => processRecord(record, handlers, fallback, processed));
+  // each record's body parsed once: for the batch's markers, then for its handling
+  const envelopes = new Map(event.Records.map((record) => [record, envelopeOf(record)]));
+  const processed = await processedAmong(envelopes.values());
+  return processRecords(event, (record) =>
+    processRecord(record, envelopes.get(record)!, handlers, fallback, processed),
+  );
 }

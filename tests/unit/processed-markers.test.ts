@@ -11,10 +11,11 @@ import { captureDynamoDbCalls } from './helpers/dynamodb-calls';
 let capture: ReturnType<typeof captureDynamoDbCalls> | undefined;
 afterEach(() => capture?.stop());
 
-/** Answers the marker of `done` as present, every other marker as absent. */
-const markersOf = (done: string[]) =>
+/** Answers the marker of `done` as present, every other marker as absent (`batchFails`: a batch read fails). */
+const markersOf = (done: string[], { batchFails = false } = {}) =>
   captureDynamoDbCalls((call) => {
     if (call.command === 'BatchGetItemCommand') {
+      if (batchFails) throw new Error('throttled');
       const [table, request] = Object.entries(call.input.RequestItems)[0] as [string, { Keys: Array<{ pk: string }> }];
       return { Responses: { [table]: request.Keys.filter((key) => done.some((id) => key.pk === `PROCESSED#${id}`)) } };
     }
@@ -56,12 +57,7 @@ describe('processed markers of the queue workers', () => {
   });
 
   it('reads each record’s marker on its own when the batch’s could not be read', async () => {
-    capture = captureDynamoDbCalls((call) => {
-      if (call.command === 'BatchGetItemCommand') throw new Error('throttled');
-      return call.command === 'GetItemCommand' && call.input.Key.pk === 'PROCESSED#done'
-        ? { Item: call.input.Key }
-        : {};
-    });
+    capture = markersOf(['done'], { batchFails: true });
     const handled: string[] = [];
     const result = await processBatch(batch(event('done'), event('new')), {
       'TEST.V1': async (envelope) => void handled.push(envelope.id),

@@ -1,8 +1,23 @@
 // Spec 1, "Spots": spots, lists (filters, sample-set rule, order, paging), PATCH, DELETE, getspot,
 // all, messages, tags, variables, units; offline-first idempotency; refusals.
+
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { v1 as uuidV1, v4 as uuidV4, version as uuidVersion } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { call, createField, internal, newUser, nextSecond, square, type TestUser } from './helpers/api';
+import { keys } from '../lib/db/keys';
+import { LOCAL_CREDENTIALS } from '../scripts/local/stack';
+import {
+  call,
+  createField,
+  eventually,
+  internal,
+  newUser,
+  nextSecond,
+  square,
+  stack,
+  type TestUser,
+} from './helpers/api';
 import { ellipsoidRectangleHectares, relative } from './helpers/geodesy';
 
 const FIELD = square(-60.5, -33.9, 0.02);
@@ -262,6 +277,50 @@ describe('POST /api/spots/getspot and /api/spots/all', () => {
     expect(all.body.data[0].msgs[0].timestamp_usr).toBe('2026-05-11T10:00:00Z');
     expect(all.body.data[0].msgs[1].imgs).toEqual([{ coordinate: point(0), uuid: img }]);
     expect((await call('POST', '/spots/getspot', { token: owner.token })).status).toBe(200);
+  });
+});
+
+describe("a field's deletion and the lists by farm", () => {
+  it("leaves a deleted field's spots out at once, before its clean-up ends, and leaves its farm as it was", async () => {
+    const { owner, fieldId: kept, farmId } = await fieldOf();
+    const { fieldId: gone } = await createField(owner, { farmId, shape: square(-60.45, -33.9, 0.02) });
+    const inKept = await spotOk(owner, { field_id: kept, shape: point() });
+    const inGone = await spotOk(owner, { field_id: gone, shape: 'POINT(-60.449 -33.895)' });
+    // without a field: the farm's index, read whole
+    const listed = async () => new Set(uuids(await list(owner)));
+    expect(await listed()).toEqual(new Set([inKept.spot_uuid, inGone.spot_uuid]));
+    const { endpoints, table, region } = stack();
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }),
+    );
+    const farmItem = async () => (await db.send(new GetCommand({ TableName: table, Key: keys.farm(farmId) }))).Item!;
+    const before = await farmItem();
+    expect(before.fields_deleting).toBeUndefined();
+    // a clean-up that has not ended (its field still counted by the farm): its spots are left out,
+    // though still in the farm's index, and come back when the farm no longer counts it
+    const deleting = (expression: string) =>
+      db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: keys.farm(farmId),
+          UpdateExpression: expression,
+          ExpressionAttributeValues: { ':f': new Set([kept]) },
+        }),
+      );
+    await deleting('ADD fields_deleting :f');
+    expect(await listed()).toEqual(new Set([inGone.spot_uuid]));
+    await deleting('DELETE fields_deleting :f');
+    expect(await listed()).toEqual(new Set([inKept.spot_uuid, inGone.spot_uuid]));
+
+    expect((await call('GET', '/api/borrarlotes', { token: owner.token, query: { lote: gone } })).status).toBe(200);
+    expect(await listed()).toEqual(new Set([inKept.spot_uuid]));
+    // the clean-up's end takes the field off the farm; the farm keeps its revision (no change of it)
+    const after = await eventually(async () => {
+      const item = await farmItem();
+      return item.fields_deleting === undefined ? item : undefined;
+    }, 30_000);
+    expect(after).toEqual(before);
+    expect(await listed()).toEqual(new Set([inKept.spot_uuid]));
   });
 });
 

@@ -26,7 +26,7 @@ const handlers: Record<string, EventHandler> = {
   // Notifications (POST /nc-internal/events, POST /nc/events/test, FIELD_SHARE.V1 from shares)
   ...Object.fromEntries(INBOX_EVENTS.map((name) => [name, notifications.deliverEnvelope])),
   [FIELD_DELETED_JOB]: jobOf(FieldDeletedJob, async (job) => {
-    await (await cleanupJobs()).cleanUpDeletedField(job.field_id);
+    await (await cleanupJobs()).cleanUpDeletedField(job.field_id, job.farm_id);
   }),
   [SPOT_DELETED_JOB]: jobOf(SpotDeletedJob, async (job) => {
     await (await cleanupJobs()).purgeSpotContents(job.spot_id);

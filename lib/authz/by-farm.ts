@@ -17,6 +17,13 @@ export interface FarmReach {
   singleFields: Array<{ fieldId: number; farm: Farm }>;
   /** Those of these fields the caller reads, with their farm (their profiles read once, in batches). */
   readable(fieldIds: readonly number[]): Promise<Map<number, { field: Field; farm: Farm }>>;
+  /**
+   * Whether the caller reads a field that a farm's index (or a field's own, for a field reached alone)
+   * answered as of farm `farmId`, without reading the field: its grants let it read it, and the farm
+   * (read with the grants, strongly consistent) does not count it among its fields being deleted.
+   * Fields never change farms, and what hangs from a field is written only while it exists.
+   */
+  readsListed(fieldId: number, farmId: number): boolean;
 }
 
 /** The caller's reach by farm, of the farms `keepFarm` keeps (a listing's farm filters). */
@@ -38,10 +45,13 @@ export async function farmReach(
       for (const fieldId of s.fieldIds === 'all' ? [] : s.fieldIds) singleFields.set(fieldId, s.farm);
   }
   // a farm reached twice (its own and a supervised user's): any way that reaches the field lets it read
-  const reads = (field: Field) =>
-    (byFarm.get(field.farmId) ?? []).some(
-      (s) => (s.fieldIds === 'all' || s.fieldIds.includes(field.id)) && can(s.accessTo(field.id), 'read'),
+  const reads = (fieldId: number, farmId: number) => {
+    const scopes = byFarm.get(farmId) ?? [];
+    return (
+      !scopes[0]?.farm.deletingFieldIds.includes(fieldId) &&
+      scopes.some((s) => (s.fieldIds === 'all' || s.fieldIds.includes(fieldId)) && can(s.accessTo(fieldId), 'read'))
     );
+  };
   const profiles = new Map<number, Field | undefined>();
   return {
     wholeFarms: whole.map((scopes) => scopes[0]!.farm).sort((a, b) => a.id - b.id),
@@ -58,9 +68,10 @@ export async function farmReach(
       const out = new Map<number, { field: Field; farm: Farm }>();
       for (const id of fieldIds) {
         const field = profiles.get(id);
-        if (field && reads(field)) out.set(id, { field, farm: byFarm.get(field.farmId)![0]!.farm });
+        if (field && reads(field.id, field.farmId)) out.set(id, { field, farm: byFarm.get(field.farmId)![0]!.farm });
       }
       return out;
     },
+    readsListed: reads,
   };
 }

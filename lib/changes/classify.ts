@@ -4,7 +4,7 @@
 // DynamoDB; the worker (lib/changes/repository.ts) works out who reads each change.
 
 import type { Key } from '../db/keys';
-import { REV, recordKindOf } from '../db/revision';
+import { BOOKKEEPING_ATTRIBUTES, REV, recordKindOf } from '../db/revision';
 import { unpackWkt } from '../geo/packed';
 import { CHANGE_LIMITS, type Change, type ChangeScope, type FeedKind, isFeedKind } from './model';
 
@@ -44,7 +44,28 @@ const INTERNAL = new Set([
   REV,
   'kind',
   'secret',
+  ...BOOKKEEPING_ATTRIBUTES,
 ]);
+
+/** A write that changed none of the record's own attributes (its bookkeeping only: lib/db/revision.ts). */
+function bookkeepingOnly(record: StreamChange): boolean {
+  if (record.eventName !== 'MODIFY' || !record.oldImage || !record.newImage) return false;
+  const names = new Set([...Object.keys(record.oldImage), ...Object.keys(record.newImage)]);
+  let touched = false;
+  for (const name of names) {
+    if (sameValue(record.oldImage[name], record.newImage[name])) continue;
+    if (!BOOKKEEPING_ATTRIBUTES.has(name)) return false;
+    touched = true;
+  }
+  return touched;
+}
+
+/** Two attribute values as the stream gives them (sets and bytes compared by their members). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Set && b instanceof Set) return a.size === b.size && [...a].every((v) => b.has(v));
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(Buffer.from(b));
+  return JSON.stringify(a) === JSON.stringify(b);
+}
 
 /**
  * The record as the feed answers it: its item's own attributes (names as docs/data-model.md gives
@@ -83,6 +104,7 @@ function spotContentKind(key: Key): FeedKind | undefined {
 
 /** The change of a record's write; undefined for items that are not a record of the feed. */
 function recordChange(record: StreamChange): Change | undefined {
+  if (bookkeepingOnly(record)) return undefined;
   const kind = spotContentKind(record.keys) ?? recordKindOf(record.keys);
   if (!isFeedKind(kind)) return undefined;
   const { pk, sk } = record.keys;

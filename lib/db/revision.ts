@@ -36,6 +36,19 @@ export type RecordKind =
   | 'scale_template'
   | 'farm_tag';
 
+/**
+ * A farm's fields deleted whose clean-up has not ended (a number set on the farm's item,
+ * lib/platform/model.ts `deletingFieldIds`).
+ */
+export const FARM_DELETING_FIELDS = 'fields_deleting';
+
+/**
+ * Attributes of a record's item that are the table's bookkeeping, not the record: written without a
+ * new revision (lib/db/table.ts `tx.bookkeeping`), never shown in the change feed, and a write that
+ * changes only them is no change of the record (lib/changes/classify.ts).
+ */
+export const BOOKKEEPING_ATTRIBUTES: ReadonlySet<string> = new Set([FARM_DELETING_FIELDS]);
+
 /** The record kind of an item's key; undefined for the items that are not a record (refs, indexes, counters). */
 export function recordKindOf(key: Key): RecordKind | undefined {
   const { pk, sk } = key;

@@ -247,6 +247,33 @@ export async function updateCounter(
   }
 }
 
+/**
+ * Updates an item's bookkeeping attributes only (lib/db/revision.ts BOOKKEEPING_ATTRIBUTES), as
+ * `tx.bookkeeping` does in a transaction: no new revision, no precondition. Answers false, writing
+ * nothing, when the item does not exist.
+ */
+export async function updateBookkeeping(
+  key: Key,
+  update: { expression: string; values?: Record<string, unknown>; names?: Record<string, string> },
+): Promise<boolean> {
+  try {
+    await send<UpdateCommandOutput>(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: update.expression,
+        ConditionExpression: EXISTS,
+        ExpressionAttributeValues: update.values,
+        ExpressionAttributeNames: update.names,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
 /** Deletes an item; with a condition, returns false (and deletes nothing) when it does not hold. */
 export async function deleteItem(
   key: Key,
@@ -493,6 +520,8 @@ export interface TxOp {
   item: TxItem;
   /** The domain error to throw when this item's condition fails. */
   onConditionFailed?: () => DomainError;
+  /** An update of bookkeeping attributes only: sent as it is (no revision, no precondition). */
+  bookkeeping?: true;
 }
 
 type Values = Record<string, unknown>;
@@ -545,6 +574,17 @@ export const tx = {
     },
     onConditionFailed,
   }),
+  /**
+   * An update of an item's bookkeeping attributes only (lib/db/revision.ts BOOKKEEPING_ATTRIBUTES): a
+   * record's item keeps its revision, and the request's precondition is not made its condition.
+   */
+  bookkeeping: (
+    key: Key,
+    update: { expression: string; condition?: string; values?: Values; names?: Record<string, string> },
+  ): TxOp => ({
+    ...tx.update(key, update),
+    bookkeeping: true,
+  }),
 };
 
 export const NOT_EXISTS = 'attribute_not_exists(pk)';
@@ -584,7 +624,11 @@ const withTable = (op: TxItem): TransactItem => {
  */
 export async function transact(ops: TxOp[], clientRequestToken?: string): Promise<void> {
   // built once: a retry sends the same items (and revisions) under the same request token
-  const items = ops.map((op) => withTable(op.item));
+  const items = ops.map((op) =>
+    op.bookkeeping
+      ? { Update: { ...op.item.Update!, TableName: table() } as TransactItem['Update'] }
+      : withTable(op.item),
+  );
   for (let attempt = 1; ; attempt++) {
     try {
       await send<TransactWriteCommandOutput>(

@@ -1,5 +1,6 @@
 // Farms and fields in the main table (docs/data-model.md, "Farms and fields").
 import { keys } from '../db/keys';
+import { FARM_DELETING_FIELDS } from '../db/revision';
 import { EXISTS, NOT_EXISTS, nextId, readItem, type TxOp, transact, tx } from '../db/table';
 import { Farm, Field } from '../platform/model';
 import { getFarm } from '../platform/records';
@@ -65,6 +66,14 @@ export const dynamoFieldRepository: FieldRepository = {
       tx.delete(keys.farmField(field.farmId, field.id)),
       tx.delete(keys.farmFieldName(field.farmId, field.name)),
       tx.delete(keys.fieldByUuid(field.uuid)),
+      // until the clean-up has taken what hangs from the field out of the farm's indexes, the
+      // farm's listings leave the field out (lib/authz/by-farm.ts; the clean-up's end takes it off)
+      tx.bookkeeping(keys.farm(field.farmId), {
+        expression: 'ADD #deleting :field',
+        condition: EXISTS,
+        names: { '#deleting': FARM_DELETING_FIELDS },
+        values: { ':field': new Set([field.id]) },
+      }),
       ...chargeOps(charge, { user: userQuotaExceeded, space: spaceQuotaExceeded }),
     ]);
   },

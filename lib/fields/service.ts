@@ -126,6 +126,7 @@ export function fieldCreationService({
           name: newFarmName!,
           ownerId: owner.id,
           createdAt: at,
+          deletingFieldIds: [],
         };
         const field: Field = {
           id: fieldId,

@@ -2,6 +2,7 @@
 // supervisions, farms, fields and shares. Stored items use these names; the wire names of each
 // area are mapped in its schemas.
 import { as, type EntityOf, embedded, entity, mapped, nullable, num, numOr, str } from '../db/entity';
+import { FARM_DELETING_FIELDS } from '../db/revision';
 import { packWkt, unpackWkt } from '../geo/packed';
 
 /** How a farm or field is shared with a user (what each grants: lib/authz/access.ts). */
@@ -75,6 +76,17 @@ export const Farm = entity('farm', {
   name: str('name'),
   ownerId: num('owner_id'),
   createdAt: str('created_at'),
+  /**
+   * Its fields deleted whose clean-up (FIELD_DELETED.V1) has not ended: what hangs from them is still
+   * in the farm's indexes, and a listing by farm leaves it out (lib/authz/by-farm.ts). A number set,
+   * added to in the deletion's transaction and taken from when the clean-up ends; bookkeeping of
+   * the item, not part of the farm (no revision, no change in the feed: docs/data-model.md).
+   */
+  deletingFieldIds: mapped(
+    FARM_DELETING_FIELDS,
+    (v) => [...((v as Iterable<unknown> | undefined) ?? [])].map(Number).sort((a, b) => a - b),
+    (v: number[]) => (v.length ? new Set(v) : undefined),
+  ),
 });
 export type Farm = EntityOf<typeof Farm>;
 

@@ -90,8 +90,10 @@ async function* newestOfAll(sources: Array<AsyncIterable<Spot>>): AsyncGenerator
   for await (const { item } of mergeOrdered(sources, newestFirst, 8)) yield item;
 }
 
+/** Which of the fields of these spots the caller reads, by id. */
+type Readable = (spots: ReadonlyArray<Pick<Spot, 'fieldId' | 'farmId'>>) => Promise<Set<number>>;
 /** Which of these fields the caller reads. */
-type Readable = (fieldIds: number[]) => Promise<Set<number>>;
+type ReadableFields = (fieldIds: number[]) => Promise<Set<number>>;
 
 export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 'fields'>, { tagsOf }: TagRules) {
   /**
@@ -109,7 +111,7 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
     let pending: Spot[] = [];
     const settle = async () => {
       if (readable && pending.length) {
-        const reads = await readable([...new Set(pending.map((s) => s.fieldId))]);
+        const reads = await readable(pending);
         pending = pending.filter((s) => reads.has(s.fieldId));
       }
       found.push(...pending);
@@ -141,7 +143,7 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
     const shapes = new Map<string, string>();
     for (const group of new Set(spots.flatMap((s) => (s.groupUuid ? [s.groupUuid] : [])))) {
       const all = await repository.groupMembers(group);
-      const reads = await readable([...new Set(all.map((m) => m.fieldId))]);
+      const reads = await readable(all);
       const members = all.filter((s) => reads.has(s.fieldId));
       if (!members.length) continue;
       const { readWkt, toWkt } = await geometryKit();
@@ -167,11 +169,14 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
   ): Promise<{
     sources: Array<{ read: Parameters<typeof sourceSpots>[0]; readable?: Readable }>;
     readable: Readable;
+    /** Which of these fields the caller reads (the fields of spots asked for by uuid). */
+    readableFields: ReadableFields;
     /** Every field read, when known without reading the fields the spots are in. */
     selected?: Set<number>;
   }> {
-    const byField = (fieldIds: number[], readable: Readable) => ({
-      readable,
+    const byField = (fieldIds: number[], readableFields: ReadableFields) => ({
+      readableFields,
+      readable: (spots: ReadonlyArray<Pick<Spot, 'fieldId'>>) => readableFields(spots.map((s) => s.fieldId)),
       sources: fieldIds.map((fieldId) => ({
         read: (lower: string, upper: string, pageSize: number | undefined) =>
           repository.fieldSpots(fieldId, lower, upper, pageSize),
@@ -183,8 +188,14 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
         principal,
         (farm) => filters.farmId === undefined || farm.id === filters.farmId,
       );
-      const readable: Readable = async (fieldIds) => new Set((await reach.readable(fieldIds)).keys());
-      const singles = [...(await readable(reach.singleFieldIds))];
+      // a spot of a farm's index is of a field the caller reads when its grants say so and the farm
+      // (read with them) is not deleting it: no field is read for it
+      const readable: Readable = async (spots) =>
+        new Set(spots.filter((s) => reach.readsListed(s.fieldId, s.farmId)).map((s) => s.fieldId));
+      const readableFields: ReadableFields = async (fieldIds) => new Set((await reach.readable(fieldIds)).keys());
+      const singles = reach.singleFields
+        .filter(({ fieldId, farm }) => reach.readsListed(fieldId, farm.id))
+        .map(({ fieldId }) => fieldId);
       // one source, the farms' and the single fields' merged newest first: the fields of the spots
       // that might make the page are the only ones read
       const sources = reach.wholeFarms.length + singles.length;
@@ -197,7 +208,7 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
           ...singles.map((fieldId) => repository.fieldSpots(fieldId, lower, upper, each)),
         ]);
       };
-      return { readable, sources: [{ read, readable }] };
+      return { readable, readableFields, sources: [{ read, readable }] };
     }
     // one field named: that field is read, not every field the caller reaches
     const reached =
@@ -213,7 +224,7 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
 
   return {
     async listSpots(principal: Principal, filters: SpotFilters, paging: Paging): Promise<SpotPage> {
-      const { sources, readable, selected } = await sourcesOf(principal, filters);
+      const { sources, readable, readableFields, selected } = await sourcesOf(principal, filters);
       const all = paging.pageSize < 0;
       const offset = paging.cursor || all ? 0 : paging.page;
       const need = all ? undefined : offset + paging.pageSize + 1;
@@ -225,7 +236,9 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
         // the fields holding these uuids that the caller reads (by farm: asked of the fields holding them)
         const reads =
           selected ??
-          (await readable([...new Set((await Promise.all(wanted.map((uuid) => repository.spotFields(uuid)))).flat())]));
+          (await readableFields([
+            ...new Set((await Promise.all(wanted.map((uuid) => repository.spotFields(uuid)))).flat()),
+          ]));
         candidates = (await repository.spotsNamed(wanted, reads)).filter(
           (s) => matches(s, filters) && (!before || sortKey(s) < before),
         );

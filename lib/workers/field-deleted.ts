@@ -4,7 +4,8 @@
 // uuid, ids), never from its key. Idempotent, so a redelivered job is harmless.
 import type { Key } from '../db/keys';
 import { keys } from '../db/keys';
-import { batchDelete, type Item, queryAll } from '../db/table';
+import { FARM_DELETING_FIELDS } from '../db/revision';
+import { batchDelete, type Item, queryAll, updateBookkeeping } from '../db/table';
 import { laboursOnFieldDeleted } from '../labours/field-deleted';
 import { livestockOnFieldDeleted } from '../livestock/field-deleted';
 import { mapsOnFieldDeleted } from '../maps/field-deleted';
@@ -27,8 +28,14 @@ export const FIELD_DELETED_PARTS: readonly FieldDeletedPart[] = [
   storageOnFieldDeleted,
 ];
 
+/**
+ * Removes what hangs from a deleted field; then, when the job names the field's farm, takes the
+ * field off the farm's fields being deleted (its listings leave them out until then: lib/authz/
+ * by-farm.ts). Answers how many items it deleted.
+ */
 export async function cleanUpDeletedField(
   fieldId: number,
+  farmId?: number,
   parts: readonly FieldDeletedPart[] = FIELD_DELETED_PARTS,
 ): Promise<number> {
   let items = (await queryAll<Item & Key>(keys.fieldPartition(fieldId))).filter((item) => item.kind !== 'field');
@@ -41,5 +48,11 @@ export async function cleanUpDeletedField(
     ...parts.flatMap((part) => part.pointers?.(item, fieldId) ?? []),
   ]);
   await batchDelete(toDelete);
+  if (farmId !== undefined)
+    await updateBookkeeping(keys.farm(farmId), {
+      expression: 'DELETE #deleting :field',
+      names: { '#deleting': FARM_DELETING_FIELDS },
+      values: { ':field': new Set([fieldId]) },
+    });
   return toDelete.length;
 }

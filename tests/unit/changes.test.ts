@@ -59,6 +59,21 @@ describe('classify', () => {
     ).toMatchObject({ kind: 'sensor_group', change: 'deleted', scope: { user: 1, extension: 'ext' } });
   });
 
+  it('a farm whose fields being deleted change (bookkeeping of its item): no change, and never in a record', () => {
+    const farm = { pk: 'FARM#3', sk: 'PROFILE', uuid: 'f', name: 'a', rev: 'r1', kind: 'farm' };
+    const deleting = { ...farm, fields_deleting: new Set([8, 9]) };
+    expect(classify(write('MODIFY', 'FARM#3', 'PROFILE', deleting, farm))).toBeUndefined();
+    expect(
+      classify(write('MODIFY', 'FARM#3', 'PROFILE', { ...farm, fields_deleting: new Set([9]) }, deleting)),
+    ).toBeUndefined();
+    expect(classify(write('MODIFY', 'FARM#3', 'PROFILE', farm, deleting))).toBeUndefined();
+    // a change of the farm itself is one, without the set (even when the set changed in the same write)
+    const renamed = classify(write('MODIFY', 'FARM#3', 'PROFILE', { ...farm, name: 'b', rev: 'r2' }, deleting));
+    expect(renamed).toMatchObject({ kind: 'farm', change: 'changed', record: { name: 'b' } });
+    expect(renamed?.record).not.toHaveProperty('fields_deleting');
+    expect(presentRecord(deleting)).not.toHaveProperty('fields_deleting');
+  });
+
   it('a sensor variable: its group’s user and extension, copied onto it; an older item without them: nothing', () => {
     expect(
       classify(

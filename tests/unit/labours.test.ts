@@ -421,7 +421,7 @@ describe('labour rules (repositories in memory)', () => {
     const store = memory();
     // farm 7 read whole (fields 1-200; 201 is deleted, its labours not yet cleaned up);
     // farm 8 reached through one field shared alone (300; 301 is not shared)
-    const farm8 = { ...memoryFarm, id: 8, uuid: 'f7a1e000-0000-4000-8000-000000000008' } as Farm;
+    const farm8: Farm = { ...memoryFarm, id: 8, uuid: 'f7a1e000-0000-4000-8000-000000000008' };
     const whole = Array.from({ length: 200 }, (_, i) => i + 1);
     const profiles = new Map(whole.map((id) => [id, memoryField(id)]));
     for (const id of [300, 301]) profiles.set(id, memoryField(id, { farmId: 8 }));

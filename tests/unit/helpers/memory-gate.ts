@@ -6,13 +6,14 @@ import type { Farm, Field, FieldShape } from '../../../lib/platform/model';
 
 export const SQUARE = 'POLYGON((0 0, 0 0.01, 0.01 0.01, 0.01 0, 0 0))';
 
-export const memoryFarm = {
+export const memoryFarm: Farm = {
   id: 7,
   uuid: 'f7a1e000-0000-4000-8000-000000000007',
   name: 'Farm',
   ownerId: 9,
   createdAt: '2026-01-01T00:00:00Z',
-} as Farm;
+  deletingFieldIds: [],
+};
 
 export function memoryField(id: number, overrides: Partial<Field> = {}): Field {
   const shape = { polygon: SQUARE, areaHa: 123.2 } as FieldShape;

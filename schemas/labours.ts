@@ -17,7 +17,7 @@ import {
   type Status,
   totalUnit,
 } from '../lib/labours/model';
-import type { LabourView, LabourWrite } from '../lib/labours/service';
+import type { FieldRef, LabourView, LabourWrite } from '../lib/labours/service';
 import { isoSeconds } from '../lib/util/time';
 import { booleanLike, calendarDate, commaList, integer, jsonObject, positiveInteger, text } from './common';
 
@@ -270,7 +270,7 @@ export function wireLabour({
   biennial,
   rotation,
   inputs,
-}: LabourView): z.infer<typeof WireLabour> {
+}: LabourView<FieldRef>): z.infer<typeof WireLabour> {
   const hasInputs = labour.typeId === LABOUR_TYPE.APPLICATION || labour.typeId === LABOUR_TYPE.SOWING;
   return {
     uuid: labour.uuid,

@@ -111,6 +111,11 @@ describe('labours', () => {
       end_cycle: false,
       map_id: null,
     });
+    // the list without field ids (by farm) names the field from the labour's item: as one labour read alone does
+    const alone = (await one(owner, uuid)).body.data;
+    const names = (l: Record<string, unknown>) => [l.field_uuid, l.field_name, l.farm_uuid, l.farm_name];
+    expect(names(labour)).toEqual(names(alone));
+    expect(alone.field_name).toEqual(expect.any(String));
     expect(labour.inputs).toEqual([
       {
         unit: 'L/ha',

@@ -18,12 +18,13 @@ export interface FarmReach {
   /** Those of these fields the caller reads, with their farm (their profiles read once, in batches). */
   readable(fieldIds: readonly number[]): Promise<Map<number, { field: Field; farm: Farm }>>;
   /**
-   * Whether the caller reads a field that a farm's index (or a field's own, for a field reached alone)
-   * answered as of farm `farmId`, without reading the field: its grants let it read it, and the farm
-   * (read with the grants, strongly consistent) does not count it among its fields being deleted.
-   * Fields never change farms, and what hangs from a field is written only while it exists.
+   * The farm of a field that a farm's index (or a field's own, for a field reached alone) answered as
+   * of farm `farmId`, when the caller reads that field; undefined when it does not. Reads nothing: the
+   * grants let it read the field, and the farm (read with the grants, strongly consistent) does not
+   * count it among its fields being deleted. Fields never change farms, and what hangs from a field
+   * is written only while it exists.
    */
-  readsListed(fieldId: number, farmId: number): boolean;
+  listedFarm(fieldId: number, farmId: number): Farm | undefined;
 }
 
 /** The caller's reach by farm, of the farms `keepFarm` keeps (a listing's farm filters). */
@@ -45,12 +46,14 @@ export async function farmReach(
       for (const fieldId of s.fieldIds === 'all' ? [] : s.fieldIds) singleFields.set(fieldId, s.farm);
   }
   // a farm reached twice (its own and a supervised user's): any way that reaches the field lets it read
-  const reads = (fieldId: number, farmId: number) => {
+  const listedFarm = (fieldId: number, farmId: number): Farm | undefined => {
     const scopes = byFarm.get(farmId) ?? [];
-    return (
-      !scopes[0]?.farm.deletingFieldIds.includes(fieldId) &&
-      scopes.some((s) => (s.fieldIds === 'all' || s.fieldIds.includes(fieldId)) && can(s.accessTo(fieldId), 'read'))
-    );
+    const farm = scopes[0]?.farm;
+    const reads =
+      farm !== undefined &&
+      !farm.deletingFieldIds.includes(fieldId) &&
+      scopes.some((s) => (s.fieldIds === 'all' || s.fieldIds.includes(fieldId)) && can(s.accessTo(fieldId), 'read'));
+    return reads ? farm : undefined;
   };
   const profiles = new Map<number, Field | undefined>();
   return {
@@ -68,10 +71,11 @@ export async function farmReach(
       const out = new Map<number, { field: Field; farm: Farm }>();
       for (const id of fieldIds) {
         const field = profiles.get(id);
-        if (field && reads(field.id, field.farmId)) out.set(id, { field, farm: byFarm.get(field.farmId)![0]!.farm });
+        const farm = field && listedFarm(field.id, field.farmId);
+        if (field && farm) out.set(id, { field, farm });
       }
       return out;
     },
-    readsListed: reads,
+    listedFarm,
   };
 }

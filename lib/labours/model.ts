@@ -99,6 +99,12 @@ export const Labour = entity(
     date: str('date'),
     fieldId: num('field_id'),
     farmId: num('farm_id'),
+    /**
+     * The uuid and name of its field, as they were when the labour was written (neither ever
+     * changes): a list by farm shows them without reading the field. Null on items written before.
+     */
+    fieldUuid: nullable(str('field_uuid')),
+    fieldName: nullable(str('field_name')),
     campaignId: num('cicle_id'),
     rotationUuid: nullable(str('rotation_uuid')),
     mapId: nullable(num('map_id')),
@@ -129,6 +135,13 @@ export const Labour = entity(
   },
 );
 export type Labour = EntityOf<typeof Labour>;
+
+/** The field a labour's item names (id, uuid and name), when it names one (items written before do not). */
+export function fieldOfItem(labour: Labour): { id: number; uuid: string; name: string } | undefined {
+  return labour.fieldUuid !== null && labour.fieldName !== null
+    ? { id: labour.fieldId, uuid: labour.fieldUuid, name: labour.fieldName }
+    : undefined;
+}
 
 /** The unit of an input's total: a dose per hectare totals in the unit without "/ha". */
 export const totalUnit = (unit: string): string => unit.replace(/\s*\/\s*ha$/i, '').trim() || unit;

@@ -31,6 +31,7 @@ import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
   type Costs,
+  fieldOfItem,
   foreignTypeFields,
   LABOUR_INPUTS_MAX,
   LABOUR_TYPE,
@@ -85,9 +86,12 @@ export interface LabourWrite {
   details?: Record<string, unknown>;
 }
 
-export interface LabourView {
+/** What a labour's view shows of its field (a list by farm takes it from the labour's item: lib/labours/model.ts). */
+export type FieldRef = Pick<Field, 'id' | 'uuid' | 'name'>;
+
+export interface LabourView<F extends FieldRef = Field> {
   labour: Labour;
-  field: Field;
+  field: F;
   farm: Farm;
   biennial: boolean;
   rotation: { uuid: string; cropId: number; cropName: string | null } | null;
@@ -96,7 +100,7 @@ export interface LabourView {
 }
 
 export interface LabourPage {
-  views: LabourView[];
+  views: LabourView<FieldRef>[];
   page: number;
   totalPages: number;
 }
@@ -328,7 +332,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
     return found.filter((entry): entry is FieldInScope & { labour: Labour } => Boolean(entry));
   }
 
-  const rotationsOf = (entries: Array<{ labour: Labour; field: Field }>, options?: ShownOptions) =>
+  const rotationsOf = (entries: Array<{ labour: Labour; field: FieldRef }>, options?: ShownOptions) =>
     repository.rotations(
       entries.filter((e) => e.labour.rotationUuid).map((e) => ({ fieldId: e.field.id, uuid: e.labour.rotationUuid! })),
       options,
@@ -336,7 +340,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
 
   /** The campaigns of these labours by `fieldId|yeargroup`: those of `known` (read already), the others read. */
   async function campaignsOf(
-    entries: Array<{ labour: Labour; field: Field }>,
+    entries: Array<{ labour: Labour; field: FieldRef }>,
     known?: Map<string, { campaign?: Campaign }>,
     options?: ShownOptions,
   ): Promise<Map<string, Campaign>> {
@@ -358,13 +362,13 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
    * Names of the rotations' crops and the inputs of these labours, for their wire form (`known`:
    * rotations already read; `campaignsRead`: campaigns read with their tallies).
    */
-  async function views(
+  async function views<F extends FieldRef>(
     userId: number,
-    entries: Array<{ labour: Labour; field: Field; farm: Farm }>,
+    entries: Array<{ labour: Labour; field: F; farm: Farm }>,
     known?: Map<string, { cropId: number; yeargroup: number }>,
     campaignsRead?: Map<string, { campaign?: Campaign }>,
     options?: ShownOptions,
-  ): Promise<LabourView[]> {
+  ): Promise<LabourView<F>[]> {
     const [rotations, campaigns, personal] = await Promise.all([
       known ?? rotationsOf(entries, options),
       campaignsOf(entries, campaignsRead, options),
@@ -380,7 +384,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       if (!cropNames.has(cropId)) cropNames.set(cropId, (await crops(userId, cropId))?.name ?? null);
       return cropNames.get(cropId)!;
     };
-    const result: LabourView[] = [];
+    const result: LabourView<F>[] = [];
     for (const { labour, field, farm } of entries) {
       const rotation = labour.rotationUuid ? rotations.get(refKey(field.id, labour.rotationUuid)) : undefined;
       const names = new Map<string, { name: string; deleted: boolean }>();
@@ -537,6 +541,8 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       date: write.date,
       fieldId: field.id,
       farmId: field.farmId,
+      fieldUuid: field.uuid,
+      fieldName: field.name,
       campaignId: campaign.id,
       rotationUuid: write.rotationUuid?.toLowerCase() ?? null,
       mapId: write.mapId ?? null,
@@ -574,13 +580,15 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
   ): Promise<LabourPage | undefined> {
     const { yeargroup } = filters;
     const reach = await farmReach(fields, principal, keepFarm);
-    const singles = [...(await reach.readable(reach.singleFieldIds)).values()];
+    // the fields shared alone that the caller reads (their grants and farms say so: no field read)
+    const singles = reach.singleFields
+      .filter(({ fieldId, farm }) => reach.listedFarm(fieldId, farm.id))
+      .map(({ fieldId }) => fieldId);
     const [farmTallies, fieldTallies] = await Promise.all([
       repository.farmTallies(reach.wholeFarms.map((farm) => ({ farmId: farm.id, yeargroup }))),
-      repository.tallies(singles.map(({ field }) => ({ fieldId: field.id, yeargroup }))),
+      repository.tallies(singles.map((fieldId) => ({ fieldId, yeargroup }))),
     ]);
-    if (singles.some(({ field }) => fieldTallies.get(refKey(field.id, yeargroup))?.tally === undefined))
-      return undefined;
+    if (singles.some((fieldId) => fieldTallies.get(refKey(fieldId, yeargroup))?.tally === undefined)) return undefined;
     // the page is shared among the sources: each reads its share first (then on, as the merge takes)
     const sources = reach.wholeFarms.length + singles.length;
     const each = pageShare(chunk, sources, 10);
@@ -591,15 +599,22 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
           source: null,
           labours: repository.laboursOfFarm(farm.id, yeargroup, range),
         })),
-        ...singles.map(({ field }) => ({
+        ...singles.map((fieldId) => ({
           source: null,
-          labours: repository.laboursByDate(field.id, yeargroup, range),
+          labours: repository.laboursByDate(fieldId, yeargroup, range),
         })),
       ]),
       async (batch) => {
         const matching = batch.filter(({ labour }) => matches(labour, filters, undefined));
-        const readable = await reach.readable(matching.map(({ labour }) => labour.fieldId));
-        return matching.flatMap(({ labour }) => {
+        // a labour's item names its field (written since it does, lib/labours/model.ts): the grants
+        // and the farm say whether the caller reads it; the fields of older items are read
+        const readable = await reach.readable(
+          matching.filter(({ labour }) => !fieldOfItem(labour)).map(({ labour }) => labour.fieldId),
+        );
+        return matching.flatMap(({ labour }): Array<{ labour: Labour; field: FieldRef; farm: Farm }> => {
+          const field = fieldOfItem(labour);
+          const farm = field && reach.listedFarm(labour.fieldId, labour.farmId);
+          if (field) return farm ? [{ labour, field, farm }] : [];
           const scope = readable.get(labour.fieldId);
           return scope ? [{ labour, ...scope }] : [];
         });
@@ -613,7 +628,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
           0,
         ) +
         singles.reduce(
-          (sum, { field }) => sum + tallied(fieldTallies.get(refKey(field.id, yeargroup))!.tally!, filters),
+          (sum, fieldId) => sum + tallied(fieldTallies.get(refKey(fieldId, yeargroup))!.tally!, filters),
           0,
         )
       : found.length;
@@ -789,6 +804,9 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
           write.biennial !== undefined ? await repository.campaignOf(field.id, current.yeargroup) : undefined;
         const next: Labour = {
           ...current,
+          // an item written before labours named their field names it from now on
+          fieldUuid: field.uuid,
+          fieldName: field.name,
           status: write.status ?? current.status,
           date: write.date ?? current.date,
           rotationUuid:

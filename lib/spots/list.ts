@@ -191,10 +191,10 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       // a spot of a farm's index is of a field the caller reads when its grants say so and the farm
       // (read with them) is not deleting it: no field is read for it
       const readable: Readable = async (spots) =>
-        new Set(spots.filter((s) => reach.readsListed(s.fieldId, s.farmId)).map((s) => s.fieldId));
+        new Set(spots.filter((s) => reach.listedFarm(s.fieldId, s.farmId)).map((s) => s.fieldId));
       const readableFields: ReadableFields = async (fieldIds) => new Set((await reach.readable(fieldIds)).keys());
       const singles = reach.singleFields
-        .filter(({ fieldId, farm }) => reach.readsListed(fieldId, farm.id))
+        .filter(({ fieldId, farm }) => reach.listedFarm(fieldId, farm.id))
         .map(({ fieldId }) => fieldId);
       // one source, the farms' and the single fields' merged newest first: the fields of the spots
       // that might make the page are the only ones read

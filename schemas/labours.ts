@@ -17,7 +17,8 @@ import {
   type Status,
   totalUnit,
 } from '../lib/labours/model';
-import type { FieldRef, LabourView, LabourWrite } from '../lib/labours/service';
+import type { LabourView, LabourWrite } from '../lib/labours/service';
+import type { FieldRef } from '../lib/platform/model';
 import { isoSeconds } from '../lib/util/time';
 import { booleanLike, calendarDate, commaList, integer, jsonObject, positiveInteger, text } from './common';
 

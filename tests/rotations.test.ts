@@ -70,9 +70,13 @@ describe('POST /rotations', () => {
       metadata: null,
     });
     // ha defaults to the field's area
-    const area = (await call('GET', '/api/getfields', { token: user.token })).body.user.farms[farmId].fields[fieldId]
-      .shapes.current.area;
-    expect(created.ha).toBeCloseTo(area, 2);
+    const listedField = (await call('GET', '/api/getfields', { token: user.token })).body.user.farms[farmId].fields[
+      fieldId
+    ];
+    expect(created.ha).toBeCloseTo(listedField.shapes.current.area, 2);
+    // the list (by farm: no field named) shows the field as the creation did, from the rotation's item
+    const listed = await call('GET', '/rotations', { token: user.token, query: { yeargroup: YEAR } });
+    expect(listed.body.data).toEqual([created]);
   });
 
   it('shares one cicle_id per field and yeargroup, and orders rotations by start date', async () => {

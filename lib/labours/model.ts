@@ -136,13 +136,6 @@ export const Labour = entity(
 );
 export type Labour = EntityOf<typeof Labour>;
 
-/** The field a labour's item names (id, uuid and name), when it names one (items written before do not). */
-export function fieldOfItem(labour: Labour): { id: number; uuid: string; name: string } | undefined {
-  return labour.fieldUuid !== null && labour.fieldName !== null
-    ? { id: labour.fieldId, uuid: labour.fieldUuid, name: labour.fieldName }
-    : undefined;
-}
-
 /** The unit of an input's total: a dose per hectare totals in the unit without "/ha". */
 export const totalUnit = (unit: string): string => unit.replace(/\s*\/\s*ha$/i, '').trim() || unit;
 

@@ -22,7 +22,7 @@ import {
   type PersonalInput,
   planLabourInputs,
 } from '../inputs/service';
-import type { Farm, Field } from '../platform/model';
+import { type Farm, type Field, type FieldRef, fieldNamedBy } from '../platform/model';
 import { fingerprint } from '../util/fingerprint';
 import { mapLimit } from '../util/map-limit';
 import { mergeOrdered, pageShare } from '../util/merge';
@@ -31,7 +31,6 @@ import { LABOUR_CODES, labourTaken } from './codes';
 import {
   byDate,
   type Costs,
-  fieldOfItem,
   foreignTypeFields,
   LABOUR_INPUTS_MAX,
   LABOUR_TYPE,
@@ -85,9 +84,6 @@ export interface LabourWrite {
   /** Type fields other than inputs and map_id, by their spec names. */
   details?: Record<string, unknown>;
 }
-
-/** What a labour's view shows of its field (a list by farm takes it from the labour's item: lib/labours/model.ts). */
-export type FieldRef = Pick<Field, 'id' | 'uuid' | 'name'>;
 
 export interface LabourView<F extends FieldRef = Field> {
   labour: Labour;
@@ -609,10 +605,10 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
         // a labour's item names its field (written since it does, lib/labours/model.ts): the grants
         // and the farm say whether the caller reads it; the fields of older items are read
         const readable = await reach.readable(
-          matching.filter(({ labour }) => !fieldOfItem(labour)).map(({ labour }) => labour.fieldId),
+          matching.filter(({ labour }) => !fieldNamedBy(labour)).map(({ labour }) => labour.fieldId),
         );
         return matching.flatMap(({ labour }): Array<{ labour: Labour; field: FieldRef; farm: Farm }> => {
-          const field = fieldOfItem(labour);
+          const field = fieldNamedBy(labour);
           const farm = field && reach.listedFarm(labour.fieldId, labour.farmId);
           if (field) return farm ? [{ labour, field, farm }] : [];
           const scope = readable.get(labour.fieldId);

@@ -119,6 +119,23 @@ export const Field = entity('field', {
 });
 export type Field = EntityOf<typeof Field>;
 
+/** What a record's view shows of its field: its id, uuid and name (none of them ever changes). */
+export type FieldRef = Pick<Field, 'id' | 'uuid' | 'name'>;
+
+/**
+ * The field a record's item names (its labours and rotations keep their field's uuid and name, so
+ * that a list by farm shows them without reading the field); undefined for an item written before.
+ */
+export function fieldNamedBy(record: {
+  fieldId: number;
+  fieldUuid: string | null;
+  fieldName: string | null;
+}): FieldRef | undefined {
+  return record.fieldUuid !== null && record.fieldName !== null
+    ? { id: record.fieldId, uuid: record.fieldUuid, name: record.fieldName }
+    : undefined;
+}
+
 /** Shape items of season shapes (one per field and campaign). */
 export const shapeFromItem = (item: Item): FieldShape => ({
   polygon: item.polygon_packed instanceof Uint8Array ? unpackWkt(item.polygon_packed) : String(item.polygon),

@@ -14,7 +14,7 @@ import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/enti
 import { keys } from '../db/keys';
 import { retryLostRace } from '../db/retry';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
-import type { Farm, Field } from '../platform/model';
+import { type Farm, type Field, type FieldRef, fieldNamedBy } from '../platform/model';
 import { mapLimit } from '../util/map-limit';
 import { newUuid } from '../util/uuid';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from './codes';
@@ -32,6 +32,12 @@ export const Rotation = entity(
     fieldId: num('field_id'),
     /** The field's farm (0 in a rotation written before it was kept: the service sets it from the field). */
     farmId: numOr('farm_id', 0),
+    /**
+     * Its field's uuid and name (neither ever changes): a list by farm shows them without reading the
+     * field. Null in a rotation written before they were kept (its next write keeps them).
+     */
+    fieldUuid: nullable(str('field_uuid')),
+    fieldName: nullable(str('field_name')),
     yeargroup: num('yeargroup'),
     cycleId: num('cicle_id'),
     cropId: num('crop_id'),
@@ -52,7 +58,7 @@ export type Rotation = EntityOf<typeof Rotation>;
 
 /** A rotation with what its wire form shows of its field, farm and crop. */
 export interface RotationView extends Rotation {
-  field: Field;
+  field: FieldRef;
   farm: Farm;
   crop: Crop | undefined;
   cropOrder: number;
@@ -193,7 +199,7 @@ interface Located {
 export function rotationsService({ repository, fields, crops, now = () => new Date() }: RotationDeps) {
   async function views(
     userId: number,
-    field: Field,
+    field: FieldRef,
     farm: Farm,
     rotations: Rotation[],
     all?: Rotation[],
@@ -215,8 +221,9 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
     });
     const found = await repository.rotation(field.id, uuid);
     if (!found) throw notFound(uuid);
-    // a rotation written before it kept its farm takes it from its field (its next write indexes it)
-    const rotation = { ...found, farmId: field.farmId };
+    // a rotation written before it kept its farm (and its field's uuid and name) takes them from its
+    // field (its next write indexes it)
+    const rotation = { ...found, farmId: field.farmId, fieldUuid: field.uuid, fieldName: field.name };
     return { rotation, field, farm, canWrite: can(access, 'write') };
   }
 
@@ -265,6 +272,8 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
       uuid: (input.uuid ?? newUuid()).toLowerCase(),
       fieldId: field.id,
       farmId: field.farmId,
+      fieldUuid: field.uuid,
+      fieldName: field.name,
       yeargroup: input.yeargroup,
       cycleId: await repository.campaignId(field.id, input.yeargroup),
       cropId: input.cropId,
@@ -353,10 +362,16 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
         ).flat();
         const ofField = new Map<number, Rotation[]>();
         for (const r of found) ofField.set(r.fieldId, [...(ofField.get(r.fieldId) ?? []), r]);
-        // a field deleted (its rotations not yet cleaned up), moved, or not readable: not answered
-        const readable = await reach.readable([...ofField.keys()]);
+        // a field deleted (its rotations not yet cleaned up) or not readable: not answered. A rotation
+        // names its field: the grants and the farm say whether the caller reads it; the fields of
+        // rotations written before they named it are read
+        const namedBy = (list: Rotation[]) => list.map(fieldNamedBy).find((field) => field !== undefined);
+        const unnamed = [...ofField].filter(([, list]) => !namedBy(list)).map(([fieldId]) => fieldId);
+        const readable = await reach.readable(unnamed);
         for (const [fieldId, list] of ofField) {
-          const scope = readable.get(fieldId);
+          const named = namedBy(list);
+          const farm = named && reach.listedFarm(fieldId, list[0]!.farmId);
+          const scope = named ? farm && { field: named, farm } : readable.get(fieldId);
           if (scope) result.push(...(await views(principal.user.id, scope.field, scope.farm, list, list, cropsFound)));
         }
       }

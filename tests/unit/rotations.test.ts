@@ -7,7 +7,7 @@ import { LostRace } from '../../lib/db/retry';
 import { Conflict } from '../../lib/errors';
 import { ROTATION_CODES } from '../../lib/rotations/codes';
 import { type Rotation, type RotationRepository, rotationsService } from '../../lib/rotations/service';
-import { memoryField, memoryGate } from './helpers/memory-gate';
+import { memoryFarm, memoryField, memoryGate } from './helpers/memory-gate';
 
 function memory() {
   const rows = new Map<string, Rotation>();
@@ -160,6 +160,38 @@ describe('rotation rules (repository in memory)', () => {
     // the farm filter keeps the one read; a farm the caller does not read is no read at all
     expect(await service.listRotations(caller, { yeargroup: 2026, farmsId: [8] })).toEqual([]);
     expect(reads.ofFarm - before.ofFarm).toBe(2);
+  });
+
+  it("shows each rotation's field from its item, reading only the fields of older rotations; a field being deleted is left out", async () => {
+    const gate = memoryGate({ writes: [1, 2, 3], fields: spanish });
+    const profileReads: number[] = [];
+    const { fieldsById } = gate;
+    gate.fieldsById = (ids, options) => {
+      profileReads.push(...ids);
+      return fieldsById(ids, options);
+    };
+    const { service, rows } = setup(gate);
+    for (const fieldId of [1, 2, 3]) await service.createRotation(caller, input({ fieldId }));
+    const shown = (list: Awaited<ReturnType<typeof service.listRotations>>) =>
+      list.map((r) => [r.fieldId, r.field.uuid, r.field.name, r.farm.id]);
+    const expected = [1, 2, 3].map((id) => [id, memoryField(id).uuid, memoryField(id).name, 7]);
+    expect(shown(await service.listRotations(caller, { yeargroup: 2026 }))).toEqual(expected);
+    expect(profileReads).toEqual([]);
+    // a rotation written before rotations named their field: its field is read, and it shows the same
+    const older = [...rows.values()].find((r) => r.fieldId === 2)!;
+    Object.assign(older, { fieldUuid: null, fieldName: null });
+    expect(shown(await service.listRotations(caller, { yeargroup: 2026 }))).toEqual(expected);
+    expect(profileReads).toEqual([2]);
+    // its next write names it again
+    await service.patchRotation(caller, older.uuid, { ha: 10 });
+    expect([...rows.values()].find((r) => r.fieldId === 2)).toMatchObject({ fieldUuid: memoryField(2).uuid });
+    // a field deleted whose clean-up has not ended (its farm counts it): its rotations are left out
+    memoryFarm.deletingFieldIds = [3];
+    try {
+      expect(shown(await service.listRotations(caller, { yeargroup: 2026 }))).toEqual(expected.slice(0, 2));
+    } finally {
+      memoryFarm.deletingFieldIds = [];
+    }
   });
 
   it('lists field by field until the farms index holds every rotation (its backfill is done)', async () => {

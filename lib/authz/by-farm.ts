@@ -25,11 +25,16 @@ export interface FarmReach {
    * is written only while it exists.
    */
   listedFarm(fieldId: number, farmId: number): Farm | undefined;
+  /**
+   * The fields of one farm the caller reads, by id, ascending, without reading a field: the farm's
+   * membership when it reads the farm whole, else the fields shared with it alone; then `listedFarm`.
+   */
+  fieldIdsIn(farmId: number): Promise<number[]>;
 }
 
 /** The caller's reach by farm, of the farms `keepFarm` keeps (a listing's farm filters). */
 export async function farmReach(
-  gate: Pick<FieldGate, 'scope' | 'fieldsById'>,
+  gate: Pick<FieldGate, 'scope' | 'fieldsById' | 'fieldIdsOfFarm'>,
   principal: Principal,
   keepFarm: (farm: Farm) => boolean = () => true,
 ): Promise<FarmReach> {
@@ -77,5 +82,12 @@ export async function farmReach(
       return out;
     },
     listedFarm,
+    async fieldIdsIn(farmId) {
+      const scopes = byFarm.get(farmId) ?? [];
+      const ids = scopes.some((s) => s.fieldIds === 'all')
+        ? await gate.fieldIdsOfFarm(farmId)
+        : scopes.flatMap((s) => (s.fieldIds === 'all' ? [] : s.fieldIds));
+      return [...new Set(ids)].filter((id) => listedFarm(id, farmId)).sort((a, b) => a - b);
+    },
   };
 }

@@ -4,7 +4,7 @@
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../errors';
 import type { Farm, Field, FieldShape } from '../platform/model';
-import { getFieldByUuid, getFields } from '../platform/records';
+import { fieldIdsOfFarm, getFieldByUuid, getFields } from '../platform/records';
 import { shapeFor } from '../platform/shapes';
 import type { Access, Action } from './access';
 import {
@@ -58,6 +58,8 @@ export interface FieldGate {
    * (`scope`). `consistent: false`: read eventually consistent (what answers from an index does).
    */
   fieldsById(fieldIds: readonly number[], options?: { consistent?: boolean }): Promise<Map<number, Field>>;
+  /** The ids of a farm's fields (its membership, strongly consistent), whoever reads them: access is `scope`'s. */
+  fieldIdsOfFarm(farmId: number): Promise<number[]>;
   /** The field's shape in a campaign (the current one when absent). */
   shape(field: Field, campaign?: number): Promise<FieldShape>;
 }
@@ -95,5 +97,6 @@ export const platformFieldGate: FieldGate = {
     }));
   },
   fieldsById: (fieldIds, options) => getFields([...new Set(fieldIds)], options),
+  fieldIdsOfFarm,
   shape: async (field, campaign) => (await shapeFor(field, campaign)).shape,
 };

@@ -6,10 +6,12 @@
 // (services take them as parameters): its rules run against DynamoDB in the functions
 // (lib/samplings/repository.ts) and against memory in tests/unit/samplings.test.ts.
 import type { Principal } from '../auth/principal';
+import { farmReach } from '../authz/by-farm';
 import type { FieldGate } from '../authz/gate';
 import { Forbidden, Invalid, NotFound } from '../errors';
 import type { Field } from '../platform/model';
 import type { Spot } from '../spots/model';
+import { mapLimit } from '../util/map-limit';
 import { isoSeconds } from '../util/time';
 import { newUuid } from '../util/uuid';
 import { SAMPLING_CODES } from './codes';
@@ -192,10 +194,11 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
         farmId = found.field?.farmId ?? 0;
       } else if (filter.farmId !== undefined) {
         await fields.farm(principal, filter.farmId, 'read', { notFound: insufficient, forbidden: insufficient });
-        const fieldIds = (await fields.readable(principal))
-          .filter((entry) => entry.farm.id === filter.farmId)
-          .map((entry) => entry.field.id);
-        samplings = (await Promise.all(fieldIds.map((id) => repository.samplingsOf(id)))).flat();
+        // the fields of that farm the caller reads (its membership and the caller's grants: no field
+        // of it or of any other farm read), then each one's samplings
+        const reach = await farmReach(fields, principal, (farm) => farm.id === filter.farmId);
+        const fieldIds = await reach.fieldIdsIn(filter.farmId);
+        samplings = (await mapLimit(fieldIds, 8, (id) => repository.samplingsOf(id))).flat();
         farmId = filter.farmId;
       } else {
         throw new Invalid('send field_id, farm_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });

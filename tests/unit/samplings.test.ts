@@ -7,7 +7,7 @@ import { SAMPLING_CODES } from '../../lib/samplings/codes';
 import type { Sampling } from '../../lib/samplings/model';
 import { type SamplingInput, type SamplingRepository, samplingsService } from '../../lib/samplings/service';
 import type { Spot } from '../../lib/spots/model';
-import { memoryField, memoryGate } from './helpers/memory-gate';
+import { memoryFarm, memoryField, memoryGate } from './helpers/memory-gate';
 
 function memory() {
   const rows = new Map<string, Sampling>();
@@ -52,11 +52,11 @@ const codeOf = (run: Promise<unknown>) =>
     (error) => (error instanceof DomainError ? (error.code ?? error.kind) : error),
   );
 
-function setup() {
+function setup(gate = memoryGate()) {
   const store = memory();
   const service = samplingsService({
     repository: store.repository,
-    fields: memoryGate(),
+    fields: gate,
     fieldById: async (id) => (id <= 3 ? memoryField(id) : undefined),
     samplesOf: async (_principal, _fieldId, sampleSetUuid) => (sampleSetUuid === SET ? [spot] : []),
     now: () => new Date('2026-11-23T10:00:00Z'),
@@ -101,6 +101,36 @@ describe('sampling rules (repository in memory)', () => {
     expect(await codeOf(service.readSamplings(caller, { fieldId: 4 }))).toBe(SAMPLING_CODES.INSUFFICIENT_PERMISSIONS);
     expect(await service.readSamplings(caller, { samplingUuid: 'ffffffff-0000-4000-8000-000000000000' })).toEqual([]);
     expect(await codeOf(service.readSamplings(caller, {}))).toBe(SAMPLING_CODES.WRONG_FORMAT);
+  });
+
+  it("answers a farm's analyses from its membership and the caller's grants: no field of it or of another farm read", async () => {
+    // farm 7: the caller writes 1, reads 3 and 5 (5 being deleted); 4 is a field of the farm it does not see
+    const gate = memoryGate({ writes: [1], reads: [3, 5], fields: new Map([[4, memoryField(4)]]) });
+    const asked = { readable: 0, profiles: 0 };
+    gate.readable = async () => {
+      asked.readable += 1;
+      return [];
+    };
+    gate.fieldsById = async () => {
+      asked.profiles += 1;
+      return new Map();
+    };
+    const { service, rows } = setup(gate);
+    const made = await service.createSampling(input(1));
+    for (const fieldId of [5, 4, 3]) {
+      const uuid = `5a000000-0000-4000-8000-00000000000${fieldId}`;
+      rows.set(uuid, { ...made, uuid, fieldId });
+    }
+    memoryFarm.deletingFieldIds = [5];
+    try {
+      expect((await service.samplingAnalyses(caller, { farmId: 7 })).map((a) => [a.farm_id, a.field_id])).toEqual([
+        [7, 1],
+        [7, 3],
+      ]);
+    } finally {
+      memoryFarm.deletingFieldIds = [];
+    }
+    expect(asked).toEqual({ readable: 0, profiles: 0 });
   });
 
   it('answers analyses by farm over its readable fields, and closes and reopens', async () => {

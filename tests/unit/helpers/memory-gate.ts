@@ -88,6 +88,13 @@ export function memoryGate({
       },
     ],
     fieldsById: async (fieldIds) => new Map(fieldIds.map((id) => [id, fields.get(id) ?? memoryField(id)])),
+    // the farm's fields: those the caller sees and those written in `fields`
+    fieldIdsOfFarm: async (farmId) =>
+      farmId === memoryFarm.id
+        ? [...new Set([...writes, ...reads, ...fields.keys()])].filter(
+            (id) => (fields.get(id) ?? memoryField(id)).farmId === farmId,
+          )
+        : [],
     shape: async (field) => field.shape,
   };
   return gate;

@@ -5,6 +5,7 @@
 // grant that lets the caller see it), reading the profiles of the fields it answers only.
 import type { Principal } from '../auth/principal';
 import type { Farm, Field } from '../platform/model';
+import { mapLimit } from '../util/map-limit';
 import { can } from './access';
 import type { FarmScope, FieldGate } from './gate';
 
@@ -30,6 +31,8 @@ export interface FarmReach {
    * membership when it reads the farm whole, else the fields shared with it alone; then `listedFarm`.
    */
   fieldIdsIn(farmId: number): Promise<number[]>;
+  /** Every field the caller reads, by id, ascending, as `fieldIdsIn` finds them (a query per farm read whole). */
+  readableFieldIds(): Promise<number[]>;
 }
 
 /** The caller's reach by farm, of the farms `keepFarm` keeps (a listing's farm filters). */
@@ -61,6 +64,13 @@ export async function farmReach(
     return reads ? farm : undefined;
   };
   const profiles = new Map<number, Field | undefined>();
+  const fieldIdsIn = async (farmId: number) => {
+    const scopes = byFarm.get(farmId) ?? [];
+    const ids = scopes.some((s) => s.fieldIds === 'all')
+      ? await gate.fieldIdsOfFarm(farmId)
+      : scopes.flatMap((s) => (s.fieldIds === 'all' ? [] : s.fieldIds));
+    return [...new Set(ids)].filter((id) => listedFarm(id, farmId)).sort((a, b) => a - b);
+  };
   return {
     wholeFarms: whole.map((scopes) => scopes[0]!.farm).sort((a, b) => a.id - b.id),
     singleFieldIds: [...singleFields.keys()].sort((a, b) => a - b),
@@ -82,12 +92,10 @@ export async function farmReach(
       return out;
     },
     listedFarm,
-    async fieldIdsIn(farmId) {
-      const scopes = byFarm.get(farmId) ?? [];
-      const ids = scopes.some((s) => s.fieldIds === 'all')
-        ? await gate.fieldIdsOfFarm(farmId)
-        : scopes.flatMap((s) => (s.fieldIds === 'all' ? [] : s.fieldIds));
-      return [...new Set(ids)].filter((id) => listedFarm(id, farmId)).sort((a, b) => a - b);
+    fieldIdsIn,
+    async readableFieldIds() {
+      const perFarm = await mapLimit([...byFarm.keys()], 8, fieldIdsIn);
+      return perFarm.flat().sort((a, b) => a - b);
     },
   };
 }

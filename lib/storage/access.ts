@@ -4,7 +4,9 @@
 
 import type { Principal } from '../auth/principal';
 import { type Access, type Action, can, canOnUser } from '../authz/access';
-import { accessibleFarms, readableFields } from '../authz/reach';
+import { farmReach } from '../authz/by-farm';
+import { platformFieldGate } from '../authz/gate';
+import { accessibleFarms } from '../authz/reach';
 import { farmAccess, fieldAccess, relationsTo } from '../authz/resolve';
 import { keys } from '../db/keys';
 import { Forbidden, Invalid } from '../errors';
@@ -81,7 +83,8 @@ export async function verdict(principal: Principal, scope: Scope, id: number, ac
 /** Every resource of the scope the caller can read (fields and farms: empty ids; users: itself). */
 export async function readableIds(principal: Principal, scope: Scope): Promise<number[]> {
   if (scope === 'users') return [principal.user.id];
-  if (scope === 'fields') return (await readableFields(principal)).map((f) => f.field.id).sort((a, b) => a - b);
+  // the fields from the farms' memberships and the caller's grants: no field read
+  if (scope === 'fields') return (await farmReach(platformFieldGate, principal)).readableFieldIds();
   return [...(await accessibleFarms(principal.user.id)).keys()].sort((a, b) => a - b);
 }
 

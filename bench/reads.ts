@@ -148,6 +148,9 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
   let spreadLabours = 0;
   let spreadSpots = 0;
   let storageKeys = 0;
+  let samplings = 0;
+  /** The farms of the account's fields, by field index modulo 10 (farm of field i: farmIds[i % 10]). */
+  const farmIds: number[] = [];
   let values = 0;
   let maps = 0;
   let inboxItems = 0;
@@ -191,6 +194,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
         true,
       );
       made[j] = Number(created.id_lote);
+      farmIds[i % 10] = Number(created.id_campo);
     });
     fieldIds.push(...made);
   };
@@ -380,6 +384,35 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
       }),
       records: (body) =>
         Object.values(body.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),
+    },
+    {
+      name: 'GET /api/sampling/analysis?farm_id (samplings of a farm)',
+      // one sampling in each field of the account (fields in 10 farms): a farm holds a tenth of them
+      async grow(size) {
+        await ensureFields(size);
+        await inParallel(size - samplings, (j) =>
+          fetch(`${stack.baseUrl}/internal/samplings`, {
+            method: 'POST',
+            headers: { 'x-internal-key': stack.internalKey, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              sampling_name: `m${samplings + j}`,
+              field_id: fieldIds[samplings + j],
+              yeargroup: 2026,
+              zoning: { info: {}, type: 'none' },
+              analysis: { Fertilidad: [{ name: 'P', unit_id: 1 }] },
+              groups: [],
+              points: [],
+            }),
+          }).then(json),
+        );
+        samplings = size;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/samplings/samplings')).analysis,
+        path: '/api/sampling/analysis',
+        query: { farm_id: farmIds[0]! },
+      }),
+      records: (body) => body.data.length,
     },
     {
       name: 'GET /nc/inbox, first page of 100 (inbox items)',

@@ -12,7 +12,8 @@
 //   as above; each campaign's tally added to its farm's tally in one transaction with its
 //   `farm_counted` (and `farm_id`), on condition that it is not counted yet and that no labour write
 //   came in between (else read again). A labour write since moves the farm's tally of a counted
-//   campaign only (lib/fields/campaigns.ts), so each labour is counted once whichever comes first.
+//   campaign only (lib/fields/campaigns.ts), so each labour is counted once whichever comes first;
+// - samplings: the farm index's attributes (and `farm_id`) on each sampling that lacks them, as rotations.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
@@ -214,6 +215,7 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
   const labours = pending.includes(BACKFILLS.labourTallies);
   const laboursByFarm = pending.includes(BACKFILLS.laboursByFarm);
   const spotsByFarm = pending.includes(BACKFILLS.spotsByFarm);
+  const samplingsByFarm = pending.includes(BACKFILLS.samplingsByFarm);
   // only what a pending backfill still lacks
   const wanted = [
     ...(rotations ? ['(begins_with(sk, :rotation) AND attribute_not_exists(gsi1pk))'] : []),
@@ -225,6 +227,7 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
         ]
       : []),
     ...(spotsByFarm ? ['(begins_with(sk, :spot) AND attribute_not_exists(gsi3pk))'] : []),
+    ...(samplingsByFarm ? ['(begins_with(sk, :sampling) AND attribute_not_exists(gsi1pk))'] : []),
   ];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -238,6 +241,7 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
           ...(labours || laboursByFarm ? { ':campaign': 'CAMPAIGN#' } : {}),
           ...(laboursByFarm ? { ':labour': 'LABOUR#' } : {}),
           ...(spotsByFarm ? { ':spot': 'SPOT#' } : {}),
+          ...(samplingsByFarm ? { ':sampling': 'SAMPLING#' } : {}),
         },
         ExclusiveStartKey: startKey,
       }),
@@ -274,6 +278,13 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
           keys.spotByFarmIndex(farmId, spot.createdAt, spot.uuid, fieldId),
           'gsi3pk',
         );
+      } else if (samplingsByFarm && sk.startsWith('SAMPLING#') && item.gsi1pk === undefined) {
+        const farmId = await fieldFarm(fieldId);
+        if (farmId === undefined) continue; // its field is deleted: the clean-up job removes it
+        changed[BACKFILLS.samplingsByFarm]! += await index(item, {
+          farm_id: farmId,
+          ...keys.samplingByFarmIndex(farmId, fieldId, String(item.sampling_uuid)),
+        });
       }
     }
     startKey = page.LastEvaluatedKey;

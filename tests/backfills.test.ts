@@ -1,6 +1,6 @@
-// docs/data-model.md, "Backfills": rotations, labours and spots written before their indexes (the
-// farm's rotations, a field's and a farm's labours by date, its campaign's and its farm's tallies, a
-// farm's spots) are found by the lists once the
+// docs/data-model.md, "Backfills": rotations, labours, spots and samplings written before their
+// indexes (the farm's rotations, a field's and a farm's labours by date, its campaign's and its
+// farm's tallies, a farm's spots and samplings) are found by the lists once the
 // backfill has run (scripts/backfill.ts, run by the stack's start and by npm run deploy), the same
 // answers as for those written since; it touches nothing else and may run again.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BACKFILLS } from '../lib/db/backfills';
 import { keys } from '../lib/db/keys';
 import { runBackfills } from '../scripts/backfill';
-import { call, createField, eventually, newUser, stack } from './helpers/api';
+import { call, createField, eventually, internal, newUser, stack } from './helpers/api';
 
 const client = () =>
   new DynamoDBClient({
@@ -53,6 +53,17 @@ describe('backfill of the list indexes', () => {
       });
       expect(spot.status, spot.text).toBe(200);
     }
+    const sampling = await internal('/internal/samplings', {
+      sampling_name: 'Muestreo',
+      field_id: fieldId,
+      yeargroup: 2026,
+      zoning: { info: {}, type: 'none' },
+      analysis: { Fertilidad: [{ name: 'P', unit_id: 1 }] },
+      groups: [],
+      points: [],
+    });
+    expect(sampling.status, sampling.text).toBe(200);
+    const analyses = () => call('GET', '/api/sampling/analysis', { token: user.token, query: { farm_id: farmId } });
     const labours = (query: Record<string, string | number> = {}) =>
       call('GET', '/activities/labour', {
         token: user.token,
@@ -68,7 +79,11 @@ describe('backfill of the list indexes', () => {
       rotations: (await rotations()).body,
       everyFarm: (await everyFarm()).body,
       spots: (await spots()).body,
+      analyses: (await analyses()).body,
     };
+    expect(before.analyses.data.map((a: { sampling_uuid: string }) => a.sampling_uuid)).toEqual([
+      sampling.body.data.sampling_uuid,
+    ]);
     expect(before.everyFarm).toEqual(before.labours);
     expect(before.spots.data.map((s: { spot_name: string }) => s.spot_name)).toEqual(['two']);
     expect(before.labours.data.map((l: { date: string }) => l.date.slice(0, 10))).toEqual(['2026-01-10', '2026-02-10']);
@@ -101,6 +116,7 @@ describe('backfill of the list indexes', () => {
       if (sk.startsWith('ROTATION#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
       if (sk.startsWith('LABOUR#')) await strip(item, ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
       if (sk.startsWith('SPOT#')) await strip(item, ['gsi3pk', 'gsi3sk']);
+      if (sk.startsWith('SAMPLING#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
       if (sk.startsWith('CAMPAIGN#'))
         await strip(item, [
           'labours_tallied',
@@ -120,6 +136,7 @@ describe('backfill of the list indexes', () => {
     expect(changed[BACKFILLS.labourTallies]).toBeGreaterThanOrEqual(4); // the campaign and its three labours
     expect(changed[BACKFILLS.laboursByFarm]).toBeGreaterThanOrEqual(4); // the same, in the farm
     expect(changed[BACKFILLS.spotsByFarm]).toBeGreaterThanOrEqual(2);
+    expect(changed[BACKFILLS.samplingsByFarm]).toBeGreaterThanOrEqual(1);
     const campaign = (
       await db.send(new GetCommand({ TableName: table, Key: keys.campaign(fieldId, 2026), ConsistentRead: true }))
     ).Item!;
@@ -140,9 +157,14 @@ describe('backfill of the list indexes', () => {
     expect((await rotations()).body).toEqual(before.rotations);
     // the farm's index lags its writes (an index is eventually consistent)
     await eventually(async () => {
-      const [farmPage, spotPage] = [(await everyFarm()).body, (await spots()).body];
+      const [farmPage, spotPage, analysesPage] = [
+        (await everyFarm()).body,
+        (await spots()).body,
+        (await analyses()).body,
+      ];
       return JSON.stringify(farmPage) === JSON.stringify(before.everyFarm) &&
-        JSON.stringify(spotPage) === JSON.stringify(before.spots)
+        JSON.stringify(spotPage) === JSON.stringify(before.spots) &&
+        JSON.stringify(analysesPage) === JSON.stringify(before.analyses)
         ? true
         : undefined;
     });

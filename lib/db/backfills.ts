@@ -23,6 +23,8 @@ export const BACKFILLS = {
   laboursByFarm: 'labours-by-farm',
   /** gsi3 of spots: a farm's spots by creation time. The list without a field reads by farm once it is done. */
   spotsByFarm: 'spots-by-farm',
+  /** gsi1 of samplings (and `farm_id` on each): a farm's samplings. A farm's analyses read by farm once it is done. */
+  samplingsByFarm: 'samplings-by-farm',
 } as const;
 export type BackfillName = (typeof BACKFILLS)[keyof typeof BACKFILLS];
 

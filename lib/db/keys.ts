@@ -295,6 +295,17 @@ export const keys = {
   sampling: (fieldId: number, uuid: string): Key => ({ pk: `FIELD#${fieldId}`, sk: `SAMPLING#${uuid.toLowerCase()}` }),
   samplingsOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'SAMPLING#' }),
   samplingRef: (uuid: string): Key => ({ pk: `SAMPLINGREF#${uuid.toLowerCase()}`, sk: 'REF' }),
+  /** A farm's samplings by field (gsi1): the analyses of a farm in one query, whatever its fields. */
+  samplingByFarmIndex: (farmId: number, fieldId: number, uuid: string) => ({
+    gsi1pk: `FARMSAMPLINGS#${farmId}`,
+    gsi1sk: `${pad(fieldId)}#${uuid.toLowerCase()}`,
+  }),
+  /** A farm's samplings (of one field of it). */
+  samplingsOfFarm: (farmId: number, fieldId?: number) => ({
+    index: 'gsi1' as const,
+    pk: `FARMSAMPLINGS#${farmId}`,
+    ...(fieldId === undefined ? {} : { skPrefix: `${pad(fieldId)}#` }),
+  }),
   /** A user map lives in its field's partition (deleted with the field); the keys below point to it. */
   map: (fieldId: number, mapId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: `MAP#${pad(mapId)}` }),
   mapsOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'MAP#' }),

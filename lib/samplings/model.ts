@@ -2,6 +2,7 @@
 // extensions. A sampling's samples are spots: a group's sample is a spot of the field whose
 // sample_set_uuid is the sampling's and whose group_uuid is the group's (docs/decisions.md, "Samplings").
 import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/entity';
+import { keys } from '../db/keys';
 
 export interface SamplingZoning {
   info: Record<string, string>;
@@ -23,21 +24,28 @@ export interface SamplingPoint {
   group_uuid: string;
 }
 
-export const Sampling = entity('sampling', {
-  uuid: str('sampling_uuid'),
-  name: str('sampling_name'),
-  sampleSetUuid: str('sample_set_uuid'),
-  fieldId: num('field_id'),
-  yeargroup: num('yeargroup'),
-  createdAt: str('created_at'),
-  closedAt: nullable(str('closed_at')),
-  groupAssignedId: numOr('group_assigned_id', 0),
-  zoning: as<SamplingZoning>('zoning', { info: {}, type: 'none' }),
-  /** Analysis name -> the variables it measures. */
-  analysis: as<Record<string, AnalysisVariable[]>>('analysis', {}),
-  groups: as<SamplingGroup[]>('groups', []),
-  points: as<SamplingPoint[]>('points', []),
-});
+export const Sampling = entity(
+  'sampling',
+  {
+    uuid: str('sampling_uuid'),
+    name: str('sampling_name'),
+    sampleSetUuid: str('sample_set_uuid'),
+    fieldId: num('field_id'),
+    /** Its field's farm (0 in a sampling written before it was kept, until the backfill sets it). */
+    farmId: numOr('farm_id', 0),
+    yeargroup: num('yeargroup'),
+    createdAt: str('created_at'),
+    closedAt: nullable(str('closed_at')),
+    groupAssignedId: numOr('group_assigned_id', 0),
+    zoning: as<SamplingZoning>('zoning', { info: {}, type: 'none' }),
+    /** Analysis name -> the variables it measures. */
+    analysis: as<Record<string, AnalysisVariable[]>>('analysis', {}),
+    groups: as<SamplingGroup[]>('groups', []),
+    points: as<SamplingPoint[]>('points', []),
+  },
+  // a farm's samplings in one query (gsi1), whatever the number of its fields
+  { derived: (s) => (s.farmId ? keys.samplingByFarmIndex(s.farmId, s.fieldId, s.uuid) : {}) },
+);
 export type Sampling = EntityOf<typeof Sampling>;
 
 /** The platform's variable lists (GET /api/sampling/variablelist): values a sample variable may take by name. */

@@ -3,6 +3,7 @@
 
 import type { Principal } from '../auth/principal';
 import { platformFieldGate } from '../authz/gate';
+import { BACKFILLS, backfilled } from '../db/backfills';
 import { keys } from '../db/keys';
 import { NOT_EXISTS, queryAll, readItem, transact, tx, updateItem } from '../db/table';
 import { Conflict } from '../errors';
@@ -25,6 +26,10 @@ export const dynamoSamplingRepository: SamplingRepository = {
   async samplingsOf(fieldId) {
     return (await queryAll(keys.samplingsOfField(fieldId))).map(Sampling.fromItem);
   },
+  async samplingsOfFarm(farmId, fieldId) {
+    return (await queryAll(keys.samplingsOfFarm(farmId, fieldId))).map(Sampling.fromItem);
+  },
+  byFarm: () => backfilled(BACKFILLS.samplingsByFarm),
   async create(sampling) {
     const taken = () => new Conflict(`sampling ${sampling.uuid} exists`);
     try {

@@ -25,6 +25,10 @@ export interface SamplingRepository {
   fieldOf(uuid: string): Promise<number | undefined>;
   sampling(fieldId: number, uuid: string): Promise<Sampling | undefined>;
   samplingsOf(fieldId: number): Promise<Sampling[]>;
+  /** A farm's samplings (those of one field of it), by field then uuid, from the farm's index. */
+  samplingsOfFarm(farmId: number, fieldId?: number): Promise<Sampling[]>;
+  /** Whether the farms' index holds every sampling (its backfill is done). */
+  byFarm(): Promise<boolean>;
   /** Stores a new sampling; false when its uuid was taken meanwhile. */
   create(sampling: Sampling): Promise<boolean>;
   setClosed(sampling: Sampling, closedAt: string | null): Promise<void>;
@@ -135,6 +139,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
         name: input.name,
         sampleSetUuid: (input.sampleSetUuid ?? newUuid()).toLowerCase(),
         fieldId: field.id,
+        farmId: field.farmId,
         yeargroup: input.yeargroup,
         createdAt: at,
         closedAt: null,
@@ -194,11 +199,26 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
         farmId = found.field?.farmId ?? 0;
       } else if (filter.farmId !== undefined) {
         await fields.farm(principal, filter.farmId, 'read', { notFound: insufficient, forbidden: insufficient });
-        // the fields of that farm the caller reads (its membership and the caller's grants: no field
-        // of it or of any other farm read), then each one's samplings
-        const reach = await farmReach(fields, principal, (farm) => farm.id === filter.farmId);
-        const fieldIds = await reach.fieldIdsIn(filter.farmId);
-        samplings = (await mapLimit(fieldIds, 8, (id) => repository.samplingsOf(id))).flat();
+        // the farm's samplings from its index (one query when the caller reads it whole, one per field
+        // shared alone), kept by the caller's grants and the farm's fields being deleted: no field read
+        const id = filter.farmId;
+        const reach = await farmReach(fields, principal, (farm) => farm.id === id);
+        if (await repository.byFarm()) {
+          const found = reach.wholeFarms.some((farm) => farm.id === id)
+            ? await repository.samplingsOfFarm(id)
+            : (
+                await mapLimit(
+                  reach.singleFields.filter(({ farm }) => farm.id === id),
+                  8,
+                  ({ fieldId }) => repository.samplingsOfFarm(id, fieldId),
+                )
+              ).flat();
+          samplings = found.filter((s) => reach.listedFarm(s.fieldId, id));
+        } else {
+          // before the backfill: the farm's fields the caller reads (its membership), each one's samplings
+          const fieldIds = await reach.fieldIdsIn(id);
+          samplings = (await mapLimit(fieldIds, 8, (fieldId) => repository.samplingsOf(fieldId))).flat();
+        }
         farmId = filter.farmId;
       } else {
         throw new Invalid('send field_id, farm_id or sampling_uuid', { code: SAMPLING_CODES.WRONG_FORMAT });

@@ -11,10 +11,23 @@ import { memoryFarm, memoryField, memoryGate } from './helpers/memory-gate';
 
 function memory() {
   const rows = new Map<string, Sampling>();
+  /** The farms' index holds every sampling (its backfill done); the queries of each kind. */
+  const byFarm = { done: true };
+  const queries = { ofField: 0, ofFarm: 0 };
   const repository: SamplingRepository = {
     fieldOf: async (uuid) => rows.get(uuid)?.fieldId,
     sampling: async (_fieldId, uuid) => rows.get(uuid),
-    samplingsOf: async (fieldId) => [...rows.values()].filter((s) => s.fieldId === fieldId),
+    samplingsOf: async (fieldId) => {
+      queries.ofField += 1;
+      return [...rows.values()].filter((s) => s.fieldId === fieldId);
+    },
+    samplingsOfFarm: async (farmId, fieldId) => {
+      queries.ofFarm += 1;
+      return [...rows.values()]
+        .filter((s) => s.farmId === farmId && (fieldId === undefined || s.fieldId === fieldId))
+        .sort((a, b) => a.fieldId - b.fieldId || (a.uuid < b.uuid ? -1 : 1));
+    },
+    byFarm: async () => byFarm.done,
     async create(sampling) {
       if (rows.has(sampling.uuid)) return false;
       rows.set(sampling.uuid, sampling);
@@ -22,7 +35,7 @@ function memory() {
     },
     setClosed: async (sampling, closedAt) => void rows.set(sampling.uuid, { ...sampling, closedAt }),
   };
-  return { repository, rows };
+  return { repository, rows, byFarm, queries };
 }
 
 const GROUP = '9a000000-0000-4000-8000-000000000001';
@@ -115,18 +128,30 @@ describe('sampling rules (repository in memory)', () => {
       asked.profiles += 1;
       return new Map();
     };
-    const { service, rows } = setup(gate);
+    const { service, rows, byFarm, queries } = setup(gate);
     const made = await service.createSampling(input(1));
+    expect(made.farmId).toBe(7);
     for (const fieldId of [5, 4, 3]) {
       const uuid = `5a000000-0000-4000-8000-00000000000${fieldId}`;
       rows.set(uuid, { ...made, uuid, fieldId });
     }
+    const analyses = async () =>
+      (await service.samplingAnalyses(caller, { farmId: 7 })).map((a) => [a.farm_id, a.field_id]);
     memoryFarm.deletingFieldIds = [5];
     try {
-      expect((await service.samplingAnalyses(caller, { farmId: 7 })).map((a) => [a.farm_id, a.field_id])).toEqual([
+      // the farm's index: one query
+      expect(await analyses()).toEqual([
         [7, 1],
         [7, 3],
       ]);
+      expect(queries).toEqual({ ofField: 0, ofFarm: 1 });
+      // before its backfill: the farm's membership, a query per field the caller reads
+      byFarm.done = false;
+      expect(await analyses()).toEqual([
+        [7, 1],
+        [7, 3],
+      ]);
+      expect(queries).toEqual({ ofField: 2, ofFarm: 1 });
     } finally {
       memoryFarm.deletingFieldIds = [];
     }

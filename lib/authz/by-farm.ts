@@ -35,15 +35,19 @@ export interface FarmReach {
   readableFieldIds(): Promise<number[]>;
 }
 
-/** The caller's reach by farm, of the farms `keepFarm` keeps (a listing's farm filters). */
+/**
+ * The caller's reach by farm, of the farms `keepFarm` keeps (a listing's farm filters); with
+ * `farmIds`, of those farms only, the others not read at all (a filter by farm id).
+ */
 export async function farmReach(
   gate: Pick<FieldGate, 'scope' | 'fieldsById' | 'fieldIdsOfFarm'>,
   principal: Principal,
   keepFarm: (farm: Farm) => boolean = () => true,
+  farmIds?: readonly number[],
 ): Promise<FarmReach> {
   const byFarm = new Map<number, FarmScope[]>();
-  for (const scope of await gate.scope(principal)) {
-    if (!keepFarm(scope.farm)) continue;
+  for (const scope of await gate.scope(principal, farmIds)) {
+    if ((farmIds && !farmIds.includes(scope.farm.id)) || !keepFarm(scope.farm)) continue;
     byFarm.set(scope.farm.id, [...(byFarm.get(scope.farm.id) ?? []), scope]);
   }
   const whole = [...byFarm.values()].filter((scopes) => scopes.some((s) => s.fieldIds === 'all'));

@@ -51,8 +51,9 @@ export interface FieldGate {
    * The farms the caller reads (own, shared, of users it supervises) and which of their fields, from
    * its grants, without reading a field: a listing queries what hangs from them by farm, then reads
    * the fields it answers (`fieldsById`). A farm reached twice is listed twice, first as the caller's.
+   * With `farmIds` (a listing's farm filter), of those farms only: the others are not read.
    */
-  scope(principal: Principal): Promise<FarmScope[]>;
+  scope(principal: Principal, farmIds?: readonly number[]): Promise<FarmScope[]>;
   /**
    * These fields as stored, by id (a deleted one left out); access is the caller's business
    * (`scope`). `consistent: false`: read eventually consistent (what answers from an index does).
@@ -88,8 +89,8 @@ export const platformFieldGate: FieldGate = {
   },
   readable: async (principal) =>
     (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
-  scope: async (principal) => {
-    const listing = await reach(principal);
+  scope: async (principal, farmIds) => {
+    const listing = await reach(principal, farmIds);
     return [...listing.farms, ...listing.supervised.flatMap((s) => s.farms)].map((reached) => ({
       farm: reached.farm,
       fieldIds: reached.whole ? 'all' : reached.sharedFieldIds,

@@ -48,7 +48,11 @@ export interface ReachedListing {
  * with `supervision`, the farms of a user the caller supervises, as the caller reaches them. Only
  * ids and farms are read here; each farm's fields are read when its pages are.
  */
-async function reachableFarms(userId: number, supervision?: SupervisionLevel): Promise<ReachedFarm[]> {
+async function reachableFarms(
+  userId: number,
+  supervision?: SupervisionLevel,
+  only?: ReadonlySet<number>,
+): Promise<ReachedFarm[]> {
   const grants = await readUserGrants(userId);
   // A supervisor sees the supervised user's own farms only.
   const facts = (record: { farmId: number; fieldId?: number }): GrantFacts =>
@@ -60,7 +64,9 @@ async function reachableFarms(userId: number, supervision?: SupervisionLevel): P
   const sharedIn = new Map<number, number[]>();
   for (const [fieldId, share] of sharedFields)
     (sharedIn.get(share.farmId) ?? sharedIn.set(share.farmId, []).get(share.farmId)!).push(fieldId);
-  const farmIds = [...new Set([...wholeFarms, ...sharedIn.keys()])].sort((a, b) => a - b);
+  const farmIds = [...new Set([...wholeFarms, ...sharedIn.keys()])]
+    .filter((farmId) => !only || only.has(farmId))
+    .sort((a, b) => a - b);
   const farms = await getFarms(farmIds);
   return farmIds.flatMap((farmId) => {
     const farm = farms.get(farmId);
@@ -93,17 +99,21 @@ async function reachableFarms(userId: number, supervision?: SupervisionLevel): P
   });
 }
 
-/** The farms the caller reaches and those of the users it supervises; each farm's fields read when its pages are. */
-export async function reach(principal: Principal): Promise<ReachedListing> {
+/**
+ * The farms the caller reaches and those of the users it supervises; each farm's fields read when its
+ * pages are. With `farmIds`, of those farms only (the others are not read).
+ */
+export async function reach(principal: Principal, farmIds?: readonly number[]): Promise<ReachedListing> {
+  const only = farmIds && new Set(farmIds);
   const [farms, supervisions] = await Promise.all([
-    reachableFarms(principal.user.id),
+    reachableFarms(principal.user.id, undefined, only),
     supervisionsOf(principal.user.id),
   ]);
   const users = await getUsers(supervisions.map((s) => s.userId));
   const supervised = await mapLimit(
     supervisions.filter((s) => users.has(s.userId)),
     4,
-    async (s) => ({ user: users.get(s.userId)!, farms: await reachableFarms(s.userId, s.level) }),
+    async (s) => ({ user: users.get(s.userId)!, farms: await reachableFarms(s.userId, s.level, only) }),
   );
   return { user: principal.user, farms, supervised };
 }

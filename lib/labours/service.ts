@@ -575,7 +575,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
     { page, pageSize, wanted, chunk }: { page: number; pageSize: number; wanted: number; chunk: number },
   ): Promise<LabourPage | undefined> {
     const { yeargroup } = filters;
-    const reach = await farmReach(fields, principal, keepFarm);
+    const reach = await farmReach(fields, principal, keepFarm, filters.farmIds);
     // the fields shared alone that the caller reads (their grants and farms say so: no field read)
     const singles = reach.singleFields
       .filter(({ fieldId, farm }) => reach.listedFarm(fieldId, farm.id))

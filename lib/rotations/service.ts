@@ -349,6 +349,7 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
           fields,
           principal,
           (farm) => (!farmsId || farmsId.includes(farm.id)) && (!farmsUuid || farmsUuid.has(farm.uuid.toLowerCase())),
+          farmsId,
         );
         const found = (
           await mapLimit(

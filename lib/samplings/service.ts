@@ -202,7 +202,7 @@ export function samplingsService({ repository, fields, fieldById, samplesOf, now
         // the farm's samplings from its index (one query when the caller reads it whole, one per field
         // shared alone), kept by the caller's grants and the farm's fields being deleted: no field read
         const id = filter.farmId;
-        const reach = await farmReach(fields, principal, (farm) => farm.id === id);
+        const reach = await farmReach(fields, principal, undefined, [id]);
         if (await repository.byFarm()) {
           const found = reach.wholeFarms.some((farm) => farm.id === id)
             ? await repository.samplingsOfFarm(id)

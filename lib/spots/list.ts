@@ -186,7 +186,8 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       const reach = await farmReach(
         fields,
         principal,
-        (farm) => filters.farmId === undefined || farm.id === filters.farmId,
+        undefined,
+        filters.farmId === undefined ? undefined : [filters.farmId],
       );
       // a spot of a farm's index is of a field the caller reads when its grants say so and the farm
       // (read with them) is not deleting it: no field is read for it

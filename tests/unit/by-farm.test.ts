@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/principal';
 import { accessFrom } from '../../lib/authz/access';
 import { farmReach } from '../../lib/authz/by-farm';
+import { platformFieldGate } from '../../lib/authz/gate';
 import type { Farm } from '../../lib/platform/model';
+import { captureDynamoDbCalls } from './helpers/dynamodb-calls';
 import { memoryFarm, memoryField, memoryGate } from './helpers/memory-gate';
 
 const caller = { user: { id: 9 } } as Principal;
@@ -46,5 +48,46 @@ describe('a reach by farm', () => {
     // the profiles, when a listing needs them (the labours' older items): the same verdicts
     expect([...(await reach.readable([1, 2, 3, 4, 30, 31])).keys()]).toEqual([1, 3, 30]);
     expect(profiles).toBe(6);
+  });
+
+  it('reads only the farms a filter by farm id names (the platform gate, its DynamoDB calls)', async () => {
+    // the caller owns farms 7, 8 and 9
+    const capture = captureDynamoDbCalls((call) => {
+      if (call.command === 'QueryCommand')
+        return {
+          Items: JSON.stringify(call.input).includes('ACCESS#')
+            ? [7, 8, 9].map((farmId) => ({ target: 'farm', farm_id: farmId, level: 'owner' }))
+            : [],
+        };
+      if (call.command === 'BatchGetItemCommand') {
+        const [table, request] = Object.entries(call.input.RequestItems as Record<string, { Keys: any[] }>)[0]!;
+        const items = request.Keys.map((key) => ({
+          ...key,
+          id: Number(String(key.pk).slice('FARM#'.length)),
+          uuid: 'f',
+          name: 'Farm',
+          owner_id: 9,
+          created_at: '2026-01-01T00:00:00Z',
+        }));
+        return { Responses: { [table]: items } };
+      }
+      return {};
+    });
+    try {
+      const farmKeys = () =>
+        capture.calls
+          .filter((call) => call.command === 'BatchGetItemCommand')
+          .flatMap((call) => Object.values(call.input.RequestItems as Record<string, { Keys: any[] }>)[0]!.Keys)
+          .map((key) => key.pk);
+      const only = await farmReach(platformFieldGate, caller, undefined, [8]);
+      expect(only.wholeFarms.map((farm) => farm.id)).toEqual([8]);
+      expect(farmKeys()).toEqual(['FARM#8']);
+      capture.calls.length = 0;
+      const every = await farmReach(platformFieldGate, caller);
+      expect(every.wholeFarms.map((farm) => farm.id)).toEqual([7, 8, 9]);
+      expect(farmKeys().sort()).toEqual(['FARM#7', 'FARM#8', 'FARM#9']);
+    } finally {
+      capture.stop();
+    }
   });
 });

@@ -80,13 +80,16 @@ export function memoryGate({
         .sort((a, b) => a - b)
         .map(scope),
     // one farm, read whole: its fields the caller does not see have no grants
-    scope: async () => [
-      {
-        farm: memoryFarm,
-        fieldIds: 'all',
-        accessTo: (id: number) => (visible(id) ? scope(id).access : accessFrom([])),
-      },
-    ],
+    scope: async (_principal, farmIds) =>
+      farmIds && !farmIds.includes(memoryFarm.id)
+        ? []
+        : [
+            {
+              farm: memoryFarm,
+              fieldIds: 'all',
+              accessTo: (id: number) => (visible(id) ? scope(id).access : accessFrom([])),
+            },
+          ],
     fieldsById: async (fieldIds) => new Map(fieldIds.map((id) => [id, fields.get(id) ?? memoryField(id)])),
     // the farm's fields: those the caller sees and those written in `fields`
     fieldIdsOfFarm: async (farmId) =>

@@ -88,7 +88,7 @@ export const platformFieldGate: FieldGate = {
     return found.filter((entry): entry is FieldInScope => entry !== undefined).sort((a, b) => a.field.id - b.field.id);
   },
   readable: async (principal) =>
-    (await readableFields(principal)).map(({ field, farm, access }) => ({ field, farm, access })),
+    (await readableFields(principal)).map(({ field, farm, access, shape }) => ({ field, farm, access, shape })),
   scope: async (principal, farmIds) => {
     const listing = await reach(principal, farmIds);
     return [...listing.farms, ...listing.supervised.flatMap((s) => s.farms)].map((reached) => ({

@@ -4,7 +4,7 @@
 // area passes its own dialect's errors.
 import type { Principal } from '../auth/principal';
 import type { DomainError } from '../errors';
-import type { Farm, Field } from '../platform/model';
+import type { Farm, Field, FieldShape } from '../platform/model';
 import { getFarm, getField } from '../platform/records';
 import { type Access, type Action, can } from './access';
 import { farmAccess, fieldAccess } from './resolve';
@@ -20,6 +20,8 @@ export interface FieldInScope {
   field: Field;
   farm: Farm;
   access: Access;
+  /** The shape of its current campaign, when it was read with the field (the gate's `readable`). */
+  shape?: FieldShape;
 }
 
 /** The field (by id, or already loaded), its farm and the caller's access, checked for `action`. */

@@ -146,7 +146,8 @@ export function userLayers({
     const places = table.features.map(placeOf);
     let best: { fieldId: number; inside: LayerFeature[] } | undefined;
     const writable = (await gate.readable(principal)).filter(({ access }) => can(access, 'write'));
-    const shapes = await Promise.all(writable.map(({ field }) => gate.shape(field)));
+    // the current shapes, read with the fields (a field's read again only when the gate did not)
+    const shapes = await Promise.all(writable.map(({ field, shape }) => shape ?? gate.shape(field)));
     const geometry = await geometryKit();
     for (const [i, { field }] of writable.entries()) {
       const shape = shapes[i]!;

@@ -219,6 +219,25 @@ describe('layers from files', () => {
     expect(one).toEqual({ not_found: true, lote: 'POINT(10 10)' });
   });
 
+  it("takes the fields' current shapes from the gate's listing when it has them, reading none again", async () => {
+    const m = memory();
+    let shapeReads = 0;
+    const { readable, shape } = m.gate;
+    m.gate.shape = (field, campaign) => {
+      shapeReads += 1;
+      return shape(field, campaign);
+    };
+    const layers = userLayers({ repository: m.repository, gate: m.gate });
+    const table: LayerTable = { columns: ['rinde'], features: pointsIn(-60.48, -33.9, 5, () => 1) };
+    expect(landed(await layers.upload(principal, table)).lote_id).toBe(2);
+    expect(shapeReads).toBe(2); // a listing without shapes: each written field's (1 and 2) is read
+    m.gate.readable = async (caller) =>
+      (await readable(caller)).map((entry) => ({ ...entry, shape: entry.field.shape }));
+    shapeReads = 0;
+    expect(landed(await layers.upload(principal, table)).lote_id).toBe(2);
+    expect(shapeReads).toBe(0);
+  });
+
   it('a field the caller only reads is never matched', async () => {
     const m = memory();
     const layers = userLayers({ repository: m.repository, gate: memoryGate({ writes: [], reads: [2, 3] }) });

@@ -4,20 +4,32 @@
 // one of every readable field would (lib/authz/reach.ts: a field of its farm, not deleted, with a
 // grant that lets the caller see it), reading the profiles of the fields it answers only.
 import type { Principal } from '../auth/principal';
-import type { Farm, Field } from '../platform/model';
+import { type Farm, type Field, type FieldRef, fieldNamedBy } from '../platform/model';
 import { mapLimit } from '../util/map-limit';
 import { can } from './access';
 import type { FarmScope, FieldGate } from './gate';
 
+/** A record of a field that may name it (lib/platform/model.ts `fieldNamedBy`). */
+type NamingRecord = Parameters<typeof fieldNamedBy>[0] & { farmId: number };
+
 export interface FarmReach {
   /** The farms read whole, each once, by id. */
   wholeFarms: Farm[];
-  /** The fields reached one by one in farms not read whole (a share of the field), by id. */
-  singleFieldIds: number[];
-  /** The same fields, each with the farm its grant names (what an index keyed by farm is asked with). */
+  /**
+   * The fields reached one by one in farms not read whole (a share of the field), each with the farm
+   * its grant names (what an index keyed by farm is asked with), by id.
+   */
   singleFields: Array<{ fieldId: number; farm: Farm }>;
+  /** Those of `singleFields` the caller reads (`listedFarm`: no field read), by id. */
+  readableSingleFieldIds: number[];
   /** Those of these fields the caller reads, with their farm (their profiles read once, in batches). */
   readable(fieldIds: readonly number[]): Promise<Map<number, { field: Field; farm: Farm }>>;
+  /**
+   * The fields of these records (labours, rotations) that the caller reads, with their farm, by field
+   * id: a record that names its field (`fieldNamedBy`) is answered from its farm (`listedFarm`), no
+   * field read; the fields of the others are read (`readable`).
+   */
+  fieldsOf(records: ReadonlyArray<NamingRecord>): Promise<Map<number, { field: FieldRef; farm: Farm }>>;
   /**
    * The farm of a field that a farm's index (or a field's own, for a field reached alone) answered as
    * of farm `farmId`, when the caller reads that field; undefined when it does not. Reads nothing: the
@@ -68,6 +80,22 @@ export async function farmReach(
     return reads ? farm : undefined;
   };
   const profiles = new Map<number, Field | undefined>();
+  const readable = async (fieldIds: readonly number[]) => {
+    const missing = [...new Set(fieldIds)].filter((id) => !profiles.has(id));
+    if (missing.length) {
+      // eventually consistent (half the read units): the records these fields are asked about
+      // come from the farms' indexes, which are; the grants come from `scope`, read strongly
+      const found = await gate.fieldsById(missing, { consistent: false });
+      for (const id of missing) profiles.set(id, found.get(id));
+    }
+    const out = new Map<number, { field: Field; farm: Farm }>();
+    for (const id of fieldIds) {
+      const field = profiles.get(id);
+      const farm = field && listedFarm(field.id, field.farmId);
+      if (field && farm) out.set(id, { field, farm });
+    }
+    return out;
+  };
   const fieldIdsIn = async (farmId: number) => {
     const scopes = byFarm.get(farmId) ?? [];
     const ids = scopes.some((s) => s.fieldIds === 'all')
@@ -77,22 +105,24 @@ export async function farmReach(
   };
   return {
     wholeFarms: whole.map((scopes) => scopes[0]!.farm).sort((a, b) => a.id - b.id),
-    singleFieldIds: [...singleFields.keys()].sort((a, b) => a - b),
     singleFields: [...singleFields].sort(([a], [b]) => a - b).map(([fieldId, farm]) => ({ fieldId, farm })),
-    async readable(fieldIds) {
-      const missing = [...new Set(fieldIds)].filter((id) => !profiles.has(id));
-      if (missing.length) {
-        // eventually consistent (half the read units): the records these fields are asked about
-        // come from the farms' indexes, which are; the grants come from `scope`, read strongly
-        const found = await gate.fieldsById(missing, { consistent: false });
-        for (const id of missing) profiles.set(id, found.get(id));
+    readableSingleFieldIds: [...singleFields]
+      .filter(([fieldId, farm]) => listedFarm(fieldId, farm.id))
+      .map(([fieldId]) => fieldId)
+      .sort((a, b) => a - b),
+    readable,
+    async fieldsOf(records) {
+      const out = new Map<number, { field: FieldRef; farm: Farm }>();
+      const unnamed: number[] = [];
+      for (const record of records) {
+        const field = fieldNamedBy(record);
+        if (!field) unnamed.push(record.fieldId);
+        else if (!out.has(field.id)) {
+          const farm = listedFarm(field.id, record.farmId);
+          if (farm) out.set(field.id, { field, farm });
+        }
       }
-      const out = new Map<number, { field: Field; farm: Farm }>();
-      for (const id of fieldIds) {
-        const field = profiles.get(id);
-        const farm = field && listedFarm(field.id, field.farmId);
-        if (field && farm) out.set(id, { field, farm });
-      }
+      for (const [id, scope] of await readable(unnamed.filter((id) => !out.has(id)))) out.set(id, scope);
       return out;
     },
     listedFarm,

@@ -22,7 +22,7 @@ import {
   type PersonalInput,
   planLabourInputs,
 } from '../inputs/service';
-import { type Farm, type Field, type FieldRef, fieldNamedBy } from '../platform/model';
+import type { Farm, Field, FieldRef } from '../platform/model';
 import { fingerprint } from '../util/fingerprint';
 import { mapLimit } from '../util/map-limit';
 import { mergeOrdered, pageShare } from '../util/merge';
@@ -576,10 +576,7 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
   ): Promise<LabourPage | undefined> {
     const { yeargroup } = filters;
     const reach = await farmReach(fields, principal, keepFarm, filters.farmIds);
-    // the fields shared alone that the caller reads (their grants and farms say so: no field read)
-    const singles = reach.singleFields
-      .filter(({ fieldId, farm }) => reach.listedFarm(fieldId, farm.id))
-      .map(({ fieldId }) => fieldId);
+    const singles = reach.readableSingleFieldIds;
     const [farmTallies, fieldTallies] = await Promise.all([
       repository.farmTallies(reach.wholeFarms.map((farm) => ({ farmId: farm.id, yeargroup }))),
       repository.tallies(singles.map((fieldId) => ({ fieldId, yeargroup }))),
@@ -602,15 +599,9 @@ export function laboursService({ repository, inputs, fields, crops, now = () => 
       ]),
       async (batch) => {
         const matching = batch.filter(({ labour }) => matches(labour, filters, undefined));
-        // a labour's item names its field (written since it does, lib/labours/model.ts): the grants
-        // and the farm say whether the caller reads it; the fields of older items are read
-        const readable = await reach.readable(
-          matching.filter(({ labour }) => !fieldNamedBy(labour)).map(({ labour }) => labour.fieldId),
-        );
-        return matching.flatMap(({ labour }): Array<{ labour: Labour; field: FieldRef; farm: Farm }> => {
-          const field = fieldNamedBy(labour);
-          const farm = field && reach.listedFarm(labour.fieldId, labour.farmId);
-          if (field) return farm ? [{ labour, field, farm }] : [];
+        // a labour's item names its field (written since it does, lib/labours/model.ts): no field read
+        const readable = await reach.fieldsOf(matching.map(({ labour }) => labour));
+        return matching.flatMap(({ labour }) => {
           const scope = readable.get(labour.fieldId);
           return scope ? [{ labour, ...scope }] : [];
         });

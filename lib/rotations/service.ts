@@ -14,7 +14,7 @@ import { as, type EntityOf, entity, nullable, num, numOr, str } from '../db/enti
 import { keys } from '../db/keys';
 import { retryLostRace } from '../db/retry';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../errors';
-import { type Farm, type Field, type FieldRef, fieldNamedBy } from '../platform/model';
+import type { Farm, Field, FieldRef } from '../platform/model';
 import { mapLimit } from '../util/map-limit';
 import { newUuid } from '../util/uuid';
 import { NOT_ALLOWED_MESSAGE, ROTATION_CODES } from './codes';
@@ -348,7 +348,7 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
         const reach = await farmReach(
           fields,
           principal,
-          (farm) => (!farmsId || farmsId.includes(farm.id)) && (!farmsUuid || farmsUuid.has(farm.uuid.toLowerCase())),
+          (farm) => !farmsUuid || farmsUuid.has(farm.uuid.toLowerCase()),
           farmsId,
         );
         const found = (
@@ -363,16 +363,11 @@ export function rotationsService({ repository, fields, crops, now = () => new Da
         ).flat();
         const ofField = new Map<number, Rotation[]>();
         for (const r of found) ofField.set(r.fieldId, [...(ofField.get(r.fieldId) ?? []), r]);
-        // a field deleted (its rotations not yet cleaned up) or not readable: not answered. A rotation
-        // names its field: the grants and the farm say whether the caller reads it; the fields of
-        // rotations written before they named it are read
-        const namedBy = (list: Rotation[]) => list.map(fieldNamedBy).find((field) => field !== undefined);
-        const unnamed = [...ofField].filter(([, list]) => !namedBy(list)).map(([fieldId]) => fieldId);
-        const readable = await reach.readable(unnamed);
+        // a field deleted (its rotations not yet cleaned up) or not readable: not answered (a rotation
+        // names its field: no field read, but for rotations written before they did)
+        const readable = await reach.fieldsOf(found);
         for (const [fieldId, list] of ofField) {
-          const named = namedBy(list);
-          const farm = named && reach.listedFarm(fieldId, list[0]!.farmId);
-          const scope = named ? farm && { field: named, farm } : readable.get(fieldId);
+          const scope = readable.get(fieldId);
           if (scope) result.push(...(await views(principal.user.id, scope.field, scope.farm, list, list, cropsFound)));
         }
       }

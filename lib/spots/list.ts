@@ -194,9 +194,7 @@ export function listRules({ repository, fields }: Pick<SpotDeps, 'repository' | 
       const readable: Readable = async (spots) =>
         new Set(spots.filter((s) => reach.listedFarm(s.fieldId, s.farmId)).map((s) => s.fieldId));
       const readableFields: ReadableFields = async (fieldIds) => new Set((await reach.readable(fieldIds)).keys());
-      const singles = reach.singleFields
-        .filter(({ fieldId, farm }) => reach.listedFarm(fieldId, farm.id))
-        .map(({ fieldId }) => fieldId);
+      const singles = reach.readableSingleFieldIds;
       // one source, the farms' and the single fields' merged newest first: the fields of the spots
       // that might make the page are the only ones read
       const sources = reach.wholeFarms.length + singles.length;

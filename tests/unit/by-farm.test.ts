@@ -45,9 +45,24 @@ describe('a reach by farm', () => {
     expect(reach.listedFarm(2, 7)).toBeUndefined();
     expect(reach.listedFarm(3, 8)).toBeUndefined(); // not a field of that farm's index
     expect(profiles).toBe(0);
+    expect(reach.readableSingleFieldIds).toEqual([30]);
     // the profiles, when a listing needs them (the labours' older items): the same verdicts
     expect([...(await reach.readable([1, 2, 3, 4, 30, 31])).keys()]).toEqual([1, 3, 30]);
     expect(profiles).toBe(6);
+    // records that name their field are answered from it, the others' fields read: the same verdicts
+    profiles = 0;
+    const record = (fieldId: number, named: boolean) => ({
+      fieldId,
+      farmId: fieldId >= 30 ? 8 : 7,
+      fieldUuid: named ? `u${fieldId}` : null,
+      fieldName: named ? `Field ${fieldId}` : null,
+    });
+    const known = await farmReach(gate, caller);
+    const fields = await known.fieldsOf([1, 2, 3, 4, 30, 31].map((id) => record(id, id % 2 === 0)));
+    expect([...fields.keys()].sort((a, b) => a - b)).toEqual([1, 3, 30]);
+    expect(fields.get(30)).toEqual({ field: { id: 30, uuid: 'u30', name: 'Field 30' }, farm: farm8 });
+    expect(fields.get(3)?.field).toMatchObject({ id: 3, uuid: memoryField(3).uuid });
+    expect(profiles).toBe(3); // 1, 3 and 31 do not name theirs
   });
 
   it('reads only the farms a filter by farm id names (the platform gate, its DynamoDB calls)', async () => {

@@ -1,4 +1,4 @@
-// npm run bench -- reads [--sizes 10,100,1000] [--only spots,storage,inbox]
+// npm run bench -- reads [--sizes 10,100,1000] [--only spots,storage,inbox] [--calls]
 // What the main reads cost in DynamoDB as an account grows: for each read, the read units it
 // consumed (every DynamoDB call made with ReturnConsumedCapacity while the bench runs, summed, each
 // at least what AWS charges for it: leastUnits), the records and bytes it answered, and its
@@ -28,6 +28,29 @@ interface Consumed {
   calls: number;
 }
 const consumed: Consumed = { units: 0, calls: 0 };
+/** --calls: each DynamoDB call of the last request measured, with what it read and its units (where they go). */
+let callLog: string[] | undefined;
+
+/** What a call read, for --calls: its command, its key's or key condition's partition and its consistency. */
+function describeCall(command: string, input: Record<string, any>, units: number): string {
+  const partition = (key: Record<string, unknown> | undefined) =>
+    key?.pk === undefined ? String(Object.values(key ?? {})[0] ?? '') : `${key.pk} ${key.sk ?? ''}`.trim();
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  const target = input.Key
+    ? partition(input.Key)
+    : input.KeyConditionExpression
+      ? `${input.IndexName ?? 'table'} ${Object.values(values)[0] ?? ''}`
+      : input.RequestItems
+        ? Object.values(input.RequestItems as Record<string, { Keys?: Record<string, unknown>[] }>)
+            .flatMap((table) => table.Keys ?? [])
+            .map(partition)
+            .join(', ')
+        : '';
+  const strong =
+    input.ConsistentRead ??
+    Object.values((input.RequestItems ?? {}) as Record<string, { ConsistentRead?: boolean }>)[0]?.ConsistentRead;
+  return `${units.toFixed(1).padStart(5)}  ${command.replace(/Command$/, '')} ${strong ? 'strong' : 'eventual'} ${target}`;
+}
 
 /**
  * The least a read call costs in AWS: a GetItem, Query or Scan at least 0.5 read unit (1 strongly
@@ -54,7 +77,7 @@ function leastUnits(input: Record<string, any>): number {
 /** Every DynamoDB call of this process asks for its consumed capacity, which is added up (at least what AWS charges). */
 function countReadUnits(): void {
   ddb().middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const input = args.input as Record<string, any>;
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
@@ -64,8 +87,10 @@ function countReadUnits(): void {
       for (const c of list as Array<{ CapacityUnits?: number; ReadCapacityUnits?: number } | undefined>) {
         reported += c?.ReadCapacityUnits ?? c?.CapacityUnits ?? 0;
       }
-      consumed.units += Math.max(reported, leastUnits(input));
+      const units = Math.max(reported, leastUnits(input));
+      consumed.units += units;
       consumed.calls += 1;
+      callLog?.push(describeCall(String(context.commandName), input, units));
       return result;
     },
     { step: 'initialize', name: 'surcoReadUnits' },
@@ -92,7 +117,7 @@ interface Read {
 
 const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 };
 
-async function measure(read: Read, headers: Record<string, string>, runs: number) {
+async function measure(read: Read, headers: Record<string, string>, runs: number, size: number) {
   const { load, path, query, method = 'GET', body, pathParameters } = read.call();
   const handler = await load();
   const event = {
@@ -113,6 +138,7 @@ async function measure(read: Read, headers: Record<string, string>, runs: number
   let records = 0;
   for (let i = 0; i < runs; i++) {
     const before = { ...consumed };
+    if (callLog) callLog = [];
     const [ms, answer] = await timed<{ body: string }>(() => handler(event, context));
     times.push(ms);
     units += consumed.units - before.units;
@@ -120,6 +146,7 @@ async function measure(read: Read, headers: Record<string, string>, runs: number
     bytes = Buffer.byteLength(answer.body);
     records = read.records(JSON.parse(answer.body));
   }
+  if (callLog) console.error(`${read.name} (${size}), its last request's calls:\n${callLog.join('\n')}`);
   const perRun = units / runs;
   const minimum = Math.max(0.5, Math.ceil(bytes / 4096) * 0.5);
   return {
@@ -483,12 +510,17 @@ function recordsIn(value: unknown): number {
 
 export async function run(): Promise<void> {
   const { values } = parseArgs({
-    options: { sizes: { type: 'string', default: '10,100,1000' }, only: { type: 'string' } },
+    options: {
+      sizes: { type: 'string', default: '10,100,1000' },
+      only: { type: 'string' },
+      calls: { type: 'boolean', default: false },
+    },
     strict: false,
   });
   const sizes = String(values.sizes).split(',').map(Number);
   // --only spots,storage: the reads whose name holds one of these words
   const only = values.only ? String(values.only).split(',') : undefined;
+  if (values.calls) callLog = [];
   // what is measured is DynamoDB, not fair use: the seeding's callers are unmetered, as in the tests
   process.env.SURCO_DEFAULT_TIER = 'unmetered';
   const stack = await benchStack({ workers: () => false });
@@ -503,7 +535,7 @@ export async function run(): Promise<void> {
       for (const read of all) {
         if (only && !only.some((word) => read.name.includes(word))) continue;
         await read.grow(size);
-        (results[read.name] ??= {})[size] = await measure(read, headers, 5);
+        (results[read.name] ??= {})[size] = await measure(read, headers, 5, size);
         // as it comes, so that a long run's figures outlive a later failure
         console.error(JSON.stringify({ read: read.name, size, ...(results[read.name]![size] as object) }));
       }

@@ -175,6 +175,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
   let spreadLabours = 0;
   let spreadSpots = 0;
   let storageKeys = 0;
+  let fieldValues = 0;
   let samplings = 0;
   /** The farms of the account's fields, by field index modulo 10 (farm of field i: farmIds[i % 10]). */
   const farmIds: number[] = [];
@@ -408,6 +409,33 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
         query: { operation: 'GET' },
         pathParameters: { scope: 'users' },
         body: { ids: [uid], keys: [] },
+      }),
+      records: (body) =>
+        Object.values(body.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),
+    },
+    {
+      name: 'POST /api/mktplace/storage/fields?operation=GET, no ids, one key (field storage values)',
+      // a value under one key in one field of ten (fields in 10 farms): every field the caller reads
+      async grow(size) {
+        await ensureFields(size);
+        const wanted = fieldIds.slice(0, size).filter((_, i) => i % 10 === 0);
+        await inParallel(wanted.length - fieldValues, (j) =>
+          post('/api/mktplace/storage/fields?operation=PUT', {
+            id: wanted[fieldValues + j],
+            key: 'notes',
+            data: { crop: 'soy', note: 'bench' },
+            overwrite: true,
+          }),
+        );
+        fieldValues = wanted.length;
+      },
+      call: () => ({
+        load: async () => (await import('../functions/storage/key-value')).handler,
+        path: '/api/mktplace/storage/fields',
+        method: 'POST',
+        query: { operation: 'GET' },
+        pathParameters: { scope: 'fields' },
+        body: { keys: ['notes'] },
       }),
       records: (body) =>
         Object.values(body.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),

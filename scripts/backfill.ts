@@ -216,6 +216,7 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
   const laboursByFarm = pending.includes(BACKFILLS.laboursByFarm);
   const spotsByFarm = pending.includes(BACKFILLS.spotsByFarm);
   const samplingsByFarm = pending.includes(BACKFILLS.samplingsByFarm);
+  const storageByFarm = pending.includes(BACKFILLS.storageByFarm);
   // only what a pending backfill still lacks
   const wanted = [
     ...(rotations ? ['(begins_with(sk, :rotation) AND attribute_not_exists(gsi1pk))'] : []),
@@ -228,6 +229,12 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
       : []),
     ...(spotsByFarm ? ['(begins_with(sk, :spot) AND attribute_not_exists(gsi3pk))'] : []),
     ...(samplingsByFarm ? ['(begins_with(sk, :sampling) AND attribute_not_exists(gsi1pk))'] : []),
+    ...(storageByFarm
+      ? [
+          '(begins_with(sk, :kv) AND attribute_not_exists(gsi1pk))',
+          '(begins_with(sk, :file) AND attribute_not_exists(gsi1pk))',
+        ]
+      : []),
   ];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -242,6 +249,7 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
           ...(laboursByFarm ? { ':labour': 'LABOUR#' } : {}),
           ...(spotsByFarm ? { ':spot': 'SPOT#' } : {}),
           ...(samplingsByFarm ? { ':sampling': 'SAMPLING#' } : {}),
+          ...(storageByFarm ? { ':kv': 'KV#', ':file': 'FILE#' } : {}),
         },
         ExclusiveStartKey: startKey,
       }),
@@ -284,6 +292,21 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
         changed[BACKFILLS.samplingsByFarm]! += await index(item, {
           farm_id: farmId,
           ...keys.samplingByFarmIndex(farmId, fieldId, String(item.sampling_uuid)),
+        });
+      } else if (storageByFarm && /^(KV|FILE)#/.test(sk) && item.gsi1pk === undefined) {
+        // a field's key-value or file entry (they name their field as `resource_id`)
+        const resourceId = Number(item.resource_id);
+        const farmId = await fieldFarm(resourceId);
+        if (farmId === undefined) continue; // its field is deleted: the clean-up job removes it
+        changed[BACKFILLS.storageByFarm]! += await index(item, {
+          farm_id: farmId,
+          ...keys.storageByFarmIndex(
+            farmId,
+            sk.startsWith('KV#') ? 'KV' : 'FILE',
+            String(item.extension_id),
+            String(item.key),
+            resourceId,
+          ),
         });
       }
     }

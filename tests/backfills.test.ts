@@ -1,6 +1,6 @@
-// docs/data-model.md, "Backfills": rotations, labours, spots and samplings written before their
-// indexes (the farm's rotations, a field's and a farm's labours by date, its campaign's and its
-// farm's tallies, a farm's spots and samplings) are found by the lists once the
+// docs/data-model.md, "Backfills": rotations, labours, spots, samplings and fields' storage written
+// before their indexes (the farm's rotations, a field's and a farm's labours by date, its campaign's
+// and its farm's tallies, a farm's spots, samplings and storage) are found by the lists once the
 // backfill has run (scripts/backfill.ts, run by the stack's start and by npm run deploy), the same
 // answers as for those written since; it touches nothing else and may run again.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -63,6 +63,42 @@ describe('backfill of the list indexes', () => {
       points: [],
     });
     expect(sampling.status, sampling.text).toBe(200);
+    // an extension's value and file of the field (its storage, spec 3)
+    const stored = await call('POST', '/api/mktplace/storage/fields', {
+      token: user.token,
+      query: { operation: 'PUT' },
+      json: { id: fieldId, key: 'notes', data: { crop: 'soy' } },
+    });
+    expect(stored.body, stored.text).toEqual({ info: { code: 0 } });
+    const declared = await call('POST', '/api/mktplace/filestorage/fields', {
+      token: user.token,
+      query: { operation: 'PUT' },
+      json: {
+        key: 'plan',
+        original_file_name: 'plan.pdf',
+        md5: '1B2M2Y8AsgTpgAmY7PhCfg==',
+        file_size_kb: 1,
+        field: fieldId,
+      },
+    });
+    expect(declared.status, declared.text).toBe(200);
+    // every field's storage (no ids): the farm's index
+    const storage = async () => [
+      (
+        await call('POST', '/api/mktplace/storage/fields', {
+          token: user.token,
+          query: { operation: 'GET' },
+          json: { keys: [] },
+        })
+      ).body,
+      (
+        await call('POST', '/api/mktplace/filestorage/fields', {
+          token: user.token,
+          query: { operation: 'GET' },
+          json: { keys: ['plan'] },
+        })
+      ).body,
+    ];
     const analyses = () => call('GET', '/api/sampling/analysis', { token: user.token, query: { farm_id: farmId } });
     const labours = (query: Record<string, string | number> = {}) =>
       call('GET', '/activities/labour', {
@@ -80,7 +116,10 @@ describe('backfill of the list indexes', () => {
       everyFarm: (await everyFarm()).body,
       spots: (await spots()).body,
       analyses: (await analyses()).body,
+      storage: await storage(),
     };
+    expect(before.storage[0].info.objects).toEqual({ [fieldId]: { notes: { crop: 'soy' } } });
+    expect(Object.keys(before.storage[1].objects[fieldId])).toEqual(['plan']);
     expect(before.analyses.data.map((a: { sampling_uuid: string }) => a.sampling_uuid)).toEqual([
       sampling.body.data.sampling_uuid,
     ]);
@@ -117,6 +156,7 @@ describe('backfill of the list indexes', () => {
       if (sk.startsWith('LABOUR#')) await strip(item, ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
       if (sk.startsWith('SPOT#')) await strip(item, ['gsi3pk', 'gsi3sk']);
       if (sk.startsWith('SAMPLING#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
+      if (sk.startsWith('KV#') || sk.startsWith('FILE#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
       if (sk.startsWith('CAMPAIGN#'))
         await strip(item, [
           'labours_tallied',
@@ -137,6 +177,7 @@ describe('backfill of the list indexes', () => {
     expect(changed[BACKFILLS.laboursByFarm]).toBeGreaterThanOrEqual(4); // the same, in the farm
     expect(changed[BACKFILLS.spotsByFarm]).toBeGreaterThanOrEqual(2);
     expect(changed[BACKFILLS.samplingsByFarm]).toBeGreaterThanOrEqual(1);
+    expect(changed[BACKFILLS.storageByFarm]).toBe(2); // the value and the file's record
     const campaign = (
       await db.send(new GetCommand({ TableName: table, Key: keys.campaign(fieldId, 2026), ConsistentRead: true }))
     ).Item!;
@@ -164,7 +205,8 @@ describe('backfill of the list indexes', () => {
       ];
       return JSON.stringify(farmPage) === JSON.stringify(before.everyFarm) &&
         JSON.stringify(spotPage) === JSON.stringify(before.spots) &&
-        JSON.stringify(analysesPage) === JSON.stringify(before.analyses)
+        JSON.stringify(analysesPage) === JSON.stringify(before.analyses) &&
+        JSON.stringify(await storage()) === JSON.stringify(before.storage)
         ? true
         : undefined;
     });

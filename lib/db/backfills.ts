@@ -25,6 +25,11 @@ export const BACKFILLS = {
   spotsByFarm: 'spots-by-farm',
   /** gsi1 of samplings (and `farm_id` on each): a farm's samplings. A farm's analyses read by farm once it is done. */
   samplingsByFarm: 'samplings-by-farm',
+  /**
+   * gsi1 of the fields' key-value and file storage (and `farm_id` on each): an extension's entries in
+   * a farm's fields. A GET of the fields scope without ids reads by farm once it is done.
+   */
+  storageByFarm: 'storage-by-farm',
 } as const;
 export type BackfillName = (typeof BACKFILLS)[keyof typeof BACKFILLS];
 

@@ -473,6 +473,20 @@ export const keys = {
     pk: resourcePk,
     sk: `FILE#${encodeURIComponent(extensionId)}#${key}`,
   }),
+  /**
+   * gsi1 of a field's value or file record (`KV` or `FILE`): an extension's entries in the fields of
+   * a farm, by key, then field (keys match ^\w+$: no `#` in them).
+   */
+  storageByFarmIndex: (farmId: number, kind: 'KV' | 'FILE', extensionId: string, key: string, fieldId: number) => ({
+    gsi1pk: `FARMSTORAGE#${farmId}#${kind}#${encodeURIComponent(extensionId)}`,
+    gsi1sk: `${key}#${pad(fieldId)}`,
+  }),
+  /** An extension's values or files in the fields of a farm (of one key). */
+  storageOfFarm: (farmId: number, kind: 'KV' | 'FILE', extensionId: string, key?: string) => ({
+    index: 'gsi1' as const,
+    pk: `FARMSTORAGE#${farmId}#${kind}#${encodeURIComponent(extensionId)}`,
+    ...(key === undefined ? {} : { skPrefix: `${key}#` }),
+  }),
   // --- notifications (spec 3): one partition per user ------------------------------------------
   /** seq (last stream event) and pending (inbox items). */
   inboxState: (userId: number): Key => ({ pk: `INBOX#${userId}`, sk: 'STATE' }),

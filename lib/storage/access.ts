@@ -48,6 +48,16 @@ export function storageCaller(principal: Principal): StorageCaller {
 
 export type Verdict = 'allowed' | 'denied' | 'missing';
 
+/** Every field a caller reads, by farm (`fieldsByFarm`). */
+export interface FieldsByFarm {
+  /** The farms it reads whole (every field it reads there), ascending. */
+  wholeFarmIds: number[];
+  /** The fields it reads in the other farms (shared alone), ascending. */
+  singleFieldIds: number[];
+  /** Whether it reads this field of this farm (false for a field being deleted). */
+  reads(fieldId: number, farmId: number): boolean;
+}
+
 /**
  * What a storage action needs on a field or farm (docs/authorization.md): retrieving needs view
  * (100), creating and changing needs write data (110), deleting needs delete data (130).
@@ -64,20 +74,45 @@ export const resourceAction = (action: StorageAction): Action =>
 export const mayOnResource = (access: Access, action: StorageAction): boolean =>
   can(access, resourceAction(action)) || (action === 'write' && access.grants.includes('add'));
 
-/** Whether the caller may do `action` on the resource `id` of `scope`, or it does not exist. */
-export async function verdict(principal: Principal, scope: Scope, id: number, action: StorageAction): Promise<Verdict> {
-  const decide = (found: boolean, ok: () => Promise<boolean>) =>
-    found ? ok().then((yes) => (yes ? 'allowed' : 'denied')) : 'missing';
+/** A resource storage is kept for: its id, and for a field its farm (whose index lists the field's entries). */
+export interface Resource {
+  id: number;
+  farmId?: number;
+}
+
+/**
+ * Whether the caller may do `action` on the resource `id` of `scope`, or it does not exist; with a
+ * field's farm.
+ */
+async function verdictOn(
+  principal: Principal,
+  scope: Scope,
+  id: number,
+  action: StorageAction,
+): Promise<{ verdict: Verdict; farmId?: number }> {
+  const decide = async (found: boolean, ok: () => Promise<boolean>) => ({
+    verdict: (found ? ((await ok()) ? 'allowed' : 'denied') : 'missing') as Verdict,
+  });
   if (scope === 'users') {
     const target = id === principal.user.id ? principal.user : await getUser(id);
     return decide(Boolean(target), async () => canOnUser(await relationsTo(principal.user, target!), action));
   }
   if (scope === 'fields') {
     const field = await getField(id);
-    return decide(Boolean(field), async () => mayOnResource(await fieldAccess(principal.user.id, field!), action));
+    return {
+      ...(await decide(Boolean(field), async () =>
+        mayOnResource(await fieldAccess(principal.user.id, field!), action),
+      )),
+      ...(field ? { farmId: field.farmId } : {}),
+    };
   }
   const farm = await getFarm(id);
   return decide(Boolean(farm), async () => mayOnResource(await farmAccess(principal.user.id, farm!), action));
+}
+
+/** Whether the caller may do `action` on the resource `id` of `scope`, or it does not exist. */
+export async function verdict(principal: Principal, scope: Scope, id: number, action: StorageAction): Promise<Verdict> {
+  return (await verdictOn(principal, scope, id, action)).verdict;
 }
 
 /** Every resource of the scope the caller can read (fields and farms: empty ids; users: itself). */
@@ -113,16 +148,31 @@ const noPermission = (scope: Scope, ref: unknown) =>
     code: STORAGE_CODES.NO_PERMISSION,
   });
 
-/** The id of the resource `ref` names, once the caller may do `action` on it (code 3 otherwise). */
+/** The resource `ref` names, once the caller may do `action` on it (code 3 otherwise). */
 export async function authorisedResource(
   principal: Principal,
   scope: Scope,
   ref: unknown,
   action: StorageAction,
-): Promise<number> {
+): Promise<Resource> {
   const id = await resolveResourceRef(scope, ref);
-  if (id === undefined || (await verdict(principal, scope, id, action)) !== 'allowed') throw noPermission(scope, ref);
-  return id;
+  const found = id === undefined ? undefined : await verdictOn(principal, scope, id, action);
+  if (id === undefined || found?.verdict !== 'allowed') throw noPermission(scope, ref);
+  return { id, ...(found.farmId === undefined ? {} : { farmId: found.farmId }) };
+}
+
+/**
+ * Every field the caller reads, by farm (a GET of the fields scope without ids): the farms it reads
+ * whole, whose fields' entries one query of the farm's index answers; the fields shared with it
+ * alone; and whether an entry an index answers is of a field it reads (not one being deleted).
+ */
+export async function fieldsByFarm(principal: Principal): Promise<FieldsByFarm> {
+  const reach = await farmReach(platformFieldGate, principal);
+  return {
+    wholeFarmIds: reach.wholeFarms.map((farm) => farm.id),
+    singleFieldIds: reach.readableSingleFieldIds,
+    reads: (fieldId, farmId) => reach.listedFarm(fieldId, farmId) !== undefined,
+  };
 }
 
 /** Whether a ref has the form of a resource id: a positive integer (or its digits) or a uuid. */

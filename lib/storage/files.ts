@@ -18,6 +18,7 @@ import { newUuid } from '../util/uuid';
 import type { StorageCaller } from './access';
 import { FILE_MAX_KB, type Scope } from './access';
 import { STORAGE_CODES } from './codes';
+import { entriesOfEveryField } from './every-field';
 import type { ResourceGate } from './kv';
 
 export const UPLOAD_URL_SECONDS = 10;
@@ -89,6 +90,8 @@ export interface FileSlot {
   id: number;
   extension: string;
   key: string;
+  /** A field's farm, when known (a write's): its farm's index then lists the record (`listOfFarm`). */
+  farmId?: number;
 }
 
 export interface FileRecord extends FileSlot {
@@ -112,6 +115,13 @@ export interface FileRepository {
   read(slots: FileSlot[]): Promise<FileRecord[]>;
   /** Every record of an extension in one resource. */
   list(scope: Scope, id: number, extension: string): Promise<FileRecord[]>;
+  /**
+   * An extension's records in the fields of a farm (of these keys; every key when none), from the
+   * farm's index: of fields the caller may not read (the service keeps those it reads).
+   */
+  listOfFarm(farmId: number, extension: string, keys: readonly string[]): Promise<FileRecord[]>;
+  /** Whether every field's record is in its farm's index (`listOfFarm`; docs/data-model.md, "Backfills"). */
+  byFarm(): Promise<boolean>;
   /** Records that the record's upload arrived with this size, unless the key moved on to another upload meanwhile. */
   markUploaded(record: FileRecord, sizeKb: number, at: string): Promise<FileRecord>;
   /** Removes a key's record; answers it when there was one. */
@@ -235,7 +245,7 @@ export function fileStorageService({
         scope,
         extension,
         key: input.key,
-        id: await resources.authorise(principal, scope, input.ref, 'write'),
+        ...(await resources.authorise(principal, scope, input.ref, 'write')),
       };
       if (input.overwrite) return replace(principal, slot, input, true);
       const stored = record(slot, input, principal);
@@ -258,7 +268,7 @@ export function fileStorageService({
         scope,
         extension,
         key: input.key,
-        id: await resources.authorise(principal, scope, input.ref, 'write'),
+        ...(await resources.authorise(principal, scope, input.ref, 'write')),
       };
       return replace(principal, slot, input, input.create);
     },
@@ -275,13 +285,21 @@ export function fileStorageService({
       const { principal, extension } = caller;
       const flat = scope === 'users' && input.ids === undefined;
       const explicit = Boolean(input.ids?.length);
-      const readable = await resources.readable(principal, scope, input.ids);
       const wanted = [...new Set(input.keys)];
-      const ids = [...new Set(readable.map((r) => r.id))];
-      const records =
+      /** The records of these resources: every key of the extension, or the keys wanted. */
+      const ofResources = async (ids: readonly number[]) =>
         wanted.length === 0
-          ? (await mapLimit(ids, 8, (id) => files.list(scope, id, extension))).flat()
+          ? (await mapLimit([...ids], 8, (id) => files.list(scope, id, extension))).flat()
           : await files.read(ids.flatMap((id) => wanted.map((key) => ({ scope, id, extension, key }))));
+      // every field the caller reads: a query of the index of each farm it reads whole, not one per field
+      const everyField = scope === 'fields' && !explicit && (await files.byFarm());
+      const listed = everyField ? undefined : await resources.readable(principal, scope, input.ids);
+      const records = listed
+        ? await ofResources([...new Set(listed.map((r) => r.id))])
+        : await entriesOfEveryField(await resources.fieldsByFarm(principal), {
+            ofFarm: (farmId) => files.listOfFarm(farmId, extension, wanted),
+            ofFields: ofResources,
+          });
       const wired = await mapLimit(records, 8, async (stored) => ({
         id: stored.id,
         key: stored.key,
@@ -291,7 +309,7 @@ export function fileStorageService({
       for (const { id, key, file } of wired) byId.set(id, { ...byId.get(id), [key]: file });
       if (flat) return byId.get(principal.user.id) ?? {};
       const found: Record<string, Record<string, StoredFile>> = {};
-      for (const { label, id } of readable) {
+      for (const { label, id } of listed ?? [...byId.keys()].map((id) => ({ label: String(id), id }))) {
         const entry = byId.get(id);
         if (entry || explicit) found[label] = entry ?? {};
       }
@@ -305,7 +323,7 @@ export function fileStorageService({
       input: { ref: unknown; keys: readonly string[] },
     ): Promise<string[]> {
       const { principal, extension } = caller;
-      const id = await resources.authorise(principal, scope, input.ref, 'delete');
+      const { id } = await resources.authorise(principal, scope, input.ref, 'delete');
       const removed = (
         await mapLimit([...new Set(input.keys)], 8, (key) => files.take({ scope, id, extension, key }))
       ).filter((r): r is FileRecord => Boolean(r));

@@ -9,8 +9,9 @@ import type { Principal } from '../auth/principal';
 import { Conflict, DomainError } from '../errors';
 import { jsonPieces } from '../util/json-pieces';
 import { mapLimit } from '../util/map-limit';
-import type { Scope, StorageCaller } from './access';
+import type { FieldsByFarm, Resource, Scope, StorageCaller } from './access';
 import { STORAGE_CODES } from './codes';
+import { entriesOfEveryField } from './every-field';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -69,6 +70,8 @@ export interface ValueSlot {
   id: number;
   extension: string;
   key: string;
+  /** A field's farm, when known (a write's): its farm's index then lists the value (`listOfFarm`). */
+  farmId?: number;
 }
 
 export interface StoredValue {
@@ -89,13 +92,26 @@ export interface ValueRepository {
   read(slots: ValueSlot[]): Promise<Map<ValueSlot, StoredValue>>;
   /** Every value of an extension in one resource, by key. */
   list(scope: Scope, id: number, extension: string): Promise<Map<string, StoredValue>>;
+  /**
+   * An extension's values in the fields of a farm (of these keys; every key when none), from the
+   * farm's index: each with its field, which the caller may not read (the service keeps those it reads).
+   */
+  listOfFarm(
+    farmId: number,
+    extension: string,
+    keys: readonly string[],
+  ): Promise<Array<{ fieldId: number; key: string; value: StoredValue }>>;
+  /** Whether every field's value is in its farm's index (`listOfFarm`; docs/data-model.md, "Backfills"). */
+  byFarm(): Promise<boolean>;
   remove(slots: ValueSlot[]): Promise<void>;
 }
 
 /** Which resources a caller reaches (lib/storage/access.ts in the functions). */
 export interface ResourceGate {
-  /** The id a reference names, when the caller may `action` it; else the storage refusal (code 3). */
-  authorise(principal: Principal, scope: Scope, ref: unknown, action: 'read' | 'write' | 'delete'): Promise<number>;
+  /** The resource a reference names, when the caller may `action` it; else the storage refusal (code 3). */
+  authorise(principal: Principal, scope: Scope, ref: unknown, action: 'read' | 'write' | 'delete'): Promise<Resource>;
+  /** Every field the caller reads, by farm (the fields scope without ids). */
+  fieldsByFarm(principal: Principal): Promise<FieldsByFarm>;
   /** The readable resources among `refs` (every readable one when absent), each with the label it was asked by. */
   readable(
     principal: Principal,
@@ -136,7 +152,7 @@ export function keyValueService({
         scope,
         extension,
         key: input.key,
-        id: await resources.authorise(principal, scope, input.id, 'write'),
+        ...(await resources.authorise(principal, scope, input.id, 'write')),
       };
       if (!input.overwrite) {
         if (!(await values.create(slot, stored(json, principal)))) throw keyExists(input.key);
@@ -157,7 +173,7 @@ export function keyValueService({
         scope,
         extension,
         key: input.key,
-        id: await resources.authorise(principal, scope, input.id, 'write'),
+        ...(await resources.authorise(principal, scope, input.id, 'write')),
       };
       await values.update(slot, (current) => {
         if (!current && !input.create) throw keyAbsent(input.key);
@@ -174,26 +190,41 @@ export function keyValueService({
     ): Promise<Record<string, Record<string, JsonObject>>> {
       const { principal, extension } = caller;
       const explicit = Boolean(input.ids?.length);
-      const readable = await resources.readable(principal, scope, input.ids);
       const wanted = [...new Set(input.keys)];
-      const ids = [...new Set(readable.map((r) => r.id))];
-      const found = new Map<number, Record<string, JsonObject>>();
+      /** The values of these resources: every key of the extension, or the keys wanted. */
+      const ofResources = async (ids: readonly number[]) => {
+        if (wanted.length === 0) {
+          const listed = await mapLimit([...ids], 8, async (id) =>
+            [...(await values.list(scope, id, extension))].map(([key, value]) => ({ id, key, value })),
+          );
+          return listed.flat();
+        }
+        const slots = ids.flatMap((id) => wanted.map((key) => ({ scope, id, extension, key })));
+        return [...(await values.read(slots))].map(([slot, value]) => ({ id: slot.id, key: slot.key, value }));
+      };
+      // every field the caller reads: a query of the index of each farm it reads whole, not one per field
+      const everyField = scope === 'fields' && !explicit && (await values.byFarm());
+      const readable = everyField ? undefined : await resources.readable(principal, scope, input.ids);
+      const entries = readable
+        ? await ofResources([...new Set(readable.map((r) => r.id))])
+        : await entriesOfEveryField(await resources.fieldsByFarm(principal), {
+            ofFarm: async (farmId) =>
+              (await values.listOfFarm(farmId, extension, wanted)).map(({ fieldId, key, value }) => ({
+                id: fieldId,
+                key,
+                value,
+              })),
+            ofFields: ofResources,
+          });
       // into the id's object as found (a copy per key was quadratic in the keys of a listing)
-      const add = (id: number, key: string, value: StoredValue) => {
+      const found = new Map<number, Record<string, JsonObject>>();
+      for (const { id, key, value } of entries) {
         let entry = found.get(id);
         if (!entry) found.set(id, (entry = {}));
         entry[key] = JSON.parse(value.json) as JsonObject;
-      };
-      if (wanted.length === 0) {
-        await mapLimit(ids, 8, async (id) => {
-          for (const [key, value] of await values.list(scope, id, extension)) add(id, key, value);
-        });
-      } else {
-        const slots = ids.flatMap((id) => wanted.map((key) => ({ scope, id, extension, key })));
-        for (const [slot, value] of await values.read(slots)) add(slot.id, slot.key, value);
       }
       const objects: Record<string, Record<string, JsonObject>> = {};
-      for (const { label, id } of readable) {
+      for (const { label, id } of readable ?? [...found.keys()].map((id) => ({ label: String(id), id }))) {
         const entry = found.get(id);
         if (entry || explicit) objects[label] = entry ?? {};
       }
@@ -213,7 +244,7 @@ export function keyValueService({
       input: { id: unknown; keys: readonly string[] },
     ): Promise<void> {
       const { principal, extension } = caller;
-      const id = await resources.authorise(principal, scope, input.id, 'delete');
+      const { id } = await resources.authorise(principal, scope, input.id, 'delete');
       await values.remove([...new Set(input.keys)].map((key) => ({ scope, id, extension, key })));
     },
   };

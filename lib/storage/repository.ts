@@ -3,6 +3,7 @@
 // storage/<scope>/<id>/<extension>/<key>/<upload id>. And the two services of the functions.
 import { deleteObjects, ifPresent, s3Kit } from '../aws/s3';
 import { config } from '../config';
+import { BACKFILLS, backfilled } from '../db/backfills';
 import { type Key, keys as keyOf } from '../db/keys';
 import {
   batchDelete,
@@ -18,8 +19,9 @@ import {
 } from '../db/table';
 import { Conflict } from '../errors';
 import { publishEvent } from '../events/publish';
+import { mapLimit } from '../util/map-limit';
 import { encodeRfc5987 } from '../util/text';
-import { authorisedResource, readableResources, resourcePk, type Scope } from './access';
+import { authorisedResource, fieldsByFarm, readableResources, resourcePk, type Scope } from './access';
 import {
   type FileRecord,
   type FileRepository,
@@ -34,12 +36,32 @@ import { keyValueService, type ResourceGate, type StoredValue, type ValueReposit
 
 const slotKey = (slot: ValueSlot) => keyOf.storageValue(resourcePk(slot.scope, slot.id), slot.extension, slot.key);
 
+/**
+ * What lists a field's entry in its farm's index (gsi1 `FARMSTORAGE#`): its farm, known to the write
+ * that authorised the field. Nothing for users' and farms' entries.
+ */
+const farmIndex = (kind: 'KV' | 'FILE', slot: ValueSlot | FileSlot): Item =>
+  slot.scope === 'fields' && slot.farmId !== undefined
+    ? { farm_id: slot.farmId, ...keyOf.storageByFarmIndex(slot.farmId, kind, slot.extension, slot.key, slot.id) }
+    : {};
+
+/** A farm's entries of an extension in its index, of these keys (every key when none), by key then field. */
+async function farmEntries(farmId: number, kind: 'KV' | 'FILE', extension: string, keys: readonly string[]) {
+  if (keys.length === 0) return queryAll(keyOf.storageOfFarm(farmId, kind, extension));
+  const perKey = await mapLimit([...keys], 8, (key) => queryAll(keyOf.storageOfFarm(farmId, kind, extension, key)));
+  return perKey.flat();
+}
+
+/** Whether the fields' entries written before their farm's index are in it (scripts/backfill.ts). */
+const storageByFarm = () => backfilled(BACKFILLS.storageByFarm);
+
 const valueItem = (slot: ValueSlot, value: StoredValue): Item => ({
   kind: 'storage_value',
   scope: slot.scope,
   resource_id: slot.id,
   extension_id: slot.extension,
   key: slot.key,
+  ...farmIndex('KV', slot),
   data_json: value.json,
   created_at: value.createdAt,
   updated_at: value.updatedAt,
@@ -86,12 +108,24 @@ export const dynamoValueRepository: ValueRepository = {
       (await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map((item) => [String(item.key), valueFromItem(item)]),
     );
   },
+  async listOfFarm(farmId, extension, keys) {
+    return (await farmEntries(farmId, 'KV', extension, keys)).map((item) => ({
+      fieldId: Number(item.resource_id),
+      key: String(item.key),
+      value: valueFromItem(item),
+    }));
+  },
+  byFarm: storageByFarm,
   async remove(slots) {
     await batchDelete(slots.map(slotKey));
   },
 };
 
-export const storageResourceGate: ResourceGate = { authorise: authorisedResource, readable: readableResources };
+export const storageResourceGate: ResourceGate = {
+  authorise: authorisedResource,
+  readable: readableResources,
+  fieldsByFarm,
+};
 
 /** The key-value storage service of the functions: DynamoDB and the storage resource gate. */
 export const keyValues = /* @__PURE__ */ keyValueService({
@@ -109,6 +143,7 @@ const fileItem = (r: FileRecord): Item => ({
   resource_id: r.id,
   extension_id: r.extension,
   key: r.key,
+  ...farmIndex('FILE', r),
   file_name: r.fileName,
   file_size_kb: r.sizeKb,
   md5: r.md5,
@@ -124,6 +159,7 @@ const fileFromItem = (item: Item): FileRecord => ({
   id: Number(item.resource_id),
   extension: String(item.extension_id),
   key: String(item.key),
+  ...(item.farm_id === undefined ? {} : { farmId: Number(item.farm_id) }),
   fileName: String(item.file_name),
   sizeKb: Number(item.file_size_kb),
   md5: String(item.md5),
@@ -166,6 +202,10 @@ export const dynamoFileRepository: FileRepository = {
     const prefix = keyOf.storageFile(resourcePk(scope, id), extension, '');
     return (await queryAll({ pk: prefix.pk, skPrefix: prefix.sk })).map(fileFromItem);
   },
+  async listOfFarm(farmId, extension, keys) {
+    return (await farmEntries(farmId, 'FILE', extension, keys)).map(fileFromItem);
+  },
+  byFarm: storageByFarm,
   async markUploaded(r, sizeKb, at) {
     const updated = await updateItem(fileKey(r), {
       expression: 'SET uploaded = :yes, file_size_kb = :size, uploaded_at = :at',

@@ -16,7 +16,8 @@ import { caller, resources } from './helpers/storage-gate';
 const slotName = (s: FileSlot) => `${s.scope}/${s.id}/${s.extension}/${s.key}`;
 const MD5 = 'XUFAKrxLKna5cZ2REBfFkg==';
 
-function memory() {
+/** `byFarm`: whether the fields' records are listed by their farms' index (its backfill done). */
+function memory({ byFarm = true } = {}) {
   const records = new Map<string, FileRecord>();
   const objects = new Map<string, number>();
   const removed: string[] = [];
@@ -35,6 +36,11 @@ function memory() {
     read: async (slots) => slots.flatMap((s) => (records.has(slotName(s)) ? [records.get(slotName(s))!] : [])),
     list: async (scope, id, extension) =>
       [...records.values()].filter((r) => r.scope === scope && r.id === id && r.extension === extension),
+    listOfFarm: async (farmId, extension, keys) =>
+      [...records.values()]
+        .filter((r) => r.farmId === farmId && r.extension === extension && (!keys.length || keys.includes(r.key)))
+        .sort((a, b) => a.key.localeCompare(b.key) || a.id - b.id),
+    byFarm: async () => byFarm,
     async markUploaded(r, sizeKb) {
       const current = records.get(slotName(r));
       if (current?.uploadId !== r.uploadId) return { ...r, uploaded: true, sizeKb };

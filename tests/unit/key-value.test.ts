@@ -11,31 +11,46 @@ import {
   type ValueRepository,
   type ValueSlot,
 } from '../../lib/storage/kv';
-import { caller, resources } from './helpers/storage-gate';
+import { caller, FARM, resources } from './helpers/storage-gate';
 
 const slotName = (s: ValueSlot) => `${s.scope}/${s.id}/${s.extension}/${s.key}`;
 
-function memory() {
+/** `byFarm`: whether the fields' values are listed by their farms' index (its backfill done). */
+function memory({ byFarm = true } = {}) {
   const stored = new Map<string, StoredValue>();
+  const slots = new Map<string, ValueSlot>();
   const values: ValueRepository = {
     create: async (slot, value) => {
       if (stored.has(slotName(slot))) return false;
       stored.set(slotName(slot), value);
+      slots.set(slotName(slot), slot);
       return true;
     },
     update: async (slot, change) => {
       stored.set(slotName(slot), change(stored.get(slotName(slot))));
+      slots.set(slotName(slot), slot);
     },
+    listOfFarm: async (farmId, extension, keys) =>
+      [...slots.values()]
+        .filter((s) => s.farmId === farmId && s.extension === extension && (!keys.length || keys.includes(s.key)))
+        .sort((a, b) => a.key.localeCompare(b.key) || a.id - b.id)
+        .map((s) => ({ fieldId: s.id, key: s.key, value: stored.get(slotName(s))! })),
+    byFarm: async () => byFarm,
     read: async (slots) =>
       new Map(slots.filter((s) => stored.has(slotName(s))).map((s) => [s, stored.get(slotName(s))!])),
     list: async (scope, id, extension) =>
       new Map(
         [...stored.entries()]
           .filter(([name]) => name.startsWith(`${scope}/${id}/${extension}/`))
-          .map(([name, value]) => [name.split('/').slice(3).join('/'), value]),
+          .map(([name, value]) => [name.split('/').slice(3).join('/'), value] as const)
+          // by key, as the resource's partition holds them
+          .sort(([a], [b]) => a.localeCompare(b)),
       ),
-    remove: async (slots) => {
-      for (const slot of slots) stored.delete(slotName(slot));
+    remove: async (removed) => {
+      for (const slot of removed) {
+        stored.delete(slotName(slot));
+        slots.delete(slotName(slot));
+      }
     },
   };
   return { values, stored };
@@ -114,6 +129,44 @@ describe('key-value storage rules', () => {
     // another extension's values are another extension's
     expect(await kv.getValues(caller('ext-b'), 'fields', { keys: [] })).toEqual({ 1: { a: { other: true } } });
     expect(await kv.getValues(caller('ext-c'), 'fields', { ids: ['1'], keys: ['a'] })).toEqual({ 1: {} });
+  });
+
+  it("GET of every field (no ids) reads the farms' index once it is filled, and answers exactly what the per-field reads answer", async () => {
+    const stored: StoredValue = { json: '{"v":1}', createdAt: 't', updatedAt: 't', updatedBy: 7 };
+    const answers = [];
+    for (const byFarm of [false, true]) {
+      const { values } = memory({ byFarm });
+      // fields 1 and 2 readable, 3 in the same farm not (tests/unit/helpers/storage-gate.ts)
+      for (const [id, key, extension] of [
+        [1, 'b', 'ext-a'],
+        [1, 'a', 'ext-a'],
+        [2, 'a', 'ext-a'],
+        [3, 'a', 'ext-a'],
+        [2, 'a', 'ext-b'],
+      ] as const)
+        await values.create({ scope: 'fields', id, key, extension, farmId: FARM }, stored);
+      let listed = 0;
+      const counted = {
+        ...values,
+        list: (...args: Parameters<ValueRepository['list']>) => {
+          listed++;
+          return values.list(...args);
+        },
+      };
+      const kv = keyValueService({ values: counted, resources });
+      answers.push({
+        every: await kv.getValues(caller(), 'fields', { keys: [] }),
+        some: await kv.getValues(caller(), 'fields', { keys: ['a', 'zz'] }),
+        listed,
+      });
+    }
+    const [perField, byFarm] = answers;
+    expect(byFarm!.every).toEqual({ 1: { a: { v: 1 }, b: { v: 1 } }, 2: { a: { v: 1 } } });
+    expect(byFarm!.some).toEqual({ 1: { a: { v: 1 } }, 2: { a: { v: 1 } } });
+    expect(JSON.stringify(byFarm!.every)).toBe(JSON.stringify(perField!.every));
+    expect(JSON.stringify(byFarm!.some)).toBe(JSON.stringify(perField!.some));
+    // the per-field path lists each readable field; the index path none
+    expect([perField!.listed, byFarm!.listed]).toEqual([2, 0]);
   });
 
   it('GET refuses an answer over its bound, which is far past a buffered answer (it is streamed)', async () => {

@@ -4,13 +4,21 @@ import { Forbidden } from '../../../lib/errors';
 import { STORAGE_CODES } from '../../../lib/storage/codes';
 import type { ResourceGate } from '../../../lib/storage/kv';
 
-/** Fields 1 and 2 are readable; only field 1 can be written or deleted from. */
+/** The farm of fields 1, 2 and 3. */
+export const FARM = 10;
+
+/** Fields 1 and 2 are readable; only field 1 can be written or deleted from. Field 3, of the same farm, is neither. */
 export const resources: ResourceGate = {
   authorise: async (_principal, scope, ref, action) => {
     const id = Number(ref);
-    if (scope === 'fields' && (id === 1 || (id === 2 && action === 'read'))) return id;
+    if (scope === 'fields' && (id === 1 || (id === 2 && action === 'read'))) return { id, farmId: FARM };
     throw new Forbidden(`no permission on ${scope} ${ref}`, { code: STORAGE_CODES.NO_PERMISSION });
   },
+  fieldsByFarm: async () => ({
+    wholeFarmIds: [FARM],
+    singleFieldIds: [],
+    reads: (fieldId, farmId) => farmId === FARM && (fieldId === 1 || fieldId === 2),
+  }),
   readable: async (_principal, _scope, refs) =>
     (refs?.length
       ? refs.map((ref) => ({ label: String(ref), id: Number(ref) }))

@@ -160,6 +160,20 @@ async function measure(read: Read, headers: Record<string, string>, runs: number
   };
 }
 
+/** A key-value storage GET of a scope (its call and the values it answers). */
+const storageGet = (scope: 'users' | 'fields', body: unknown): Pick<Read, 'call' | 'records'> => ({
+  call: () => ({
+    load: async () => (await import('../functions/storage/key-value')).handler,
+    path: `/api/mktplace/storage/${scope}`,
+    method: 'POST',
+    query: { operation: 'GET' },
+    pathParameters: { scope },
+    body,
+  }),
+  records: (answer) =>
+    Object.values(answer.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),
+});
+
 function reads(stack: BenchStack, headers: Record<string, string>, uid: string, userId: number): Read[] {
   const post = (path: string, body: unknown, form = false) =>
     fetch(`${stack.baseUrl}${path}`, {
@@ -402,16 +416,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
         );
         storageKeys = size;
       },
-      call: () => ({
-        load: async () => (await import('../functions/storage/key-value')).handler,
-        path: '/api/mktplace/storage/users',
-        method: 'POST',
-        query: { operation: 'GET' },
-        pathParameters: { scope: 'users' },
-        body: { ids: [uid], keys: [] },
-      }),
-      records: (body) =>
-        Object.values(body.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),
+      ...storageGet('users', { ids: [uid], keys: [] }),
     },
     {
       name: 'POST /api/mktplace/storage/fields?operation=GET, no ids, one key (field storage values)',
@@ -429,16 +434,7 @@ function reads(stack: BenchStack, headers: Record<string, string>, uid: string, 
         );
         fieldValues = wanted.length;
       },
-      call: () => ({
-        load: async () => (await import('../functions/storage/key-value')).handler,
-        path: '/api/mktplace/storage/fields',
-        method: 'POST',
-        query: { operation: 'GET' },
-        pathParameters: { scope: 'fields' },
-        body: { keys: ['notes'] },
-      }),
-      records: (body) =>
-        Object.values(body.info.objects as Record<string, object>).reduce((n, keys) => n + Object.keys(keys).length, 0),
+      ...storageGet('fields', { keys: ['notes'] }),
     },
     {
       name: 'GET /api/sampling/analysis?farm_id (samplings of a farm)',

@@ -30,6 +30,7 @@ import { keys } from '../lib/db/keys';
 import { tallyIn } from '../lib/fields/campaigns';
 import { tallyKey } from '../lib/fields/labour-tally';
 import { Labour } from '../lib/labours/model';
+import { MapRecord, mapHeadItem } from '../lib/maps/model';
 import { Spot } from '../lib/spots/model';
 
 type Item = Record<string, unknown>;
@@ -211,12 +212,53 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
     );
   };
 
+  /**
+   * A map's head (keys.mapHead), unless it has one, on condition that the map is as read: a map
+   * written or deleted meanwhile wrote or deleted its head itself. 1 when written.
+   */
+  const headMap = async (item: Item) => {
+    try {
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: table,
+                Key: { pk: item.pk, sk: item.sk },
+                // a map written before maps kept a version has none
+                ...(item.version === undefined
+                  ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#version)' }
+                  : {
+                      ConditionExpression: 'attribute_exists(pk) AND #version = :version',
+                      ExpressionAttributeValues: { ':version': item.version },
+                    }),
+                ExpressionAttributeNames: { '#version': 'version' },
+              },
+            },
+            {
+              Put: {
+                TableName: table,
+                Item: mapHeadItem(MapRecord.fromItem(item)),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+      return 1;
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) return 0; // headed, changed or deleted meanwhile
+      throw error;
+    }
+  };
+
   const rotations = pending.includes(BACKFILLS.rotationsByFarm);
   const labours = pending.includes(BACKFILLS.labourTallies);
   const laboursByFarm = pending.includes(BACKFILLS.laboursByFarm);
   const spotsByFarm = pending.includes(BACKFILLS.spotsByFarm);
   const samplingsByFarm = pending.includes(BACKFILLS.samplingsByFarm);
   const storageByFarm = pending.includes(BACKFILLS.storageByFarm);
+  const mapHeads = pending.includes(BACKFILLS.mapHeads);
   // only what a pending backfill still lacks
   const wanted = [
     ...(rotations ? ['(begins_with(sk, :rotation) AND attribute_not_exists(gsi1pk))'] : []),
@@ -235,6 +277,8 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
           '(begins_with(sk, :file) AND attribute_not_exists(gsi1pk))',
         ]
       : []),
+    // every map (whether its head is there is for the write to find out)
+    ...(mapHeads ? ['begins_with(sk, :map)'] : []),
   ];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -250,6 +294,7 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
           ...(spotsByFarm ? { ':spot': 'SPOT#' } : {}),
           ...(samplingsByFarm ? { ':sampling': 'SAMPLING#' } : {}),
           ...(storageByFarm ? { ':kv': 'KV#', ':file': 'FILE#' } : {}),
+          ...(mapHeads ? { ':map': 'MAP#' } : {}),
         },
         ExclusiveStartKey: startKey,
       }),
@@ -293,6 +338,8 @@ export async function runBackfills(client: DynamoDBClient, table: string): Promi
           farm_id: farmId,
           ...keys.samplingByFarmIndex(farmId, fieldId, String(item.sampling_uuid)),
         });
+      } else if (mapHeads && sk.startsWith('MAP#') && item.kind === 'map') {
+        changed[BACKFILLS.mapHeads]! += await headMap(item);
       } else if (storageByFarm && /^(KV|FILE)#/.test(sk) && item.gsi1pk === undefined) {
         // a field's key-value or file entry (they name their field as `resource_id`)
         const resourceId = Number(item.resource_id);

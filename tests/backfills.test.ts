@@ -1,6 +1,6 @@
-// docs/data-model.md, "Backfills": rotations, labours, spots, samplings and fields' storage written
-// before their indexes (the farm's rotations, a field's and a farm's labours by date, its campaign's
-// and its farm's tallies, a farm's spots, samplings and storage) are found by the lists once the
+// docs/data-model.md, "Backfills": rotations, labours, spots, samplings, fields' storage and maps
+// written before their indexes (the farm's rotations, a field's and a farm's labours by date, its
+// campaign's and its farm's tallies, a farm's spots, samplings and storage, the maps' heads) are found by the lists once the
 // backfill has run (scripts/backfill.ts, run by the stack's start and by npm run deploy), the same
 // answers as for those written since; it touches nothing else and may run again.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -82,6 +82,29 @@ describe('backfill of the list indexes', () => {
       },
     });
     expect(declared.status, declared.text).toBe(200);
+    // a map of the field: its lists answer it without its GeoJSON (spec 2)
+    const lonLat = [-60.5 + 0.001, -33.9 + 0.001];
+    const ring = [0, 1, 2, 3, 0].map((corner) => [
+      lonLat[0]! + (corner === 1 || corner === 2 ? 0.002 : 0),
+      lonLat[1]! + (corner >= 2 && corner <= 3 ? 0.002 : 0),
+    ]);
+    const madeMap = await call('POST', '/api/users/me/maps', {
+      token: user.token,
+      json: {
+        nombre: 'Ambientes',
+        id_lote: fieldId,
+        id_tipo: 1,
+        geojson: {
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: { id: 0 } }],
+        },
+      },
+    });
+    expect(madeMap.status, madeMap.text).toBe(200);
+    const mapLists = async () => [
+      (await call('GET', '/api/users/me/maps', { token: user.token, query: { id_lote: fieldId } })).body,
+      (await call('GET', '/api/users/me/maps', { token: user.token })).body,
+    ];
     // every field's storage (no ids): the farm's index
     const storage = async () => [
       (
@@ -117,7 +140,12 @@ describe('backfill of the list indexes', () => {
       spots: (await spots()).body,
       analyses: (await analyses()).body,
       storage: await storage(),
+      maps: await mapLists(),
     };
+    expect(before.maps.map((listed) => listed.data.map((m: { nombre: string }) => m.nombre))).toEqual([
+      ['Ambientes'],
+      ['Ambientes'],
+    ]);
     expect(before.storage[0].info.objects).toEqual({ [fieldId]: { notes: { crop: 'soy' } } });
     expect(Object.keys(before.storage[1].objects[fieldId])).toEqual(['plan']);
     expect(before.analyses.data.map((a: { sampling_uuid: string }) => a.sampling_uuid)).toEqual([
@@ -157,6 +185,7 @@ describe('backfill of the list indexes', () => {
       if (sk.startsWith('SPOT#')) await strip(item, ['gsi3pk', 'gsi3sk']);
       if (sk.startsWith('SAMPLING#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
       if (sk.startsWith('KV#') || sk.startsWith('FILE#')) await strip(item, ['gsi1pk', 'gsi1sk', 'farm_id']);
+      if (sk.startsWith('MAPHEAD#')) await db.send(new DeleteCommand({ TableName: table, Key: { pk: item.pk, sk } }));
       if (sk.startsWith('CAMPAIGN#'))
         await strip(item, [
           'labours_tallied',
@@ -178,6 +207,7 @@ describe('backfill of the list indexes', () => {
     expect(changed[BACKFILLS.spotsByFarm]).toBeGreaterThanOrEqual(2);
     expect(changed[BACKFILLS.samplingsByFarm]).toBeGreaterThanOrEqual(1);
     expect(changed[BACKFILLS.storageByFarm]).toBe(2); // the value and the file's record
+    expect(changed[BACKFILLS.mapHeads]).toBe(1);
     const campaign = (
       await db.send(new GetCommand({ TableName: table, Key: keys.campaign(fieldId, 2026), ConsistentRead: true }))
     ).Item!;
@@ -196,6 +226,20 @@ describe('backfill of the list indexes', () => {
     ]);
     expect((await labours({ status: 2 })).body.pagination.total_page).toBe(1);
     expect((await rotations()).body).toEqual(before.rotations);
+    expect(await mapLists()).toEqual(before.maps);
+    // the head follows the map's writes: renamed, then deleted
+    const mapId = madeMap.body.id as number;
+    const renamed = await call('PATCH', '/api/users/me/maps', {
+      token: user.token,
+      json: { id: mapId, nombre: 'Rinde' },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await mapLists()).map((listed) => listed.data.map((m: { nombre: string }) => m.nombre))).toEqual([
+      ['Rinde'],
+      ['Rinde'],
+    ]);
+    expect((await call('DELETE', '/api/users/me/maps', { token: user.token, query: { id: mapId } })).status).toBe(200);
+    expect((await mapLists()).map((listed) => listed.data)).toEqual([[], []]);
     // the farm's index lags its writes (an index is eventually consistent)
     await eventually(async () => {
       const [farmPage, spotPage, analysesPage] = [

@@ -30,6 +30,11 @@ export const BACKFILLS = {
    * a farm's fields. A GET of the fields scope without ids reads by farm once it is done.
    */
   storageByFarm: 'storage-by-farm',
+  /**
+   * The head of each map (keys.mapHead: the map without its GeoJSON, in the same partition), written
+   * only where the map is as read. The lists of maps read heads once it is done.
+   */
+  mapHeads: 'map-heads',
 } as const;
 export type BackfillName = (typeof BACKFILLS)[keyof typeof BACKFILLS];
 

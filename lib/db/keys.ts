@@ -309,6 +309,9 @@ export const keys = {
   /** A user map lives in its field's partition (deleted with the field); the keys below point to it. */
   map: (fieldId: number, mapId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: `MAP#${pad(mapId)}` }),
   mapsOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'MAP#' }),
+  /** A map without its GeoJSON (what the lists answer), written with it: a list reads these, not the maps. */
+  mapHead: (fieldId: number, mapId: number): Key => ({ pk: `FIELD#${fieldId}`, sk: `MAPHEAD#${pad(mapId)}` }),
+  mapHeadsOfField: (fieldId: number) => ({ pk: `FIELD#${fieldId}`, skPrefix: 'MAPHEAD#' }),
   /** Where map `mapId` is: its field and owner. */
   mapRef: (mapId: number): Key => ({ pk: `MAP#${mapId}`, sk: 'REF' }),
   /** A user's maps, by id (`map_id`, `field_id`). */

@@ -1,6 +1,7 @@
 // User maps (spec 2, Maps): zonings, yield, altimetry, nutrients, anomalies and prescription maps
 // of a field, kept as GeoJSON, downloadable as a shapefile. Rules and bounds: docs/decisions.md, "Maps".
 import { as, bool, type EntityOf, entity, mapped, num, numOr, str } from '../db/entity';
+import { keys } from '../db/keys';
 import { Invalid } from '../errors';
 import { GeometryError, type GeometryKit, geoJsonToWkt } from '../geo/geometry';
 import { characters } from '../util/text';
@@ -46,6 +47,16 @@ export const MapRecord = entity('map', {
   version: numOr('version', 1),
 });
 export type MapRecord = EntityOf<typeof MapRecord>;
+
+/**
+ * The map without its GeoJSON (up to 300 KB), beside it in the field's partition: what the lists
+ * answer (spec 2: "map without geojson"), so that a list reads a few hundred bytes a map, not the
+ * map. Written in every transaction that writes the map (lib/maps/repository.ts).
+ */
+export const mapHeadItem = (map: MapRecord) => {
+  const { geojson_json: _geojson, ...head } = MapRecord.toItem(map);
+  return { ...keys.mapHead(map.fieldId, map.id), ...head, kind: 'map_head' };
+};
 
 const invalid = (detail: string) => new Invalid(MAP_INFOS.INVALID_PARAMETERS, { extra: { detail } });
 

@@ -4,15 +4,18 @@
 // application labour when one is requested (lib/maps/application.ts, loaded on first use).
 
 import { platformFieldGate } from '../authz/gate';
+import { BACKFILLS, backfilled } from '../db/backfills';
 import { keys } from '../db/keys';
 import { LostRace } from '../db/retry';
 import { batchGet, itemKey, NOT_EXISTS, nextId, queryAll, readItem, type TxOp, transact, tx } from '../db/table';
 import type { LabourSave } from '../labours/service';
 import { onFirstUse } from '../util/first-use';
-import { MapRecord } from './model';
+import { MapRecord, mapHeadItem } from './model';
 import { type MapRepository, mapsService } from './service';
 
 const mapItem = (map: MapRecord) => ({ ...keys.map(map.fieldId, map.id), ...MapRecord.toItem(map) });
+/** Whether every map has its head (scripts/backfill.ts); until then the lists read the maps. */
+const headed = () => backfilled(BACKFILLS.mapHeads);
 const nameItem = (map: MapRecord) => ({
   ...keys.fieldMapName(map.fieldId, map.name),
   kind: 'map_name',
@@ -35,11 +38,13 @@ export const dynamoMapRepository: MapRepository = {
     return readItem(keys.map(fieldId, mapId), MapRecord.fromItem);
   },
   async mapsOfField(fieldId) {
-    return (await queryAll(keys.mapsOfField(fieldId))).map(MapRecord.fromItem);
+    const listed = (await headed()) ? keys.mapHeadsOfField(fieldId) : keys.mapsOfField(fieldId);
+    return (await queryAll(listed)).map(MapRecord.fromItem);
   },
   async mapsOfOwner(ownerId) {
     const refs = await queryAll(keys.userMapsPrefix(ownerId));
-    const mapKeys = refs.map((ref) => keys.map(Number(ref.field_id), Number(ref.map_id)));
+    const keyOf = (await headed()) ? keys.mapHead : keys.map;
+    const mapKeys = refs.map((ref) => keyOf(Number(ref.field_id), Number(ref.map_id)));
     const found = await batchGet(mapKeys);
     return mapKeys.flatMap((key) => {
       const item = found.get(itemKey(key));
@@ -50,6 +55,7 @@ export const dynamoMapRepository: MapRepository = {
     await transact([
       ...(await applicationOps(application)),
       tx.put(mapItem(map), NOT_EXISTS),
+      tx.put(mapHeadItem(map)),
       tx.put(
         { ...keys.mapRef(map.id), kind: 'map_ref', map_id: map.id, field_id: map.fieldId, owner_id: map.ownerId },
         NOT_EXISTS,
@@ -67,6 +73,7 @@ export const dynamoMapRepository: MapRepository = {
       tx.put(mapItem(next), 'version = :version', () => new LostRace('map changed meanwhile'), {
         ':version': previous.version,
       }),
+      tx.put(mapHeadItem(next)),
     ];
     if (next.name !== previous.name)
       ops.push(
@@ -78,6 +85,7 @@ export const dynamoMapRepository: MapRepository = {
   async remove(map) {
     await transact([
       tx.delete(keys.map(map.fieldId, map.id)),
+      tx.delete(keys.mapHead(map.fieldId, map.id)),
       tx.delete(keys.mapRef(map.id)),
       tx.delete(keys.userMap(map.ownerId, map.id)),
       tx.delete(keys.fieldMapName(map.fieldId, map.name)),

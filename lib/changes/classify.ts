@@ -47,14 +47,27 @@ const INTERNAL = new Set([
   ...BOOKKEEPING_ATTRIBUTES,
 ]);
 
-/** A write that changed none of the record's own attributes (its bookkeeping only: lib/db/revision.ts). */
+/**
+ * What a backfill sets on a record's item written before an index (scripts/backfill.ts), without
+ * writing the record (no new revision): the index's keys, and the record's farm where it had none.
+ */
+const BACKFILLED = new Set(['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'farm_id']);
+
+/**
+ * A write that changed none of the record's own attributes: its bookkeeping only
+ * (lib/db/revision.ts), or a backfill's index attributes under the same revision (the record, its
+ * ETag included, is as it was: an integrator gets no change for it).
+ */
 function bookkeepingOnly(record: StreamChange): boolean {
   if (record.eventName !== 'MODIFY' || !record.oldImage || !record.newImage) return false;
-  const names = new Set([...Object.keys(record.oldImage), ...Object.keys(record.newImage)]);
+  const { oldImage, newImage } = record;
+  const sameRevision = sameValue(oldImage[REV], newImage[REV]);
+  const names = new Set([...Object.keys(oldImage), ...Object.keys(newImage)]);
   let touched = false;
   for (const name of names) {
-    if (sameValue(record.oldImage[name], record.newImage[name])) continue;
-    if (!BOOKKEEPING_ATTRIBUTES.has(name)) return false;
+    if (sameValue(oldImage[name], newImage[name])) continue;
+    const backfilled = sameRevision && BACKFILLED.has(name) && (name !== 'farm_id' || oldImage.farm_id === undefined);
+    if (!BOOKKEEPING_ATTRIBUTES.has(name) && !backfilled) return false;
     touched = true;
   }
   return touched;

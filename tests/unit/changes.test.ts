@@ -74,6 +74,28 @@ describe('classify', () => {
     expect(presentRecord(deleting)).not.toHaveProperty('fields_deleting');
   });
 
+  it('a backfill indexing a record (its index keys, its farm where it had none; the same revision): no change; a write of the record: one', () => {
+    const rotation = { pk: 'FIELD#7', sk: 'ROTATION#2026#r', kind: 'rotation', rev: 'r1', crop_id: 3 };
+    const indexed = { ...rotation, gsi1pk: 'FARMROTATIONS#3#2026', gsi1sk: 'x', farm_id: 3 };
+    expect(classify(write('MODIFY', 'FIELD#7', 'ROTATION#2026#r', indexed, rotation))).toBeUndefined();
+    const value = { pk: 'FIELD#7', sk: 'KV#ext#notes', kind: 'storage_value', rev: 'r1', data_json: '{}' };
+    const valueIndexed = { ...value, gsi1pk: 'FARMSTORAGE#3#KV#ext', gsi1sk: 'notes#0000000007', farm_id: 3 };
+    expect(classify(write('MODIFY', 'FIELD#7', 'KV#ext#notes', valueIndexed, value))).toBeUndefined();
+    // a new revision is a write of the record, whatever else it changed
+    expect(classify(write('MODIFY', 'FIELD#7', 'ROTATION#2026#r', { ...indexed, rev: 'r2' }, rotation))).toMatchObject({
+      kind: 'rotation',
+      change: 'changed',
+      record: { farm_id: 3 },
+    });
+    // an attribute of the record changed under the same revision, or its farm changed: a change
+    expect(classify(write('MODIFY', 'FIELD#7', 'ROTATION#2026#r', { ...indexed, crop_id: 4 }, rotation))).toMatchObject(
+      { change: 'changed' },
+    );
+    expect(classify(write('MODIFY', 'FIELD#7', 'ROTATION#2026#r', { ...indexed, farm_id: 4 }, indexed))).toMatchObject({
+      change: 'changed',
+    });
+  });
+
   it('a sensor variable: its group’s user and extension, copied onto it; an older item without them: nothing', () => {
     expect(
       classify(
